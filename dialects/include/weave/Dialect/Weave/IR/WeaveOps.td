@@ -1,0 +1,285 @@
+//===- WeaveOps.td - weave operations -----------------------*- tablegen -*-===//
+
+#ifndef WEAVE_DIALECT_WEAVE_IR_WEAVEOPS_TD
+#define WEAVE_DIALECT_WEAVE_IR_WEAVEOPS_TD
+
+include "weave/Dialect/Weave/IR/WeaveDialect.td"
+include "weave/Dialect/Weave/IR/WeaveTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Device identity
+//===----------------------------------------------------------------------===//
+
+def Weave_DeviceIdOp : Weave_Op<"device_id", [Pure]> {
+  let summary = "index of this device along a mesh axis";
+  let description = [{
+    Returns the index of the executing device in the team, along mesh axis
+    `axis`, which must be the axis of the enclosing kernel's
+    `#weave.kernel<mesh = ...>`.
+
+    ```mlir
+    %me = weave.device_id "x"
+    ```
+  }];
+  let arguments = (ins StrAttr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
+def Weave_NumDevicesOp : Weave_Op<"num_devices", [Pure]> {
+  let summary = "number of devices along a mesh axis";
+  let description = [{
+    Returns the team size along mesh axis `axis`. When the kernel's mesh has
+    a static size, this folds to that constant.
+
+    ```mlir
+    %n = weave.num_devices "x"
+    ```
+  }];
+  let arguments = (ins StrAttr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Remote references
+//===----------------------------------------------------------------------===//
+
+def Weave_RemoteRefOp : Weave_Op<"remote_ref",
+    [Pure, AllTypesMatch<["buffer", "result"]>]> {
+  let summary = "the same symmetric buffer on another device";
+  let description = [{
+    Returns a reference to the copy of the symmetric buffer `buffer` that
+    lives on device `device`. Loads and stores through the result travel
+    over NVLink. The address is
+    `peer_bases[device] + (address(buffer) - peer_bases[device_id])`.
+
+    ```mlir
+    %right = weave.remote_ref %buf on %next : memref<1024xf32, #weave.symmetric>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$buffer, Index:$device);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$buffer `on` $device attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Semaphores
+//===----------------------------------------------------------------------===//
+
+def Weave_SemaphoreSignalOp : Weave_Op<"semaphore_signal",
+    [AttrSizedOperandSegments]> {
+  let summary = "add to a semaphore counter with release semantics at system scope";
+  let description = [{
+    Atomically adds `value` to counter `index` of `semaphore` on device
+    `device` (this device when `on` is absent). Every write this thread made
+    before the signal, including completed bulk (TMA) stores, is visible to a
+    thread on any device that observes the new value with
+    `weave.semaphore_wait`. The index may be omitted for a single counter.
+
+    ```mlir
+    weave.semaphore_signal %sem[%c0], %c1_i32 on %peer : !weave.semaphore<2>
+    weave.semaphore_signal %done, %c1_i32 : !weave.semaphore
+    ```
+  }];
+  let arguments = (ins Weave_SemaphoreType:$semaphore, Optional<Index>:$index,
+                       I32:$value, Optional<Index>:$device);
+  let assemblyFormat = [{
+    $semaphore (`[` $index^ `]`)? `,` $value (`on` $device^)? attr-dict
+    `:` qualified(type($semaphore))
+  }];
+  let hasVerifier = 1;
+}
+
+def Weave_SemaphoreWaitOp : Weave_Op<"semaphore_wait"> {
+  let summary = "wait until a local semaphore counter reaches a value";
+  let description = [{
+    Spins until counter `index` of this device's `semaphore` is at least
+    `value`, with acquire semantics at system scope. With `decrement`, the
+    value is then subtracted atomically, which returns the counter to zero
+    for the next use; without it the counter is left alone (cheaper, for
+    monotonic counters).
+
+    ```mlir
+    weave.semaphore_wait %sem[%c0], %c1_i32 decrement : !weave.semaphore<2>
+    ```
+  }];
+  let arguments = (ins Weave_SemaphoreType:$semaphore, Optional<Index>:$index,
+                       I32:$value, UnitAttr:$decrement);
+  let assemblyFormat = [{
+    $semaphore (`[` $index^ `]`)? `,` $value (`decrement` $decrement^)? attr-dict
+    `:` qualified(type($semaphore))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// One-sided copies
+//===----------------------------------------------------------------------===//
+
+def Weave_PutOp : Weave_Op<"put"> {
+  let summary = "block-cooperative copy from local memory into a peer's symmetric buffer";
+  let description = [{
+    Every thread of the block takes part: the block copies `source` (global
+    memory of this device) into the copy of the symmetric buffer `target`
+    on device `device`, in 16-byte vectors. Both must hold the same number
+    of elements of the same type, contiguously, a multiple of 16 bytes in
+    all. The op does not synchronise the block; signal a semaphore after a
+    `gpu.barrier` to publish the data.
+
+    ```mlir
+    weave.put %src, %dst on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$target, Index:$device);
+  let assemblyFormat = [{
+    $source `,` $target `on` $device attr-dict `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Weave_GetOp : Weave_Op<"get"> {
+  let summary = "block-cooperative copy from a peer's symmetric buffer into local memory";
+  let description = [{
+    The mirror of `weave.put`: the block reads the copy of the symmetric
+    buffer `source` on device `device` into `target` in this device's global
+    memory, in 16-byte vectors.
+
+    ```mlir
+    weave.get %src on %left, %dst : memref<1024xf32, #weave.symmetric> -> memref<1024xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Index:$device, AnyMemRef:$target);
+  let assemblyFormat = [{
+    $source `on` $device `,` $target attr-dict `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
+    [AttrSizedOperandSegments]> {
+  let summary = "asynchronous bulk (TMA) store of a shared-memory tile";
+  let description = [{
+    Issued by one thread: stores the shared-memory tile `source` into
+    `target` at element offsets `indices` with the tensor memory accelerator,
+    as one bulk group. With `on %device`, `target` must be symmetric and the
+    store goes to that device's copy over NVLink; the device must be
+    `(device_id + c) mod num_devices` for a constant `c`, because the tensor
+    map of a peer view is built on the host. Wait for completion with
+    `weave.wait_smem_to_gmem` before reusing `source` or signalling.
+
+    ```mlir
+    weave.copy_smem_to_gmem %tile, %scratch[%row, %c0] on %prev
+        : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
+                       Variadic<Index>:$indices, Optional<Index>:$device);
+  let assemblyFormat = [{
+    $source `,` $target `[` $indices `]` (`on` $device^)? attr-dict
+    `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Weave_WaitSmemToGmemOp : Weave_Op<"wait_smem_to_gmem"> {
+  let summary = "wait for bulk stores issued by this thread";
+  let description = [{
+    Waits until at most `pending` bulk groups issued by this thread are in
+    flight. With `read_only`, waits only until their shared-memory sources
+    may be overwritten, not until the writes are visible.
+
+    ```mlir
+    weave.wait_smem_to_gmem 0
+    weave.wait_smem_to_gmem 1 read_only
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending,
+                       UnitAttr:$read_only);
+  let assemblyFormat = "$pending (`read_only` $read_only^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-specialized pipelines
+//===----------------------------------------------------------------------===//
+
+def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "warp-specialized TMA + wgmma matmul with a per-tile callback";
+  let description = [{
+    Computes `out = lhs @ rhs` over the whole block grid. A producer
+    warpgroup loads `tile_m x tile_k` tiles of `lhs` and `tile_k x tile_n`
+    tiles of `rhs` with TMA into a ring of `stages` shared-memory slots
+    guarded by mbarriers; `consumers` warpgroups (two by default) split each
+    output tile along `split` and accumulate with `wgmma` in f32 registers;
+    the epilogue writes `out` through shared memory with a TMA store. The
+    tile schedule is persistent (one block per SM) and swizzled in groups
+    of `grid_tile_width` tiles.
+
+    The optional `callback` region runs in the first consumer warpgroup
+    (all 128 threads) once the tiles of step `(m, n, k)` are resident in
+    shared memory, with the tiles and the tile indices as block arguments.
+    The slot of step `s` is released `delay_release` steps after its wgmma
+    completes, so an asynchronous read started in the callback of step `s`
+    (a TMA store that forwards the tile to a peer) may run until the
+    callback of step `s + delay_release` has waited for it.
+
+    ```mlir
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
+        delay_release(1)
+        : memref<2048x4096xf16>, memref<4096x4096xf16> into memref<2048x4096xf16>
+        callback {
+    ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>,
+         %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>,
+         %m: index, %n: index, %k: index):
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$lhs, AnyMemRef:$rhs, AnyMemRef:$out,
+    ConfinedAttr<I64Attr, [IntPositive]>:$tile_m,
+    ConfinedAttr<I64Attr, [IntPositive]>:$tile_n,
+    ConfinedAttr<I64Attr, [IntPositive]>:$tile_k,
+    ConfinedAttr<I64Attr, [IntPositive]>:$stages,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$delay_release,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
+    DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split);
+  let regions = (region MaxSizedRegion<1>:$callback);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
+    `stages` `(` $stages `)`
+    (`delay_release` `(` $delay_release^ `)`)?
+    attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
+    (`callback` $callback^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Shared memory the pipeline needs, in bytes: the ring of lhs/rhs tiles,
+    /// the epilogue tile and the mbarriers.
+    int64_t getSharedMemoryBytes();
+    /// Hopper's limit of dynamic shared memory per block.
+    static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+  }];
+}
+
+def Weave_YieldOp : Weave_Op<"yield", [Pure, Terminator,
+    HasParent<"MatmulPipelineOp">]> {
+  let summary = "terminator of a pipeline callback";
+  let description = [{
+    Ends a `weave.matmul_pipeline` callback. It is implicit in the custom
+    assembly form.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // WEAVE_DIALECT_WEAVE_IR_WEAVEOPS_TD

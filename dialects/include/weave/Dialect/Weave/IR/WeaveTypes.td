@@ -1,0 +1,105 @@
+//===- WeaveTypes.td - weave types and attributes -----------*- tablegen -*-===//
+
+#ifndef WEAVE_DIALECT_WEAVE_IR_WEAVETYPES_TD
+#define WEAVE_DIALECT_WEAVE_IR_WEAVETYPES_TD
+
+include "weave/Dialect/Weave/IR/WeaveDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Weave_SemaphoreType : TypeDef<Weave_Dialect, "Semaphore"> {
+  let mnemonic = "semaphore";
+  let summary = "an array of 32-bit counters in the symmetric signal pad";
+  let description = [{
+    `!weave.semaphore<N>` names `N` unsigned 32-bit counters that live at the
+    same offset of every device's signal pad, so that a peer can signal them.
+    `!weave.semaphore` is short for `!weave.semaphore<1>`. Counters start at
+    zero; a kernel must leave them at zero when it ends (waits with
+    `decrement` consume what was signalled).
+  }];
+  let parameters = (ins "unsigned":$count);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def Weave_SymmetricMemorySpaceAttr
+    : AttrDef<Weave_Dialect, "SymmetricMemorySpace"> {
+  let mnemonic = "symmetric";
+  let summary = "memory space of buffers in the symmetric heap";
+  let description = [{
+    A memref in `#weave.symmetric` memory lives at the same offset of every
+    device's symmetric heap, so `weave.remote_ref` can name the copy on any
+    peer. Physically it is global memory (address space 1).
+
+    ```mlir
+    memref<1024xf32, #weave.symmetric>
+    ```
+  }];
+}
+
+def Weave_MeshAttr : AttrDef<Weave_Dialect, "Mesh"> {
+  let mnemonic = "mesh";
+  let summary = "the device axis a kernel runs over";
+  let description = [{
+    A one-dimensional mesh of devices: `#weave.mesh<axis = "x", size = 2>`
+    for a team of exactly two, `#weave.mesh<axis = "x", size = ?>` for a team
+    size chosen at launch.
+  }];
+  let parameters = (ins "::mlir::StringAttr":$axis, "int64_t":$size);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isDynamic() const { return getSize() == ::mlir::ShapedType::kDynamic; }
+  }];
+}
+
+def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
+  let mnemonic = "kernel";
+  let summary = "launch configuration of a weave kernel";
+  let description = [{
+    Attached as `weave.kernel` to a `gpu.func ... kernel`. Gives the device
+    mesh the kernel runs over and its launch shape on every device:
+
+    ```mlir
+    gpu.func @k(...) kernel attributes {
+      weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>,
+                                   grid = [1, 1, 1], block = [128, 1, 1]>}
+    ```
+
+    Optional fields: `cluster = [x, y, z]` (default `[1, 1, 1]`) and
+    `smem = N`, the dynamic shared memory in bytes (default 0). The number of
+    warpgroups is `block / 128`.
+  }];
+  let parameters = (ins
+    "MeshAttr":$mesh,
+    ArrayRefParameter<"int32_t">:$grid,
+    ArrayRefParameter<"int32_t">:$block,
+    ArrayRefParameter<"int32_t">:$cluster,
+    "int64_t":$smem);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumThreads() const;
+  }];
+}
+
+def Weave_ConsumerSplit : I32EnumAttr<"ConsumerSplit",
+    "how the consumer warpgroups divide an output tile", [
+      I32EnumAttrCase<"M", 0, "m">,
+      I32EnumAttrCase<"N", 1, "n">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+  let genSpecializedAttr = 0;
+}
+def Weave_ConsumerSplitAttr : EnumAttr<Weave_Dialect, Weave_ConsumerSplit, "split">;
+
+#endif // WEAVE_DIALECT_WEAVE_IR_WEAVETYPES_TD

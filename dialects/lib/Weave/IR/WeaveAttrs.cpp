@@ -1,0 +1,185 @@
+//===- WeaveAttrs.cpp - weave attributes ----------------------------------===//
+
+#include "weave/Dialect/Weave/IR/WeaveDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::weave;
+
+#include "weave/Dialect/Weave/IR/WeaveEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "weave/Dialect/Weave/IR/WeaveAttrs.cpp.inc"
+
+void WeaveDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "weave/Dialect/Weave/IR/WeaveAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// MeshAttr
+//===----------------------------------------------------------------------===//
+
+/// `#weave.mesh<axis = "x", size = 2>` or `size = ?`.
+Attribute MeshAttr::parse(AsmParser &parser, Type) {
+  std::string axis;
+  int64_t size = ShapedType::kDynamic;
+  if (parser.parseLess() || parser.parseKeyword("axis") || parser.parseEqual() ||
+      parser.parseString(&axis) || parser.parseComma() ||
+      parser.parseKeyword("size") || parser.parseEqual())
+    return {};
+  if (failed(parser.parseOptionalQuestion()) && parser.parseInteger(size))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(),
+                    StringAttr::get(parser.getContext(), axis), size);
+}
+
+void MeshAttr::print(AsmPrinter &printer) const {
+  printer << "<axis = \"" << getAxis().getValue() << "\", size = ";
+  if (isDynamic())
+    printer << "?";
+  else
+    printer << getSize();
+  printer << ">";
+}
+
+LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               StringAttr axis, int64_t size) {
+  if (axis.getValue().empty())
+    return emitError() << "expects a non-empty mesh axis name";
+  if (size != ShapedType::kDynamic && size < 1)
+    return emitError() << "expects a mesh size of at least 1 or '?', got "
+                       << size;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelAttr
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseDims(AsmParser &parser,
+                             SmallVectorImpl<int32_t> &dims) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int32_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        dims.push_back(value);
+        return success();
+      });
+}
+
+/// `#weave.kernel<mesh = #weave.mesh<...>, grid = [..], block = [..]
+///                [, cluster = [..]] [, smem = N]>`.
+Attribute KernelAttr::parse(AsmParser &parser, Type) {
+  MeshAttr mesh;
+  SmallVector<int32_t> grid, block, cluster;
+  int64_t smem = 0;
+  if (parser.parseLess())
+    return {};
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  auto parseField = [&]() -> ParseResult {
+    StringRef key;
+    llvm::SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "mesh")
+      return parser.parseAttribute(mesh);
+    if (key == "grid")
+      return parseDims(parser, grid);
+    if (key == "block")
+      return parseDims(parser, block);
+    if (key == "cluster")
+      return parseDims(parser, cluster);
+    if (key == "smem")
+      return parser.parseInteger(smem);
+    return parser.emitError(keyLoc)
+           << "unknown #weave.kernel field '" << key
+           << "'; expected one of mesh, grid, block, cluster, smem";
+  };
+  if (parser.parseCommaSeparatedList(parseField) || parser.parseGreater())
+    return {};
+  if (!mesh || grid.empty() || block.empty()) {
+    parser.emitError(loc) << "#weave.kernel expects 'mesh', 'grid' and "
+                             "'block' fields";
+    return {};
+  }
+  if (cluster.empty())
+    cluster.assign(grid.size(), 1);
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), mesh, grid, block, cluster, smem);
+}
+
+static void printDims(AsmPrinter &printer, ArrayRef<int32_t> dims) {
+  printer << "[";
+  llvm::interleaveComma(dims, printer);
+  printer << "]";
+}
+
+void KernelAttr::print(AsmPrinter &printer) const {
+  printer << "<mesh = ";
+  printer.printAttribute(getMesh());
+  printer << ", grid = ";
+  printDims(printer, getGrid());
+  printer << ", block = ";
+  printDims(printer, getBlock());
+  if (llvm::any_of(getCluster(), [](int32_t d) { return d != 1; })) {
+    printer << ", cluster = ";
+    printDims(printer, getCluster());
+  }
+  if (getSmem() != 0)
+    printer << ", smem = " << getSmem();
+  printer << ">";
+}
+
+LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 MeshAttr mesh, ArrayRef<int32_t> grid,
+                                 ArrayRef<int32_t> block,
+                                 ArrayRef<int32_t> cluster, int64_t smem) {
+  auto checkDims = [&](StringRef name, ArrayRef<int32_t> dims) -> LogicalResult {
+    if (dims.size() != 3)
+      return emitError() << "expects " << name
+                         << " to have 3 dimensions [x, y, z], got "
+                         << dims.size();
+    for (int32_t d : dims)
+      if (d < 1)
+        return emitError() << "expects positive " << name
+                           << " dimensions, got " << d;
+    return success();
+  };
+  if (failed(checkDims("grid", grid)) || failed(checkDims("block", block)) ||
+      failed(checkDims("cluster", cluster)))
+    return failure();
+  int64_t threads = int64_t(block[0]) * block[1] * block[2];
+  if (threads > 1024)
+    return emitError() << "expects at most 1024 threads per block, got "
+                       << threads;
+  int64_t clusterSize = int64_t(cluster[0]) * cluster[1] * cluster[2];
+  if (clusterSize > 16)
+    return emitError() << "expects at most 16 blocks per cluster, got "
+                       << clusterSize;
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] % cluster[i] != 0)
+      return emitError() << "expects grid dimension " << i << " (" << grid[i]
+                         << ") to be a multiple of the cluster dimension ("
+                         << cluster[i] << ")";
+  constexpr int64_t kMaxSmem = 227 * 1024;
+  if (smem < 0 || smem > kMaxSmem)
+    return emitError() << "expects dynamic shared memory in [0, " << kMaxSmem
+                       << "] bytes, got " << smem;
+  return success();
+}
+
+int64_t KernelAttr::getNumThreads() const {
+  ArrayRef<int32_t> b = getBlock();
+  return int64_t(b[0]) * b[1] * b[2];
+}

@@ -1,0 +1,326 @@
+//===- WeaveOps.cpp - weave operations ------------------------------------===//
+
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::weave;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Checks that `axis` names the mesh axis of the enclosing kernel.
+static LogicalResult verifyAxis(Operation *op, StringRef axis) {
+  KernelAttr kernel = getEnclosingKernelAttr(op);
+  if (!kernel)
+    return success(); // weave-verify-kernel reports ops outside kernels.
+  StringRef expected = kernel.getMesh().getAxis().getValue();
+  if (axis != expected)
+    return op->emitOpError() << "expects mesh axis \"" << expected
+                             << "\" of the enclosing kernel, got \"" << axis
+                             << "\"";
+  return success();
+}
+
+/// Checks a constant counter index against the semaphore's size, and that a
+/// multi-counter semaphore is indexed.
+static LogicalResult verifySemaphoreIndex(Operation *op, SemaphoreType type,
+                                          Value index) {
+  if (!index) {
+    if (type.getCount() != 1)
+      return op->emitOpError()
+             << "expects a counter index for " << type << " with "
+             << type.getCount() << " counters";
+    return success();
+  }
+  APInt value;
+  if (matchPattern(index, m_ConstantInt(&value)) &&
+      (value.isNegative() || value.getZExtValue() >= type.getCount()))
+    return op->emitOpError() << "counter index " << value.getSExtValue()
+                             << " is out of bounds for " << type;
+  return success();
+}
+
+/// Bytes in one element of a memref (sub-byte types round up).
+static int64_t elementBytes(MemRefType type) {
+  return (type.getElementTypeBitWidth() + 7) / 8;
+}
+
+/// Checks the local and remote side of a `weave.put` / `weave.get`.
+static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
+                                        MemRefType remote) {
+  if (!isSymmetric(remote))
+    return op->emitOpError() << "expects the remote buffer in #weave.symmetric "
+                                "memory, got "
+                             << remote;
+  if (!isGlobal(local))
+    return op->emitOpError()
+           << "expects the local buffer in global memory, got " << local;
+  if (local.getElementType() != remote.getElementType())
+    return op->emitOpError() << "expects matching element types, got "
+                             << local.getElementType() << " and "
+                             << remote.getElementType();
+  for (MemRefType type : {local, remote}) {
+    if (!type.hasStaticShape())
+      return op->emitOpError() << "expects static shapes, got " << type;
+    if (!type.getLayout().isIdentity())
+      return op->emitOpError()
+             << "expects contiguous buffers (identity layout), got " << type;
+  }
+  if (local.getNumElements() != remote.getNumElements())
+    return op->emitOpError() << "expects the same number of elements, got "
+                             << local.getNumElements() << " and "
+                             << remote.getNumElements();
+  int64_t bytes = local.getNumElements() * elementBytes(local);
+  if (bytes % 16 != 0)
+    return op->emitOpError()
+           << "expects a size that is a multiple of 16 bytes, got " << bytes;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Device identity
+//===----------------------------------------------------------------------===//
+
+LogicalResult DeviceIdOp::verify() { return verifyAxis(*this, getAxis()); }
+
+LogicalResult NumDevicesOp::verify() { return verifyAxis(*this, getAxis()); }
+
+OpFoldResult NumDevicesOp::fold(FoldAdaptor) {
+  KernelAttr kernel = getEnclosingKernelAttr(*this);
+  if (!kernel || kernel.getMesh().isDynamic())
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()),
+                          kernel.getMesh().getSize());
+}
+
+//===----------------------------------------------------------------------===//
+// RemoteRefOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RemoteRefOp::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  if (!isSymmetric(type))
+    return emitOpError() << "expects a buffer in #weave.symmetric memory, got "
+                         << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Semaphores
+//===----------------------------------------------------------------------===//
+
+LogicalResult SemaphoreSignalOp::verify() {
+  APInt value;
+  if (matchPattern(getValue(), m_ConstantInt(&value)) && value.isZero())
+    return emitOpError() << "expects a non-zero increment";
+  return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
+}
+
+LogicalResult SemaphoreWaitOp::verify() {
+  APInt value;
+  if (matchPattern(getValue(), m_ConstantInt(&value)) &&
+      (value.isZero() || value.isNegative()))
+    return emitOpError() << "expects a positive value to wait for, got "
+                         << value.getSExtValue();
+  return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// One-sided copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult PutOp::verify() {
+  return verifyOneSidedCopy(*this, cast<MemRefType>(getSource().getType()),
+                            cast<MemRefType>(getTarget().getType()));
+}
+
+LogicalResult GetOp::verify() {
+  return verifyOneSidedCopy(*this, cast<MemRefType>(getTarget().getType()),
+                            cast<MemRefType>(getSource().getType()));
+}
+
+LogicalResult CopySmemToGmemOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto target = cast<MemRefType>(getTarget().getType());
+  if (!isWorkgroup(source))
+    return emitOpError() << "expects the source in shared memory "
+                            "(#gpu.address_space<workgroup>), got "
+                         << source;
+  if (!isGlobal(target))
+    return emitOpError() << "expects the target in global memory, got "
+                         << target;
+  if (getDevice() && !isSymmetric(target))
+    return emitOpError() << "expects a target in #weave.symmetric memory when "
+                            "storing to another device, got "
+                         << target;
+  if (source.getElementType() != target.getElementType())
+    return emitOpError() << "expects matching element types, got "
+                         << source.getElementType() << " and "
+                         << target.getElementType();
+  if (!source.hasStaticShape())
+    return emitOpError() << "expects a static tile shape, got " << source;
+  if (source.getRank() != target.getRank())
+    return emitOpError() << "expects source and target of the same rank, got "
+                         << source.getRank() << " and " << target.getRank();
+  if (static_cast<int64_t>(getIndices().size()) != target.getRank())
+    return emitOpError() << "expects " << target.getRank()
+                         << " indices into the target, got "
+                         << getIndices().size();
+  if (source.getRank() < 1 || source.getRank() > 5)
+    return emitOpError() << "expects a tile of rank 1 to 5, got rank "
+                         << source.getRank();
+  for (int64_t dim : source.getShape())
+    if (dim > 256)
+      return emitOpError() << "expects tile dimensions of at most 256 "
+                              "elements (a TMA box limit), got "
+                           << dim;
+  int64_t innerBytes = source.getShape().back() * elementBytes(source);
+  if (innerBytes % 16 != 0)
+    return emitOpError() << "expects the innermost tile dimension to span a "
+                            "multiple of 16 bytes, got "
+                         << innerBytes;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulPipelineOp
+//===----------------------------------------------------------------------===//
+
+int64_t MatmulPipelineOp::getSharedMemoryBytes() {
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto out = cast<MemRefType>(getOut().getType());
+  int64_t in = elementBytes(lhs), outBytes = elementBytes(out);
+  int64_t ring = getStages() * (getTileM() * getTileK() + getTileK() * getTileN()) * in;
+  int64_t epilogue = getTileM() * getTileN() * outBytes;
+  int64_t barriers = 2 * getStages() * 8;
+  // Tiles are 1024-byte aligned for the 128-byte swizzle.
+  return ring + epilogue + barriers + 1024;
+}
+
+LogicalResult MatmulPipelineOp::verify() {
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  auto out = cast<MemRefType>(getOut().getType());
+  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"lhs", lhs},
+                            {"rhs", rhs},
+                            {"out", out}}) {
+    if (type.getRank() != 2)
+      return emitOpError() << "expects a 2-d " << name << ", got " << type;
+    if (!isGlobal(type))
+      return emitOpError() << "expects " << name
+                           << " in global memory, got " << type;
+    if (!type.getLayout().isIdentity())
+      return emitOpError() << "expects a row-major " << name
+                           << " (identity layout), got " << type;
+  }
+  Type elt = lhs.getElementType();
+  if (!elt.isF16() && !elt.isBF16())
+    return emitOpError() << "expects f16 or bf16 operands, got " << elt;
+  if (rhs.getElementType() != elt)
+    return emitOpError() << "expects lhs and rhs of the same element type, got "
+                         << elt << " and " << rhs.getElementType();
+  Type outElt = out.getElementType();
+  if (!outElt.isF16() && !outElt.isBF16() && !outElt.isF32())
+    return emitOpError() << "expects an f16, bf16 or f32 output, got "
+                         << outElt;
+
+  // Shapes: (M x K) @ (K x N) -> (M x N), dynamic dimensions checked at launch.
+  auto mismatch = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  if (mismatch(lhs.getDimSize(1), rhs.getDimSize(0)))
+    return emitOpError() << "expects lhs columns (" << lhs.getDimSize(1)
+                         << ") to equal rhs rows (" << rhs.getDimSize(0) << ")";
+  if (mismatch(lhs.getDimSize(0), out.getDimSize(0)) ||
+      mismatch(rhs.getDimSize(1), out.getDimSize(1)))
+    return emitOpError() << "expects out of shape " << lhs.getDimSize(0)
+                         << "x" << rhs.getDimSize(1) << ", got " << out;
+
+  int64_t tm = getTileM(), tn = getTileN(), tk = getTileK();
+  int64_t consumers = getConsumers();
+  // wgmma: each consumer warpgroup owns a 64*i x N sub-tile with N a
+  // multiple of 8 up to 256, and consumes K in steps of 16 (f16/bf16).
+  int64_t subM = getSplit() == ConsumerSplit::M ? tm / consumers : tm;
+  int64_t subN = getSplit() == ConsumerSplit::N ? tn / consumers : tn;
+  if ((getSplit() == ConsumerSplit::M ? tm : tn) % consumers != 0)
+    return emitOpError() << "expects the split dimension of the tile to be "
+                            "divisible by "
+                         << consumers << " consumer warpgroups";
+  if (subM % 64 != 0)
+    return emitOpError() << "expects each consumer's tile_m to be a multiple "
+                            "of 64 (the wgmma M), got "
+                         << subM;
+  if (subN % 8 != 0 || subN > 256)
+    return emitOpError() << "expects each consumer's tile_n to be a multiple "
+                            "of 8 and at most 256 (legal wgmma N), got "
+                         << subN;
+  int64_t swizzleElems = 128 / elementBytes(lhs);
+  if (tk % swizzleElems != 0)
+    return emitOpError() << "expects tile_k to be a multiple of "
+                         << swizzleElems
+                         << " (one 128-byte swizzle row), got " << tk;
+  for (auto [name, dim, tile] :
+       {std::tuple<StringRef, int64_t, int64_t>{"M", lhs.getDimSize(0), tm},
+        {"N", rhs.getDimSize(1), tn},
+        {"K", lhs.getDimSize(1), tk}})
+    if (!ShapedType::isDynamic(dim) && dim % tile != 0)
+      return emitOpError() << "expects " << name << " (" << dim
+                           << ") to be a multiple of its tile (" << tile << ")";
+  if (tm > 256 || tn > 256)
+    return emitOpError() << "expects tile_m and tile_n of at most 256 (a TMA "
+                            "box limit), got "
+                         << tm << "x" << tn;
+  if (getDelayRelease() >= getStages())
+    return emitOpError() << "expects delay_release (" << getDelayRelease()
+                         << ") to be smaller than stages (" << getStages()
+                         << ")";
+  int64_t smem = getSharedMemoryBytes();
+  if (smem > kMaxSharedMemoryBytes)
+    return emitOpError() << "needs " << smem
+                         << " bytes of shared memory, more than the "
+                         << kMaxSharedMemoryBytes
+                         << " a Hopper block can have; reduce stages or tiles";
+  return success();
+}
+
+LogicalResult MatmulPipelineOp::verifyRegions() {
+  Region &callback = getCallback();
+  if (callback.empty())
+    return success();
+  Block &block = callback.front();
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  auto expectTile = [&](unsigned idx, int64_t rows, int64_t cols,
+                        Type elt) -> LogicalResult {
+    auto type = dyn_cast<MemRefType>(block.getArgument(idx).getType());
+    if (!type || !isWorkgroup(type) || type.getShape() != ArrayRef<int64_t>{rows, cols} ||
+        type.getElementType() != elt)
+      return emitOpError() << "expects callback argument #" << idx
+                           << " to be a " << rows << "x" << cols << "x" << elt
+                           << " tile in workgroup memory, got "
+                           << block.getArgument(idx).getType();
+    return success();
+  };
+  if (block.getNumArguments() != 5)
+    return emitOpError() << "expects the callback to take 5 arguments (lhs "
+                            "tile, rhs tile, m, n, k), got "
+                         << block.getNumArguments();
+  if (failed(expectTile(0, getTileM(), getTileK(), lhs.getElementType())) ||
+      failed(expectTile(1, getTileK(), getTileN(), rhs.getElementType())))
+    return failure();
+  for (unsigned i = 2; i < 5; ++i)
+    if (!block.getArgument(i).getType().isIndex())
+      return emitOpError() << "expects callback argument #" << i
+                           << " to be an index, got "
+                           << block.getArgument(i).getType();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "weave/Dialect/Weave/IR/WeaveOps.cpp.inc"
