@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
   if (!output)
-    return fail("cannot open output file '" + outputFilename + "': " + errorMessage);
+    return fail(errorMessage);
   switch (emitKind) {
   case EmitKind::Mlir:
     module->print(output->os());
