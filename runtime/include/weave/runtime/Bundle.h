@@ -1,0 +1,111 @@
+//===- Bundle.h - The compiler/runtime bundle format ------------*- C++ -*-===//
+//
+// A bundle is one file holding a cubin and a manifest describing each kernel
+// in it (launch dims, parameters in ABI order, TMA descriptors). The compiler
+// writes it, the runtime reads it. docs/BUNDLE.md describes the byte layout.
+// Library `weave_bundle`: plain C++17, no CUDA, no MLIR/LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_RUNTIME_BUNDLE_H
+#define WEAVE_RUNTIME_BUNDLE_H
+
+#include "weave/runtime/Abi.h"
+#include "weave/runtime/Error.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace weave {
+
+/// A TMA descriptor parameter: what tensor it views and how.
+struct TmaInfo {
+  /// Index (in KernelInfo::params) of the Buffer/Symmetric param it views.
+  uint32_t sourceParam = 0;
+  /// Box (tile) dims, innermost first; its rank equals the source's rank.
+  std::vector<uint64_t> box;
+  /// 0 (none), 32, 64 or 128.
+  uint32_t swizzleBytes = 0;
+  /// For peer views: the viewed device is (rank + peerOffset) mod team size.
+  int32_t peerOffset = 0;
+  bool isPeerView = false;
+};
+
+/// One kernel parameter, in ABI order.
+struct ParamInfo {
+  abi::ParamKind kind;
+  std::string name;
+  /// "f16","bf16","f32","f64","i8","i32","i64","u32"; "" when not applicable.
+  std::string dtype;
+  /// Row-major, outermost first; empty for scalars.
+  std::vector<int64_t> shape;
+  uint32_t alignment = 16;
+  /// Number of u32 counters (Semaphore params).
+  uint32_t semaphoreCount = 0;
+  TmaInfo tma;
+};
+
+struct KernelInfo {
+  std::string name;
+  std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
+  uint32_t dynamicSmemBytes = 0;
+  /// Team size the kernel was compiled for; 0 = any.
+  uint32_t teamSize = 0;
+  uint32_t computeCapability = abi::kHopperComputeCapability;
+  std::vector<ParamInfo> params;
+};
+
+struct Bundle {
+  std::string arch;     ///< e.g. "sm_90a"
+  std::string producer; ///< e.g. "weavec 0.1 (LLVM 22)"
+  std::vector<KernelInfo> kernels;
+  std::vector<uint8_t> cubin;
+};
+
+/// Size of the fixed header that precedes the manifest.
+inline constexpr size_t kBundleHeaderBytes = 32;
+/// The 8 magic bytes at offset 0.
+inline constexpr char kBundleMagic[8] = {'W', 'E', 'A', 'V', 'E', 'B', 'N', 'D'};
+
+/// Serializes a bundle (does not verify it; writeBundleFile does).
+std::vector<uint8_t> serializeBundle(const Bundle &bundle);
+/// Parses and verifies a bundle image.
+Expected<Bundle> parseBundle(const uint8_t *data, size_t size);
+/// Reads, parses and verifies a bundle file.
+Expected<Bundle> readBundleFile(const std::string &path);
+/// Verifies, serializes and writes a bundle file.
+Status writeBundleFile(const std::string &path, const Bundle &bundle);
+/// The consistency checks docs/BUNDLE.md lists (also run by parseBundle).
+Status verifyBundle(const Bundle &bundle);
+
+/// The manifest text of a bundle (the human-readable part of the file).
+std::string printManifest(const Bundle &bundle);
+
+/// Finds a kernel by name, or null.
+const KernelInfo *findKernel(const Bundle &bundle, const std::string &name);
+
+/// Size in bytes of one element of `dtype`, or 0 if unknown.
+uint32_t dtypeBytes(const std::string &dtype);
+/// Manifest spelling of a parameter kind, e.g. "peer_bases".
+const char *paramKindName(abi::ParamKind kind);
+/// Bytes the kernel parameter occupies in the launch parameter buffer.
+uint32_t paramBytes(const ParamInfo &param);
+/// Product of the shape times the element size (0 for scalars/unknown).
+uint64_t tensorBytes(const ParamInfo &param);
+
+/// FNV-1a 64-bit hash (the bundle checksum).
+uint64_t fnv1a64(const uint8_t *data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
+
+/// Names of the symbols in an ELF64 image's symbol tables; InvalidBundle when
+/// the image is not a little-endian ELF64 for EM_CUDA or is malformed.
+Expected<std::vector<std::string>> readCubinSymbols(const uint8_t *data,
+                                                    size_t size);
+/// ELF machine number of CUDA images.
+inline constexpr uint16_t kElfMachineCuda = 190;
+
+} // namespace weave
+
+#endif // WEAVE_RUNTIME_BUNDLE_H

@@ -1,0 +1,79 @@
+//===- Kernel.h - Loading bundles and launching kernels on a team -*- C++ -*-//
+
+#ifndef WEAVE_RUNTIME_KERNEL_H
+#define WEAVE_RUNTIME_KERNEL_H
+
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/KernelArgs.h"
+#include "weave/runtime/Module.h"
+#include "weave/runtime/SymmetricHeap.h"
+#include "weave/runtime/Team.h"
+
+#include <cuda.h>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace weave {
+
+/// A bundle's cubin loaded on every local device of a team. Move-only.
+class Program {
+public:
+  /// Verifies the bundle and loads its cubin on each local device.
+  static Expected<Program> load(Team &team, Bundle bundle);
+  const Bundle &bundle() const { return *bundle_; }
+  const std::shared_ptr<const Bundle> &bundlePtr() const { return bundle_; }
+  const std::shared_ptr<std::vector<Module>> &modules() const {
+    return modules_;
+  }
+  const std::shared_ptr<detail::TeamState> &team() const { return team_; }
+
+private:
+  std::shared_ptr<detail::TeamState> team_;
+  std::shared_ptr<const Bundle> bundle_;
+  std::shared_ptr<std::vector<Module>> modules_; ///< one per local device
+};
+
+/// One kernel of a loaded Program, ready to launch on the team.
+class Kernel {
+public:
+  /// Looks the kernel up on every local device, checks the device's compute
+  /// capability and the cubin's parameter sizes against the manifest.
+  static Expected<Kernel> get(const Program &program, const std::string &name);
+
+  /// Checks `args` (InvalidArgument naming the parameter, nothing launched)
+  /// and builds the TMA descriptors they need (cached per parameter and
+  /// address). Call it before graph capture when descriptors are new.
+  Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
+  /// prepare(), then launches on every local device, member i on
+  /// streams[i]. No synchronization or device allocation, so it can be
+  /// captured in a CUDA graph.
+  Status launch(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
+                const std::vector<CUstream> &streams);
+
+  const KernelInfo &info() const { return *info_; }
+  /// Number of TMA descriptors encoded so far (tests).
+  size_t cachedDescriptorCount() const { return tmaCache_.size(); }
+
+private:
+  struct alignas(64) Descriptor {
+    CUtensorMap map;
+  };
+  Status bind(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
+              size_t local, std::vector<uint8_t> &storage, size_t &base);
+
+  std::shared_ptr<detail::TeamState> team_;
+  std::shared_ptr<const Bundle> bundle_;
+  std::shared_ptr<std::vector<Module>> modules_;
+  const KernelInfo *info_ = nullptr;
+  std::vector<CUfunction> functions_;
+  ParamLayout layout_;
+  /// (local member, parameter index, global address) -> descriptor.
+  std::map<std::tuple<size_t, size_t, uint64_t>, std::unique_ptr<Descriptor>>
+      tmaCache_;
+};
+
+} // namespace weave
+
+#endif // WEAVE_RUNTIME_KERNEL_H

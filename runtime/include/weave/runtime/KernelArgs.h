@@ -1,0 +1,100 @@
+//===- KernelArgs.h - User arguments of a kernel launch ---------*- C++ -*-===//
+//
+// The values a caller binds to a kernel's user parameters, and the checks
+// that match them against the manifest before anything launches. No CUDA
+// here (device pointers are uint64_t), so the checks are unit-tested on CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_RUNTIME_KERNELARGS_H
+#define WEAVE_RUNTIME_KERNELARGS_H
+
+#include "weave/runtime/Bundle.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace weave {
+
+/// A buffer at the same offset of every team member's symmetric heap.
+/// Returned by SymmetricHeap::allocate; dtype/shape are optional (empty =
+/// untyped, only the byte size is checked).
+struct SymmetricBuffer {
+  uint64_t heapId = 0; ///< 0 = not allocated
+  uint64_t offset = 0; ///< from the heap base
+  uint64_t bytes = 0;
+  std::string dtype;
+  std::vector<int64_t> shape;
+};
+
+/// `count` u32 counters in the signal pad of every member's heap.
+struct SemaphoreArray {
+  uint64_t heapId = 0;
+  uint64_t offset = 0;
+  uint32_t count = 0;
+};
+
+/// Plain (non-symmetric) device buffers: one pointer per local team member,
+/// in local member order.
+struct DeviceBuffers {
+  std::vector<uint64_t> pointers;
+  std::string dtype;
+  std::vector<int64_t> shape;
+  uint64_t bytes = 0;
+};
+
+/// A by-value scalar: its dtype and its bits (low 4 bytes for 4-byte types).
+struct ScalarValue {
+  std::string dtype;
+  uint64_t bits = 0;
+
+  static ScalarValue u32(uint32_t v) { return {"u32", v}; }
+  static ScalarValue i32(int32_t v) {
+    return {"i32", static_cast<uint32_t>(v)};
+  }
+  static ScalarValue i64(int64_t v) { return {"i64", static_cast<uint64_t>(v)}; }
+  static ScalarValue f32(float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, 4);
+    return {"f32", b};
+  }
+  static ScalarValue f64(double v) {
+    uint64_t b;
+    std::memcpy(&b, &v, 8);
+    return {"f64", b};
+  }
+};
+
+using KernelArg =
+    std::variant<SymmetricBuffer, SemaphoreArray, DeviceBuffers, ScalarValue>;
+
+/// What the arguments are bound for.
+struct BindingTarget {
+  uint64_t heapId = 0;   ///< the team's symmetric heap
+  size_t localCount = 1; ///< team members driven by this process
+  uint32_t teamSize = 1;
+};
+
+/// Number of leading user parameters (Buffer/Symmetric/Semaphore/Scalar).
+size_t userParamCount(const KernelInfo &kernel);
+
+/// Checks count, kind, dtype, shape/byte size, alignment and heap identity of
+/// every argument; InvalidArgument naming the parameter on the first mismatch.
+Status checkKernelArgs(const KernelInfo &kernel,
+                       const std::vector<KernelArg> &args,
+                       const BindingTarget &target);
+
+/// Byte offset of each parameter in a packed launch parameter buffer (each
+/// at its natural alignment: 4, 8, or 64 for TMA descriptors) and the total.
+struct ParamLayout {
+  std::vector<uint32_t> offsets;
+  uint32_t totalBytes = 0;
+};
+ParamLayout computeParamLayout(const KernelInfo &kernel);
+
+} // namespace weave
+
+#endif // WEAVE_RUNTIME_KERNELARGS_H

@@ -1,0 +1,83 @@
+//===- Team.h - The GPUs running one kernel together ------------*- C++ -*-===//
+//
+// In-process: one process drives N GPUs (primary contexts, nothing enabled
+// globally). Multi-process: one GPU per process, ranks from torchrun-style
+// RANK / WORLD_SIZE / LOCAL_RANK, joined through the Unix-socket Bootstrap.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_RUNTIME_TEAM_H
+#define WEAVE_RUNTIME_TEAM_H
+
+#include "weave/runtime/Bootstrap.h"
+#include "weave/runtime/Device.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace weave {
+
+struct TeamOptions {
+  /// Empty: rendezvousDirFromEnvironment().
+  std::string rendezvousDir;
+  /// Deadline of the rendezvous and of every bootstrap collective.
+  std::chrono::milliseconds timeout{60000};
+};
+
+namespace detail {
+/// Shared by a Team and the heaps/kernels created from it, so that moving
+/// the Team handle never invalidates them.
+struct TeamState {
+  uint32_t size = 0;
+  std::vector<Device> devices;   ///< local members
+  std::vector<uint32_t> ranks;   ///< team rank of each local member
+  std::optional<Bootstrap> bootstrap; ///< multi-process only
+};
+} // namespace detail
+
+/// Move-only handle to a team.
+class Team {
+public:
+  /// One process, the given device ordinals; member i has rank i.
+  static Expected<Team> createInProcess(std::vector<int> deviceOrdinals);
+  /// One GPU per process: RANK, WORLD_SIZE, LOCAL_RANK (device ordinal =
+  /// LOCAL_RANK, or 0 when only one device is visible).
+  static Expected<Team> createFromEnvironment(const TeamOptions &options = {});
+  /// As createFromEnvironment with explicit values.
+  static Expected<Team> createMultiProcess(const LaunchEnvironment &launch,
+                                           const TeamOptions &options);
+
+  Team(Team &&) = default;
+  Team &operator=(Team &&) = default;
+  Team(const Team &) = delete;
+  Team &operator=(const Team &) = delete;
+
+  /// Number of devices in the team (all processes).
+  uint32_t size() const { return state_->size; }
+  /// Number of members driven by this process.
+  size_t localCount() const { return state_->devices.size(); }
+  /// Team rank of local member `local`.
+  uint32_t rankOf(size_t local) const { return state_->ranks[local]; }
+  const Device &device(size_t local) const { return state_->devices[local]; }
+  bool isMultiProcess() const { return state_->bootstrap.has_value(); }
+  /// The bootstrap (multi-process teams), else null.
+  Bootstrap *bootstrap() {
+    return state_->bootstrap ? &*state_->bootstrap : nullptr;
+  }
+  /// Synchronizes every local context, then (multi-process) a bootstrap
+  /// barrier.
+  Status synchronize();
+
+  const std::shared_ptr<detail::TeamState> &state() const { return state_; }
+
+private:
+  explicit Team(std::shared_ptr<detail::TeamState> state)
+      : state_(std::move(state)) {}
+  std::shared_ptr<detail::TeamState> state_;
+};
+
+} // namespace weave
+
+#endif // WEAVE_RUNTIME_TEAM_H

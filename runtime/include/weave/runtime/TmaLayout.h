@@ -1,0 +1,45 @@
+//===- TmaLayout.h - TMA descriptor parameters, computed on the CPU -*- C++ -*-//
+//
+// Everything cuTensorMapEncodeTiled needs except the address, derived from a
+// manifest Tma parameter and its source tensor, with the hardware limits
+// checked. Pure C++ (part of weave_bundle) so it is unit-testable without a
+// GPU and usable by verifyBundle.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_RUNTIME_TMALAYOUT_H
+#define WEAVE_RUNTIME_TMALAYOUT_H
+
+#include "weave/runtime/Bundle.h"
+
+#include <array>
+#include <cstdint>
+
+namespace weave {
+
+/// Element types the runtime encodes TMA descriptors for.
+enum class TmaDataType { F16, BF16, F32 };
+
+/// Arguments of cuTensorMapEncodeTiled, innermost dimension first.
+struct TmaLayout {
+  TmaDataType dataType = TmaDataType::F32;
+  uint32_t elementBytes = 0;
+  uint32_t rank = 0;                     ///< 1..5
+  std::array<uint64_t, 5> globalDim{};   ///< elements, innermost first
+  std::array<uint64_t, 4> globalStride{};///< bytes of dims 1..rank-1
+  std::array<uint32_t, 5> boxDim{};      ///< elements, innermost first
+  std::array<uint32_t, 5> elementStride{1, 1, 1, 1, 1};
+  uint32_t swizzleBytes = 0;
+};
+
+/// Computes and checks the layout of `tma` (kind Tma) viewing `source`
+/// (kind Buffer or Symmetric). Errors are InvalidBundle and name `tma`.
+Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
+                                     const ParamInfo &source);
+
+/// Checks a global address against the TMA alignment rule (16 bytes).
+Status checkTmaAddress(const ParamInfo &tma, uint64_t address);
+
+} // namespace weave
+
+#endif // WEAVE_RUNTIME_TMALAYOUT_H

@@ -1,0 +1,195 @@
+//===- Binding.cpp - Checking kernel arguments against the manifest -------===//
+
+#include "weave/runtime/KernelArgs.h"
+
+namespace weave {
+
+namespace {
+
+const char *argKindName(const KernelArg &arg) {
+  switch (arg.index()) {
+  case 0:
+    return "a symmetric buffer";
+  case 1:
+    return "a semaphore array";
+  case 2:
+    return "device buffers";
+  default:
+    return "a scalar";
+  }
+}
+
+const char *expectedArgKind(abi::ParamKind kind) {
+  switch (kind) {
+  case abi::ParamKind::Symmetric:
+    return "a symmetric buffer";
+  case abi::ParamKind::Semaphore:
+    return "a semaphore array";
+  case abi::ParamKind::Buffer:
+    return "device buffers";
+  default:
+    return "a scalar";
+  }
+}
+
+std::string shapeText(const std::string &dtype,
+                      const std::vector<int64_t> &shape) {
+  std::string text = dtype + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+} // namespace
+
+size_t userParamCount(const KernelInfo &kernel) {
+  size_t n = 0;
+  while (n < kernel.params.size()) {
+    abi::ParamKind k = kernel.params[n].kind;
+    if (k != abi::ParamKind::Buffer && k != abi::ParamKind::Symmetric &&
+        k != abi::ParamKind::Semaphore && k != abi::ParamKind::Scalar)
+      break;
+    ++n;
+  }
+  return n;
+}
+
+Status checkKernelArgs(const KernelInfo &kernel,
+                       const std::vector<KernelArg> &args,
+                       const BindingTarget &target) {
+  auto fail = [&](const std::string &message) {
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + kernel.name + "': " + message);
+  };
+  size_t expected = userParamCount(kernel);
+  if (args.size() != expected) {
+    std::string names;
+    for (size_t i = 0; i < expected; ++i)
+      names += (i ? ", " : "") + kernel.params[i].name;
+    return fail("expected " + std::to_string(expected) + " argument(s) (" +
+                names + "), got " + std::to_string(args.size()));
+  }
+  if (kernel.teamSize != 0 && kernel.teamSize != target.teamSize)
+    return fail("compiled for a team of " + std::to_string(kernel.teamSize) +
+                " devices, launched on a team of " +
+                std::to_string(target.teamSize));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamInfo &param = kernel.params[i];
+    const KernelArg &arg = args[i];
+    std::string what =
+        "argument " + std::to_string(i) + " ('" + param.name + "')";
+    size_t wanted = param.kind == abi::ParamKind::Symmetric   ? 0
+                    : param.kind == abi::ParamKind::Semaphore ? 1
+                    : param.kind == abi::ParamKind::Buffer    ? 2
+                                                              : 3;
+    if (arg.index() != wanted)
+      return fail(what + ": expected " + expectedArgKind(param.kind) +
+                  ", got " + argKindName(arg));
+    uint64_t needBytes = tensorBytes(param);
+    switch (param.kind) {
+    case abi::ParamKind::Symmetric: {
+      const auto &buf = std::get<SymmetricBuffer>(arg);
+      if (buf.heapId == 0)
+        return fail(what + ": symmetric buffer was never allocated");
+      if (buf.heapId != target.heapId)
+        return fail(what + ": symmetric buffer comes from another heap (" +
+                    std::to_string(buf.heapId) + "), not this team's heap (" +
+                    std::to_string(target.heapId) + ")");
+      if (!buf.dtype.empty() && buf.dtype != param.dtype)
+        return fail(what + ": expected dtype " + param.dtype + ", got " +
+                    buf.dtype);
+      if (!buf.shape.empty() && buf.shape != param.shape)
+        return fail(what + ": expected shape " +
+                    shapeText(param.dtype, param.shape) + ", got " +
+                    shapeText(buf.dtype, buf.shape));
+      if (buf.bytes < needBytes)
+        return fail(what + ": expected at least " + std::to_string(needBytes) +
+                    " bytes (" + shapeText(param.dtype, param.shape) +
+                    "), got " + std::to_string(buf.bytes));
+      if (buf.offset % param.alignment != 0)
+        return fail(what + ": heap offset " + hex(buf.offset) +
+                    " is not aligned to " + std::to_string(param.alignment) +
+                    " bytes");
+      break;
+    }
+    case abi::ParamKind::Semaphore: {
+      const auto &sem = std::get<SemaphoreArray>(arg);
+      if (sem.heapId == 0)
+        return fail(what + ": semaphore array was never allocated");
+      if (sem.heapId != target.heapId)
+        return fail(what + ": semaphore array comes from another heap (" +
+                    std::to_string(sem.heapId) + "), not this team's heap (" +
+                    std::to_string(target.heapId) + ")");
+      if (sem.count < param.semaphoreCount)
+        return fail(what + ": expected at least " +
+                    std::to_string(param.semaphoreCount) +
+                    " semaphores, got " + std::to_string(sem.count));
+      if (sem.offset % param.alignment != 0)
+        return fail(what + ": heap offset " + hex(sem.offset) +
+                    " is not aligned to " + std::to_string(param.alignment) +
+                    " bytes");
+      break;
+    }
+    case abi::ParamKind::Buffer: {
+      const auto &bufs = std::get<DeviceBuffers>(arg);
+      if (bufs.pointers.size() != target.localCount)
+        return fail(what + ": expected one pointer per local device (" +
+                    std::to_string(target.localCount) + "), got " +
+                    std::to_string(bufs.pointers.size()));
+      if (bufs.dtype != param.dtype)
+        return fail(what + ": expected dtype " + param.dtype + ", got '" +
+                    bufs.dtype + "'");
+      if (bufs.shape != param.shape)
+        return fail(what + ": expected shape " +
+                    shapeText(param.dtype, param.shape) + ", got " +
+                    shapeText(bufs.dtype, bufs.shape));
+      if (bufs.bytes < needBytes)
+        return fail(what + ": expected at least " + std::to_string(needBytes) +
+                    " bytes (" + shapeText(param.dtype, param.shape) +
+                    "), got " + std::to_string(bufs.bytes));
+      for (size_t d = 0; d < bufs.pointers.size(); ++d) {
+        if (bufs.pointers[d] == 0)
+          return fail(what + ": pointer for local device " +
+                      std::to_string(d) + " is null");
+        if (bufs.pointers[d] % param.alignment != 0)
+          return fail(what + ": pointer " + hex(bufs.pointers[d]) +
+                      " for local device " + std::to_string(d) +
+                      " is not aligned to " + std::to_string(param.alignment) +
+                      " bytes");
+      }
+      break;
+    }
+    default: {
+      const auto &scalar = std::get<ScalarValue>(arg);
+      if (scalar.dtype != param.dtype)
+        return fail(what + ": expected a " + param.dtype + " scalar, got '" +
+                    scalar.dtype + "'");
+      break;
+    }
+    }
+  }
+  return ok();
+}
+
+ParamLayout computeParamLayout(const KernelInfo &kernel) {
+  ParamLayout layout;
+  uint32_t offset = 0;
+  for (const ParamInfo &param : kernel.params) {
+    uint32_t size = paramBytes(param);
+    uint32_t align = param.kind == abi::ParamKind::Tma ? abi::kTmaParamAlign
+                                                       : size;
+    offset = (offset + align - 1) / align * align;
+    layout.offsets.push_back(offset);
+    offset += size;
+  }
+  layout.totalBytes = offset;
+  return layout;
+}
+
+} // namespace weave

@@ -1,0 +1,253 @@
+//===- Kernel.cpp - Loading bundles and launching kernels on a team -------===//
+
+#include "weave/runtime/Kernel.h"
+#include "weave/runtime/TmaLayout.h"
+
+#include <cstring>
+
+namespace weave {
+
+namespace {
+
+CUtensorMapDataType toCuda(TmaDataType type) {
+  switch (type) {
+  case TmaDataType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case TmaDataType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case TmaDataType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+}
+
+CUtensorMapSwizzle swizzleOf(uint32_t bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+bool isArchSpecific(const std::string &arch) {
+  return !arch.empty() && arch.back() == 'a';
+}
+
+} // namespace
+
+Expected<Program> Program::load(Team &team, Bundle bundle) {
+  WEAVE_TRY(verifyBundle(bundle));
+  Program program;
+  program.team_ = team.state();
+  program.bundle_ = std::make_shared<const Bundle>(std::move(bundle));
+  program.modules_ = std::make_shared<std::vector<Module>>();
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    WEAVE_ASSIGN_OR_RETURN(Module module,
+                           Module::load(team.device(i), program.bundle_->cubin));
+    program.modules_->push_back(std::move(module));
+  }
+  return program;
+}
+
+Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
+  const KernelInfo *info = findKernel(program.bundle(), name);
+  if (!info)
+    return Error(ErrorCode::NotFound,
+                 "kernel '" + name + "' is not in the bundle");
+  Kernel kernel;
+  kernel.team_ = program.team();
+  kernel.bundle_ = program.bundlePtr();
+  kernel.modules_ = program.modules();
+  kernel.info_ = info;
+  kernel.layout_ = computeParamLayout(*info);
+  for (size_t i = 0; i < kernel.modules_->size(); ++i) {
+    const Device &device = kernel.team_->devices[i];
+    int cc = device.computeCapability();
+    int want = static_cast<int>(info->computeCapability);
+    if (isArchSpecific(program.bundle().arch) ? cc != want : cc < want)
+      return Error(ErrorCode::InvalidArgument,
+                   "kernel '" + name + "' needs compute capability " +
+                       std::to_string(want) + " (" + program.bundle().arch +
+                       "), device " + std::to_string(device.ordinal()) +
+                       " has " + std::to_string(cc));
+    WEAVE_TRY(device.makeCurrent());
+    WEAVE_ASSIGN_OR_RETURN(CUfunction function,
+                           (*kernel.modules_)[i].getFunction(name));
+    WEAVE_TRY(checkFunctionParams(function, *info));
+    if (info->dynamicSmemBytes > 48 * 1024)
+      WEAVE_CU_TRY(cuFuncSetAttribute(
+                       function,
+                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                       static_cast<int>(info->dynamicSmemBytes)),
+                   "allowing " + std::to_string(info->dynamicSmemBytes) +
+                       " bytes of dynamic shared memory for '" + name + "'");
+    uint32_t clusterSize =
+        info->cluster[0] * info->cluster[1] * info->cluster[2];
+    if (clusterSize > 8)
+      WEAVE_CU_TRY(cuFuncSetAttribute(
+                       function,
+                       CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+                   "allowing a non-portable cluster size for '" + name + "'");
+    kernel.functions_.push_back(function);
+  }
+  return kernel;
+}
+
+Status Kernel::bind(const SymmetricHeap &heap,
+                    const std::vector<KernelArg> &args, size_t local,
+                    std::vector<uint8_t> &storage, size_t &base) {
+  const KernelInfo &info = *info_;
+  // Align the parameter block to 64 bytes inside `storage`.
+  storage.assign(layout_.totalBytes + 64, 0);
+  base = (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+  uint8_t *block = storage.data() + base;
+  uint32_t rank = team_->ranks[local];
+  uint32_t teamSize = team_->size;
+  auto put = [&](size_t p, const void *value, size_t bytes) {
+    std::memcpy(block + layout_.offsets[p], value, bytes);
+  };
+  auto addressOf = [&](size_t p, uint32_t member) -> uint64_t {
+    const KernelArg &arg = args[p];
+    if (auto *buf = std::get_if<SymmetricBuffer>(&arg))
+      return heap.peerPointer(*buf, local, member);
+    if (auto *sems = std::get_if<SemaphoreArray>(&arg))
+      return heap.peerPointer(*sems, local, member);
+    return std::get<DeviceBuffers>(arg).pointers[local];
+  };
+  for (size_t p = 0; p < info.params.size(); ++p) {
+    const ParamInfo &param = info.params[p];
+    switch (param.kind) {
+    case abi::ParamKind::Buffer:
+    case abi::ParamKind::Symmetric:
+    case abi::ParamKind::Semaphore: {
+      uint64_t address = addressOf(p, rank);
+      put(p, &address, 8);
+      break;
+    }
+    case abi::ParamKind::Scalar: {
+      uint64_t bits = std::get<ScalarValue>(args[p]).bits;
+      if (paramBytes(param) == 4) {
+        uint32_t low = static_cast<uint32_t>(bits);
+        put(p, &low, 4);
+      } else {
+        put(p, &bits, 8);
+      }
+      break;
+    }
+    case abi::ParamKind::Rank:
+      put(p, &rank, 4);
+      break;
+    case abi::ParamKind::TeamSize:
+      put(p, &teamSize, 4);
+      break;
+    case abi::ParamKind::PeerBases: {
+      uint64_t table = heap.peerBasesTable(local);
+      put(p, &table, 8);
+      break;
+    }
+    case abi::ParamKind::Tma: {
+      size_t src = param.tma.sourceParam;
+      uint32_t member = rank;
+      if (param.tma.isPeerView) {
+        int64_t m = (int64_t(rank) + param.tma.peerOffset) % int64_t(teamSize);
+        member = static_cast<uint32_t>(m < 0 ? m + teamSize : m);
+      }
+      uint64_t address = addressOf(src, member);
+      auto key = std::make_tuple(local, p, address);
+      auto it = tmaCache_.find(key);
+      if (it == tmaCache_.end()) {
+        WEAVE_TRY(checkTmaAddress(param, address));
+        auto layout = computeTmaLayout(param, info.params[src]);
+        if (!layout)
+          return Error(ErrorCode::InvalidArgument, layout.error().message());
+        auto descriptor = std::make_unique<Descriptor>();
+        WEAVE_CU_TRY(
+            cuTensorMapEncodeTiled(
+                &descriptor->map, toCuda(layout->dataType), layout->rank,
+                reinterpret_cast<void *>(address), layout->globalDim.data(),
+                layout->globalStride.data(), layout->boxDim.data(),
+                layout->elementStride.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+                swizzleOf(layout->swizzleBytes),
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+            "encoding TMA descriptor '" + param.name + "' of kernel '" +
+                info.name + "'");
+        it = tmaCache_.emplace(key, std::move(descriptor)).first;
+      }
+      put(p, &it->second->map, sizeof(CUtensorMap));
+      break;
+    }
+    }
+  }
+  return ok();
+}
+
+Status Kernel::prepare(const SymmetricHeap &heap,
+                       const std::vector<KernelArg> &args) {
+  if (heap.team() != team_)
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + info_->name +
+                     "': the symmetric heap belongs to another team");
+  WEAVE_TRY(checkKernelArgs(
+      *info_, args, BindingTarget{heap.id(), team_->devices.size(), team_->size}));
+  std::vector<uint8_t> storage;
+  size_t base = 0;
+  for (size_t local = 0; local < team_->devices.size(); ++local)
+    WEAVE_TRY(bind(heap, args, local, storage, base));
+  return ok();
+}
+
+Status Kernel::launch(const SymmetricHeap &heap,
+                      const std::vector<KernelArg> &args,
+                      const std::vector<CUstream> &streams) {
+  if (streams.size() != team_->devices.size())
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + info_->name + "': expected one stream per local "
+                 "device (" + std::to_string(team_->devices.size()) +
+                     "), got " + std::to_string(streams.size()));
+  WEAVE_TRY(prepare(heap, args));
+  const KernelInfo &info = *info_;
+  // Bind everything first, so that nothing launches unless all devices can.
+  size_t localCount = team_->devices.size();
+  std::vector<std::vector<uint8_t>> storage(localCount);
+  std::vector<size_t> bases(localCount);
+  for (size_t local = 0; local < localCount; ++local)
+    WEAVE_TRY(bind(heap, args, local, storage[local], bases[local]));
+  for (size_t local = 0; local < localCount; ++local) {
+    std::vector<void *> pointers(info.params.size());
+    for (size_t p = 0; p < info.params.size(); ++p)
+      pointers[p] = storage[local].data() + bases[local] + layout_.offsets[p];
+    CUlaunchAttribute attribute = {};
+    CUlaunchConfig config = {};
+    config.gridDimX = info.grid[0];
+    config.gridDimY = info.grid[1];
+    config.gridDimZ = info.grid[2];
+    config.blockDimX = info.block[0];
+    config.blockDimY = info.block[1];
+    config.blockDimZ = info.block[2];
+    config.sharedMemBytes = info.dynamicSmemBytes;
+    config.hStream = streams[local];
+    if (info.cluster[0] * info.cluster[1] * info.cluster[2] != 1) {
+      attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attribute.value.clusterDim.x = info.cluster[0];
+      attribute.value.clusterDim.y = info.cluster[1];
+      attribute.value.clusterDim.z = info.cluster[2];
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+    }
+    const Device &device = team_->devices[local];
+    WEAVE_TRY(device.makeCurrent());
+    WEAVE_CU_TRY(cuLaunchKernelEx(&config, functions_[local], pointers.data(),
+                                  nullptr),
+                 "launching '" + info.name + "' on device " +
+                     std::to_string(device.ordinal()));
+  }
+  return ok();
+}
+
+} // namespace weave

@@ -1,0 +1,334 @@
+//===- SymmetricHeap.cpp - Memory at the same offset on every GPU ---------===//
+
+#include "weave/runtime/SymmetricHeap.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+
+namespace weave {
+
+namespace {
+
+std::atomic<uint64_t> nextHeapId{1};
+
+size_t roundUp(size_t value, size_t to) { return (value + to - 1) / to * to; }
+
+void report(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = "?";
+  cuGetErrorName(result, &name);
+  std::fprintf(stderr, "weave: warning: %s failed with %s\n", what, name);
+}
+
+} // namespace
+
+struct SymmetricHeap::State {
+  std::shared_ptr<detail::TeamState> team;
+  uint64_t id = 0;
+  size_t size = 0;    ///< per member, rounded
+  size_t padBytes = 0;
+  size_t padNext = 0; ///< bump pointer in the pad
+  size_t next = 0;    ///< bump pointer after the pad
+  /// Physical allocations this process holds (created or imported).
+  std::vector<CUmemGenericAllocationHandle> handles;
+  struct Local {
+    CUdeviceptr base = 0;      ///< reservation of size * teamSize bytes
+    uint32_t mapped = 0;       ///< members mapped so far (0..teamSize)
+    bool accessSet = false;
+    CUdeviceptr table = 0;     ///< u64[teamSize]
+    std::vector<uint64_t> bases;
+  };
+  std::vector<Local> locals;
+
+  ~State() { destroy(); }
+  void destroy();
+  Status zeroPad();
+};
+
+void SymmetricHeap::State::destroy() {
+  for (size_t i = locals.size(); i-- > 0;) {
+    Local &local = locals[i];
+    if (team && i < team->devices.size())
+      report(cuCtxSetCurrent(team->devices[i].context()),
+             "making a device current to free the symmetric heap");
+    report(cuCtxSynchronize(), "synchronizing before freeing the heap");
+    if (local.table)
+      report(cuMemFree(local.table), "freeing the peer bases table");
+    for (uint32_t r = local.mapped; r-- > 0;)
+      report(cuMemUnmap(local.base + r * size, size),
+             "unmapping a symmetric heap member");
+    if (local.base)
+      report(cuMemAddressFree(local.base, size * team->size),
+             "freeing the symmetric heap address range");
+  }
+  locals.clear();
+  for (size_t h = handles.size(); h-- > 0;)
+    report(cuMemRelease(handles[h]), "releasing a symmetric heap allocation");
+  handles.clear();
+}
+
+Status SymmetricHeap::State::zeroPad() {
+  for (size_t i = 0; i < locals.size(); ++i) {
+    const Device &device = team->devices[i];
+    WEAVE_TRY(device.makeCurrent());
+    CUdeviceptr own = locals[i].base + size_t(team->ranks[i]) * size;
+    WEAVE_CU_TRY(cuMemsetD32(own, 0, padBytes / 4),
+                 "zeroing the signal pad on device " +
+                     std::to_string(device.ordinal()));
+    WEAVE_CU_TRY(cuCtxSynchronize(), "zeroing the signal pad on device " +
+                                         std::to_string(device.ordinal()));
+  }
+  return ok();
+}
+
+Expected<SymmetricHeap> SymmetricHeap::create(Team &team,
+                                              size_t bytesPerDevice,
+                                              size_t signalPadBytes) {
+  auto state = std::make_unique<State>();
+  state->team = team.state();
+  state->id = nextHeapId++;
+  uint32_t teamSize = team.size();
+  size_t localCount = team.localCount();
+  state->padBytes = roundUp(std::max<size_t>(signalPadBytes, 256), 256);
+  Bootstrap *boot = team.bootstrap();
+
+  // Properties and granularity (the largest of all members).
+  std::vector<CUmemAllocationProp> props(localCount);
+  size_t granularity = 1;
+  for (size_t i = 0; i < localCount; ++i) {
+    const Device &device = team.device(i);
+    int fdHandles = 0;
+    WEAVE_CU_TRY(
+        cuDeviceGetAttribute(
+            &fdHandles,
+            CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+            device.handle()),
+        "querying POSIX fd export support");
+    CUmemAllocationProp &prop = props[i];
+    prop = {};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device.ordinal();
+    prop.requestedHandleTypes =
+        fdHandles ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+                  : CU_MEM_HANDLE_TYPE_NONE;
+    size_t g = 0;
+    WEAVE_CU_TRY(cuMemGetAllocationGranularity(
+                     &g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+                 "querying the allocation granularity");
+    granularity = std::max(granularity, g);
+  }
+  size_t size = roundUp(bytesPerDevice + state->padBytes, granularity);
+  if (boot) {
+    std::vector<uint8_t> mine(8);
+    for (int b = 0; b < 8; ++b)
+      mine[b] = static_cast<uint8_t>(uint64_t(size) >> (8 * b));
+    WEAVE_ASSIGN_OR_RETURN(auto sizes, boot->allGather(mine));
+    for (const auto &s : sizes) {
+      uint64_t v = 0;
+      for (int b = 7; b >= 0; --b)
+        v = (v << 8) | s[b];
+      size = std::max<size_t>(size, v);
+    }
+  }
+  state->size = size;
+  state->next = state->padBytes;
+
+  // Physical memory: handles[r] is member r's allocation.
+  std::vector<CUmemGenericAllocationHandle> byRank(teamSize, 0);
+  for (size_t i = 0; i < localCount; ++i) {
+    CUmemGenericAllocationHandle handle;
+    WEAVE_CU_TRY(cuMemCreate(&handle, size, &props[i], 0),
+                 "allocating " + std::to_string(size) +
+                     " symmetric heap bytes on device " +
+                     std::to_string(team.device(i).ordinal()));
+    state->handles.push_back(handle);
+    byRank[team.rankOf(i)] = handle;
+  }
+  if (boot) {
+    int fd = -1;
+    WEAVE_CU_TRY(cuMemExportToShareableHandle(
+                     &fd, state->handles[0],
+                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+                 "exporting the symmetric heap as a POSIX fd");
+    UniqueFd exported(fd);
+    WEAVE_ASSIGN_OR_RETURN(auto fds, boot->allGatherFds({exported.get()}));
+    for (uint32_t r = 0; r < teamSize; ++r) {
+      if (r == team.rankOf(0))
+        continue;
+      if (fds[r].size() != 1)
+        return Error(ErrorCode::System, "rank " + std::to_string(r) +
+                                            " sent no heap file descriptor");
+      CUmemGenericAllocationHandle imported;
+      WEAVE_CU_TRY(cuMemImportFromShareableHandle(
+                       &imported,
+                       reinterpret_cast<void *>(
+                           static_cast<uintptr_t>(fds[r][0].get())),
+                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+                   "importing rank " + std::to_string(r) + "'s heap");
+      state->handles.push_back(imported);
+      byRank[r] = imported;
+    }
+  }
+
+  // Map every member into every local device.
+  state->locals.resize(localCount);
+  for (size_t i = 0; i < localCount; ++i) {
+    const Device &device = team.device(i);
+    State::Local &local = state->locals[i];
+    std::string on = " on device " + std::to_string(device.ordinal());
+    WEAVE_TRY(device.makeCurrent());
+    WEAVE_CU_TRY(cuMemAddressReserve(&local.base, size * teamSize,
+                                     granularity, 0, 0),
+                 "reserving the symmetric heap address range" + on);
+    for (uint32_t r = 0; r < teamSize; ++r) {
+      WEAVE_CU_TRY(cuMemMap(local.base + size_t(r) * size, size, 0,
+                            byRank[r], 0),
+                   "mapping rank " + std::to_string(r) + "'s heap" + on);
+      local.mapped = r + 1;
+    }
+    CUmemAccessDesc access = {};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = device.ordinal();
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    CUresult result = cuMemSetAccess(local.base, size * teamSize, &access, 1);
+    if (result == CUDA_ERROR_INVALID_DEVICE || result == CUDA_ERROR_NOT_SUPPORTED)
+      return Error(ErrorCode::PeerAccess,
+                   "device " + std::to_string(device.ordinal()) +
+                       " cannot be given access to its peers' heaps "
+                       "(cuMemSetAccess failed)");
+    WEAVE_CU_TRY(result, "granting access to the symmetric heap" + on);
+    local.accessSet = true;
+    local.bases.resize(teamSize);
+    for (uint32_t r = 0; r < teamSize; ++r)
+      local.bases[r] = local.base + size_t(r) * size;
+    WEAVE_CU_TRY(cuMemAlloc(&local.table, sizeof(uint64_t) * teamSize),
+                 "allocating the peer bases table" + on);
+    WEAVE_CU_TRY(cuMemcpyHtoD(local.table, local.bases.data(),
+                              sizeof(uint64_t) * teamSize),
+                 "writing the peer bases table" + on);
+  }
+  WEAVE_TRY(state->zeroPad());
+  // No member may signal before every pad is zero.
+  if (boot)
+    WEAVE_TRY(boot->barrier());
+  return SymmetricHeap(std::move(state));
+}
+
+SymmetricHeap::SymmetricHeap(std::unique_ptr<State> state)
+    : state_(std::move(state)) {}
+SymmetricHeap::SymmetricHeap(SymmetricHeap &&) noexcept = default;
+SymmetricHeap &SymmetricHeap::operator=(SymmetricHeap &&) noexcept = default;
+SymmetricHeap::~SymmetricHeap() = default;
+
+Expected<SymmetricBuffer> SymmetricHeap::allocate(size_t bytes,
+                                                  size_t alignment) {
+  alignment = std::max<size_t>(alignment, 16);
+  if (alignment & (alignment - 1))
+    return Error(ErrorCode::InvalidArgument,
+                 "alignment " + std::to_string(alignment) +
+                     " is not a power of two");
+  if (bytes == 0)
+    return Error(ErrorCode::InvalidArgument, "cannot allocate 0 bytes");
+  size_t offset = roundUp(state_->next, alignment);
+  if (offset > state_->size || bytes > state_->size - offset)
+    return Error(ErrorCode::InvalidArgument,
+                 "symmetric heap exhausted: " + std::to_string(bytes) +
+                     " bytes requested at offset " + std::to_string(offset) +
+                     " of " + std::to_string(state_->size));
+  state_->next = offset + bytes;
+  SymmetricBuffer buffer;
+  buffer.heapId = state_->id;
+  buffer.offset = offset;
+  buffer.bytes = bytes;
+  return buffer;
+}
+
+Expected<SymmetricBuffer>
+SymmetricHeap::allocateTensor(const std::string &dtype,
+                              std::vector<int64_t> shape, size_t alignment) {
+  ParamInfo probe;
+  probe.kind = abi::ParamKind::Symmetric;
+  probe.dtype = dtype;
+  probe.shape = shape;
+  uint64_t bytes = tensorBytes(probe);
+  if (dtypeBytes(dtype) == 0 || bytes == 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "cannot allocate a tensor of dtype '" + dtype +
+                     "' with an empty or non-positive shape");
+  WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer buffer, allocate(bytes, alignment));
+  buffer.dtype = dtype;
+  buffer.shape = std::move(shape);
+  return buffer;
+}
+
+Expected<SemaphoreArray> SymmetricHeap::allocateSemaphores(uint32_t count) {
+  if (count == 0)
+    return Error(ErrorCode::InvalidArgument, "cannot allocate 0 semaphores");
+  // Each array starts on its own 128-byte line.
+  size_t offset = roundUp(state_->padNext, 128);
+  size_t bytes = size_t(count) * sizeof(abi::SemaphoreWord);
+  if (offset > state_->padBytes || bytes > state_->padBytes - offset)
+    return Error(ErrorCode::InvalidArgument,
+                 "signal pad exhausted: " + std::to_string(count) +
+                     " semaphores requested, pad is " +
+                     std::to_string(state_->padBytes) + " bytes");
+  state_->padNext = offset + bytes;
+  return SemaphoreArray{state_->id, offset, count};
+}
+
+Status SymmetricHeap::resetSemaphores() {
+  Bootstrap *boot = state_->team->bootstrap ? &*state_->team->bootstrap
+                                            : nullptr;
+  for (const Device &device : state_->team->devices) {
+    WEAVE_TRY(device.makeCurrent());
+    WEAVE_CU_TRY(cuCtxSynchronize(), "synchronizing before a semaphore reset");
+  }
+  if (boot)
+    WEAVE_TRY(boot->barrier());
+  WEAVE_TRY(state_->zeroPad());
+  if (boot)
+    WEAVE_TRY(boot->barrier());
+  return ok();
+}
+
+uint64_t SymmetricHeap::id() const { return state_->id; }
+size_t SymmetricHeap::bytesPerDevice() const { return state_->size; }
+size_t SymmetricHeap::signalPadBytes() const { return state_->padBytes; }
+uint32_t SymmetricHeap::teamSize() const { return state_->team->size; }
+size_t SymmetricHeap::localCount() const { return state_->locals.size(); }
+const std::shared_ptr<detail::TeamState> &SymmetricHeap::team() const {
+  return state_->team;
+}
+
+CUdeviceptr SymmetricHeap::localPointer(const SymmetricBuffer &buffer,
+                                        size_t local) const {
+  return peerPointer(buffer, local, state_->team->ranks[local]);
+}
+
+CUdeviceptr SymmetricHeap::peerPointer(const SymmetricBuffer &buffer,
+                                       size_t local, uint32_t peerRank) const {
+  return state_->locals[local].bases[peerRank] + buffer.offset;
+}
+
+CUdeviceptr SymmetricHeap::localPointer(const SemaphoreArray &sems,
+                                        size_t local) const {
+  return peerPointer(sems, local, state_->team->ranks[local]);
+}
+
+CUdeviceptr SymmetricHeap::peerPointer(const SemaphoreArray &sems,
+                                       size_t local, uint32_t peerRank) const {
+  return state_->locals[local].bases[peerRank] + sems.offset;
+}
+
+CUdeviceptr SymmetricHeap::peerBasesTable(size_t local) const {
+  return state_->locals[local].table;
+}
+
+const std::vector<uint64_t> &SymmetricHeap::peerBases(size_t local) const {
+  return state_->locals[local].bases;
+}
+
+} // namespace weave

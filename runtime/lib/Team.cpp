@@ -1,0 +1,132 @@
+//===- Team.cpp - The GPUs running one kernel together --------------------===//
+
+#include "weave/runtime/Team.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace weave {
+
+namespace {
+
+Status checkVmmSupport(const Device &device) {
+  int vmm = 0;
+  WEAVE_CU_TRY(cuDeviceGetAttribute(
+                   &vmm,
+                   CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                   device.handle()),
+               "querying virtual memory management support");
+  if (!vmm)
+    return Error(ErrorCode::PeerAccess,
+                 "device " + std::to_string(device.ordinal()) +
+                     " does not support virtual memory management "
+                     "(cuMemCreate/cuMemMap)");
+  return ok();
+}
+
+Status checkPeerAccess(CUdevice from, int fromOrdinal, CUdevice to,
+                       int toOrdinal) {
+  int can = 0;
+  WEAVE_CU_TRY(cuDeviceCanAccessPeer(&can, from, to),
+               "checking peer access between devices");
+  if (!can)
+    return Error(ErrorCode::PeerAccess,
+                 "device " + std::to_string(fromOrdinal) +
+                     " cannot access the memory of device " +
+                     std::to_string(toOrdinal) + " (no P2P path)");
+  return ok();
+}
+
+} // namespace
+
+Expected<Team> Team::createInProcess(std::vector<int> deviceOrdinals) {
+  if (deviceOrdinals.empty())
+    return Error(ErrorCode::InvalidArgument, "a team needs at least 1 device");
+  std::set<int> unique(deviceOrdinals.begin(), deviceOrdinals.end());
+  if (unique.size() != deviceOrdinals.size())
+    return Error(ErrorCode::InvalidArgument,
+                 "a team lists the same device twice");
+  auto state = std::make_shared<detail::TeamState>();
+  state->size = static_cast<uint32_t>(deviceOrdinals.size());
+  for (size_t i = 0; i < deviceOrdinals.size(); ++i) {
+    WEAVE_ASSIGN_OR_RETURN(Device device, Device::open(deviceOrdinals[i]));
+    WEAVE_TRY(checkVmmSupport(device));
+    state->devices.push_back(std::move(device));
+    state->ranks.push_back(static_cast<uint32_t>(i));
+  }
+  for (const Device &a : state->devices)
+    for (const Device &b : state->devices)
+      if (a.ordinal() != b.ordinal())
+        WEAVE_TRY(
+            checkPeerAccess(a.handle(), a.ordinal(), b.handle(), b.ordinal()));
+  return Team(std::move(state));
+}
+
+Expected<Team> Team::createFromEnvironment(const TeamOptions &options) {
+  WEAVE_ASSIGN_OR_RETURN(LaunchEnvironment launch, launchEnvironment());
+  return createMultiProcess(launch, options);
+}
+
+Expected<Team> Team::createMultiProcess(const LaunchEnvironment &launch,
+                                        const TeamOptions &options) {
+  BootstrapOptions boot;
+  boot.rank = launch.rank;
+  boot.worldSize = launch.worldSize;
+  boot.timeout = options.timeout;
+  boot.rendezvousDir = options.rendezvousDir;
+  if (boot.rendezvousDir.empty() && launch.worldSize > 1) {
+    WEAVE_ASSIGN_OR_RETURN(boot.rendezvousDir, rendezvousDirFromEnvironment());
+  }
+  WEAVE_ASSIGN_OR_RETURN(int count, deviceCount());
+  int ordinal = count == 1 ? 0 : launch.localRank;
+  WEAVE_ASSIGN_OR_RETURN(Device device, Device::open(ordinal));
+  WEAVE_TRY(checkVmmSupport(device));
+  int fdHandles = 0;
+  WEAVE_CU_TRY(
+      cuDeviceGetAttribute(
+          &fdHandles,
+          CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+          device.handle()),
+      "querying POSIX file descriptor export support");
+  if (!fdHandles)
+    return Error(ErrorCode::PeerAccess,
+                 "device " + std::to_string(ordinal) +
+                     " cannot export memory as POSIX file descriptors");
+
+  auto state = std::make_shared<detail::TeamState>();
+  state->size = static_cast<uint32_t>(launch.worldSize);
+  state->ranks.push_back(static_cast<uint32_t>(launch.rank));
+  WEAVE_ASSIGN_OR_RETURN(Bootstrap bootstrap, Bootstrap::connect(boot));
+  // Every rank learns every rank's device (by PCI bus id) and checks that
+  // its device can reach each of them.
+  std::vector<uint8_t> mine(device.pciBusId().begin(), device.pciBusId().end());
+  WEAVE_ASSIGN_OR_RETURN(auto busIds, bootstrap.allGather(mine));
+  for (int r = 0; r < launch.worldSize; ++r) {
+    std::string bus(busIds[r].begin(), busIds[r].end());
+    if (r != launch.rank && bus == device.pciBusId())
+      return Error(ErrorCode::InvalidArgument,
+                   "ranks " + std::to_string(launch.rank) + " and " +
+                       std::to_string(r) + " both use device " + bus);
+    CUdevice peer;
+    if (r != launch.rank &&
+        cuDeviceGetByPCIBusId(&peer, bus.c_str()) == CUDA_SUCCESS)
+      WEAVE_TRY(checkPeerAccess(device.handle(), ordinal, peer, -1));
+  }
+  state->devices.push_back(std::move(device));
+  state->bootstrap.emplace(std::move(bootstrap));
+  return Team(std::move(state));
+}
+
+Status Team::synchronize() {
+  for (const Device &device : state_->devices) {
+    WEAVE_TRY(device.makeCurrent());
+    WEAVE_CU_TRY(cuCtxSynchronize(), "synchronizing device " +
+                                         std::to_string(device.ordinal()));
+  }
+  if (state_->bootstrap)
+    WEAVE_TRY(state_->bootstrap->barrier());
+  return ok();
+}
+
+} // namespace weave

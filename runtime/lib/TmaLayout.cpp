@@ -1,0 +1,98 @@
+//===- TmaLayout.cpp - TMA descriptor parameters --------------------------===//
+
+#include "weave/runtime/TmaLayout.h"
+
+namespace weave {
+
+namespace {
+Error tmaError(const ParamInfo &tma, const std::string &message) {
+  return Error(ErrorCode::InvalidBundle,
+               "tma parameter '" + tma.name + "': " + message);
+}
+} // namespace
+
+Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
+                                     const ParamInfo &source) {
+  TmaLayout layout;
+  if (source.dtype == "f16")
+    layout.dataType = TmaDataType::F16;
+  else if (source.dtype == "bf16")
+    layout.dataType = TmaDataType::BF16;
+  else if (source.dtype == "f32")
+    layout.dataType = TmaDataType::F32;
+  else
+    return tmaError(tma, "source '" + source.name + "' has dtype '" +
+                             source.dtype + "', expected f16, bf16 or f32");
+  layout.elementBytes = dtypeBytes(source.dtype);
+  size_t rank = source.shape.size();
+  if (rank < 1 || rank > 5)
+    return tmaError(tma, "source '" + source.name + "' has rank " +
+                             std::to_string(rank) + ", expected 1 to 5");
+  if (tma.tma.box.size() != rank)
+    return tmaError(tma, "box has rank " + std::to_string(tma.tma.box.size()) +
+                             " but source '" + source.name + "' has rank " +
+                             std::to_string(rank));
+  uint32_t swizzle = tma.tma.swizzleBytes;
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return tmaError(tma, "swizzle must be 0, 32, 64 or 128, found " +
+                             std::to_string(swizzle));
+  layout.swizzleBytes = swizzle;
+  layout.rank = static_cast<uint32_t>(rank);
+  // The manifest shape is row-major, outermost first; TMA wants innermost
+  // first, with byte strides for dims 1..rank-1.
+  uint64_t stride = layout.elementBytes;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t extent = source.shape[rank - 1 - i];
+    if (extent <= 0 || uint64_t(extent) > (uint64_t(1) << 32))
+      return tmaError(tma, "global dimension " + std::to_string(i) + " is " +
+                               std::to_string(extent) +
+                               ", expected 1 to 2^32");
+    layout.globalDim[i] = static_cast<uint64_t>(extent);
+    if (i > 0) {
+      if (stride % 16 != 0)
+        return tmaError(tma, "global stride of dimension " + std::to_string(i) +
+                                 " is " + std::to_string(stride) +
+                                 " bytes, expected a multiple of 16");
+      if (stride >= (uint64_t(1) << 40))
+        return tmaError(tma, "global stride of dimension " + std::to_string(i) +
+                                 " is " + std::to_string(stride) +
+                                 " bytes, expected less than 2^40");
+      layout.globalStride[i - 1] = stride;
+    }
+    stride *= static_cast<uint64_t>(extent);
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    uint64_t box = tma.tma.box[i];
+    if (box == 0 || box > 256)
+      return tmaError(tma, "box dimension " + std::to_string(i) + " is " +
+                               std::to_string(box) + ", expected 1 to 256");
+    layout.boxDim[i] = static_cast<uint32_t>(box);
+  }
+  uint64_t innerBytes = uint64_t(layout.boxDim[0]) * layout.elementBytes;
+  if (innerBytes % 16 != 0)
+    return tmaError(tma, "innermost box dimension is " +
+                             std::to_string(innerBytes) +
+                             " bytes, expected a multiple of 16");
+  if (swizzle != 0 && innerBytes > swizzle)
+    return tmaError(tma, "innermost box dimension is " +
+                             std::to_string(innerBytes) +
+                             " bytes, more than the " +
+                             std::to_string(swizzle) + "-byte swizzle span");
+  return layout;
+}
+
+Status checkTmaAddress(const ParamInfo &tma, uint64_t address) {
+  if (address % 16 != 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "tma parameter '" + tma.name + "': global address 0x" +
+                     [&] {
+                       char buf[32];
+                       std::snprintf(buf, sizeof(buf), "%llx",
+                                     static_cast<unsigned long long>(address));
+                       return std::string(buf);
+                     }() +
+                     " is not 16-byte aligned");
+  return ok();
+}
+
+} // namespace weave

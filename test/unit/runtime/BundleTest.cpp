@@ -1,0 +1,578 @@
+//===- BundleTest.cpp - Bundle roundtrip and corruption tests -------------===//
+
+#include "FakeCubin.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/TmaLayout.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+using namespace weave;
+using weave::test::makeFakeCubin;
+
+namespace {
+
+ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
+                std::vector<int64_t> shape = {}) {
+  ParamInfo p;
+  p.kind = kind;
+  p.name = std::move(name);
+  p.dtype = std::move(dtype);
+  p.shape = std::move(shape);
+  return p;
+}
+
+void addTeamParams(KernelInfo &k) {
+  k.params.push_back(param(weave::abi::ParamKind::Rank, "rank"));
+  k.params.push_back(param(weave::abi::ParamKind::TeamSize, "team_size"));
+  k.params.push_back(param(weave::abi::ParamKind::PeerBases, "peer_bases"));
+}
+
+/// A bundle using every parameter kind.
+Bundle makeBundle() {
+  Bundle b;
+  b.arch = "sm_90a";
+  b.producer = "weavec 0.1 (LLVM 22)";
+  KernelInfo k;
+  k.name = "ag_matmul";
+  k.grid = {132, 1, 1};
+  k.block = {384, 1, 1};
+  k.cluster = {2, 1, 1};
+  k.grid = {132, 2, 1};
+  k.dynamicSmemBytes = 200000;
+  k.teamSize = 2;
+  k.params.push_back(param(weave::abi::ParamKind::Buffer, "b", "f16", {4096, 512}));
+  k.params.push_back(param(weave::abi::ParamKind::Symmetric, "a", "f16", {1024, 4096}));
+  ParamInfo sem = param(weave::abi::ParamKind::Semaphore, "sems");
+  sem.semaphoreCount = 8;
+  k.params.push_back(sem);
+  k.params.push_back(param(weave::abi::ParamKind::Scalar, "alpha", "f32"));
+  addTeamParams(k);
+  ParamInfo tmaA = param(weave::abi::ParamKind::Tma, "a_peer");
+  tmaA.tma.sourceParam = 1;
+  tmaA.tma.box = {64, 128};
+  tmaA.tma.swizzleBytes = 128;
+  tmaA.tma.isPeerView = true;
+  tmaA.tma.peerOffset = -1;
+  k.params.push_back(tmaA);
+  ParamInfo tmaB = param(weave::abi::ParamKind::Tma, "b_desc", "f16");
+  tmaB.tma.sourceParam = 0;
+  tmaB.tma.box = {8, 64};
+  k.params.push_back(tmaB);
+  b.kernels.push_back(k);
+
+  KernelInfo small;
+  small.name = "signal_only";
+  small.teamSize = 0;
+  small.computeCapability = 90;
+  addTeamParams(small);
+  b.kernels.push_back(small);
+  b.cubin = makeFakeCubin({"ag_matmul", "signal_only", "helper"});
+  return b;
+}
+
+void expectSame(const Bundle &a, const Bundle &b) {
+  EXPECT_EQ(a.arch, b.arch);
+  EXPECT_EQ(a.producer, b.producer);
+  EXPECT_EQ(a.cubin, b.cubin);
+  ASSERT_EQ(a.kernels.size(), b.kernels.size());
+  for (size_t i = 0; i < a.kernels.size(); ++i) {
+    const KernelInfo &x = a.kernels[i], &y = b.kernels[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.grid, y.grid);
+    EXPECT_EQ(x.block, y.block);
+    EXPECT_EQ(x.cluster, y.cluster);
+    EXPECT_EQ(x.dynamicSmemBytes, y.dynamicSmemBytes);
+    EXPECT_EQ(x.teamSize, y.teamSize);
+    EXPECT_EQ(x.computeCapability, y.computeCapability);
+    ASSERT_EQ(x.params.size(), y.params.size());
+    for (size_t p = 0; p < x.params.size(); ++p) {
+      const ParamInfo &u = x.params[p], &v = y.params[p];
+      EXPECT_EQ(u.kind, v.kind);
+      EXPECT_EQ(u.name, v.name);
+      EXPECT_EQ(u.dtype, v.dtype);
+      EXPECT_EQ(u.shape, v.shape);
+      EXPECT_EQ(u.alignment, v.alignment);
+      EXPECT_EQ(u.semaphoreCount, v.semaphoreCount);
+      EXPECT_EQ(u.tma.sourceParam, v.tma.sourceParam);
+      EXPECT_EQ(u.tma.box, v.tma.box);
+      EXPECT_EQ(u.tma.swizzleBytes, v.tma.swizzleBytes);
+      EXPECT_EQ(u.tma.isPeerView, v.tma.isPeerView);
+      EXPECT_EQ(u.tma.peerOffset, v.tma.peerOffset);
+    }
+  }
+}
+
+/// Parses `data`, expects InvalidBundle whose message contains `needle`.
+void expectInvalid(const std::vector<uint8_t> &data, const std::string &needle) {
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_FALSE(parsed) << "expected failure containing '" << needle << "'";
+  EXPECT_EQ(parsed.error().code(), ErrorCode::InvalidBundle);
+  EXPECT_NE(parsed.error().message().find(needle), std::string::npos)
+      << "message: " << parsed.error().message();
+}
+
+void expectInvalid(const Bundle &bundle, const std::string &needle) {
+  Status status = verifyBundle(bundle);
+  ASSERT_FALSE(status) << "expected failure containing '" << needle << "'";
+  EXPECT_EQ(status.error().code(), ErrorCode::InvalidBundle);
+  EXPECT_NE(status.error().message().find(needle), std::string::npos)
+      << "message: " << status.error().message();
+  // The serialized form is rejected by the reader too.
+  expectInvalid(serializeBundle(bundle), needle);
+}
+
+/// Rebuilds a file with a replaced manifest and a correct checksum.
+std::vector<uint8_t> withManifest(const std::string &manifest,
+                                  const std::vector<uint8_t> &cubin) {
+  Bundle empty;
+  std::vector<uint8_t> out(kBundleMagic, kBundleMagic + 8);
+  auto put = [&](uint64_t v, int n) {
+    for (int i = 0; i < n; ++i)
+      out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  put(weave::abi::kAbiVersion, 4);
+  put(manifest.size(), 4);
+  put(cubin.size(), 8);
+  uint64_t h = fnv1a64(reinterpret_cast<const uint8_t *>(manifest.data()),
+                       manifest.size());
+  put(fnv1a64(cubin.data(), cubin.size(), h), 8);
+  out.insert(out.end(), manifest.begin(), manifest.end());
+  out.insert(out.end(), cubin.begin(), cubin.end());
+  return out;
+}
+
+std::string replaceOnce(std::string text, const std::string &from,
+                        const std::string &to) {
+  size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos)
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+TEST(Bundle, RoundTripInMemory) {
+  Bundle b = makeBundle();
+  ASSERT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+  std::vector<uint8_t> data = serializeBundle(b);
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+  expectSame(b, *parsed);
+  // Serializing again is byte-identical.
+  EXPECT_EQ(serializeBundle(*parsed), data);
+}
+
+TEST(Bundle, RoundTripThroughFile) {
+  Bundle b = makeBundle();
+  std::string path = ::testing::TempDir() + "/weave_bundle_test_" +
+                     std::to_string(getpid()) + ".wbundle";
+  ASSERT_TRUE(writeBundleFile(path, b));
+  auto read = readBundleFile(path);
+  ASSERT_TRUE(read) << read.error().toString();
+  expectSame(b, *read);
+  std::remove(path.c_str());
+  auto missing = readBundleFile(path);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+}
+
+TEST(Bundle, ManifestIsReadableText) {
+  std::string text = printManifest(makeBundle());
+  EXPECT_NE(text.find("kernel ag_matmul\n"), std::string::npos);
+  EXPECT_NE(text.find("  grid 132 2 1\n"), std::string::npos);
+  EXPECT_NE(text.find("param symmetric a dtype=f16 shape=1024,4096 align=16"),
+            std::string::npos);
+  EXPECT_NE(text.find("param tma a_peer source=1 box=64,128 swizzle=128 "
+                      "view=peer offset=-1"),
+            std::string::npos);
+  EXPECT_NE(text.find("param semaphore sems count=8"), std::string::npos);
+}
+
+TEST(Bundle, WriteRefusesInvalidBundle) {
+  Bundle b = makeBundle();
+  b.kernels[0].block = {0, 1, 1};
+  std::string path = ::testing::TempDir() + "/weave_never_written.wbundle";
+  Status status = writeBundleFile(path, b);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().code(), ErrorCode::InvalidBundle);
+  EXPECT_NE(access(path.c_str(), F_OK), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Corrupted files
+//===----------------------------------------------------------------------===//
+
+TEST(BundleCorruption, TruncatedHeader) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data.resize(10);
+  expectInvalid(data, "expected at least 32 header bytes, found 10");
+}
+
+TEST(BundleCorruption, TruncatedPayload) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data.resize(data.size() - 5);
+  expectInvalid(data, "truncated bundle");
+}
+
+TEST(BundleCorruption, TrailingBytes) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data.push_back(0);
+  expectInvalid(data, "1 trailing bytes");
+}
+
+TEST(BundleCorruption, WrongMagic) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data[5] = 'X';
+  expectInvalid(data, "bad magic: expected 'WEAVEBND', found 'WEAVEXND'");
+}
+
+TEST(BundleCorruption, WrongVersion) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data[8] = 99;
+  expectInvalid(data, "expected " + std::to_string(weave::abi::kAbiVersion) +
+                          ", found 99");
+}
+
+TEST(BundleCorruption, ManifestSizeExceedsFile) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data[12] = 0xff;
+  data[13] = 0xff;
+  data[14] = 0xff;
+  expectInvalid(data, "truncated bundle: header declares");
+}
+
+TEST(BundleCorruption, CubinSizeExceedsFile) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data[23] = 0x80; // huge u64, must not overflow the bounds check
+  expectInvalid(data, "truncated bundle: header declares");
+}
+
+TEST(BundleCorruption, ChecksumMismatchInCubin) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data[data.size() - 1] ^= 0x40;
+  expectInvalid(data, "checksum mismatch");
+}
+
+TEST(BundleCorruption, ChecksumMismatchInManifest) {
+  std::vector<uint8_t> data = serializeBundle(makeBundle());
+  data[kBundleHeaderBytes + 3] ^= 0x01;
+  expectInvalid(data, "checksum mismatch");
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest syntax
+//===----------------------------------------------------------------------===//
+
+class ManifestSyntax : public ::testing::Test {
+protected:
+  std::string manifest = printManifest(makeBundle());
+  std::vector<uint8_t> cubin = makeBundle().cubin;
+  void expectRejected(const std::string &from, const std::string &to,
+                      const std::string &needle) {
+    expectInvalid(withManifest(replaceOnce(manifest, from, to), cubin), needle);
+  }
+};
+
+TEST_F(ManifestSyntax, AcceptsCommentsAndBlankLines) {
+  std::string text = "# written by hand\n\n" + manifest;
+  auto data = withManifest(text, cubin);
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+}
+
+TEST_F(ManifestSyntax, MissingHeader) {
+  expectRejected("weave-manifest 1\n", "", "expected 'weave-manifest 1'");
+}
+
+TEST_F(ManifestSyntax, WrongManifestVersion) {
+  expectRejected("weave-manifest 1", "weave-manifest 7",
+                 "expected manifest version 1, found '7'");
+}
+
+TEST_F(ManifestSyntax, UnknownTopLevelKeyword) {
+  expectRejected("arch sm_90a", "arch sm_90a\nflavour spicy",
+                 "line 3: unknown keyword 'flavour'");
+}
+
+TEST_F(ManifestSyntax, UnknownKernelKeyword) {
+  expectRejected("  grid 132 2 1", "  gird 132 2 1",
+                 "unknown keyword 'gird' in kernel 'ag_matmul'");
+}
+
+TEST_F(ManifestSyntax, UnknownParamKind) {
+  expectRejected("param scalar alpha", "param scaler alpha",
+                 "unknown parameter kind 'scaler'");
+}
+
+TEST_F(ManifestSyntax, UnknownDtype) {
+  expectRejected("alpha dtype=f32", "alpha dtype=f8", "unknown dtype 'f8'");
+}
+
+TEST_F(ManifestSyntax, UnknownParamKey) {
+  expectRejected("alpha dtype=f32", "alpha dtype=f32 colour=red",
+                 "unknown key 'colour' for scalar parameter 'alpha'");
+}
+
+TEST_F(ManifestSyntax, BadNumber) {
+  expectRejected("  block 384 1 1", "  block 384 1 x",
+                 "expected an unsigned 32-bit integer in 'block', found 'x'");
+}
+
+TEST_F(ManifestSyntax, MissingEnd) {
+  std::string text = manifest.substr(0, manifest.rfind("end\n"));
+  expectInvalid(withManifest(text, cubin),
+                "ends inside kernel 'signal_only': expected 'end'");
+}
+
+TEST_F(ManifestSyntax, DuplicateKernelLine) {
+  expectRejected("  smem 200000", "  smem 200000\n  smem 1",
+                 "duplicate 'smem' in kernel 'ag_matmul'");
+}
+
+TEST_F(ManifestSyntax, TmaWithoutSource) {
+  expectRejected("source=1 ", "", "needs source=N");
+}
+
+//===----------------------------------------------------------------------===//
+// Consistency checks (verifyBundle, also run by parseBundle)
+//===----------------------------------------------------------------------===//
+
+TEST(BundleVerify, DuplicateKernelNames) {
+  Bundle b = makeBundle();
+  b.kernels[1].name = "ag_matmul";
+  expectInvalid(b, "duplicate kernel name 'ag_matmul'");
+}
+
+TEST(BundleVerify, BlockProductZero) {
+  Bundle b = makeBundle();
+  b.kernels[0].block = {0, 4, 1};
+  expectInvalid(b, "has 0 threads, expected 1 to 1024");
+}
+
+TEST(BundleVerify, BlockProductTooLarge) {
+  Bundle b = makeBundle();
+  b.kernels[0].block = {512, 4, 1};
+  expectInvalid(b, "has 2048 threads, expected 1 to 1024");
+}
+
+TEST(BundleVerify, GridNotMultipleOfCluster) {
+  Bundle b = makeBundle();
+  b.kernels[0].grid = {131, 2, 1};
+  expectInvalid(b, "is not a multiple of cluster");
+}
+
+TEST(BundleVerify, TeamParamsMissing) {
+  Bundle b = makeBundle();
+  b.kernels[1].params.pop_back();
+  expectInvalid(b, "expected parameter 2 to be peer_bases");
+}
+
+TEST(BundleVerify, TeamParamsOutOfOrder) {
+  Bundle b = makeBundle();
+  std::swap(b.kernels[1].params[0], b.kernels[1].params[1]);
+  expectInvalid(b, "expected parameter 0 ('team_size') to be rank, found "
+                   "team_size");
+}
+
+TEST(BundleVerify, UserParamAfterTeamParams) {
+  Bundle b = makeBundle();
+  b.kernels[1].params.push_back(param(weave::abi::ParamKind::Scalar, "late", "i32"));
+  expectInvalid(b, "expected parameter 3 ('late') to be tma, found scalar");
+}
+
+TEST(BundleVerify, TmaBeforeTeamParams) {
+  Bundle b = makeBundle();
+  auto &params = b.kernels[0].params;
+  ParamInfo tma = params.back();
+  params.pop_back();
+  params.insert(params.begin() + 4, tma);
+  expectInvalid(b, "to be rank, found tma");
+}
+
+TEST(BundleVerify, TmaSourceNotABuffer) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[7].tma.sourceParam = 2;
+  expectInvalid(b, "source=2 must name a buffer or symmetric parameter, "
+                   "found semaphore 'sems'");
+}
+
+TEST(BundleVerify, TmaSourceOutOfRange) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[7].tma.sourceParam = 40;
+  expectInvalid(b, "source=40 must name a buffer or symmetric parameter, "
+                   "found no such parameter");
+}
+
+TEST(BundleVerify, TmaBoxRankDiffers) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[7].tma.box = {64};
+  expectInvalid(b, "box has rank 1 but source 'a' has rank 2");
+}
+
+TEST(BundleVerify, TmaBadSwizzle) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[7].tma.swizzleBytes = 48;
+  expectInvalid(b, "swizzle must be 0, 32, 64 or 128, found 48");
+}
+
+TEST(BundleVerify, TmaPeerViewOfLocalBuffer) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[8].tma.isPeerView = true;
+  expectInvalid(b, "is a peer view of 'b', which is not symmetric");
+}
+
+TEST(BundleVerify, TmaDtypeDiffersFromSource) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[8].dtype = "f32";
+  expectInvalid(b, "dtype 'f32' differs from its source's 'f16'");
+}
+
+TEST(BundleVerify, ScalarNeedsFourOrEightBytes) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[3].dtype = "f16";
+  expectInvalid(b, "needs a 4- or 8-byte dtype, found 'f16'");
+}
+
+TEST(BundleVerify, SemaphoreNeedsCount) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[2].semaphoreCount = 0;
+  expectInvalid(b, "parameter 'sems' needs count >= 1");
+}
+
+TEST(BundleVerify, BufferNeedsShape) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[0].shape.clear();
+  expectInvalid(b, "parameter 'b' needs a shape");
+}
+
+TEST(BundleVerify, BadAlignment) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[1].alignment = 24;
+  expectInvalid(b, "alignment 24 is not a power of two >= 16");
+}
+
+TEST(BundleVerify, KernelMissingFromCubin) {
+  Bundle b = makeBundle();
+  b.cubin = makeFakeCubin({"ag_matmul", "other"});
+  expectInvalid(b, "kernel 'signal_only' is not in the cubin's symbol table");
+}
+
+TEST(BundleVerify, CubinWrongMachine) {
+  Bundle b = makeBundle();
+  b.cubin = makeFakeCubin({"ag_matmul", "signal_only"}, /*machine=*/62);
+  expectInvalid(b, "expected e_machine EM_CUDA (190), found 62");
+}
+
+TEST(BundleVerify, CubinNotElf) {
+  Bundle b = makeBundle();
+  b.cubin = std::vector<uint8_t>(128, 'x');
+  expectInvalid(b, "expected ELF magic");
+}
+
+TEST(BundleVerify, CubinEmpty) {
+  Bundle b = makeBundle();
+  b.cubin.clear();
+  expectInvalid(b, "bundle has no cubin");
+}
+
+TEST(BundleVerify, CubinSectionTableOutOfBounds) {
+  Bundle b = makeBundle();
+  weave::test::FakeCubinLayout layout;
+  b.cubin = makeFakeCubin({"ag_matmul", "signal_only"}, 190, &layout);
+  weave::test::putLE(b.cubin, 0x28, b.cubin.size() - 10, 8);
+  expectInvalid(b, "section header table");
+}
+
+TEST(BundleVerify, CubinSymbolNameOutOfBounds) {
+  Bundle b = makeBundle();
+  weave::test::FakeCubinLayout layout;
+  b.cubin = makeFakeCubin({"ag_matmul", "signal_only"}, 190, &layout);
+  weave::test::putLE(b.cubin, layout.symtabOffset + 24, 100000, 4);
+  expectInvalid(b, "name offset exceeds its string table");
+}
+
+TEST(BundleVerify, CubinSymtabOutOfBounds) {
+  Bundle b = makeBundle();
+  weave::test::FakeCubinLayout layout;
+  b.cubin = makeFakeCubin({"ag_matmul", "signal_only"}, 190, &layout);
+  weave::test::putLE(b.cubin, layout.sectionHeaderOffset + 128 + 32,
+                     uint64_t(1) << 62, 8);
+  expectInvalid(b, "symbol table section 2 exceeds the image");
+}
+
+TEST(BundleVerify, Fnv1aKnownValues) {
+  // Reference values of FNV-1a 64.
+  EXPECT_EQ(fnv1a64(nullptr, 0), 0xcbf29ce484222325ull);
+  const uint8_t a[] = {'a'};
+  EXPECT_EQ(fnv1a64(a, 1), 0xaf63dc4c8601ec8cull);
+  const uint8_t foobar[] = {'f', 'o', 'o', 'b', 'a', 'r'};
+  EXPECT_EQ(fnv1a64(foobar, 6), 0x85944171f73967e8ull);
+}
+
+//===----------------------------------------------------------------------===//
+// TMA layout
+//===----------------------------------------------------------------------===//
+
+TEST(TmaLayout, RowMajorToInnermostFirst) {
+  ParamInfo src = param(weave::abi::ParamKind::Symmetric, "a", "f16", {1024, 4096});
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "a_desc");
+  tma.tma.box = {64, 128};
+  tma.tma.swizzleBytes = 128;
+  auto layout = computeTmaLayout(tma, src);
+  ASSERT_TRUE(layout) << layout.error().toString();
+  EXPECT_EQ(layout->rank, 2u);
+  EXPECT_EQ(layout->dataType, TmaDataType::F16);
+  EXPECT_EQ(layout->elementBytes, 2u);
+  EXPECT_EQ(layout->globalDim[0], 4096u);
+  EXPECT_EQ(layout->globalDim[1], 1024u);
+  EXPECT_EQ(layout->globalStride[0], 4096u * 2);
+  EXPECT_EQ(layout->boxDim[0], 64u);
+  EXPECT_EQ(layout->boxDim[1], 128u);
+  EXPECT_EQ(layout->swizzleBytes, 128u);
+}
+
+TEST(TmaLayout, ThreeDimStrides) {
+  ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f32", {3, 8, 32});
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
+  tma.tma.box = {32, 8, 1};
+  auto layout = computeTmaLayout(tma, src);
+  ASSERT_TRUE(layout) << layout.error().toString();
+  EXPECT_EQ(layout->globalDim[0], 32u);
+  EXPECT_EQ(layout->globalDim[2], 3u);
+  EXPECT_EQ(layout->globalStride[0], 32u * 4);
+  EXPECT_EQ(layout->globalStride[1], 32u * 8 * 4);
+}
+
+TEST(TmaLayout, Rejections) {
+  ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f16", {64, 100});
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
+  tma.tma.box = {64, 64};
+  auto expectError = [&](const std::string &needle) {
+    auto layout = computeTmaLayout(tma, src);
+    ASSERT_FALSE(layout) << needle;
+    EXPECT_NE(layout.error().message().find(needle), std::string::npos)
+        << layout.error().message();
+  };
+  // 100 f16 = 200 bytes row stride, not a multiple of 16.
+  expectError("global stride of dimension 1 is 200 bytes");
+  src.shape = {64, 128};
+  tma.tma.box = {300, 1};
+  expectError("box dimension 0 is 300, expected 1 to 256");
+  tma.tma.box = {4, 1};
+  expectError("innermost box dimension is 8 bytes, expected a multiple of 16");
+  tma.tma.box = {128, 1};
+  tma.tma.swizzleBytes = 64;
+  expectError("256 bytes, more than the 64-byte swizzle span");
+  src.dtype = "i32";
+  expectError("expected f16, bf16 or f32");
+  tma.tma.swizzleBytes = 0;
+  src.dtype = "f16";
+  EXPECT_TRUE(computeTmaLayout(tma, src));
+  EXPECT_FALSE(checkTmaAddress(tma, 0x1008));
+  EXPECT_TRUE(checkTmaAddress(tma, 0x1010));
+}
+
+} // namespace
