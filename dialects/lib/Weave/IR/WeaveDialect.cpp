@@ -21,11 +21,23 @@ void WeaveDialect::initialize() {
   registerAttributes();
 }
 
+/// Folders (`weave.num_devices` on a static mesh) produce index attributes;
+/// they become `arith.constant` ops.
+Operation *WeaveDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 LogicalResult WeaveDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
+  // Left on a kernel by convert-weave-to-nvvm while it lowers it.
+  if (attr.getName() == "weave.team_args")
+    return success();
   if (attr.getName() != getKernelAttrName())
-    return op->emitError() << "unknown weave attribute '" << attr.getName()
-                           << "'";
+    return op->emitError() << "unknown weave attribute '"
+                           << attr.getName().getValue() << "'; expected '"
+                           << getKernelAttrName() << "'";
   if (!isa<KernelAttr>(attr.getValue()))
     return op->emitError() << "expects '" << getKernelAttrName()
                            << "' to be a #weave.kernel attribute, got "
@@ -49,9 +61,11 @@ bool mlir::weave::isWorkgroup(MemRefType type) {
   Attribute space = type.getMemorySpace();
   if (auto gpuSpace = dyn_cast_if_present<gpu::AddressSpaceAttr>(space))
     return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  // Integer memory spaces are NVVM address spaces: shared memory is 3. (The
+  // gpu::AddressSpace enum value of Workgroup is 2, which is not an NVVM
+  // address space.)
   if (auto intSpace = dyn_cast_if_present<IntegerAttr>(space))
-    return intSpace.getInt() ==
-           static_cast<int64_t>(gpu::GPUDialect::getWorkgroupAddressSpace());
+    return intSpace.getInt() == 3;
   return false;
 }
 

@@ -300,11 +300,16 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
                         Type elt) -> LogicalResult {
     auto type = dyn_cast<MemRefType>(block.getArgument(idx).getType());
     if (!type || !isWorkgroup(type) || type.getShape() != ArrayRef<int64_t>{rows, cols} ||
-        type.getElementType() != elt)
+        type.getElementType() != elt) {
+      // Print the shape as a memref shape (128x64xf16), not as a quoted type.
+      std::string expected;
+      llvm::raw_string_ostream os(expected);
+      os << rows << "x" << cols << "x" << elt;
       return emitOpError() << "expects callback argument #" << idx
-                           << " to be a " << rows << "x" << cols << "x" << elt
+                           << " to be a " << expected
                            << " tile in workgroup memory, got "
                            << block.getArgument(idx).getType();
+    }
     return success();
   };
   if (block.getNumArguments() != 5)

@@ -6,6 +6,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::weave;
 
@@ -21,13 +23,24 @@ void WeaveDialect::registerTypes() {
 
 /// `!weave.semaphore` or `!weave.semaphore<N>`.
 Type SemaphoreType::parse(AsmParser &parser) {
-  unsigned count = 1;
+  // Parse a signed 64-bit value so that `<-1>` is an error instead of
+  // wrapping around to 4294967295 counters.
+  int64_t count = 1;
   if (succeeded(parser.parseOptionalLess())) {
-    if (parser.parseInteger(count) || parser.parseGreater())
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseInteger(count))
+      return {};
+    if (count < 0 || count > std::numeric_limits<uint32_t>::max()) {
+      parser.emitError(loc) << "expects a semaphore counter count in [1, "
+                            << std::numeric_limits<uint32_t>::max()
+                            << "], got " << count;
+      return {};
+    }
+    if (parser.parseGreater())
       return {};
   }
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
-                    parser.getContext(), count);
+                    parser.getContext(), static_cast<unsigned>(count));
 }
 
 void SemaphoreType::print(AsmPrinter &printer) const {

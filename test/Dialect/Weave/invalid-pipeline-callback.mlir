@@ -1,0 +1,85 @@
+// RUN: weave-opt %s -split-input-file -verify-diagnostics
+
+// The callback region of weave.matmul_pipeline: (lhs tile, rhs tile, m, n, k).
+
+func.func @callback_four_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects the callback to take 5 arguments (lhs tile, rhs tile, m, n, k), got 4}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @callback_no_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects the callback to take 5 arguments (lhs tile, rhs tile, m, n, k), got 0}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  }
+  return
+}
+
+// -----
+
+func.func @callback_lhs_tile_shape(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects callback argument #0 to be a 128x64xf16 tile in workgroup memory, got 'memref<64x128xf16, #gpu.address_space<workgroup>>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<64x128xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @callback_rhs_tile_global(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects callback argument #1 to be a 64x128xf16 tile in workgroup memory, got 'memref<64x128xf16>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16>, %m: index, %n: index, %k: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @callback_tile_element_type(%a: memref<1024x4096xbf16>, %b: memref<4096x1024xbf16>, %c: memref<1024x1024xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects callback argument #0 to be a 128x64xbf16 tile in workgroup memory, got 'memref<128x64xf16, 3>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xbf16>, memref<4096x1024xbf16> into memref<1024x1024xf32> callback {
+  ^bb0(%l: memref<128x64xf16, 3>, %r: memref<64x128xbf16, 3>, %m: index, %n: index, %k: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @callback_index_type(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects callback argument #4 to be an index, got 'i32'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: i32):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_pipeline() {
+  // expected-error @below {{'weave.yield' op expects parent op 'weave.matmul_pipeline'}}
+  weave.yield
+}
+
+// -----
+
+func.func @callback_two_blocks(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects region #0 to have 0 or 1 blocks}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    cf.br ^bb1
+  ^bb1:
+    weave.yield
+  }
+  return
+}

@@ -1,0 +1,216 @@
+// RUN: weave-opt %s --verify-roundtrip | FileCheck %s
+
+// Every weave op, type and attribute form, printed back in its custom syntax.
+
+gpu.module @ops {
+
+// CHECK-LABEL: gpu.func @identity
+//       CHECK:   %[[ME:.*]] = weave.device_id "x"
+//       CHECK:   %[[N:.*]] = weave.num_devices "x"
+//       CHECK:   arith.addi %[[ME]], %[[N]] : index
+gpu.func @identity() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %me = weave.device_id "x"
+  %n = weave.num_devices "x"
+  %s = arith.addi %me, %n : index
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @remote_ref
+//  CHECK-SAME:   (%[[BUF:.*]]: memref<1024xf32, #weave.symmetric>, %[[DEV:.*]]: index)
+//       CHECK:   weave.remote_ref %[[BUF]] on %[[DEV]] : memref<1024xf32, #weave.symmetric>
+gpu.func @remote_ref(%buf: memref<1024xf32, #weave.symmetric>, %dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %r = weave.remote_ref %buf on %dev : memref<1024xf32, #weave.symmetric>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %r[%c0] : memref<1024xf32, #weave.symmetric>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @remote_ref_2d
+//  CHECK-SAME:   (%[[BUF:.*]]: memref<64x32xf16, #weave.symmetric>, %[[DEV:.*]]: index)
+//       CHECK:   weave.remote_ref %[[BUF]] on %[[DEV]] : memref<64x32xf16, #weave.symmetric>
+gpu.func @remote_ref_2d(%buf: memref<64x32xf16, #weave.symmetric>, %dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %r = weave.remote_ref %buf on %dev : memref<64x32xf16, #weave.symmetric>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @signal_indexed_on_peer
+//  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore<4>, %[[I:.*]]: index, %[[V:.*]]: i32, %[[PEER:.*]]: index)
+//       CHECK:   weave.semaphore_signal %[[SEM]][%[[I]]], %[[V]] on %[[PEER]] : !weave.semaphore<4>
+gpu.func @signal_indexed_on_peer(%sem: !weave.semaphore<4>, %i: index, %v: i32, %peer: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.semaphore_signal %sem[%i], %v on %peer : !weave.semaphore<4>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @signal_indexed_local
+//  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore<4>, %[[I:.*]]: index, %[[V:.*]]: i32)
+//       CHECK:   weave.semaphore_signal %[[SEM]][%[[I]]], %[[V]] : !weave.semaphore<4>
+//   CHECK-NOT:   on
+gpu.func @signal_indexed_local(%sem: !weave.semaphore<4>, %i: index, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.semaphore_signal %sem[%i], %v : !weave.semaphore<4>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @signal_single_on_peer
+//  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore, %[[V:.*]]: i32, %[[PEER:.*]]: index)
+//       CHECK:   weave.semaphore_signal %[[SEM]], %[[V]] on %[[PEER]] : !weave.semaphore{{$}}
+gpu.func @signal_single_on_peer(%sem: !weave.semaphore, %v: i32, %peer: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.semaphore_signal %sem, %v on %peer : !weave.semaphore
+  gpu.return
+}
+
+// A single counter may still be indexed explicitly.
+// CHECK-LABEL: gpu.func @signal_single_indexed
+//  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore, %[[V:.*]]: i32)
+//       CHECK:   %[[C0:.*]] = arith.constant 0 : index
+//       CHECK:   weave.semaphore_signal %[[SEM]][%[[C0]]], %[[V]] : !weave.semaphore{{$}}
+gpu.func @signal_single_indexed(%sem: !weave.semaphore, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  weave.semaphore_signal %sem[%c0], %v : !weave.semaphore
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @wait_decrement
+//  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore<4>, %[[I:.*]]: index, %[[V:.*]]: i32)
+//       CHECK:   weave.semaphore_wait %[[SEM]][%[[I]]], %[[V]] decrement : !weave.semaphore<4>
+gpu.func @wait_decrement(%sem: !weave.semaphore<4>, %i: index, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.semaphore_wait %sem[%i], %v decrement : !weave.semaphore<4>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @wait_monotonic
+//  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore, %[[V:.*]]: i32)
+//       CHECK:   weave.semaphore_wait %[[SEM]], %[[V]] : !weave.semaphore{{$}}
+gpu.func @wait_monotonic(%sem: !weave.semaphore, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.semaphore_wait %sem, %v : !weave.semaphore
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @put
+//  CHECK-SAME:   (%[[SRC:.*]]: memref<1024xf32>, %[[DST:.*]]: memref<1024xf32, #weave.symmetric>, %[[DEV:.*]]: index)
+//       CHECK:   weave.put %[[SRC]], %[[DST]] on %[[DEV]] : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+gpu.func @put(%src: memref<1024xf32>, %dst: memref<1024xf32, #weave.symmetric>, %dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.put %src, %dst on %dev : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+  gpu.return
+}
+
+// The two sides may have different shapes with the same number of elements.
+// CHECK-LABEL: gpu.func @put_reshaped
+//       CHECK:   weave.put %{{.*}}, %{{.*}} on %{{.*}} : memref<16x64xf16, 1> -> memref<1024xf16, #weave.symmetric>
+gpu.func @put_reshaped(%src: memref<16x64xf16, 1>, %dst: memref<1024xf16, #weave.symmetric>, %dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.put %src, %dst on %dev : memref<16x64xf16, 1> -> memref<1024xf16, #weave.symmetric>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @get
+//  CHECK-SAME:   (%[[SRC:.*]]: memref<1024xf32, #weave.symmetric>, %[[DST:.*]]: memref<1024xf32, #gpu.address_space<global>>, %[[DEV:.*]]: index)
+//       CHECK:   weave.get %[[SRC]] on %[[DEV]], %[[DST]] : memref<1024xf32, #weave.symmetric> -> memref<1024xf32, #gpu.address_space<global>>
+gpu.func @get(%src: memref<1024xf32, #weave.symmetric>, %dst: memref<1024xf32, #gpu.address_space<global>>, %dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.get %src on %dev, %dst : memref<1024xf32, #weave.symmetric> -> memref<1024xf32, #gpu.address_space<global>>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @copy_smem_to_gmem_local
+//  CHECK-SAME:   (%[[TILE:.*]]: memref<128x64xf16, #gpu.address_space<workgroup>>, %[[OUT:.*]]: memref<1024x4096xf16>, %[[ROW:.*]]: index, %[[COL:.*]]: index)
+//       CHECK:   weave.copy_smem_to_gmem %[[TILE]], %[[OUT]][%[[ROW]], %[[COL]]] : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+//   CHECK-NOT:   on
+gpu.func @copy_smem_to_gmem_local(%tile: memref<128x64xf16, #gpu.address_space<workgroup>>, %out: memref<1024x4096xf16>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.copy_smem_to_gmem %tile, %out[%row, %col] : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @copy_smem_to_gmem_remote
+//  CHECK-SAME:   (%[[TILE:.*]]: memref<128x64xf16, 3>, %[[OUT:.*]]: memref<1024x4096xf16, #weave.symmetric>, %[[ROW:.*]]: index, %[[COL:.*]]: index)
+//       CHECK:   %[[ME:.*]] = weave.device_id "x"
+//       CHECK:   %[[PREV:.*]] = arith.remui
+//       CHECK:   weave.copy_smem_to_gmem %[[TILE]], %[[OUT]][%[[ROW]], %[[COL]]] on %[[PREV]] : memref<128x64xf16, 3> -> memref<1024x4096xf16, #weave.symmetric>
+gpu.func @copy_smem_to_gmem_remote(%tile: memref<128x64xf16, 3>, %out: memref<1024x4096xf16, #weave.symmetric>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 4>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %me = weave.device_id "x"
+  %n = weave.num_devices "x"
+  %c3 = arith.constant 3 : index
+  %sum = arith.addi %me, %c3 : index
+  %prev = arith.remui %sum, %n : index
+  weave.copy_smem_to_gmem %tile, %out[%row, %col] on %prev : memref<128x64xf16, 3> -> memref<1024x4096xf16, #weave.symmetric>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @wait_smem_to_gmem
+//       CHECK:   weave.wait_smem_to_gmem 0{{$}}
+//       CHECK:   weave.wait_smem_to_gmem 1 read_only
+gpu.func @wait_smem_to_gmem() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.wait_smem_to_gmem 0
+  weave.wait_smem_to_gmem 1 read_only
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @matmul_pipeline_plain
+//  CHECK-SAME:   (%[[A:.*]]: memref<1024x4096xf16>, %[[B:.*]]: memref<4096x1024xf16>, %[[C:.*]]: memref<1024x1024xf32>)
+//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf32>
+//   CHECK-NOT:   callback
+gpu.func @matmul_pipeline_plain(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf32>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @matmul_pipeline_callback
+//  CHECK-SAME:   (%[[A:.*]]: memref<1024x4096xf16>, %[[B:.*]]: memref<4096x1024xf16>, %[[C:.*]]: memref<1024x1024xf16>, %[[SCRATCH:.*]]: memref<1024x4096xf16, #weave.symmetric>)
+//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 128, 64) stages(4) delay_release(1) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+//       CHECK:   ^bb0(%[[LHS:.*]]: memref<128x64xf16, #gpu.address_space<workgroup>>, %[[RHS:.*]]: memref<64x128xf16, #gpu.address_space<workgroup>>, %[[M:.*]]: index, %[[N:.*]]: index, %[[K:.*]]: index):
+//       CHECK:     weave.copy_smem_to_gmem %[[LHS]], %[[SCRATCH]][%[[M]], %[[K]]] :
+//       CHECK:   }
+gpu.func @matmul_pipeline_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %scratch: memref<1024x4096xf16, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) delay_release(1) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    weave.copy_smem_to_gmem %lhs, %scratch[%m, %k] : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
+    weave.yield
+  }
+  gpu.return
+}
+
+// The optional attributes print in the attribute dictionary; delay_release
+// has its own keyword.
+// CHECK-LABEL: gpu.func @matmul_pipeline_options
+//       CHECK:   weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(128, 128, 64) stages(3) delay_release(2) {consumers = 1 : i64, grid_tile_width = 4 : i64, split = #weave<split n>} : memref<512x512xbf16>, memref<512x512xbf16> into memref<512x512xbf16>
+gpu.func @matmul_pipeline_options(%a: memref<512x512xbf16>, %b: memref<512x512xbf16>, %c: memref<512x512xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [256, 1, 1], smem = 200000>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(3) delay_release(2) {consumers = 1 : i64, split = #weave<split n>, grid_tile_width = 4 : i64} : memref<512x512xbf16>, memref<512x512xbf16> into memref<512x512xbf16>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @semaphore_types
+//  CHECK-SAME:   (%{{.*}}: !weave.semaphore, %{{.*}}: !weave.semaphore, %{{.*}}: !weave.semaphore<4>)
+gpu.func @semaphore_types(%one: !weave.semaphore, %one_explicit: !weave.semaphore<1>, %four: !weave.semaphore<4>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @mesh_static
+//  CHECK-SAME:   weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 8>, grid = [1, 1, 1], block = [128, 1, 1]>
+gpu.func @mesh_static() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 8>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @mesh_dynamic
+//  CHECK-SAME:   weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "tp", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>
+gpu.func @mesh_dynamic() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "tp", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %me = weave.device_id "tp"
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @kernel_cluster_smem
+//  CHECK-SAME:   weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 2, 1], block = [384, 1, 1], cluster = [2, 2, 1], smem = 232448>
+gpu.func @kernel_cluster_smem() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 2, 1], block = [384, 1, 1], cluster = [2, 2, 1], smem = 232448>} {
+  gpu.return
+}
+
+// Fields may come in any order; a unit cluster and zero smem are elided.
+// CHECK-LABEL: gpu.func @kernel_defaults_elided
+//  CHECK-SAME:   weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [4, 1, 1], block = [32, 4, 1]>}
+gpu.func @kernel_defaults_elided() kernel attributes {weave.kernel = #weave.kernel<block = [32, 4, 1], smem = 0, cluster = [1, 1, 1], grid = [4, 1, 1], mesh = #weave.mesh<axis = "x", size = 2>>} {
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @symmetric_memory_space
+//  CHECK-SAME:   memref<4x1024xf32, #weave.symmetric>
+gpu.func @symmetric_memory_space(%buf: memref<4x1024xf32, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  gpu.return
+}
+
+}
