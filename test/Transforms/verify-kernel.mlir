@@ -1,0 +1,63 @@
+// RUN: weave-opt %s -weave-verify-kernel -split-input-file -verify-diagnostics
+
+// A passing kernel: symmetric arguments, views of them, semaphores.
+gpu.module @m {
+  gpu.func @ring(%src: memref<1024xf32>, %buf: memref<2x1024xf32, #weave.symmetric>, %sem: !weave.semaphore) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %c1 = arith.constant 1 : index
+    %c1_i32 = arith.constant 1 : i32
+    %s = arith.addi %me, %c1 : index
+    %right = arith.remui %s, %n : index
+    %slot = memref.subview %buf[1, 0] [1, 1024] [1, 1] : memref<2x1024xf32, #weave.symmetric> to memref<1024xf32, strided<[1], offset: 1024>, #weave.symmetric>
+    %flat = memref.collapse_shape %buf [[0, 1]] : memref<2x1024xf32, #weave.symmetric> into memref<2048xf32, #weave.symmetric>
+    %r = weave.remote_ref %flat on %right : memref<2048xf32, #weave.symmetric>
+    weave.semaphore_signal %sem, %c1_i32 on %right : !weave.semaphore
+    weave.semaphore_wait %sem, %c1_i32 decrement : !weave.semaphore
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{weave kernel argument #1 expects a static shape, got 'memref<?xf32>'}}
+  gpu.func @dynamic_argument(%a: memref<16xf32>, %b: memref<?xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @symmetric_alloc(%dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %buf = memref.alloc() : memref<16xf32, #weave.symmetric>
+    // expected-error @below {{'weave.remote_ref' op expects symmetric buffers and semaphores to be arguments of the kernel (or views of them)}}
+    %r = weave.remote_ref %buf on %dev : memref<16xf32, #weave.symmetric>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @semaphore_from_cast(%word: i32, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %sem = builtin.unrealized_conversion_cast %word : i32 to !weave.semaphore
+    // expected-error @below {{'weave.semaphore_signal' op expects symmetric buffers and semaphores to be arguments of the kernel (or views of them)}}
+    weave.semaphore_signal %sem, %v : !weave.semaphore
+    gpu.return
+  }
+}
+
+// -----
+
+// Symmetric memrefs are tracked on any op, not only on weave ops.
+gpu.module @m {
+  gpu.func @symmetric_alloc_store(%v: f32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %buf = memref.alloca() : memref<16xf32, #weave.symmetric>
+    // expected-error @below {{'memref.store' op expects symmetric buffers and semaphores to be arguments of the kernel (or views of them)}}
+    memref.store %v, %buf[%c0] : memref<16xf32, #weave.symmetric>
+    gpu.return
+  }
+}
