@@ -1,0 +1,571 @@
+//===- RuntimeGpuTest.cpp - Runtime tests on real GPUs --------------------===//
+//
+// Needs >= 2 GPUs with P2P (sm_90) and the nvcc-built cubin; skips with the
+// reason otherwise. Multi-process tests re-execute this binary with RANK,
+// WORLD_SIZE, LOCAL_RANK and WEAVE_RENDEZVOUS_DIR set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Kernel.h"
+#include "weave/runtime/SymmetricHeap.h"
+#include "weave/runtime/Team.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace weave;
+
+namespace {
+
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    const auto &weaveStatus_ = (expr);                                              \
+    ASSERT_TRUE(weaveStatus_) << weaveStatus_.error().toString();              \
+  } while (false)
+
+#define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
+
+ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
+                std::vector<int64_t> shape = {}) {
+  ParamInfo p;
+  p.kind = kind;
+  p.name = std::move(name);
+  p.dtype = std::move(dtype);
+  p.shape = std::move(shape);
+  return p;
+}
+
+void addTeamParams(KernelInfo &k) {
+  k.params.push_back(param(weave::abi::ParamKind::Rank, "rank"));
+  k.params.push_back(param(weave::abi::ParamKind::TeamSize, "team_size"));
+  k.params.push_back(param(weave::abi::ParamKind::PeerBases, "peer_bases"));
+}
+
+std::vector<uint8_t> readCubin() {
+  std::ifstream file(WEAVE_RT_TEST_CUBIN, std::ios::binary);
+  if (!file)
+    return {};
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(file)),
+                              std::istreambuf_iterator<char>());
+}
+
+/// The manifest of the hand-written kernels in RuntimeTestKernels.cu.
+Bundle makeTestBundle(std::vector<uint8_t> cubin) {
+  Bundle b;
+  b.arch = "sm_90a";
+  b.producer = "nvcc (runtime GPU tests)";
+  KernelInfo ring;
+  ring.name = "ring_exchange";
+  ring.block = {256, 1, 1};
+  ring.params.push_back(
+      param(weave::abi::ParamKind::Symmetric, "buf", "i32", {4096}));
+  ParamInfo sems = param(weave::abi::ParamKind::Semaphore, "sems");
+  sems.semaphoreCount = 1;
+  ring.params.push_back(sems);
+  ring.params.push_back(param(weave::abi::ParamKind::Buffer, "errors", "i32", {2}));
+  ring.params.push_back(param(weave::abi::ParamKind::Scalar, "iter", "u32"));
+  addTeamParams(ring);
+  b.kernels.push_back(ring);
+
+  KernelInfo ping;
+  ping.name = "ping_pong";
+  ping.block = {32, 1, 1};
+  ping.teamSize = 2;
+  ParamInfo pingSems = param(weave::abi::ParamKind::Semaphore, "sems");
+  pingSems.semaphoreCount = 2;
+  ping.params.push_back(pingSems);
+  ping.params.push_back(
+      param(weave::abi::ParamKind::Symmetric, "mailbox", "u32", {2}));
+  ping.params.push_back(param(weave::abi::ParamKind::Buffer, "errors", "i32", {4}));
+  ping.params.push_back(param(weave::abi::ParamKind::Scalar, "rounds", "u32"));
+  addTeamParams(ping);
+  b.kernels.push_back(ping);
+
+  KernelInfo peek;
+  peek.name = "tma_peek";
+  peek.block = {128, 1, 1};
+  peek.params.push_back(
+      param(weave::abi::ParamKind::Symmetric, "src", "f32", {8, 32}));
+  peek.params.push_back(param(weave::abi::ParamKind::Buffer, "out", "f32", {8, 32}));
+  addTeamParams(peek);
+  ParamInfo view = param(weave::abi::ParamKind::Tma, "src_peer");
+  view.tma.sourceParam = 0;
+  view.tma.box = {32, 8};
+  view.tma.isPeerView = true;
+  view.tma.peerOffset = 1;
+  peek.params.push_back(view);
+  b.kernels.push_back(peek);
+  b.cubin = std::move(cubin);
+  return b;
+}
+
+/// Why GPU tests cannot run here, or "" when they can.
+std::string gpuSkipReason(int needed) {
+  CUresult init = cuInit(0);
+  if (init != CUDA_SUCCESS) {
+    const char *name = "?";
+    cuGetErrorName(init, &name);
+    return std::string("cuInit failed with ") + name + " (no usable GPU)";
+  }
+  int count = 0;
+  cuDeviceGetCount(&count);
+  if (count < needed)
+    return "needs " + std::to_string(needed) + " GPUs, found " +
+           std::to_string(count);
+  for (int d = 0; d < needed; ++d) {
+    CUdevice dev;
+    int major = 0, minor = 0;
+    cuDeviceGet(&dev, d);
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                         dev);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                         dev);
+    if (major * 10 + minor != 90)
+      return "the test cubin is sm_90a, device " + std::to_string(d) +
+             " is sm_" + std::to_string(major * 10 + minor);
+  }
+  if (readCubin().empty())
+    return std::string("test cubin '") + WEAVE_RT_TEST_CUBIN +
+           "' missing (built without nvcc)";
+  return "";
+}
+
+#define SKIP_WITHOUT_GPUS(n)                                                   \
+  do {                                                                         \
+    std::string reason = gpuSkipReason(n);                                     \
+    if (!reason.empty())                                                       \
+      GTEST_SKIP() << reason;                                                  \
+  } while (false)
+
+/// Per-local-device streams and plain buffers, freed at the end.
+struct LocalResources {
+  const Team &team;
+  std::vector<CUstream> streams;
+  std::vector<std::vector<CUdeviceptr>> allocations;
+  explicit LocalResources(const Team &t) : team(t) {
+    for (size_t i = 0; i < team.localCount(); ++i) {
+      EXPECT_TRUE(team.device(i).makeCurrent());
+      CUstream s = nullptr;
+      EXPECT_EQ(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+      streams.push_back(s);
+    }
+    allocations.resize(team.localCount());
+  }
+  ~LocalResources() {
+    for (size_t i = 0; i < team.localCount(); ++i) {
+      (void)team.device(i).makeCurrent();
+      cuStreamSynchronize(streams[i]);
+      cuStreamDestroy(streams[i]);
+      for (CUdeviceptr p : allocations[i])
+        cuMemFree(p);
+    }
+  }
+  /// A zeroed i32/f32 buffer of `count` words on every local device.
+  DeviceBuffers buffers(const std::string &dtype, std::vector<int64_t> shape) {
+    DeviceBuffers b;
+    b.dtype = dtype;
+    b.shape = shape;
+    size_t words = 1;
+    for (int64_t d : shape)
+      words *= static_cast<size_t>(d);
+    b.bytes = words * 4;
+    for (size_t i = 0; i < team.localCount(); ++i) {
+      EXPECT_TRUE(team.device(i).makeCurrent());
+      CUdeviceptr p = 0;
+      EXPECT_EQ(cuMemAlloc(&p, b.bytes), CUDA_SUCCESS);
+      EXPECT_EQ(cuMemsetD32(p, 0, words), CUDA_SUCCESS);
+      allocations[i].push_back(p);
+      b.pointers.push_back(p);
+    }
+    return b;
+  }
+  std::vector<int32_t> read(const DeviceBuffers &b, size_t local) {
+    std::vector<int32_t> host(b.bytes / 4);
+    EXPECT_TRUE(team.device(local).makeCurrent());
+    EXPECT_EQ(cuMemcpyDtoH(host.data(), b.pointers[local], b.bytes),
+              CUDA_SUCCESS);
+    return host;
+  }
+  void synchronize() {
+    for (size_t i = 0; i < team.localCount(); ++i) {
+      EXPECT_TRUE(team.device(i).makeCurrent());
+      EXPECT_EQ(cuStreamSynchronize(streams[i]), CUDA_SUCCESS);
+    }
+  }
+};
+
+/// Reads `count` semaphore words of local member `local`'s own pad.
+std::vector<uint32_t> readSemaphores(const Team &team,
+                                     const SymmetricHeap &heap,
+                                     const SemaphoreArray &sems, size_t local) {
+  std::vector<uint32_t> host(sems.count);
+  EXPECT_TRUE(team.device(local).makeCurrent());
+  EXPECT_EQ(cuMemcpyDtoH(host.data(), heap.localPointer(sems, local),
+                         host.size() * 4),
+            CUDA_SUCCESS);
+  return host;
+}
+
+int visibleDevices() {
+  int count = 0;
+  cuDeviceGetCount(&count);
+  return count;
+}
+
+/// Runs the ring kernel `iterations` times on `team` and checks every
+/// member's error counters and that the semaphores end at zero.
+void runRing(Team &team, int iterations) {
+  auto heap = SymmetricHeap::create(team, 1 << 20);
+  ASSERT_OK(heap);
+  auto program = Program::load(team, makeTestBundle(readCubin()));
+  ASSERT_OK(program);
+  auto kernel = Kernel::get(*program, "ring_exchange");
+  ASSERT_OK(kernel);
+  auto buf = heap->allocateTensor("i32", {4096});
+  ASSERT_OK(buf);
+  auto sems = heap->allocateSemaphores(1);
+  ASSERT_OK(sems);
+  LocalResources res(team);
+  DeviceBuffers errors = res.buffers("i32", {2});
+  for (int iter = 0; iter < iterations; ++iter) {
+    ASSERT_OK(kernel->launch(*heap, {*buf, *sems, errors,
+                                     ScalarValue::u32(iter)},
+                             res.streams));
+    res.synchronize();
+    // Nobody may overwrite a neighbour's buffer before it has checked it.
+    ASSERT_OK(team.synchronize());
+  }
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    std::vector<int32_t> e = res.read(errors, i);
+    EXPECT_EQ(e[0], 0) << "wrong words received by rank " << team.rankOf(i);
+    EXPECT_EQ(e[1], 0) << "timeouts on rank " << team.rankOf(i);
+    EXPECT_EQ(readSemaphores(team, *heap, *sems, i)[0], 0u)
+        << "semaphore not consumed on rank " << team.rankOf(i);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// In-process
+//===----------------------------------------------------------------------===//
+
+TEST(InProcess, HeapMapsEveryMemberIntoEveryDevice) {
+  SKIP_WITHOUT_GPUS(2);
+  auto team = Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  auto heap = SymmetricHeap::create(*team, 1 << 20);
+  ASSERT_OK(heap);
+  auto buf = heap->allocate(4096);
+  ASSERT_OK(buf);
+  EXPECT_GE(buf->offset, heap->signalPadBytes());
+  // Write through device 0's own mapping, read through device 1's mapping
+  // of rank 0's memory.
+  std::vector<uint32_t> out(1024), in(1024, 0);
+  for (uint32_t i = 0; i < out.size(); ++i)
+    out[i] = 0xA5000000u + i;
+  ASSERT_OK(team->device(0).makeCurrent());
+  ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*buf, 0), out.data(), 4096));
+  ASSERT_OK(team->device(1).makeCurrent());
+  ASSERT_CU(cuMemcpyDtoH(in.data(), heap->peerPointer(*buf, 1, 0), 4096));
+  EXPECT_EQ(in, out);
+  // The peer bases table on each device holds the host-side bases.
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<uint64_t> table(2);
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuMemcpyDtoH(table.data(), heap->peerBasesTable(i), 16));
+    EXPECT_EQ(table, heap->peerBases(i));
+    EXPECT_EQ(heap->peerBases(i)[1] - heap->peerBases(i)[0],
+              heap->bytesPerDevice());
+  }
+}
+
+TEST(InProcess, RingExchange) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<int> ordinals;
+  for (int d = 0; d < std::min(visibleDevices(), 8); ++d)
+    ordinals.push_back(d);
+  auto team = Team::createInProcess(ordinals);
+  ASSERT_OK(team);
+  runRing(*team, 20);
+}
+
+TEST(InProcess, RingExchangeUnderGraphCapture) {
+  SKIP_WITHOUT_GPUS(2);
+  auto team = Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  auto heap = SymmetricHeap::create(*team, 1 << 20);
+  ASSERT_OK(heap);
+  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  ASSERT_OK(program);
+  auto kernel = Kernel::get(*program, "ring_exchange");
+  ASSERT_OK(kernel);
+  auto buf = heap->allocateTensor("i32", {4096});
+  auto sems = heap->allocateSemaphores(1);
+  ASSERT_OK(buf);
+  ASSERT_OK(sems);
+  LocalResources res(*team);
+  DeviceBuffers errors = res.buffers("i32", {2});
+  std::vector<KernelArg> args = {*buf, *sems, errors, ScalarValue::u32(7)};
+  ASSERT_OK(kernel->prepare(*heap, args));
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuStreamBeginCapture(res.streams[i],
+                                   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+  }
+  ASSERT_OK(kernel->launch(*heap, args, res.streams));
+  std::vector<CUgraphExec> execs(2);
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_OK(team->device(i).makeCurrent());
+    CUgraph graph;
+    ASSERT_CU(cuStreamEndCapture(res.streams[i], &graph));
+    ASSERT_CU(cuGraphInstantiate(&execs[i], graph, 0));
+    cuGraphDestroy(graph);
+  }
+  for (int replay = 0; replay < 5; ++replay) {
+    for (size_t i = 0; i < 2; ++i) {
+      ASSERT_OK(team->device(i).makeCurrent());
+      ASSERT_CU(cuGraphLaunch(execs[i], res.streams[i]));
+    }
+    res.synchronize();
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<int32_t> e = res.read(errors, i);
+    EXPECT_EQ(e[0], 0);
+    EXPECT_EQ(e[1], 0);
+    EXPECT_EQ(readSemaphores(*team, *heap, *sems, i)[0], 0u);
+    cuGraphExecDestroy(execs[i]);
+  }
+}
+
+TEST(InProcess, SemaphoreStress100kPingPongs) {
+  SKIP_WITHOUT_GPUS(2);
+  auto team = Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  auto heap = SymmetricHeap::create(*team, 1 << 20);
+  ASSERT_OK(heap);
+  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  ASSERT_OK(program);
+  auto kernel = Kernel::get(*program, "ping_pong");
+  ASSERT_OK(kernel);
+  auto sems = heap->allocateSemaphores(2);
+  auto mailbox = heap->allocateTensor("u32", {2});
+  ASSERT_OK(sems);
+  ASSERT_OK(mailbox);
+  LocalResources res(*team);
+  DeviceBuffers errors = res.buffers("i32", {4});
+  const uint32_t rounds = 100000;
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_OK(kernel->launch(*heap,
+                           {*sems, *mailbox, errors, ScalarValue::u32(rounds)},
+                           res.streams));
+  res.synchronize();
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<int32_t> e = res.read(errors, i);
+    EXPECT_EQ(e[0], 0) << "lost signals on rank " << i;
+    EXPECT_EQ(e[1], 0) << "duplicated signals on rank " << i;
+    EXPECT_EQ(e[2], 0) << "mailbox out of order on rank " << i;
+    EXPECT_EQ(e[3], static_cast<int32_t>(rounds)) << "rounds on rank " << i;
+    std::vector<uint32_t> counters = readSemaphores(*team, *heap, *sems, i);
+    EXPECT_EQ(counters[0], 0u);
+    EXPECT_EQ(counters[1], 0u);
+  }
+  std::printf("[ INFO     ] %u ping-pong round trips in %.3f s (%.2f us each, "
+              "launch included)\n",
+              rounds, seconds, seconds * 1e6 / rounds);
+}
+
+TEST(InProcess, TmaPeerViewReadsTheNeighbour) {
+  SKIP_WITHOUT_GPUS(2);
+  auto team = Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  auto heap = SymmetricHeap::create(*team, 1 << 20);
+  ASSERT_OK(heap);
+  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  ASSERT_OK(program);
+  auto kernel = Kernel::get(*program, "tma_peek");
+  ASSERT_OK(kernel);
+  auto src = heap->allocateTensor("f32", {8, 32}, 1024);
+  ASSERT_OK(src);
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<float> values(256);
+    for (int k = 0; k < 256; ++k)
+      values[k] = 1000.0f * (i + 1) + k;
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*src, i), values.data(), 1024));
+  }
+  LocalResources res(*team);
+  DeviceBuffers out = res.buffers("f32", {8, 32});
+  std::vector<KernelArg> args = {*src, out};
+  ASSERT_OK(kernel->launch(*heap, args, res.streams));
+  res.synchronize();
+  EXPECT_EQ(kernel->cachedDescriptorCount(), 2u);
+  ASSERT_OK(kernel->launch(*heap, args, res.streams)); // cached: no new ones
+  res.synchronize();
+  EXPECT_EQ(kernel->cachedDescriptorCount(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<int32_t> raw = res.read(out, i);
+    size_t peer = (i + 1) % 2;
+    int bad = 0;
+    for (int k = 0; k < 256; ++k) {
+      float v;
+      std::memcpy(&v, &raw[k], 4);
+      bad += v != 1000.0f * (peer + 1) + k;
+    }
+    EXPECT_EQ(bad, 0) << "device " << i << " did not see rank " << peer
+                      << "'s data through the TMA peer view";
+  }
+}
+
+TEST(InProcess, WrongArgumentsFailCleanly) {
+  SKIP_WITHOUT_GPUS(2);
+  auto team = Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  auto heap = SymmetricHeap::create(*team, 1 << 20);
+  auto other = SymmetricHeap::create(*team, 1 << 20);
+  ASSERT_OK(heap);
+  ASSERT_OK(other);
+  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  ASSERT_OK(program);
+  auto kernel = Kernel::get(*program, "ring_exchange");
+  ASSERT_OK(kernel);
+  auto buf = heap->allocateTensor("i32", {4096});
+  auto small = heap->allocate(1024);
+  auto foreign = other->allocateTensor("i32", {4096});
+  auto sems = heap->allocateSemaphores(1);
+  ASSERT_OK(buf);
+  ASSERT_OK(small);
+  ASSERT_OK(foreign);
+  ASSERT_OK(sems);
+  LocalResources res(*team);
+  DeviceBuffers errors = res.buffers("i32", {2});
+  DeviceBuffers misaligned = errors;
+  misaligned.pointers[1] += 4;
+  DeviceBuffers wrongType = errors;
+  wrongType.dtype = "f32";
+  struct Case {
+    std::vector<KernelArg> args;
+    std::string needle;
+  };
+  std::vector<Case> cases = {
+      {{*buf, *sems, errors}, "expected 4 argument(s)"},
+      {{errors, *sems, errors, ScalarValue::u32(0)},
+       "'buf'): expected a symmetric buffer, got device buffers"},
+      {{*foreign, *sems, errors, ScalarValue::u32(0)},
+       "'buf'): symmetric buffer comes from another heap"},
+      {{*small, *sems, errors, ScalarValue::u32(0)},
+       "'buf'): expected at least 16384 bytes"},
+      {{*buf, *sems, misaligned, ScalarValue::u32(0)},
+       "'errors'): pointer"},
+      {{*buf, *sems, wrongType, ScalarValue::u32(0)},
+       "'errors'): expected dtype i32"},
+      {{*buf, *sems, errors, ScalarValue::f32(0)},
+       "'iter'): expected a u32 scalar"},
+  };
+  for (const Case &c : cases) {
+    Status s = kernel->launch(*heap, c.args, res.streams);
+    ASSERT_FALSE(s) << c.needle;
+    EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(s.error().message().find(c.needle), std::string::npos)
+        << s.error().message();
+  }
+  Status streams = kernel->launch(
+      *heap, {*buf, *sems, errors, ScalarValue::u32(0)}, {res.streams[0]});
+  ASSERT_FALSE(streams);
+  EXPECT_EQ(streams.error().code(), ErrorCode::InvalidArgument);
+  // Nothing ran: no kernel touched the semaphores or the error words.
+  res.synchronize();
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(readSemaphores(*team, *heap, *sems, i)[0], 0u);
+    EXPECT_EQ(res.read(errors, i)[0], 0);
+  }
+}
+
+TEST(InProcess, ManifestParamSizeCheckedAgainstCubin) {
+  SKIP_WITHOUT_GPUS(2);
+  auto team = Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  Bundle bundle = makeTestBundle(readCubin());
+  bundle.kernels[0].params[3].dtype = "u32";
+  bundle.kernels[0].params[3].dtype = "i64"; // cubin has a 4-byte u32
+  auto program = Program::load(*team, bundle);
+  ASSERT_OK(program);
+  auto kernel = Kernel::get(*program, "ring_exchange");
+  ASSERT_FALSE(kernel);
+  EXPECT_EQ(kernel.error().code(), ErrorCode::InvalidBundle);
+  EXPECT_NE(kernel.error().message().find("parameter 3 ('iter', scalar) is 8 "
+                                          "bytes in the manifest, 4 bytes in "
+                                          "the cubin"),
+            std::string::npos)
+      << kernel.error().message();
+}
+
+//===----------------------------------------------------------------------===//
+// Multi-process: this binary re-executed as RANK 0 and 1
+//===----------------------------------------------------------------------===//
+
+TEST(MultiProcessChild, Ring) {
+  if (!std::getenv("WEAVE_GPU_TEST_CHILD"))
+    GTEST_SKIP() << "runs only as a child of MultiProcess.RingTwoProcesses";
+  TeamOptions options;
+  options.timeout = std::chrono::seconds(60);
+  auto team = Team::createFromEnvironment(options);
+  ASSERT_OK(team);
+  ASSERT_TRUE(team->isMultiProcess());
+  ASSERT_EQ(team->localCount(), 1u);
+  runRing(*team, 20);
+}
+
+TEST(MultiProcess, RingTwoProcesses) {
+  SKIP_WITHOUT_GPUS(2);
+  char dir[] = "/tmp/weave-gpu-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  std::vector<pid_t> children;
+  for (int rank = 0; rank < 2; ++rank) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::string r = std::to_string(rank);
+      ::setenv("RANK", r.c_str(), 1);
+      ::setenv("LOCAL_RANK", r.c_str(), 1);
+      ::setenv("WORLD_SIZE", "2", 1);
+      ::setenv("WEAVE_RENDEZVOUS_DIR", dir, 1);
+      ::setenv("WEAVE_GPU_TEST_CHILD", "1", 1);
+      const char *argv[] = {"weave_runtime_gpu_tests",
+                            "--gtest_filter=MultiProcessChild.Ring",
+                            nullptr};
+      ::execv("/proc/self/exe", const_cast<char **>(argv));
+      ::_exit(127);
+    }
+    children.push_back(pid);
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  for (size_t i = 0; i < children.size(); ++i) {
+    int status = 0;
+    while (::waitpid(children[i], &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(children[i], SIGKILL);
+        ::waitpid(children[i], &status, 0);
+        ADD_FAILURE() << "rank " << i << " hung";
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "rank " << i << " failed (status " << status << ")";
+  }
+  ::rmdir(dir);
+}
+
+} // namespace
