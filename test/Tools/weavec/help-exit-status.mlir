@@ -1,0 +1,5 @@
+// --help succeeds, prints to stdout and leaves stderr empty.
+// RUN: weavec --help 2>%t.err | FileCheck %s
+// RUN: count 0 < %t.err
+
+// CHECK: weavec options:
