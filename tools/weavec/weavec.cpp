@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "weave/Dialect/Weave/Transforms/Passes.h"
+#include "weave/Pipeline/Compile.h"
 #include "weave/Registration.h"
 
 #include "mlir/IR/AsmState.h"
@@ -37,12 +37,42 @@ cl::opt<std::string> outputFilename("o", cl::desc("Write the output to <file> (-
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::cat(weavecCategory));
 
-enum class EmitKind { Mlir };
+using mlir::weave::EmitKind;
 cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What to produce:"), cl::init(EmitKind::Mlir),
-    cl::values(clEnumValN(EmitKind::Mlir, "mlir",
-                          "the verified weave IR, printed back")),
+    cl::values(
+        clEnumValN(EmitKind::Mlir, "mlir", "the verified weave IR, printed back"),
+        clEnumValN(EmitKind::Nvvm, "nvvm",
+                   "the kernel lowered to the LLVM and NVVM dialects"),
+        clEnumValN(EmitKind::Llvm, "llvm", "LLVM IR of the device module"),
+        clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly (no ptxas needed)"),
+        clEnumValN(EmitKind::Cubin, "cubin", "a cubin assembled by ptxas"),
+        clEnumValN(EmitKind::Bundle, "bundle",
+                   "a Weave bundle: the cubin and a manifest per kernel, "
+                   "loadable by the runtime (docs/BUNDLE.md)")),
     cl::cat(weavecCategory));
+
+cl::opt<std::string> arch("arch",
+                          cl::desc("GPU architecture to compile for"),
+                          cl::value_desc("sm_XX"), cl::init("sm_90a"),
+                          cl::cat(weavecCategory));
+
+cl::opt<unsigned> optLevel("O", cl::desc("Optimization level of NVPTX and ptxas (0-3)"),
+                           cl::Prefix, cl::init(3), cl::cat(weavecCategory));
+
+cl::opt<uint64_t> waitTimeoutMs(
+    "wait-timeout-ms",
+    cl::desc("Debug mode: a semaphore_wait that spins longer than this many "
+             "milliseconds prints the kernel, device, counter, expected and "
+             "observed values and traps, instead of hanging (0: off)"),
+    cl::init(0), cl::cat(weavecCategory));
+
+cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                              cl::desc("Print the IR after every pass (to stderr)"),
+                              cl::init(false), cl::cat(weavecCategory));
+
+cl::opt<bool> verbose("v", cl::desc("Print ptxas's register and spill report (to stderr)"),
+                      cl::init(false), cl::cat(weavecCategory));
 
 /// Prints the diagnostic of a driver-level failure (no source location).
 int fail(const llvm::Twine &message) {
@@ -60,11 +90,14 @@ int main(int argc, char **argv) {
       "weavec - the Weave compiler\n\n"
       "Compiles a kernel written in the weave MLIR dialect. The input is\n"
       "parsed and verified (each op's verifier, then the whole-kernel rules\n"
-      "of weave-verify-kernel); errors are reported as file:line:col.\n"
+      "of weave-verify-kernel), lowered through NVVM to PTX, assembled by\n"
+      "ptxas and packed with its manifest into a bundle the runtime loads.\n"
+      "--emit picks where to stop. Errors are reported as file:line:col.\n\n"
+      "Example: weavec ring.mlir --emit=bundle -o ring.wbundle\n\n"
       "Exit status: 0 on success, 1 on any error in the input or the flags.\n");
 
   DialectRegistry registry;
-  weave::registerAllWeave(registry);
+  mlir::weave::registerAllWeave(registry);
   MLIRContext context(registry);
 
   std::string errorMessage;
@@ -81,10 +114,21 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  PassManager pm(&context);
-  pm.addPass(weave::createVerifyKernelPass());
-  if (failed(pm.run(*module)))
+  if (optLevel > 3)
+    return fail("-O" + llvm::Twine(optLevel) + " is out of range; use -O0 to -O3");
+  if (!llvm::StringRef(arch).starts_with("sm_"))
+    return fail("--arch expects sm_XX (e.g. sm_90a), got '" + arch + "'");
+
+  mlir::weave::CompileOptions options;
+  options.arch = arch;
+  options.optLevel = optLevel;
+  options.waitTimeoutNs = waitTimeoutMs * 1000000ull;
+  options.printIRAfterAll = printIRAfterAll;
+  mlir::weave::CompileArtifacts artifacts;
+  if (failed(mlir::weave::compileModule(*module, emitKind, options, artifacts)))
     return 1;
+  if (verbose && !artifacts.ptxasLog.empty())
+    llvm::errs() << artifacts.ptxasLog;
 
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
@@ -92,8 +136,23 @@ int main(int argc, char **argv) {
     return fail(errorMessage);
   switch (emitKind) {
   case EmitKind::Mlir:
-    module->print(output->os());
+  case EmitKind::Nvvm:
+    output->os() << artifacts.mlir;
     break;
+  case EmitKind::Llvm:
+    output->os() << artifacts.llvmIR;
+    break;
+  case EmitKind::Ptx:
+    output->os() << artifacts.ptx;
+    break;
+  case EmitKind::Cubin:
+    output->os().write(artifacts.cubin.data(), artifacts.cubin.size());
+    break;
+  case EmitKind::Bundle: {
+    std::vector<uint8_t> bytes = ::weave::serializeBundle(artifacts.bundle);
+    output->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    break;
+  }
   }
   output->os().flush();
   if (output->os().has_error())

@@ -87,7 +87,7 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel) {
 }
 
 struct VerifyKernelPass
-    : public weave::impl::VerifyKernelPassBase<VerifyKernelPass> {
+    : public mlir::weave::impl::VerifyKernelPassBase<VerifyKernelPass> {
   using Base::Base;
 
   void runOnOperation() override {

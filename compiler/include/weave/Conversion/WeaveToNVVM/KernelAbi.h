@@ -1,0 +1,56 @@
+//===- KernelAbi.h - parameters of a weave kernel ---------------*- C++ -*-===//
+//
+// Computes the kernel parameter list of docs/ABI.md from a weave kernel.
+// Both the lowering (which appends the team parameters) and the bundle
+// writer (which records the list in the manifest) call this, so they cannot
+// disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_CONVERSION_WEAVETONVVM_KERNELABI_H
+#define WEAVE_CONVERSION_WEAVETONVVM_KERNELABI_H
+
+#include "weave/runtime/Abi.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir::weave {
+
+/// One kernel parameter, in ABI order.
+struct AbiParam {
+  ::weave::abi::ParamKind kind;
+  std::string name;
+  std::string dtype;            ///< "f32", "f16", ... or "" when not a buffer
+  SmallVector<int64_t> shape;   ///< row-major, outermost first
+  unsigned semaphoreCount = 0;  ///< for Semaphore parameters
+};
+
+/// The launch configuration and parameters of one weave kernel.
+struct KernelAbi {
+  std::string name;
+  int64_t teamSize = 0; ///< 0: any team size
+  SmallVector<int32_t, 3> grid, block, cluster;
+  int64_t dynamicSmemBytes = 0;
+  SmallVector<AbiParam> params;
+};
+
+/// Name of the function attribute the lowering leaves on a kernel: the
+/// argument index of the first team parameter (rank; team size and peer
+/// bases follow).
+inline constexpr llvm::StringLiteral kTeamArgsAttrName = "weave.team_args";
+
+/// The element type name the bundle uses for `type` ("f16", "i32", ...), or
+/// failure for types the runtime does not know.
+FailureOr<std::string> getDTypeName(Type type);
+
+/// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
+/// on the function and fails for parameters the ABI cannot express.
+FailureOr<KernelAbi> computeKernelAbi(gpu::GPUFuncOp func);
+
+} // namespace mlir::weave
+
+#endif // WEAVE_CONVERSION_WEAVETONVVM_KERNELABI_H

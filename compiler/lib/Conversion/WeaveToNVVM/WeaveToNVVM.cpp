@@ -1,0 +1,564 @@
+//===- WeaveToNVVM.cpp - weave to LLVM/NVVM conversion --------------------===//
+//
+// Lowers the communication ops to address arithmetic on the peer base table,
+// system-scope release/acquire instructions and 16-byte vector copies. The
+// memory model behind each instruction choice is in docs/Rationale.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/Conversion/WeaveToNVVM/WeaveToNVVM.h"
+
+#include "weave/Conversion/Passes.h"
+#include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::weave {
+#define GEN_PASS_DEF_CONVERTWEAVETONVVMPASS
+#include "weave/Conversion/Passes.h.inc"
+} // namespace mlir::weave
+
+using namespace mlir;
+using namespace mlir::weave;
+
+namespace {
+
+/// LLVM address space of global memory.
+constexpr unsigned kGlobalAddressSpace = 1;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The team parameters of the kernel enclosing `op` (docs/ABI.md).
+struct TeamArgs {
+  Value rank;      ///< i32
+  Value teamSize;  ///< i32
+  Value peerBases; ///< !llvm.ptr<1> to u64[teamSize]
+};
+
+FailureOr<TeamArgs> getTeamArgs(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return failure();
+  auto first = func->getAttrOfType<IntegerAttr>(kTeamArgsAttrName);
+  if (!first)
+    return failure();
+  unsigned idx = first.getInt();
+  Block &entry = func.getFunctionBody().front();
+  if (entry.getNumArguments() < idx + 3)
+    return failure();
+  return TeamArgs{entry.getArgument(idx), entry.getArgument(idx + 1),
+                  entry.getArgument(idx + 2)};
+}
+
+/// Emits one PTX instruction as side-effecting inline assembly.
+Value inlinePtx(OpBuilder &b, Location loc, Type resultType, StringRef ptx,
+                StringRef constraints, ValueRange operands) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, ptx,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+      /*operand_attrs=*/{});
+  return resultType ? op.getResult(0) : Value();
+}
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(value));
+}
+
+/// `peer_bases[device] - peer_bases[rank]`: add it to a local symmetric
+/// address to get the same location on `device`.
+Value peerDelta(OpBuilder &b, Location loc, const TeamArgs &team,
+                Value device) {
+  Type i64 = b.getI64Type();
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), kGlobalAddressSpace);
+  auto load = [&](Value index) -> Value {
+    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, i64, team.peerBases,
+                                     ValueRange{index});
+    return LLVM::LoadOp::create(b, loc, i64, addr, /*alignment=*/8,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/true);
+  };
+  Value rank = LLVM::ZExtOp::create(b, loc, i64, team.rank);
+  return LLVM::SubOp::create(b, loc, load(device), load(rank));
+}
+
+/// `ptr + delta`, computed on integers because the peer mapping is not an
+/// object LLVM knows about.
+Value offsetPointer(OpBuilder &b, Location loc, Value ptr, Value delta) {
+  Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+  addr = LLVM::AddOp::create(b, loc, addr, delta);
+  return LLVM::IntToPtrOp::create(b, loc, ptr.getType(), addr);
+}
+
+/// Address of `memref` (converted descriptor) as a global pointer, with the
+/// descriptor's offset applied.
+Value bufferAddress(OpBuilder &b, Location loc,
+                    const LLVMTypeConverter &converter, MemRefType type,
+                    Value descriptor) {
+  MemRefDescriptor desc(descriptor);
+  Value base = desc.alignedPtr(b, loc);
+  Type elt = converter.convertType(type.getElementType());
+  Value offset = desc.offset(b, loc);
+  return LLVM::GEPOp::create(b, loc, base.getType(), elt, base,
+                             ValueRange{offset});
+}
+
+/// Linear thread index and thread count of the block (i64).
+std::pair<Value, Value> blockThreads(OpBuilder &b, Location loc) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value tx = NVVM::ThreadIdXOp::create(b, loc, i32);
+  Value ty = NVVM::ThreadIdYOp::create(b, loc, i32);
+  Value tz = NVVM::ThreadIdZOp::create(b, loc, i32);
+  Value nx = NVVM::BlockDimXOp::create(b, loc, i32);
+  Value ny = NVVM::BlockDimYOp::create(b, loc, i32);
+  Value nz = NVVM::BlockDimZOp::create(b, loc, i32);
+  Value tid = LLVM::AddOp::create(
+      b, loc, tx,
+      LLVM::MulOp::create(b, loc, nx,
+                          LLVM::AddOp::create(b, loc, ty,
+                                              LLVM::MulOp::create(b, loc, ny, tz))));
+  Value count =
+      LLVM::MulOp::create(b, loc, nx, LLVM::MulOp::create(b, loc, ny, nz));
+  return {LLVM::ZExtOp::create(b, loc, i64, tid),
+          LLVM::ZExtOp::create(b, loc, i64, count)};
+}
+
+/// Builds `for (i = lb; i < ub; i += step) body(i)` with LLVM branches at the
+/// rewriter's insertion point; the rewriter ends up after the loop.
+void buildLoop(ConversionPatternRewriter &rewriter, Location loc, Value lb,
+               Value ub, Value step,
+               function_ref<void(OpBuilder &, Value)> body) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Type i64 = rewriter.getI64Type();
+  Block *header = rewriter.createBlock(after, {i64}, {loc});
+  Block *bodyBlock = rewriter.createBlock(after);
+
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{lb}, header);
+
+  rewriter.setInsertionPointToEnd(header);
+  Value iv = header->getArgument(0);
+  Value more =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, iv, ub);
+  LLVM::CondBrOp::create(rewriter, loc, more, bodyBlock, after);
+
+  rewriter.setInsertionPointToEnd(bodyBlock);
+  body(rewriter, iv);
+  Value next = LLVM::AddOp::create(rewriter, loc, iv, step);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{next}, header);
+
+  rewriter.setInsertionPointToStart(after);
+}
+
+/// Whether the function enclosing `op` issues bulk (TMA) stores, after which
+/// a signal must order the async proxy before its release.
+bool functionHasBulkStores(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return false;
+  bool found = false;
+  func->walk([&](CopySmemToGmemOp) { found = true; });
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// `weave.device_id` -> the rank parameter.
+struct DeviceIdOpLowering : public ConvertOpToLLVMPattern<DeviceIdOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(DeviceIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
+        op, getTypeConverter()->getIndexType(), team->rank);
+    return success();
+  }
+};
+
+/// `weave.num_devices` -> the mesh size when static, else the team size
+/// parameter.
+struct NumDevicesOpLowering : public ConvertOpToLLVMPattern<NumDevicesOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(NumDevicesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
+        op, getTypeConverter()->getIndexType(), team->teamSize);
+    return success();
+  }
+};
+
+/// `weave.remote_ref` -> the same descriptor with both pointers moved by
+/// `peer_bases[device] - peer_bases[rank]`.
+struct RemoteRefOpLowering : public ConvertOpToLLVMPattern<RemoteRefOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(RemoteRefOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    Value delta = peerDelta(rewriter, loc, *team, adaptor.getDevice());
+    MemRefDescriptor desc(adaptor.getBuffer());
+    desc.setAllocatedPtr(
+        rewriter, loc,
+        offsetPointer(rewriter, loc, desc.allocatedPtr(rewriter, loc), delta));
+    desc.setAlignedPtr(
+        rewriter, loc,
+        offsetPointer(rewriter, loc, desc.alignedPtr(rewriter, loc), delta));
+    rewriter.replaceOp(op, {static_cast<Value>(desc)});
+    return success();
+  }
+};
+
+/// Address of the counter a semaphore op names, on `device` when given.
+template <typename OpTy>
+Value semaphoreCounter(ConversionPatternRewriter &rewriter, Location loc,
+                       typename OpTy::Adaptor adaptor, const TeamArgs &team,
+                       Value device) {
+  Value index = adaptor.getIndex() ? adaptor.getIndex()
+                                   : i64Constant(rewriter, loc, 0);
+  Value counter = LLVM::GEPOp::create(
+      rewriter, loc, adaptor.getSemaphore().getType(), rewriter.getI32Type(),
+      adaptor.getSemaphore(), ValueRange{index});
+  if (!device)
+    return counter;
+  return offsetPointer(rewriter, loc, counter,
+                       peerDelta(rewriter, loc, team, device));
+}
+
+/// `weave.semaphore_signal` -> `red.release.sys.global.add.u32`, preceded by
+/// `fence.proxy.async.global` in kernels that issue bulk stores, so that
+/// completed TMA writes are ordered before the release.
+struct SemaphoreSignalOpLowering
+    : public ConvertOpToLLVMPattern<SemaphoreSignalOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SemaphoreSignalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    Value counter = semaphoreCounter<SemaphoreSignalOp>(
+        rewriter, loc, adaptor, *team, adaptor.getDevice());
+    if (functionHasBulkStores(op))
+      inlinePtx(rewriter, loc, {}, "fence.proxy.async.global;", "~{memory}",
+                {});
+    inlinePtx(rewriter, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
+              "l,r,~{memory}", {counter, adaptor.getValue()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32`, then
+/// (with `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With a
+/// timeout, a spin that lasts too long prints what it waited for and traps.
+struct SemaphoreWaitOpLowering
+    : public ConvertOpToLLVMPattern<SemaphoreWaitOp> {
+  SemaphoreWaitOpLowering(const LLVMTypeConverter &converter,
+                          uint64_t timeoutNs)
+      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+
+  LogicalResult
+  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value counter =
+        semaphoreCounter<SemaphoreWaitOp>(rewriter, loc, adaptor, *team, {});
+    Value expected = adaptor.getValue();
+
+    Value start;
+    if (timeoutNs)
+      start = NVVM::GlobalTimerOp::create(rewriter, loc, i64);
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, Block::iterator(op));
+    Block *spin = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::BrOp::create(rewriter, loc, ValueRange{}, spin);
+
+    rewriter.setInsertionPointToEnd(spin);
+    Value observed = inlinePtx(rewriter, loc, i32,
+                               "ld.acquire.sys.global.u32 $0, [$1];",
+                               "=r,l,~{memory}", {counter});
+    Value reached = LLVM::ICmpOp::create(rewriter, loc,
+                                         LLVM::ICmpPredicate::uge, observed,
+                                         expected);
+    if (!timeoutNs) {
+      LLVM::CondBrOp::create(rewriter, loc, reached, after, spin);
+    } else {
+      Block *check = rewriter.createBlock(after);
+      Block *expire = rewriter.createBlock(after);
+      rewriter.setInsertionPointToEnd(spin);
+      LLVM::CondBrOp::create(rewriter, loc, reached, after, check);
+
+      rewriter.setInsertionPointToEnd(check);
+      Value now = NVVM::GlobalTimerOp::create(rewriter, loc, i64);
+      Value elapsed = LLVM::SubOp::create(rewriter, loc, now, start);
+      Value late = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ugt, elapsed,
+          i64Constant(rewriter, loc, static_cast<int64_t>(timeoutNs)));
+      LLVM::CondBrOp::create(rewriter, loc, late, expire, spin);
+
+      rewriter.setInsertionPointToEnd(expire);
+      auto func = op->getParentOfType<FunctionOpInterface>();
+      std::string location;
+      llvm::raw_string_ostream os(location);
+      op.getLoc().print(os);
+      std::string format =
+          "weave: semaphore_wait timed out after " +
+          std::to_string(timeoutNs) + " ns in kernel '" +
+          func.getName().str() + "' at " + location +
+          ": device %u, block %u, thread %u, counter %u expected >= %u, "
+          "observed %u\n";
+      Value index =
+          adaptor.getIndex()
+              ? Value(LLVM::TruncOp::create(rewriter, loc, i32,
+                                            adaptor.getIndex()))
+              : Value(LLVM::ConstantOp::create(rewriter, loc, i32,
+                                               rewriter.getI32IntegerAttr(0)));
+      Value blockId = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+      Value threadId = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+      gpu::PrintfOp::create(rewriter, loc, rewriter.getStringAttr(format),
+                            ValueRange{team->rank, blockId, threadId, index,
+                                       expected, observed});
+      LLVM::Trap::create(rewriter, loc);
+      LLVM::UnreachableOp::create(rewriter, loc);
+    }
+
+    rewriter.setInsertionPointToStart(after);
+    if (op.getDecrement()) {
+      Value negated = LLVM::SubOp::create(
+          rewriter, loc,
+          LLVM::ConstantOp::create(rewriter, loc, i32,
+                                   rewriter.getI32IntegerAttr(0)),
+          expected);
+      inlinePtx(rewriter, loc, {}, "red.relaxed.sys.global.add.u32 [$0], $1;",
+                "l,r,~{memory}", {counter, negated});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  uint64_t timeoutNs;
+};
+
+/// `weave.put` / `weave.get` -> every thread of the block copies 16-byte
+/// vectors `tid, tid + nthreads, ...` between local and peer memory.
+template <typename OpTy>
+struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  static constexpr bool kIsPut = std::is_same_v<OpTy, PutOp>;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    auto sourceType = cast<MemRefType>(op.getSource().getType());
+    auto targetType = cast<MemRefType>(op.getTarget().getType());
+    const LLVMTypeConverter &converter = *this->getTypeConverter();
+    Value source = bufferAddress(rewriter, loc, converter, sourceType,
+                                 adaptor.getSource());
+    Value target = bufferAddress(rewriter, loc, converter, targetType,
+                                 adaptor.getTarget());
+    Value delta = peerDelta(rewriter, loc, *team, adaptor.getDevice());
+    if (kIsPut)
+      target = offsetPointer(rewriter, loc, target, delta);
+    else
+      source = offsetPointer(rewriter, loc, source, delta);
+
+    int64_t bytes = sourceType.getNumElements() *
+                    ((sourceType.getElementTypeBitWidth() + 7) / 8);
+    auto vecTy = VectorType::get({4}, rewriter.getI32Type());
+    auto [tid, nthreads] = blockThreads(rewriter, loc);
+    buildLoop(rewriter, loc, tid, i64Constant(rewriter, loc, bytes / 16),
+              nthreads, [&](OpBuilder &b, Value iv) {
+                Value from = LLVM::GEPOp::create(b, loc, source.getType(),
+                                                 vecTy, source, ValueRange{iv});
+                Value to = LLVM::GEPOp::create(b, loc, target.getType(), vecTy,
+                                               target, ValueRange{iv});
+                Value data =
+                    LLVM::LoadOp::create(b, loc, vecTy, from, /*alignment=*/16);
+                LLVM::StoreOp::create(b, loc, data, to, /*alignment=*/16);
+              });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `weave.wait_smem_to_gmem` -> `cp.async.bulk.wait_group[.read] N`.
+struct WaitSmemToGmemOpLowering
+    : public ConvertOpToLLVMPattern<WaitSmemToGmemOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(WaitSmemToGmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, op.getPendingAttr(),
+        op.getReadOnly() ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
+/// Ops that must be gone before this conversion: report them clearly
+/// instead of a generic "failed to legalize".
+template <typename OpTy>
+struct UnsupportedOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  UnsupportedOpLowering(const LLVMTypeConverter &converter, StringRef reason)
+      : ConvertOpToLLVMPattern<OpTy>(converter), reason(reason.str()) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return op.emitOpError() << reason;
+  }
+
+private:
+  std::string reason;
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// Appends the team parameters to a weave kernel and replaces its
+/// `#weave.kernel` attribute with what the upstream lowering understands.
+LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
+  auto kernel =
+      func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
+  if (failed(computeKernelAbi(func)))
+    return failure();
+  MLIRContext *ctx = func.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+  unsigned first = func.getNumArguments();
+  Location loc = func.getLoc();
+  if (failed(func.insertArguments({first, first, first}, {i32, i32, ptr},
+                                  {DictionaryAttr::get(ctx),
+                                   DictionaryAttr::get(ctx),
+                                   DictionaryAttr::get(ctx)},
+                                  {loc, loc, loc})))
+    return func.emitError("cannot append the team parameters");
+  func->setAttr(kTeamArgsAttrName,
+                IntegerAttr::get(IntegerType::get(ctx, 64), first));
+  func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, kernel.getBlock()));
+  func->removeAttr(WeaveDialect::getKernelAttrName());
+  return success();
+}
+
+struct ConvertWeaveToNVVMPass
+    : public mlir::weave::impl::ConvertWeaveToNVVMPassBase<ConvertWeaveToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    for (auto func : module.getOps<gpu::GPUFuncOp>())
+      if (func->hasAttr(WeaveDialect::getKernelAttrName()) &&
+          failed(materializeKernelAbi(func)))
+        return signalPassFailure();
+
+    LowerToLLVMOptions options(
+        ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
+    options.useBarePtrCallConv = true;
+    LLVMTypeConverter converter(ctx, options);
+    configureGpuToNVVMTypeConverter(converter);
+    populateWeaveToNVVMTypeConversions(converter);
+
+    RewritePatternSet patterns(ctx);
+    LLVMConversionTarget target(*ctx);
+    configureGpuToNVVMConversionLegality(target);
+    target.addIllegalDialect<WeaveDialect>();
+
+    populateWeaveToNVVMConversionPatterns(converter, patterns, waitTimeoutNs);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateNVGPUToNVVMConversionPatterns(converter, patterns);
+    populateGpuToNVVMConversionPatterns(converter, patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    module.walk([](LLVM::LLVMFuncOp func) { func->removeAttr(kTeamArgsAttrName); });
+  }
+};
+
+} // namespace
+
+void mlir::weave::populateWeaveToNVVMTypeConversions(
+    LLVMTypeConverter &converter) {
+  MLIRContext *ctx = &converter.getContext();
+  converter.addConversion([ctx](SemaphoreType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+  });
+  converter.addTypeAttributeConversion(
+      [ctx](BaseMemRefType, SymmetricMemorySpaceAttr) {
+        return IntegerAttr::get(IntegerType::get(ctx, 64),
+                                kGlobalAddressSpace);
+      });
+}
+
+void mlir::weave::populateWeaveToNVVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    uint64_t waitTimeoutNs) {
+  patterns.add<DeviceIdOpLowering, NumDevicesOpLowering, RemoteRefOpLowering,
+               SemaphoreSignalOpLowering, OneSidedCopyLowering<PutOp>,
+               OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering>(
+      converter);
+  patterns.add<SemaphoreWaitOpLowering>(converter, waitTimeoutNs);
+  patterns.add<UnsupportedOpLowering<CopySmemToGmemOp>>(
+      converter, "has no lowering yet: TMA tensor stores need host-encoded "
+                 "descriptors, which the kernel ABI does not carry yet");
+  patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(
+      converter, "must be expanded by weave-expand-pipelines before "
+                 "convert-weave-to-nvvm");
+}
