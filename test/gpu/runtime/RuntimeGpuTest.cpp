@@ -322,13 +322,21 @@ TEST(InProcess, RingExchangeUnderGraphCapture) {
                                    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
   }
   ASSERT_OK(kernel->launch(*heap, args, res.streams));
+  // End both captures before instantiating: while this thread still
+  // captures a stream, cuGraphInstantiate is refused (900).
+  std::vector<CUgraph> graphs(2);
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuStreamEndCapture(res.streams[i], &graphs[i]));
+    size_t nodes = 0;
+    ASSERT_CU(cuGraphGetNodes(graphs[i], nullptr, &nodes));
+    EXPECT_EQ(nodes, 1u) << "launch must capture exactly one kernel node";
+  }
   std::vector<CUgraphExec> execs(2);
   for (size_t i = 0; i < 2; ++i) {
     ASSERT_OK(team->device(i).makeCurrent());
-    CUgraph graph;
-    ASSERT_CU(cuStreamEndCapture(res.streams[i], &graph));
-    ASSERT_CU(cuGraphInstantiate(&execs[i], graph, 0));
-    cuGraphDestroy(graph);
+    ASSERT_CU(cuGraphInstantiate(&execs[i], graphs[i], 0));
+    cuGraphDestroy(graphs[i]);
   }
   for (int replay = 0; replay < 5; ++replay) {
     for (size_t i = 0; i < 2; ++i) {
