@@ -288,6 +288,16 @@ TEST(InProcess, HeapMapsEveryMemberIntoEveryDevice) {
   }
 }
 
+TEST(InProcess, TeamRejectsBadDevices) {
+  SKIP_WITHOUT_GPUS(2);
+  auto missing = Team::createInProcess({0, 99});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+  auto twice = Team::createInProcess({1, 1});
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().code(), ErrorCode::InvalidArgument);
+}
+
 TEST(InProcess, RingExchange) {
   SKIP_WITHOUT_GPUS(2);
   std::vector<int> ordinals;
