@@ -1,0 +1,20 @@
+// RUN: weavec %s --emit=ptx | FileCheck %s
+
+// A put is a strided loop of 16-byte global loads and stores.
+// CHECK-LABEL: .visible .entry put(
+//       CHECK: mov.u32 %r{{[0-9]+}}, %ntid.x;
+//       CHECK: [[LOOP:\$L__BB[0-9_]+]]:
+//       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
+//  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+//       CHECK: @%p{{[0-9]+}} bra [[LOOP]];
+gpu.module @m {
+gpu.func @put(%src: memref<4096xf32>, %dst: memref<4096xf32, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %c1 = arith.constant 1 : index
+  %me = weave.device_id "x"
+  %n = weave.num_devices "x"
+  %s = arith.addi %me, %c1 : index
+  %right = arith.remui %s, %n : index
+  weave.put %src, %dst on %right : memref<4096xf32> -> memref<4096xf32, #weave.symmetric>
+  gpu.return
+}
+}
