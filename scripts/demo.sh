@@ -32,6 +32,8 @@ fi
 
 echo "== ring_exchange on $gpus GPUs, one process driving all of them"
 "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" || status=1
+echo "== tma_forward: a TMA tensor store into the neighbour, on every GPU"
+"$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
 
 echo "== ring_exchange on 2 GPUs, one process per GPU"
 export WORLD_SIZE=2 WEAVE_JOB_ID="demo-$$"

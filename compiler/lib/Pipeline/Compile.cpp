@@ -75,6 +75,13 @@ static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi) {
     out.dtype = param.dtype;
     out.shape.assign(param.shape.begin(), param.shape.end());
     out.semaphoreCount = param.semaphoreCount;
+    if (param.kind == ::weave::abi::ParamKind::Tma) {
+      out.tma.sourceParam = param.tmaSource;
+      out.tma.box.assign(param.tmaBox.begin(), param.tmaBox.end());
+      out.tma.swizzleBytes = 0; // tiles are plain row-major in shared memory
+      out.tma.isPeerView = param.tmaIsPeerView;
+      out.tma.peerOffset = param.tmaPeerOffset;
+    }
     info.params.push_back(std::move(out));
   }
   return info;
@@ -104,6 +111,8 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   PassManager verify(ctx);
   configureIRPrinting(verify, options);
   verify.addPass(createVerifyKernelPass());
+  if (emit != EmitKind::Mlir)
+    verify.addPass(createCanonicalizerPass());
   if (failed(verify.run(module)))
     return failure();
   if (emit == EmitKind::Mlir) {

@@ -2,7 +2,10 @@
 
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
 
-#include "weave/Dialect/Weave/IR/WeaveDialect.h"
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -27,7 +30,47 @@ FailureOr<std::string> mlir::weave::getDTypeName(Type type) {
   return failure();
 }
 
-FailureOr<KernelAbi> mlir::weave::computeKernelAbi(gpu::GPUFuncOp func) {
+/// Matches `device` against `(device_id + c) mod num_devices` (or plain
+/// `device_id`) and returns `c`: a peer view's tensor map is encoded on the
+/// host, which must compute the same peer.
+static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
+  auto isTeamSize = [&](Value v) {
+    if (v.getDefiningOp<NumDevicesOp>())
+      return true;
+    APInt c;
+    return meshSize > 0 && matchPattern(v, m_ConstantInt(&c)) &&
+           c.getSExtValue() == meshSize;
+  };
+  auto constantTerm = [&](Value v) -> std::optional<int64_t> {
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return c.getSExtValue();
+    // num_devices - k
+    if (auto sub = v.getDefiningOp<arith::SubIOp>())
+      if (isTeamSize(sub.getLhs()) && matchPattern(sub.getRhs(), m_ConstantInt(&c)))
+        return -c.getSExtValue();
+    return std::nullopt;
+  };
+  if (device.getDefiningOp<DeviceIdOp>())
+    return 0;
+  Operation *rem = device.getDefiningOp();
+  if (!rem || !isa<arith::RemUIOp, arith::RemSIOp>(rem) ||
+      !isTeamSize(rem->getOperand(1)))
+    return failure();
+  auto add = rem->getOperand(0).getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return failure();
+  for (auto [id, term] : {std::pair{add.getLhs(), add.getRhs()},
+                          std::pair{add.getRhs(), add.getLhs()}})
+    if (id.getDefiningOp<DeviceIdOp>())
+      if (std::optional<int64_t> c = constantTerm(term))
+        return *c;
+  return failure();
+}
+
+FailureOr<KernelAbi>
+mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
+                              llvm::DenseMap<Operation *, unsigned> *tmaOf) {
   auto kernel =
       func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
   if (!kernel)
@@ -42,7 +85,10 @@ FailureOr<KernelAbi> mlir::weave::computeKernelAbi(gpu::GPUFuncOp func) {
   result.cluster.assign(kernel.getCluster().begin(), kernel.getCluster().end());
   result.dynamicSmemBytes = kernel.getSmem();
 
-  for (BlockArgument arg : func.getArguments()) {
+  // Only the function's parameters: the entry block also holds the
+  // workgroup and private memory attributions.
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = func.getArgument(i);
     AbiParam param;
     param.name = "arg" + std::to_string(arg.getArgNumber());
     if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
@@ -91,5 +137,55 @@ FailureOr<KernelAbi> mlir::weave::computeKernelAbi(gpu::GPUFuncOp func) {
     param.dtype = kind == ::weave::abi::ParamKind::PeerBases ? "" : "u32";
     result.params.push_back(std::move(param));
   }
+
+  // One tensor map per distinct (target argument, tile, peer view).
+  unsigned numUser = func.getNumArguments();
+  WalkResult walk = func.walk([&](CopySmemToGmemOp copy) -> WalkResult {
+    auto arg = dyn_cast<BlockArgument>(copy.getTarget());
+    if (!arg || arg.getOwner() != &func.getBody().front() ||
+        arg.getArgNumber() >= numUser) {
+      copy.emitOpError() << "expects its target to be a kernel argument: the "
+                            "tensor map of a TMA store is built on the host "
+                            "from the argument";
+      return WalkResult::interrupt();
+    }
+    AbiParam param;
+    param.kind = ::weave::abi::ParamKind::Tma;
+    param.tmaSource = arg.getArgNumber();
+    auto tile = cast<MemRefType>(copy.getSource().getType());
+    param.tmaBox.assign(tile.getShape().rbegin(), tile.getShape().rend());
+    if (Value device = copy.getDevice()) {
+      FailureOr<int64_t> offset = matchPeerOffset(device, result.teamSize);
+      if (failed(offset)) {
+        copy.emitOpError() << "expects the device of a TMA store to another "
+                              "device to be (device_id + c) mod num_devices "
+                              "for a constant c, so that the host can build "
+                              "its tensor map";
+        return WalkResult::interrupt();
+      }
+      param.tmaIsPeerView = true;
+      param.tmaPeerOffset = *offset;
+    }
+    param.dtype = result.params[param.tmaSource].dtype;
+    unsigned index = 0;
+    for (; index < result.params.size(); ++index) {
+      const AbiParam &other = result.params[index];
+      if (other.kind == param.kind && other.tmaSource == param.tmaSource &&
+          other.tmaBox == param.tmaBox &&
+          other.tmaIsPeerView == param.tmaIsPeerView &&
+          other.tmaPeerOffset == param.tmaPeerOffset)
+        break;
+    }
+    if (index == result.params.size()) {
+      param.name = result.params[param.tmaSource].name + ".tma" +
+                   std::to_string(index - numUser - 3);
+      result.params.push_back(std::move(param));
+    }
+    if (tmaOf)
+      (*tmaOf)[copy] = index;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
   return result;
 }

@@ -445,6 +445,40 @@ struct WaitSmemToGmemOpLowering
   }
 };
 
+/// `weave.copy_smem_to_gmem` -> `cp.async.bulk.tensor` through the tensor
+/// map parameter the ABI gave it (a peer view for `on %device`), then
+/// `cp.async.bulk.commit_group`.
+struct CopySmemToGmemOpLowering
+    : public ConvertOpToLLVMPattern<CopySmemToGmemOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tmaArg = op->getAttrOfType<IntegerAttr>(kTmaArgAttrName);
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (!tmaArg || !func)
+      return rewriter.notifyMatchFailure(op, "no tensor map parameter");
+    Location loc = op.getLoc();
+    Value descriptor =
+        func.getFunctionBody().front().getArgument(tmaArg.getInt());
+    auto sourceType = cast<MemRefType>(op.getSource().getType());
+    Value tile = bufferAddress(rewriter, loc, *getTypeConverter(), sourceType,
+                               adaptor.getSource());
+    // Tensor map coordinates are innermost first, in elements.
+    SmallVector<Value> coordinates;
+    for (Value index : llvm::reverse(adaptor.getIndices()))
+      coordinates.push_back(
+          LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), index));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        rewriter, loc, descriptor, tile, coordinates, /*l2CacheHint=*/Value(),
+        NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Ops that must be gone before this conversion: report them clearly
 /// instead of a generic "failed to legalize".
 template <typename OpTy>
@@ -471,21 +505,38 @@ private:
 LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   auto kernel =
       func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
-  if (failed(computeKernelAbi(func)))
+  llvm::DenseMap<Operation *, unsigned> tmaOf;
+  FailureOr<KernelAbi> abi = computeKernelAbi(func, &tmaOf);
+  if (failed(abi))
     return failure();
   MLIRContext *ctx = func.getContext();
-  Type i32 = IntegerType::get(ctx, 32);
-  Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+  Builder b(ctx);
+  Type i32 = b.getI32Type();
+  Type globalPtr = LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+  Type genericPtr = LLVM::LLVMPointerType::get(ctx);
   unsigned first = func.getNumArguments();
-  Location loc = func.getLoc();
-  if (failed(func.insertArguments({first, first, first}, {i32, i32, ptr},
-                                  {DictionaryAttr::get(ctx),
-                                   DictionaryAttr::get(ctx),
-                                   DictionaryAttr::get(ctx)},
-                                  {loc, loc, loc})))
+  SmallVector<unsigned> indices;
+  SmallVector<Type> types = {i32, i32, globalPtr};
+  SmallVector<DictionaryAttr> attrs(3, DictionaryAttr::get(ctx));
+  // Tensor maps: 128-byte grid-constant parameters passed by value.
+  DictionaryAttr tmaAttrs = b.getDictionaryAttr(
+      {b.getNamedAttr("llvm.byval",
+                      TypeAttr::get(LLVM::LLVMArrayType::get(
+                          b.getIntegerType(8), ::weave::abi::kTmaParamBytes))),
+       b.getNamedAttr("llvm.align",
+                      b.getI64IntegerAttr(::weave::abi::kTmaParamAlign)),
+       b.getNamedAttr("nvvm.grid_constant", b.getUnitAttr())});
+  for (size_t i = first + 3; i < abi->params.size(); ++i) {
+    types.push_back(genericPtr);
+    attrs.push_back(tmaAttrs);
+  }
+  indices.assign(types.size(), first);
+  SmallVector<Location> locs(types.size(), func.getLoc());
+  if (failed(func.insertArguments(indices, types, attrs, locs)))
     return func.emitError("cannot append the team parameters");
-  func->setAttr(kTeamArgsAttrName,
-                IntegerAttr::get(IntegerType::get(ctx, 64), first));
+  for (auto [op, index] : tmaOf)
+    op->setAttr(kTmaArgAttrName, b.getI64IntegerAttr(index));
+  func->setAttr(kTeamArgsAttrName, b.getI64IntegerAttr(first));
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, kernel.getBlock()));
   func->removeAttr(WeaveDialect::getKernelAttrName());
   return success();
@@ -528,7 +579,26 @@ struct ConvertWeaveToNVVMPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    module.walk([](LLVM::LLVMFuncOp func) { func->removeAttr(kTeamArgsAttrName); });
+    // The gpu.func lowering keeps only some argument attributes: give the
+    // tensor map parameters (after the three team parameters) back their
+    // by-value, grid-constant passing.
+    module.walk([](LLVM::LLVMFuncOp func) {
+      auto first = func->getAttrOfType<IntegerAttr>(kTeamArgsAttrName);
+      if (!first)
+        return;
+      Builder b(func.getContext());
+      auto bytes = LLVM::LLVMArrayType::get(b.getIntegerType(8),
+                                            ::weave::abi::kTmaParamBytes);
+      for (unsigned i = first.getInt() + 3; i < func.getNumArguments(); ++i) {
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(bytes));
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        b.getI64IntegerAttr(::weave::abi::kTmaParamAlign));
+        func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        b.getUnitAttr());
+      }
+      func->removeAttr(kTeamArgsAttrName);
+    });
   }
 };
 
@@ -552,12 +622,10 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
     uint64_t waitTimeoutNs) {
   patterns.add<DeviceIdOpLowering, NumDevicesOpLowering, RemoteRefOpLowering,
                SemaphoreSignalOpLowering, OneSidedCopyLowering<PutOp>,
-               OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering>(
+               OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering,
+               CopySmemToGmemOpLowering>(
       converter);
   patterns.add<SemaphoreWaitOpLowering>(converter, waitTimeoutNs);
-  patterns.add<UnsupportedOpLowering<CopySmemToGmemOp>>(
-      converter, "has no lowering yet: TMA tensor stores need host-encoded "
-                 "descriptors, which the kernel ABI does not carry yet");
   patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(
       converter, "must be expanded by weave-expand-pipelines before "
                  "convert-weave-to-nvvm");

@@ -32,7 +32,7 @@ Operation *WeaveDialect::materializeConstant(OpBuilder &builder,
 LogicalResult WeaveDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   // Left on a kernel by convert-weave-to-nvvm while it lowers it.
-  if (attr.getName() == "weave.team_args")
+  if (attr.getName() == "weave.team_args" || attr.getName() == "weave.tma_arg")
     return success();
   if (attr.getName() != getKernelAttrName())
     return op->emitError() << "unknown weave attribute '"

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -27,6 +28,11 @@ struct AbiParam {
   std::string dtype;            ///< "f32", "f16", ... or "" when not a buffer
   SmallVector<int64_t> shape;   ///< row-major, outermost first
   unsigned semaphoreCount = 0;  ///< for Semaphore parameters
+  // Tma parameters: a tensor map over user parameter `tmaSource`.
+  unsigned tmaSource = 0;
+  SmallVector<int64_t> tmaBox;  ///< innermost first
+  bool tmaIsPeerView = false;   ///< views device (rank + tmaPeerOffset) mod N
+  int64_t tmaPeerOffset = 0;
 };
 
 /// The launch configuration and parameters of one weave kernel.
@@ -43,13 +49,22 @@ struct KernelAbi {
 /// bases follow).
 inline constexpr llvm::StringLiteral kTeamArgsAttrName = "weave.team_args";
 
+/// Name of the attribute the lowering puts on each `weave.copy_smem_to_gmem`:
+/// the argument index of its tensor map.
+inline constexpr llvm::StringLiteral kTmaArgAttrName = "weave.tma_arg";
+
 /// The element type name the bundle uses for `type` ("f16", "i32", ...), or
 /// failure for types the runtime does not know.
 FailureOr<std::string> getDTypeName(Type type);
 
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
-FailureOr<KernelAbi> computeKernelAbi(gpu::GPUFuncOp func);
+/// TMA parameters follow the team parameters, one per distinct (target,
+/// tile, peer view) of the kernel's `weave.copy_smem_to_gmem` ops; `tmaOf`
+/// (if given) receives the Tma parameter index of each of those ops.
+FailureOr<KernelAbi>
+computeKernelAbi(gpu::GPUFuncOp func,
+                 llvm::DenseMap<Operation *, unsigned> *tmaOf = nullptr);
 
 } // namespace mlir::weave
 

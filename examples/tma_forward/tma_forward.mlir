@@ -1,0 +1,55 @@
+// A TMA store to another GPU: every device stages its 64x64 block in shared
+// memory and stores it with one bulk tensor copy into rows [64*d, 64*d + 64)
+// of its right neighbour's symmetric `gathered`, then signals it. The host
+// builds the tensor map of the neighbour's buffer; the device to store to is
+// written (device_id + 1) mod num_devices so the host can compute it too.
+//
+//   weavec tma_forward.mlir --emit=bundle -o tma_forward.wbundle
+module attributes {gpu.container_module} {
+gpu.module @tma_forward {
+  gpu.func @tma_forward(
+      %block: memref<64x64xf32> {weave.name = "block"},
+      %gathered: memref<256x64xf32, #weave.symmetric> {weave.name = "gathered"},
+      %ready: !weave.semaphore {weave.name = "ready"})
+      workgroup(%tile: memref<64x64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>,
+          grid = [1, 1, 1], block = [256, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %c4096 = arith.constant 4096 : index
+    %one = arith.constant 1 : i32
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+
+    // Stage the block in shared memory, 16 elements per thread.
+    %tid = gpu.thread_id x
+    scf.for %i = %tid to %c4096 step %c256 {
+      %r = arith.divui %i, %c64 : index
+      %c = arith.remui %i, %c64 : index
+      %v = memref.load %block[%r, %c] : memref<64x64xf32>
+      memref.store %v, %tile[%r, %c] : memref<64x64xf32, #gpu.address_space<workgroup>>
+    }
+    // Generic-proxy writes to shared memory must be visible to the TMA unit.
+    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+    gpu.barrier
+
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      %row = arith.muli %me, %c64 : index
+      weave.copy_smem_to_gmem %tile, %gathered[%row, %c0] on %right
+          : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+      // The store must be complete (not just read) before the release.
+      weave.wait_smem_to_gmem 0
+      weave.semaphore_signal %ready, %one on %right : !weave.semaphore
+      weave.semaphore_wait %ready, %one decrement : !weave.semaphore
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+}
