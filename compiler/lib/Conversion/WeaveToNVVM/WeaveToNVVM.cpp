@@ -203,8 +203,9 @@ struct DeviceIdOpLowering : public ConvertOpToLLVMPattern<DeviceIdOp> {
   }
 };
 
-/// `weave.num_devices` -> the mesh size when static, else the team size
-/// parameter.
+/// `weave.num_devices` -> the team size parameter. (For a static mesh the
+/// op folds to a constant before this pass, in the canonicalizer that the
+/// weave-to-llvm pipeline runs first.)
 struct NumDevicesOpLowering : public ConvertOpToLLVMPattern<NumDevicesOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
