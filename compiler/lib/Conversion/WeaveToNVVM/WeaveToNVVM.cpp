@@ -187,39 +187,27 @@ bool functionHasBulkStores(Operation *op) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// `weave.device_id` -> the rank parameter.
-struct DeviceIdOpLowering : public ConvertOpToLLVMPattern<DeviceIdOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// `weave.device_id` -> the rank parameter; `weave.num_devices` -> the team
+/// size parameter (for a static mesh it folds to a constant before this
+/// pass, in the canonicalizer that the weave-to-llvm pipeline runs first).
+template <typename OpTy, Value TeamArgs::*Param>
+struct TeamParamOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
 
   LogicalResult
-  matchAndRewrite(DeviceIdOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     FailureOr<TeamArgs> team = getTeamArgs(op);
     if (failed(team))
       return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
     rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
-        op, getTypeConverter()->getIndexType(), team->rank);
+        op, this->getTypeConverter()->getIndexType(), (*team).*Param);
     return success();
   }
 };
-
-/// `weave.num_devices` -> the team size parameter. (For a static mesh the
-/// op folds to a constant before this pass, in the canonicalizer that the
-/// weave-to-llvm pipeline runs first.)
-struct NumDevicesOpLowering : public ConvertOpToLLVMPattern<NumDevicesOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(NumDevicesOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<TeamArgs> team = getTeamArgs(op);
-    if (failed(team))
-      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
-    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
-        op, getTypeConverter()->getIndexType(), team->teamSize);
-    return success();
-  }
-};
+using DeviceIdOpLowering = TeamParamOpLowering<DeviceIdOp, &TeamArgs::rank>;
+using NumDevicesOpLowering =
+    TeamParamOpLowering<NumDevicesOp, &TeamArgs::teamSize>;
 
 /// `weave.remote_ref` -> the same descriptor with both pointers moved by
 /// `peer_bases[device] - peer_bases[rank]`.
