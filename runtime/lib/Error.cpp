@@ -20,6 +20,8 @@ const char *errorCodeName(ErrorCode code) {
     return "Timeout";
   case ErrorCode::System:
     return "System";
+  case ErrorCode::CompileError:
+    return "CompileError";
   }
   return "UnknownError";
 }

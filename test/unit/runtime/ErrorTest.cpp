@@ -79,6 +79,7 @@ TEST(Error, DriverErrorCarriesEverything) {
 TEST(Error, CodeNames) {
   EXPECT_STREQ(errorCodeName(ErrorCode::Timeout), "Timeout");
   EXPECT_STREQ(errorCodeName(ErrorCode::InvalidBundle), "InvalidBundle");
+  EXPECT_STREQ(errorCodeName(ErrorCode::CompileError), "CompileError");
 }
 
 TEST(ErrorDeathTest, ReadingTheWrongAlternativeAborts) {

@@ -28,6 +28,8 @@ enum class ErrorCode {
   PeerAccess,      ///< two devices cannot map each other's memory
   Timeout,         ///< a peer (rank) did not answer before the deadline
   System,          ///< a POSIX call failed (errno is in the message)
+  CompileError,    ///< weave::Compiler rejected a kernel (the message holds
+                   ///< its `name:line:col: error: ...` diagnostics)
 };
 
 /// Returns the enumerator's name, e.g. "InvalidBundle".
