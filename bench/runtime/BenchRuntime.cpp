@@ -3,24 +3,24 @@
 // Semaphore ping-pong round trip (weave signal/wait vs raw volatile flags)
 // and put bandwidth (16-byte vector stores into peer memory vs
 // cuMemcpyPeerAsync), one direction and both at once. CUDA events, warm-up,
-// median of many runs. Usage: weave_bench_runtime [cubin]
+// median of many runs. Kernels: test/support/kernels/AbiTestKernels.cu.
+// Usage: weave_bench_runtime [cubin]
 //
 //===----------------------------------------------------------------------===//
 
 #include "weave/runtime/Kernel.h"
+#include "weave/test/AbiTestKernels.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <vector>
 
 using namespace weave;
 
 namespace {
 
-constexpr uint64_t kPutWords = uint64_t(32) << 20; // i32 words: 128 MiB
+using test::kPutWords; // i32 words: 128 MiB
 constexpr uint32_t kRounds = 20000;
 constexpr int kWarmup = 3;
 constexpr int kRuns = 15;
@@ -45,54 +45,6 @@ constexpr int kRuns = 15;
       std::exit(1);                                                            \
     }                                                                          \
   } while (false)
-
-ParamInfo param(weave::abi::ParamKind kind, std::string name,
-                std::string dtype = "", std::vector<int64_t> shape = {}) {
-  ParamInfo p;
-  p.kind = kind;
-  p.name = std::move(name);
-  p.dtype = std::move(dtype);
-  p.shape = std::move(shape);
-  return p;
-}
-
-void addTeamParams(KernelInfo &k) {
-  k.params.push_back(param(weave::abi::ParamKind::Rank, "rank"));
-  k.params.push_back(param(weave::abi::ParamKind::TeamSize, "team_size"));
-  k.params.push_back(param(weave::abi::ParamKind::PeerBases, "peer_bases"));
-}
-
-Bundle makeBundle(std::vector<uint8_t> cubin) {
-  Bundle b;
-  b.arch = "sm_90a";
-  b.producer = "nvcc (runtime benchmarks)";
-  for (const char *name : {"bench_ping_pong_sem", "bench_ping_pong_flag"}) {
-    KernelInfo k;
-    k.name = name;
-    k.block = {32, 1, 1};
-    k.teamSize = 2;
-    ParamInfo sems = param(weave::abi::ParamKind::Semaphore, "sems");
-    sems.semaphoreCount = 2;
-    k.params.push_back(sems);
-    k.params.push_back(param(weave::abi::ParamKind::Scalar, "rounds", "u32"));
-    addTeamParams(k);
-    b.kernels.push_back(k);
-  }
-  KernelInfo put;
-  put.name = "bench_put";
-  put.grid = {132 * 4, 1, 1};
-  put.block = {512, 1, 1};
-  put.teamSize = 2;
-  put.params.push_back(param(weave::abi::ParamKind::Symmetric, "src", "i32",
-                             {int64_t(kPutWords)}));
-  put.params.push_back(param(weave::abi::ParamKind::Symmetric, "dst", "i32",
-                             {int64_t(kPutWords)}));
-  put.params.push_back(param(weave::abi::ParamKind::Scalar, "active", "u32"));
-  addTeamParams(put);
-  b.kernels.push_back(put);
-  b.cubin = std::move(cubin);
-  return b;
-}
 
 /// Milliseconds between two events on each of the given devices' streams
 /// (the longest), for one run of `body`.
@@ -145,19 +97,13 @@ struct Timer {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string path = argc > 1 ? argv[1] : WEAVE_BENCH_CUBIN;
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    std::fprintf(stderr, "cannot read cubin '%s'\n", path.c_str());
-    return 1;
-  }
-  std::vector<uint8_t> cubin((std::istreambuf_iterator<char>(file)),
-                             std::istreambuf_iterator<char>());
+  auto bundle = test::loadAbiTestBundle(argc > 1 ? argv[1] : "");
+  CHECK_OK(bundle);
   auto team = Team::createInProcess({0, 1});
   CHECK_OK(team);
   auto heap = SymmetricHeap::create(*team, 2 * kPutWords * 4 + (1 << 20));
   CHECK_OK(heap);
-  auto program = Program::load(*team, makeBundle(std::move(cubin)));
+  auto program = Program::load(*team, std::move(*bundle));
   CHECK_OK(program);
   auto sem = Kernel::get(*program, "bench_ping_pong_sem");
   auto flag = Kernel::get(*program, "bench_ping_pong_flag");

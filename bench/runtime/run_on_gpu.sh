@@ -11,6 +11,7 @@ S=/tmp/weave-rt-src
 B=/tmp/weave-rt-build
 rm -rf "$S" && mkdir -p "$S/test/unit" "$S/test/gpu" "$S/bench" "$OUTDIR"
 cp -r "$ROOT/runtime" "$S/"
+cp -r "$ROOT/test/support" "$S/test/"
 cp -r "$ROOT/test/unit/runtime" "$S/test/unit/"
 cp -r "$ROOT/test/gpu/runtime" "$S/test/gpu/"
 cp -r "$ROOT/bench/runtime" "$S/bench/"
@@ -32,6 +33,7 @@ endif()
 include(GoogleTest)
 set(WEAVE_ENABLE_GPU_TESTS ON)
 add_subdirectory(runtime)
+add_subdirectory(test/support)
 add_subdirectory(test/unit/runtime)
 add_subdirectory(test/gpu/runtime)
 add_subdirectory(bench/runtime)

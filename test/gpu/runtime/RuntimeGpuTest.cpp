@@ -10,6 +10,8 @@
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
+#include "weave/test/AbiTestKernels.h"
+#include "weave/test/BundleBuilder.h"
 
 #include <gtest/gtest.h>
 
@@ -17,8 +19,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -35,78 +35,10 @@ namespace {
 
 #define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
 
-ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
-                std::vector<int64_t> shape = {}) {
-  ParamInfo p;
-  p.kind = kind;
-  p.name = std::move(name);
-  p.dtype = std::move(dtype);
-  p.shape = std::move(shape);
-  return p;
-}
-
-void addTeamParams(KernelInfo &k) {
-  k.params.push_back(param(weave::abi::ParamKind::Rank, "rank"));
-  k.params.push_back(param(weave::abi::ParamKind::TeamSize, "team_size"));
-  k.params.push_back(param(weave::abi::ParamKind::PeerBases, "peer_bases"));
-}
-
-std::vector<uint8_t> readCubin() {
-  std::ifstream file(WEAVE_RT_TEST_CUBIN, std::ios::binary);
-  if (!file)
-    return {};
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(file)),
-                              std::istreambuf_iterator<char>());
-}
-
-/// The manifest of the hand-written kernels in RuntimeTestKernels.cu.
-Bundle makeTestBundle(std::vector<uint8_t> cubin) {
-  Bundle b;
-  b.arch = "sm_90a";
-  b.producer = "nvcc (runtime GPU tests)";
-  KernelInfo ring;
-  ring.name = "ring_exchange";
-  ring.block = {256, 1, 1};
-  ring.params.push_back(
-      param(weave::abi::ParamKind::Symmetric, "buf", "i32", {4096}));
-  ParamInfo sems = param(weave::abi::ParamKind::Semaphore, "sems");
-  sems.semaphoreCount = 1;
-  ring.params.push_back(sems);
-  ring.params.push_back(param(weave::abi::ParamKind::Buffer, "errors", "i32", {2}));
-  ring.params.push_back(param(weave::abi::ParamKind::Scalar, "iter", "u32"));
-  addTeamParams(ring);
-  b.kernels.push_back(ring);
-
-  KernelInfo ping;
-  ping.name = "ping_pong";
-  ping.block = {32, 1, 1};
-  ping.teamSize = 2;
-  ParamInfo pingSems = param(weave::abi::ParamKind::Semaphore, "sems");
-  pingSems.semaphoreCount = 2;
-  ping.params.push_back(pingSems);
-  ping.params.push_back(
-      param(weave::abi::ParamKind::Symmetric, "mailbox", "u32", {2}));
-  ping.params.push_back(param(weave::abi::ParamKind::Buffer, "errors", "i32", {4}));
-  ping.params.push_back(param(weave::abi::ParamKind::Scalar, "rounds", "u32"));
-  addTeamParams(ping);
-  b.kernels.push_back(ping);
-
-  KernelInfo peek;
-  peek.name = "tma_peek";
-  peek.block = {128, 1, 1};
-  peek.params.push_back(
-      param(weave::abi::ParamKind::Symmetric, "src", "f32", {8, 32}));
-  peek.params.push_back(param(weave::abi::ParamKind::Buffer, "out", "f32", {8, 32}));
-  addTeamParams(peek);
-  ParamInfo view = param(weave::abi::ParamKind::Tma, "src_peer");
-  view.tma.sourceParam = 0;
-  view.tma.box = {32, 8};
-  view.tma.isPeerView = true;
-  view.tma.peerOffset = 1;
-  peek.params.push_back(view);
-  b.kernels.push_back(peek);
-  b.cubin = std::move(cubin);
-  return b;
+/// The manifest of the hand-written kernels over the nvcc-built cubin
+/// (test/support/kernels/AbiTestKernels.cu).
+Bundle makeTestBundle() {
+  return test::abiTestBundle(test::readFileBytes(test::abiTestCubinPath()));
 }
 
 /// Why GPU tests cannot run here, or "" when they can.
@@ -134,8 +66,8 @@ std::string gpuSkipReason(int needed) {
       return "the test cubin is sm_90a, device " + std::to_string(d) +
              " is sm_" + std::to_string(major * 10 + minor);
   }
-  if (readCubin().empty())
-    return std::string("test cubin '") + WEAVE_RT_TEST_CUBIN +
+  if (test::readFileBytes(test::abiTestCubinPath()).empty())
+    return std::string("test cubin '") + test::abiTestCubinPath() +
            "' missing (built without nvcc)";
   return "";
 }
@@ -227,7 +159,7 @@ int visibleDevices() {
 void runRing(Team &team, int iterations) {
   auto heap = SymmetricHeap::create(team, 1 << 20);
   ASSERT_OK(heap);
-  auto program = Program::load(team, makeTestBundle(readCubin()));
+  auto program = Program::load(team, makeTestBundle());
   ASSERT_OK(program);
   auto kernel = Kernel::get(*program, "ring_exchange");
   ASSERT_OK(kernel);
@@ -314,7 +246,7 @@ TEST(InProcess, RingExchangeUnderGraphCapture) {
   ASSERT_OK(team);
   auto heap = SymmetricHeap::create(*team, 1 << 20);
   ASSERT_OK(heap);
-  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  auto program = Program::load(*team, makeTestBundle());
   ASSERT_OK(program);
   auto kernel = Kernel::get(*program, "ring_exchange");
   ASSERT_OK(kernel);
@@ -370,7 +302,7 @@ TEST(InProcess, SemaphoreStress100kPingPongs) {
   ASSERT_OK(team);
   auto heap = SymmetricHeap::create(*team, 1 << 20);
   ASSERT_OK(heap);
-  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  auto program = Program::load(*team, makeTestBundle());
   ASSERT_OK(program);
   auto kernel = Kernel::get(*program, "ping_pong");
   ASSERT_OK(kernel);
@@ -410,7 +342,7 @@ TEST(InProcess, TmaPeerViewReadsTheNeighbour) {
   ASSERT_OK(team);
   auto heap = SymmetricHeap::create(*team, 1 << 20);
   ASSERT_OK(heap);
-  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  auto program = Program::load(*team, makeTestBundle());
   ASSERT_OK(program);
   auto kernel = Kernel::get(*program, "tma_peek");
   ASSERT_OK(kernel);
@@ -454,7 +386,7 @@ TEST(InProcess, WrongArgumentsFailCleanly) {
   auto other = SymmetricHeap::create(*team, 1 << 20);
   ASSERT_OK(heap);
   ASSERT_OK(other);
-  auto program = Program::load(*team, makeTestBundle(readCubin()));
+  auto program = Program::load(*team, makeTestBundle());
   ASSERT_OK(program);
   auto kernel = Kernel::get(*program, "ring_exchange");
   ASSERT_OK(kernel);
@@ -514,7 +446,7 @@ TEST(InProcess, ManifestParamSizeCheckedAgainstCubin) {
   SKIP_WITHOUT_GPUS(2);
   auto team = Team::createInProcess({0, 1});
   ASSERT_OK(team);
-  Bundle bundle = makeTestBundle(readCubin());
+  Bundle bundle = makeTestBundle();
   bundle.kernels[0].params[3].dtype = "u32";
   bundle.kernels[0].params[3].dtype = "i64"; // cubin has a 4-byte u32
   auto program = Program::load(*team, bundle);

@@ -1,22 +1,14 @@
 //===- BindingTest.cpp - Kernel argument checks and parameter layout ------===//
 
 #include "weave/runtime/KernelArgs.h"
+#include "weave/test/BundleBuilder.h"
 
 #include <gtest/gtest.h>
 
 using namespace weave;
+using weave::test::param;
 
 namespace {
-
-ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
-                std::vector<int64_t> shape = {}) {
-  ParamInfo p;
-  p.kind = kind;
-  p.name = std::move(name);
-  p.dtype = std::move(dtype);
-  p.shape = std::move(shape);
-  return p;
-}
 
 KernelInfo makeKernel() {
   KernelInfo k;

@@ -3,6 +3,7 @@
 #include "FakeCubin.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/TmaLayout.h"
+#include "weave/test/BundleBuilder.h"
 
 #include <gtest/gtest.h>
 
@@ -11,25 +12,11 @@
 #include <unistd.h>
 
 using namespace weave;
+using weave::test::addTeamParams;
 using weave::test::makeFakeCubin;
+using weave::test::param;
 
 namespace {
-
-ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
-                std::vector<int64_t> shape = {}) {
-  ParamInfo p;
-  p.kind = kind;
-  p.name = std::move(name);
-  p.dtype = std::move(dtype);
-  p.shape = std::move(shape);
-  return p;
-}
-
-void addTeamParams(KernelInfo &k) {
-  k.params.push_back(param(weave::abi::ParamKind::Rank, "rank"));
-  k.params.push_back(param(weave::abi::ParamKind::TeamSize, "team_size"));
-  k.params.push_back(param(weave::abi::ParamKind::PeerBases, "peer_bases"));
-}
 
 /// A bundle using every parameter kind.
 Bundle makeBundle() {
