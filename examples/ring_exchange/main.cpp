@@ -11,11 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/examples/HostSetup.h"
 #include "weave/runtime/Bundle.h"
-#include "weave/runtime/Device.h"
 #include "weave/runtime/Kernel.h"
-#include "weave/runtime/SymmetricHeap.h"
-#include "weave/runtime/Team.h"
 
 #include <cuda.h>
 
@@ -27,15 +25,13 @@
 #include <vector>
 
 using namespace weave;
+using namespace weave::examples;
 
 namespace {
 
 constexpr int64_t kElements = 65536;
 
-int fail(const Error &error) {
-  std::fprintf(stderr, "ring_exchange: error: %s\n", error.toString().c_str());
-  return 1;
-}
+int fail(const Error &error) { return reportError("ring_exchange", error); }
 
 float expectedValue(uint32_t rank, int64_t i) {
   return static_cast<float>(rank * 100000 + i);
@@ -47,103 +43,78 @@ int run(const std::string &bundlePath, int iterations) {
   if (!bundle)
     return fail(bundle.error());
 
-  bool multiProcess = std::getenv("WORLD_SIZE") != nullptr;
-  Status init = initDriver();
-  if (!init) {
-    std::printf("SKIP: no CUDA driver here (%s)\n",
-                init.error().toString().c_str());
+  TeamRequest request;
+  request.program = "ring_exchange";
+  request.heapBytes = 64 << 20;
+  if (std::string why = skipReason(request); !why.empty()) {
+    std::printf("SKIP: %s\n", why.c_str());
     return 0;
   }
-  Expected<int> count = deviceCount();
-  if (!count)
-    return fail(count.error());
-  if (!multiProcess && *count < 2) {
-    std::printf("SKIP: ring_exchange needs 2 GPUs, this machine has %d\n",
-                *count);
-    return 0;
-  }
-  std::vector<int> ordinals;
-  for (int i = 0; i < *count; ++i)
-    ordinals.push_back(i);
-  Expected<Team> team = multiProcess ? Team::createFromEnvironment()
-                                     : Team::createInProcess(ordinals);
-  if (!team)
-    return fail(team.error());
+  Expected<HostSession> session = createSession(request);
+  if (!session)
+    return fail(session.error());
+  Team &team = session->team;
+  SymmetricHeap &heap = session->heap;
+  const std::vector<CUstream> &streams = session->streams;
 
-  Expected<SymmetricHeap> heap = SymmetricHeap::create(*team, 64 << 20);
-  if (!heap)
-    return fail(heap.error());
-  Expected<SymmetricBuffer> inbox =
-      heap->allocateTensor("f32", {kElements});
-  Expected<SemaphoreArray> ready = heap->allocateSemaphores(1);
+  Expected<SymmetricBuffer> inbox = heap.allocateTensor("f32", {kElements});
+  Expected<SemaphoreArray> ready = heap.allocateSemaphores(1);
   if (!inbox || !ready)
     return fail(!inbox ? inbox.error() : ready.error());
 
-  Expected<Program> program = Program::load(*team, std::move(*bundle));
+  Expected<Program> program = Program::load(team, std::move(*bundle));
   if (!program)
     return fail(program.error());
   Expected<Kernel> kernel = Kernel::get(*program, "ring_exchange");
   if (!kernel)
     return fail(kernel.error());
 
-  // Per-device source blocks and streams.
-  size_t local = team->localCount();
-  DeviceBuffers src{{}, "f32", {kElements}, kElements * sizeof(float)};
-  std::vector<CUstream> streams(local);
+  // Per-device source blocks.
+  size_t local = team.localCount();
+  Expected<LocalBuffers> src = LocalBuffers::create(team, "f32", {kElements});
+  if (!src)
+    return fail(src.error());
   for (size_t i = 0; i < local; ++i) {
-    if (Status s = team->device(i).makeCurrent(); !s)
-      return fail(s.error());
-    CUdeviceptr ptr = 0;
     std::vector<float> host(kElements);
     for (int64_t e = 0; e < kElements; ++e)
-      host[e] = expectedValue(team->rankOf(i), e);
-    if (cuMemAlloc(&ptr, src.bytes) != CUDA_SUCCESS ||
-        cuMemcpyHtoD(ptr, host.data(), src.bytes) != CUDA_SUCCESS ||
-        cuStreamCreate(&streams[i], CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
-      std::fprintf(stderr, "ring_exchange: error: cannot set up device %d\n",
-                   team->device(i).ordinal());
-      return 1;
-    }
-    src.pointers.push_back(ptr);
+      host[e] = expectedValue(team.rankOf(i), e);
+    if (Status s = src->upload(i, host.data()); !s)
+      return fail(s.error());
   }
 
-  std::vector<KernelArg> args = {src, *inbox, *ready};
+  std::vector<KernelArg> args = {src->args(), *inbox, *ready};
   size_t wrong = 0;
   for (int iter = 0; iter < iterations; ++iter) {
     // Poison every inbox (NaN bit pattern), then make sure no device starts
     // writing into a peer before that peer's poison has landed.
     for (size_t i = 0; i < local; ++i) {
-      (void)team->device(i).makeCurrent();
-      cuMemsetD32(heap->localPointer(*inbox, i), 0x7fc00bad, kElements);
+      (void)team.device(i).makeCurrent();
+      cuMemsetD32(heap.localPointer(*inbox, i), 0x7fc00bad, kElements);
     }
-    if (Status s = team->synchronize(); !s)
+    if (Status s = team.synchronize(); !s)
       return fail(s.error());
-    if (Status s = kernel->launch(*heap, args, streams); !s)
+    if (Status s = kernel->launch(heap, args, streams); !s)
       return fail(s.error());
-    if (Status s = team->synchronize(); !s)
+    if (Status s = team.synchronize(); !s)
       return fail(s.error());
     for (size_t i = 0; i < local; ++i) {
-      (void)team->device(i).makeCurrent();
+      (void)team.device(i).makeCurrent();
       std::vector<float> got(kElements);
-      cuMemcpyDtoH(got.data(), heap->localPointer(*inbox, i),
+      cuMemcpyDtoH(got.data(), heap.localPointer(*inbox, i),
                    kElements * sizeof(float));
-      uint32_t left = (team->rankOf(i) + team->size() - 1) % team->size();
+      uint32_t left = (team.rankOf(i) + team.size() - 1) % team.size();
       for (int64_t e = 0; e < kElements; ++e)
         if (got[e] != expectedValue(left, e) && wrong++ < 5)
           std::fprintf(stderr,
                        "ring_exchange: rank %u inbox[%lld] = %g, expected %g "
                        "(from rank %u)\n",
-                       team->rankOf(i), static_cast<long long>(e), got[e],
+                       team.rankOf(i), static_cast<long long>(e), got[e],
                        expectedValue(left, e), left);
     }
   }
-  for (size_t i = 0; i < local; ++i) {
-    (void)team->device(i).makeCurrent();
-    cuMemFree(src.pointers[i]);
-    cuStreamDestroy(streams[i]);
-  }
   std::printf("ring_exchange: team of %u (%s), %d iterations: %s\n",
-              team->size(), multiProcess ? "one process per GPU" : "in-process",
+              team.size(),
+              team.isMultiProcess() ? "one process per GPU" : "in-process",
               iterations, wrong ? "FAILED" : "every inbox correct");
   return wrong ? 1 : 0;
 }

@@ -5,15 +5,14 @@
 // Device d stores its 64x64 block with a TMA tensor store into rows
 // [64d, 64d + 64) of device (d + 1) mod N's `gathered`. The program checks
 // those rows on every device and that the other rows kept their poison.
-// Prints "SKIP: <reason>" and exits 0 without two GPUs.
+// In-process over 2 to 4 GPUs, or one process per GPU (RANK, WORLD_SIZE,
+// LOCAL_RANK). Prints "SKIP: <reason>" and exits 0 without two GPUs.
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/examples/HostSetup.h"
 #include "weave/runtime/Bundle.h"
-#include "weave/runtime/Device.h"
 #include "weave/runtime/Kernel.h"
-#include "weave/runtime/SymmetricHeap.h"
-#include "weave/runtime/Team.h"
 
 #include <cuda.h>
 
@@ -22,15 +21,13 @@
 #include <vector>
 
 using namespace weave;
+using namespace weave::examples;
 
 namespace {
 constexpr int64_t kRows = 64, kCols = 64, kGatheredRows = 256;
 constexpr uint32_t kPoison = 0x7fc00bad;
 
-int fail(const Error &error) {
-  std::fprintf(stderr, "tma_forward: error: %s\n", error.toString().c_str());
-  return 1;
-}
+int fail(const Error &error) { return reportError("tma_forward", error); }
 
 float value(uint32_t rank, int64_t r, int64_t c) {
   return static_cast<float>(rank * 10000 + r * kCols + c);
@@ -45,69 +42,67 @@ int main(int argc, char **argv) {
   Expected<Bundle> bundle = readBundleFile(argv[1]);
   if (!bundle)
     return fail(bundle.error());
-  if (Status s = initDriver(); !s) {
-    std::printf("SKIP: no CUDA driver here (%s)\n", s.error().toString().c_str());
+  TeamRequest request;
+  request.program = "tma_forward";
+  request.minDevices = 2;
+  request.maxDevices = kGatheredRows / kRows;
+  request.heapBytes = 16 << 20;
+  if (std::string why = skipReason(request); !why.empty()) {
+    std::printf("SKIP: %s\n", why.c_str());
     return 0;
   }
-  Expected<int> count = deviceCount();
-  if (!count)
-    return fail(count.error());
-  if (*count < 2 || *count > kGatheredRows / kRows) {
-    std::printf("SKIP: tma_forward runs on 2 to 4 GPUs, this machine has %d\n",
-                *count);
-    return 0;
-  }
-  std::vector<int> ordinals;
-  for (int i = 0; i < *count; ++i)
-    ordinals.push_back(i);
-  Expected<Team> team = Team::createInProcess(ordinals);
-  if (!team)
-    return fail(team.error());
-  Expected<SymmetricHeap> heap = SymmetricHeap::create(*team, 16 << 20);
-  if (!heap)
-    return fail(heap.error());
+  Expected<HostSession> session = createSession(request);
+  if (!session)
+    return fail(session.error());
+  Team &team = session->team;
+  SymmetricHeap &heap = session->heap;
+  const std::vector<CUstream> &streams = session->streams;
+
   Expected<SymmetricBuffer> gathered =
-      heap->allocateTensor("f32", {kGatheredRows, kCols});
-  Expected<SemaphoreArray> ready = heap->allocateSemaphores(1);
+      heap.allocateTensor("f32", {kGatheredRows, kCols});
+  Expected<SemaphoreArray> ready = heap.allocateSemaphores(1);
   if (!gathered || !ready)
     return fail(!gathered ? gathered.error() : ready.error());
-  Expected<Program> program = Program::load(*team, std::move(*bundle));
+  Expected<Program> program = Program::load(team, std::move(*bundle));
   if (!program)
     return fail(program.error());
   Expected<Kernel> kernel = Kernel::get(*program, "tma_forward");
   if (!kernel)
     return fail(kernel.error());
 
-  size_t local = team->localCount();
-  DeviceBuffers block{{}, "f32", {kRows, kCols}, kRows * kCols * sizeof(float)};
-  std::vector<CUstream> streams(local);
+  size_t local = team.localCount();
+  Expected<LocalBuffers> block =
+      LocalBuffers::create(team, "f32", {kRows, kCols});
+  if (!block)
+    return fail(block.error());
   for (size_t i = 0; i < local; ++i) {
-    (void)team->device(i).makeCurrent();
     std::vector<float> host(kRows * kCols);
     for (int64_t e = 0; e < kRows * kCols; ++e)
-      host[e] = value(team->rankOf(i), e / kCols, e % kCols);
-    CUdeviceptr ptr = 0;
-    if (cuMemAlloc(&ptr, block.bytes) || cuMemcpyHtoD(ptr, host.data(), block.bytes) ||
-        cuStreamCreate(&streams[i], CU_STREAM_NON_BLOCKING) ||
-        cuMemsetD32(heap->localPointer(*gathered, i), kPoison, kGatheredRows * kCols)) {
-      std::fprintf(stderr, "tma_forward: error: cannot set up device %zu\n", i);
+      host[e] = value(team.rankOf(i), e / kCols, e % kCols);
+    if (Status s = block->upload(i, host.data()); !s)
+      return fail(s.error());
+    (void)team.device(i).makeCurrent();
+    if (cuMemsetD32(heap.localPointer(*gathered, i), kPoison,
+                    kGatheredRows * kCols)) {
+      std::fprintf(stderr, "tma_forward: error: cannot poison device %zu\n", i);
       return 1;
     }
-    block.pointers.push_back(ptr);
   }
-  if (Status s = team->synchronize(); !s)
+  if (Status s = team.synchronize(); !s)
     return fail(s.error());
-  if (Status s = kernel->launch(*heap, {block, *gathered, *ready}, streams); !s)
+  if (Status s = kernel->launch(heap, {block->args(), *gathered, *ready},
+                                streams);
+      !s)
     return fail(s.error());
-  if (Status s = team->synchronize(); !s)
+  if (Status s = team.synchronize(); !s)
     return fail(s.error());
 
   size_t wrong = 0;
   for (size_t i = 0; i < local; ++i) {
-    (void)team->device(i).makeCurrent();
+    (void)team.device(i).makeCurrent();
     std::vector<float> got(kGatheredRows * kCols);
-    cuMemcpyDtoH(got.data(), heap->localPointer(*gathered, i), got.size() * 4);
-    uint32_t left = (team->rankOf(i) + team->size() - 1) % team->size();
+    cuMemcpyDtoH(got.data(), heap.localPointer(*gathered, i), got.size() * 4);
+    uint32_t left = (team.rankOf(i) + team.size() - 1) % team.size();
     for (int64_t r = 0; r < kGatheredRows; ++r)
       for (int64_t c = 0; c < kCols; ++c) {
         float g = got[r * kCols + c];
@@ -117,12 +112,10 @@ int main(int argc, char **argv) {
         bool ok = fromLeft ? g == value(left, r % kRows, c) : bits == kPoison;
         if (!ok && wrong++ < 5)
           std::fprintf(stderr, "tma_forward: rank %u gathered[%lld][%lld] = %g\n",
-                       team->rankOf(i), (long long)r, (long long)c, g);
+                       team.rankOf(i), (long long)r, (long long)c, g);
       }
-    cuMemFree(block.pointers[i]);
-    cuStreamDestroy(streams[i]);
   }
   std::printf("tma_forward: team of %u, TMA store to the right neighbour: %s\n",
-              team->size(), wrong ? "FAILED" : "every row correct");
+              team.size(), wrong ? "FAILED" : "every row correct");
   return wrong ? 1 : 0;
 }

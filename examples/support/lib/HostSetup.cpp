@@ -1,0 +1,216 @@
+//===- HostSetup.cpp - Team, heap and streams for host programs -----------===//
+
+#include "weave/examples/HostSetup.h"
+
+#include "weave/runtime/Device.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace weave {
+namespace examples {
+
+namespace {
+/// "2 GPUs", "2 to 4 GPUs", "2 or more GPUs".
+std::string gpuRange(const TeamRequest &request) {
+  std::string min = std::to_string(request.minDevices);
+  if (request.maxDevices == request.minDevices)
+    return min + " GPUs";
+  if (request.maxDevices)
+    return min + " to " + std::to_string(request.maxDevices) + " GPUs";
+  return min + " or more GPUs";
+}
+} // namespace
+
+bool isMultiProcessLaunch(const TeamRequest &request) {
+  return request.allowMultiProcess && std::getenv("WORLD_SIZE") != nullptr;
+}
+
+std::string skipReason(const TeamRequest &request) {
+  if (Status init = initDriver(); !init)
+    return "no CUDA driver here (" + init.error().toString() + ")";
+  if (isMultiProcessLaunch(request))
+    return ""; // the launcher chose the GPUs; createTeam checks the count
+  Expected<int> count = deviceCount();
+  if (!count)
+    return "cannot count the GPUs (" + count.error().toString() + ")";
+  if (*count < static_cast<int>(request.minDevices))
+    return request.program + " runs on " + gpuRange(request) +
+           ", this machine has " + std::to_string(*count);
+  return "";
+}
+
+Expected<Team> createTeam(const TeamRequest &request) {
+  WEAVE_TRY(initDriver());
+  auto checkSize = [&](uint32_t size) -> Status {
+    if (size < request.minDevices ||
+        (request.maxDevices && size > request.maxDevices))
+      return Error(ErrorCode::InvalidArgument,
+                   request.program + " runs on " + gpuRange(request) +
+                       ", the team has " + std::to_string(size));
+    return ok();
+  };
+  if (isMultiProcessLaunch(request)) {
+    WEAVE_ASSIGN_OR_RETURN(Team team,
+                           Team::createFromEnvironment(request.teamOptions));
+    WEAVE_TRY(checkSize(team.size()));
+    return team;
+  }
+  WEAVE_ASSIGN_OR_RETURN(int count, deviceCount());
+  if (request.maxDevices && count > static_cast<int>(request.maxDevices))
+    count = static_cast<int>(request.maxDevices);
+  WEAVE_TRY(checkSize(static_cast<uint32_t>(count)));
+  std::vector<int> ordinals;
+  for (int i = 0; i < count; ++i)
+    ordinals.push_back(i);
+  return Team::createInProcess(ordinals);
+}
+
+//===----------------------------------------------------------------------===//
+// LocalStreams
+//===----------------------------------------------------------------------===//
+
+Expected<LocalStreams> LocalStreams::create(const Team &team) {
+  LocalStreams s;
+  s.team_ = team.state();
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    CUstream stream = nullptr;
+    WEAVE_CU_TRY(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                 "creating a stream on device " +
+                     std::to_string(team.device(i).ordinal()));
+    s.streams_.push_back(stream);
+  }
+  return s;
+}
+
+LocalStreams &LocalStreams::operator=(LocalStreams &&other) noexcept {
+  if (this != &other) {
+    release();
+    team_ = std::move(other.team_);
+    streams_ = std::move(other.streams_);
+    other.streams_.clear();
+  }
+  return *this;
+}
+
+LocalStreams::~LocalStreams() { release(); }
+
+Status LocalStreams::synchronize() const {
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    WEAVE_TRY(team_->devices[i].makeCurrent());
+    WEAVE_CU_TRY(cuStreamSynchronize(streams_[i]),
+                 "synchronizing the stream of device " +
+                     std::to_string(team_->devices[i].ordinal()));
+  }
+  return ok();
+}
+
+void LocalStreams::release() {
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    if (!team_->devices[i].makeCurrent())
+      continue;
+    cuStreamSynchronize(streams_[i]);
+    if (cuStreamDestroy(streams_[i]) != CUDA_SUCCESS)
+      std::fprintf(stderr,
+                   "weave: warning: cuStreamDestroy failed on device "
+                   "%d\n",
+                   team_->devices[i].ordinal());
+  }
+  streams_.clear();
+}
+
+//===----------------------------------------------------------------------===//
+// LocalBuffers
+//===----------------------------------------------------------------------===//
+
+Expected<LocalBuffers> LocalBuffers::create(const Team &team,
+                                            const std::string &dtype,
+                                            std::vector<int64_t> shape) {
+  uint32_t elementBytes = dtypeBytes(dtype);
+  if (!elementBytes)
+    return Error(ErrorCode::InvalidArgument, "unknown dtype '" + dtype + "'");
+  uint64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d <= 0)
+      return Error(ErrorCode::InvalidArgument,
+                   "buffer dimensions must be positive");
+    elements *= static_cast<uint64_t>(d);
+  }
+  LocalBuffers b;
+  b.team_ = team.state();
+  b.buffers_.dtype = dtype;
+  b.buffers_.shape = std::move(shape);
+  b.buffers_.bytes = elements * elementBytes;
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    CUdeviceptr ptr = 0;
+    WEAVE_CU_TRY(cuMemAlloc(&ptr, b.buffers_.bytes),
+                 "allocating " + std::to_string(b.buffers_.bytes) +
+                     " bytes on device " +
+                     std::to_string(team.device(i).ordinal()));
+    b.buffers_.pointers.push_back(ptr);
+  }
+  return b;
+}
+
+LocalBuffers &LocalBuffers::operator=(LocalBuffers &&other) noexcept {
+  if (this != &other) {
+    release();
+    team_ = std::move(other.team_);
+    buffers_ = std::move(other.buffers_);
+    other.buffers_.pointers.clear();
+  }
+  return *this;
+}
+
+LocalBuffers::~LocalBuffers() { release(); }
+
+Status LocalBuffers::upload(size_t local, const void *host) const {
+  WEAVE_TRY(team_->devices[local].makeCurrent());
+  WEAVE_CU_TRY(cuMemcpyHtoD(buffers_.pointers[local], host, buffers_.bytes),
+               "uploading a buffer to device " +
+                   std::to_string(team_->devices[local].ordinal()));
+  return ok();
+}
+
+Status LocalBuffers::download(size_t local, void *host) const {
+  WEAVE_TRY(team_->devices[local].makeCurrent());
+  WEAVE_CU_TRY(cuMemcpyDtoH(host, buffers_.pointers[local], buffers_.bytes),
+               "downloading a buffer from device " +
+                   std::to_string(team_->devices[local].ordinal()));
+  return ok();
+}
+
+void LocalBuffers::release() {
+  for (size_t i = 0; i < buffers_.pointers.size(); ++i) {
+    if (!team_->devices[i].makeCurrent())
+      continue;
+    if (cuMemFree(buffers_.pointers[i]) != CUDA_SUCCESS)
+      std::fprintf(stderr, "weave: warning: cuMemFree failed on device %d\n",
+                   team_->devices[i].ordinal());
+  }
+  buffers_.pointers.clear();
+}
+
+//===----------------------------------------------------------------------===//
+// Sessions
+//===----------------------------------------------------------------------===//
+
+Expected<HostSession> createSession(const TeamRequest &request) {
+  WEAVE_ASSIGN_OR_RETURN(Team team, createTeam(request));
+  WEAVE_ASSIGN_OR_RETURN(
+      SymmetricHeap heap,
+      SymmetricHeap::create(team, request.heapBytes, request.signalPadBytes));
+  WEAVE_ASSIGN_OR_RETURN(LocalStreams streams, LocalStreams::create(team));
+  return HostSession{std::move(team), std::move(heap), std::move(streams)};
+}
+
+int reportError(const std::string &program, const Error &error) {
+  std::fprintf(stderr, "%s: error: %s\n", program.c_str(),
+               error.toString().c_str());
+  return 1;
+}
+
+} // namespace examples
+} // namespace weave
