@@ -41,6 +41,23 @@ struct TempFile {
 };
 } // namespace
 
+std::string mlir::weave::ptxasVersion(StringRef ptxas) {
+  if (ptxas.empty())
+    return "";
+  TempFile messages;
+  if (llvm::sys::fs::createTemporaryFile("weave", "log", messages.path))
+    return "";
+  SmallVector<StringRef> args = {ptxas, "--version"};
+  std::optional<StringRef> redirects[] = {std::nullopt, messages.path,
+                                          messages.path};
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
+                                         redirects);
+  if (status != 0)
+    return "";
+  auto buffer = llvm::MemoryBuffer::getFile(messages.path);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
 FailureOr<std::vector<char>>
 mlir::weave::assemblePtx(StringRef ptx, StringRef arch, unsigned optLevel,
                          Location loc, std::string *log) {

@@ -15,6 +15,10 @@ namespace mlir::weave {
 /// Returns an empty string when there is none.
 std::string findPtxas();
 
+/// The output of `<ptxas> --version` (its release line identifies the
+/// assembler; the JIT cache keys on it). Empty when it cannot be run.
+std::string ptxasVersion(StringRef ptxas);
+
 /// Assembles `ptx` for `arch` (e.g. "sm_90a") at -O`optLevel`. On failure
 /// emits ptxas's own messages as an error at `loc`. `log` receives ptxas's
 /// verbose report (registers, spills) on success.
