@@ -486,6 +486,21 @@ TEST_F(CompilerTest, BadOptions) {
             "arch expects sm_XX (e.g. sm_90a), got 'gfx90a'");
 }
 
+TEST_F(CompilerTest, PtxasFailureIsALocatedError) {
+  REQUIRE_PTXAS();
+  JitOptions unknownArch = options();
+  unknownArch.arch = "sm_999";
+  Compiler compiler(unknownArch);
+  Expected<Bundle> bundle = compiler.compileString(source_, "ring.mlir");
+  ASSERT_FALSE(bundle);
+  EXPECT_EQ(bundle.error().code(), ErrorCode::CompileError);
+  // Located at the module, as weavec reports it.
+  const std::string &message = bundle.error().message();
+  EXPECT_EQ(message.rfind("ring.mlir:", 0), 0u) << message;
+  EXPECT_NE(message.find(":1: error: ptxas ("), std::string::npos) << message;
+  EXPECT_TRUE(cacheEntries(cacheDir_).empty());
+}
+
 TEST_F(CompilerTest, EmptyInputIsAnErrorNotACrash) {
   Compiler compiler(options());
   Expected<Bundle> bundle = compiler.compileString("");
