@@ -12,6 +12,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
@@ -26,11 +27,16 @@ void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
                                            const CompileOptions &options) {
   pm.addPass(createVerifyKernelPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createExpandPipelinesPass());
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
   ConvertWeaveToNVVMPassOptions convertOptions;
   convertOptions.waitTimeoutNs = options.waitTimeoutNs;
   pm.addNestedPass<gpu::GPUModuleOp>(
       createConvertWeaveToNVVMPass(convertOptions));
+  // NVVM ops without an LLVM intrinsic (wgmma, mbarrier waits, predicated
+  // forms) become inline PTX.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
@@ -78,7 +84,7 @@ static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi) {
     if (param.kind == ::weave::abi::ParamKind::Tma) {
       out.tma.sourceParam = param.tmaSource;
       out.tma.box.assign(param.tmaBox.begin(), param.tmaBox.end());
-      out.tma.swizzleBytes = 0; // tiles are plain row-major in shared memory
+      out.tma.swizzleBytes = static_cast<uint32_t>(param.tmaSwizzle);
       out.tma.isPeerView = param.tmaIsPeerView;
       out.tma.peerOffset = param.tmaPeerOffset;
     }

@@ -138,29 +138,30 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     result.params.push_back(std::move(param));
   }
 
-  // One tensor map per distinct (target argument, tile, peer view).
+  // One tensor map per distinct (global buffer, tile, swizzle, peer view).
   unsigned numUser = func.getNumArguments();
-  WalkResult walk = func.walk([&](CopySmemToGmemOp copy) -> WalkResult {
-    auto arg = dyn_cast<BlockArgument>(copy.getTarget());
+  auto addTensorMap = [&](Operation *op, Value global, MemRefType tile,
+                          Value device, int64_t swizzle) -> WalkResult {
+    auto arg = dyn_cast<BlockArgument>(global);
     if (!arg || arg.getOwner() != &func.getBody().front() ||
         arg.getArgNumber() >= numUser) {
-      copy.emitOpError() << "expects its target to be a kernel argument: the "
-                            "tensor map of a TMA store is built on the host "
-                            "from the argument";
+      op->emitOpError() << "expects its global buffer to be a kernel "
+                           "argument: the tensor map of a TMA copy is built "
+                           "on the host from the argument";
       return WalkResult::interrupt();
     }
     AbiParam param;
     param.kind = ::weave::abi::ParamKind::Tma;
     param.tmaSource = arg.getArgNumber();
-    auto tile = cast<MemRefType>(copy.getSource().getType());
     param.tmaBox.assign(tile.getShape().rbegin(), tile.getShape().rend());
-    if (Value device = copy.getDevice()) {
+    param.tmaSwizzle = swizzle;
+    if (device) {
       FailureOr<int64_t> offset = matchPeerOffset(device, result.teamSize);
       if (failed(offset)) {
-        copy.emitOpError() << "expects the device of a TMA store to another "
-                              "device to be (device_id + c) mod num_devices "
-                              "for a constant c, so that the host can build "
-                              "its tensor map";
+        op->emitOpError() << "expects the device of a TMA store to another "
+                             "device to be (device_id + c) mod num_devices "
+                             "for a constant c, so that the host can build "
+                             "its tensor map";
         return WalkResult::interrupt();
       }
       param.tmaIsPeerView = true;
@@ -172,6 +173,7 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
       const AbiParam &other = result.params[index];
       if (other.kind == param.kind && other.tmaSource == param.tmaSource &&
           other.tmaBox == param.tmaBox &&
+          other.tmaSwizzle == param.tmaSwizzle &&
           other.tmaIsPeerView == param.tmaIsPeerView &&
           other.tmaPeerOffset == param.tmaPeerOffset)
         break;
@@ -182,7 +184,18 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
       result.params.push_back(std::move(param));
     }
     if (tmaOf)
-      (*tmaOf)[copy] = index;
+      (*tmaOf)[op] = index;
+    return WalkResult::advance();
+  };
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    if (auto store = dyn_cast<CopySmemToGmemOp>(op))
+      return addTensorMap(store, store.getTarget(),
+                          cast<MemRefType>(store.getSource().getType()),
+                          store.getDevice(), store.getSwizzle());
+    if (auto load = dyn_cast<CopyGmemToSmemOp>(op))
+      return addTensorMap(load, load.getSource(),
+                          cast<MemRefType>(load.getTarget().getType()),
+                          Value(), load.getSwizzle());
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())

@@ -183,6 +183,17 @@ bool functionHasBulkStores(Operation *op) {
   return found;
 }
 
+/// Whether the function enclosing `op` issues bulk (TMA) loads, before which
+/// an acquiring wait must order the async proxy after it.
+bool functionHasBulkLoads(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return false;
+  bool found = false;
+  func->walk([&](CopyGmemToSmemOp) { found = true; });
+  return found;
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -356,6 +367,14 @@ struct SemaphoreWaitOpLowering
     }
 
     rewriter.setInsertionPointToStart(after);
+    // Data a peer stored before its release is read by TMA loads (the async
+    // proxy) after this acquire: order the proxies.
+    if (functionHasBulkLoads(op))
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                   NVVM::ProxyKind::async_global),
+          NVVM::SharedSpaceAttr());
     if (op.getDecrement()) {
       Value negated = LLVM::SubOp::create(
           rewriter, loc,
@@ -463,6 +482,51 @@ struct CopySmemToGmemOpLowering
         rewriter, loc, descriptor, tile, coordinates, /*l2CacheHint=*/Value(),
         NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `weave.copy_gmem_to_smem` -> `cp.async.bulk.tensor` (global to shared,
+/// completing on the mbarrier) through the tensor map parameter the ABI
+/// gave it.
+struct CopyGmemToSmemOpLowering
+    : public ConvertOpToLLVMPattern<CopyGmemToSmemOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tmaArg = op->getAttrOfType<IntegerAttr>(kTmaArgAttrName);
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (!tmaArg || !func)
+      return rewriter.notifyMatchFailure(op, "no tensor map parameter");
+    Location loc = op.getLoc();
+    Value descriptor =
+        func.getFunctionBody().front().getArgument(tmaArg.getInt());
+    Value tile = bufferAddress(rewriter, loc, *getTypeConverter(),
+                               cast<MemRefType>(op.getTarget().getType()),
+                               adaptor.getTarget());
+    Value barrier = bufferAddress(rewriter, loc, *getTypeConverter(),
+                                  cast<MemRefType>(op.getBarrier().getType()),
+                                  adaptor.getBarrier());
+    // The destination operand is a shared::cluster address; this CTA's
+    // shared memory is part of that window.
+    tile = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc,
+        LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                   static_cast<unsigned>(
+                                       NVVM::NVVMMemorySpace::SharedCluster)),
+        tile);
+    SmallVector<Value> coordinates;
+    for (Value index : llvm::reverse(adaptor.getIndices()))
+      coordinates.push_back(
+          LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), index));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, tile, descriptor, coordinates, barrier,
+        /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
+        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+        /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -612,7 +676,7 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
   patterns.add<DeviceIdOpLowering, NumDevicesOpLowering, RemoteRefOpLowering,
                SemaphoreSignalOpLowering, OneSidedCopyLowering<PutOp>,
                OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering,
-               CopySmemToGmemOpLowering>(
+               CopySmemToGmemOpLowering, CopyGmemToSmemOpLowering>(
       converter);
   patterns.add<SemaphoreWaitOpLowering>(converter, waitTimeoutNs);
   patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(

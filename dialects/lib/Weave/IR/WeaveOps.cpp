@@ -145,6 +145,20 @@ LogicalResult GetOp::verify() {
                             cast<MemRefType>(getSource().getType()));
 }
 
+/// TMA swizzle modes: the innermost box row must fit in the swizzle span.
+static LogicalResult verifySwizzle(Operation *op, int64_t swizzle,
+                                   int64_t innerBytes) {
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return op->emitOpError() << "expects swizzle to be 0, 32, 64 or 128 "
+                                "bytes, got "
+                             << swizzle;
+  if (swizzle != 0 && innerBytes > swizzle)
+    return op->emitOpError() << "expects the innermost tile dimension ("
+                             << innerBytes << " bytes) to fit the " << swizzle
+                             << "-byte swizzle span";
+  return success();
+}
+
 LogicalResult CopySmemToGmemOp::verify() {
   auto source = cast<MemRefType>(getSource().getType());
   auto target = cast<MemRefType>(getTarget().getType());
@@ -185,7 +199,56 @@ LogicalResult CopySmemToGmemOp::verify() {
     return emitOpError() << "expects the innermost tile dimension to span a "
                             "multiple of 16 bytes, got "
                          << innerBytes;
-  return success();
+  return verifySwizzle(*this, getSwizzle(), innerBytes);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyGmemToSmemOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyGmemToSmemOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto target = cast<MemRefType>(getTarget().getType());
+  auto barrier = cast<MemRefType>(getBarrier().getType());
+  if (!isGlobal(source))
+    return emitOpError() << "expects the source in global memory, got "
+                         << source;
+  if (!isWorkgroup(target))
+    return emitOpError() << "expects the target in shared memory "
+                            "(#gpu.address_space<workgroup>), got "
+                         << target;
+  if (!isWorkgroup(barrier) || barrier.getRank() != 0 ||
+      !barrier.getElementType().isInteger(64))
+    return emitOpError() << "expects the barrier to be a memref<i64> in "
+                            "shared memory (an mbarrier), got "
+                         << barrier;
+  if (source.getElementType() != target.getElementType())
+    return emitOpError() << "expects matching element types, got "
+                         << source.getElementType() << " and "
+                         << target.getElementType();
+  if (!target.hasStaticShape())
+    return emitOpError() << "expects a static tile shape, got " << target;
+  if (source.getRank() != target.getRank())
+    return emitOpError() << "expects source and target of the same rank, got "
+                         << source.getRank() << " and " << target.getRank();
+  if (static_cast<int64_t>(getIndices().size()) != source.getRank())
+    return emitOpError() << "expects " << source.getRank()
+                         << " indices into the source, got "
+                         << getIndices().size();
+  if (target.getRank() < 1 || target.getRank() > 5)
+    return emitOpError() << "expects a tile of rank 1 to 5, got rank "
+                         << target.getRank();
+  for (int64_t dim : target.getShape())
+    if (dim > 256)
+      return emitOpError() << "expects tile dimensions of at most 256 "
+                              "elements (a TMA box limit), got "
+                           << dim;
+  int64_t innerBytes = target.getShape().back() * elementBytes(target);
+  if (innerBytes % 16 != 0)
+    return emitOpError() << "expects the innermost tile dimension to span a "
+                            "multiple of 16 bytes, got "
+                         << innerBytes;
+  return verifySwizzle(*this, getSwizzle(), innerBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -265,13 +328,37 @@ LogicalResult MatmulPipelineOp::verify() {
     return emitOpError() << "expects tile_k to be a multiple of "
                          << swizzleElems
                          << " (one 128-byte swizzle row), got " << tk;
-  for (auto [name, dim, tile] :
-       {std::tuple<StringRef, int64_t, int64_t>{"M", lhs.getDimSize(0), tm},
-        {"N", rhs.getDimSize(1), tn},
-        {"K", lhs.getDimSize(1), tk}})
-    if (!ShapedType::isDynamic(dim) && dim % tile != 0)
-      return emitOpError() << "expects " << name << " (" << dim
-                           << ") to be a multiple of its tile (" << tile << ")";
+  // Edge tiles are handled by TMA (zero-filled loads, clipped stores), but
+  // a tensor map needs rows that are a multiple of 16 bytes.
+  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"lhs", lhs},
+                            {"rhs", rhs},
+                            {"out", out}}) {
+    int64_t cols = type.getDimSize(1);
+    if (!ShapedType::isDynamic(cols) && (cols * elementBytes(type)) % 16 != 0)
+      return emitOpError() << "expects rows of " << name
+                           << " to span a multiple of 16 bytes (a TMA "
+                              "stride rule), got "
+                           << cols << " elements";
+  }
+  if (subM != 64 || (getSplit() == ConsumerSplit::N && subN % 64 != 0))
+    return emitOpError() << "expects each consumer to own 64 rows (tile_m = "
+                            "64 * consumers for split M, 64 for split N) "
+                            "and, for split N, a multiple of 64 columns; got "
+                         << subM << "x" << subN;
+  if (tn % 64 != 0)
+    return emitOpError() << "expects tile_n to be a multiple of 64 (rhs "
+                            "tiles are loaded as 64-column boxes), got "
+                         << tn;
+  if (tk != swizzleElems)
+    return emitOpError() << "expects tile_k to be " << swizzleElems
+                         << " (one 128-byte swizzle row), got " << tk;
+  if (consumers > 2)
+    return emitOpError() << "expects 1 or 2 consumer warpgroups, got "
+                         << consumers;
+  if (!outElt.isF16() && !outElt.isBF16())
+    return emitOpError() << "expects an f16 or bf16 output (f32 output is "
+                            "not lowered yet), got "
+                         << outElt;
   if (tm > 256 || tn > 256)
     return emitOpError() << "expects tile_m and tile_n of at most 256 (a TMA "
                             "box limit), got "
@@ -290,6 +377,15 @@ LogicalResult MatmulPipelineOp::verify() {
 }
 
 LogicalResult MatmulPipelineOp::verifyRegions() {
+  if (!getBeforeLoad().empty()) {
+    Block &block = getBeforeLoad().front();
+    if (block.getNumArguments() != 3 ||
+        !llvm::all_of(block.getArgumentTypes(),
+                      [](Type t) { return t.isIndex(); }))
+      return emitOpError() << "expects before_load to take 3 index arguments "
+                              "(m, n, k), got "
+                           << block.getNumArguments() << " arguments";
+  }
   Region &callback = getCallback();
   if (callback.empty())
     return success();

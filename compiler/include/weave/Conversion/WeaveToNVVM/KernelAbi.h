@@ -33,6 +33,7 @@ struct AbiParam {
   SmallVector<int64_t> tmaBox;  ///< innermost first
   bool tmaIsPeerView = false;   ///< views device (rank + tmaPeerOffset) mod N
   int64_t tmaPeerOffset = 0;
+  int64_t tmaSwizzle = 0;       ///< shared-memory swizzle span in bytes
 };
 
 /// The launch configuration and parameters of one weave kernel.
@@ -49,8 +50,9 @@ struct KernelAbi {
 /// bases follow).
 inline constexpr llvm::StringLiteral kTeamArgsAttrName = "weave.team_args";
 
-/// Name of the attribute the lowering puts on each `weave.copy_smem_to_gmem`:
-/// the argument index of its tensor map.
+/// Name of the attribute the lowering puts on each TMA op
+/// (`weave.copy_smem_to_gmem`, `weave.copy_gmem_to_smem`): the argument
+/// index of its tensor map.
 inline constexpr llvm::StringLiteral kTmaArgAttrName = "weave.tma_arg";
 
 /// The element type name the bundle uses for `type` ("f16", "i32", ...), or
@@ -59,8 +61,8 @@ FailureOr<std::string> getDTypeName(Type type);
 
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
-/// TMA parameters follow the team parameters, one per distinct (target,
-/// tile, peer view) of the kernel's `weave.copy_smem_to_gmem` ops; `tmaOf`
+/// TMA parameters follow the team parameters, one per distinct (global
+/// buffer, tile, swizzle, peer view) of the kernel's TMA ops; `tmaOf`
 /// (if given) receives the Tma parameter index of each of those ops.
 FailureOr<KernelAbi>
 computeKernelAbi(gpu::GPUFuncOp func,

@@ -181,10 +181,42 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     ```
   }];
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
-                       Variadic<Index>:$indices, Optional<Index>:$device);
+                       Variadic<Index>:$indices, Optional<Index>:$device,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
   let assemblyFormat = [{
     $source `,` $target `[` $indices `]` (`on` $device^)? attr-dict
     `:` type($source) `->` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem"> {
+  let summary = "asynchronous bulk (TMA) load of a tile into shared memory";
+  let description = [{
+    Issued by one thread: loads the tile of `source` at element offsets
+    `indices` into the shared-memory tile `target` with the tensor memory
+    accelerator. Completion is counted in bytes on the mbarrier `barrier`
+    (`mbarrier::complete_tx`), which the issuing thread must have armed with
+    the expected byte count. Elements outside `source` read as zero, so
+    edge tiles need no masking.
+
+    `swizzle` (0, 32, 64 or 128 bytes) is the shared-memory layout the tile
+    is written in; `weave-expand-pipelines` uses 128, the layout `wgmma`
+    reads without bank conflicts. The tensor map is built on the host from
+    the kernel argument `source`.
+
+    ```mlir
+    weave.copy_gmem_to_smem %a[%row, %col], %tile, %full {swizzle = 128}
+        : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>,
+          memref<i64, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
+                       AnyMemRef:$target, AnyMemRef:$barrier,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `,` $target `,` $barrier attr-dict
+    `:` type($source) `->` type($target) `,` type($barrier)
   }];
   let hasVerifier = 1;
 }
@@ -214,22 +246,51 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
   let summary = "warp-specialized TMA + wgmma matmul with a per-tile callback";
   let description = [{
-    Computes `out = lhs @ rhs` over the whole block grid. A producer
-    warpgroup loads `tile_m x tile_k` tiles of `lhs` and `tile_k x tile_n`
-    tiles of `rhs` with TMA into a ring of `stages` shared-memory slots
-    guarded by mbarriers; `consumers` warpgroups (two by default) split each
-    output tile along `split` and accumulate with `wgmma` in f32 registers;
-    the epilogue writes `out` through shared memory with a TMA store. The
-    tile schedule is persistent (one block per SM) and swizzled in groups
-    of `grid_tile_width` tiles.
+    Computes `out = lhs @ rhs` (row-major `M x K`, `K x N`, `M x N`; f16 or
+    bf16 inputs, f32 accumulation) with every block of the kernel.
+    `weave-expand-pipelines` turns it into a warp-specialized persistent
+    kernel body, so the kernel's block must be `128 * (1 + consumers)`
+    threads and its dynamic shared memory at least what the op needs:
 
-    The optional `callback` region runs in the first consumer warpgroup
-    (all 128 threads) once the tiles of step `(m, n, k)` are resident in
-    shared memory, with the tiles and the tile indices as block arguments.
-    The slot of step `s` is released `delay_release` steps after its wgmma
-    completes, so an asynchronous read started in the callback of step `s`
-    (a TMA store that forwards the tile to a peer) may run until the
-    callback of step `s + delay_release` has waited for it.
+    - warpgroup 0 is the producer: one thread walks the block's tiles and,
+      for each `k` step, waits until ring slot `step mod stages` is free
+      (its *empty* mbarrier), arms the slot's *full* mbarrier with the byte
+      count and issues TMA loads of the `tile_m x tile_k` lhs tile and the
+      `tile_k x tile_n` rhs tile (rhs as `tile_n / 64` boxes of 128-byte
+      rows). Loads past the edge of an operand read zeros, so `M`, `N` and
+      `K` need not be multiples of the tile;
+    - warpgroups `1..consumers` wait on the *full* mbarrier and issue
+      `wgmma.mma_async` into f32 register accumulators, each owning a
+      `tile_m / consumers` (split M) or `tile_n / consumers` (split N) part
+      of the output tile. One wgmma group stays in flight: the slot of step
+      `s` is known to be consumed once step `s + 1` has been issued;
+    - the producer gives up registers (`setmaxnreg`) to the consumers;
+    - tiles are visited persistently (block `b` takes tiles `b`,
+      `b + gridDim.x`, ...) in groups of `grid_tile_width` row tiles, so
+      neighbouring blocks share rhs tiles in L2. With `rotate_m(%r)` the
+      row tiles are visited starting at row tile `%r` and wrapping around;
+    - the epilogue converts the accumulators to the output type, writes
+      them to shared memory in the 128-byte swizzled layout and stores them
+      with TMA (edges are clipped).
+
+    `before_load` (optional) runs on the producer thread before it issues
+    the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
+    to wait on a semaphore until the rows it is about to read have arrived.
+
+    `callback` (optional) runs on all 128 threads of the first consumer
+    warpgroup once the tiles of step `(m, n, k)` are resident, before their
+    wgmma is issued. Its tile arguments are views of the ring slot in the
+    128-byte swizzled layout: they are meant for `weave.copy_smem_to_gmem`,
+    which the expansion gives a tensor map of the same swizzle; plain loads
+    do not see the logical layout. Slot reuse: the slot of step `s` is
+    released (handed back to the producer) after all consumer threads have
+    finished the callback of step `s + 1 + delay_release` and the wgmma of
+    step `s` has completed, and at the end of each output tile after every
+    consumer thread has waited for its bulk stores to finish reading shared
+    memory. So a bulk store issued from the tile of step `s` may run while
+    its issuing thread is in the callbacks of steps `s + 1` to
+    `s + delay_release`, and must have been waited for with
+    `weave.wait_smem_to_gmem N read_only` by then.
 
     ```mlir
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
@@ -244,7 +305,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     ```
   }];
   let arguments = (ins
-    AnyMemRef:$lhs, AnyMemRef:$rhs, AnyMemRef:$out,
+    Arg<AnyMemRef, "", [MemRead]>:$lhs, Arg<AnyMemRef, "", [MemRead]>:$rhs,
+    Arg<AnyMemRef, "", [MemWrite]>:$out,
     ConfinedAttr<I64Attr, [IntPositive]>:$tile_m,
     ConfinedAttr<I64Attr, [IntPositive]>:$tile_n,
     ConfinedAttr<I64Attr, [IntPositive]>:$tile_k,
@@ -252,13 +314,17 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$delay_release,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
-    DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split);
-  let regions = (region MaxSizedRegion<1>:$callback);
+    DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
+    Optional<Index>:$rotate_m);
+  let regions = (region MaxSizedRegion<1>:$before_load,
+                        MaxSizedRegion<1>:$callback);
   let assemblyFormat = [{
     $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
     `stages` `(` $stages `)`
     (`delay_release` `(` $delay_release^ `)`)?
+    (`rotate_m` `(` $rotate_m^ `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
+    (`before_load` $before_load^)?
     (`callback` $callback^)?
   }];
   let hasVerifier = 1;

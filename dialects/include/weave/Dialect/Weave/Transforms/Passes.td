@@ -17,4 +17,24 @@ def VerifyKernelPass : Pass<"weave-verify-kernel", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def ExpandPipelinesPass : Pass<"weave-expand-pipelines", "mlir::ModuleOp"> {
+  let summary = "Expand weave.matmul_pipeline into warp-specialized TMA + wgmma code";
+  let description = [{
+    Replaces every `weave.matmul_pipeline` with the body of a persistent,
+    warp-specialized Hopper matmul (see the op's description): mbarrier
+    initialization, a producer warpgroup issuing `weave.copy_gmem_to_smem`
+    TMA loads into a ring of 128-byte-swizzled shared-memory slots, consumer
+    warpgroups issuing `nvvm.wgmma.mma_async`, `setmaxnreg` rebalancing, the
+    inlined `before_load` and `callback` regions, and an epilogue that
+    stores the output tile with `weave.copy_smem_to_gmem`. Operands must be
+    kernel arguments or unit-stride subviews of them, because their tensor
+    maps are built on the host.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,635 @@
+//===- ExpandPipelines.cpp - weave.matmul_pipeline -> warp-specialized code ===//
+//
+// Expands each `weave.matmul_pipeline` into the body of a warp-specialized,
+// persistent Hopper matmul: a producer warpgroup feeding a ring of shared
+// memory slots with TMA loads (`weave.copy_gmem_to_smem`), consumer
+// warpgroups issuing `wgmma.mma_async` on 128-byte-swizzled tiles, and a
+// TMA-store epilogue (`weave.copy_smem_to_gmem`). The TMA ops stay weave ops
+// so that convert-weave-to-nvvm gives them tensor-map parameters; the rest
+// is NVVM, scf, arith and memref.
+//
+// Shared memory (dynamic, aligned up to 1024 bytes at run time because the
+// 128-byte swizzle pattern repeats every 1024 bytes):
+//   [stage s]  lhs tile (tile_m rows of 128 B), rhs tile (tile_n/64 boxes of
+//              tile_k rows of 128 B)
+//   epilogue   per consumer: 64-row x 64-column boxes of the output tile
+//   barriers   full[stages], empty[stages] (8 bytes each)
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
+#include "weave/Dialect/Weave/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::weave {
+#define GEN_PASS_DEF_EXPANDPIPELINESPASS
+#include "weave/Dialect/Weave/Transforms/Passes.h.inc"
+} // namespace mlir::weave
+
+using namespace mlir;
+using namespace mlir::weave;
+
+namespace {
+
+/// Bytes of one 128-byte-swizzled row; also the swizzle span.
+constexpr int64_t kSwizzleBytes = 128;
+/// The swizzle pattern repeats every 8 rows of 128 bytes.
+constexpr int64_t kSwizzleAtomBytes = 1024;
+constexpr int64_t kWarpgroupThreads = 128;
+/// Suspend-time hint of mbarrier.try_wait, in nanoseconds.
+constexpr int32_t kTryWaitTicks = 0x989680;
+
+/// A pipeline operand as TMA sees it: a kernel argument and the element
+/// offsets of the view the op reads or writes.
+struct TmaOperand {
+  Value argument;
+  Value rowOffset, colOffset;
+};
+
+/// Where everything lives, in bytes from the aligned shared memory base.
+struct Layout {
+  int64_t tm, tn, tk, stages, consumers;
+  bool splitM;
+  int64_t inBytes, outBytes;
+  int64_t lhsBytes, rhsBoxBytes, rhsBytes, stageBytes;
+  int64_t epilogueOffset, epilogueBoxBytes, barrierOffset;
+  int64_t subN; ///< output columns of one consumer
+
+  explicit Layout(MatmulPipelineOp op) {
+    auto lhs = cast<MemRefType>(op.getLhs().getType());
+    auto out = cast<MemRefType>(op.getOut().getType());
+    tm = op.getTileM();
+    tn = op.getTileN();
+    tk = op.getTileK();
+    stages = op.getStages();
+    consumers = op.getConsumers();
+    splitM = op.getSplit() == ConsumerSplit::M;
+    inBytes = lhs.getElementTypeBitWidth() / 8;
+    outBytes = out.getElementTypeBitWidth() / 8;
+    lhsBytes = tm * tk * inBytes;
+    rhsBoxBytes = tk * kSwizzleBytes;
+    rhsBytes = tk * tn * inBytes;
+    stageBytes = lhsBytes + rhsBytes;
+    epilogueOffset = stages * stageBytes;
+    epilogueBoxBytes = 64 * kSwizzleBytes;
+    barrierOffset = epilogueOffset + tm * tn * outBytes;
+    subN = splitM ? tn : tn / consumers;
+  }
+  /// Output columns in one 128-byte epilogue box.
+  int64_t outBoxCols() const { return kSwizzleBytes / outBytes; }
+  /// Input columns in one 128-byte rhs box.
+  int64_t inBoxCols() const { return kSwizzleBytes / inBytes; }
+};
+
+/// Builds the expansion of one pipeline op.
+class PipelineBuilder {
+public:
+  PipelineBuilder(MatmulPipelineOp op, TmaOperand lhs, TmaOperand rhs,
+                  TmaOperand out)
+      : op(op), layout(op), b(op.getLoc(), op), lhs(lhs), rhs(rhs), out(out) {}
+
+  void build();
+
+private:
+  Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value cI32(int64_t v) { return arith::ConstantIntOp::create(b, v, 32); }
+  Value cI64(int64_t v) { return arith::ConstantIntOp::create(b, v, 64); }
+  Value ceilDiv(Value a, int64_t d) {
+    return arith::CeilDivUIOp::create(b, a, cIndex(d));
+  }
+  Value eq(Value a, Value c) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, a, c);
+  }
+
+  /// A typed view of `bytes` at dynamic byte offset `offset`.
+  Value view(Value offset, MemRefType type) {
+    Value shift = arith::AddIOp::create(b, pad, offset);
+    return memref::ViewOp::create(b, type, dynamicSmem, shift, ValueRange{});
+  }
+  MemRefType sharedType(ArrayRef<int64_t> shape, Type elt) {
+    return MemRefType::get(shape, elt, MemRefLayoutAttrInterface{},
+                           gpu::AddressSpaceAttr::get(
+                               b.getContext(), gpu::AddressSpace::Workgroup));
+  }
+  /// Pointer (shared address space) at byte `offset` from the aligned base.
+  Value sharedPtr(Value offset) {
+    Value addr = arith::AddIOp::create(
+        b, alignedBase, arith::IndexCastOp::create(b, b.getI64Type(), offset));
+    return LLVM::IntToPtrOp::create(
+        b, LLVM::LLVMPointerType::get(b.getContext(), 3), addr);
+  }
+  Value barrierOffset(bool full, Value slot) {
+    int64_t base = layout.barrierOffset + (full ? 0 : layout.stages * 8);
+    return arith::AddIOp::create(
+        b, cIndex(base), arith::MulIOp::create(b, slot, cIndex(8)));
+  }
+  Value slotOf(Value step) {
+    return arith::RemUIOp::create(b, step, cIndex(layout.stages));
+  }
+  Value phaseOf(Value step) {
+    Value round = arith::DivUIOp::create(b, step, cIndex(layout.stages));
+    Value parity = arith::RemUIOp::create(b, round, cIndex(2));
+    return arith::IndexCastOp::create(b, b.getI32Type(), parity);
+  }
+  void waitBarrier(bool full, Value slot, Value parity) {
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, sharedPtr(barrierOffset(full, slot)), parity, cI32(kTryWaitTicks));
+  }
+  /// wgmma shared memory descriptor of a 128-byte-swizzled operand at byte
+  /// `offset`: start address, leading and stride byte offsets (>> 4), and
+  /// the swizzle mode in bits 62-63.
+  Value descriptor(Value offset, int64_t leadingBytes, int64_t strideBytes) {
+    Value addr = arith::AddIOp::create(
+        b, alignedBase, arith::IndexCastOp::create(b, b.getI64Type(), offset));
+    Value start = arith::AndIOp::create(
+        b, arith::ShRUIOp::create(b, addr, cI64(4)), cI64(0x3FFF));
+    int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
+                    (int64_t(1) << 62);
+    return arith::OrIOp::create(b, start, cI64(fixed));
+  }
+
+  /// The (m, n) tile indices of linear tile `t` in the grouped order.
+  std::pair<Value, Value> tileCoords(Value t);
+  void buildProducer(Value tilesBegin, Value numTiles, Value tileStep);
+  void buildConsumer(Value tilesBegin, Value numTiles, Value tileStep);
+  /// Hands slot `slot` back to the producer (one arrival per consumer).
+  void release(Value slot);
+  void buildEpilogue(Value acc, Value m, Value n);
+  /// Inlines `region` with `args`, marking tile copies with their swizzle.
+  void inlineRegion(Region &region, ValueRange args, Value lhsTile,
+                    Value rhsTile);
+
+  MatmulPipelineOp op;
+  Layout layout;
+  ImplicitLocOpBuilder b;
+  TmaOperand lhs, rhs, out;
+  Value dynamicSmem, pad, alignedBase, tid, warpgroup, laneInGroup;
+  Value numTilesM, numTilesN, numK;
+  Type accType;
+};
+
+std::pair<Value, Value> PipelineBuilder::tileCoords(Value t) {
+  // Groups of `grid_tile_width` row tiles, row tiles fastest inside a group:
+  // consecutive blocks share the rhs column tile and nearby lhs rows in L2.
+  Value width = cIndex(op.getGridTileWidth());
+  Value perGroup = arith::MulIOp::create(b, width, numTilesN);
+  Value group = arith::DivUIOp::create(b, t, perGroup);
+  Value firstM = arith::MulIOp::create(b, group, width);
+  Value groupRows = arith::MinUIOp::create(
+      b, arith::SubIOp::create(b, numTilesM, firstM), width);
+  Value inGroup = arith::RemUIOp::create(b, t, perGroup);
+  Value m = arith::AddIOp::create(
+      b, firstM, arith::RemUIOp::create(b, inGroup, groupRows));
+  Value n = arith::DivUIOp::create(b, inGroup, groupRows);
+  if (Value rotate = op.getRotateM())
+    m = arith::RemUIOp::create(b, arith::AddIOp::create(b, m, rotate),
+                               numTilesM);
+  return {m, n};
+}
+
+void PipelineBuilder::inlineRegion(Region &region, ValueRange args,
+                                   Value lhsTile, Value rhsTile) {
+  IRMapping mapping;
+  Block &block = region.front();
+  mapping.map(block.getArguments(), args);
+  for (Operation &inner : block.without_terminator()) {
+    Operation *clone = b.clone(inner, mapping);
+    // Tiles are in the 128-byte swizzled layout: stores of them need a
+    // tensor map with the same swizzle.
+    clone->walk([&](CopySmemToGmemOp copy) {
+      if (lhsTile && copy.getSource() == lhsTile)
+        copy.setSwizzle(kSwizzleBytes);
+    });
+  }
+}
+
+void PipelineBuilder::build() {
+  MLIRContext *ctx = b.getContext();
+  Type i8 = b.getIntegerType(8);
+  dynamicSmem = gpu::DynamicSharedMemoryOp::create(
+      b, sharedType({ShapedType::kDynamic}, i8));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, dynamicSmem);
+  Value atom = cIndex(kSwizzleAtomBytes);
+  pad = arith::RemUIOp::create(
+      b, arith::SubIOp::create(b, atom, arith::RemUIOp::create(b, base, atom)),
+      atom);
+  alignedBase = arith::IndexCastOp::create(b, b.getI64Type(),
+                                           arith::AddIOp::create(b, base, pad));
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  warpgroup = arith::DivUIOp::create(b, tid, cIndex(kWarpgroupThreads));
+  laneInGroup = arith::RemUIOp::create(b, tid, cIndex(kWarpgroupThreads));
+
+  auto lhsType = cast<MemRefType>(op.getLhs().getType());
+  auto rhsType = cast<MemRefType>(op.getRhs().getType());
+  numTilesM = ceilDiv(cIndex(lhsType.getDimSize(0)), layout.tm);
+  numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), layout.tn);
+  numK = ceilDiv(cIndex(lhsType.getDimSize(1)), layout.tk);
+  SmallVector<Type> fields(layout.subN / 2, b.getF32Type());
+  accType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+
+  // Barriers: full[s] completes when both TMA loads of slot s landed (one
+  // arrival, the producer's expect_tx); empty[s] when every consumer
+  // released it.
+  scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
+    for (int64_t s = 0; s < layout.stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(true, cIndex(s))),
+                                   cI32(1), Value());
+      NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(false, cIndex(s))),
+                                   cI32(layout.consumers), Value());
+    }
+    scf::YieldOp::create(b);
+  });
+  gpu::BarrierOp::create(b);
+
+  Value numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
+  Value tilesBegin = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value tileStep = gpu::GridDimOp::create(b, gpu::Dimension::x);
+  scf::IfOp::create(
+      b, eq(warpgroup, cIndex(0)),
+      [&](OpBuilder &, Location) {
+        buildProducer(tilesBegin, numTiles, tileStep);
+        scf::YieldOp::create(b);
+      },
+      [&](OpBuilder &, Location) {
+        buildConsumer(tilesBegin, numTiles, tileStep);
+        scf::YieldOp::create(b);
+      });
+  op.erase();
+}
+
+void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
+                                    Value tileStep) {
+  // The producer needs few registers; the consumers take them.
+  NVVM::SetMaxRegisterOp::create(b, 40, NVVM::SetMaxRegisterAction::decrease);
+  MLIRContext *ctx = b.getContext();
+  auto lhsType = cast<MemRefType>(op.getLhs().getType());
+  Type elt = lhsType.getElementType();
+  MemRefType lhsTile = sharedType({layout.tm, layout.tk}, elt);
+  MemRefType rhsBox = sharedType({layout.tk, layout.inBoxCols()}, elt);
+  MemRefType barrierType = sharedType({}, b.getI64Type());
+  Value tmCst = cIndex(layout.tm), tnCst = cIndex(layout.tn),
+        tkCst = cIndex(layout.tk);
+  scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
+    auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
+                                    ValueRange{cIndex(0)});
+    b.setInsertionPointToStart(tiles.getBody());
+    auto [m, n] = tileCoords(tiles.getInductionVar());
+    auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
+                                    ValueRange{tiles.getRegionIterArg(0)});
+    b.setInsertionPointToStart(steps.getBody());
+    Value k = steps.getInductionVar();
+    Value step = steps.getRegionIterArg(0);
+    if (!op.getBeforeLoad().empty())
+      inlineRegion(op.getBeforeLoad(), {m, n, k}, Value(), Value());
+    Value slot = slotOf(step);
+    // A fresh barrier counts as having completed the phase before phase 0,
+    // so the first round of waits (parity 1) passes at once.
+    Value parity = arith::XOrIOp::create(b, phaseOf(step), cI32(1));
+    waitBarrier(/*full=*/false, slot, parity);
+    Value full = barrierOffset(true, slot);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, Type(), sharedPtr(full), cI32(layout.stageBytes),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+    Value fullView = view(full, barrierType);
+    Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
+    Value kElems = arith::MulIOp::create(b, k, tkCst);
+    // lhs: one tile_m x tile_k box.
+    Value lhsRow = arith::AddIOp::create(
+        b, lhs.rowOffset, arith::MulIOp::create(b, m, tmCst));
+    Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
+    CopyGmemToSmemOp::create(b, lhs.argument, ValueRange{lhsRow, lhsCol},
+                             view(slotBase, lhsTile), fullView,
+                             kSwizzleBytes);
+    // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes.
+    Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
+    Value rhsCol0 = arith::AddIOp::create(
+        b, rhs.colOffset, arith::MulIOp::create(b, n, tnCst));
+    for (int64_t box = 0; box < layout.tn / layout.inBoxCols(); ++box) {
+      Value offset = arith::AddIOp::create(
+          b, slotBase, cIndex(layout.lhsBytes + box * layout.rhsBoxBytes));
+      Value col = arith::AddIOp::create(b, rhsCol0,
+                                        cIndex(box * layout.inBoxCols()));
+      CopyGmemToSmemOp::create(b, rhs.argument, ValueRange{rhsRow, col},
+                               view(offset, rhsBox), fullView, kSwizzleBytes);
+    }
+    scf::YieldOp::create(
+        b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
+    b.setInsertionPointAfter(steps);
+    scf::YieldOp::create(b, steps.getResults());
+    b.setInsertionPointAfter(tiles);
+    scf::YieldOp::create(b);
+  });
+  (void)ctx;
+}
+
+void PipelineBuilder::release(Value slot) {
+  // With a callback, other threads of the warpgroup may have bulk stores
+  // reading the slot: they must all be past their waits.
+  if (!op.getCallback().empty()) {
+    Value consumer = arith::IndexCastOp::create(b, b.getI32Type(), warpgroup);
+    NVVM::BarrierOp::create(b, TypeRange{}, consumer,
+                            cI32(kWarpgroupThreads), NVVM::BarrierReductionAttr(),
+                            Value());
+  }
+  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
+    NVVM::MBarrierArriveOp::create(b, Type(),
+                                   sharedPtr(barrierOffset(false, slot)),
+                                   Value());
+    scf::YieldOp::create(b);
+  });
+}
+
+void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
+                                    Value tileStep) {
+  NVVM::SetMaxRegisterOp::create(b, layout.consumers == 1 ? 240 : 232,
+                                 NVVM::SetMaxRegisterAction::increase);
+  MLIRContext *ctx = b.getContext();
+  auto lhsType = cast<MemRefType>(op.getLhs().getType());
+  Type elt = lhsType.getElementType();
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  bool hasCallback = !op.getCallback().empty();
+  int64_t delay = op.getDelayRelease();
+  NVVM::WGMMATypes inType =
+      elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+
+  auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
+                                  ValueRange{cIndex(0)});
+  b.setInsertionPointToStart(tiles.getBody());
+  auto [m, n] = tileCoords(tiles.getInductionVar());
+  Value zero = LLVM::ZeroOp::create(b, accType);
+  auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
+                                  ValueRange{zero, tiles.getRegionIterArg(0)});
+  b.setInsertionPointToStart(steps.getBody());
+  {
+    Value k = steps.getInductionVar();
+    Value acc = steps.getRegionIterArg(0);
+    Value step = steps.getRegionIterArg(1);
+    Value slot = slotOf(step);
+    waitBarrier(/*full=*/true, slot, phaseOf(step));
+    Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
+    if (hasCallback) {
+      scf::IfOp::create(b, eq(consumer, cIndex(0)), [&](OpBuilder &, Location) {
+        Value lhsTile =
+            view(slotBase, sharedType({layout.tm, layout.tk}, elt));
+        Value rhsTile = view(
+            arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
+            sharedType({layout.tk, layout.tn}, elt));
+        inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile,
+                     rhsTile);
+        scf::YieldOp::create(b);
+      });
+    }
+    // This consumer's operands: 64 rows of lhs (split M) and subN columns
+    // of rhs (split N), in k steps of 16.
+    Value lhsBase = slotBase;
+    Value rhsBase = arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes));
+    if (layout.splitM)
+      lhsBase = arith::AddIOp::create(
+          b, lhsBase,
+          arith::MulIOp::create(b, consumer, cIndex(64 * kSwizzleBytes)));
+    else
+      rhsBase = arith::AddIOp::create(
+          b, rhsBase,
+          arith::MulIOp::create(
+              b, consumer,
+              cIndex(layout.subN / layout.inBoxCols() * layout.rhsBoxBytes)));
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    int64_t kPerInstr = 16;
+    for (int64_t kk = 0; kk < layout.tk / kPerInstr; ++kk) {
+      // lhs is K-major: a k step moves 32 bytes inside the swizzled row.
+      Value descA = descriptor(
+          arith::AddIOp::create(b, lhsBase,
+                                cIndex(kk * kPerInstr * layout.inBytes)),
+          /*leadingBytes=*/16, /*strideBytes=*/kSwizzleAtomBytes);
+      // rhs is N-major: a k step moves 16 rows; 64-column boxes are
+      // rhsBoxBytes apart (leading), 8-row groups 1024 bytes (stride).
+      Value descB = descriptor(
+          arith::AddIOp::create(b, rhsBase,
+                                cIndex(kk * kPerInstr * kSwizzleBytes)),
+          /*leadingBytes=*/layout.rhsBoxBytes,
+          /*strideBytes=*/kSwizzleAtomBytes);
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, accType, acc, descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, layout.subN, kPerInstr),
+          NVVM::WGMMATypesAttr::get(ctx, inType),
+          NVVM::WGMMATypesAttr::get(ctx, inType),
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    // Keep this step's wgmma in flight; the previous one has completed.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+    Value ready = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k,
+                                        cIndex(1 + delay));
+    scf::IfOp::create(b, ready, [&](OpBuilder &, Location) {
+      release(slotOf(arith::SubIOp::create(b, step, cIndex(1 + delay))));
+      scf::YieldOp::create(b);
+    });
+    scf::YieldOp::create(
+        b, ValueRange{acc, arith::AddIOp::create(b, step, cIndex(1))});
+  }
+  b.setInsertionPointAfter(steps);
+  Value acc = steps.getResult(0);
+  Value end = steps.getResult(1);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  if (hasCallback)
+    WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
+  // Release the slots the loop left: steps max(0, numK - 1 - delay) ..
+  // numK - 1 of this tile.
+  Value firstLeft = arith::SubIOp::create(
+      b, numK, arith::MinUIOp::create(b, numK, cIndex(1 + delay)));
+  auto drain = scf::ForOp::create(b, firstLeft, numK, cIndex(1));
+  b.setInsertionPointToStart(drain.getBody());
+  release(slotOf(arith::AddIOp::create(
+      b, arith::SubIOp::create(b, end, numK), drain.getInductionVar())));
+  b.setInsertionPointAfter(drain);
+  buildEpilogue(acc, m, n);
+  scf::YieldOp::create(b, ValueRange{end});
+  b.setInsertionPointAfter(tiles);
+  // Stores must have read shared memory before the block may exit, and be
+  // complete before code after the pipeline signals anyone.
+  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
+    WaitSmemToGmemOp::create(b, 0, /*read_only=*/false);
+    scf::YieldOp::create(b);
+  });
+}
+
+void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
+  MLIRContext *ctx = b.getContext();
+  auto outType = cast<MemRefType>(op.getOut().getType());
+  Type outElt = outType.getElementType();
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  Value consumerI32 = arith::IndexCastOp::create(b, b.getI32Type(), warpgroup);
+  int64_t boxes = layout.subN / layout.outBoxCols();
+  int64_t regionBytes = boxes * layout.epilogueBoxBytes;
+  Value region = arith::AddIOp::create(
+      b, cIndex(layout.epilogueOffset),
+      arith::MulIOp::create(b, consumer, cIndex(regionBytes)));
+
+  // The previous tile's store must have read this region.
+  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
+    WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
+    scf::YieldOp::create(b);
+  });
+  NVVM::BarrierOp::create(b, TypeRange{}, consumerI32, cI32(kWarpgroupThreads),
+                          NVVM::BarrierReductionAttr(), Value());
+
+  // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at
+  // row 16*warp + lane/4 + 8*(q/2), column 8j + 2*(lane%4) + q%2. Pairs
+  // (q, q+1) are adjacent columns and go out as one 32-bit store, at the
+  // 128-byte-swizzled address: 16-byte chunk c of row r lands in chunk
+  // c ^ (r % 8).
+  Value warp = arith::DivUIOp::create(b, laneInGroup, cIndex(32));
+  Value lane = arith::RemUIOp::create(b, laneInGroup, cIndex(32));
+  Value quad = arith::DivUIOp::create(b, lane, cIndex(4));
+  Value rowBase = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, warp, cIndex(16)), quad);
+  Value colInQuad = arith::MulIOp::create(
+      b, arith::RemUIOp::create(b, lane, cIndex(4)), cIndex(2));
+  Type pairType = VectorType::get({2}, outElt);
+  Value regionPtr = sharedPtr(region);
+  for (int64_t j = 0; j < layout.subN / 8; ++j) {
+    for (int64_t half = 0; half < 2; ++half) {
+      Value row = arith::AddIOp::create(b, rowBase, cIndex(8 * half));
+      int64_t col0 = 8 * j;
+      int64_t box = col0 / layout.outBoxCols();
+      Value colInBox = arith::AddIOp::create(
+          b, cIndex(col0 % layout.outBoxCols()), colInQuad);
+      Value byteInRow =
+          arith::MulIOp::create(b, colInBox, cIndex(layout.outBytes));
+      Value chunk = arith::XOrIOp::create(
+          b, arith::DivUIOp::create(b, byteInRow, cIndex(16)),
+          arith::RemUIOp::create(b, row, cIndex(8)));
+      Value offset = arith::AddIOp::create(
+          b,
+          arith::AddIOp::create(
+              b, cIndex(box * layout.epilogueBoxBytes),
+              arith::MulIOp::create(b, row, cIndex(kSwizzleBytes))),
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, chunk, cIndex(16)),
+              arith::RemUIOp::create(b, byteInRow, cIndex(16))));
+      Value pair = LLVM::PoisonOp::create(b, pairType);
+      for (int64_t q = 0; q < 2; ++q) {
+        int64_t index = 4 * j + 2 * half + q;
+        Value v = LLVM::ExtractValueOp::create(b, acc, index);
+        Value t = LLVM::FPTruncOp::create(b, outElt, v);
+        pair = LLVM::InsertElementOp::create(b, pair, t, cI32(q));
+      }
+      Value ptr = LLVM::GEPOp::create(
+          b, regionPtr.getType(), b.getI8Type(), regionPtr,
+          ValueRange{arith::IndexCastOp::create(b, b.getI64Type(), offset)});
+      LLVM::StoreOp::create(b, pair, ptr, /*alignment=*/4);
+    }
+  }
+  // Generic-proxy writes must be visible to the TMA unit before the store.
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, TypeRange{}, consumerI32, cI32(kWarpgroupThreads),
+                          NVVM::BarrierReductionAttr(), Value());
+
+  MemRefType boxType =
+      sharedType({64, layout.outBoxCols()}, outElt);
+  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
+    Value row = arith::AddIOp::create(
+        b, out.rowOffset, arith::MulIOp::create(b, m, cIndex(layout.tm)));
+    Value col = arith::AddIOp::create(
+        b, out.colOffset, arith::MulIOp::create(b, n, cIndex(layout.tn)));
+    if (layout.splitM)
+      row = arith::AddIOp::create(
+          b, row, arith::MulIOp::create(b, consumer, cIndex(64)));
+    else
+      col = arith::AddIOp::create(
+          b, col, arith::MulIOp::create(b, consumer, cIndex(layout.subN)));
+    for (int64_t box = 0; box < boxes; ++box) {
+      Value tile = view(arith::AddIOp::create(
+                            b, region, cIndex(box * layout.epilogueBoxBytes)),
+                        boxType);
+      Value boxCol =
+          arith::AddIOp::create(b, col, cIndex(box * layout.outBoxCols()));
+      CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, boxCol},
+                               Value(), kSwizzleBytes);
+    }
+    scf::YieldOp::create(b);
+  });
+}
+
+/// Resolves a pipeline operand to a kernel argument plus view offsets.
+FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
+                                     StringRef name, OpBuilder &builder) {
+  Location loc = op.getLoc();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  TmaOperand result{value, zero, zero};
+  while (auto subview = value.getDefiningOp<memref::SubViewOp>()) {
+    if (!subview.hasUnitStride() || subview.getSourceType().getRank() != 2)
+      return op.emitOpError() << "expects " << name
+                              << " to be a unit-stride 2-d view";
+    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+    Value offs[2];
+    for (int i = 0; i < 2; ++i)
+      offs[i] = getValueOrCreateConstantIndexOp(builder, loc, offsets[i]);
+    result.rowOffset =
+        arith::AddIOp::create(builder, loc, result.rowOffset, offs[0]);
+    result.colOffset =
+        arith::AddIOp::create(builder, loc, result.colOffset, offs[1]);
+    value = subview.getSource();
+  }
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!arg || !func || arg.getOwner() != &func.getBody().front() ||
+      arg.getArgNumber() >= func.getNumArguments())
+    return op.emitOpError()
+           << "expects " << name
+           << " to be a kernel argument or a subview of one: its TMA tensor "
+              "map is built on the host from the argument";
+  result.argument = value;
+  return result;
+}
+
+struct ExpandPipelinesPass
+    : public mlir::weave::impl::ExpandPipelinesPassBase<ExpandPipelinesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<MatmulPipelineOp> pipelines;
+    getOperation()->walk([&](MatmulPipelineOp op) { pipelines.push_back(op); });
+    for (MatmulPipelineOp op : pipelines) {
+      if (op->getParentOfType<MatmulPipelineOp>()) {
+        op.emitOpError() << "cannot be nested in another pipeline";
+        return signalPassFailure();
+      }
+      OpBuilder builder(op);
+      FailureOr<TmaOperand> lhs = resolveOperand(op, op.getLhs(), "lhs", builder);
+      FailureOr<TmaOperand> rhs = resolveOperand(op, op.getRhs(), "rhs", builder);
+      FailureOr<TmaOperand> out = resolveOperand(op, op.getOut(), "out", builder);
+      if (failed(lhs) || failed(rhs) || failed(out))
+        return signalPassFailure();
+      if (!op.getCallback().empty()) {
+        Value rhsTile = op.getCallback().front().getArgument(1);
+        for (Operation *user : rhsTile.getUsers()) {
+          user->emitOpError()
+              << "uses the rhs tile of a pipeline callback, which is stored "
+                 "as 64-column swizzled boxes; only the lhs tile can be used "
+                 "for now";
+          return signalPassFailure();
+        }
+      }
+      PipelineBuilder(op, *lhs, *rhs, *out).build();
+    }
+  }
+};
+
+} // namespace
