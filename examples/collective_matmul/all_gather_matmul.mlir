@@ -1,0 +1,93 @@
+// Instance of bench/collective_matmul/all_gather_matmul.mlir.in for 2 GPUs,
+// m_shard = 1024, K = 4096, n_shard = 4096, f16.
+//
+// C = AllGather(A) @ B on a ring of 2 GPUs, fused into one matmul pipeline.
+//
+// Every device holds a symmetric `a` of 2 row shards (1024 x 4096 each,
+// its own shard written by the host), its column shard `b` of B and the
+// output `c` = [A_0; ...; A_1] @ b. The pipeline visits row tiles
+// starting with the device's own shard (rotate_m), so it computes on the
+// rows it has while the ring brings the rest:
+//   - callback: the first consumer thread forwards each lhs tile it loads
+//     from column tile 0 straight from shared memory to the same rows of
+//     the previous device's `a` (a TMA store over NVLink), unless that
+//     device owns the shard; after the last k step of a row tile it waits
+//     for the stores and signals ready[shard] on that device;
+//   - before_load: before the first k step of a row tile of another
+//     device's shard, the producer waits until the whole shard has arrived.
+// Counters only grow: launch number `epoch` (0, 1, ...) of the kernel waits
+// for (epoch + 1) * row-tiles-per-shard. delay_release(1) lets a forwarded
+// tile's store read its slot during the next k step.
+module attributes {gpu.container_module} {
+gpu.module @all_gather_matmul {
+  gpu.func @all_gather_matmul(
+      %a: memref<2048x4096xf16, #weave.symmetric> {weave.name = "a"},
+      %b: memref<4096x4096xf16> {weave.name = "b"},
+      %c: memref<2048x4096xf16> {weave.name = "c"},
+      %ready: !weave.semaphore<2> {weave.name = "ready"},
+      %epoch: i32 {weave.name = "epoch"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = 2>,
+          grid = [132, 1, 1], block = [384, 1, 1], smem = 214064>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %one = arith.constant 1 : i32
+    %tiles_per_shard = arith.constant 8 : index
+    %tiles_per_shard_i32 = arith.constant 8 : i32
+    %last_k = arith.constant 63 : index
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %n_minus_1 = arith.subi %n, %c1 : index
+    %me_plus = arith.addi %me, %n_minus_1 : index
+    %prev = arith.remui %me_plus, %n : index
+    %epoch_plus_1 = arith.addi %epoch, %one : i32
+    %arrived = arith.muli %epoch_plus_1, %tiles_per_shard_i32 : i32
+    %own_first = arith.muli %me, %tiles_per_shard : index
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3)
+        delay_release(1) rotate_m(%own_first)
+        : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
+          into memref<2048x4096xf16>
+        before_load {
+    ^bb0(%m: index, %nt: index, %k: index):
+      %shard = arith.divui %m, %tiles_per_shard : index
+      %remote = arith.cmpi ne, %shard, %me : index
+      %first_k = arith.cmpi eq, %k, %c0 : index
+      %wait = arith.andi %remote, %first_k : i1
+      scf.if %wait {
+        weave.semaphore_wait %ready[%shard], %arrived : !weave.semaphore<2>
+      }
+    }
+        callback {
+    ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>,
+         %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>,
+         %m: index, %nt: index, %k: index):
+      %shard = arith.divui %m, %tiles_per_shard : index
+      %tid = gpu.thread_id x
+      %leader = arith.cmpi eq, %tid, %c128 : index
+      %col0 = arith.cmpi eq, %nt, %c0 : index
+      %needed = arith.cmpi ne, %shard, %prev : index
+      %lead_col0 = arith.andi %leader, %col0 : i1
+      %forward = arith.andi %lead_col0, %needed : i1
+      scf.if %forward {
+        %row = arith.muli %m, %c128 : index
+        %col = arith.muli %k, %c64 : index
+        weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev
+            : memref<128x64xf16, #gpu.address_space<workgroup>>
+              -> memref<2048x4096xf16, #weave.symmetric>
+        // The previous step's store has read its slot before that slot is
+        // released (delay_release(1)).
+        weave.wait_smem_to_gmem 1 read_only
+        %last = arith.cmpi eq, %k, %last_k : index
+        scf.if %last {
+          weave.wait_smem_to_gmem 0
+          weave.semaphore_signal %ready[%shard], %one on %prev
+              : !weave.semaphore<2>
+        }
+      }
+    }
+    gpu.return
+  }
+}
+}
