@@ -245,6 +245,8 @@ void PipelineBuilder::build() {
       NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(false, cIndex(s))),
                                    cI32(layout.consumers), Value());
     }
+    // The initialized barriers must be visible to the TMA unit.
+    NVVM::FenceMbarrierInitOp::create(b);
     scf::YieldOp::create(b);
   });
   gpu::BarrierOp::create(b);

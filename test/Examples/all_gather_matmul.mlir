@@ -1,0 +1,17 @@
+// The collective matmul compiles: ring forwarding from the pipeline callback
+// (TMA store to the previous device), shard waits before loads.
+// RUN: weavec %examples/collective_matmul/all_gather_matmul.mlir --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: %if ptxas %{ weavec %examples/collective_matmul/all_gather_matmul.mlir --emit=bundle -v -o %t.wbundle 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// PTX: .visible .entry all_gather_matmul(
+// a (peer view and local), b, c: four tensor maps.
+// PTX-COUNT-4: .param .align 64 .b8 all_gather_matmul_param_{{[0-9]+}}[128]
+// PTX-DAG: ld.acquire.sys.global.u32
+// TMA loads after an acquire see what the peer stored through the async proxy.
+// PTX-DAG: fence.proxy.async.global
+// PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PTX-DAG: cp.async.bulk.wait_group.read 1
+// PTX-DAG: red.release.sys.global.add.u32
+
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
