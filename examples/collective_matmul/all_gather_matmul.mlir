@@ -1,4 +1,4 @@
-// Instance of bench/collective_matmul/all_gather_matmul.mlir.in for 2 GPUs,
+// Instance of all_gather_matmul.mlir.in (next to it) for 2 GPUs,
 // m_shard = 1024, K = 4096, n_shard = 4096, f16.
 //
 // C = AllGather(A) @ B on a ring of 2 GPUs, fused into one matmul pipeline.
