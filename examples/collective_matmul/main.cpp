@@ -1,0 +1,294 @@
+//===- main.cpp - C = AllGather(A) @ B on every GPU of a team -------------===//
+//
+//   collective_matmul [--m-shard N] [--k N] [--n-shard N] [--dtype f16|bf16]
+//                     [--iters N] [--bundle FILE]
+//
+// JIT-compiles all_gather_matmul.mlir.in for the team size and shapes with
+// weave::Compiler (cached on disk; see README), or loads a bundle compiled
+// ahead of time by weavec (--bundle; the only way on a machine built without
+// the compiler). Creates the team (in-process over all GPUs, or one process
+// per GPU when launched with WORLD_SIZE/RANK), fills random shards, runs
+// once with poisoned outputs, checks sampled outputs of every row shard
+// against float64 dot products, then times back-to-back launches.
+// Prints "SKIP: <reason>" and exits 0 without two GPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/bench/HostData.h"
+#include "weave/bench/Timing.h"
+#include "weave/examples/HostSetup.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Device.h"
+#include "weave/runtime/Kernel.h"
+
+#ifdef WEAVE_HAVE_JIT
+#include "weave/Compiler.h"
+#endif
+
+#include <cuda.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace weave;
+using bench::DType;
+
+namespace {
+const char *kProgram = "collective_matmul";
+constexpr int64_t kTileM = 128, kTileK = 64;
+
+struct Options {
+  int64_t mShard = 1024, k = 4096, nShard = 4096;
+  std::string dtype = "f16";
+  int iterations = 50;
+  std::string bundlePath;
+};
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: %s [--m-shard N] [--k N] [--n-shard N] "
+               "[--dtype f16|bf16] [--iters N] [--bundle FILE]\n",
+               kProgram);
+  return 2;
+}
+
+/// Replaces every @KEY@ of the kernel template.
+std::string instantiate(std::string text,
+                        const std::vector<std::pair<std::string, std::string>> &values) {
+  for (const auto &[key, value] : values) {
+    std::string token = "@" + key + "@";
+    for (size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + value.size()))
+      text.replace(at, token.size(), value);
+  }
+  return text;
+}
+
+Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
+  if (!options.bundlePath.empty())
+    return readBundleFile(options.bundlePath);
+#ifdef WEAVE_HAVE_JIT
+  std::ifstream in(WEAVE_COLLECTIVE_MATMUL_TEMPLATE);
+  if (!in)
+    return Error(ErrorCode::NotFound,
+                 std::string("cannot read the kernel template ") +
+                     WEAVE_COLLECTIVE_MATMUL_TEMPLATE);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string source = instantiate(
+      text.str(),
+      {{"D", std::to_string(teamSize)},
+       {"LAST", std::to_string(teamSize - 1)},
+       {"M_SHARD", std::to_string(options.mShard)},
+       {"ROWS", std::to_string(teamSize * options.mShard)},
+       {"K", std::to_string(options.k)},
+       {"N_SHARD", std::to_string(options.nShard)},
+       {"DTYPE", options.dtype},
+       {"TILES_PER_SHARD", std::to_string(options.mShard / kTileM)},
+       {"LAST_K", std::to_string((options.k + kTileK - 1) / kTileK - 1)}});
+  Compiler compiler;
+  auto start = std::chrono::steady_clock::now();
+  Expected<Bundle> bundle = compiler.compileString(source, "all_gather_matmul.mlir");
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  if (bundle)
+    std::printf("%s: JIT %s in %.1f ms (cache: %s)\n", kProgram,
+                compiler.lastCompileHitCache() ? "cache hit" : "compiled", ms,
+                compiler.cacheDir().empty() ? "off" : compiler.cacheDir().c_str());
+  return bundle;
+#else
+  (void)teamSize;
+  return Error(ErrorCode::InvalidArgument,
+               "this build has no compiler (WEAVE_ENABLE_COMPILER=OFF): pass "
+               "--bundle with a bundle from weavec --emit=bundle");
+#endif
+}
+
+/// Shard `s` of A (m_shard x K) and column shard `r` of B (K x n_shard):
+/// every process can regenerate any of them for the reference.
+std::vector<uint16_t> shardOfA(DType dtype, const Options &o, uint32_t s) {
+  return bench::randomValues(dtype, o.mShard * o.k, 1000 + s);
+}
+std::vector<uint16_t> shardOfB(DType dtype, const Options &o, uint32_t r) {
+  return bench::randomValues(dtype, o.k * o.nShard, 2000 + r);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char *value = nullptr;
+    if (arg == "--help" || arg == "-h") {
+      usage();
+      return 0;
+    }
+    if (!(value = next()))
+      return usage();
+    if (arg == "--m-shard")
+      options.mShard = std::atoll(value);
+    else if (arg == "--k")
+      options.k = std::atoll(value);
+    else if (arg == "--n-shard")
+      options.nShard = std::atoll(value);
+    else if (arg == "--dtype")
+      options.dtype = value;
+    else if (arg == "--iters")
+      options.iterations = std::atoi(value);
+    else if (arg == "--bundle")
+      options.bundlePath = value;
+    else
+      return usage();
+  }
+  std::optional<DType> dtype = bench::parseDType(options.dtype);
+  if (!dtype || options.mShard <= 0 || options.k <= 0 || options.nShard <= 0 ||
+      options.iterations <= 0)
+    return usage();
+  // Shards must be whole row tiles: the ring forwards and counts row tiles.
+  if (options.mShard % kTileM != 0 || options.k % 8 != 0 ||
+      options.nShard % 8 != 0) {
+    std::fprintf(stderr,
+                 "%s: error: m_shard must be a multiple of %lld (the row "
+                 "tile), K and n_shard multiples of 8 (16-byte TMA rows); "
+                 "got m_shard=%lld K=%lld n_shard=%lld\n",
+                 kProgram, (long long)kTileM, (long long)options.mShard,
+                 (long long)options.k, (long long)options.nShard);
+    return 1;
+  }
+
+  examples::TeamRequest request;
+  request.program = kProgram;
+  std::string skip = examples::skipReason(request);
+  if (!skip.empty()) {
+    std::printf("SKIP: %s\n", skip.c_str());
+    return 0;
+  }
+  Expected<Team> team = examples::createTeam(request);
+  if (!team)
+    return examples::reportError(kProgram, team.error());
+  uint32_t d = team->size();
+  Expected<Bundle> bundle = loadKernel(options, d);
+  if (!bundle)
+    return examples::reportError(kProgram, bundle.error());
+
+  int64_t rows = d * options.mShard;
+  size_t aBytes = rows * options.k * 2;
+  Expected<SymmetricHeap> heap = SymmetricHeap::create(*team, aBytes + (1 << 20));
+  if (!heap)
+    return examples::reportError(kProgram, heap.error());
+  Expected<SymmetricBuffer> a = heap->allocateTensor(options.dtype, {rows, options.k});
+  Expected<SemaphoreArray> ready = heap->allocateSemaphores(d);
+  if (!a || !ready)
+    return examples::reportError(kProgram, !a ? a.error() : ready.error());
+  Expected<examples::LocalBuffers> b =
+      examples::LocalBuffers::create(*team, options.dtype, {options.k, options.nShard});
+  Expected<examples::LocalBuffers> c =
+      examples::LocalBuffers::create(*team, options.dtype, {rows, options.nShard});
+  if (!b || !c)
+    return examples::reportError(kProgram, !b ? b.error() : c.error());
+  Expected<examples::LocalStreams> streams = examples::LocalStreams::create(*team);
+  if (!streams)
+    return examples::reportError(kProgram, streams.error());
+  Expected<Program> program = Program::load(*team, std::move(*bundle));
+  if (!program)
+    return examples::reportError(kProgram, program.error());
+  Expected<Kernel> kernel = Kernel::get(*program, "all_gather_matmul");
+  if (!kernel)
+    return examples::reportError(kProgram, kernel.error());
+
+  // Inputs: the own shard of A into its rows of `a`, B's column shard;
+  // poison (all ones: NaN) in `c` and in the rows of `a` the ring fills.
+  size_t local = team->localCount();
+  std::vector<std::vector<uint16_t>> shardsA(d), shardsB(d);
+  for (uint32_t s = 0; s < d; ++s) {
+    shardsA[s] = shardOfA(*dtype, options, s);
+    shardsB[s] = shardOfB(*dtype, options, s);
+  }
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t rank = team->rankOf(i);
+    (void)team->device(i).makeCurrent();
+    CUdeviceptr aPtr = heap->localPointer(*a, i);
+    size_t shardBytes = options.mShard * options.k * 2;
+    if (cuMemsetD16(aPtr, 0xFFFF, aBytes / 2) ||
+        cuMemcpyHtoD(aPtr + rank * shardBytes, shardsA[rank].data(), shardBytes) ||
+        cuMemsetD16(c->pointer(i), 0xFFFF, c->bytes() / 2) ||
+        cuMemsetD32(heap->localPointer(*ready, i), 0, d))
+      return examples::reportError(kProgram, Error(ErrorCode::DriverError, "cannot set up inputs"));
+    if (Status s = b->upload(i, shardsB[rank].data()); !s)
+      return examples::reportError(kProgram, s.error());
+  }
+  if (Status s = team->synchronize(); !s)
+    return examples::reportError(kProgram, s.error());
+
+  int epoch = 0;
+  auto launch = [&]() -> Status {
+    ScalarValue epochArg{"i32", static_cast<uint64_t>(epoch++)};
+    return kernel->launch(*heap, {*a, b->args(), c->args(), *ready, epochArg},
+                          streams->get());
+  };
+  if (Status s = launch(); !s)
+    return examples::reportError(kProgram, s.error());
+  if (Status s = bench::waitStreams(bench::timedStreams(*team, streams->get()), 60); !s)
+    return examples::reportError(kProgram, s.error());
+
+  // Check sampled outputs of every row shard against float64 dot products.
+  bool ok = true;
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t rank = team->rankOf(i);
+    std::vector<uint16_t> out(rows * options.nShard);
+    if (Status s = c->download(i, out.data()); !s)
+      return examples::reportError(kProgram, s.error());
+    std::mt19937_64 rng(7 + rank);
+    double err2 = 0, ref2 = 0;
+    int nonFinite = 0;
+    const int samples = 512 * d;
+    for (int sample = 0; sample < samples; ++sample) {
+      int64_t row = rng() % rows, col = rng() % options.nShard;
+      const std::vector<uint16_t> &shard = shardsA[row / options.mShard];
+      int64_t r = row % options.mShard;
+      double exact = 0;
+      for (int64_t kk = 0; kk < options.k; ++kk)
+        exact += double(bench::toFloat(*dtype, shard[r * options.k + kk])) *
+                 double(bench::toFloat(*dtype, shardsB[rank][kk * options.nShard + col]));
+      double got = bench::toFloat(*dtype, out[row * options.nShard + col]);
+      if (!std::isfinite(got))
+        ++nonFinite;
+      else
+        err2 += (got - exact) * (got - exact);
+      ref2 += exact * exact;
+    }
+    double rel = std::sqrt(err2 / ref2);
+    bool good = nonFinite == 0 && rel < bench::defaultTolerance(*dtype).relFrobenius;
+    std::printf("%s: rank %u: %d sampled outputs over %u row shards: relative "
+                "error %.2e, %d non-finite: %s\n",
+                kProgram, rank, samples, d, rel, nonFinite, good ? "ok" : "WRONG");
+    ok = ok && good;
+  }
+  if (!ok)
+    return 1;
+
+  bench::TimingOptions timing;
+  timing.iterations = options.iterations;
+  Expected<bench::TimingResult> result = bench::timeIterations(
+      bench::timedStreams(*team, streams->get()),
+      [&](int) { return launch(); }, timing);
+  if (!result)
+    return examples::reportError(kProgram, result.error());
+  double flops = 2.0 * rows * options.k * options.nShard;
+  std::printf("%s: %u GPUs, %s, m_shard=%lld K=%lld n_shard=%lld: median %.3f "
+              "ms over %d back-to-back launches (%.0f TFLOP/s per GPU)\n",
+              kProgram, d, options.dtype.c_str(), (long long)options.mShard,
+              (long long)options.k, (long long)options.nShard, result->medianMs,
+              result->iterations, flops / (result->medianMs * 1e-3) / 1e12);
+  return 0;
+}
