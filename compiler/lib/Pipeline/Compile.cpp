@@ -117,8 +117,13 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   PassManager verify(ctx);
   configureIRPrinting(verify, options);
   verify.addPass(createVerifyKernelPass());
-  if (emit != EmitKind::Mlir)
+  if (emit != EmitKind::Mlir) {
     verify.addPass(createCanonicalizerPass());
+    // The manifest is computed from the expanded kernel: pipelines add TMA
+    // parameters.
+    verify.addPass(createExpandPipelinesPass());
+    verify.addPass(createCanonicalizerPass());
+  }
   if (failed(verify.run(module)))
     return failure();
   if (emit == EmitKind::Mlir) {
