@@ -1,0 +1,766 @@
+//===- BenchCollectiveMatmul.cpp - AllGather(A) @ B against NCCL + cuBLAS -===//
+//
+//   weave_bench_collective_matmul [--bundles DIR] [--m-shards 1024,...]
+//       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]
+//       [--check-only] [--no-nccl] [--seed S] [--timeout SECONDS] [--no-gate]
+//
+// One process drives D GPUs (default: every visible one; at least 2). For
+// every bundle DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle:
+// random inputs per device (its A shard, its B column shard), poisoned
+// outputs, one run of the kernel; every device's C is checked against
+// cuBLAS on the full gathered A (built on each device with peer copies of
+// every shard) and against float64 dot products at sampled positions. Then
+// three timings (CUDA events around each of N back-to-back iterations,
+// longest device, median; see bench/support/include/weave/bench/Timing.h):
+//   ours          the fused kernel on every device
+//   NCCL+cuBLAS   ncclAllGather of the shards (one group over all devices),
+//                 then cuBLAS on the gathered A on every device
+//   local cuBLAS  cuBLAS of the whole (D*m_shard) x K x n_shard product on
+//                 one device: the time a perfectly hidden all-gather leaves
+//
+// The kernel contract: kernel `all_gather_matmul`, user parameters
+//   a      symmetric [D*m_shard, K]; the host writes its shard into rows
+//          [rank*m_shard, (rank+1)*m_shard) before the launch, the kernel
+//          gathers the others
+//   b      device buffers [K, n_shard] (this device's column shard)
+//   c      device buffers [D*m_shard, n_shard], c = AllGather(A) @ b
+//   ready  semaphores (count from the manifest), zeroed once after
+//          allocation and never reset: the counters only grow
+//   epoch  (optional i32 scalar) the launch number since the zeroing,
+//          0, 1, 2, ...: launch e waits for the counts of e + 1 launches
+//
+// Exit status: 0 when every result was correct (or "SKIP:" without 2 GPUs),
+// 1 when a result was wrong or a run failed, 2 on a usage or bundle error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/bench/Cublas.h"
+#include "weave/bench/HostData.h"
+#include "weave/bench/Manifest.h"
+#include "weave/bench/Table.h"
+#include "weave/bench/Timing.h"
+#include "weave/examples/HostSetup.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Kernel.h"
+#include "weave/runtime/KernelArgs.h"
+
+#if WEAVE_BENCH_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace weave;
+using namespace weave::bench;
+using examples::LocalBuffers;
+
+namespace {
+
+constexpr const char *kProgram = "weave_bench_collective_matmul";
+
+struct Options {
+  std::string bundleDir = WEAVE_BENCH_COLLECTIVE_BUNDLE_DIR;
+  std::vector<int64_t> mShards; ///< empty: every bundle found for D
+  std::vector<DType> dtypes = {DType::F16, DType::BF16};
+  int devices = 0; ///< 0: every visible GPU
+  TimingOptions timing;
+  bool checkOnly = false;
+  bool nccl = WEAVE_BENCH_HAVE_NCCL;
+  uint64_t seed = 1;
+  int samplesPerDevice = 64;
+};
+
+struct Case {
+  DType dtype;
+  int64_t d = 0, m = 0; ///< team size, rows per shard
+  std::string path;
+  Bundle bundle;
+  int64_t k = 0, n = 0; ///< from the manifest
+  uint32_t semaphores = 0;
+  bool hasEpoch = false; ///< the kernel takes the launch number
+};
+
+struct Result {
+  const Case *c = nullptr;
+  std::string status = "not run";
+  double worstRel = 0, worstAbs = 0;
+  int gatheredDevices = -1; ///< devices whose `a` holds every shard after
+  TimingResult ours, nccl, local;
+  bool timedOurs = false, timedNccl = false, timedLocal = false;
+  bool ncclGatherOk = true;
+};
+
+void usage(FILE *out) {
+  std::fprintf(
+      out,
+      "usage: %s [--bundles DIR] [--m-shards 1024,...] [--dtype f16|bf16|all]\n"
+      "       [--devices D] [--iters N] [--warmup N] [--check-only] "
+      "[--no-nccl]\n"
+      "       [--seed S] [--timeout SECONDS] [--no-gate]\n"
+      "Runs DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle (default "
+      "DIR: %s)\non D GPUs in one process, checks it against cuBLAS and "
+      "times it against\nNCCL all-gather + cuBLAS%s and a local cuBLAS "
+      "matmul.\n",
+      kProgram, WEAVE_BENCH_COLLECTIVE_BUNDLE_DIR,
+      WEAVE_BENCH_HAVE_NCCL ? "" : " (not in this build: no NCCL)");
+}
+
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  auto value = [&](int &i, const std::string &arg) -> std::string {
+    size_t eq = arg.find('=');
+    if (eq != std::string::npos)
+      return arg.substr(eq + 1);
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "%s: error: %s needs a value\n", kProgram,
+                   arg.c_str());
+      std::exit(2);
+    }
+    return argv[++i];
+  };
+  auto number = [&](const std::string &text, const std::string &what) {
+    char *end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (!end || *end || v < 0) {
+      std::fprintf(stderr, "%s: error: bad %s '%s'\n", kProgram, what.c_str(),
+                   text.c_str());
+      std::exit(2);
+    }
+    return v;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string key = arg.substr(0, arg.find('='));
+    if (key == "-h" || key == "--help") {
+      usage(stdout);
+      std::exit(0);
+    } else if (key == "--bundles") {
+      o.bundleDir = value(i, arg);
+    } else if (key == "--m-shards") {
+      auto list = parseIntList(value(i, arg));
+      if (!list) {
+        std::fprintf(stderr, "%s: error: --m-shards wants 1024,2048,...\n",
+                     kProgram);
+        std::exit(2);
+      }
+      o.mShards = *list;
+    } else if (key == "--dtype") {
+      std::string d = value(i, arg);
+      if (d == "all") {
+        o.dtypes = {DType::F16, DType::BF16};
+      } else if (auto t = parseDType(d)) {
+        o.dtypes = {*t};
+      } else {
+        std::fprintf(stderr, "%s: error: --dtype is f16, bf16 or all\n",
+                     kProgram);
+        std::exit(2);
+      }
+    } else if (key == "--devices") {
+      o.devices = static_cast<int>(number(value(i, arg), "--devices"));
+    } else if (key == "--iters") {
+      o.timing.iterations = static_cast<int>(number(value(i, arg), "--iters"));
+    } else if (key == "--warmup") {
+      o.timing.warmup = static_cast<int>(number(value(i, arg), "--warmup"));
+    } else if (key == "--seed") {
+      o.seed = static_cast<uint64_t>(number(value(i, arg), "--seed"));
+    } else if (key == "--timeout") {
+      o.timing.timeoutSeconds =
+          static_cast<double>(number(value(i, arg), "--timeout"));
+    } else if (key == "--check-only") {
+      o.checkOnly = true;
+    } else if (key == "--no-nccl") {
+      o.nccl = false;
+    } else if (key == "--no-gate") {
+      o.timing.gate = false;
+    } else {
+      std::fprintf(stderr, "%s: error: unexpected argument '%s'\n", kProgram,
+                   arg.c_str());
+      usage(stderr);
+      std::exit(2);
+    }
+  }
+  if (o.timing.iterations < 1) {
+    std::fprintf(stderr, "%s: error: --iters must be at least 1\n", kProgram);
+    std::exit(2);
+  }
+  return o;
+}
+
+[[noreturn]] void abandon(const std::string &why) {
+  std::fprintf(stderr, "%s: fatal: %s\n", kProgram, why.c_str());
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+/// Every bundle file in the directory: (dtype, D, m_shard, path).
+std::vector<Case> findBundles(const Options &o) {
+  namespace fs = std::filesystem;
+  static const std::regex name(
+      "all_gather_matmul_(f16|bf16)_d([0-9]+)_m([0-9]+)\\.wbundle");
+  std::vector<Case> out;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
+    std::string file = entry.path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(file, m, name))
+      continue;
+    Case c;
+    c.dtype = *parseDType(m[1]);
+    c.d = std::stoll(m[2]);
+    c.m = std::stoll(m[3]);
+    c.path = entry.path().string();
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {
+    return std::make_tuple(a.d, a.dtype, a.m) <
+           std::make_tuple(b.d, b.dtype, b.m);
+  });
+  return out;
+}
+
+/// Reads the bundle and checks it against the contract; fills k, n and the
+/// semaphore count from the manifest.
+Status loadCase(Case &c) {
+  WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
+  WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
+                         contractKernel(c.bundle, "all_gather_matmul"));
+  c.hasEpoch = userParamCount(*kernel) == 5;
+  WEAVE_TRY(expectUserParamCount(*kernel, c.hasEpoch ? 5 : 4));
+  std::string dtype = dtypeName(c.dtype);
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *a,
+      contractParam(*kernel, 0, "a", abi::ParamKind::Symmetric, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *b,
+      contractParam(*kernel, 1, "b", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *out,
+      contractParam(*kernel, 2, "c", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *ready,
+      contractParam(*kernel, 3, "ready", abi::ParamKind::Semaphore, "", -1));
+  if (c.hasEpoch) {
+    WEAVE_ASSIGN_OR_RETURN(
+        const ParamInfo *epoch,
+        contractParam(*kernel, 4, "epoch", abi::ParamKind::Scalar, "i32", -1));
+    (void)epoch;
+  }
+  c.k = a->shape[1];
+  c.n = b->shape[1];
+  c.semaphores = ready->semaphoreCount;
+  if (a->shape[0] != c.d * c.m || b->shape[0] != c.k ||
+      out->shape[0] != c.d * c.m || out->shape[1] != c.n)
+    return Error(ErrorCode::InvalidBundle,
+                 "shapes a [" + std::to_string(a->shape[0]) + "," +
+                     std::to_string(a->shape[1]) + "], b [" +
+                     std::to_string(b->shape[0]) + "," +
+                     std::to_string(b->shape[1]) + "], c [" +
+                     std::to_string(out->shape[0]) + "," +
+                     std::to_string(out->shape[1]) +
+                     "] are not a [D*m_shard,K], b [K,n], c [D*m_shard,n] "
+                     "for D=" +
+                     std::to_string(c.d) + ", m_shard=" + std::to_string(c.m));
+  if (kernel->teamSize != 0 && kernel->teamSize != c.d)
+    return Error(ErrorCode::InvalidBundle,
+                 "the kernel was compiled for a team of " +
+                     std::to_string(kernel->teamSize) +
+                     ", the file name says " + std::to_string(c.d));
+  return ok();
+}
+
+uint64_t seedFor(const Options &o, const Case &c, uint64_t rank,
+                 uint64_t tensor) {
+  uint64_t h = o.seed * 0x100000001b3ull;
+  for (uint64_t v : {uint64_t(c.dtype), uint64_t(c.d), uint64_t(c.m),
+                     uint64_t(c.k), uint64_t(c.n), rank, tensor})
+    h = (h ^ v) * 0x100000001b3ull;
+  return h;
+}
+
+#if WEAVE_BENCH_HAVE_NCCL
+/// One NCCL communicator per local device (ncclCommInitAll), destroyed
+/// together.
+class NcclComms {
+public:
+  static Expected<NcclComms> create(const std::vector<int> &ordinals) {
+    NcclComms c;
+    c.comms_.resize(ordinals.size());
+    ncclResult_t r = ncclCommInitAll(
+        c.comms_.data(), static_cast<int>(ordinals.size()), ordinals.data());
+    if (r != ncclSuccess) {
+      c.comms_.clear();
+      return Error(ErrorCode::DriverError,
+                   std::string("ncclCommInitAll failed: ") +
+                       ncclGetErrorString(r));
+    }
+    return c;
+  }
+  NcclComms(NcclComms &&other) noexcept : comms_(std::move(other.comms_)) {
+    other.comms_.clear();
+  }
+  NcclComms(const NcclComms &) = delete;
+  ~NcclComms() {
+    for (ncclComm_t comm : comms_)
+      ncclCommDestroy(comm);
+  }
+  ncclComm_t operator[](size_t i) const { return comms_[i]; }
+
+private:
+  NcclComms() = default;
+  std::vector<ncclComm_t> comms_;
+};
+#else
+class NcclComms {};
+#endif
+
+/// Everything shared by the cases: the team (in-process over D GPUs), its
+/// heap (sized for every case), streams, cuBLAS handles and NCCL.
+struct Context {
+  examples::HostSession session;
+  std::vector<CublasHandle> cublas;
+  std::vector<NcclComms> nccl; ///< empty: no NCCL baseline
+  std::vector<TimedStream> timed;
+};
+
+Status check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return ok();
+  const char *name = "?";
+  cuGetErrorName(result, &name);
+  return Error(ErrorCode::DriverError,
+               std::string(what) + " failed with " + name);
+}
+
+/// Runs one case on every device: setup, check, timings.
+Result runCase(const Options &o, const Case &c, Context &ctx) {
+  Result r;
+  r.c = &c;
+  std::string label = "m_shard " + std::to_string(c.m) + " " +
+                      dtypeName(c.dtype) + " on " + std::to_string(c.d) +
+                      " GPUs";
+  auto fail = [&](const Error &e) {
+    if (e.code() == ErrorCode::Timeout)
+      abandon(label + ": " + e.toString());
+    r.status = "ERROR";
+    std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, label.c_str(),
+                 e.toString().c_str());
+    return r;
+  };
+#define TRY(expr)                                                              \
+  do {                                                                         \
+    if (Status s_ = (expr); !s_)                                               \
+      return fail(s_.error());                                                 \
+  } while (false)
+
+  Team &team = ctx.session.team;
+  SymmetricHeap &heap = ctx.session.heap;
+  const std::vector<CUstream> &streams = ctx.session.streams.get();
+  size_t devices = team.localCount();
+  std::string dtype = dtypeName(c.dtype);
+  const int64_t rows = c.d * c.m;
+  const size_t shardBytes = static_cast<size_t>(c.m * c.k) * 2;
+
+  Expected<Program> program = Program::load(team, c.bundle);
+  if (!program)
+    return fail(program.error());
+  Expected<Kernel> kernel = Kernel::get(*program, "all_gather_matmul");
+  if (!kernel)
+    return fail(kernel.error());
+
+  Expected<SymmetricBuffer> a = heap.allocateTensor(dtype, {rows, c.k});
+  if (!a)
+    return fail(a.error());
+  Expected<SemaphoreArray> ready = heap.allocateSemaphores(c.semaphores);
+  if (!ready)
+    return fail(ready.error());
+  auto buffers = [&](std::vector<int64_t> shape) {
+    return LocalBuffers::create(team, dtype, std::move(shape));
+  };
+  Expected<LocalBuffers> shard = buffers({c.m, c.k});
+  Expected<LocalBuffers> gathered = buffers({rows, c.k});
+  Expected<LocalBuffers> b = buffers({c.k, c.n});
+  Expected<LocalBuffers> out = buffers({rows, c.n});
+  Expected<LocalBuffers> ref = buffers({rows, c.n});
+  for (auto *buf : {&shard, &gathered, &b, &out, &ref})
+    if (!*buf)
+      return fail(buf->error());
+
+  // Inputs: rank r's A shard and B column shard.
+  std::vector<std::vector<uint16_t>> hostShard(devices), hostB(devices);
+  std::vector<const std::vector<uint16_t> *> shardOfRank(devices);
+  for (size_t i = 0; i < devices; ++i) {
+    uint32_t rank = team.rankOf(i);
+    hostShard[i] = randomValues(c.dtype, c.m * c.k, seedFor(o, c, rank, 0));
+    shardOfRank[rank] = &hostShard[i];
+    hostB[i] = randomValues(c.dtype, c.k * c.n, seedFor(o, c, rank, 1));
+    TRY(shard->upload(i, hostShard[i].data()));
+    TRY(b->upload(i, hostB[i].data()));
+  }
+  TRY(team.synchronize());
+
+  // Poison a (every row), c and the reference; put each shard in its rows of
+  // the local `a`; zero the semaphores once; gather A for the reference
+  // with peer copies.
+  for (size_t i = 0; i < devices; ++i) {
+    TRY(team.device(i).makeCurrent());
+    CUdeviceptr localA = heap.localPointer(*a, i);
+    uint32_t rank = team.rankOf(i);
+    TRY(check(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
+              "poisoning a"));
+    TRY(check(
+        cuMemsetD16Async(out->pointer(i), kPoison16, rows * c.n, streams[i]),
+        "poisoning c"));
+    TRY(check(
+        cuMemsetD16Async(ref->pointer(i), kPoison16, rows * c.n, streams[i]),
+        "poisoning the reference"));
+    TRY(check(cuMemcpyDtoDAsync(localA + rank * shardBytes, shard->pointer(i),
+                                shardBytes, streams[i]),
+              "copying the shard into a"));
+    TRY(check(cuMemsetD32Async(heap.localPointer(*ready, i), 0, c.semaphores,
+                               streams[i]),
+              "zeroing the semaphores"));
+    for (size_t s = 0; s < devices; ++s)
+      TRY(check(
+          cuMemcpyPeerAsync(gathered->pointer(i) + team.rankOf(s) * shardBytes,
+                            team.device(i).context(), shard->pointer(s),
+                            team.device(s).context(), shardBytes, streams[i]),
+          "gathering A for the reference"));
+  }
+  // No device may start before every device's poison and shard landed.
+  TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+
+  // Every launch of this case passes the next epoch (when the kernel takes
+  // one): the semaphore counters are never reset.
+  int32_t epoch = 0;
+  auto launch = [&]() -> Status {
+    std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
+    if (c.hasEpoch)
+      args.push_back(ScalarValue::i32(epoch++));
+    return kernel->launch(heap, args, streams);
+  };
+  TRY(launch());
+  TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+  for (size_t i = 0; i < devices; ++i)
+    TRY(gemmRowMajor(ctx.cublas[i], c.dtype, rows, c.n, c.k,
+                     gathered->pointer(i), b->pointer(i), ref->pointer(i),
+                     streams[i], Reduction::Fp32));
+  TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+
+  // Check every device's result, and whether `a` ended up gathered.
+  Tolerance tolerance = defaultTolerance(c.dtype);
+  std::vector<uint16_t> hostOut(rows * c.n), hostRef(rows * c.n),
+      hostA(rows * c.k);
+  bool correct = true;
+  r.gatheredDevices = 0;
+  for (size_t i = 0; i < devices; ++i) {
+    uint32_t rank = team.rankOf(i);
+    TRY(out->download(i, hostOut.data()));
+    TRY(ref->download(i, hostRef.data()));
+    Comparison cmp = compare(c.dtype, hostOut.data(), hostRef.data(),
+                             hostOut.size(), tolerance);
+    auto shardAt = [&](int64_t row, int64_t col) {
+      const std::vector<uint16_t> &owner = *shardOfRank[row / c.m];
+      return toFloat(c.dtype, owner[(row % c.m) * c.k + col]);
+    };
+    auto matrixAt = [&](const std::vector<uint16_t> &v, int64_t cols) {
+      return [&v, cols, dt = c.dtype](int64_t row, int64_t col) {
+        return toFloat(dt, v[row * cols + col]);
+      };
+    };
+    SampleCheck samples =
+        checkSamples(shardAt, matrixAt(hostB[i], c.n), matrixAt(hostOut, c.n),
+                     matrixAt(hostRef, c.n), rows, c.n, c.k, cmp.rmsRef,
+                     tolerance, o.samplesPerDevice, seedFor(o, c, rank, 2));
+    r.worstRel = std::max(r.worstRel, cmp.relFrobenius);
+    r.worstAbs = std::max(r.worstAbs, cmp.maxAbsError);
+    bool ok = cmp.passed && samples.badOurs == 0 && samples.badRef == 0;
+    if (!ok) {
+      size_t w = cmp.worstIndex;
+      std::fprintf(stderr,
+                   "%s: %s: rank %u: %s; worst at [%zu, %zu] (row of rank "
+                   "%zu's shard): ours %g, cuBLAS %g; samples vs float64: "
+                   "%d/%d ours, %d/%d cuBLAS past the bound\n",
+                   kProgram, label.c_str(), rank, cmp.summary().c_str(),
+                   w / c.n, w % c.n, (w / c.n) / c.m, cmp.worstOurs,
+                   cmp.worstRef, samples.badOurs, samples.samples,
+                   samples.badRef, samples.samples);
+    }
+    correct = correct && ok;
+    // Gathered in place? (Informational: a kernel may read peers' shards
+    // without storing them.)
+    TRY(team.device(i).makeCurrent());
+    TRY(check(
+        cuMemcpyDtoH(hostA.data(), heap.localPointer(*a, i), hostA.size() * 2),
+        "reading a back"));
+    bool all = true;
+    for (size_t s = 0; s < devices; ++s)
+      all = all && std::memcmp(hostA.data() + team.rankOf(s) * c.m * c.k,
+                               hostShard[s].data(), shardBytes) == 0;
+    r.gatheredDevices += all;
+  }
+  r.status = correct ? "ok" : "WRONG";
+  if (o.checkOnly)
+    return r;
+
+  // Timings. The semaphores must stay consistent across iterations: the
+  // launches go back to back on each device's stream, nothing resets them.
+  Expected<TimingResult> ours = timeIterations(
+      ctx.timed, [&](int) { return launch(); }, o.timing);
+  if (!ours)
+    return fail(ours.error());
+  r.ours = *ours;
+  r.timedOurs = true;
+
+#if WEAVE_BENCH_HAVE_NCCL
+  if (!ctx.nccl.empty()) {
+    Expected<LocalBuffers> ncclA = buffers({rows, c.k});
+    if (!ncclA)
+      return fail(ncclA.error());
+    const NcclComms &comms = ctx.nccl.front();
+    auto enqueue = [&](int) -> Status {
+      ncclResult_t g = ncclGroupStart();
+      for (size_t i = 0; i < devices && g == ncclSuccess; ++i)
+        g = ncclAllGather(reinterpret_cast<const void *>(shard->pointer(i)),
+                          reinterpret_cast<void *>(ncclA->pointer(i)),
+                          shardBytes, ncclUint8, comms[i], streams[i]);
+      ncclResult_t e = ncclGroupEnd();
+      if (g != ncclSuccess || e != ncclSuccess)
+        return Error(ErrorCode::DriverError,
+                     std::string("ncclAllGather failed: ") +
+                         ncclGetErrorString(g != ncclSuccess ? g : e));
+      for (size_t i = 0; i < devices; ++i)
+        WEAVE_TRY(gemmRowMajor(
+            ctx.cublas[i], c.dtype, rows, c.n, c.k, ncclA->pointer(i),
+            b->pointer(i), ref->pointer(i), streams[i], Reduction::Default));
+      return ok();
+    };
+    Expected<TimingResult> baseline =
+        timeIterations(ctx.timed, enqueue, o.timing);
+    if (!baseline)
+      return fail(baseline.error());
+    r.nccl = *baseline;
+    r.timedNccl = true;
+    // The baseline must have gathered the same A.
+    std::vector<uint16_t> viaNccl(rows * c.k);
+    for (size_t i = 0; i < devices && r.ncclGatherOk; ++i) {
+      TRY(ncclA->download(i, viaNccl.data()));
+      TRY(gathered->download(i, hostA.data()));
+      r.ncclGatherOk = viaNccl == hostA;
+    }
+    if (!r.ncclGatherOk)
+      std::fprintf(stderr, "%s: %s: the NCCL baseline gathered a different A\n",
+                   kProgram, label.c_str());
+  }
+#endif
+
+  Expected<TimingResult> local = timeIterations(
+      {ctx.timed.front()},
+      [&](int) {
+        return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
+                            gathered->pointer(0), b->pointer(0),
+                            ref->pointer(0), streams[0], Reduction::Default);
+      },
+      o.timing);
+  if (!local)
+    return fail(local.error());
+  r.local = *local;
+  r.timedLocal = true;
+  return r;
+#undef TRY
+}
+
+/// Rounds up to a multiple of `unit`.
+size_t roundUp(size_t bytes, size_t unit) {
+  return (bytes + unit - 1) / unit * unit;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Never NVLink multicast (NVLS): it can take the host's GPUs down.
+  ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
+  Options o = parseOptions(argc, argv);
+  std::vector<Case> found = findBundles(o);
+  if (found.empty()) {
+    std::fprintf(stderr,
+                 "%s: error: no bundles in '%s' (expected "
+                 "all_gather_matmul_<f16|bf16>_d<D>_m<M_SHARD>.wbundle; the "
+                 "build makes them with `ninja weave_bench_bundles`)\n",
+                 kProgram, o.bundleDir.c_str());
+    return 2;
+  }
+
+  // Every bundle is checked against the contract before any GPU work, so
+  // a bad one is reported on a machine without GPUs too.
+  int bad = 0;
+  for (Case &c : found)
+    if (Status s = loadCase(c); !s) {
+      std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
+                   s.error().toString().c_str());
+      ++bad;
+    }
+  if (bad)
+    return 2;
+
+  examples::TeamRequest request;
+  request.program = kProgram;
+  request.minDevices = 2;
+  request.allowMultiProcess = false;
+  if (std::string why = examples::skipReason(request); !why.empty()) {
+    std::printf("SKIP: %s\n", why.c_str());
+    return 0;
+  }
+  Expected<int> count = deviceCount();
+  if (!count)
+    return examples::reportError(kProgram, count.error());
+  int d = o.devices ? o.devices : *count;
+  if (d < 2 || d > *count) {
+    std::fprintf(stderr, "%s: error: --devices %d, this machine has %d GPUs\n",
+                 kProgram, d, *count);
+    return 2;
+  }
+
+  // The cases for this team size.
+  std::vector<Case> cases;
+  std::vector<int64_t> teamSizes;
+  for (Case &c : found) {
+    teamSizes.push_back(c.d);
+    bool wanted =
+        c.d == d &&
+        std::find(o.dtypes.begin(), o.dtypes.end(), c.dtype) !=
+            o.dtypes.end() &&
+        (o.mShards.empty() ||
+         std::find(o.mShards.begin(), o.mShards.end(), c.m) != o.mShards.end());
+    if (wanted)
+      cases.push_back(std::move(c));
+  }
+  if (cases.empty()) {
+    std::sort(teamSizes.begin(), teamSizes.end());
+    teamSizes.erase(std::unique(teamSizes.begin(), teamSizes.end()),
+                    teamSizes.end());
+    std::string have;
+    for (int64_t t : teamSizes)
+      have += (have.empty() ? "" : ", ") + std::to_string(t);
+    std::fprintf(stderr,
+                 "%s: error: no bundle in '%s' for D=%d and the asked dtypes "
+                 "and m_shards (bundles exist for D = %s)\n",
+                 kProgram, o.bundleDir.c_str(), d, have.c_str());
+    return 2;
+  }
+  size_t heapBytes = 0, padBytes = 0;
+  for (const Case &c : cases) {
+    heapBytes += roundUp(static_cast<size_t>(c.d * c.m * c.k) * 2, 1 << 20);
+    padBytes += roundUp(c.semaphores * 4u, 256);
+  }
+
+  request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
+  request.heapBytes = heapBytes + (1 << 20);
+  request.signalPadBytes = std::max<size_t>(
+      SymmetricHeap::kDefaultSignalPadBytes, roundUp(padBytes + 4096, 4096));
+  Expected<examples::HostSession> session = examples::createSession(request);
+  if (!session)
+    return examples::reportError(kProgram, session.error());
+  Context ctx{std::move(*session), {}, {}, {}};
+  Team &team = ctx.session.team;
+  ctx.timed = timedStreams(team, ctx.session.streams.get());
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    Expected<CublasHandle> h = CublasHandle::create(team.device(i).context());
+    if (!h)
+      return examples::reportError(kProgram, h.error());
+    ctx.cublas.push_back(std::move(*h));
+  }
+  std::string ncclNote;
+#if WEAVE_BENCH_HAVE_NCCL
+  if (o.nccl && !o.checkOnly) {
+    std::vector<int> ordinals;
+    for (size_t i = 0; i < team.localCount(); ++i)
+      ordinals.push_back(team.device(i).ordinal());
+    Expected<NcclComms> comms = NcclComms::create(ordinals);
+    if (!comms)
+      return examples::reportError(kProgram, comms.error());
+    ctx.nccl.push_back(std::move(*comms));
+    int version = 0;
+    ncclGetVersion(&version);
+    ncclNote = "NCCL " + std::to_string(version);
+  } else {
+    ncclNote = "NCCL baseline off (--no-nccl)";
+  }
+#else
+  ncclNote = "built without NCCL: no NCCL baseline";
+#endif
+
+  std::vector<Result> results;
+  for (const Case &c : cases) {
+    std::fprintf(stderr, "%s: m_shard %lld %s on %d GPUs ...\n", kProgram,
+                 static_cast<long long>(c.m), dtypeName(c.dtype), d);
+    results.push_back(runCase(o, c, ctx));
+  }
+
+  Table table({"m_shard", "D", "dtype", "M=D*m_shard", "ours ms",
+               "NCCL+cuBLAS ms", "local cuBLAS ms", "speed-up vs NCCL+cuBLAS",
+               "ours/local", "ours TFLOP/s/GPU", "rel err (worst GPU)",
+               "a gathered", "check"});
+  int wrong = 0;
+  bool gated = true;
+  for (const Result &r : results) {
+    const Case &c = *r.c;
+    wrong += r.status != "ok";
+    gated = gated && (!r.timedOurs || r.ours.gated) &&
+            (!r.timedNccl || r.nccl.gated) && (!r.timedLocal || r.local.gated);
+    double flop = 2.0 * c.d * c.m * c.n * c.k;
+    bool checked = r.status == "ok" || r.status == "WRONG";
+    table.addRow(
+        {std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
+         std::to_string(c.d * c.m),
+         r.timedOurs ? formatMs(r.ours.medianMs) : "-",
+         r.timedNccl ? formatMs(r.nccl.medianMs) +
+                           (r.ncclGatherOk ? "" : " (wrong gather!)")
+                     : "-",
+         r.timedLocal ? formatMs(r.local.medianMs) : "-",
+         r.timedOurs && r.timedNccl
+             ? strprintf("%.2f", r.nccl.medianMs / r.ours.medianMs)
+             : "-",
+         r.timedOurs && r.timedLocal
+             ? strprintf("%.2f", r.ours.medianMs / r.local.medianMs)
+             : "-",
+         r.timedOurs ? strprintf("%.1f", flop / (r.ours.medianMs * 1e-3) / 1e12)
+                     : "-",
+         checked ? strprintf("%.2e", r.worstRel) : "-",
+         r.gatheredDevices >= 0
+             ? std::to_string(r.gatheredDevices) + "/" + std::to_string(c.d)
+             : "-",
+         r.status});
+  }
+  std::printf("\nweave all_gather_matmul vs NCCL all-gather + cuBLAS, %d x %s, "
+              "one process; K=%lld, n_shard=%lld; %s\n",
+              d, team.device(0).name().c_str(),
+              static_cast<long long>(cases.front().k),
+              static_cast<long long>(cases.front().n), ncclNote.c_str());
+  if (!o.checkOnly)
+    std::printf("timing: CUDA events around each of %d back-to-back "
+                "iterations on every GPU after %d warm-up ones, the longest "
+                "GPU, median; streams %s. local cuBLAS: the whole "
+                "(D*m_shard) x K x n_shard product on GPU 0 (the lower bound "
+                "when the all-gather is fully hidden)\n",
+                o.timing.iterations, o.timing.warmup,
+                gated ? "held until all launches were enqueued"
+                      : "not held (launch overhead may show)");
+  std::printf("check: every GPU's c vs cuBLAS on the gathered A: "
+              "||ours-ref||/||ref|| < %.0e and every |ours-ref| <= "
+              "4u*(|ref|+rms(ref)); %d sampled elements per GPU vs float64. "
+              "'a gathered': GPUs whose a holds every shard afterwards "
+              "(informational)\n\n",
+              defaultTolerance(DType::F16).relFrobenius, o.samplesPerDevice);
+  std::printf("%s", table.str().c_str());
+  std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram, results.size(),
+              wrong);
+  return wrong ? 1 : 0;
+}

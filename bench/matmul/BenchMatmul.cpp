@@ -1,0 +1,526 @@
+//===- BenchMatmul.cpp - The weave matmul kernel against cuBLAS -----------===//
+//
+//   weave_bench_matmul [--bundles DIR] [--shapes MxNxK,...] [--dtype
+//   f16|bf16|all]
+//                      [--iters N] [--warmup N] [--device N] [--check-only]
+//                      [--tile-config] [--seed S] [--timeout SECONDS]
+//                      [--no-gate]
+//
+// For every bundle DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (all of them, or
+// the --shapes asked for): random inputs (uniform in [-1, 1), seeded),
+// output poisoned with NaN, one run of the kernel checked against cuBLAS
+// (cublasGemmEx, fp32 accumulation and fp32 split-K reductions) and against
+// float64 dot products at sampled positions; then both timed (CUDA events
+// around each of N back-to-back launches, median, after warm-up; see
+// bench/support/include/weave/bench/Timing.h). The table comes last.
+//
+// The kernel contract: kernel `matmul`, user parameters a [M,K], b [K,N],
+// c [M,N], plain device buffers of one 16-bit dtype, row-major,
+// c = a @ b with fp32 accumulation.
+//
+// Exit status: 0 when every result was correct (or "SKIP:" without a GPU),
+// 1 when a result was wrong or a run failed, 2 on a usage or bundle error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/bench/Cublas.h"
+#include "weave/bench/HostData.h"
+#include "weave/bench/Manifest.h"
+#include "weave/bench/Table.h"
+#include "weave/bench/Timing.h"
+#include "weave/examples/HostSetup.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Kernel.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace weave;
+using namespace weave::bench;
+using examples::LocalBuffers;
+using examples::LocalStreams;
+
+namespace {
+
+constexpr const char *kProgram = "weave_bench_matmul";
+
+struct Options {
+  std::string bundleDir = WEAVE_BENCH_MATMUL_BUNDLE_DIR;
+  std::vector<std::array<int64_t, 3>> shapes; ///< empty: every bundle found
+  std::vector<DType> dtypes = {DType::F16, DType::BF16};
+  TimingOptions timing;
+  int device = 0;
+  bool checkOnly = false;
+  bool tileConfig = false;
+  uint64_t seed = 1;
+  int samples = 256;
+};
+
+struct Case {
+  DType dtype;
+  int64_t m, n, k;
+  std::string path;
+  Bundle bundle; ///< read and checked before any GPU work
+};
+
+struct Result {
+  const Case *c = nullptr;
+  std::string status = "not run"; ///< "ok", "WRONG", "ERROR: ..."
+  Comparison comparison;
+  SampleCheck samples;
+  TimingResult ours, cublas;
+  bool timed = false;
+};
+
+void usage(FILE *out) {
+  std::fprintf(
+      out,
+      "usage: %s [--bundles DIR] [--shapes MxNxK,...] [--dtype f16|bf16|all]\n"
+      "       [--iters N] [--warmup N] [--device N] [--check-only]\n"
+      "       [--tile-config] [--seed S] [--timeout SECONDS] [--no-gate]\n"
+      "Runs DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (default DIR: %s),\n"
+      "checks it against cuBLAS and times both.\n",
+      kProgram, WEAVE_BENCH_MATMUL_BUNDLE_DIR);
+}
+
+/// Parses the command line; exits with 0 (--help) or 2 (usage error).
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  auto value = [&](int &i, const std::string &arg) -> std::string {
+    size_t eq = arg.find('=');
+    if (eq != std::string::npos)
+      return arg.substr(eq + 1);
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "%s: error: %s needs a value\n", kProgram,
+                   arg.c_str());
+      std::exit(2);
+    }
+    return argv[++i];
+  };
+  auto number = [&](const std::string &text, const std::string &what) {
+    char *end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (!end || *end || v < 0) {
+      std::fprintf(stderr, "%s: error: bad %s '%s'\n", kProgram, what.c_str(),
+                   text.c_str());
+      std::exit(2);
+    }
+    return v;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string key = arg.substr(0, arg.find('='));
+    if (key == "-h" || key == "--help") {
+      usage(stdout);
+      std::exit(0);
+    } else if (key == "--bundles") {
+      o.bundleDir = value(i, arg);
+    } else if (key == "--shapes") {
+      for (const std::string &s : splitCommas(value(i, arg))) {
+        std::smatch m;
+        static const std::regex shape("([0-9]+)x([0-9]+)x([0-9]+)");
+        if (!std::regex_match(s, m, shape)) {
+          std::fprintf(stderr, "%s: error: bad shape '%s' (want MxNxK)\n",
+                       kProgram, s.c_str());
+          std::exit(2);
+        }
+        o.shapes.push_back(
+            {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3])});
+      }
+    } else if (key == "--dtype") {
+      std::string d = value(i, arg);
+      if (d == "all") {
+        o.dtypes = {DType::F16, DType::BF16};
+      } else if (auto t = parseDType(d)) {
+        o.dtypes = {*t};
+      } else {
+        std::fprintf(stderr, "%s: error: --dtype is f16, bf16 or all\n",
+                     kProgram);
+        std::exit(2);
+      }
+    } else if (key == "--iters") {
+      o.timing.iterations = static_cast<int>(number(value(i, arg), "--iters"));
+    } else if (key == "--warmup") {
+      o.timing.warmup = static_cast<int>(number(value(i, arg), "--warmup"));
+    } else if (key == "--device") {
+      o.device = static_cast<int>(number(value(i, arg), "--device"));
+    } else if (key == "--seed") {
+      o.seed = static_cast<uint64_t>(number(value(i, arg), "--seed"));
+    } else if (key == "--timeout") {
+      o.timing.timeoutSeconds =
+          static_cast<double>(number(value(i, arg), "--timeout"));
+    } else if (key == "--check-only") {
+      o.checkOnly = true;
+    } else if (key == "--tile-config") {
+      o.tileConfig = true;
+    } else if (key == "--no-gate") {
+      o.timing.gate = false;
+    } else {
+      std::fprintf(stderr, "%s: error: unexpected argument '%s'\n", kProgram,
+                   arg.c_str());
+      usage(stderr);
+      std::exit(2);
+    }
+  }
+  if (o.timing.iterations < 1) {
+    std::fprintf(stderr, "%s: error: --iters must be at least 1\n", kProgram);
+    std::exit(2);
+  }
+  return o;
+}
+
+std::string shapeName(int64_t m, int64_t n, int64_t k) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+std::string dimsText(const std::vector<int64_t> &dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    out += (i ? "," : "") + std::to_string(dims[i]);
+  return out + "]";
+}
+
+std::string bundleName(DType dtype, int64_t m, int64_t n, int64_t k) {
+  return std::string("matmul_") + dtypeName(dtype) + "_" + shapeName(m, n, k) +
+         ".wbundle";
+}
+
+/// The cases to run: every matching bundle in the directory, or the asked
+/// shapes (a missing bundle is an error then).
+std::vector<Case> findCases(const Options &o,
+                            std::vector<std::string> &missing) {
+  std::vector<Case> cases;
+  namespace fs = std::filesystem;
+  if (!o.shapes.empty()) {
+    for (DType dtype : o.dtypes)
+      for (const auto &s : o.shapes) {
+        std::string path =
+            (fs::path(o.bundleDir) / bundleName(dtype, s[0], s[1], s[2]))
+                .string();
+        if (fs::exists(path))
+          cases.push_back({dtype, s[0], s[1], s[2], path, {}});
+        else
+          missing.push_back(path);
+      }
+    return cases;
+  }
+  std::error_code ec;
+  static const std::regex name("matmul_(f16|bf16)_([0-9]+)x([0-9]+)x([0-9]+)"
+                               "\\.wbundle");
+  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
+    std::string file = entry.path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(file, m, name))
+      continue;
+    DType dtype = *parseDType(m[1]);
+    if (std::find(o.dtypes.begin(), o.dtypes.end(), dtype) == o.dtypes.end())
+      continue;
+    cases.push_back({dtype,
+                     std::stoll(m[2]),
+                     std::stoll(m[3]),
+                     std::stoll(m[4]),
+                     entry.path().string(),
+                     {}});
+  }
+  std::sort(cases.begin(), cases.end(), [](const Case &a, const Case &b) {
+    return std::make_tuple(a.dtype, a.m, a.n, a.k) <
+           std::make_tuple(b.dtype, b.m, b.n, b.k);
+  });
+  return cases;
+}
+
+/// Reads the bundle and checks its manifest against the contract and the
+/// file name's shape.
+Status loadCase(Case &c) {
+  WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
+  WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
+                         contractKernel(c.bundle, "matmul"));
+  WEAVE_TRY(expectUserParamCount(*kernel, 3));
+  std::string dtype = dtypeName(c.dtype);
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *a,
+      contractParam(*kernel, 0, "a", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *b,
+      contractParam(*kernel, 1, "b", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *out,
+      contractParam(*kernel, 2, "c", abi::ParamKind::Buffer, dtype, 2));
+  std::vector<int64_t> wantA = {c.m, c.k}, wantB = {c.k, c.n},
+                       wantC = {c.m, c.n};
+  if (a->shape != wantA || b->shape != wantB || out->shape != wantC)
+    return Error(ErrorCode::InvalidBundle,
+                 "the manifest's shapes a " + dimsText(a->shape) + ", b " +
+                     dimsText(b->shape) + ", c " + dimsText(out->shape) +
+                     " are not a [M,K], b [K,N], c [M,N] for the file name's " +
+                     shapeName(c.m, c.n, c.k));
+  return ok();
+}
+
+/// A per-case seed: the same inputs for the same shape in every run.
+uint64_t seedFor(const Options &o, const Case &c, uint64_t tensor) {
+  uint64_t h = o.seed * 0x100000001b3ull;
+  for (uint64_t v :
+       {uint64_t(c.dtype), uint64_t(c.m), uint64_t(c.n), uint64_t(c.k), tensor})
+    h = (h ^ v) * 0x100000001b3ull;
+  return h;
+}
+
+/// Exits the process at once: after a timeout the GPU is likely stuck, and
+/// destructors would wait on it forever.
+[[noreturn]] void abandon(const std::string &why) {
+  std::fprintf(stderr, "%s: fatal: %s\n", kProgram, why.c_str());
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+Status poison(const LocalBuffers &buffer, CUstream stream) {
+  WEAVE_CU_TRY(cuMemsetD16Async(buffer.pointer(0), kPoison16,
+                                buffer.bytes() / 2, stream),
+               "poisoning an output buffer");
+  return ok();
+}
+
+/// Runs one case: check, then time. Errors other than a timeout become the
+/// row's status; a timeout ends the process.
+Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
+               const LocalStreams &streams, const CublasHandle &cublas) {
+  Result r;
+  r.c = &c;
+  auto fail = [&](const Error &e) {
+    if (e.code() == ErrorCode::Timeout)
+      abandon(shapeName(c.m, c.n, c.k) + " " + dtypeName(c.dtype) + ": " +
+              e.toString());
+    r.status = "ERROR";
+    std::fprintf(stderr, "%s: %s %s: error: %s\n", kProgram,
+                 shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype),
+                 e.toString().c_str());
+    return r;
+  };
+  Expected<Program> program = Program::load(team, c.bundle);
+  if (!program)
+    return fail(program.error());
+  Expected<Kernel> kernel = Kernel::get(*program, "matmul");
+  if (!kernel)
+    return fail(kernel.error());
+
+  std::string dtype = dtypeName(c.dtype);
+  Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {c.m, c.k});
+  if (!a)
+    return fail(a.error());
+  Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
+  if (!b)
+    return fail(b.error());
+  Expected<LocalBuffers> out = LocalBuffers::create(team, dtype, {c.m, c.n});
+  if (!out)
+    return fail(out.error());
+  Expected<LocalBuffers> ref = LocalBuffers::create(team, dtype, {c.m, c.n});
+  if (!ref)
+    return fail(ref.error());
+
+  std::vector<uint16_t> hostA =
+      randomValues(c.dtype, c.m * c.k, seedFor(o, c, 0));
+  std::vector<uint16_t> hostB =
+      randomValues(c.dtype, c.k * c.n, seedFor(o, c, 1));
+  CUstream stream = streams[0];
+  for (Status s : {a->upload(0, hostA.data()), b->upload(0, hostB.data()),
+                   poison(*out, stream), poison(*ref, stream)})
+    if (!s)
+      return fail(s.error());
+  // Pageable uploads may still be in flight on return; the launch stream is
+  // a non-blocking one, so wait for the whole context once.
+  if (Status s = team.synchronize(); !s)
+    return fail(s.error());
+
+  std::vector<TimedStream> timed = timedStreams(team, streams.get());
+  std::vector<KernelArg> args = {a->args(), b->args(), out->args()};
+  if (Status s = kernel->launch(heap, args, streams); !s)
+    return fail(s.error());
+  if (Status s =
+          gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a->pointer(0),
+                       b->pointer(0), ref->pointer(0), stream, Reduction::Fp32);
+      !s)
+    return fail(s.error());
+  if (Status s = waitStreams(timed, o.timing.timeoutSeconds); !s)
+    return fail(s.error());
+
+  std::vector<uint16_t> hostOut(c.m * c.n), hostRef(c.m * c.n);
+  if (Status s = out->download(0, hostOut.data()); !s)
+    return fail(s.error());
+  if (Status s = ref->download(0, hostRef.data()); !s)
+    return fail(s.error());
+  Tolerance tolerance = defaultTolerance(c.dtype);
+  r.comparison = compare(c.dtype, hostOut.data(), hostRef.data(),
+                         hostOut.size(), tolerance);
+  auto at = [&](const std::vector<uint16_t> &v, int64_t cols) {
+    return [&v, cols, dt = c.dtype](int64_t i, int64_t j) {
+      return toFloat(dt, v[i * cols + j]);
+    };
+  };
+  r.samples = checkSamples(at(hostA, c.k), at(hostB, c.n), at(hostOut, c.n),
+                           at(hostRef, c.n), c.m, c.n, c.k, r.comparison.rmsRef,
+                           tolerance, o.samples, seedFor(o, c, 2));
+  bool correct = r.comparison.passed && r.samples.badOurs == 0;
+  r.status = correct ? "ok" : "WRONG";
+  if (r.samples.badRef)
+    r.status += " (cuBLAS reference off at sampled positions!)";
+  if (!correct || r.samples.badRef) {
+    size_t w = r.comparison.worstIndex;
+    std::fprintf(stderr,
+                 "%s: %s %s: %s; worst at [%zu, %zu]: ours %g, cuBLAS %g; "
+                 "samples vs float64: %d/%d ours and %d/%d cuBLAS past the "
+                 "bound\n",
+                 kProgram, shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype),
+                 r.comparison.summary().c_str(), w / c.n, w % c.n,
+                 r.comparison.worstOurs, r.comparison.worstRef,
+                 r.samples.badOurs, r.samples.samples, r.samples.badRef,
+                 r.samples.samples);
+  }
+
+  if (o.checkOnly)
+    return r;
+  Expected<TimingResult> ours = timeIterations(
+      timed, [&](int) { return kernel->launch(heap, args, streams); },
+      o.timing);
+  if (!ours)
+    return fail(ours.error());
+  Expected<TimingResult> theirs = timeIterations(
+      timed,
+      [&](int) {
+        return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a->pointer(0),
+                            b->pointer(0), ref->pointer(0), stream,
+                            Reduction::Default);
+      },
+      o.timing);
+  if (!theirs)
+    return fail(theirs.error());
+  r.ours = *ours;
+  r.cublas = *theirs;
+  r.timed = true;
+  return r;
+}
+
+double tflops(const Case &c, double ms) {
+  return ms > 0 ? 2.0 * c.m * c.n * c.k / (ms * 1e-3) / 1e12 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parseOptions(argc, argv);
+  std::vector<std::string> missing;
+  std::vector<Case> cases = findCases(o, missing);
+  for (const std::string &path : missing)
+    std::fprintf(stderr, "%s: error: no bundle %s\n", kProgram, path.c_str());
+  if (cases.empty()) {
+    std::fprintf(stderr,
+                 "%s: error: no matmul bundles to run in '%s' (expected "
+                 "matmul_<f16|bf16>_<M>x<N>x<K>.wbundle; the build makes them "
+                 "with `ninja weave_bench_bundles`)\n",
+                 kProgram, o.bundleDir.c_str());
+    return 2;
+  }
+
+  int bad = 0;
+  for (Case &c : cases) {
+    if (Status s = loadCase(c); !s) {
+      std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
+                   s.error().toString().c_str());
+      ++bad;
+    } else if (o.tileConfig) {
+      std::printf("%s %s: %s\n", shapeName(c.m, c.n, c.k).c_str(),
+                  dtypeName(c.dtype),
+                  launchSummary(*findKernel(c.bundle, "matmul")).c_str());
+    }
+  }
+  if (bad)
+    return 2;
+
+  examples::TeamRequest request;
+  request.program = kProgram;
+  request.minDevices = 1;
+  request.allowMultiProcess = false;
+  if (std::string why = examples::skipReason(request); !why.empty()) {
+    std::printf("SKIP: %s\n", why.c_str());
+    return 0;
+  }
+  Expected<int> count = deviceCount();
+  if (!count)
+    return examples::reportError(kProgram, count.error());
+  if (o.device >= *count) {
+    std::fprintf(stderr, "%s: error: --device %d, but there are %d GPUs\n",
+                 kProgram, o.device, *count);
+    return 2;
+  }
+  Expected<Team> team = Team::createInProcess({o.device});
+  if (!team)
+    return examples::reportError(kProgram, team.error());
+  Expected<SymmetricHeap> heap = SymmetricHeap::create(*team, 1 << 20);
+  if (!heap)
+    return examples::reportError(kProgram, heap.error());
+  Expected<LocalStreams> streams = LocalStreams::create(*team);
+  if (!streams)
+    return examples::reportError(kProgram, streams.error());
+  Expected<CublasHandle> cublas =
+      CublasHandle::create(team->device(0).context());
+  if (!cublas)
+    return examples::reportError(kProgram, cublas.error());
+
+  std::vector<Result> results;
+  for (const Case &c : cases) {
+    std::fprintf(stderr, "%s: %s %s ...\n", kProgram,
+                 shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype));
+    results.push_back(runCase(o, c, *team, *heap, *streams, *cublas));
+  }
+
+  Table table({"shape (MxNxK)", "dtype", "ours ms", "cuBLAS ms",
+               "speed-up (cuBLAS/ours)", "ours TFLOP/s", "cuBLAS TFLOP/s",
+               "rel err", "max abs err", "check"});
+  int wrong = 0;
+  bool gated = true;
+  for (const Result &r : results) {
+    bool ok = r.status == "ok";
+    wrong += !ok;
+    gated = gated && (!r.timed || (r.ours.gated && r.cublas.gated));
+    bool checked = r.status != "ERROR" && r.status != "not run";
+    table.addRow(
+        {shapeName(r.c->m, r.c->n, r.c->k), dtypeName(r.c->dtype),
+         r.timed ? formatMs(r.ours.medianMs) : "-",
+         r.timed ? formatMs(r.cublas.medianMs) : "-",
+         r.timed ? strprintf("%.2f", r.cublas.medianMs / r.ours.medianMs) : "-",
+         r.timed ? strprintf("%.1f", tflops(*r.c, r.ours.medianMs)) : "-",
+         r.timed ? strprintf("%.1f", tflops(*r.c, r.cublas.medianMs)) : "-",
+         checked ? strprintf("%.2e", r.comparison.relFrobenius) : "-",
+         checked ? strprintf("%.2e", r.comparison.maxAbsError) : "-",
+         r.status});
+  }
+  std::printf("\nweave matmul vs cuBLAS (cublasGemmEx, fp32 accumulation), "
+              "%s, device %d\n",
+              team->device(0).name().c_str(), o.device);
+  if (!o.checkOnly)
+    std::printf("timing: CUDA events around each of %d back-to-back launches "
+                "after %d warm-up launches, median; streams %s; same inputs "
+                "every launch (L2-warm where they fit)\n",
+                o.timing.iterations, o.timing.warmup,
+                gated ? "held until all launches were enqueued"
+                      : "not held (launch overhead may show)");
+  std::printf("check: ||ours-ref||/||ref|| < %.0e and every |ours-ref| <= "
+              "4u*(|ref|+rms(ref)), u = 2^-11 (f16) / 2^-8 (bf16); %d "
+              "sampled elements vs float64 dot products\n\n",
+              defaultTolerance(DType::F16).relFrobenius, o.samples);
+  std::printf("%s", table.str().c_str());
+  if (!missing.empty())
+    std::printf("%zu asked-for bundle(s) missing\n", missing.size());
+  std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram, results.size(),
+              wrong);
+  if (wrong)
+    return 1;
+  return missing.empty() ? 0 : 2;
+}

@@ -1,0 +1,42 @@
+//===- Manifest.h - Checking a benchmark kernel's contract ------*- C++ -*-===//
+//
+// The benchmarks program against kernels named and shaped by contract
+// (bench/README.md). These helpers check a bundle's manifest against that
+// contract before anything is allocated, so a mismatch reads as a clear
+// message instead of a failed launch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_BENCH_MANIFEST_H
+#define WEAVE_BENCH_MANIFEST_H
+
+#include "weave/runtime/Bundle.h"
+
+#include <string>
+
+namespace weave {
+namespace bench {
+
+/// The kernel named `name`; NotFound naming the kernels the bundle has.
+Expected<const KernelInfo *> contractKernel(const Bundle &bundle,
+                                            const std::string &name);
+
+/// User parameter `index` of `kernel`, checked to be called `name`, of
+/// `kind`, of `dtype` (unless empty) and of rank `rank` (unless negative).
+/// InvalidBundle saying what differs.
+Expected<const ParamInfo *> contractParam(const KernelInfo &kernel,
+                                          size_t index, const std::string &name,
+                                          abi::ParamKind kind,
+                                          const std::string &dtype, int rank);
+
+/// InvalidBundle unless the kernel has exactly `count` user parameters.
+Status expectUserParamCount(const KernelInfo &kernel, size_t count);
+
+/// One line with the launch configuration: grid, block, cluster, dynamic
+/// shared memory and the TMA boxes, e.g. for --tile-config.
+std::string launchSummary(const KernelInfo &kernel);
+
+} // namespace bench
+} // namespace weave
+
+#endif // WEAVE_BENCH_MANIFEST_H

@@ -1,0 +1,92 @@
+//===- Manifest.cpp - Checking a benchmark kernel's contract --------------===//
+
+#include "weave/bench/Manifest.h"
+
+#include "weave/runtime/KernelArgs.h"
+
+namespace weave {
+namespace bench {
+
+namespace {
+std::string list(const std::vector<int64_t> &values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? "," : "") + std::to_string(values[i]);
+  return out + "]";
+}
+template <typename T, size_t N> std::string dims(const std::array<T, N> &d) {
+  std::string out;
+  for (size_t i = 0; i < N; ++i)
+    out += (i ? "x" : "") + std::to_string(d[i]);
+  return out;
+}
+} // namespace
+
+Expected<const KernelInfo *> contractKernel(const Bundle &bundle,
+                                            const std::string &name) {
+  if (const KernelInfo *k = findKernel(bundle, name))
+    return k;
+  std::string names;
+  for (const KernelInfo &k : bundle.kernels)
+    names += (names.empty() ? "" : ", ") + k.name;
+  return Error(ErrorCode::NotFound, "the bundle has no kernel '" + name +
+                                        "' (it has: " + names + ")");
+}
+
+Status expectUserParamCount(const KernelInfo &kernel, size_t count) {
+  size_t have = userParamCount(kernel);
+  if (have != count)
+    return Error(ErrorCode::InvalidBundle,
+                 "kernel '" + kernel.name + "' has " + std::to_string(have) +
+                     " user parameters, the benchmark expects " +
+                     std::to_string(count));
+  return ok();
+}
+
+Expected<const ParamInfo *> contractParam(const KernelInfo &kernel,
+                                          size_t index, const std::string &name,
+                                          abi::ParamKind kind,
+                                          const std::string &dtype, int rank) {
+  std::string where =
+      "kernel '" + kernel.name + "' parameter " + std::to_string(index);
+  if (index >= kernel.params.size())
+    return Error(ErrorCode::InvalidBundle, where + " does not exist");
+  const ParamInfo &p = kernel.params[index];
+  if (p.name != name || p.kind != kind)
+    return Error(ErrorCode::InvalidBundle, where + " is '" + p.name + "' (" +
+                                               paramKindName(p.kind) +
+                                               "), expected '" + name + "' (" +
+                                               paramKindName(kind) + ")");
+  if (!dtype.empty() && p.dtype != dtype)
+    return Error(ErrorCode::InvalidBundle, where + " ('" + name +
+                                               "') has dtype " + p.dtype +
+                                               ", expected " + dtype);
+  if (rank >= 0 && p.shape.size() != static_cast<size_t>(rank))
+    return Error(ErrorCode::InvalidBundle,
+                 where + " ('" + name + "') has shape " + list(p.shape) +
+                     ", expected rank " + std::to_string(rank));
+  return &p;
+}
+
+std::string launchSummary(const KernelInfo &kernel) {
+  std::string out = kernel.name + ": grid " + dims(kernel.grid) + ", block " +
+                    dims(kernel.block) + ", cluster " + dims(kernel.cluster) +
+                    ", dynamic smem " +
+                    std::to_string(kernel.dynamicSmemBytes) + " B";
+  for (const ParamInfo &p : kernel.params) {
+    if (p.kind != abi::ParamKind::Tma)
+      continue;
+    std::string box;
+    for (size_t i = 0; i < p.tma.box.size(); ++i)
+      box += (i ? "x" : "") + std::to_string(p.tma.box[i]);
+    out += ", tma " + p.name + " box " + box + " (innermost first)";
+    if (p.tma.swizzleBytes)
+      out += " swizzle " + std::to_string(p.tma.swizzleBytes);
+    if (p.tma.isPeerView)
+      out += " peer " + std::to_string(p.tma.peerOffset);
+  }
+  return out;
+}
+
+} // namespace bench
+} // namespace weave
