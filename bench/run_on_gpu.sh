@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Runs the matmul benchmarks from prebuilt binaries and bundles, on a GPU
+# machine that need not build anything, and prints their tables last.
+#
+#   bench/run_on_gpu.sh --stage BUILD_DIR [CARRY_DIR]   (here: copy what to carry)
+#   bench/run_on_gpu.sh [CARRY_DIR] [--out DIR] [--only LIST] [-- BENCH_ARGS...]
+#
+# CARRY_DIR (default .carry) holds
+#   bin/weave_bench_matmul, bin/weave_bench_collective_matmul,
+#   bin/weave_bench_runtime (optional)      built with WEAVE_STATIC_RUNTIME_LIBS=ON
+#   bench/matmul/*.wbundle                  ninja weave_bench_bundles
+#   bench/collective_matmul/*.wbundle
+# --only takes a comma-separated subset of: matmul,collective,torch,runtime
+# (default: all of them that are there). BENCH_ARGS go to both C++ benches
+# (e.g. -- --iters 50 --dtype bf16). Logs go to --out (default $OUT when set,
+# else /tmp/weave-bench-out). Each bench runs under `timeout
+# ${BENCH_TIMEOUT:-200}` seconds. libcublas.so.13 / libnccl.so.2 are found
+# in the CUDA toolkit or in PyTorch's nvidia-* wheels (nvidia.nccl,
+# nvidia.cublas, nvidia.cu13) and added to LD_LIBRARY_PATH.
+set -uo pipefail
+
+# Never NVLink multicast (NVLS): it can take a shared host's GPUs down.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "${1:-}" = "--stage" ]; then
+  BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
+  CARRY=${3:-$ROOT/.carry}
+  mkdir -p "$CARRY/bin" "$CARRY/bench/matmul" "$CARRY/bench/collective_matmul"
+  for b in weave_bench_matmul weave_bench_collective_matmul weave_bench_runtime; do
+    [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" "$CARRY/bin/" && echo "staged bin/$b"
+  done
+  for d in matmul collective_matmul; do
+    n=$(ls "$BUILD/bench/$d"/*.wbundle 2>/dev/null | wc -l)
+    [ "$n" -gt 0 ] && cp "$BUILD/bench/$d"/*.wbundle "$CARRY/bench/$d/"
+    echo "staged $n bundle(s) in bench/$d"
+  done
+  if readelf -d "$CARRY"/bin/* 2>/dev/null | grep -q 'libstdc++'; then
+    echo "warning: a staged binary needs libstdc++.so (configure with -DWEAVE_STATIC_RUNTIME_LIBS=ON)"
+  fi
+  du -sh "$CARRY"
+  exit 0
+fi
+
+CARRY=$ROOT/.carry
+OUTDIR=${OUT:-/tmp/weave-bench-out}
+ONLY=matmul,collective,torch,runtime
+BENCH_ARGS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUTDIR=$2; shift 2 ;;
+    --only) ONLY=$2; shift 2 ;;
+    --) shift; BENCH_ARGS=("$@"); break ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) CARRY=$1; shift ;;
+  esac
+done
+CARRY=$(cd "$CARRY" 2>/dev/null && pwd) || { echo "no carry directory"; exit 2; }
+mkdir -p "$OUTDIR"
+TIMEOUT=${BENCH_TIMEOUT:-200}
+wants() { [[ ",$ONLY," == *",$1,"* ]]; }
+
+echo "== machine"
+nvidia-smi -L 2>/dev/null || echo "(no nvidia-smi)"
+GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+
+# Shared libraries the binaries need besides libcuda: cuBLAS and NCCL.
+lib_dirs() {
+  python3 - <<'PY' 2>/dev/null
+import glob, importlib, os
+seen = []
+for name in ("nvidia.nccl", "nvidia.cublas", "nvidia.cu13", "nvidia"):
+    try:
+        module = importlib.import_module(name)
+    except Exception:
+        continue
+    for path in list(getattr(module, "__path__", [])):
+        for d in [os.path.join(path, "lib")] + glob.glob(os.path.join(path, "*", "lib")):
+            if os.path.isdir(d) and d not in seen:
+                seen.append(d)
+print("\n".join(seen))
+PY
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -d "$d" ] && echo "$d"
+  done
+}
+CANDIDATES=$(lib_dirs)
+for lib in libcublas.so.13 libcublasLt.so.13 libnccl.so.2; do
+  if ldconfig -p 2>/dev/null | grep -q "$lib"; then
+    echo "$lib: system"; continue
+  fi
+  found=""
+  for d in $CANDIDATES; do
+    if [ -e "$d/$lib" ]; then found=$d; break; fi
+  done
+  if [ -n "$found" ]; then
+    case ":${LD_LIBRARY_PATH:-}:" in *":$found:"*) ;; *) export LD_LIBRARY_PATH=$found${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;; esac
+    echo "$lib: $found"
+  else
+    echo "$lib: not found (the benches that need it will not start)"
+  fi
+done
+
+status=0
+LOGS=()
+# run NAME BINARY ARGS...: runs a prebuilt bench if it is there and loads.
+run() {
+  local name=$1 bin=$2; shift 2
+  if [ ! -x "$bin" ]; then echo "== $name: $bin missing, skipped"; return; fi
+  if ldd "$bin" 2>/dev/null | grep -q 'not found'; then
+    echo "== $name: cannot start, missing libraries:"; ldd "$bin" | grep 'not found'
+    status=1; return
+  fi
+  echo "== $name"
+  timeout "$TIMEOUT" "$bin" "$@" 2>&1 | tee "$OUTDIR/$name.log"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 124 ] && echo "$name: timed out after $TIMEOUT s"
+  echo "$name: exit $rc"
+  [ "$rc" -ne 0 ] && status=1
+  LOGS+=("$OUTDIR/$name.log")
+}
+
+if wants matmul; then
+  run matmul "$CARRY/bin/weave_bench_matmul" --bundles "$CARRY/bench/matmul" "${BENCH_ARGS[@]}"
+fi
+if wants collective; then
+  run collective "$CARRY/bin/weave_bench_collective_matmul" \
+    --bundles "$CARRY/bench/collective_matmul" "${BENCH_ARGS[@]}"
+fi
+if wants runtime && [ -x "$CARRY/bin/weave_bench_runtime" ]; then
+  run runtime "$CARRY/bin/weave_bench_runtime"
+fi
+if wants torch; then
+  if [ "$GPUS" -ge 2 ] && python3 -c 'import torch' 2>/dev/null; then
+    echo "== torch (fused_all_gather_matmul, NCCL + mm)"
+    PYTHONUNBUFFERED=1 timeout "$TIMEOUT" python3 "$ROOT/bench/collective_matmul/torch_fused.py" \
+      --nproc 2 2>&1 | tee "$OUTDIR/torch.log"
+    rc=${PIPESTATUS[0]}
+    echo "torch: exit $rc"
+    [ "$rc" -ne 0 ] && status=1
+    LOGS+=("$OUTDIR/torch.log")
+  else
+    echo "== torch: skipped (needs 2 GPUs and PyTorch)"
+  fi
+fi
+
+# The tables last: each log from its title line on.
+echo
+echo "================================ tables ================================"
+for log in "${LOGS[@]}"; do
+  awk '/^(weave |PyTorch )/ { on = 1 } on' "$log"
+  echo
+done
+exit $status
