@@ -35,7 +35,9 @@ gpu.module @all_gather_matmul {
     %c128 = arith.constant 128 : index
     %one = arith.constant 1 : i32
     %tiles_per_shard = arith.constant 8 : index
-    %tiles_per_shard_i32 = arith.constant 8 : i32
+    // Each shard arrives as (row tiles) x (forwarding column tiles) parts.
+    %parts_per_shard = arith.constant 128 : i32
+    %col_tiles = arith.constant 16 : index
     %last_k = arith.constant 63 : index
     %me = weave.device_id "x"
     %n = weave.num_devices "x"
@@ -43,7 +45,7 @@ gpu.module @all_gather_matmul {
     %me_plus = arith.addi %me, %n_minus_1 : index
     %prev = arith.remui %me_plus, %n : index
     %epoch_plus_1 = arith.addi %epoch, %one : i32
-    %arrived = arith.muli %epoch_plus_1, %tiles_per_shard_i32 : i32
+    %arrived = arith.muli %epoch_plus_1, %parts_per_shard : i32
     %own_first = arith.muli %me, %tiles_per_shard : index
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3)
         delay_release(1) rotate_m(%own_first)
@@ -66,24 +68,29 @@ gpu.module @all_gather_matmul {
       %shard = arith.divui %m, %tiles_per_shard : index
       %tid = gpu.thread_id x
       %leader = arith.cmpi eq, %tid, %c128 : index
-      %col0 = arith.cmpi eq, %nt, %c0 : index
       %needed = arith.cmpi ne, %shard, %prev : index
-      %lead_col0 = arith.andi %leader, %col0 : i1
-      %forward = arith.andi %lead_col0, %needed : i1
-      scf.if %forward {
-        %row = arith.muli %m, %c128 : index
-        %col = arith.muli %k, %c64 : index
-        weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev
-            : memref<128x64xf16, #gpu.address_space<workgroup>>
-              -> memref<2048x4096xf16, #weave.symmetric>
-        // The previous step's store has read its slot before that slot is
-        // released (delay_release(1)).
-        weave.wait_smem_to_gmem 1 read_only
-        %last = arith.cmpi eq, %k, %last_k : index
-        scf.if %last {
-          weave.wait_smem_to_gmem 0
-          weave.semaphore_signal %ready[%shard], %one on %prev
-              : !weave.semaphore<2>
+      %forwarder = arith.andi %leader, %needed : i1
+      scf.if %forwarder {
+        // A store issued in the previous step has read its slot before that
+        // slot is released (delay_release(1)).
+        weave.wait_smem_to_gmem 0 read_only
+        // The column tiles of a row tile share its forwarding: column tile
+        // n sends the k steps k = n (mod column tiles).
+        %k_mod = arith.remui %k, %col_tiles : index
+        %mine = arith.cmpi eq, %k_mod, %nt : index
+        scf.if %mine {
+          %row = arith.muli %m, %c128 : index
+          %col = arith.muli %k, %c64 : index
+          weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev
+              : memref<128x64xf16, #gpu.address_space<workgroup>>
+                -> memref<2048x4096xf16, #weave.symmetric>
+          %next = arith.addi %k, %col_tiles : index
+          %last = arith.cmpi ugt, %next, %last_k : index
+          scf.if %last {
+            weave.wait_smem_to_gmem 0
+            weave.semaphore_signal %ready[%shard], %one on %prev
+                : !weave.semaphore<2>
+          }
         }
       }
     }

@@ -44,8 +44,6 @@ constexpr int64_t kSwizzleBytes = 128;
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 constexpr int64_t kSwizzleAtomBytes = 1024;
 constexpr int64_t kWarpgroupThreads = 128;
-/// Suspend-time hint of mbarrier.try_wait, in nanoseconds.
-constexpr int32_t kTryWaitTicks = 0x989680;
 
 /// A pipeline operand as TMA sees it: a kernel argument and the element
 /// offsets of the view the op reads or writes.
@@ -139,9 +137,20 @@ private:
     Value parity = arith::RemUIOp::create(b, round, cIndex(2));
     return arith::IndexCastOp::create(b, b.getI32Type(), parity);
   }
+  /// Spins on `mbarrier.try_wait.parity` without a suspend-time hint:
+  /// with one (which nvvm.mbarrier.try_wait.parity requires) ptxas emits a
+  /// NANOSLEEP after every failed try, which costs whole microseconds on
+  /// the critical path of the ring.
   void waitBarrier(bool full, Value slot, Value parity) {
-    NVVM::MBarrierTryWaitParityOp::create(
-        b, sharedPtr(barrierOffset(full, slot)), parity, cI32(kTryWaitTicks));
+    LLVM::InlineAsmOp::create(
+        b, TypeRange{}, ValueRange{sharedPtr(barrierOffset(full, slot)), parity},
+        "{\n\t.reg .pred ready;\n"
+        "wait_barrier:\n\t"
+        "mbarrier.try_wait.parity.shared::cta.b64 ready, [$0], $1;\n\t"
+        "@!ready bra wait_barrier;\n}",
+        "l,r,~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+        /*operand_attrs=*/{});
   }
   /// wgmma shared memory descriptor of a 128-byte-swizzled operand at byte
   /// `offset`: start address, leading and stride byte offsets (>> 4), and
