@@ -11,7 +11,7 @@
 // PTX-DAG: fence.proxy.async.global
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// PTX-DAG: cp.async.bulk.wait_group.read 1
+// PTX-DAG: cp.async.bulk.wait_group.read 0
 // PTX-DAG: red.release.sys.global.add.u32
 
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
