@@ -8,16 +8,20 @@
 // output `c` = [A_0; ...; A_1] @ b. The pipeline visits row tiles
 // starting with the device's own shard (rotate_m), so it computes on the
 // rows it has while the ring brings the rest:
-//   - callback: the first consumer thread forwards each lhs tile it loads
-//     from column tile 0 straight from shared memory to the same rows of
-//     the previous device's `a` (a TMA store over NVLink), unless that
-//     device owns the shard; after the last k step of a row tile it waits
-//     for the stores and signals ready[shard] on that device;
+//   - callback: the first consumer thread sends lhs tiles straight from
+//     shared memory to the same rows of the previous device's `a` (a TMA
+//     store over NVLink), unless that device owns the shard. The column
+//     tiles of a row tile share the work: column tile n sends the k steps
+//     k = n (mod column tiles), then waits for its stores and signals
+//     ready[shard] on that device once;
 //   - before_load: before the first k step of a row tile of another
-//     device's shard, the producer waits until the whole shard has arrived.
+//     device's shard, the producer waits until every part of the shard has
+//     arrived.
 // Counters only grow: launch number `epoch` (0, 1, ...) of the kernel waits
-// for (epoch + 1) * row-tiles-per-shard. delay_release(1) lets a forwarded
-// tile's store read its slot during the next k step.
+// for (epoch + 1) * (parts of a shard). A forwarded tile's store reads its
+// slot during the next k step: the callback of that step waits for the
+// read, and the pipeline releases the slot only after that callback
+// (delay_release(0); a larger delay would keep fewer stages in flight).
 module attributes {gpu.container_module} {
 gpu.module @all_gather_matmul {
   gpu.func @all_gather_matmul(
@@ -48,7 +52,7 @@ gpu.module @all_gather_matmul {
     %arrived = arith.muli %epoch_plus_1, %parts_per_shard : i32
     %own_first = arith.muli %me, %tiles_per_shard : index
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3)
-        delay_release(1) rotate_m(%own_first)
+        rotate_m(%own_first)
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
           into memref<2048x4096xf16>
         before_load {
@@ -71,8 +75,8 @@ gpu.module @all_gather_matmul {
       %needed = arith.cmpi ne, %shard, %prev : index
       %forwarder = arith.andi %leader, %needed : i1
       scf.if %forwarder {
-        // A store issued in the previous step has read its slot before that
-        // slot is released (delay_release(1)).
+        // A store issued in the previous step has read its slot before the
+        // pipeline releases that slot, after this callback.
         weave.wait_smem_to_gmem 0 read_only
         // The column tiles of a row tile share its forwarding: column tile
         // n sends the k steps k = n (mod column tiles).
