@@ -42,9 +42,62 @@ func.func @tile_k_swizzle(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, 
 
 // -----
 
-func.func @tile_m_box(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects tile_m and tile_n of at most 256 (a TMA box limit), got 512x128}}
-  weave.matmul_pipeline %a, %b into %c tile(512, 128, 64) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+// One 128-byte swizzle row of f16 is 64 elements: tile_k is exactly that.
+func.func @tile_k_two_rows(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects tile_k to be 64 (one 128-byte swizzle row), got 128}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 128) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+// Each consumer warpgroup owns exactly 64 rows (one wgmma M).
+func.func @consumer_rows_128(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 rows (tile_m = 64 * consumers for split M, 64 for split N) and, for split N, a multiple of 64 columns; got 128x128}}
+  weave.matmul_pipeline %a, %b into %c tile(256, 128, 64) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @split_n_rows_128(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 rows (tile_m = 64 * consumers for split M, 64 for split N) and, for split N, a multiple of 64 columns; got 128x64}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) {split = #weave<split n>} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+// Split N: each consumer's columns are whole 64-column rhs boxes.
+func.func @split_n_cols_not_64(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 rows (tile_m = 64 * consumers for split M, 64 for split N) and, for split N, a multiple of 64 columns; got 64x96}}
+  weave.matmul_pipeline %a, %b into %c tile(64, 192, 64) stages(4) {split = #weave<split n>} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @tile_n_not_64(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects tile_n to be a multiple of 64 (rhs tiles are loaded as 64-column boxes), got 96}}
+  weave.matmul_pipeline %a, %b into %c tile(64, 96, 64) stages(4) {consumers = 1 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @three_consumers(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects 1 or 2 consumer warpgroups, got 3}}
+  weave.matmul_pipeline %a, %b into %c tile(192, 128, 64) stages(4) {consumers = 3 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+// tile_n can only exceed 256 with split N (2 x 256 columns); a TMA box
+// cannot.
+func.func @tile_n_box(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects tile_m and tile_n of at most 256 (a TMA box limit), got 64x512}}
+  weave.matmul_pipeline %a, %b into %c tile(64, 512, 64) stages(2) {split = #weave<split n>} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
 
@@ -58,8 +111,11 @@ func.func @delay_release_stages(%a: memref<1024x4096xf16>, %b: memref<4096x1024x
 
 // -----
 
+// 7 stages of 128x64 + 64x128 f16 tiles (229376 bytes), the 32768-byte
+// epilogue, 14 mbarriers and 1024 bytes of alignment slack: 263280 bytes.
+// (6 stages would fit: 230496 bytes.)
 func.func @smem_too_big(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op needs 656512 bytes of shared memory, more than the 232448 a Hopper block can have; reduce stages or tiles}}
-  weave.matmul_pipeline %a, %b into %c tile(256, 256, 64) stages(8) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  // expected-error @below {{'weave.matmul_pipeline' op needs 263280 bytes of shared memory, more than the 232448 a Hopper block can have; reduce stages or tiles}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(7) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
