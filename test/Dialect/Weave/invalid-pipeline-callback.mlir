@@ -1,6 +1,7 @@
 // RUN: weave-opt %s -split-input-file -verify-diagnostics
 
-// The callback region of weave.matmul_pipeline: (lhs tile, rhs tile, m, n, k).
+// The regions of weave.matmul_pipeline: before_load (m, n, k) and callback
+// (lhs tile, rhs tile, m, n, k).
 
 func.func @callback_four_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
   // expected-error @below {{'weave.matmul_pipeline' op expects the callback to take 5 arguments (lhs tile, rhs tile, m, n, k), got 4}}
@@ -44,9 +45,9 @@ func.func @callback_rhs_tile_global(%a: memref<1024x4096xf16>, %b: memref<4096x1
 
 // -----
 
-func.func @callback_tile_element_type(%a: memref<1024x4096xbf16>, %b: memref<4096x1024xbf16>, %c: memref<1024x1024xf32>) {
+func.func @callback_tile_element_type(%a: memref<1024x4096xbf16>, %b: memref<4096x1024xbf16>, %c: memref<1024x1024xbf16>) {
   // expected-error @below {{'weave.matmul_pipeline' op expects callback argument #0 to be a 128x64xbf16 tile in workgroup memory, got 'memref<128x64xf16, 3>'}}
-  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xbf16>, memref<4096x1024xbf16> into memref<1024x1024xf32> callback {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xbf16>, memref<4096x1024xbf16> into memref<1024x1024xbf16> callback {
   ^bb0(%l: memref<128x64xf16, 3>, %r: memref<64x128xbf16, 3>, %m: index, %n: index, %k: index):
     weave.yield
   }
@@ -73,10 +74,71 @@ func.func @yield_outside_pipeline() {
 
 // -----
 
+// The callback is region #1 (before_load is region #0).
 func.func @callback_two_blocks(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects region #0 to have 0 or 1 blocks}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects region #1 to have 0 or 1 blocks}}
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
   ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    cf.br ^bb1
+  ^bb1:
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @before_load_two_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), got 2 arguments}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @before_load_no_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), got 0 arguments}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  }
+  return
+}
+
+// -----
+
+// Three arguments, but not all of them index.
+func.func @before_load_i32_arg(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), got 3 arguments}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: i32, %k: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+// A valid before_load does not excuse a bad callback.
+func.func @before_load_ok_callback_bad(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects callback argument #2 to be an index, got 'i64'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+    weave.yield
+  } callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: i64, %n: index, %k: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @before_load_two_blocks(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects region #0 to have 0 or 1 blocks}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index):
     cf.br ^bb1
   ^bb1:
     weave.yield
