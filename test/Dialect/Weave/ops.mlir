@@ -143,11 +143,25 @@ gpu.func @wait_smem_to_gmem() kernel attributes {weave.kernel = #weave.kernel<me
 }
 
 // CHECK-LABEL: gpu.func @matmul_pipeline_plain
-//  CHECK-SAME:   (%[[A:.*]]: memref<1024x4096xf16>, %[[B:.*]]: memref<4096x1024xf16>, %[[C:.*]]: memref<1024x1024xf32>)
-//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf32>
+//  CHECK-SAME:   (%[[A:.*]]: memref<1024x4096xf16>, %[[B:.*]]: memref<4096x1024xf16>, %[[C:.*]]: memref<1024x1024xf16>)
+//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>{{$}}
+//   CHECK-NOT:   before_load
 //   CHECK-NOT:   callback
-gpu.func @matmul_pipeline_plain(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
-  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf32>
+//       CHECK:   gpu.return
+gpu.func @matmul_pipeline_plain(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  gpu.return
+}
+
+// M, N and K need not be multiples of the tile: TMA zero-fills the loads
+// and clips the stores past the edges. Rows only have to span a multiple of
+// 16 bytes (1000 f16 = 2000 bytes, 4040 bf16 = 8080 bytes).
+// CHECK-LABEL: gpu.func @matmul_pipeline_edge_tiles
+//       CHECK:   weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(128, 256, 64) stages(3) : memref<1000x4040xf16>, memref<4040x1000xf16> into memref<1000x1000xf16>
+//       CHECK:   weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(64, 128, 64) stages(4) {consumers = 1 : i64} : memref<100x4040xbf16>, memref<4040x8xbf16> into memref<100x8xbf16>
+gpu.func @matmul_pipeline_edge_tiles(%a: memref<1000x4040xf16>, %b: memref<4040x1000xf16>, %c: memref<1000x1000xf16>, %d: memref<100x4040xbf16>, %e: memref<4040x8xbf16>, %f: memref<100x8xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 232448>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<1000x4040xf16>, memref<4040x1000xf16> into memref<1000x1000xf16>
+  weave.matmul_pipeline %d, %e into %f tile(64, 128, 64) stages(4) {consumers = 1 : i64} : memref<100x4040xbf16>, memref<4040x8xbf16> into memref<100x8xbf16>
   gpu.return
 }
 
@@ -169,9 +183,88 @@ gpu.func @matmul_pipeline_callback(%a: memref<1024x4096xf16>, %b: memref<4096x10
 // The optional attributes print in the attribute dictionary; delay_release
 // has its own keyword.
 // CHECK-LABEL: gpu.func @matmul_pipeline_options
-//       CHECK:   weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(128, 128, 64) stages(3) delay_release(2) {consumers = 1 : i64, grid_tile_width = 4 : i64, split = #weave<split n>} : memref<512x512xbf16>, memref<512x512xbf16> into memref<512x512xbf16>
+//       CHECK:   weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(64, 128, 64) stages(3) delay_release(2) {consumers = 1 : i64, grid_tile_width = 4 : i64, split = #weave<split n>} : memref<512x512xbf16>, memref<512x512xbf16> into memref<512x512xbf16>
 gpu.func @matmul_pipeline_options(%a: memref<512x512xbf16>, %b: memref<512x512xbf16>, %c: memref<512x512xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [256, 1, 1], smem = 200000>} {
-  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(3) delay_release(2) {consumers = 1 : i64, split = #weave<split n>, grid_tile_width = 4 : i64} : memref<512x512xbf16>, memref<512x512xbf16> into memref<512x512xbf16>
+  weave.matmul_pipeline %a, %b into %c tile(64, 128, 64) stages(3) delay_release(2) {consumers = 1 : i64, split = #weave<split n>, grid_tile_width = 4 : i64} : memref<512x512xbf16>, memref<512x512xbf16> into memref<512x512xbf16>
+  gpu.return
+}
+
+// All three: rotate_m's operand comes before the attribute dictionary,
+// before_load before callback.
+// CHECK-LABEL: gpu.func @matmul_pipeline_regions
+//  CHECK-SAME:   (%[[A:[^:]*]]: memref<1024x4096xf16>, %[[B:[^:]*]]: memref<4096x1024xf16>, %[[C:[^:]*]]: memref<1024x1024xf16>, %[[SEMS:[^:]*]]: !weave.semaphore<8>, %[[SCRATCH:[^:]*]]: memref<1024x4096xf16, #weave.symmetric>)
+//       CHECK:   %[[ME:.*]] = weave.device_id "x"
+//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 256, 64) stages(3) delay_release(1) rotate_m(%[[ME]]) {grid_tile_width = 16 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+//  CHECK-NEXT:   ^bb0(%[[BM:.*]]: index, %[[BN:.*]]: index, %[[BK:.*]]: index):
+//  CHECK-NEXT:     %[[ONE:.*]] = arith.constant 1 : i32
+//  CHECK-NEXT:     weave.semaphore_wait %[[SEMS]][%[[BM]]], %[[ONE]] : !weave.semaphore<8>
+//  CHECK-NEXT:   } callback {
+//  CHECK-NEXT:   ^bb0(%[[LHS:.*]]: memref<128x64xf16, #gpu.address_space<workgroup>>, %[[RHS:.*]]: memref<64x256xf16, #gpu.address_space<workgroup>>, %[[M:.*]]: index, %[[N:.*]]: index, %[[K:.*]]: index):
+//  CHECK-NEXT:     weave.copy_smem_to_gmem %[[LHS]], %[[SCRATCH]][%[[M]], %[[K]]] {swizzle = 128 : i64} : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
+//  CHECK-NEXT:     weave.wait_smem_to_gmem 0 read_only
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   gpu.return
+gpu.func @matmul_pipeline_regions(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %sems: !weave.semaphore<8>, %scratch: memref<1024x4096xf16, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 232448>} {
+  %me = weave.device_id "x"
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) delay_release(1) rotate_m(%me) {grid_tile_width = 16 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%bm: index, %bn: index, %bk: index):
+    %one = arith.constant 1 : i32
+    weave.semaphore_wait %sems[%bm], %one : !weave.semaphore<8>
+  } callback {
+  ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    weave.copy_smem_to_gmem %lhs, %scratch[%m, %k] {swizzle = 128 : i64} : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
+    weave.wait_smem_to_gmem 0 read_only
+  }
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @matmul_pipeline_before_load_only
+//       CHECK:   weave.matmul_pipeline {{.*}} : memref<128x64xbf16>, memref<64x128xbf16> into memref<128x128xbf16> before_load {
+//  CHECK-NEXT:   ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+//  CHECK-NEXT:   }{{$}}
+//   CHECK-NOT:   callback
+//       CHECK:   gpu.return
+gpu.func @matmul_pipeline_before_load_only(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128x128xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [384, 1, 1], smem = 200000>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(2) : memref<128x64xbf16>, memref<64x128xbf16> into memref<128x128xbf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+  }
+  gpu.return
+}
+
+// A TMA load completes on an mbarrier (a memref<i64> in shared memory);
+// swizzle 0 is the default and is elided.
+// CHECK-LABEL: gpu.func @copy_gmem_to_smem
+//  CHECK-SAME:   (%[[SRC:[^:]*]]: memref<4096x4096xf16>, %[[ROW:[^:]*]]: index, %[[COL:[^:]*]]: index)
+//       CHECK:   %[[SMEM:.*]] = gpu.dynamic_shared_memory
+//       CHECK:   %[[TILE:.*]] = memref.view %[[SMEM]]
+//       CHECK:   %[[BAR:.*]] = memref.view %[[SMEM]]
+//       CHECK:   weave.copy_gmem_to_smem %[[SRC]][%[[ROW]], %[[COL]]], %[[TILE]], %[[BAR]] {swizzle = 128 : i64} : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+//       CHECK:   weave.copy_gmem_to_smem %[[SRC]][%[[ROW]], %[[COL]]], %{{.*}}, %[[BAR]] : memref<4096x4096xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>{{$}}
+gpu.func @copy_gmem_to_smem(%src: memref<4096x4096xf16>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1], smem = 32768>} {
+  %c0 = arith.constant 0 : index
+  %c16384 = arith.constant 16384 : index
+  %c16640 = arith.constant 16640 : index
+  %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+  %tile = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+  %bar = memref.view %smem[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<i64, #gpu.address_space<workgroup>>
+  %small = memref.view %smem[%c16640][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x8xf16, #gpu.address_space<workgroup>>
+  weave.copy_gmem_to_smem %src[%row, %col], %tile, %bar {swizzle = 128} : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+  weave.copy_gmem_to_smem %src[%row, %col], %small, %bar {swizzle = 0} : memref<4096x4096xf16> -> memref<16x8xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+  gpu.return
+}
+
+// A 3-d load with the numeric shared address space.
+// CHECK-LABEL: gpu.func @copy_gmem_to_smem_3d
+//       CHECK:   weave.copy_gmem_to_smem %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 64 : i64} : memref<8x256x256xbf16, #gpu.address_space<global>> -> memref<2x16x32xbf16, 3>, memref<i64, 3>
+gpu.func @copy_gmem_to_smem_3d(%src: memref<8x256x256xbf16, #gpu.address_space<global>>, %i: index) workgroup(%tile: memref<2x16x32xbf16, 3>, %bar: memref<i64, 3>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.copy_gmem_to_smem %src[%i, %i, %i], %tile, %bar {swizzle = 64} : memref<8x256x256xbf16, #gpu.address_space<global>> -> memref<2x16x32xbf16, 3>, memref<i64, 3>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @copy_smem_to_gmem_swizzled
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {swizzle = 128 : i64} : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+gpu.func @copy_smem_to_gmem_swizzled(%tile: memref<64x64xf16, #gpu.address_space<workgroup>>, %out: memref<1024x4096xf16>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.copy_smem_to_gmem %tile, %out[%row, %col] {swizzle = 128} : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
   gpu.return
 }
 
