@@ -1,6 +1,7 @@
 // RUN: weave-opt %s -split-input-file -verify-diagnostics
 
-// Limits of the tensor memory accelerator on the tile of a bulk store.
+// Limits of the tensor memory accelerator on the tile of a bulk store,
+// and its swizzle mode.
 
 func.func @copy_rank_six(%t: memref<2x2x2x2x2x8xf16, #gpu.address_space<workgroup>>, %g: memref<2x2x2x2x2x8xf16>, %i: index) {
   // expected-error @below {{'weave.copy_smem_to_gmem' op expects a tile of rank 1 to 5, got rank 6}}
@@ -29,5 +30,40 @@ func.func @copy_box_too_large(%t: memref<512x64xf16, #gpu.address_space<workgrou
 func.func @copy_inner_not_16_bytes(%t: memref<128x4xf16, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf16>, %i: index) {
   // expected-error @below {{'weave.copy_smem_to_gmem' op expects the innermost tile dimension to span a multiple of 16 bytes, got 8}}
   weave.copy_smem_to_gmem %t, %g[%i, %i] : memref<128x4xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+  return
+}
+
+// -----
+
+func.func @copy_swizzle_value(%t: memref<64x64xf16, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf16>, %i: index) {
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects swizzle to be 0, 32, 64 or 128 bytes, got 16}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] {swizzle = 16} : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+  return
+}
+
+// -----
+
+// A swizzled box row (128 f16 = 256 bytes) must fit the swizzle span.
+func.func @copy_row_wider_than_swizzle(%t: memref<64x128xf16, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf16>, %i: index) {
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects the innermost tile dimension (256 bytes) to fit the 128-byte swizzle span}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] {swizzle = 128} : memref<64x128xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+  return
+}
+
+// -----
+
+func.func @copy_row_wider_than_swizzle_32(%t: memref<64x16xf32, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf32>, %i: index) {
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects the innermost tile dimension (64 bytes) to fit the 32-byte swizzle span}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] {swizzle = 32} : memref<64x16xf32, #gpu.address_space<workgroup>> -> memref<1024x4096xf32>
+  return
+}
+
+// -----
+
+// Unswizzled boxes have no such limit; a negative swizzle is rejected.
+func.func @copy_wide_row_unswizzled(%t: memref<64x128xf16, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf16>, %i: index) {
+  weave.copy_smem_to_gmem %t, %g[%i, %i] : memref<64x128xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects swizzle to be 0, 32, 64 or 128 bytes, got -128}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] {swizzle = -128} : memref<64x128xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
   return
 }
