@@ -16,13 +16,15 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @one_consumer(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
     // expected-error @below {{'weave.matmul_pipeline' op needs 2 warpgroups (256 threads: one producer and 1 consumers), but the kernel's block has 384 threads}}
-    weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) {consumers = 1 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    weave.matmul_pipeline %a, %b into %c tile(64, 128, 64) stages(4) {consumers = 1 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
     gpu.return
   }
 }
 
 // -----
 
+// 4 stages of 128x64 + 64x128 f16 tiles (131072), the 32768-byte epilogue,
+// 8 mbarriers and 1024 bytes of alignment slack.
 gpu.module @m {
   gpu.func @smem_too_small(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 65536>} {
     // expected-error @below {{'weave.matmul_pipeline' op needs 164928 bytes of dynamic shared memory, but the kernel declares smem = 65536}}
@@ -33,10 +35,12 @@ gpu.module @m {
 
 // -----
 
+// One consumer, bf16, 2 stages of 64x64 tiles: 2 * (64*64 + 64*64) * 2 ring
+// + 8192 epilogue + 32 of mbarriers + 1024 of alignment slack.
 gpu.module @m {
-  gpu.func @smem_default_zero(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1]>} {
-    // expected-error @below {{'weave.matmul_pipeline' op needs 197696 bytes of dynamic shared memory, but the kernel declares smem = 0}}
-    weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf32>
+  gpu.func @smem_default_zero(%a: memref<1024x4096xbf16>, %b: memref<4096x1024xbf16>, %c: memref<1024x1024xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [256, 1, 1]>} {
+    // expected-error @below {{'weave.matmul_pipeline' op needs 42016 bytes of dynamic shared memory, but the kernel declares smem = 0}}
+    weave.matmul_pipeline %a, %b into %c tile(64, 64, 64) stages(2) {consumers = 1 : i64} : memref<1024x4096xbf16>, memref<4096x1024xbf16> into memref<1024x1024xbf16>
     gpu.return
   }
 }
@@ -51,6 +55,33 @@ gpu.module @m {
     ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
       weave.copy_smem_to_gmem %lhs, %scratch[%m, %k] : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
       weave.wait_smem_to_gmem 0 read_only
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// One byte short of the need above.
+gpu.module @m {
+  gpu.func @smem_one_short(%a: memref<1024x4096xbf16>, %b: memref<4096x1024xbf16>, %c: memref<1024x1024xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [256, 1, 1], smem = 42015>} {
+    // expected-error @below {{'weave.matmul_pipeline' op needs 42016 bytes of dynamic shared memory, but the kernel declares smem = 42015}}
+    weave.matmul_pipeline %a, %b into %c tile(64, 64, 64) stages(2) {consumers = 1 : i64} : memref<1024x4096xbf16>, memref<4096x1024xbf16> into memref<1024x1024xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// before_load and rotate_m: the semaphore the producer waits on is a kernel
+// argument; edge tiles (M = 1000) need no more threads or memory.
+gpu.module @m {
+  gpu.func @before_load_ok(%a: memref<1000x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1000x1024xf16>, %sems: !weave.semaphore<8>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 164928>} {
+    %me = weave.device_id "x"
+    weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) rotate_m(%me) : memref<1000x4096xf16>, memref<4096x1024xf16> into memref<1000x1024xf16> before_load {
+    ^bb0(%m: index, %n: index, %k: index):
+      %one = arith.constant 1 : i32
+      weave.semaphore_wait %sems[%m], %one : !weave.semaphore<8>
     }
     gpu.return
   }
