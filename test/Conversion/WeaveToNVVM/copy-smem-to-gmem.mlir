@@ -53,7 +53,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %view = memref.subview %dst[64, 0] [64, 64] [1, 1] : memref<256x64xf32> to memref<64x64xf32, strided<[64, 1], offset: 4096>>
     %cast = memref.cast %view : memref<64x64xf32, strided<[64, 1], offset: 4096>> to memref<64x64xf32, strided<[64, 1], offset: ?>>
-    // expected-error @below {{expects its target to be a kernel argument}}
+    // expected-error @below {{'weave.copy_smem_to_gmem' op expects its global buffer to be a kernel argument: the tensor map of a TMA copy is built on the host from the argument}}
     weave.copy_smem_to_gmem %tile, %cast[%c0, %c0]
         : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<64x64xf32, strided<[64, 1], offset: ?>>
     gpu.return
