@@ -1,5 +1,6 @@
 # The two commands of the README:
-#   make demo   set up, build, compile the example kernels (and run them where GPUs are)
+#   make demo   set up, build, compile the example kernels and the collective matmul's
+#               benchmark bundle; on 2+ GPUs run, check and benchmark them
 #   make test   set up, build, run every lit and unit test
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
@@ -24,7 +25,7 @@ build: setup configure
 	ninja -C $(BUILD_DIR) -j $(JOBS)
 
 demo: build
-	@bash scripts/demo.sh $(BUILD_DIR)
+	@JOBS=$(JOBS) bash scripts/demo.sh $(BUILD_DIR)
 
 test: build
 	@bash scripts/test.sh $(BUILD_DIR)
