@@ -1,0 +1,83 @@
+// RUN: weave-opt %s -split-input-file --weave-expand-pipelines -verify-diagnostics
+
+// What weave-expand-pipelines cannot expand. Each pipeline operand becomes
+// a TMA tensor map that the host builds from a kernel argument.
+
+gpu.module @m {
+  gpu.func @lhs_alloc(%b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %a = memref.alloc() : memref<256x128xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects lhs to be a kernel argument or a subview of one: its TMA tensor map is built on the host from the argument}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A view through something other than memref.subview is not followed.
+gpu.module @m {
+  gpu.func @out_cast(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16, 1>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %c2 = memref.memory_space_cast %c : memref<256x512xf16, 1> to memref<256x512xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects out to be a kernel argument or a subview of one: its TMA tensor map is built on the host from the argument}}
+    weave.matmul_pipeline %a, %b into %c2 tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A subview of a buffer that is not a kernel argument is no better.
+gpu.module @m {
+  gpu.func @rhs_subview_of_alloc(%a: memref<256x128xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %big = memref.alloc() : memref<256x512xf16>
+    %b = memref.subview %big[0, 0] [128, 512] [1, 1] : memref<256x512xf16> to memref<128x512xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects rhs to be a kernel argument or a subview of one: its TMA tensor map is built on the host from the argument}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The rhs tile is stored as 64-column swizzled boxes, not as the
+// 64x256 tile the callback's type describes: using it is an error, at the
+// use.
+gpu.module @m {
+  gpu.func @callback_uses_rhs(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>, %scratch: memref<128x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16> callback {
+    ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{'weave.copy_smem_to_gmem' op uses the rhs tile of a pipeline callback, which is stored as 64-column swizzled boxes; only the lhs tile can be used for now}}
+      weave.copy_smem_to_gmem %rhs, %scratch[%c0, %c0] : memref<64x256xf16, #gpu.address_space<workgroup>> -> memref<128x512xf16>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @callback_loads_rhs(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16> callback {
+    ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+      // expected-error @below {{'memref.load' op uses the rhs tile of a pipeline callback, which is stored as 64-column swizzled boxes; only the lhs tile can be used for now}}
+      %v = memref.load %rhs[%k, %n] : memref<64x256xf16, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Pipelines do not nest: the inner one, in the outer one's callback, is
+// reported.
+gpu.module @m {
+  gpu.func @nested(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16> callback {
+    ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+      // expected-error @below {{'weave.matmul_pipeline' op cannot be nested in another pipeline}}
+      weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    }
+    gpu.return
+  }
+}
