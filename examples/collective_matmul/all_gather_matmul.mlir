@@ -8,7 +8,8 @@
 // output `c` = [A_0; ...; A_1] @ b. The pipeline visits row tiles
 // starting with the device's own shard (rotate_m), so it computes on the
 // rows it has while the ring brings the rest:
-//   - callback: the first consumer thread sends lhs tiles straight from
+//   - callback (one warp beside the producer): its first thread sends lhs
+//     tiles straight from
 //     shared memory to the same rows of the previous device's `a` (a TMA
 //     store over NVLink), unless that device owns the shard. The column
 //     tiles of a row tile share the work: column tile n sends the k steps
@@ -20,8 +21,8 @@
 // Counters only grow: launch number `epoch` (0, 1, ...) of the kernel waits
 // for (epoch + 1) * (parts of a shard). A forwarded tile's store reads its
 // slot during the next k step: the callback of that step waits for the
-// read, and the pipeline releases the slot only after that callback
-// (delay_release(0); a larger delay would keep fewer stages in flight).
+// read, and delay_release(1) hands the slot back only after it. The waits
+// stall only the callback warp, never the wgmma warpgroups.
 module attributes {gpu.container_module} {
 gpu.module @all_gather_matmul {
   gpu.func @all_gather_matmul(
@@ -32,10 +33,11 @@ gpu.module @all_gather_matmul {
       %epoch: i32 {weave.name = "epoch"}) kernel
       attributes {weave.kernel = #weave.kernel<
           mesh = #weave.mesh<axis = "x", size = 2>,
-          grid = [132, 1, 1], block = [384, 1, 1], smem = 214064>} {
+          grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
+    %c32 = arith.constant 32 : index
     %c128 = arith.constant 128 : index
     %one = arith.constant 1 : i32
     %tiles_per_shard = arith.constant 8 : index
@@ -51,8 +53,8 @@ gpu.module @all_gather_matmul {
     %epoch_plus_1 = arith.addi %epoch, %one : i32
     %arrived = arith.muli %epoch_plus_1, %parts_per_shard : i32
     %own_first = arith.muli %me, %tiles_per_shard : index
-    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3)
-        rotate_m(%own_first)
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
+        delay_release(1) rotate_m(%own_first)
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
           into memref<2048x4096xf16>
         before_load {
@@ -71,12 +73,12 @@ gpu.module @all_gather_matmul {
          %m: index, %nt: index, %k: index):
       %shard = arith.divui %m, %tiles_per_shard : index
       %tid = gpu.thread_id x
-      %leader = arith.cmpi eq, %tid, %c128 : index
+      %leader = arith.cmpi eq, %tid, %c32 : index
       %needed = arith.cmpi ne, %shard, %prev : index
       %forwarder = arith.andi %leader, %needed : i1
       scf.if %forwarder {
-        // A store issued in the previous step has read its slot before the
-        // pipeline releases that slot, after this callback.
+        // The store issued in the previous step has read its slot before
+        // the pipeline hands that slot back, after this callback.
         weave.wait_smem_to_gmem 0 read_only
         // The column tiles of a row tile share its forwarding: column tile
         // n sends the k steps k = n (mod column tiles).

@@ -260,7 +260,14 @@ int64_t MatmulPipelineOp::getSharedMemoryBytes() {
   auto out = cast<MemRefType>(getOut().getType());
   int64_t in = elementBytes(lhs), outBytes = elementBytes(out);
   int64_t ring = getStages() * (getTileM() * getTileK() + getTileK() * getTileN()) * in;
-  int64_t epilogue = getTileM() * getTileN() * outBytes;
+  // The output tile streams through two 64-row x 128-byte boxes per
+  // consumer warpgroup.
+  int64_t subN = getSplit() == ConsumerSplit::M ? getTileN()
+                                                : getTileN() / getConsumers();
+  int64_t boxCols = std::max<int64_t>(1, 128 / outBytes);
+  int64_t epilogue = getConsumers() *
+                     std::min<int64_t>(2, std::max<int64_t>(1, subN / boxCols)) *
+                     64 * 128;
   int64_t barriers = 2 * getStages() * 8;
   // Tiles are 1024-byte aligned for the 128-byte swizzle.
   return ring + epilogue + barriers + 1024;

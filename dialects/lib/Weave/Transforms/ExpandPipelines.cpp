@@ -12,7 +12,8 @@
 // 128-byte swizzle pattern repeats every 1024 bytes):
 //   [stage s]  lhs tile (tile_m rows of 128 B), rhs tile (tile_n/64 boxes of
 //              tile_k rows of 128 B)
-//   epilogue   per consumer: 64-row x 64-column boxes of the output tile
+//   epilogue   per consumer: two 64-row x 128-byte boxes that the output
+//              tile streams through
 //   barriers   full[stages], empty[stages] (8 bytes each)
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +45,9 @@ constexpr int64_t kSwizzleBytes = 128;
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 constexpr int64_t kSwizzleAtomBytes = 1024;
 constexpr int64_t kWarpgroupThreads = 128;
+/// The warp of the producer warpgroup that runs the callback (warp 0 holds
+/// the producer thread).
+constexpr int64_t kCallbackWarp = 1;
 
 /// A pipeline operand as TMA sees it: a kernel argument and the element
 /// offsets of the view the op reads or writes.
@@ -76,10 +80,16 @@ struct Layout {
     rhsBoxBytes = tk * kSwizzleBytes;
     rhsBytes = tk * tn * inBytes;
     stageBytes = lhsBytes + rhsBytes;
+    subN = splitM ? tn : tn / consumers;
     epilogueOffset = stages * stageBytes;
     epilogueBoxBytes = 64 * kSwizzleBytes;
-    barrierOffset = epilogueOffset + tm * tn * outBytes;
-    subN = splitM ? tn : tn / consumers;
+    barrierOffset =
+        epilogueOffset + consumers * epilogueBuffers() * epilogueBoxBytes;
+  }
+  /// Epilogue boxes each consumer has in shared memory at once
+  /// (MatmulPipelineOp::getSharedMemoryBytes counts the same).
+  int64_t epilogueBuffers() const {
+    return std::min<int64_t>(2, subN / outBoxCols());
   }
   /// Output columns in one 128-byte epilogue box.
   int64_t outBoxCols() const { return kSwizzleBytes / outBytes; }
@@ -169,8 +179,17 @@ private:
   std::pair<Value, Value> tileCoords(Value t);
   void buildProducer(Value tilesBegin, Value numTiles, Value tileStep);
   void buildConsumer(Value tilesBegin, Value numTiles, Value tileStep);
-  /// Hands slot `slot` back to the producer (one arrival per consumer).
-  void release(Value slot);
+  /// Hands slot `slot` back to the producer: one arrival, from the
+  /// thread(s) where `leader` holds.
+  void release(Value slot, Value leader);
+  /// Warp kCallbackWarp of the producer warpgroup: runs the callback on
+  /// every step and takes part in handing slots back.
+  void buildCallbackWarp(Value tilesBegin, Value numTiles, Value tileStep);
+  /// Arrivals that complete an empty barrier: each consumer warpgroup, and
+  /// the callback warp if there is one.
+  int64_t emptyArrivals() {
+    return layout.consumers + (op.getCallback().empty() ? 0 : 1);
+  }
   void buildEpilogue(Value acc, Value m, Value n);
   /// Inlines `region` with `args`, marking tile copies with their swizzle.
   void inlineRegion(Region &region, ValueRange args, Value lhsTile,
@@ -252,7 +271,7 @@ void PipelineBuilder::build() {
       NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(true, cIndex(s))),
                                    cI32(1), Value());
       NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(false, cIndex(s))),
-                                   cI32(layout.consumers), Value());
+                                   cI32(emptyArrivals()), Value());
     }
     // The initialized barriers must be visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b);
@@ -288,6 +307,13 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
   MemRefType barrierType = sharedType({}, b.getI64Type());
   Value tmCst = cIndex(layout.tm), tnCst = cIndex(layout.tn),
         tkCst = cIndex(layout.tk);
+  if (!op.getCallback().empty())
+    scf::IfOp::create(b, eq(arith::DivUIOp::create(b, tid, cIndex(32)),
+                            cIndex(kCallbackWarp)),
+                      [&](OpBuilder &, Location) {
+                        buildCallbackWarp(tilesBegin, numTiles, tileStep);
+                        scf::YieldOp::create(b);
+                      });
   scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
     auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
                                     ValueRange{cIndex(0)});
@@ -341,21 +367,72 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
   (void)ctx;
 }
 
-void PipelineBuilder::release(Value slot) {
-  // With a callback, other threads of the warpgroup may have bulk stores
-  // reading the slot: they must all be past their waits.
-  if (!op.getCallback().empty()) {
-    Value consumer = arith::IndexCastOp::create(b, b.getI32Type(), warpgroup);
-    NVVM::BarrierOp::create(b, TypeRange{}, consumer,
-                            cI32(kWarpgroupThreads), NVVM::BarrierReductionAttr(),
-                            Value());
-  }
-  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
+void PipelineBuilder::release(Value slot, Value leader) {
+  scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
     NVVM::MBarrierArriveOp::create(b, Type(),
                                    sharedPtr(barrierOffset(false, slot)),
                                    Value());
     scf::YieldOp::create(b);
   });
+}
+
+void PipelineBuilder::buildCallbackWarp(Value tilesBegin, Value numTiles,
+                                        Value tileStep) {
+  auto lhsType = cast<MemRefType>(op.getLhs().getType());
+  Type elt = lhsType.getElementType();
+  int64_t delay = op.getDelayRelease();
+  Value lane0 = eq(arith::RemUIOp::create(b, tid, cIndex(32)), cIndex(0));
+  // The whole warp is past its callbacks (and their waits) before lane 0
+  // hands a slot back.
+  auto releaseStep = [&](Value step) {
+    NVVM::SyncWarpOp::create(b, cI32(-1));
+    release(slotOf(step), lane0);
+  };
+  auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
+                                  ValueRange{cIndex(0)});
+  b.setInsertionPointToStart(tiles.getBody());
+  auto [m, n] = tileCoords(tiles.getInductionVar());
+  auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
+                                  ValueRange{tiles.getRegionIterArg(0)});
+  b.setInsertionPointToStart(steps.getBody());
+  {
+    Value k = steps.getInductionVar();
+    Value step = steps.getRegionIterArg(0);
+    Value slot = slotOf(step);
+    waitBarrier(/*full=*/true, slot, phaseOf(step));
+    Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
+    Value lhsTile = view(slotBase, sharedType({layout.tm, layout.tk}, elt));
+    Value rhsTile =
+        view(arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
+             sharedType({layout.tk, layout.tn}, elt));
+    inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile,
+                 rhsTile);
+    // The slot of step s goes back after the callback of s + delay.
+    scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k, cIndex(delay)),
+        [&](OpBuilder &, Location) {
+          releaseStep(arith::SubIOp::create(b, step, cIndex(delay)));
+          scf::YieldOp::create(b);
+        });
+    scf::YieldOp::create(
+        b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
+  }
+  b.setInsertionPointAfter(steps);
+  Value end = steps.getResult(0);
+  // End of the tile: every bulk store has read its slot; hand back the
+  // slots of the last `delay` steps.
+  WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
+  Value firstLeft = arith::SubIOp::create(
+      b, numK, arith::MinUIOp::create(b, numK, cIndex(delay)));
+  auto drain = scf::ForOp::create(b, firstLeft, numK, cIndex(1));
+  b.setInsertionPointToStart(drain.getBody());
+  releaseStep(arith::AddIOp::create(b, arith::SubIOp::create(b, end, numK),
+                                    drain.getInductionVar()));
+  b.setInsertionPointAfter(drain);
+  scf::YieldOp::create(b, ValueRange{end});
+  b.setInsertionPointAfter(tiles);
+  // Stores are complete before code after the pipeline signals anyone.
+  WaitSmemToGmemOp::create(b, 0, /*read_only=*/false);
 }
 
 void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
@@ -366,8 +443,9 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
   Type elt = lhsType.getElementType();
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
-  bool hasCallback = !op.getCallback().empty();
-  int64_t delay = op.getDelayRelease();
+  // wgmma.wait_group is warpgroup-wide: after it, one thread may hand the
+  // slot back for all 128.
+  Value leader = eq(laneInGroup, cIndex(0));
   NVVM::WGMMATypes inType =
       elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
 
@@ -386,18 +464,6 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
     Value slot = slotOf(step);
     waitBarrier(/*full=*/true, slot, phaseOf(step));
     Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
-    if (hasCallback) {
-      scf::IfOp::create(b, eq(consumer, cIndex(0)), [&](OpBuilder &, Location) {
-        Value lhsTile =
-            view(slotBase, sharedType({layout.tm, layout.tk}, elt));
-        Value rhsTile = view(
-            arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
-            sharedType({layout.tk, layout.tn}, elt));
-        inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile,
-                     rhsTile);
-        scf::YieldOp::create(b);
-      });
-    }
     // This consumer's operands: 64 rows of lhs (split M) and subN columns
     // of rhs (split N), in k steps of 16.
     Value lhsBase = slotBase;
@@ -444,9 +510,9 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
     // Keep this step's wgmma in flight; the previous one has completed.
     NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
     Value ready = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k,
-                                        cIndex(1 + delay));
+                                        cIndex(1));
     scf::IfOp::create(b, ready, [&](OpBuilder &, Location) {
-      release(slotOf(arith::SubIOp::create(b, step, cIndex(1 + delay))));
+      release(slotOf(arith::SubIOp::create(b, step, cIndex(1))), leader);
       scf::YieldOp::create(b);
     });
     scf::YieldOp::create(
@@ -456,17 +522,13 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   Value acc = steps.getResult(0);
   Value end = steps.getResult(1);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-  if (hasCallback)
-    WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
-  // Release the slots the loop left: steps max(0, numK - 1 - delay) ..
-  // numK - 1 of this tile.
-  Value firstLeft = arith::SubIOp::create(
-      b, numK, arith::MinUIOp::create(b, numK, cIndex(1 + delay)));
-  auto drain = scf::ForOp::create(b, firstLeft, numK, cIndex(1));
-  b.setInsertionPointToStart(drain.getBody());
-  release(slotOf(arith::AddIOp::create(
-      b, arith::SubIOp::create(b, end, numK), drain.getInductionVar())));
-  b.setInsertionPointAfter(drain);
+  // The last step of the tile (if any) is consumed too.
+  scf::IfOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, numK, cIndex(0)),
+      [&](OpBuilder &, Location) {
+        release(slotOf(arith::SubIOp::create(b, end, cIndex(1))), leader);
+        scf::YieldOp::create(b);
+      });
   buildEpilogue(acc, m, n);
   scf::YieldOp::create(b, ValueRange{end});
   b.setInsertionPointAfter(tiles);
@@ -485,18 +547,35 @@ void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
   Value consumerI32 = arith::IndexCastOp::create(b, b.getI32Type(), warpgroup);
   int64_t boxes = layout.subN / layout.outBoxCols();
-  int64_t regionBytes = boxes * layout.epilogueBoxBytes;
+  int64_t buffers = layout.epilogueBuffers();
   Value region = arith::AddIOp::create(
       b, cIndex(layout.epilogueOffset),
-      arith::MulIOp::create(b, consumer, cIndex(regionBytes)));
+      arith::MulIOp::create(
+          b, consumer, cIndex(buffers * layout.epilogueBoxBytes)));
+  Value leader = eq(laneInGroup, cIndex(0));
+  auto syncConsumer = [&]() {
+    NVVM::BarrierOp::create(b, TypeRange{}, consumerI32,
+                            cI32(kWarpgroupThreads),
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto onLeader = [&](function_ref<void()> body) {
+    scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b);
+    });
+  };
 
-  // The previous tile's store must have read this region.
-  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
-    WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
-    scf::YieldOp::create(b);
-  });
-  NVVM::BarrierOp::create(b, TypeRange{}, consumerI32, cI32(kWarpgroupThreads),
-                          NVVM::BarrierReductionAttr(), Value());
+  // Output tile origin of this consumer.
+  Value row0 = arith::AddIOp::create(
+      b, out.rowOffset, arith::MulIOp::create(b, m, cIndex(layout.tm)));
+  Value col0 = arith::AddIOp::create(
+      b, out.colOffset, arith::MulIOp::create(b, n, cIndex(layout.tn)));
+  if (layout.splitM)
+    row0 = arith::AddIOp::create(
+        b, row0, arith::MulIOp::create(b, consumer, cIndex(64)));
+  else
+    col0 = arith::AddIOp::create(
+        b, col0, arith::MulIOp::create(b, consumer, cIndex(layout.subN)));
 
   // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at
   // row 16*warp + lane/4 + 8*(q/2), column 8j + 2*(lane%4) + q%2. Pairs
@@ -512,70 +591,70 @@ void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
       b, arith::RemUIOp::create(b, lane, cIndex(4)), cIndex(2));
   Type pairType = VectorType::get({2}, outElt);
   Value regionPtr = sharedPtr(region);
-  for (int64_t j = 0; j < layout.subN / 8; ++j) {
-    for (int64_t half = 0; half < 2; ++half) {
-      Value row = arith::AddIOp::create(b, rowBase, cIndex(8 * half));
-      int64_t col0 = 8 * j;
-      int64_t box = col0 / layout.outBoxCols();
-      Value colInBox = arith::AddIOp::create(
-          b, cIndex(col0 % layout.outBoxCols()), colInQuad);
-      Value byteInRow =
-          arith::MulIOp::create(b, colInBox, cIndex(layout.outBytes));
-      Value chunk = arith::XOrIOp::create(
-          b, arith::DivUIOp::create(b, byteInRow, cIndex(16)),
-          arith::RemUIOp::create(b, row, cIndex(8)));
-      Value offset = arith::AddIOp::create(
-          b,
-          arith::AddIOp::create(
-              b, cIndex(box * layout.epilogueBoxBytes),
-              arith::MulIOp::create(b, row, cIndex(kSwizzleBytes))),
-          arith::AddIOp::create(
-              b, arith::MulIOp::create(b, chunk, cIndex(16)),
-              arith::RemUIOp::create(b, byteInRow, cIndex(16))));
-      Value pair = LLVM::PoisonOp::create(b, pairType);
-      for (int64_t q = 0; q < 2; ++q) {
-        int64_t index = 4 * j + 2 * half + q;
-        Value v = LLVM::ExtractValueOp::create(b, acc, index);
-        Value t = LLVM::FPTruncOp::create(b, outElt, v);
-        pair = LLVM::InsertElementOp::create(b, pair, t, cI32(q));
-      }
-      Value ptr = LLVM::GEPOp::create(
-          b, regionPtr.getType(), b.getI8Type(), regionPtr,
-          ValueRange{arith::IndexCastOp::create(b, b.getI64Type(), offset)});
-      LLVM::StoreOp::create(b, pair, ptr, /*alignment=*/4);
-    }
-  }
-  // Generic-proxy writes must be visible to the TMA unit before the store.
-  NVVM::FenceProxyOp::create(
-      b, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, TypeRange{}, consumerI32, cI32(kWarpgroupThreads),
-                          NVVM::BarrierReductionAttr(), Value());
+  MemRefType boxType = sharedType({64, layout.outBoxCols()}, outElt);
+  int64_t colsPerAccGroup = 8;
 
-  MemRefType boxType =
-      sharedType({64, layout.outBoxCols()}, outElt);
-  scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
-    Value row = arith::AddIOp::create(
-        b, out.rowOffset, arith::MulIOp::create(b, m, cIndex(layout.tm)));
-    Value col = arith::AddIOp::create(
-        b, out.colOffset, arith::MulIOp::create(b, n, cIndex(layout.tn)));
-    if (layout.splitM)
-      row = arith::AddIOp::create(
-          b, row, arith::MulIOp::create(b, consumer, cIndex(64)));
-    else
-      col = arith::AddIOp::create(
-          b, col, arith::MulIOp::create(b, consumer, cIndex(layout.subN)));
-    for (int64_t box = 0; box < boxes; ++box) {
-      Value tile = view(arith::AddIOp::create(
-                            b, region, cIndex(box * layout.epilogueBoxBytes)),
-                        boxType);
-      Value boxCol =
-          arith::AddIOp::create(b, col, cIndex(box * layout.outBoxCols()));
-      CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, boxCol},
-                               Value(), kSwizzleBytes);
+  // The output goes out `buffers` boxes (64 x 128 bytes) at a time: write
+  // them, make them visible to the TMA unit, store them, and before the
+  // next round wait until the stores have read the buffers.
+  for (int64_t first = 0; first < boxes; first += buffers) {
+    onLeader([&] { WaitSmemToGmemOp::create(b, 0, /*read_only=*/true); });
+    syncConsumer();
+    int64_t last = std::min(boxes, first + buffers);
+    for (int64_t box = first; box < last; ++box) {
+      int64_t bufferOffset = (box - first) * layout.epilogueBoxBytes;
+      int64_t groupsPerBox = layout.outBoxCols() / colsPerAccGroup;
+      for (int64_t g = 0; g < groupsPerBox; ++g) {
+        int64_t j = box * groupsPerBox + g; // accumulator column group
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = arith::AddIOp::create(b, rowBase, cIndex(8 * half));
+          Value colInBox = arith::AddIOp::create(
+              b, cIndex(g * colsPerAccGroup), colInQuad);
+          Value byteInRow =
+              arith::MulIOp::create(b, colInBox, cIndex(layout.outBytes));
+          Value chunk = arith::XOrIOp::create(
+              b, arith::DivUIOp::create(b, byteInRow, cIndex(16)),
+              arith::RemUIOp::create(b, row, cIndex(8)));
+          Value offset = arith::AddIOp::create(
+              b,
+              arith::AddIOp::create(
+                  b, cIndex(bufferOffset),
+                  arith::MulIOp::create(b, row, cIndex(kSwizzleBytes))),
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, chunk, cIndex(16)),
+                  arith::RemUIOp::create(b, byteInRow, cIndex(16))));
+          Value pair = LLVM::PoisonOp::create(b, pairType);
+          for (int64_t q = 0; q < 2; ++q) {
+            int64_t index = 4 * j + 2 * half + q;
+            Value v = LLVM::ExtractValueOp::create(b, acc, index);
+            Value t = LLVM::FPTruncOp::create(b, outElt, v);
+            pair = LLVM::InsertElementOp::create(b, pair, t, cI32(q));
+          }
+          Value ptr = LLVM::GEPOp::create(
+              b, regionPtr.getType(), b.getI8Type(), regionPtr,
+              ValueRange{arith::IndexCastOp::create(b, b.getI64Type(), offset)});
+          LLVM::StoreOp::create(b, pair, ptr, /*alignment=*/4);
+        }
+      }
     }
-    scf::YieldOp::create(b);
-  });
+    // Generic-proxy writes must be visible to the TMA unit before the store.
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    syncConsumer();
+    onLeader([&] {
+      for (int64_t box = first; box < last; ++box) {
+        Value tile = view(
+            arith::AddIOp::create(
+                b, region, cIndex((box - first) * layout.epilogueBoxBytes)),
+            boxType);
+        Value col =
+            arith::AddIOp::create(b, col0, cIndex(box * layout.outBoxCols()));
+        CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row0, col},
+                                 Value(), kSwizzleBytes);
+      }
+    });
+  }
 }
 
 /// Resolves a pipeline operand to a kernel argument plus view offsets.

@@ -269,28 +269,31 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       `b + gridDim.x`, ...) in groups of `grid_tile_width` row tiles, so
       neighbouring blocks share rhs tiles in L2. With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around;
-    - the epilogue converts the accumulators to the output type, writes
-      them to shared memory in the 128-byte swizzled layout and stores them
-      with TMA (edges are clipped).
+    - the epilogue converts the accumulators to the output type and
+      streams them through two 64-row x 128-byte boxes per consumer in
+      shared memory (128-byte swizzled, so the stores are conflict-free)
+      and out with TMA stores (edges are clipped).
 
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
 
-    `callback` (optional) runs on all 128 threads of the first consumer
-    warpgroup once the tiles of step `(m, n, k)` are resident, before their
-    wgmma is issued. Its tile arguments are views of the ring slot in the
-    128-byte swizzled layout: they are meant for `weave.copy_smem_to_gmem`,
-    which the expansion gives a tensor map of the same swizzle; plain loads
-    do not see the logical layout. Slot reuse: the slot of step `s` is
-    released (handed back to the producer) after all consumer threads have
-    finished the callback of step `s + 1 + delay_release` and the wgmma of
-    step `s` has completed, and at the end of each output tile after every
-    consumer thread has waited for its bulk stores to finish reading shared
-    memory. So a bulk store issued from the tile of step `s` may run while
-    its issuing thread is in the callbacks of steps `s + 1` to
-    `s + delay_release`, and must have been waited for with
-    `weave.wait_smem_to_gmem N read_only` by then.
+    `callback` (optional) runs on one warp beside the producer (warp 1 of
+    the producer warpgroup, threads 32..63 of the block) once the tiles of
+    step `(m, n, k)` are resident, on every step of every tile of the
+    block. Its tile arguments are views of the ring slot in the 128-byte
+    swizzled layout: they are meant for `weave.copy_smem_to_gmem`, which
+    the expansion gives a tensor map of the same swizzle; plain loads do
+    not see the logical layout. The warp takes part in handing slots back:
+    the slot of step `s` is reused only after the consumers' wgmma of step
+    `s` has completed and the callback warp has finished the callback of
+    step `s + delay_release` (and, at the end of each tile, has waited for
+    its bulk stores to read shared memory). So a bulk store issued from the
+    tile of step `s` may run until the callback of step
+    `s + delay_release`, which must wait for it
+    (`weave.wait_smem_to_gmem N read_only`). Waits in the callback stall
+    only the callback warp; the wgmma warpgroups run on while the ring has
+    filled slots.
 
     ```mlir
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
@@ -331,7 +334,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// Shared memory the pipeline needs, in bytes: the ring of lhs/rhs tiles,
-    /// the epilogue tile and the mbarriers.
+    /// the epilogue boxes, the mbarriers and 1024 bytes of alignment slack.
     int64_t getSharedMemoryBytes();
     /// Hopper's limit of dynamic shared memory per block.
     static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
