@@ -162,17 +162,19 @@ private:
         LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
         /*operand_attrs=*/{});
   }
-  /// wgmma shared memory descriptor of a 128-byte-swizzled operand at byte
-  /// `offset`: start address, leading and stride byte offsets (>> 4), and
-  /// the swizzle mode in bits 62-63.
-  Value descriptor(Value offset, int64_t leadingBytes, int64_t strideBytes) {
-    Value addr = arith::AddIOp::create(
-        b, alignedBase, arith::IndexCastOp::create(b, b.getI64Type(), offset));
-    Value start = arith::AndIOp::create(
-        b, arith::ShRUIOp::create(b, addr, cI64(4)), cI64(0x3FFF));
+  /// wgmma shared memory descriptor of a 128-byte-swizzled operand
+  /// `units` x 16 bytes from the aligned base: start address, leading and
+  /// stride byte offsets (all >> 4), and the swizzle mode in bits 62-63.
+  /// Shared addresses stay below 2^18, so the start field (14 bits) needs
+  /// no mask and the descriptor is a sum: consecutive k steps differ by a
+  /// constant, which keeps the wgmma issue loop short.
+  Value descriptor(Value units, int64_t leadingBytes, int64_t strideBytes) {
+    Value base = arith::ShRUIOp::create(b, alignedBase, cI64(4));
     int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
                     (int64_t(1) << 62);
-    return arith::OrIOp::create(b, start, cI64(fixed));
+    return arith::AddIOp::create(
+        b, arith::AddIOp::create(b, base, cI64(fixed)),
+        arith::IndexCastOp::create(b, b.getI64Type(), units));
   }
 
   /// The (m, n) tile indices of linear tile `t` in the grouped order.
@@ -463,34 +465,37 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
     Value step = steps.getRegionIterArg(1);
     Value slot = slotOf(step);
     waitBarrier(/*full=*/true, slot, phaseOf(step));
-    Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
-    // This consumer's operands: 64 rows of lhs (split M) and subN columns
-    // of rhs (split N), in k steps of 16.
-    Value lhsBase = slotBase;
-    Value rhsBase = arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes));
+    // This consumer's operands, in 16-byte units: 64 rows of lhs (split M)
+    // and subN columns of rhs (split N), in k steps of 16.
+    Value slotUnits =
+        arith::MulIOp::create(b, slot, cIndex(layout.stageBytes / 16));
+    Value lhsUnits = slotUnits;
+    Value rhsUnits =
+        arith::AddIOp::create(b, slotUnits, cIndex(layout.lhsBytes / 16));
     if (layout.splitM)
-      lhsBase = arith::AddIOp::create(
-          b, lhsBase,
-          arith::MulIOp::create(b, consumer, cIndex(64 * kSwizzleBytes)));
+      lhsUnits = arith::AddIOp::create(
+          b, lhsUnits,
+          arith::MulIOp::create(b, consumer, cIndex(64 * kSwizzleBytes / 16)));
     else
-      rhsBase = arith::AddIOp::create(
-          b, rhsBase,
+      rhsUnits = arith::AddIOp::create(
+          b, rhsUnits,
           arith::MulIOp::create(
               b, consumer,
-              cIndex(layout.subN / layout.inBoxCols() * layout.rhsBoxBytes)));
+              cIndex(layout.subN / layout.inBoxCols() * layout.rhsBoxBytes /
+                     16)));
     NVVM::WgmmaFenceAlignedOp::create(b);
     int64_t kPerInstr = 16;
     for (int64_t kk = 0; kk < layout.tk / kPerInstr; ++kk) {
       // lhs is K-major: a k step moves 32 bytes inside the swizzled row.
       Value descA = descriptor(
-          arith::AddIOp::create(b, lhsBase,
-                                cIndex(kk * kPerInstr * layout.inBytes)),
+          arith::AddIOp::create(b, lhsUnits,
+                                cIndex(kk * kPerInstr * layout.inBytes / 16)),
           /*leadingBytes=*/16, /*strideBytes=*/kSwizzleAtomBytes);
       // rhs is N-major: a k step moves 16 rows; 64-column boxes are
       // rhsBoxBytes apart (leading), 8-row groups 1024 bytes (stride).
       Value descB = descriptor(
-          arith::AddIOp::create(b, rhsBase,
-                                cIndex(kk * kPerInstr * kSwizzleBytes)),
+          arith::AddIOp::create(b, rhsUnits,
+                                cIndex(kk * kPerInstr * kSwizzleBytes / 16)),
           /*leadingBytes=*/layout.rhsBoxBytes,
           /*strideBytes=*/kSwizzleAtomBytes);
       acc = NVVM::WgmmaMmaAsyncOp::create(
