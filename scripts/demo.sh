@@ -101,16 +101,20 @@ if [ "$gpus" -lt 2 ]; then
   exit $status
 fi
 
+# Every GPU run is bounded: the programs time out on their own waits, this
+# is the backstop should one hang anyway.
+T="timeout 300"
+
 echo "== ring_exchange on $gpus GPUs, one process driving all of them"
-"$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" || status=1
+$T "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" || status=1
 echo "== tma_forward: a TMA tensor store into the neighbour, on every GPU"
-"$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
+$T "$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
 
 echo "== ring_exchange on 2 GPUs, one process per GPU"
 pids=()
 for rank in 0 1; do
   WORLD_SIZE=2 RANK=$rank LOCAL_RANK=$rank WEAVE_JOB_ID="demo-$$-ring" \
-    "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" &
+    $T "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
@@ -124,14 +128,14 @@ else
 fi
 
 echo "== collective_matmul: AllGather(A) @ B on 2 GPUs, JIT-compiled (weave::Compiler), one process"
-CUDA_VISIBLE_DEVICES=$two_gpus "$BIN/collective_matmul" || status=1
+CUDA_VISIBLE_DEVICES=$two_gpus $T "$BIN/collective_matmul" || status=1
 
 echo "== collective_matmul: the weavec bundle, one process per GPU"
 pids=()
 for rank in 0 1; do
   CUDA_VISIBLE_DEVICES=$two_gpus WORLD_SIZE=2 RANK=$rank LOCAL_RANK=$rank \
     WEAVE_JOB_ID="demo-$$-collective" \
-    "$BIN/collective_matmul" --bundle "$OUT/all_gather_matmul.wbundle" &
+    $T "$BIN/collective_matmul" --bundle "$OUT/all_gather_matmul.wbundle" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
@@ -141,11 +145,16 @@ if [ "$have_bench" -eq 0 ]; then
   exit $status
 fi
 echo "== weave_bench_matmul: $MATMUL_BUNDLE vs cuBLAS (full output: $OUT/bench/matmul.log)"
-"$BIN/weave_bench_matmul" --bundles "$OUT/bench" --shapes 1024x4096x4096 \
-  --dtype f16 --iters 50 > "$OUT/bench/matmul.log" 2>&1 || status=1
+if ! $T "$BIN/weave_bench_matmul" --bundles "$OUT/bench" --shapes 1024x4096x4096 \
+     --dtype f16 --iters 50 > "$OUT/bench/matmul.log" 2>&1; then
+  tail -20 "$OUT/bench/matmul.log"; echo "FAILED: weave_bench_matmul"; status=1
+fi
 echo "== weave_bench_collective_matmul: $COLLECTIVE_BUNDLE vs NCCL all-gather + cuBLAS (full output: $OUT/bench/collective_matmul.log)"
-"$BIN/weave_bench_collective_matmul" --bundles "$OUT/bench" --m-shards 1024 \
-  --dtype f16 --devices 2 --iters 30 > "$OUT/bench/collective_matmul.log" 2>&1 || status=1
+if ! $T "$BIN/weave_bench_collective_matmul" --bundles "$OUT/bench" --m-shards 1024 \
+     --dtype f16 --devices 2 --iters 30 > "$OUT/bench/collective_matmul.log" 2>&1; then
+  tail -20 "$OUT/bench/collective_matmul.log"
+  echo "FAILED: weave_bench_collective_matmul"; status=1
+fi
 
 echo
 echo "matmul, 1024x4096x4096 f16, one GPU (ms, median of 50 back-to-back launches):"
