@@ -81,3 +81,30 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// TMA clips at the edge of the kernel argument, not of the view: a view
+// smaller than its argument may not end in an edge tile (rows 200..255 of
+// %c would be written).
+gpu.module @m {
+  gpu.func @edge_of_view(%a: memref<512x128xf16>, %b: memref<128x512xf16>, %c: memref<512x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    %a2 = memref.subview %a[0, 0][200, 128][1, 1] : memref<512x128xf16> to memref<200x128xf16>
+    %c2 = memref.subview %c[0, 0][200, 512][1, 1] : memref<512x512xf16> to memref<200x512xf16>
+    // expected-error @below {{expects lhs dimension 0 (200) to be a multiple of its tile (128) when the view is smaller than its kernel argument}}
+    weave.matmul_pipeline %a2, %b into %c2 tile(128, 256, 64) stages(4) : memref<200x128xf16>, memref<128x512xf16> into memref<200x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A view that is a whole number of tiles is fine: 256 of 512 rows.
+gpu.module @m {
+  gpu.func @tiled_view(%a: memref<512x128xf16>, %b: memref<128x512xf16>, %c: memref<512x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    %a2 = memref.subview %a[0, 0][256, 128][1, 1] : memref<512x128xf16> to memref<256x128xf16>
+    %c2 = memref.subview %c[0, 0][256, 512][1, 1] : memref<512x512xf16> to memref<256x512xf16>
+    weave.matmul_pipeline %a2, %b into %c2 tile(128, 256, 64) stages(4) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}

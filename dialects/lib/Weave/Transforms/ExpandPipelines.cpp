@@ -663,9 +663,13 @@ void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
 }
 
 /// Resolves a pipeline operand to a kernel argument plus view offsets.
+/// `tile` holds the operand's tile sizes (rows, columns).
 FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
-                                     StringRef name, OpBuilder &builder) {
+                                     StringRef name,
+                                     std::array<int64_t, 2> tile,
+                                     OpBuilder &builder) {
   Location loc = op.getLoc();
+  auto viewType = cast<MemRefType>(value.getType());
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   TmaOperand result{value, zero, zero};
   while (auto subview = value.getDefiningOp<memref::SubViewOp>()) {
@@ -690,6 +694,18 @@ FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
            << "expects " << name
            << " to be a kernel argument or a subview of one: its TMA tensor "
               "map is built on the host from the argument";
+  // TMA clips and zero-fills at the edges of the argument, not of the view:
+  // a view smaller than its argument must not have edge tiles.
+  auto argType = cast<MemRefType>(value.getType());
+  for (int i = 0; i < 2; ++i)
+    if (viewType.getDimSize(i) != argType.getDimSize(i) &&
+        viewType.getDimSize(i) % tile[i] != 0)
+      return op.emitOpError()
+             << "expects " << name << " dimension " << i << " ("
+             << viewType.getDimSize(i) << ") to be a multiple of its tile ("
+             << tile[i] << ") when the view is smaller than its kernel "
+             << "argument: TMA clips at the argument's edge, so an edge tile "
+                "would read or write outside the view";
   result.argument = value;
   return result;
 }
@@ -707,10 +723,19 @@ struct ExpandPipelinesPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      FailureOr<TmaOperand> lhs = resolveOperand(op, op.getLhs(), "lhs", builder);
-      FailureOr<TmaOperand> rhs = resolveOperand(op, op.getRhs(), "rhs", builder);
-      FailureOr<TmaOperand> out = resolveOperand(op, op.getOut(), "out", builder);
-      if (failed(lhs) || failed(rhs) || failed(out))
+      int64_t tm = op.getTileM(), tn = op.getTileN(), tk = op.getTileK();
+      // One error per pipeline: the first operand that cannot be used.
+      FailureOr<TmaOperand> lhs =
+          resolveOperand(op, op.getLhs(), "lhs", {tm, tk}, builder);
+      if (failed(lhs))
+        return signalPassFailure();
+      FailureOr<TmaOperand> rhs =
+          resolveOperand(op, op.getRhs(), "rhs", {tk, tn}, builder);
+      if (failed(rhs))
+        return signalPassFailure();
+      FailureOr<TmaOperand> out =
+          resolveOperand(op, op.getOut(), "out", {tm, tn}, builder);
+      if (failed(out))
         return signalPassFailure();
       if (!op.getCallback().empty()) {
         Value rhsTile = op.getCallback().front().getArgument(1);
