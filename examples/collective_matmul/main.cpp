@@ -88,11 +88,9 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
                      WEAVE_COLLECTIVE_MATMUL_TEMPLATE);
   std::stringstream text;
   text << in.rdbuf();
-  // Column tile n sends the k steps k = n (mod column tiles).
+  // Column tile n forwards the k steps k = n (mod column tiles).
   int64_t steps = (options.k + kTileK - 1) / kTileK;
   int64_t colTiles = (options.nShard + kTileN - 1) / kTileN;
-  // A row tile arrives in chunks of colTiles k steps, each counted apart.
-  int64_t chunks = (steps + colTiles - 1) / colTiles;
   std::string source = instantiate(
       text.str(),
       {{"D", std::to_string(teamSize)},
@@ -104,10 +102,9 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"DTYPE", options.dtype},
        {"TILES_PER_SHARD", std::to_string(options.mShard / kTileM)},
        {"LAST_K", std::to_string(steps - 1)},
-       {"K_STEPS", std::to_string(steps)},
        {"COL_TILES", std::to_string(colTiles)},
-       {"CHUNKS", std::to_string(chunks)},
-       {"READY_COUNT", std::to_string(teamSize * options.mShard / kTileM * chunks)}});
+       {"PARTS_PER_SHARD",
+        std::to_string(options.mShard / kTileM * std::min(colTiles, steps))}});
   Compiler compiler;
   auto start = std::chrono::steady_clock::now();
   Expected<Bundle> bundle = compiler.compileString(source, "all_gather_matmul.mlir");
@@ -209,18 +206,7 @@ int main(int argc, char **argv) {
   if (!heap)
     return examples::reportError(kProgram, heap.error());
   Expected<SymmetricBuffer> a = heap->allocateTensor(options.dtype, {rows, options.k});
-  // The kernel counts arrivals per (row tile, chunk): take the count from
-  // its manifest.
-  uint32_t readyCount = 0;
-  for (const KernelInfo &info : bundle->kernels)
-    for (const ParamInfo &param : info.params)
-      if (info.name == "all_gather_matmul" && param.name == "ready")
-        readyCount = param.semaphoreCount;
-  if (readyCount == 0)
-    return examples::reportError(
-        kProgram, Error(ErrorCode::InvalidBundle,
-                        "kernel 'all_gather_matmul' has no 'ready' semaphores"));
-  Expected<SemaphoreArray> ready = heap->allocateSemaphores(readyCount);
+  Expected<SemaphoreArray> ready = heap->allocateSemaphores(d);
   if (!a || !ready)
     return examples::reportError(kProgram, !a ? a.error() : ready.error());
   Expected<examples::LocalBuffers> b =
@@ -261,7 +247,7 @@ int main(int argc, char **argv) {
     if (cuMemsetD16(aPtr, 0xFFFF, aBytes / 2) ||
         cuMemcpyHtoD(aPtr + rank * shardBytes, shardsA[rank].data(), shardBytes) ||
         cuMemsetD16(c->pointer(i), 0xFFFF, c->bytes() / 2) ||
-        cuMemsetD32(heap->localPointer(*ready, i), 0, readyCount))
+        cuMemsetD32(heap->localPointer(*ready, i), 0, d))
       return examples::reportError(kProgram, Error(ErrorCode::DriverError, "cannot set up inputs"));
     for (uint32_t other = 0; options.allShards && other < d; ++other)
       if (cuMemcpyHtoD(aPtr + other * shardBytes, shardsA[other].data(), shardBytes))
