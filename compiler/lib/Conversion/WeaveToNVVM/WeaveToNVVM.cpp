@@ -453,6 +453,25 @@ struct WaitSmemToGmemOpLowering
   }
 };
 
+/// The tensor-map parameter the ABI gave a TMA op (see materializeKernelAbi),
+/// or null before the ABI is materialized.
+Value tensorMapArgument(Operation *op) {
+  auto tmaArg = op->getAttrOfType<IntegerAttr>(kTmaArgAttrName);
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!tmaArg || !func)
+    return Value();
+  return func.getFunctionBody().front().getArgument(tmaArg.getInt());
+}
+
+/// Tensor map coordinates: innermost first, in elements, as i32.
+SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
+                                        ValueRange indices) {
+  SmallVector<Value> coordinates;
+  for (Value index : llvm::reverse(indices))
+    coordinates.push_back(LLVM::TruncOp::create(b, loc, b.getI32Type(), index));
+  return coordinates;
+}
+
 /// `weave.copy_smem_to_gmem` -> `cp.async.bulk.tensor` through the tensor
 /// map parameter the ABI gave it (a peer view for `on %device`), then
 /// `cp.async.bulk.commit_group`.
@@ -463,21 +482,15 @@ struct CopySmemToGmemOpLowering
   LogicalResult
   matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto tmaArg = op->getAttrOfType<IntegerAttr>(kTmaArgAttrName);
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    if (!tmaArg || !func)
+    Value descriptor = tensorMapArgument(op);
+    if (!descriptor)
       return rewriter.notifyMatchFailure(op, "no tensor map parameter");
     Location loc = op.getLoc();
-    Value descriptor =
-        func.getFunctionBody().front().getArgument(tmaArg.getInt());
     auto sourceType = cast<MemRefType>(op.getSource().getType());
     Value tile = bufferAddress(rewriter, loc, *getTypeConverter(), sourceType,
                                adaptor.getSource());
-    // Tensor map coordinates are innermost first, in elements.
-    SmallVector<Value> coordinates;
-    for (Value index : llvm::reverse(adaptor.getIndices()))
-      coordinates.push_back(
-          LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), index));
+    SmallVector<Value> coordinates =
+        tensorMapCoordinates(rewriter, loc, adaptor.getIndices());
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         rewriter, loc, descriptor, tile, coordinates, /*l2CacheHint=*/Value(),
         NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
@@ -497,13 +510,10 @@ struct CopyGmemToSmemOpLowering
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto tmaArg = op->getAttrOfType<IntegerAttr>(kTmaArgAttrName);
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    if (!tmaArg || !func)
+    Value descriptor = tensorMapArgument(op);
+    if (!descriptor)
       return rewriter.notifyMatchFailure(op, "no tensor map parameter");
     Location loc = op.getLoc();
-    Value descriptor =
-        func.getFunctionBody().front().getArgument(tmaArg.getInt());
     Value tile = bufferAddress(rewriter, loc, *getTypeConverter(),
                                cast<MemRefType>(op.getTarget().getType()),
                                adaptor.getTarget());
@@ -518,10 +528,8 @@ struct CopyGmemToSmemOpLowering
                                    static_cast<unsigned>(
                                        NVVM::NVVMMemorySpace::SharedCluster)),
         tile);
-    SmallVector<Value> coordinates;
-    for (Value index : llvm::reverse(adaptor.getIndices()))
-      coordinates.push_back(
-          LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), index));
+    SmallVector<Value> coordinates =
+        tensorMapCoordinates(rewriter, loc, adaptor.getIndices());
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, tile, descriptor, coordinates, barrier,
         /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),

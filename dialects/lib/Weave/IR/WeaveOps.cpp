@@ -159,6 +159,47 @@ static LogicalResult verifySwizzle(Operation *op, int64_t swizzle,
   return success();
 }
 
+/// The rules both TMA copies share: a static shared-memory `tile` of the
+/// element type and rank of the `global` buffer it is copied to or from,
+/// one index per global dimension, TMA box limits, and the swizzle.
+static LogicalResult verifyTensorMapCopy(Operation *op, MemRefType tile,
+                                         MemRefType global, size_t numIndices,
+                                         StringRef globalName,
+                                         int64_t swizzle) {
+  // Messages name the operands in source, target order.
+  bool store = globalName == "target";
+  MemRefType source = store ? tile : global, target = store ? global : tile;
+  if (tile.getElementType() != global.getElementType())
+    return op->emitOpError() << "expects matching element types, got "
+                             << source.getElementType() << " and "
+                             << target.getElementType();
+  if (!tile.hasStaticShape())
+    return op->emitOpError() << "expects a static tile shape, got " << tile;
+  if (tile.getRank() != global.getRank())
+    return op->emitOpError()
+           << "expects source and target of the same rank, got "
+           << source.getRank() << " and " << target.getRank();
+  if (static_cast<int64_t>(numIndices) != global.getRank())
+    return op->emitOpError() << "expects " << global.getRank()
+                             << " indices into the " << globalName << ", got "
+                             << numIndices;
+  if (tile.getRank() < 1 || tile.getRank() > 5)
+    return op->emitOpError() << "expects a tile of rank 1 to 5, got rank "
+                             << tile.getRank();
+  for (int64_t dim : tile.getShape())
+    if (dim > 256)
+      return op->emitOpError() << "expects tile dimensions of at most 256 "
+                                  "elements (a TMA box limit), got "
+                               << dim;
+  int64_t innerBytes = tile.getShape().back() * elementBytes(tile);
+  if (innerBytes % 16 != 0)
+    return op->emitOpError()
+           << "expects the innermost tile dimension to span a multiple of 16 "
+              "bytes, got "
+           << innerBytes;
+  return verifySwizzle(op, swizzle, innerBytes);
+}
+
 LogicalResult CopySmemToGmemOp::verify() {
   auto source = cast<MemRefType>(getSource().getType());
   auto target = cast<MemRefType>(getTarget().getType());
@@ -173,33 +214,8 @@ LogicalResult CopySmemToGmemOp::verify() {
     return emitOpError() << "expects a target in #weave.symmetric memory when "
                             "storing to another device, got "
                          << target;
-  if (source.getElementType() != target.getElementType())
-    return emitOpError() << "expects matching element types, got "
-                         << source.getElementType() << " and "
-                         << target.getElementType();
-  if (!source.hasStaticShape())
-    return emitOpError() << "expects a static tile shape, got " << source;
-  if (source.getRank() != target.getRank())
-    return emitOpError() << "expects source and target of the same rank, got "
-                         << source.getRank() << " and " << target.getRank();
-  if (static_cast<int64_t>(getIndices().size()) != target.getRank())
-    return emitOpError() << "expects " << target.getRank()
-                         << " indices into the target, got "
-                         << getIndices().size();
-  if (source.getRank() < 1 || source.getRank() > 5)
-    return emitOpError() << "expects a tile of rank 1 to 5, got rank "
-                         << source.getRank();
-  for (int64_t dim : source.getShape())
-    if (dim > 256)
-      return emitOpError() << "expects tile dimensions of at most 256 "
-                              "elements (a TMA box limit), got "
-                           << dim;
-  int64_t innerBytes = source.getShape().back() * elementBytes(source);
-  if (innerBytes % 16 != 0)
-    return emitOpError() << "expects the innermost tile dimension to span a "
-                            "multiple of 16 bytes, got "
-                         << innerBytes;
-  return verifySwizzle(*this, getSwizzle(), innerBytes);
+  return verifyTensorMapCopy(*this, /*tile=*/source, /*global=*/target,
+                             getIndices().size(), "target", getSwizzle());
 }
 
 //===----------------------------------------------------------------------===//
@@ -222,33 +238,8 @@ LogicalResult CopyGmemToSmemOp::verify() {
     return emitOpError() << "expects the barrier to be a memref<i64> in "
                             "shared memory (an mbarrier), got "
                          << barrier;
-  if (source.getElementType() != target.getElementType())
-    return emitOpError() << "expects matching element types, got "
-                         << source.getElementType() << " and "
-                         << target.getElementType();
-  if (!target.hasStaticShape())
-    return emitOpError() << "expects a static tile shape, got " << target;
-  if (source.getRank() != target.getRank())
-    return emitOpError() << "expects source and target of the same rank, got "
-                         << source.getRank() << " and " << target.getRank();
-  if (static_cast<int64_t>(getIndices().size()) != source.getRank())
-    return emitOpError() << "expects " << source.getRank()
-                         << " indices into the source, got "
-                         << getIndices().size();
-  if (target.getRank() < 1 || target.getRank() > 5)
-    return emitOpError() << "expects a tile of rank 1 to 5, got rank "
-                         << target.getRank();
-  for (int64_t dim : target.getShape())
-    if (dim > 256)
-      return emitOpError() << "expects tile dimensions of at most 256 "
-                              "elements (a TMA box limit), got "
-                           << dim;
-  int64_t innerBytes = target.getShape().back() * elementBytes(target);
-  if (innerBytes % 16 != 0)
-    return emitOpError() << "expects the innermost tile dimension to span a "
-                            "multiple of 16 bytes, got "
-                         << innerBytes;
-  return verifySwizzle(*this, getSwizzle(), innerBytes);
+  return verifyTensorMapCopy(*this, /*tile=*/target, /*global=*/source,
+                             getIndices().size(), "source", getSwizzle());
 }
 
 //===----------------------------------------------------------------------===//

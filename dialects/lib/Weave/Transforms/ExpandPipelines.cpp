@@ -179,6 +179,12 @@ private:
 
   /// The (m, n) tile indices of linear tile `t` in the grouped order.
   std::pair<Value, Value> tileCoords(Value t);
+  /// Walks this block's tiles and their k steps, counting steps across
+  /// tiles (the ring slot and phase follow the count): `body(m, n, k,
+  /// step)` for every step, `afterTile(m, n, end)` after a tile's last one.
+  void forEachStep(Value tilesBegin, Value numTiles, Value tileStep,
+                   function_ref<void(Value, Value, Value, Value)> body,
+                   function_ref<void(Value, Value, Value)> afterTile = {});
   void buildProducer(Value tilesBegin, Value numTiles, Value tileStep);
   void buildConsumer(Value tilesBegin, Value numTiles, Value tileStep);
   /// Hands slot `slot` back to the producer: one arrival, from the
@@ -223,6 +229,28 @@ std::pair<Value, Value> PipelineBuilder::tileCoords(Value t) {
     m = arith::RemUIOp::create(b, arith::AddIOp::create(b, m, rotate),
                                numTilesM);
   return {m, n};
+}
+
+void PipelineBuilder::forEachStep(
+    Value tilesBegin, Value numTiles, Value tileStep,
+    function_ref<void(Value, Value, Value, Value)> body,
+    function_ref<void(Value, Value, Value)> afterTile) {
+  auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
+                                  ValueRange{cIndex(0)});
+  b.setInsertionPointToStart(tiles.getBody());
+  auto [m, n] = tileCoords(tiles.getInductionVar());
+  auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
+                                  ValueRange{tiles.getRegionIterArg(0)});
+  b.setInsertionPointToStart(steps.getBody());
+  Value step = steps.getRegionIterArg(0);
+  body(m, n, steps.getInductionVar(), step);
+  scf::YieldOp::create(b,
+                       ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
+  b.setInsertionPointAfter(steps);
+  if (afterTile)
+    afterTile(m, n, steps.getResult(0));
+  scf::YieldOp::create(b, steps.getResults());
+  b.setInsertionPointAfter(tiles);
 }
 
 void PipelineBuilder::inlineRegion(Region &region, ValueRange args,
@@ -301,7 +329,6 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
                                     Value tileStep) {
   // The producer needs few registers; the consumers take them.
   NVVM::SetMaxRegisterOp::create(b, 40, NVVM::SetMaxRegisterAction::decrease);
-  MLIRContext *ctx = b.getContext();
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
   Type elt = lhsType.getElementType();
   MemRefType lhsTile = sharedType({layout.tm, layout.tk}, elt);
@@ -317,56 +344,46 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
                         scf::YieldOp::create(b);
                       });
   scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
-    auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
-                                    ValueRange{cIndex(0)});
-    b.setInsertionPointToStart(tiles.getBody());
-    auto [m, n] = tileCoords(tiles.getInductionVar());
-    auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
-                                    ValueRange{tiles.getRegionIterArg(0)});
-    b.setInsertionPointToStart(steps.getBody());
-    Value k = steps.getInductionVar();
-    Value step = steps.getRegionIterArg(0);
-    if (!op.getBeforeLoad().empty())
-      inlineRegion(op.getBeforeLoad(), {m, n, k}, Value(), Value());
-    Value slot = slotOf(step);
-    // A fresh barrier counts as having completed the phase before phase 0,
-    // so the first round of waits (parity 1) passes at once.
-    Value parity = arith::XOrIOp::create(b, phaseOf(step), cI32(1));
-    waitBarrier(/*full=*/false, slot, parity);
-    Value full = barrierOffset(true, slot);
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, Type(), sharedPtr(full), cI32(layout.stageBytes),
-        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
-    Value fullView = view(full, barrierType);
-    Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
-    Value kElems = arith::MulIOp::create(b, k, tkCst);
-    // lhs: one tile_m x tile_k box.
-    Value lhsRow = arith::AddIOp::create(
-        b, lhs.rowOffset, arith::MulIOp::create(b, m, tmCst));
-    Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
-    CopyGmemToSmemOp::create(b, lhs.argument, ValueRange{lhsRow, lhsCol},
-                             view(slotBase, lhsTile), fullView,
-                             kSwizzleBytes);
-    // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes.
-    Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
-    Value rhsCol0 = arith::AddIOp::create(
-        b, rhs.colOffset, arith::MulIOp::create(b, n, tnCst));
-    for (int64_t box = 0; box < layout.tn / layout.inBoxCols(); ++box) {
-      Value offset = arith::AddIOp::create(
-          b, slotBase, cIndex(layout.lhsBytes + box * layout.rhsBoxBytes));
-      Value col = arith::AddIOp::create(b, rhsCol0,
-                                        cIndex(box * layout.inBoxCols()));
-      CopyGmemToSmemOp::create(b, rhs.argument, ValueRange{rhsRow, col},
-                               view(offset, rhsBox), fullView, kSwizzleBytes);
-    }
-    scf::YieldOp::create(
-        b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
-    b.setInsertionPointAfter(steps);
-    scf::YieldOp::create(b, steps.getResults());
-    b.setInsertionPointAfter(tiles);
+    forEachStep(tilesBegin, numTiles, tileStep,
+                [&](Value m, Value n, Value k, Value step) {
+      if (!op.getBeforeLoad().empty())
+        inlineRegion(op.getBeforeLoad(), {m, n, k}, Value(), Value());
+      Value slot = slotOf(step);
+      // A fresh barrier counts as having completed the phase before phase
+      // 0, so the first round of waits (parity 1) passes at once.
+      Value parity = arith::XOrIOp::create(b, phaseOf(step), cI32(1));
+      waitBarrier(/*full=*/false, slot, parity);
+      Value full = barrierOffset(true, slot);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, Type(), sharedPtr(full), cI32(layout.stageBytes),
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+      Value fullView = view(full, barrierType);
+      Value slotBase =
+          arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
+      Value kElems = arith::MulIOp::create(b, k, tkCst);
+      // lhs: one tile_m x tile_k box.
+      Value lhsRow = arith::AddIOp::create(
+          b, lhs.rowOffset, arith::MulIOp::create(b, m, tmCst));
+      Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
+      CopyGmemToSmemOp::create(b, lhs.argument, ValueRange{lhsRow, lhsCol},
+                               view(slotBase, lhsTile), fullView,
+                               kSwizzleBytes);
+      // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes.
+      Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
+      Value rhsCol0 = arith::AddIOp::create(
+          b, rhs.colOffset, arith::MulIOp::create(b, n, tnCst));
+      for (int64_t box = 0; box < layout.tn / layout.inBoxCols(); ++box) {
+        Value offset = arith::AddIOp::create(
+            b, slotBase, cIndex(layout.lhsBytes + box * layout.rhsBoxBytes));
+        Value col = arith::AddIOp::create(b, rhsCol0,
+                                          cIndex(box * layout.inBoxCols()));
+        CopyGmemToSmemOp::create(b, rhs.argument, ValueRange{rhsRow, col},
+                                 view(offset, rhsBox), fullView,
+                                 kSwizzleBytes);
+      }
+    });
     scf::YieldOp::create(b);
   });
-  (void)ctx;
 }
 
 void PipelineBuilder::release(Value slot, Value leader) {
@@ -390,49 +407,42 @@ void PipelineBuilder::buildCallbackWarp(Value tilesBegin, Value numTiles,
     NVVM::SyncWarpOp::create(b, cI32(-1));
     release(slotOf(step), lane0);
   };
-  auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
-                                  ValueRange{cIndex(0)});
-  b.setInsertionPointToStart(tiles.getBody());
-  auto [m, n] = tileCoords(tiles.getInductionVar());
-  auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
-                                  ValueRange{tiles.getRegionIterArg(0)});
-  b.setInsertionPointToStart(steps.getBody());
-  {
-    Value k = steps.getInductionVar();
-    Value step = steps.getRegionIterArg(0);
-    Value slot = slotOf(step);
-    waitBarrier(/*full=*/true, slot, phaseOf(step));
-    Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
-    Value lhsTile = view(slotBase, sharedType({layout.tm, layout.tk}, elt));
-    Value rhsTile =
-        view(arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
-             sharedType({layout.tk, layout.tn}, elt));
-    inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile,
-                 rhsTile);
-    // The slot of step s goes back after the callback of s + delay.
-    scf::IfOp::create(
-        b, arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k, cIndex(delay)),
-        [&](OpBuilder &, Location) {
-          releaseStep(arith::SubIOp::create(b, step, cIndex(delay)));
-          scf::YieldOp::create(b);
-        });
-    scf::YieldOp::create(
-        b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
-  }
-  b.setInsertionPointAfter(steps);
-  Value end = steps.getResult(0);
-  // End of the tile: every bulk store has read its slot; hand back the
-  // slots of the last `delay` steps.
-  WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
-  Value firstLeft = arith::SubIOp::create(
-      b, numK, arith::MinUIOp::create(b, numK, cIndex(delay)));
-  auto drain = scf::ForOp::create(b, firstLeft, numK, cIndex(1));
-  b.setInsertionPointToStart(drain.getBody());
-  releaseStep(arith::AddIOp::create(b, arith::SubIOp::create(b, end, numK),
-                                    drain.getInductionVar()));
-  b.setInsertionPointAfter(drain);
-  scf::YieldOp::create(b, ValueRange{end});
-  b.setInsertionPointAfter(tiles);
+  forEachStep(
+      tilesBegin, numTiles, tileStep,
+      [&](Value m, Value n, Value k, Value step) {
+        Value slot = slotOf(step);
+        waitBarrier(/*full=*/true, slot, phaseOf(step));
+        Value slotBase =
+            arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
+        Value lhsTile =
+            view(slotBase, sharedType({layout.tm, layout.tk}, elt));
+        Value rhsTile =
+            view(arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
+                 sharedType({layout.tk, layout.tn}, elt));
+        inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile,
+                     rhsTile);
+        // The slot of step s goes back after the callback of s + delay.
+        scf::IfOp::create(b,
+                          arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
+                                                k, cIndex(delay)),
+                          [&](OpBuilder &, Location) {
+                            releaseStep(
+                                arith::SubIOp::create(b, step, cIndex(delay)));
+                            scf::YieldOp::create(b);
+                          });
+      },
+      [&](Value, Value, Value end) {
+        // End of the tile: every bulk store has read its slot; hand back
+        // the slots of the last `delay` steps.
+        WaitSmemToGmemOp::create(b, 0, /*read_only=*/true);
+        Value firstLeft = arith::SubIOp::create(
+            b, numK, arith::MinUIOp::create(b, numK, cIndex(delay)));
+        auto drain = scf::ForOp::create(b, firstLeft, numK, cIndex(1));
+        b.setInsertionPointToStart(drain.getBody());
+        releaseStep(arith::AddIOp::create(
+            b, arith::SubIOp::create(b, end, numK), drain.getInductionVar()));
+        b.setInsertionPointAfter(drain);
+      });
   // Stores are complete before code after the pipeline signals anyone.
   WaitSmemToGmemOp::create(b, 0, /*read_only=*/false);
 }
