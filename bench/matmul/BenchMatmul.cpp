@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/bench/Args.h"
 #include "weave/bench/Cublas.h"
 #include "weave/bench/HostData.h"
 #include "weave/bench/Manifest.h"
@@ -51,15 +52,10 @@ namespace {
 
 constexpr const char *kProgram = "weave_bench_matmul";
 
-struct Options {
-  std::string bundleDir = WEAVE_BENCH_MATMUL_BUNDLE_DIR;
+struct Options : CommonOptions {
   std::vector<std::array<int64_t, 3>> shapes; ///< empty: every bundle found
-  std::vector<DType> dtypes = {DType::F16, DType::BF16};
-  TimingOptions timing;
   int device = 0;
-  bool checkOnly = false;
   bool tileConfig = false;
-  uint64_t seed = 1;
   int samples = 256;
 };
 
@@ -93,86 +89,27 @@ void usage(FILE *out) {
 /// Parses the command line; exits with 0 (--help) or 2 (usage error).
 Options parseOptions(int argc, char **argv) {
   Options o;
-  auto value = [&](int &i, const std::string &arg) -> std::string {
-    size_t eq = arg.find('=');
-    if (eq != std::string::npos)
-      return arg.substr(eq + 1);
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s: error: %s needs a value\n", kProgram,
-                   arg.c_str());
-      std::exit(2);
-    }
-    return argv[++i];
-  };
-  auto number = [&](const std::string &text, const std::string &what) {
-    char *end = nullptr;
-    long long v = std::strtoll(text.c_str(), &end, 10);
-    if (!end || *end || v < 0) {
-      std::fprintf(stderr, "%s: error: bad %s '%s'\n", kProgram, what.c_str(),
-                   text.c_str());
-      std::exit(2);
-    }
-    return v;
-  };
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string key = arg.substr(0, arg.find('='));
-    if (key == "-h" || key == "--help") {
-      usage(stdout);
-      std::exit(0);
-    } else if (key == "--bundles") {
-      o.bundleDir = value(i, arg);
-    } else if (key == "--shapes") {
-      for (const std::string &s : splitCommas(value(i, arg))) {
+  o.bundleDir = WEAVE_BENCH_MATMUL_BUNDLE_DIR;
+  Args args(kProgram, usage, argc, argv);
+  parseCommandLine(args, o, [&](const std::string &key) {
+    if (key == "--shapes") {
+      for (const std::string &s : splitCommas(args.value())) {
         std::smatch m;
         static const std::regex shape("([0-9]+)x([0-9]+)x([0-9]+)");
-        if (!std::regex_match(s, m, shape)) {
-          std::fprintf(stderr, "%s: error: bad shape '%s' (want MxNxK)\n",
-                       kProgram, s.c_str());
-          std::exit(2);
-        }
+        if (!std::regex_match(s, m, shape))
+          args.fail("bad shape '" + s + "' (want MxNxK)");
         o.shapes.push_back(
             {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3])});
       }
-    } else if (key == "--dtype") {
-      std::string d = value(i, arg);
-      if (d == "all") {
-        o.dtypes = {DType::F16, DType::BF16};
-      } else if (auto t = parseDType(d)) {
-        o.dtypes = {*t};
-      } else {
-        std::fprintf(stderr, "%s: error: --dtype is f16, bf16 or all\n",
-                     kProgram);
-        std::exit(2);
-      }
-    } else if (key == "--iters") {
-      o.timing.iterations = static_cast<int>(number(value(i, arg), "--iters"));
-    } else if (key == "--warmup") {
-      o.timing.warmup = static_cast<int>(number(value(i, arg), "--warmup"));
     } else if (key == "--device") {
-      o.device = static_cast<int>(number(value(i, arg), "--device"));
-    } else if (key == "--seed") {
-      o.seed = static_cast<uint64_t>(number(value(i, arg), "--seed"));
-    } else if (key == "--timeout") {
-      o.timing.timeoutSeconds =
-          static_cast<double>(number(value(i, arg), "--timeout"));
-    } else if (key == "--check-only") {
-      o.checkOnly = true;
+      o.device = static_cast<int>(args.number());
     } else if (key == "--tile-config") {
       o.tileConfig = true;
-    } else if (key == "--no-gate") {
-      o.timing.gate = false;
     } else {
-      std::fprintf(stderr, "%s: error: unexpected argument '%s'\n", kProgram,
-                   arg.c_str());
-      usage(stderr);
-      std::exit(2);
+      return false;
     }
-  }
-  if (o.timing.iterations < 1) {
-    std::fprintf(stderr, "%s: error: --iters must be at least 1\n", kProgram);
-    std::exit(2);
-  }
+    return true;
+  });
   return o;
 }
 

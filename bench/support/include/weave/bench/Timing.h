@@ -16,6 +16,7 @@
 #ifndef WEAVE_BENCH_TIMING_H
 #define WEAVE_BENCH_TIMING_H
 
+#include "weave/bench/TimingOptions.h"
 #include "weave/runtime/Error.h"
 
 #include <cuda.h>
@@ -38,27 +39,6 @@ struct TimedStream {
 /// streams[i] paired with local team member i's primary context.
 std::vector<TimedStream> timedStreams(const Team &team,
                                       const std::vector<CUstream> &streams);
-
-struct TimingOptions {
-  int warmup = 5;
-  int iterations = 20;
-  /// A run that has not finished after this long is reported as hung.
-  double timeoutSeconds = 120;
-  /// Hold the streams until everything is enqueued (see the file comment).
-  /// Ignored when warmup + iterations > kMaxGatedIterations, where the
-  /// enqueue itself could block on a full launch queue. Should an enqueue
-  /// block on the GPU anyway (a library call that synchronizes), a watchdog
-  /// lets the streams go after kGateWatchdogSeconds and the result says
-  /// "not gated".
-  bool gate = true;
-  /// Run one iteration, not held and not timed, and wait for it before the
-  /// timed run: first-call costs (library initialization, workspace or
-  /// descriptor creation) stay out of the run, and none of them can block
-  /// while the streams are held.
-  bool prewarm = true;
-};
-inline constexpr int kMaxGatedIterations = 200;
-inline constexpr double kGateWatchdogSeconds = 10;
 
 struct TimingResult {
   int iterations = 0;
