@@ -201,3 +201,19 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Consumers may own two 64-row wgmma blocks (tile 256x128, 128 rows each):
+// two accumulators per consumer, two wgmma per k step of 16, and the
+// second block's lhs rows 64 x 128 bytes (512 16-byte units) further.
+// CHECK-LABEL: gpu.func @two_blocks
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+gpu.module @two_blocks_module {
+  gpu.func @two_blocks(%a: memref<512x256xf16>, %b: memref<256x512xf16>, %c: memref<512x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    weave.matmul_pipeline %a, %b into %c tile(256, 128, 64) stages(4) : memref<512x256xf16>, memref<256x512xf16> into memref<512x512xf16>
+    gpu.return
+  }
+}

@@ -51,18 +51,20 @@ func.func @tile_k_two_rows(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>,
 
 // -----
 
-// Each consumer warpgroup owns exactly 64 rows (one wgmma M).
-func.func @consumer_rows_128(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 rows (tile_m = 64 * consumers for split M, 64 for split N) and, for split N, a multiple of 64 columns; got 128x128}}
-  weave.matmul_pipeline %a, %b into %c tile(256, 128, 64) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+// Each consumer warpgroup owns one or two 64-row wgmma blocks.
+func.func @consumer_rows_192(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 or 128 rows (tile_m = 64 or 128 times consumers for split M, 64 or 128 for split N) and, for split N, a multiple of 64 columns; got 192x128}}
+  weave.matmul_pipeline %a, %b into %c tile(384, 128, 64) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
 
 // -----
 
-func.func @split_n_rows_128(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 rows (tile_m = 64 * consumers for split M, 64 for split N) and, for split N, a multiple of 64 columns; got 128x64}}
-  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) {split = #weave<split n>} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+// 128 rows x 256 columns per consumer would need 256 accumulator registers
+// per thread.
+func.func @consumer_accumulators(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer's part of the tile to have at most 64x256 elements (its f32 accumulators take subM * subN / 128 registers per thread), got 128x256}}
+  weave.matmul_pipeline %a, %b into %c tile(256, 256, 64) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
 
@@ -70,7 +72,7 @@ func.func @split_n_rows_128(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>
 
 // Split N: each consumer's columns are whole 64-column rhs boxes.
 func.func @split_n_cols_not_64(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 rows (tile_m = 64 * consumers for split M, 64 for split N) and, for split N, a multiple of 64 columns; got 64x96}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects each consumer to own 64 or 128 rows (tile_m = 64 or 128 times consumers for split M, 64 or 128 for split N) and, for split N, a multiple of 64 columns; got 64x96}}
   weave.matmul_pipeline %a, %b into %c tile(64, 192, 64) stages(4) {split = #weave<split n>} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }

@@ -253,12 +253,12 @@ int64_t MatmulPipelineOp::getSharedMemoryBytes() {
   int64_t ring = getStages() * (getTileM() * getTileK() + getTileK() * getTileN()) * in;
   // The output tile streams through two 64-row x 128-byte boxes per
   // consumer warpgroup.
-  int64_t subN = getSplit() == ConsumerSplit::M ? getTileN()
-                                                : getTileN() / getConsumers();
+  bool splitM = getSplit() == ConsumerSplit::M;
+  int64_t subM = splitM ? getTileM() / getConsumers() : getTileM();
+  int64_t subN = splitM ? getTileN() : getTileN() / getConsumers();
   int64_t boxCols = std::max<int64_t>(1, 128 / outBytes);
-  int64_t epilogue = getConsumers() *
-                     std::min<int64_t>(2, std::max<int64_t>(1, subN / boxCols)) *
-                     64 * 128;
+  int64_t boxes = std::max<int64_t>(1, subM / 64) * std::max<int64_t>(1, subN / boxCols);
+  int64_t epilogue = getConsumers() * std::min<int64_t>(2, boxes) * 64 * 128;
   int64_t barriers = 2 * getStages() * 8;
   // Tiles are 1024-byte aligned for the 128-byte swizzle.
   return ring + epilogue + barriers + 1024;
@@ -338,10 +338,19 @@ LogicalResult MatmulPipelineOp::verify() {
                               "stride rule), got "
                            << cols << " elements";
   }
-  if (subM != 64 || (getSplit() == ConsumerSplit::N && subN % 64 != 0))
-    return emitOpError() << "expects each consumer to own 64 rows (tile_m = "
-                            "64 * consumers for split M, 64 for split N) "
-                            "and, for split N, a multiple of 64 columns; got "
+  if ((subM != 64 && subM != 128) ||
+      (getSplit() == ConsumerSplit::N && subN % 64 != 0))
+    return emitOpError() << "expects each consumer to own 64 or 128 rows "
+                            "(tile_m = 64 or 128 times consumers for split M, "
+                            "64 or 128 for split N) and, for split N, a "
+                            "multiple of 64 columns; got "
+                         << subM << "x" << subN;
+  // f32 accumulators: subM * subN / 128 registers per consumer thread.
+  if (subM * subN > 64 * 256)
+    return emitOpError() << "expects each consumer's part of the tile to "
+                            "have at most 64x256 elements (its f32 "
+                            "accumulators take subM * subN / 128 registers "
+                            "per thread), got "
                          << subM << "x" << subN;
   if (tn % 64 != 0)
     return emitOpError() << "expects tile_n to be a multiple of 64 (rhs "

@@ -63,6 +63,7 @@ struct Layout {
   int64_t inBytes, outBytes;
   int64_t lhsBytes, rhsBoxBytes, rhsBytes, stageBytes;
   int64_t epilogueOffset, epilogueBoxBytes, barrierOffset;
+  int64_t subM; ///< output rows of one consumer (64 per wgmma block)
   int64_t subN; ///< output columns of one consumer
 
   explicit Layout(MatmulPipelineOp op) {
@@ -80,6 +81,7 @@ struct Layout {
     rhsBoxBytes = tk * kSwizzleBytes;
     rhsBytes = tk * tn * inBytes;
     stageBytes = lhsBytes + rhsBytes;
+    subM = splitM ? tm / consumers : tm;
     subN = splitM ? tn : tn / consumers;
     epilogueOffset = stages * stageBytes;
     epilogueBoxBytes = 64 * kSwizzleBytes;
@@ -89,8 +91,10 @@ struct Layout {
   /// Epilogue boxes each consumer has in shared memory at once
   /// (MatmulPipelineOp::getSharedMemoryBytes counts the same).
   int64_t epilogueBuffers() const {
-    return std::min<int64_t>(2, subN / outBoxCols());
+    return std::min<int64_t>(2, mBlocks() * (subN / outBoxCols()));
   }
+  /// 64-row wgmma blocks of one consumer, each with its own accumulator.
+  int64_t mBlocks() const { return subM / 64; }
   /// Output columns in one 128-byte epilogue box.
   int64_t outBoxCols() const { return kSwizzleBytes / outBytes; }
   /// Input columns in one 128-byte rhs box.
@@ -198,7 +202,7 @@ private:
   int64_t emptyArrivals() {
     return layout.consumers + (op.getCallback().empty() ? 0 : 1);
   }
-  void buildEpilogue(Value acc, Value m, Value n);
+  void buildEpilogue(ArrayRef<Value> accs, Value m, Value n);
   /// Inlines `region` with `args`, marking tile copies with their swizzle.
   void inlineRegion(Region &region, ValueRange args, Value lhsTile,
                     Value rhsTile);
@@ -465,18 +469,20 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
                                   ValueRange{cIndex(0)});
   b.setInsertionPointToStart(tiles.getBody());
   auto [m, n] = tileCoords(tiles.getInductionVar());
+  int64_t blocks = layout.mBlocks();
   Value zero = LLVM::ZeroOp::create(b, accType);
-  auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1),
-                                  ValueRange{zero, tiles.getRegionIterArg(0)});
+  SmallVector<Value> inits(blocks, zero);
+  inits.push_back(tiles.getRegionIterArg(0));
+  auto steps = scf::ForOp::create(b, cIndex(0), numK, cIndex(1), inits);
   b.setInsertionPointToStart(steps.getBody());
   {
     Value k = steps.getInductionVar();
-    Value acc = steps.getRegionIterArg(0);
-    Value step = steps.getRegionIterArg(1);
+    SmallVector<Value> accs(steps.getRegionIterArgs().take_front(blocks));
+    Value step = steps.getRegionIterArg(blocks);
     Value slot = slotOf(step);
     waitBarrier(/*full=*/true, slot, phaseOf(step));
-    // This consumer's operands, in 16-byte units: 64 rows of lhs (split M)
-    // and subN columns of rhs (split N), in k steps of 16.
+    // This consumer's operands, in 16-byte units: subM rows of lhs (split
+    // M) and subN columns of rhs (split N), in k steps of 16.
     Value slotUnits =
         arith::MulIOp::create(b, slot, cIndex(layout.stageBytes / 16));
     Value lhsUnits = slotUnits;
@@ -485,7 +491,8 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
     if (layout.splitM)
       lhsUnits = arith::AddIOp::create(
           b, lhsUnits,
-          arith::MulIOp::create(b, consumer, cIndex(64 * kSwizzleBytes / 16)));
+          arith::MulIOp::create(
+              b, consumer, cIndex(layout.subM * kSwizzleBytes / 16)));
     else
       rhsUnits = arith::AddIOp::create(
           b, rhsUnits,
@@ -496,11 +503,6 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
     NVVM::WgmmaFenceAlignedOp::create(b);
     int64_t kPerInstr = 16;
     for (int64_t kk = 0; kk < layout.tk / kPerInstr; ++kk) {
-      // lhs is K-major: a k step moves 32 bytes inside the swizzled row.
-      Value descA = descriptor(
-          arith::AddIOp::create(b, lhsUnits,
-                                cIndex(kk * kPerInstr * layout.inBytes / 16)),
-          /*leadingBytes=*/16, /*strideBytes=*/kSwizzleAtomBytes);
       // rhs is N-major: a k step moves 16 rows; 64-column boxes are
       // rhsBoxBytes apart (leading), 8-row groups 1024 bytes (stride).
       Value descB = descriptor(
@@ -508,18 +510,29 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
                                 cIndex(kk * kPerInstr * kSwizzleBytes / 16)),
           /*leadingBytes=*/layout.rhsBoxBytes,
           /*strideBytes=*/kSwizzleAtomBytes);
-      acc = NVVM::WgmmaMmaAsyncOp::create(
-          b, accType, acc, descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, layout.subN, kPerInstr),
-          NVVM::WGMMATypesAttr::get(ctx, inType),
-          NVVM::WGMMATypesAttr::get(ctx, inType),
-          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-          NVVM::MMAIntOverflowAttr());
+      for (int64_t block = 0; block < blocks; ++block) {
+        // lhs is K-major: a k step moves 32 bytes inside the swizzled row,
+        // a 64-row block 64 rows of 128 bytes.
+        Value descA = descriptor(
+            arith::AddIOp::create(
+                b, lhsUnits,
+                cIndex((block * 64 * kSwizzleBytes +
+                        kk * kPerInstr * layout.inBytes) /
+                       16)),
+            /*leadingBytes=*/16, /*strideBytes=*/kSwizzleAtomBytes);
+        accs[block] = NVVM::WgmmaMmaAsyncOp::create(
+            b, accType, accs[block], descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, layout.subN, kPerInstr),
+            NVVM::WGMMATypesAttr::get(ctx, inType),
+            NVVM::WGMMATypesAttr::get(ctx, inType),
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            NVVM::MMAIntOverflowAttr());
+      }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
     // Keep this step's wgmma in flight; the previous one has completed.
@@ -530,12 +543,13 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
       release(slotOf(arith::SubIOp::create(b, step, cIndex(1))), leader);
       scf::YieldOp::create(b);
     });
-    scf::YieldOp::create(
-        b, ValueRange{acc, arith::AddIOp::create(b, step, cIndex(1))});
+    SmallVector<Value> yields(accs);
+    yields.push_back(arith::AddIOp::create(b, step, cIndex(1)));
+    scf::YieldOp::create(b, yields);
   }
   b.setInsertionPointAfter(steps);
-  Value acc = steps.getResult(0);
-  Value end = steps.getResult(1);
+  SmallVector<Value> accs(steps.getResults().take_front(blocks));
+  Value end = steps.getResult(blocks);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   // The last step of the tile (if any) is consumed too.
   scf::IfOp::create(
@@ -544,7 +558,7 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
         release(slotOf(arith::SubIOp::create(b, end, cIndex(1))), leader);
         scf::YieldOp::create(b);
       });
-  buildEpilogue(acc, m, n);
+  buildEpilogue(accs, m, n);
   scf::YieldOp::create(b, ValueRange{end});
   b.setInsertionPointAfter(tiles);
   // Stores must have read shared memory before the block may exit, and be
@@ -555,13 +569,16 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   });
 }
 
-void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
+void PipelineBuilder::buildEpilogue(ArrayRef<Value> accs, Value m,
+                                    Value n) {
   MLIRContext *ctx = b.getContext();
   auto outType = cast<MemRefType>(op.getOut().getType());
   Type outElt = outType.getElementType();
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
   Value consumerI32 = arith::IndexCastOp::create(b, b.getI32Type(), warpgroup);
-  int64_t boxes = layout.subN / layout.outBoxCols();
+  // Boxes of 64 rows x 128 bytes: per 64-row wgmma block, subN columns.
+  int64_t boxesPerBlock = layout.subN / layout.outBoxCols();
+  int64_t boxes = layout.mBlocks() * boxesPerBlock;
   int64_t buffers = layout.epilogueBuffers();
   Value region = arith::AddIOp::create(
       b, cIndex(layout.epilogueOffset),
@@ -587,7 +604,7 @@ void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
       b, out.colOffset, arith::MulIOp::create(b, n, cIndex(layout.tn)));
   if (layout.splitM)
     row0 = arith::AddIOp::create(
-        b, row0, arith::MulIOp::create(b, consumer, cIndex(64)));
+        b, row0, arith::MulIOp::create(b, consumer, cIndex(layout.subM)));
   else
     col0 = arith::AddIOp::create(
         b, col0, arith::MulIOp::create(b, consumer, cIndex(layout.subN)));
@@ -619,8 +636,10 @@ void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
     for (int64_t box = first; box < last; ++box) {
       int64_t bufferOffset = (box - first) * layout.epilogueBoxBytes;
       int64_t groupsPerBox = layout.outBoxCols() / colsPerAccGroup;
+      Value acc = accs[box / boxesPerBlock];
       for (int64_t g = 0; g < groupsPerBox; ++g) {
-        int64_t j = box * groupsPerBox + g; // accumulator column group
+        // accumulator column group
+        int64_t j = (box % boxesPerBlock) * groupsPerBox + g;
         for (int64_t half = 0; half < 2; ++half) {
           Value row = arith::AddIOp::create(b, rowBase, cIndex(8 * half));
           Value colInBox = arith::AddIOp::create(
@@ -663,9 +682,11 @@ void PipelineBuilder::buildEpilogue(Value acc, Value m, Value n) {
             arith::AddIOp::create(
                 b, region, cIndex((box - first) * layout.epilogueBoxBytes)),
             boxType);
-        Value col =
-            arith::AddIOp::create(b, col0, cIndex(box * layout.outBoxCols()));
-        CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row0, col},
+        Value row = arith::AddIOp::create(
+            b, row0, cIndex(box / boxesPerBlock * 64));
+        Value col = arith::AddIOp::create(
+            b, col0, cIndex(box % boxesPerBlock * layout.outBoxCols()));
+        CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, col},
                                  Value(), kSwizzleBytes);
       }
     });
