@@ -172,16 +172,9 @@ Status loadCase(Case &c) {
                          contractKernel(c.bundle, "all_gather_matmul"));
   c.hasEpoch = userParamCount(*kernel) == 5;
   WEAVE_TRY(expectUserParamCount(*kernel, c.hasEpoch ? 5 : 4));
-  std::string dtype = dtypeName(c.dtype);
   WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *a,
-      contractParam(*kernel, 0, "a", abi::ParamKind::Symmetric, dtype, 2));
-  WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *b,
-      contractParam(*kernel, 1, "b", abi::ParamKind::Buffer, dtype, 2));
-  WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *out,
-      contractParam(*kernel, 2, "c", abi::ParamKind::Buffer, dtype, 2));
+      MatmulParams p,
+      matmulParams(*kernel, dtypeName(c.dtype), abi::ParamKind::Symmetric));
   WEAVE_ASSIGN_OR_RETURN(
       const ParamInfo *ready,
       contractParam(*kernel, 3, "ready", abi::ParamKind::Semaphore, "", -1));
@@ -191,19 +184,15 @@ Status loadCase(Case &c) {
         contractParam(*kernel, 4, "epoch", abi::ParamKind::Scalar, "i32", -1));
     (void)epoch;
   }
-  c.k = a->shape[1];
-  c.n = b->shape[1];
+  c.k = p.a->shape[1];
+  c.n = p.b->shape[1];
   c.semaphores = ready->semaphoreCount;
-  if (a->shape[0] != c.d * c.m || b->shape[0] != c.k ||
-      out->shape[0] != c.d * c.m || out->shape[1] != c.n)
+  if (p.a->shape[0] != c.d * c.m || p.b->shape[0] != c.k ||
+      p.c->shape[0] != c.d * c.m || p.c->shape[1] != c.n)
     return Error(ErrorCode::InvalidBundle,
-                 "shapes a [" + std::to_string(a->shape[0]) + "," +
-                     std::to_string(a->shape[1]) + "], b [" +
-                     std::to_string(b->shape[0]) + "," +
-                     std::to_string(b->shape[1]) + "], c [" +
-                     std::to_string(out->shape[0]) + "," +
-                     std::to_string(out->shape[1]) +
-                     "] are not a [D*m_shard,K], b [K,n], c [D*m_shard,n] "
+                 "shapes a " + shapeText(p.a->shape) + ", b " +
+                     shapeText(p.b->shape) + ", c " + shapeText(p.c->shape) +
+                     " are not a [D*m_shard,K], b [K,n], c [D*m_shard,n] "
                      "for D=" +
                      std::to_string(c.d) + ", m_shard=" + std::to_string(c.m));
   if (kernel->teamSize != 0 && kernel->teamSize != c.d)

@@ -117,13 +117,6 @@ std::string shapeName(int64_t m, int64_t n, int64_t k) {
   return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
 
-std::string dimsText(const std::vector<int64_t> &dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i)
-    out += (i ? "," : "") + std::to_string(dims[i]);
-  return out + "]";
-}
-
 std::string bundleName(DType dtype, int64_t m, int64_t n, int64_t k) {
   return std::string("matmul_") + dtypeName(dtype) + "_" + shapeName(m, n, k) +
          ".wbundle";
@@ -180,22 +173,14 @@ Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
                          contractKernel(c.bundle, "matmul"));
   WEAVE_TRY(expectUserParamCount(*kernel, 3));
-  std::string dtype = dtypeName(c.dtype);
-  WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *a,
-      contractParam(*kernel, 0, "a", abi::ParamKind::Buffer, dtype, 2));
-  WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *b,
-      contractParam(*kernel, 1, "b", abi::ParamKind::Buffer, dtype, 2));
-  WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *out,
-      contractParam(*kernel, 2, "c", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(MatmulParams p,
+                         matmulParams(*kernel, dtypeName(c.dtype)));
   std::vector<int64_t> wantA = {c.m, c.k}, wantB = {c.k, c.n},
                        wantC = {c.m, c.n};
-  if (a->shape != wantA || b->shape != wantB || out->shape != wantC)
+  if (p.a->shape != wantA || p.b->shape != wantB || p.c->shape != wantC)
     return Error(ErrorCode::InvalidBundle,
-                 "the manifest's shapes a " + dimsText(a->shape) + ", b " +
-                     dimsText(b->shape) + ", c " + dimsText(out->shape) +
+                 "the manifest's shapes a " + shapeText(p.a->shape) + ", b " +
+                     shapeText(p.b->shape) + ", c " + shapeText(p.c->shape) +
                      " are not a [M,K], b [K,N], c [M,N] for the file name's " +
                      shapeName(c.m, c.n, c.k));
   return ok();

@@ -8,12 +8,6 @@ namespace weave {
 namespace bench {
 
 namespace {
-std::string list(const std::vector<int64_t> &values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? "," : "") + std::to_string(values[i]);
-  return out + "]";
-}
 template <typename T, size_t N> std::string dims(const std::array<T, N> &d) {
   std::string out;
   for (size_t i = 0; i < N; ++i)
@@ -63,9 +57,28 @@ Expected<const ParamInfo *> contractParam(const KernelInfo &kernel,
                                                ", expected " + dtype);
   if (rank >= 0 && p.shape.size() != static_cast<size_t>(rank))
     return Error(ErrorCode::InvalidBundle,
-                 where + " ('" + name + "') has shape " + list(p.shape) +
+                 where + " ('" + name + "') has shape " + shapeText(p.shape) +
                      ", expected rank " + std::to_string(rank));
   return &p;
+}
+
+Expected<MatmulParams> matmulParams(const KernelInfo &kernel,
+                                    const std::string &dtype,
+                                    abi::ParamKind aKind) {
+  MatmulParams p;
+  WEAVE_ASSIGN_OR_RETURN(p.a, contractParam(kernel, 0, "a", aKind, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      p.b, contractParam(kernel, 1, "b", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      p.c, contractParam(kernel, 2, "c", abi::ParamKind::Buffer, dtype, 2));
+  return p;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? "," : "") + std::to_string(shape[i]);
+  return out + "]";
 }
 
 std::string launchSummary(const KernelInfo &kernel) {

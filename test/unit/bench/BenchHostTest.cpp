@@ -233,6 +233,35 @@ TEST(Contract, SaysWhatDiffers) {
             std::string::npos);
 }
 
+TEST(Contract, MatmulParams) {
+  KernelInfo k = matmulKernel();
+  auto p = matmulParams(k, "f16");
+  ASSERT_TRUE(p) << p.error().toString();
+  EXPECT_EQ(p->a, &k.params[0]);
+  EXPECT_EQ(p->b, &k.params[1]);
+  EXPECT_EQ(p->c, &k.params[2]);
+  EXPECT_EQ(shapeText(p->c->shape), "[64,16]");
+  EXPECT_EQ(shapeText({}), "[]");
+  // The first operand that differs is the error.
+  auto symmetric = matmulParams(k, "f16", ParamKind::Symmetric);
+  ASSERT_FALSE(symmetric);
+  EXPECT_NE(symmetric.error().message().find("parameter 0 is 'a' (buffer), "
+                                             "expected 'a' (symmetric)"),
+            std::string::npos)
+      << symmetric.error().message();
+  auto bf16 = matmulParams(k, "bf16");
+  ASSERT_FALSE(bf16);
+  EXPECT_NE(bf16.error().message().find("parameter 0 ('a') has dtype f16"),
+            std::string::npos)
+      << bf16.error().message();
+  k.params[2].kind = ParamKind::Symmetric;
+  auto c = matmulParams(k, "f16");
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message().find("parameter 2 is 'c' (symmetric)"),
+            std::string::npos)
+      << c.error().message();
+}
+
 TEST(Table, PadsColumns) {
   Table t({"shape", "ms"});
   t.addRow({"1024x4096x4096", "0.1"});

@@ -12,7 +12,9 @@
 
 #include "weave/runtime/Bundle.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace weave {
 namespace bench {
@@ -31,6 +33,19 @@ Expected<const ParamInfo *> contractParam(const KernelInfo &kernel,
 
 /// InvalidBundle unless the kernel has exactly `count` user parameters.
 Status expectUserParamCount(const KernelInfo &kernel, size_t count);
+
+/// The operands of a matmul kernel c = a @ b: user parameters 0, 1 and 2,
+/// named a, b and c, 2-D, of `dtype`; b and c plain buffers, a of kind
+/// `aKind`. The first that differs is the error, as contractParam says it.
+struct MatmulParams {
+  const ParamInfo *a = nullptr, *b = nullptr, *c = nullptr;
+};
+Expected<MatmulParams>
+matmulParams(const KernelInfo &kernel, const std::string &dtype,
+             abi::ParamKind aKind = abi::ParamKind::Buffer);
+
+/// "[64,32]": a shape as the benchmarks' messages write it.
+std::string shapeText(const std::vector<int64_t> &shape);
 
 /// One line with the launch configuration: grid, block, cluster, dynamic
 /// shared memory and the TMA boxes, e.g. for --tile-config.
