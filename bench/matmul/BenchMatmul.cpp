@@ -233,19 +233,16 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
   if (!kernel)
     return fail(kernel.error());
 
-  std::string dtype = dtypeName(c.dtype);
-  Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {c.m, c.k});
-  if (!a)
-    return fail(a.error());
-  Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
-  if (!b)
-    return fail(b.error());
-  Expected<LocalBuffers> out = LocalBuffers::create(team, dtype, {c.m, c.n});
-  if (!out)
-    return fail(out.error());
-  Expected<LocalBuffers> ref = LocalBuffers::create(team, dtype, {c.m, c.n});
-  if (!ref)
-    return fail(ref.error());
+  auto buffers = [&](std::vector<int64_t> shape) {
+    return LocalBuffers::create(team, dtypeName(c.dtype), std::move(shape));
+  };
+  Expected<LocalBuffers> a = buffers({c.m, c.k});
+  Expected<LocalBuffers> b = buffers({c.k, c.n});
+  Expected<LocalBuffers> out = buffers({c.m, c.n});
+  Expected<LocalBuffers> ref = buffers({c.m, c.n});
+  for (auto *buf : {&a, &b, &out, &ref})
+    if (!*buf)
+      return fail(buf->error());
 
   std::vector<uint16_t> hostA =
       randomValues(c.dtype, c.m * c.k, seedFor(o, c, 0));
