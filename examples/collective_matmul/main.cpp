@@ -187,11 +187,8 @@ int main(int argc, char **argv) {
 
   examples::TeamRequest request;
   request.program = kProgram;
-  std::string skip = examples::skipReason(request);
-  if (!skip.empty()) {
-    std::printf("SKIP: %s\n", skip.c_str());
+  if (examples::reportSkip(request))
     return 0;
-  }
   Expected<Team> team = examples::createTeam(request);
   if (!team)
     return examples::reportError(kProgram, team.error());
@@ -224,10 +221,8 @@ int main(int argc, char **argv) {
   for (const KernelInfo &info : bundle->kernels)
     if (info.name == "all_gather_matmul" && !info.params.empty())
       aIsSymmetric = info.params[0].kind == abi::ParamKind::Symmetric;
-  Expected<Program> program = Program::load(*team, std::move(*bundle));
-  if (!program)
-    return examples::reportError(kProgram, program.error());
-  Expected<Kernel> kernel = Kernel::get(*program, "all_gather_matmul");
+  Expected<Kernel> kernel =
+      examples::loadKernel(*team, std::move(*bundle), "all_gather_matmul");
   if (!kernel)
     return examples::reportError(kProgram, kernel.error());
 

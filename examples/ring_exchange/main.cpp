@@ -46,26 +46,18 @@ int run(const std::string &bundlePath, int iterations) {
   TeamRequest request;
   request.program = "ring_exchange";
   request.heapBytes = 64 << 20;
-  if (std::string why = skipReason(request); !why.empty()) {
-    std::printf("SKIP: %s\n", why.c_str());
-    return 0;
-  }
-  Expected<HostSession> session = createSession(request);
-  if (!session)
-    return fail(session.error());
-  Team &team = session->team;
-  SymmetricHeap &heap = session->heap;
-  const std::vector<CUstream> &streams = session->streams;
+  SessionStart start = startSession(request);
+  if (!start.session)
+    return start.exitCode;
+  auto &[team, heap, streams] = *start.session;
 
   Expected<SymmetricBuffer> inbox = heap.allocateTensor("f32", {kElements});
   Expected<SemaphoreArray> ready = heap.allocateSemaphores(1);
   if (!inbox || !ready)
     return fail(!inbox ? inbox.error() : ready.error());
 
-  Expected<Program> program = Program::load(team, std::move(*bundle));
-  if (!program)
-    return fail(program.error());
-  Expected<Kernel> kernel = Kernel::get(*program, "ring_exchange");
+  Expected<Kernel> kernel =
+      loadKernel(team, std::move(*bundle), "ring_exchange");
   if (!kernel)
     return fail(kernel.error());
 

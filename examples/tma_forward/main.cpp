@@ -47,26 +47,17 @@ int main(int argc, char **argv) {
   request.minDevices = 2;
   request.maxDevices = kGatheredRows / kRows;
   request.heapBytes = 16 << 20;
-  if (std::string why = skipReason(request); !why.empty()) {
-    std::printf("SKIP: %s\n", why.c_str());
-    return 0;
-  }
-  Expected<HostSession> session = createSession(request);
-  if (!session)
-    return fail(session.error());
-  Team &team = session->team;
-  SymmetricHeap &heap = session->heap;
-  const std::vector<CUstream> &streams = session->streams;
+  SessionStart start = startSession(request);
+  if (!start.session)
+    return start.exitCode;
+  auto &[team, heap, streams] = *start.session;
 
   Expected<SymmetricBuffer> gathered =
       heap.allocateTensor("f32", {kGatheredRows, kCols});
   Expected<SemaphoreArray> ready = heap.allocateSemaphores(1);
   if (!gathered || !ready)
     return fail(!gathered ? gathered.error() : ready.error());
-  Expected<Program> program = Program::load(team, std::move(*bundle));
-  if (!program)
-    return fail(program.error());
-  Expected<Kernel> kernel = Kernel::get(*program, "tma_forward");
+  Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), "tma_forward");
   if (!kernel)
     return fail(kernel.error());
 

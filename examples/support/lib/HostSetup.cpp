@@ -40,6 +40,14 @@ std::string skipReason(const TeamRequest &request) {
   return "";
 }
 
+bool reportSkip(const TeamRequest &request) {
+  std::string why = skipReason(request);
+  if (why.empty())
+    return false;
+  std::printf("SKIP: %s\n", why.c_str());
+  return true;
+}
+
 Expected<Team> createTeam(const TeamRequest &request) {
   WEAVE_TRY(initDriver());
   auto checkSize = [&](uint32_t size) -> Status {
@@ -204,6 +212,25 @@ Expected<HostSession> createSession(const TeamRequest &request) {
       SymmetricHeap::create(team, request.heapBytes, request.signalPadBytes));
   WEAVE_ASSIGN_OR_RETURN(LocalStreams streams, LocalStreams::create(team));
   return HostSession{std::move(team), std::move(heap), std::move(streams)};
+}
+
+SessionStart startSession(const TeamRequest &request) {
+  SessionStart start;
+  if (reportSkip(request))
+    return start;
+  Expected<HostSession> session = createSession(request);
+  if (session)
+    start.session.emplace(std::move(*session));
+  else
+    start.exitCode = reportError(request.program, session.error());
+  return start;
+}
+
+Expected<Kernel> loadKernel(Team &team, Bundle bundle,
+                            const std::string &name) {
+  WEAVE_ASSIGN_OR_RETURN(Program program,
+                         Program::load(team, std::move(bundle)));
+  return Kernel::get(program, name);
 }
 
 int reportError(const std::string &program, const Error &error) {

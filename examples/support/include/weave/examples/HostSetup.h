@@ -4,7 +4,8 @@
 // launch: decide whether this machine can run it at all, build the team (in
 // one process over the visible GPUs, or one GPU per process when launched
 // torchrun style with RANK / WORLD_SIZE / LOCAL_RANK), create the symmetric
-// heap and one stream per local GPU, and allocate plain per-device buffers.
+// heap and one stream per local GPU, load the kernel, and allocate plain
+// per-device buffers.
 // Used by the examples and the benchmarks; runtime only, no MLIR.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 #ifndef WEAVE_EXAMPLES_HOSTSETUP_H
 #define WEAVE_EXAMPLES_HOSTSETUP_H
 
+#include "weave/runtime/Kernel.h"
 #include "weave/runtime/KernelArgs.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
@@ -20,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +55,10 @@ bool isMultiProcessLaunch(const TeamRequest &request);
 /// driver, or (in-process) fewer than `minDevices` visible GPUs. Print it as
 /// "SKIP: <reason>" and exit 0.
 std::string skipReason(const TeamRequest &request);
+
+/// Prints "SKIP: <reason>" on stdout when skipReason gives one, and returns
+/// true then: the program exits 0.
+bool reportSkip(const TeamRequest &request);
 
 /// The team: from RANK / WORLD_SIZE / LOCAL_RANK when isMultiProcessLaunch,
 /// else in-process over the first visible GPUs. InvalidArgument when its size
@@ -123,6 +130,18 @@ struct HostSession {
 
 /// createTeam, then the heap and the streams.
 Expected<HostSession> createSession(const TeamRequest &request);
+
+/// The start of a host program: its session, or none and the exit code the
+/// program returns instead: 0 after reportSkip, 1 after reportError.
+struct SessionStart {
+  std::optional<HostSession> session;
+  int exitCode = 0;
+};
+SessionStart startSession(const TeamRequest &request);
+
+/// Program::load, then Kernel::get: the kernel keeps the program's modules
+/// loaded.
+Expected<Kernel> loadKernel(Team &team, Bundle bundle, const std::string &name);
 
 /// Prints "<program>: error: <error>" on stderr and returns 1 (the exit code).
 int reportError(const std::string &program, const Error &error);
