@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 
 namespace weave {
 namespace examples {
@@ -19,6 +20,17 @@ std::string gpuRange(const TeamRequest &request) {
   if (request.maxDevices)
     return min + " to " + std::to_string(request.maxDevices) + " GPUs";
   return min + " or more GPUs";
+}
+
+/// The move assignment of LocalStreams and LocalBuffers, as llvm::Expected
+/// does it: the destructor releases what `self` holds, the move constructor
+/// takes what `other` holds and leaves it nothing to release.
+template <typename T> T &moveAssign(T &self, T &other) {
+  if (&self != &other) {
+    self.~T();
+    new (&self) T(std::move(other));
+  }
+  return self;
 }
 } // namespace
 
@@ -93,13 +105,7 @@ Expected<LocalStreams> LocalStreams::create(const Team &team) {
 }
 
 LocalStreams &LocalStreams::operator=(LocalStreams &&other) noexcept {
-  if (this != &other) {
-    release();
-    team_ = std::move(other.team_);
-    streams_ = std::move(other.streams_);
-    other.streams_.clear();
-  }
-  return *this;
+  return moveAssign(*this, other);
 }
 
 LocalStreams::~LocalStreams() { release(); }
@@ -163,13 +169,7 @@ Expected<LocalBuffers> LocalBuffers::create(const Team &team,
 }
 
 LocalBuffers &LocalBuffers::operator=(LocalBuffers &&other) noexcept {
-  if (this != &other) {
-    release();
-    team_ = std::move(other.team_);
-    buffers_ = std::move(other.buffers_);
-    other.buffers_.pointers.clear();
-  }
-  return *this;
+  return moveAssign(*this, other);
 }
 
 LocalBuffers::~LocalBuffers() { release(); }
