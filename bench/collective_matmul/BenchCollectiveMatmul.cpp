@@ -36,6 +36,7 @@
 
 #include "weave/bench/Args.h"
 #include "weave/bench/Cublas.h"
+#include "weave/bench/Gpus.h"
 #include "weave/bench/HostData.h"
 #include "weave/bench/Manifest.h"
 #include "weave/bench/Table.h"
@@ -130,12 +131,6 @@ Options parseOptions(int argc, char **argv) {
     return true;
   });
   return o;
-}
-
-[[noreturn]] void abandon(const std::string &why) {
-  std::fprintf(stderr, "%s: fatal: %s\n", kProgram, why.c_str());
-  std::fflush(nullptr);
-  std::_Exit(1);
 }
 
 /// Every bundle file in the directory: (dtype, D, m_shard, path).
@@ -275,7 +270,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                       " GPUs";
   auto fail = [&](const Error &e) {
     if (e.code() == ErrorCode::Timeout)
-      abandon(label + ": " + e.toString());
+      abandon(kProgram, label + ": " + e.toString());
     r.status = "ERROR";
     std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, label.c_str(),
                  e.toString().c_str());
@@ -295,10 +290,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   const int64_t rows = c.d * c.m;
   const size_t shardBytes = static_cast<size_t>(c.m * c.k) * 2;
 
-  Expected<Program> program = Program::load(team, c.bundle);
-  if (!program)
-    return fail(program.error());
-  Expected<Kernel> kernel = Kernel::get(*program, "all_gather_matmul");
+  Expected<Kernel> kernel =
+      examples::loadKernel(team, c.bundle, "all_gather_matmul");
   if (!kernel)
     return fail(kernel.error());
 
@@ -537,21 +530,11 @@ int main(int argc, char **argv) {
   if (bad)
     return 2;
 
-  examples::TeamRequest request;
-  request.program = kProgram;
-  request.minDevices = 2;
-  request.allowMultiProcess = false;
-  if (std::string why = examples::skipReason(request); !why.empty()) {
-    std::printf("SKIP: %s\n", why.c_str());
-    return 0;
-  }
-  Expected<int> count = deviceCount();
-  if (!count)
-    return examples::reportError(kProgram, count.error());
-  int d = o.devices ? o.devices : *count;
-  if (d < 2 || d > *count) {
+  int count = visibleGpusOrExit(kProgram, 2);
+  int d = o.devices ? o.devices : count;
+  if (d < 2 || d > count) {
     std::fprintf(stderr, "%s: error: --devices %d, this machine has %d GPUs\n",
-                 kProgram, d, *count);
+                 kProgram, d, count);
     return 2;
   }
 
@@ -588,6 +571,9 @@ int main(int argc, char **argv) {
     padBytes += roundUp(c.semaphores * 4u, 256);
   }
 
+  examples::TeamRequest request;
+  request.program = kProgram;
+  request.allowMultiProcess = false;
   request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
   request.heapBytes = heapBytes + (1 << 20);
   request.signalPadBytes = std::max<size_t>(

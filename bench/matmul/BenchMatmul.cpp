@@ -25,6 +25,7 @@
 
 #include "weave/bench/Args.h"
 #include "weave/bench/Cublas.h"
+#include "weave/bench/Gpus.h"
 #include "weave/bench/HostData.h"
 #include "weave/bench/Manifest.h"
 #include "weave/bench/Table.h"
@@ -195,14 +196,6 @@ uint64_t seedFor(const Options &o, const Case &c, uint64_t tensor) {
   return h;
 }
 
-/// Exits the process at once: after a timeout the GPU is likely stuck, and
-/// destructors would wait on it forever.
-[[noreturn]] void abandon(const std::string &why) {
-  std::fprintf(stderr, "%s: fatal: %s\n", kProgram, why.c_str());
-  std::fflush(nullptr);
-  std::_Exit(1);
-}
-
 Status poison(const LocalBuffers &buffer, CUstream stream) {
   WEAVE_CU_TRY(cuMemsetD16Async(buffer.pointer(0), kPoison16,
                                 buffer.bytes() / 2, stream),
@@ -218,18 +211,15 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
   r.c = &c;
   auto fail = [&](const Error &e) {
     if (e.code() == ErrorCode::Timeout)
-      abandon(shapeName(c.m, c.n, c.k) + " " + dtypeName(c.dtype) + ": " +
-              e.toString());
+      abandon(kProgram, shapeName(c.m, c.n, c.k) + " " + dtypeName(c.dtype) +
+                            ": " + e.toString());
     r.status = "ERROR";
     std::fprintf(stderr, "%s: %s %s: error: %s\n", kProgram,
                  shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype),
                  e.toString().c_str());
     return r;
   };
-  Expected<Program> program = Program::load(team, c.bundle);
-  if (!program)
-    return fail(program.error());
-  Expected<Kernel> kernel = Kernel::get(*program, "matmul");
+  Expected<Kernel> kernel = examples::loadKernel(team, c.bundle, "matmul");
   if (!kernel)
     return fail(kernel.error());
 
@@ -362,20 +352,10 @@ int main(int argc, char **argv) {
   if (bad)
     return 2;
 
-  examples::TeamRequest request;
-  request.program = kProgram;
-  request.minDevices = 1;
-  request.allowMultiProcess = false;
-  if (std::string why = examples::skipReason(request); !why.empty()) {
-    std::printf("SKIP: %s\n", why.c_str());
-    return 0;
-  }
-  Expected<int> count = deviceCount();
-  if (!count)
-    return examples::reportError(kProgram, count.error());
-  if (o.device >= *count) {
+  int count = visibleGpusOrExit(kProgram, 1);
+  if (o.device >= count) {
     std::fprintf(stderr, "%s: error: --device %d, but there are %d GPUs\n",
-                 kProgram, o.device, *count);
+                 kProgram, o.device, count);
     return 2;
   }
   Expected<Team> team = Team::createInProcess({o.device});

@@ -1,0 +1,31 @@
+//===- Gpus.h - The GPUs a benchmark runs on --------------------*- C++ -*-===//
+//
+// What the matmul benchmarks do about their GPUs outside the measured work:
+// find out whether this machine has enough of them ("SKIP:" where it has
+// not), and give up at once when one of them hangs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_BENCH_GPUS_H
+#define WEAVE_BENCH_GPUS_H
+
+#include <cstdint>
+#include <string>
+
+namespace weave {
+namespace bench {
+
+/// The number of GPUs this process sees, for a benchmark that drives at
+/// least `minDevices` of them from one process. Where it cannot run (no CUDA
+/// driver, fewer GPUs) prints "SKIP: <reason>" on stdout and exits 0; when
+/// the GPUs cannot be counted prints "<program>: error: <error>" and exits 1.
+int visibleGpusOrExit(const char *program, uint32_t minDevices);
+
+/// Prints "<program>: fatal: <why>" and exits 1 at once: after a timeout the
+/// GPU is likely stuck, and destructors would wait on it forever.
+[[noreturn]] void abandon(const char *program, const std::string &why);
+
+} // namespace bench
+} // namespace weave
+
+#endif // WEAVE_BENCH_GPUS_H
