@@ -191,6 +191,14 @@ private:
                    function_ref<void(Value, Value, Value)> afterTile = {});
   void buildProducer(Value tilesBegin, Value numTiles, Value tileStep);
   void buildConsumer(Value tilesBegin, Value numTiles, Value tileStep);
+  /// Whether anything but the kernel's return follows the pipeline. If not,
+  /// the final waits need only let the stores finish reading shared memory:
+  /// the kernel's completion makes its writes visible.
+  bool codeFollows() {
+    Operation *next = op->getNextNode();
+    return !(next && isa<gpu::ReturnOp>(next) &&
+             isa<gpu::GPUFuncOp>(op->getParentOp()));
+  }
   /// Hands slot `slot` back to the producer: one arrival, from the
   /// thread(s) where `leader` holds.
   void release(Value slot, Value leader);
@@ -448,7 +456,7 @@ void PipelineBuilder::buildCallbackWarp(Value tilesBegin, Value numTiles,
         b.setInsertionPointAfter(drain);
       });
   // Stores are complete before code after the pipeline signals anyone.
-  WaitSmemToGmemOp::create(b, 0, /*read_only=*/false);
+  WaitSmemToGmemOp::create(b, 0, /*read_only=*/!codeFollows());
 }
 
 void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
@@ -564,7 +572,7 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   // Stores must have read shared memory before the block may exit, and be
   // complete before code after the pipeline signals anyone.
   scf::IfOp::create(b, eq(laneInGroup, cIndex(0)), [&](OpBuilder &, Location) {
-    WaitSmemToGmemOp::create(b, 0, /*read_only=*/false);
+    WaitSmemToGmemOp::create(b, 0, /*read_only=*/!codeFollows());
     scf::YieldOp::create(b);
   });
 }
