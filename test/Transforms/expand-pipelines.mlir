@@ -48,8 +48,9 @@
 // then 128-byte-swizzled TMA stores of the output.
 //       CHECK:       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 //       CHECK:       weave.copy_smem_to_gmem %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {swizzle = 128 : i64} : memref<{{[0-9]+}}x64xf16, #gpu.address_space<workgroup>> -> memref<256x512xf16>
-// Before the kernel moves on, the stores are complete (not just read).
-//       CHECK:     weave.wait_smem_to_gmem 0{{$}}
+// Only the return follows: the stores must have read shared memory; the
+// kernel's completion publishes their writes.
+//       CHECK:     weave.wait_smem_to_gmem 0 read_only
 //       CHECK:   gpu.return
 gpu.module @m {
   gpu.func @skeleton(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
@@ -214,6 +215,22 @@ gpu.module @m {
 gpu.module @two_blocks_module {
   gpu.func @two_blocks(%a: memref<512x256xf16>, %b: memref<256x512xf16>, %c: memref<512x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
     weave.matmul_pipeline %a, %b into %c tile(256, 128, 64) stages(4) : memref<512x256xf16>, memref<256x512xf16> into memref<512x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Code after the pipeline may signal a peer: the stores are complete
+// (not just read) before it runs.
+// CHECK-LABEL: gpu.func @code_follows
+// CHECK: weave.wait_smem_to_gmem 0{{$}}
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.return
+gpu.module @code_follows_module {
+  gpu.func @code_follows(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.barrier
     gpu.return
   }
 }

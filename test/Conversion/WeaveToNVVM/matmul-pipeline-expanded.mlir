@@ -18,7 +18,8 @@
 // Nothing but the output is stored.
 //   CHECK-NOT:   nvvm.cp.async.bulk.tensor.global.shared.cta %[[MA]]
 //   CHECK-NOT:   nvvm.cp.async.bulk.tensor.global.shared.cta %[[MB]]
-//       CHECK:   nvvm.cp.async.bulk.wait_group 0{{$}}
+// Only the return follows: the last wait is for the stores' reads.
+//       CHECK:   nvvm.cp.async.bulk.wait_group 0 {read}
 //       CHECK:   llvm.return
 gpu.module @m {
   gpu.func @matmul(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
