@@ -172,27 +172,13 @@ void buildLoop(ConversionPatternRewriter &rewriter, Location loc, Value lb,
   rewriter.setInsertionPointToStart(after);
 }
 
-/// Whether the function enclosing `op` issues bulk (TMA) stores, after which
-/// a signal must order the async proxy before its release.
-bool functionHasBulkStores(Operation *op) {
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  if (!func)
-    return false;
-  bool found = false;
-  func->walk([&](CopySmemToGmemOp) { found = true; });
-  return found;
-}
-
-/// Whether the function enclosing `op` issues bulk (TMA) loads, before which
-/// an acquiring wait must order the async proxy after it.
-bool functionHasBulkLoads(Operation *op) {
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  if (!func)
-    return false;
-  bool found = false;
-  func->walk([&](CopyGmemToSmemOp) { found = true; });
-  return found;
-}
+/// Name of the unit attribute materializeKernelAbi puts on the semaphore ops
+/// that must order the async (TMA) proxy: signals in kernels with bulk
+/// stores (the fence goes before the release) and waits in kernels with bulk
+/// loads (the fence goes after the acquire). Decided once per kernel, before
+/// the conversion starts rewriting its ops.
+constexpr llvm::StringLiteral kAsyncProxyFenceAttrName =
+    "weave.async_proxy_fence";
 
 //===----------------------------------------------------------------------===//
 // Patterns
@@ -277,7 +263,7 @@ struct SemaphoreSignalOpLowering
     Location loc = op.getLoc();
     Value counter = semaphoreCounter<SemaphoreSignalOp>(
         rewriter, loc, adaptor, *team, adaptor.getDevice());
-    if (functionHasBulkStores(op))
+    if (op->hasAttr(kAsyncProxyFenceAttrName))
       inlinePtx(rewriter, loc, {}, "fence.proxy.async.global;", "~{memory}",
                 {});
     inlinePtx(rewriter, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
@@ -369,7 +355,7 @@ struct SemaphoreWaitOpLowering
     rewriter.setInsertionPointToStart(after);
     // Data a peer stored before its release is read by TMA loads (the async
     // proxy) after this acquire: order the proxies.
-    if (functionHasBulkLoads(op))
+    if (op->hasAttr(kAsyncProxyFenceAttrName))
       NVVM::FenceProxyOp::create(
           rewriter, loc,
           NVVM::ProxyKindAttr::get(rewriter.getContext(),
@@ -595,8 +581,17 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   SmallVector<Location> locs(types.size(), func.getLoc());
   if (failed(func.insertArguments(indices, types, attrs, locs)))
     return func.emitError("cannot append the team parameters");
-  for (auto [op, index] : tmaOf)
+  bool bulkStores = false, bulkLoads = false;
+  for (auto [op, index] : tmaOf) {
     op->setAttr(kTmaArgAttrName, b.getI64IntegerAttr(index));
+    bulkStores |= isa<CopySmemToGmemOp>(op);
+    bulkLoads |= isa<CopyGmemToSmemOp>(op);
+  }
+  func.walk([&](Operation *op) {
+    if ((bulkStores && isa<SemaphoreSignalOp>(op)) ||
+        (bulkLoads && isa<SemaphoreWaitOp>(op)))
+      op->setAttr(kAsyncProxyFenceAttrName, b.getUnitAttr());
+  });
   func->setAttr(kTeamArgsAttrName, b.getI64IntegerAttr(first));
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, kernel.getBlock()));
   func->removeAttr(WeaveDialect::getKernelAttrName());
