@@ -93,4 +93,16 @@ Status Device::makeCurrent() const {
   return ok();
 }
 
+Expected<bool> Device::supportsFdHandles() const {
+  int supported = 0;
+  WEAVE_CU_TRY(
+      cuDeviceGetAttribute(
+          &supported,
+          CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+          device_),
+      "querying POSIX file descriptor export support of device " +
+          std::to_string(ordinal_));
+  return supported != 0;
+}
+
 } // namespace weave

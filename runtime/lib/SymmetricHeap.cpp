@@ -99,13 +99,7 @@ Expected<SymmetricHeap> SymmetricHeap::create(Team &team,
   size_t granularity = 1;
   for (size_t i = 0; i < localCount; ++i) {
     const Device &device = team.device(i);
-    int fdHandles = 0;
-    WEAVE_CU_TRY(
-        cuDeviceGetAttribute(
-            &fdHandles,
-            CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
-            device.handle()),
-        "querying POSIX fd export support");
+    WEAVE_ASSIGN_OR_RETURN(bool fdHandles, device.supportsFdHandles());
     CUmemAllocationProp &prop = props[i];
     prop = {};
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;

@@ -82,13 +82,7 @@ Expected<Team> Team::createMultiProcess(const LaunchEnvironment &launch,
   int ordinal = count == 1 ? 0 : launch.localRank;
   WEAVE_ASSIGN_OR_RETURN(Device device, Device::open(ordinal));
   WEAVE_TRY(checkVmmSupport(device));
-  int fdHandles = 0;
-  WEAVE_CU_TRY(
-      cuDeviceGetAttribute(
-          &fdHandles,
-          CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
-          device.handle()),
-      "querying POSIX file descriptor export support");
+  WEAVE_ASSIGN_OR_RETURN(bool fdHandles, device.supportsFdHandles());
   if (!fdHandles)
     return Error(ErrorCode::PeerAccess,
                  "device " + std::to_string(ordinal) +

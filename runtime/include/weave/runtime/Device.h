@@ -37,6 +37,9 @@ public:
   const std::string &pciBusId() const { return pciBusId_; }
   /// Makes the primary context current on the calling thread.
   Status makeCurrent() const;
+  /// Whether memory allocated with cuMemCreate can be exported as POSIX file
+  /// descriptors (how processes of a team share their symmetric heaps).
+  Expected<bool> supportsFdHandles() const;
 
 private:
   Device() = default;
