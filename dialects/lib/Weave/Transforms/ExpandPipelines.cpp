@@ -211,9 +211,9 @@ private:
     return layout.consumers + (op.getCallback().empty() ? 0 : 1);
   }
   void buildEpilogue(ArrayRef<Value> accs, Value m, Value n);
-  /// Inlines `region` with `args`, marking tile copies with their swizzle.
-  void inlineRegion(Region &region, ValueRange args, Value lhsTile,
-                    Value rhsTile);
+  /// Inlines `region` with `args`, marking copies of `lhsTile` (if given)
+  /// with its swizzle. (The rhs tile has no uses: the pass rejects them.)
+  void inlineRegion(Region &region, ValueRange args, Value lhsTile);
 
   MatmulPipelineOp op;
   Layout layout;
@@ -266,7 +266,7 @@ void PipelineBuilder::forEachStep(
 }
 
 void PipelineBuilder::inlineRegion(Region &region, ValueRange args,
-                                   Value lhsTile, Value rhsTile) {
+                                   Value lhsTile) {
   IRMapping mapping;
   Block &block = region.front();
   mapping.map(block.getArguments(), args);
@@ -359,7 +359,7 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
     forEachStep(tilesBegin, numTiles, tileStep,
                 [&](Value m, Value n, Value k, Value step) {
       if (!op.getBeforeLoad().empty())
-        inlineRegion(op.getBeforeLoad(), {m, n, k}, Value(), Value());
+        inlineRegion(op.getBeforeLoad(), {m, n, k}, Value());
       Value slot = slotOf(step);
       // A fresh barrier counts as having completed the phase before phase
       // 0, so the first round of waits (parity 1) passes at once.
@@ -431,8 +431,7 @@ void PipelineBuilder::buildCallbackWarp(Value tilesBegin, Value numTiles,
         Value rhsTile =
             view(arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
                  sharedType({layout.tk, layout.tn}, elt));
-        inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile,
-                     rhsTile);
+        inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile);
         // The slot of step s goes back after the callback of s + delay.
         scf::IfOp::create(b,
                           arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
