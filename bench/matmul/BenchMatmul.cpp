@@ -222,6 +222,20 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
   Expected<Kernel> kernel = examples::loadKernel(team, c.bundle, "matmul");
   if (!kernel)
     return fail(kernel.error());
+  // A persistent grid of clusters that cannot all be resident runs in two
+  // waves: worth knowing when reading the timings.
+  const KernelInfo &info = kernel->info();
+  uint32_t clusterSize = info.cluster[0] * info.cluster[1] * info.cluster[2];
+  if (clusterSize > 1) {
+    Expected<int> resident = kernel->maxResidentClusters();
+    if (!resident)
+      return fail(resident.error());
+    std::printf("%s %s: %d clusters of %u blocks resident at once, grid has "
+                "%u\n",
+                shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype),
+                *resident, clusterSize,
+                info.grid[0] * info.grid[1] * info.grid[2] / clusterSize);
+  }
 
   auto buffers = [&](std::vector<int64_t> shape) {
     return LocalBuffers::create(team, dtypeName(c.dtype), std::move(shape));

@@ -98,6 +98,35 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
   return kernel;
 }
 
+Expected<int> Kernel::maxResidentClusters(size_t local) const {
+  if (local >= functions_.size())
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + info_->name + "': no local device " +
+                     std::to_string(local));
+  const KernelInfo &info = *info_;
+  WEAVE_TRY(team_->devices[local].makeCurrent());
+  CUlaunchAttribute attribute = {};
+  CUlaunchConfig config = {};
+  config.gridDimX = info.grid[0];
+  config.gridDimY = info.grid[1];
+  config.gridDimZ = info.grid[2];
+  config.blockDimX = info.block[0];
+  config.blockDimY = info.block[1];
+  config.blockDimZ = info.block[2];
+  config.sharedMemBytes = info.dynamicSmemBytes;
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = info.cluster[0];
+  attribute.value.clusterDim.y = info.cluster[1];
+  attribute.value.clusterDim.z = info.cluster[2];
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  WEAVE_CU_TRY(cuOccupancyMaxActiveClusters(&clusters, functions_[local],
+                                            &config),
+               "querying the resident clusters of '" + info.name + "'");
+  return clusters;
+}
+
 Status Kernel::bind(const SymmetricHeap &heap,
                     const std::vector<KernelArg> &args, size_t local,
                     std::vector<uint8_t> &storage, size_t &base) {

@@ -86,3 +86,33 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// cluster_m(2) pairs the blocks of a [2, 1, 1] cluster.
+gpu.module @m {
+  gpu.func @no_cluster(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    // expected-error @below {{'weave.matmul_pipeline' op with cluster_m(2) needs the kernel's cluster to be [2, 1, 1] (set cluster = [2, 1, 1] in #weave.kernel)}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @cluster_along_y(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [66, 2, 1], cluster = [1, 2, 1], block = [384, 1, 1], smem = 230464>} {
+    // expected-error @below {{'weave.matmul_pipeline' op with cluster_m(2) needs the kernel's cluster to be [2, 1, 1] (set cluster = [2, 1, 1] in #weave.kernel)}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @paired(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], cluster = [2, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    gpu.return
+  }
+}

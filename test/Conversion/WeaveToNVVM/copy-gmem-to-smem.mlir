@@ -159,3 +159,25 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// multicast(%mask): the same instruction with the 16-bit cluster mask, so
+// every block whose bit is set gets the tile (and the complete_tx) at the
+// same offset. The tensor map is the one an ordinary load would use.
+// CHECK-LABEL: llvm.func @multicast
+//       CHECK:   %[[MASK:.*]] = llvm.mlir.constant(3 : i16) : i16
+//       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] multicast_mask = %[[MASK]] : !llvm.ptr<7>, !llvm.ptr
+gpu.module @m {
+  gpu.func @multicast(%src: memref<1024x4096xf16>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [2, 1, 1], cluster = [2, 1, 1], block = [128, 1, 1], smem = 32768>} {
+    %c0 = arith.constant 0 : index
+    %c16384 = arith.constant 16384 : index
+    %mask = arith.constant 3 : i16
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %tile = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    %bar = memref.view %smem[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<i64, #gpu.address_space<workgroup>>
+    weave.copy_gmem_to_smem %src[%c0, %c0], %tile, %bar multicast(%mask) {swizzle = 128} : memref<1024x4096xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

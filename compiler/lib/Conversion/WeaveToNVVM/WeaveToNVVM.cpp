@@ -487,8 +487,8 @@ struct CopySmemToGmemOpLowering
 };
 
 /// `weave.copy_gmem_to_smem` -> `cp.async.bulk.tensor` (global to shared,
-/// completing on the mbarrier) through the tensor map parameter the ABI
-/// gave it.
+/// completing on the mbarrier, `.multicast::cluster` with a mask) through
+/// the tensor map parameter the ABI gave it.
 struct CopyGmemToSmemOpLowering
     : public ConvertOpToLLVMPattern<CopyGmemToSmemOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -518,7 +518,7 @@ struct CopyGmemToSmemOpLowering
         tensorMapCoordinates(rewriter, loc, adaptor.getIndices());
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, tile, descriptor, coordinates, barrier,
-        /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
+        /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
         /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
     rewriter.eraseOp(op);

@@ -374,6 +374,33 @@ LogicalResult MatmulPipelineOp::verify() {
     return emitOpError() << "expects delay_release (" << getDelayRelease()
                          << ") to be smaller than stages (" << getStages()
                          << ")";
+  int64_t cluster = getClusterM();
+  if (cluster != 1) {
+    if (cluster != 2 && cluster != 4)
+      return emitOpError() << "expects cluster_m to be 1, 2 or 4, got "
+                           << cluster;
+    if ((tn / 64) % cluster != 0)
+      return emitOpError() << "expects the " << tn / 64
+                           << " rhs boxes of a tile (64 columns each) to "
+                              "divide among the "
+                           << cluster << " blocks of a cluster";
+    if (getGridTileWidth() % cluster != 0)
+      return emitOpError() << "expects grid_tile_width ("
+                           << getGridTileWidth()
+                           << ") to be a multiple of cluster_m (" << cluster
+                           << "): a cluster's tiles are in one group";
+    int64_t rows = lhs.getDimSize(0);
+    if (ShapedType::isDynamic(rows))
+      return emitOpError() << "expects a static number of lhs rows with "
+                              "cluster_m: the row tiles must divide among "
+                              "the blocks of a cluster";
+    int64_t rowTiles = (rows + tm - 1) / tm;
+    if (rowTiles % cluster != 0)
+      return emitOpError() << "expects the number of row tiles (" << rowTiles
+                           << " of " << tm << " rows) to be a multiple of "
+                           << "cluster_m (" << cluster
+                           << "); use a smaller cluster_m for this shape";
+  }
   int64_t smem = getSharedMemoryBytes();
   if (smem > kMaxSharedMemoryBytes)
     return emitOpError() << "needs " << smem

@@ -16,6 +16,12 @@
 //              tile streams through
 //   barriers   full[stages], empty[stages] (8 bytes each)
 //
+// With cluster_m = c, the c blocks of a cluster run the same steps on
+// vertically adjacent tiles: each loads its lhs tile and 1/c of the rhs
+// boxes, multicast to all c (the full barrier of every block counts the
+// whole stage), and each consumer releases a slot on the empty barriers of
+// all c blocks, since any of them may refill it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
@@ -169,11 +175,15 @@ private:
   /// wgmma shared memory descriptor of a 128-byte-swizzled operand
   /// `units` x 16 bytes from the aligned base: start address, leading and
   /// stride byte offsets (all >> 4), and the swizzle mode in bits 62-63.
-  /// Shared addresses stay below 2^18, so the start field (14 bits) needs
-  /// no mask and the descriptor is a sum: consecutive k steps differ by a
-  /// constant, which keeps the wgmma issue loop short.
+  /// The start field holds bits 4..17 of the address. A block's shared
+  /// memory is smaller than 2^18 bytes, but its shared addresses need not
+  /// be (in a cluster launch they are not): the base is masked once, and
+  /// the offsets added to it then stay inside the field, so the descriptor
+  /// is a sum and consecutive k steps differ by a constant, which keeps the
+  /// wgmma issue loop short.
   Value descriptor(Value units, int64_t leadingBytes, int64_t strideBytes) {
-    Value base = arith::ShRUIOp::create(b, alignedBase, cI64(4));
+    Value base = arith::AndIOp::create(
+        b, arith::ShRUIOp::create(b, alignedBase, cI64(4)), cI64(0x3FFF));
     int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
                     (int64_t(1) << 62);
     return arith::AddIOp::create(
@@ -181,7 +191,16 @@ private:
         arith::IndexCastOp::create(b, b.getI64Type(), units));
   }
 
-  /// The (m, n) tile indices of linear tile `t` in the grouped order.
+  /// Synchronizes every thread of the cluster (release/acquire): after the
+  /// barriers are initialized, and before a block exits while its peers may
+  /// still arrive on its barriers.
+  void syncCluster() {
+    NVVM::ClusterArriveOp::create(b, /*aligned=*/UnitAttr());
+    NVVM::ClusterWaitOp::create(b, /*aligned=*/UnitAttr());
+  }
+  /// The (m, n) tile indices of linear tile `t` in the grouped order; with
+  /// a cluster, `t` counts the cluster's tile groups and m is this block's
+  /// row tile in the group.
   std::pair<Value, Value> tileCoords(Value t);
   /// Walks this block's tiles and their k steps, counting steps across
   /// tiles (the ring slot and phase follow the count): `body(m, n, k,
@@ -199,9 +218,11 @@ private:
     return !(next && isa<gpu::ReturnOp>(next) &&
              isa<gpu::GPUFuncOp>(op->getParentOp()));
   }
-  /// Hands slot `slot` back to the producer: one arrival, from the
-  /// thread(s) where `leader` holds.
-  void release(Value slot, Value leader);
+  /// Hands slot `slot` back to the producer(s): one arrival on the empty
+  /// barrier of every block of the cluster. `lane` is the thread's index in
+  /// the releasing group (a warpgroup or a warp): thread i arrives on block
+  /// i's barrier, so the remote arrivals go out in parallel.
+  void release(Value slot, Value lane);
   /// Warp kCallbackWarp of the producer warpgroup: runs the callback on
   /// every step and takes part in handing slots back.
   void buildCallbackWarp(Value tilesBegin, Value numTiles, Value tileStep);
@@ -221,22 +242,31 @@ private:
   TmaOperand lhs, rhs, out;
   Value dynamicSmem, pad, alignedBase, tid, warpgroup, laneInGroup;
   Value numTilesM, numTilesN, numK;
+  /// Blocks per cluster, this block's rank in it, and the number of
+  /// cluster-high rows of tiles (numTilesM / clusterM).
+  int64_t clusterM = 1;
+  Value clusterRank, numClusterRows;
   Type accType;
 };
 
 std::pair<Value, Value> PipelineBuilder::tileCoords(Value t) {
   // Groups of `grid_tile_width` row tiles, row tiles fastest inside a group:
   // consecutive blocks share the rhs column tile and nearby lhs rows in L2.
-  Value width = cIndex(op.getGridTileWidth());
+  // (In units of cluster-high rows; the verifier keeps the width a
+  // multiple of clusterM.)
+  Value width = cIndex(op.getGridTileWidth() / clusterM);
   Value perGroup = arith::MulIOp::create(b, width, numTilesN);
   Value group = arith::DivUIOp::create(b, t, perGroup);
   Value firstM = arith::MulIOp::create(b, group, width);
   Value groupRows = arith::MinUIOp::create(
-      b, arith::SubIOp::create(b, numTilesM, firstM), width);
+      b, arith::SubIOp::create(b, numClusterRows, firstM), width);
   Value inGroup = arith::RemUIOp::create(b, t, perGroup);
   Value m = arith::AddIOp::create(
       b, firstM, arith::RemUIOp::create(b, inGroup, groupRows));
   Value n = arith::DivUIOp::create(b, inGroup, groupRows);
+  if (clusterM > 1)
+    m = arith::AddIOp::create(b, arith::MulIOp::create(b, m, cIndex(clusterM)),
+                              clusterRank);
   if (Value rotate = op.getRotateM())
     m = arith::RemUIOp::create(b, arith::AddIOp::create(b, m, rotate),
                                numTilesM);
@@ -302,28 +332,44 @@ void PipelineBuilder::build() {
   numTilesM = ceilDiv(cIndex(lhsType.getDimSize(0)), layout.tm);
   numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), layout.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), layout.tk);
+  clusterM = op.getClusterM();
+  numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterM));
+  // Work is handed out per cluster (a cluster is [clusterM, 1, 1], the
+  // verifier checks): its blocks share its tiles.
+  Value workers =
+      clusterM > 1 ? Value(gpu::ClusterIdOp::create(b, gpu::Dimension::x))
+                   : Value(gpu::BlockIdOp::create(b, gpu::Dimension::x));
+  Value workerCount =
+      clusterM > 1 ? Value(gpu::ClusterDimOp::create(b, gpu::Dimension::x))
+                   : Value(gpu::GridDimOp::create(b, gpu::Dimension::x));
+  clusterRank = clusterM > 1
+                    ? Value(gpu::ClusterBlockIdOp::create(b, gpu::Dimension::x))
+                    : cIndex(0);
   SmallVector<Type> fields(layout.subN / 2, b.getF32Type());
   accType = LLVM::LLVMStructType::getLiteral(ctx, fields);
 
   // Barriers: full[s] completes when both TMA loads of slot s landed (one
-  // arrival, the producer's expect_tx); empty[s] when every consumer
-  // released it.
+  // arrival, the producer's expect_tx); empty[s] when every consumer (of
+  // every block of the cluster) released it.
   scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
     for (int64_t s = 0; s < layout.stages; ++s) {
       NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(true, cIndex(s))),
                                    cI32(1), Value());
       NVVM::MBarrierInitOp::create(b, sharedPtr(barrierOffset(false, cIndex(s))),
-                                   cI32(emptyArrivals()), Value());
+                                   cI32(clusterM * emptyArrivals()), Value());
     }
     // The initialized barriers must be visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b);
     scf::YieldOp::create(b);
   });
-  gpu::BarrierOp::create(b);
+  // Peers multicast into this block's slots and arrive on its barriers.
+  if (clusterM > 1)
+    syncCluster();
+  else
+    gpu::BarrierOp::create(b);
 
-  Value numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
-  Value tilesBegin = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  Value tileStep = gpu::GridDimOp::create(b, gpu::Dimension::x);
+  Value numTiles = arith::MulIOp::create(b, numClusterRows, numTilesN);
+  Value tilesBegin = workers, tileStep = workerCount;
   scf::IfOp::create(
       b, eq(warpgroup, cIndex(0)),
       [&](OpBuilder &, Location) {
@@ -334,6 +380,9 @@ void PipelineBuilder::build() {
         buildConsumer(tilesBegin, numTiles, tileStep);
         scf::YieldOp::create(b);
       });
+  // The last releases may still be on their way to a peer's barriers.
+  if (clusterM > 1)
+    syncCluster();
   op.erase();
 }
 
@@ -379,18 +428,30 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
       Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
       CopyGmemToSmemOp::create(b, lhs.argument, ValueRange{lhsRow, lhsCol},
                                view(slotBase, lhsTile), fullView,
-                               kSwizzleBytes);
-      // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes.
+                               /*multicast_mask=*/Value(), kSwizzleBytes);
+      // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes; in a cluster,
+      // this block's share of them, multicast to every block.
       Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
       Value rhsCol0 = arith::AddIOp::create(
           b, rhs.colOffset, arith::MulIOp::create(b, n, tnCst));
-      for (int64_t box = 0; box < layout.tn / layout.inBoxCols(); ++box) {
+      int64_t boxesPerBlock = layout.tn / layout.inBoxCols() / clusterM;
+      Value firstBox =
+          arith::MulIOp::create(b, clusterRank, cIndex(boxesPerBlock));
+      Value mask;
+      if (clusterM > 1)
+        mask = arith::ConstantIntOp::create(b, (1 << clusterM) - 1, 16);
+      for (int64_t i = 0; i < boxesPerBlock; ++i) {
+        Value box = arith::AddIOp::create(b, firstBox, cIndex(i));
         Value offset = arith::AddIOp::create(
-            b, slotBase, cIndex(layout.lhsBytes + box * layout.rhsBoxBytes));
-        Value col = arith::AddIOp::create(b, rhsCol0,
-                                          cIndex(box * layout.inBoxCols()));
+            b, slotBase,
+            arith::AddIOp::create(
+                b, cIndex(layout.lhsBytes),
+                arith::MulIOp::create(b, box, cIndex(layout.rhsBoxBytes))));
+        Value col = arith::AddIOp::create(
+            b, rhsCol0,
+            arith::MulIOp::create(b, box, cIndex(layout.inBoxCols())));
         CopyGmemToSmemOp::create(b, rhs.argument, ValueRange{rhsRow, col},
-                                 view(offset, rhsBox), fullView,
+                                 view(offset, rhsBox), fullView, mask,
                                  kSwizzleBytes);
       }
     });
@@ -398,11 +459,31 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
   });
 }
 
-void PipelineBuilder::release(Value slot, Value leader) {
-  scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
-    NVVM::MBarrierArriveOp::create(b, Type(),
-                                   sharedPtr(barrierOffset(false, slot)),
-                                   Value());
+void PipelineBuilder::release(Value slot, Value lane) {
+  Value arrives = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, lane,
+                                        cIndex(clusterM));
+  scf::IfOp::create(b, arrives, [&](OpBuilder &, Location) {
+    Value barrier = sharedPtr(barrierOffset(false, slot));
+    if (clusterM == 1) {
+      NVVM::MBarrierArriveOp::create(b, Type(), barrier, Value());
+      scf::YieldOp::create(b);
+      return;
+    }
+    // Every block of the cluster multicasts into this slot: arrive on the
+    // barrier at the same offset in block `lane` (this one included). The
+    // arrival orders nothing but the wgmma reads the releasing group has
+    // already waited for, so it is a CTA-scope release: a cluster-scope
+    // one costs a fence on every step.
+    Value address = LLVM::PtrToIntOp::create(b, b.getI32Type(), barrier);
+    Value rank = arith::IndexCastOp::create(b, b.getI32Type(), lane);
+    LLVM::InlineAsmOp::create(
+        b, TypeRange{}, ValueRange{address, rank},
+        "{\n\t.reg .b32 remote;\n\t"
+        "mapa.shared::cluster.u32 remote, $0, $1;\n\t"
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}",
+        "r,r,~{memory}", /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        /*asm_dialect=*/{}, /*operand_attrs=*/{});
     scf::YieldOp::create(b);
   });
 }
@@ -412,12 +493,12 @@ void PipelineBuilder::buildCallbackWarp(Value tilesBegin, Value numTiles,
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
   Type elt = lhsType.getElementType();
   int64_t delay = op.getDelayRelease();
-  Value lane0 = eq(arith::RemUIOp::create(b, tid, cIndex(32)), cIndex(0));
-  // The whole warp is past its callbacks (and their waits) before lane 0
-  // hands a slot back.
+  Value lane = arith::RemUIOp::create(b, tid, cIndex(32));
+  // The whole warp is past its callbacks (and their waits) before its
+  // first lanes hand a slot back.
   auto releaseStep = [&](Value step) {
     NVVM::SyncWarpOp::create(b, cI32(-1));
-    release(slotOf(step), lane0);
+    release(slotOf(step), lane);
   };
   forEachStep(
       tilesBegin, numTiles, tileStep,
@@ -466,9 +547,8 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
   Type elt = lhsType.getElementType();
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
-  // wgmma.wait_group is warpgroup-wide: after it, one thread may hand the
-  // slot back for all 128.
-  Value leader = eq(laneInGroup, cIndex(0));
+  // wgmma.wait_group is warpgroup-wide: after it, one thread (per block of
+  // the cluster) may hand the slot back for all 128.
   NVVM::WGMMATypes inType =
       elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
 
@@ -547,7 +627,7 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
     Value ready = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k,
                                         cIndex(1));
     scf::IfOp::create(b, ready, [&](OpBuilder &, Location) {
-      release(slotOf(arith::SubIOp::create(b, step, cIndex(1))), leader);
+      release(slotOf(arith::SubIOp::create(b, step, cIndex(1))), laneInGroup);
       scf::YieldOp::create(b);
     });
     SmallVector<Value> yields(accs);
@@ -562,7 +642,7 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   scf::IfOp::create(
       b, arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, numK, cIndex(0)),
       [&](OpBuilder &, Location) {
-        release(slotOf(arith::SubIOp::create(b, end, cIndex(1))), leader);
+        release(slotOf(arith::SubIOp::create(b, end, cIndex(1))), laneInGroup);
         scf::YieldOp::create(b);
       });
   buildEpilogue(accs, m, n);

@@ -74,6 +74,18 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel) {
           << kernel.getNumThreads() << " threads";
       return WalkResult::interrupt();
     }
+    int64_t cluster = pipeline.getClusterM();
+    ArrayRef<int32_t> dims = kernel.getCluster();
+    if (cluster != 1 &&
+        (dims.empty() || dims[0] != cluster ||
+         llvm::any_of(dims.drop_front(), [](int32_t d) { return d != 1; }))) {
+      pipeline.emitOpError()
+          << "with cluster_m(" << cluster
+          << ") needs the kernel's cluster to be [" << cluster
+          << ", 1, 1] (set cluster = [" << cluster
+          << ", 1, 1] in #weave.kernel)";
+      return WalkResult::interrupt();
+    }
     if (kernel.getSmem() < pipeline.getSharedMemoryBytes()) {
       pipeline.emitOpError()
           << "needs " << pipeline.getSharedMemoryBytes()

@@ -52,6 +52,11 @@ public:
   Status launch(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
                 const std::vector<CUstream> &streams);
 
+  /// How many clusters of this kernel (blocks, for a kernel without a
+  /// cluster) can be resident at once on local device `local`: a persistent
+  /// grid larger than this runs in more than one wave.
+  Expected<int> maxResidentClusters(size_t local = 0) const;
+
   const KernelInfo &info() const { return *info_; }
   /// Number of TMA descriptors encoded so far (tests).
   size_t cachedDescriptorCount() const { return tmaCache_.size(); }

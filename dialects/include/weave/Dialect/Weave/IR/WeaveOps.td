@@ -190,7 +190,8 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
   let hasVerifier = 1;
 }
 
-def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem"> {
+def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
+    [AttrSizedOperandSegments]> {
   let summary = "asynchronous bulk (TMA) load of a tile into shared memory";
   let description = [{
     Issued by one thread: loads the tile of `source` at element offsets
@@ -205,17 +206,30 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem"> {
     reads without bank conflicts. The tensor map is built on the host from
     the kernel argument `source`.
 
+    With `multicast(%mask)` the tile is loaded once and written to every
+    block of the cluster whose rank has its bit set in the 16-bit `%mask`,
+    at the same shared-memory offset, completing on the mbarrier at the
+    same offset in each of them. Each destination's barrier must be armed
+    for those bytes, and a destination's slot must be free before any block
+    multicasts into it.
+
     ```mlir
     weave.copy_gmem_to_smem %a[%row, %col], %tile, %full {swizzle = 128}
         : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>,
+          memref<i64, #gpu.address_space<workgroup>>
+    weave.copy_gmem_to_smem %b[%row, %col], %box, %full multicast(%mask)
+        {swizzle = 128}
+        : memref<4096x4096xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>,
           memref<i64, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
                        AnyMemRef:$target, AnyMemRef:$barrier,
+                       Optional<I16>:$multicast_mask,
                        DefaultValuedAttr<I64Attr, "0">:$swizzle);
   let assemblyFormat = [{
-    $source `[` $indices `]` `,` $target `,` $barrier attr-dict
+    $source `[` $indices `]` `,` $target `,` $barrier
+    (`multicast` `(` $multicast_mask^ `)`)? attr-dict
     `:` type($source) `->` type($target) `,` type($barrier)
   }];
   let hasVerifier = 1;
@@ -269,6 +283,15 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       `b + gridDim.x`, ...) in groups of `grid_tile_width` row tiles, so
       neighbouring blocks share rhs tiles in L2. With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around;
+    - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
+      `[c, 1, 1]`) the `c` blocks of a cluster compute `c` vertically
+      adjacent tiles, rows `c*i .. c*i + c - 1` of the same column tile,
+      in lock step. They share the rhs tile: each block loads `1/c` of its
+      64-column boxes and multicasts them to the whole cluster, which cuts
+      the rhs traffic from L2 by `c`. A slot is then refilled only when
+      every block of the cluster has released it, so each consumer hands a
+      slot back to all of them. The number of row tiles and
+      `grid_tile_width` must be multiples of `c`;
     - the epilogue converts the accumulators to the output type and
       streams them through two 64-row x 128-byte boxes per consumer in
       shared memory (128-byte swizzled, so the stores are conflict-free)
@@ -318,6 +341,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     Optional<Index>:$rotate_m);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback);
@@ -325,6 +349,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
     `stages` `(` $stages `)`
     (`delay_release` `(` $delay_release^ `)`)?
+    (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
     (`before_load` $before_load^)?
