@@ -28,6 +28,9 @@
 //          allocation and never reset: the counters only grow
 //   epoch  (optional i32 scalar) the launch number since the zeroing,
 //          0, 1, 2, ...: launch e waits for the counts of e + 1 launches
+//   done   (optional, with epoch) one semaphore, zeroed once like ready:
+//          the kernel counts there which blocks of the previous device
+//          have finished reading `a`
 //
 // Exit status: 0 when every result was correct (or "SKIP:" without 2 GPUs),
 // 1 when a result was wrong or a run failed, 2 on a usage or bundle error.
@@ -83,6 +86,7 @@ struct Case {
   int64_t k = 0, n = 0; ///< from the manifest
   uint32_t semaphores = 0;
   bool hasEpoch = false; ///< the kernel takes the launch number
+  bool hasDone = false;  ///< ... and a `done` semaphore after it
 };
 
 struct Result {
@@ -165,8 +169,10 @@ Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
                          contractKernel(c.bundle, "all_gather_matmul"));
-  c.hasEpoch = userParamCount(*kernel) == 5;
-  WEAVE_TRY(expectUserParamCount(*kernel, c.hasEpoch ? 5 : 4));
+  size_t params = userParamCount(*kernel);
+  c.hasEpoch = params >= 5;
+  c.hasDone = params == 6;
+  WEAVE_TRY(expectUserParamCount(*kernel, c.hasDone ? 6 : c.hasEpoch ? 5 : 4));
   WEAVE_ASSIGN_OR_RETURN(
       MatmulParams p,
       matmulParams(*kernel, dtypeName(c.dtype), abi::ParamKind::Symmetric));
@@ -178,6 +184,16 @@ Status loadCase(Case &c) {
         const ParamInfo *epoch,
         contractParam(*kernel, 4, "epoch", abi::ParamKind::Scalar, "i32", -1));
     (void)epoch;
+  }
+  if (c.hasDone) {
+    WEAVE_ASSIGN_OR_RETURN(
+        const ParamInfo *done,
+        contractParam(*kernel, 5, "done", abi::ParamKind::Semaphore, "", -1));
+    if (done->semaphoreCount != 1)
+      return Error(ErrorCode::InvalidBundle,
+                   "parameter 'done' has " +
+                       std::to_string(done->semaphoreCount) +
+                       " semaphores, expected 1");
   }
   c.k = p.a->shape[1];
   c.n = p.b->shape[1];
@@ -301,6 +317,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Expected<SemaphoreArray> ready = heap.allocateSemaphores(c.semaphores);
   if (!ready)
     return fail(ready.error());
+  Expected<SemaphoreArray> done = heap.allocateSemaphores(1);
+  if (!done)
+    return fail(done.error());
   auto buffers = [&](std::vector<int64_t> shape) {
     return LocalBuffers::create(team, dtype, std::move(shape));
   };
@@ -347,6 +366,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(check(cuMemsetD32Async(heap.localPointer(*ready, i), 0, c.semaphores,
                                streams[i]),
               "zeroing the semaphores"));
+    TRY(check(cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
+              "zeroing the semaphores"));
     for (size_t s = 0; s < devices; ++s)
       TRY(check(
           cuMemcpyPeerAsync(gathered->pointer(i) + team.rankOf(s) * shardBytes,
@@ -364,6 +385,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
     if (c.hasEpoch)
       args.push_back(ScalarValue::i32(epoch++));
+    if (c.hasDone)
+      args.push_back(*done);
     return kernel->launch(heap, args, streams);
   };
   TRY(launch());

@@ -19,7 +19,14 @@
 //     device's shard, the producer waits until every part of the shard has
 //     arrived.
 // Counters only grow: launch number `epoch` (0, 1, ...) of the kernel waits
-// for (epoch + 1) * (parts of a shard). A forwarded tile's store reads its
+// for (epoch + 1) * (parts of a shard).
+//   - after_loads: once a block's loads have all landed it reads `a` no
+//     more, and signals done on the next device, the one that writes into
+//     this device's `a`. Before a block's first forwarding store of a tile,
+//     the callback waits until every block of the previous device has
+//     finished launch epoch - 1 (done >= epoch * blocks): the host may
+//     rewrite A between launches without a peer's stores overtaking reads.
+// A forwarded tile's store reads its
 // slot during the next k step: the callback of that step waits for the
 // read, and delay_release(1) hands the slot back only after it. The waits
 // stall only the callback warp, never the wgmma warpgroups.
@@ -30,7 +37,8 @@ gpu.module @all_gather_matmul {
       %b: memref<4096x4096xf16> {weave.name = "b"},
       %c: memref<2048x4096xf16> {weave.name = "c"},
       %ready: !weave.semaphore<2> {weave.name = "ready"},
-      %epoch: i32 {weave.name = "epoch"}) kernel
+      %epoch: i32 {weave.name = "epoch"},
+      %done: !weave.semaphore {weave.name = "done"}) kernel
       attributes {weave.kernel = #weave.kernel<
           mesh = #weave.mesh<axis = "x", size = 2>,
           grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
@@ -53,6 +61,11 @@ gpu.module @all_gather_matmul {
     %epoch_plus_1 = arith.addi %epoch, %one : i32
     %arrived = arith.muli %epoch_plus_1, %parts_per_shard : i32
     %own_first = arith.muli %me, %tiles_per_shard : index
+    %me_plus_1 = arith.addi %me, %c1 : index
+    %writer = arith.remui %me_plus_1, %n : index
+    %blocks = gpu.grid_dim x
+    %blocks_i32 = arith.index_cast %blocks : index to i32
+    %reads_done = arith.muli %epoch, %blocks_i32 : i32
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
         delay_release(1) rotate_m(%own_first)
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
@@ -85,6 +98,12 @@ gpu.module @all_gather_matmul {
         %k_mod = arith.remui %k, %col_tiles : index
         %mine = arith.cmpi eq, %k_mod, %nt : index
         scf.if %mine {
+          // The tile's first store (k = nt): the previous device has read
+          // the last launch's rows.
+          %first = arith.cmpi eq, %k, %nt : index
+          scf.if %first {
+            weave.semaphore_wait %done, %reads_done : !weave.semaphore
+          }
           %row = arith.muli %m, %c128 : index
           %col = arith.muli %k, %c64 : index
           weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev
@@ -99,6 +118,9 @@ gpu.module @all_gather_matmul {
           }
         }
       }
+    }
+        after_loads {
+      weave.semaphore_signal %done, %one on %writer : !weave.semaphore
     }
     gpu.return
   }

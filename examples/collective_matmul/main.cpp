@@ -8,8 +8,10 @@
 // ahead of time by weavec (--bundle; the only way on a machine built without
 // the compiler). Creates the team (in-process over all GPUs, or one process
 // per GPU when launched with WORLD_SIZE/RANK), fills random shards, runs
-// once with poisoned outputs, checks sampled outputs of every row shard
-// against float64 dot products, then times back-to-back launches.
+// once with poisoned outputs, writes a second A (each device its own shard,
+// ordered on its stream only, as an application would) and runs again,
+// checks sampled outputs of every row shard of the second run against
+// float64 dot products, then times back-to-back launches.
 // Prints "SKIP: <reason>" and exits 0 without two GPUs.
 //
 //===----------------------------------------------------------------------===//
@@ -126,8 +128,11 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
 
 /// Shard `s` of A (m_shard x K) and column shard `r` of B (K x n_shard):
 /// every process can regenerate any of them for the reference.
-std::vector<uint16_t> shardOfA(DType dtype, const Options &o, uint32_t s) {
-  return bench::randomValues(dtype, o.mShard * o.k, 1000 + s);
+/// Shard `s` of the A of launch `generation` (0 or 1).
+std::vector<uint16_t> shardOfA(DType dtype, const Options &o, uint32_t s,
+                               int generation) {
+  return bench::randomValues(dtype, o.mShard * o.k,
+                             1000 + s + 1000 * generation);
 }
 std::vector<uint16_t> shardOfB(DType dtype, const Options &o, uint32_t r) {
   return bench::randomValues(dtype, o.k * o.nShard, 2000 + r);
@@ -204,8 +209,10 @@ int main(int argc, char **argv) {
     return examples::reportError(kProgram, heap.error());
   Expected<SymmetricBuffer> a = heap->allocateTensor(options.dtype, {rows, options.k});
   Expected<SemaphoreArray> ready = heap->allocateSemaphores(d);
-  if (!a || !ready)
-    return examples::reportError(kProgram, !a ? a.error() : ready.error());
+  Expected<SemaphoreArray> done = heap->allocateSemaphores(1);
+  if (!a || !ready || !done)
+    return examples::reportError(
+        kProgram, !a ? a.error() : !ready ? ready.error() : done.error());
   Expected<examples::LocalBuffers> b =
       examples::LocalBuffers::create(*team, options.dtype, {options.k, options.nShard});
   Expected<examples::LocalBuffers> c =
@@ -231,7 +238,7 @@ int main(int argc, char **argv) {
   size_t local = team->localCount();
   std::vector<std::vector<uint16_t>> shardsA(d), shardsB(d);
   for (uint32_t s = 0; s < d; ++s) {
-    shardsA[s] = shardOfA(*dtype, options, s);
+    shardsA[s] = shardOfA(*dtype, options, s, 0);
     shardsB[s] = shardOfB(*dtype, options, s);
   }
   for (size_t i = 0; i < local; ++i) {
@@ -242,7 +249,8 @@ int main(int argc, char **argv) {
     if (cuMemsetD16(aPtr, 0xFFFF, aBytes / 2) ||
         cuMemcpyHtoD(aPtr + rank * shardBytes, shardsA[rank].data(), shardBytes) ||
         cuMemsetD16(c->pointer(i), 0xFFFF, c->bytes() / 2) ||
-        cuMemsetD32(heap->localPointer(*ready, i), 0, d))
+        cuMemsetD32(heap->localPointer(*ready, i), 0, d) ||
+        cuMemsetD32(heap->localPointer(*done, i), 0, 1))
       return examples::reportError(kProgram, Error(ErrorCode::DriverError, "cannot set up inputs"));
     for (uint32_t other = 0; options.allShards && other < d; ++other)
       if (cuMemcpyHtoD(aPtr + other * shardBytes, shardsA[other].data(), shardBytes))
@@ -271,13 +279,32 @@ int main(int argc, char **argv) {
   auto launch = [&]() -> Status {
     ScalarValue epochArg{"i32", static_cast<uint64_t>(epoch++)};
     if (!aIsSymmetric)
-      return kernel->launch(*heap, {aPlain, b->args(), c->args(), *ready, epochArg},
+      return kernel->launch(*heap, {aPlain, b->args(), c->args(), *ready, epochArg, *done},
                             streams->get());
-    return kernel->launch(*heap, {*a, b->args(), c->args(), *ready, epochArg},
+    return kernel->launch(*heap, {*a, b->args(), c->args(), *ready, epochArg, *done},
                           streams->get());
   };
   if (Status s = launch(); !s)
     return examples::reportError(kProgram, s.error());
+  // A new A for the second launch: each device writes its own shard right
+  // after its first launch, ordered on its own stream only. The kernel
+  // keeps the peers' forwarding stores of launch 2 from overtaking the
+  // reads of launch 1 (its `done` semaphore), so no host synchronization.
+  if (aIsSymmetric) {
+    for (uint32_t s = 0; s < d; ++s)
+      shardsA[s] = shardOfA(*dtype, options, s, 1);
+    size_t shardBytes = options.mShard * options.k * 2;
+    for (size_t i = 0; i < local; ++i) {
+      uint32_t rank = team->rankOf(i);
+      (void)team->device(i).makeCurrent();
+      if (cuMemcpyHtoDAsync(heap->localPointer(*a, i) + rank * shardBytes,
+                            shardsA[rank].data(), shardBytes, streams->get()[i]))
+        return examples::reportError(
+            kProgram, Error(ErrorCode::DriverError, "cannot write the second A"));
+    }
+    if (Status s = launch(); !s)
+      return examples::reportError(kProgram, s.error());
+  }
   if (Status s = bench::waitStreams(bench::timedStreams(*team, streams->get()), 60); !s)
     return examples::reportError(kProgram, s.error());
 

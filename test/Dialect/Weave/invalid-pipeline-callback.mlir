@@ -145,3 +145,13 @@ func.func @before_load_two_blocks(%a: memref<1024x4096xf16>, %b: memref<4096x102
   }
   return
 }
+
+// -----
+
+func.func @after_loads_with_arguments(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects after_loads to take no arguments, got 1}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> after_loads {
+  ^bb0(%x: index):
+  }
+  return
+}

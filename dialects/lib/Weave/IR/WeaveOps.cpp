@@ -420,6 +420,10 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
                               "(m, n, k), got "
                            << block.getNumArguments() << " arguments";
   }
+  if (!getAfterLoads().empty() &&
+      getAfterLoads().front().getNumArguments() != 0)
+    return emitOpError() << "expects after_loads to take no arguments, got "
+                         << getAfterLoads().front().getNumArguments();
   Region &callback = getCallback();
   if (callback.empty())
     return success();

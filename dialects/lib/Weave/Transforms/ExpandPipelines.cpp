@@ -205,7 +205,8 @@ private:
   /// Walks this block's tiles and their k steps, counting steps across
   /// tiles (the ring slot and phase follow the count): `body(m, n, k,
   /// step)` for every step, `afterTile(m, n, end)` after a tile's last one.
-  void forEachStep(Value tilesBegin, Value numTiles, Value tileStep,
+  /// Returns the number of steps.
+  Value forEachStep(Value tilesBegin, Value numTiles, Value tileStep,
                    function_ref<void(Value, Value, Value, Value)> body,
                    function_ref<void(Value, Value, Value)> afterTile = {});
   void buildProducer(Value tilesBegin, Value numTiles, Value tileStep);
@@ -273,7 +274,7 @@ std::pair<Value, Value> PipelineBuilder::tileCoords(Value t) {
   return {m, n};
 }
 
-void PipelineBuilder::forEachStep(
+Value PipelineBuilder::forEachStep(
     Value tilesBegin, Value numTiles, Value tileStep,
     function_ref<void(Value, Value, Value, Value)> body,
     function_ref<void(Value, Value, Value)> afterTile) {
@@ -293,6 +294,7 @@ void PipelineBuilder::forEachStep(
     afterTile(m, n, steps.getResult(0));
   scf::YieldOp::create(b, steps.getResults());
   b.setInsertionPointAfter(tiles);
+  return tiles.getResult(0);
 }
 
 void PipelineBuilder::inlineRegion(Region &region, ValueRange args,
@@ -405,7 +407,7 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
                         scf::YieldOp::create(b);
                       });
   scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
-    forEachStep(tilesBegin, numTiles, tileStep,
+    Value steps = forEachStep(tilesBegin, numTiles, tileStep,
                 [&](Value m, Value n, Value k, Value step) {
       if (!op.getBeforeLoad().empty())
         inlineRegion(op.getBeforeLoad(), {m, n, k}, Value());
@@ -455,6 +457,21 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
                                  kSwizzleBytes);
       }
     });
+    if (!op.getAfterLoads().empty()) {
+      // Loads complete in order of their full barriers' phases only per
+      // slot, so wait for the last phase of every slot the block used: no
+      // later load will move them on. (A block without steps has none.)
+      for (int64_t back = 1; back <= layout.stages; ++back) {
+        Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
+                                           steps, cIndex(back));
+        scf::IfOp::create(b, used, [&](OpBuilder &, Location) {
+          Value step = arith::SubIOp::create(b, steps, cIndex(back));
+          waitBarrier(/*full=*/true, slotOf(step), phaseOf(step));
+          scf::YieldOp::create(b);
+        });
+      }
+      inlineRegion(op.getAfterLoads(), {}, Value());
+    }
     scf::YieldOp::create(b);
   });
 }

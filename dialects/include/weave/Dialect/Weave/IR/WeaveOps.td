@@ -301,6 +301,12 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
 
+    `after_loads` (optional, no arguments) runs on the producer thread once
+    every load the block issued has landed in shared memory: the block
+    reads `lhs` and `rhs` no more, so it may tell whoever overwrites them
+    (e.g. signal a peer that writes the next launch's rows into `lhs`). It
+    runs while the consumers may still compute and store.
+
     `callback` (optional) runs on one warp beside the producer (warp 1 of
     the producer warpgroup, threads 32..63 of the block) once the tiles of
     step `(m, n, k)` are resident, on every step of every tile of the
@@ -344,7 +350,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     Optional<Index>:$rotate_m);
   let regions = (region MaxSizedRegion<1>:$before_load,
-                        MaxSizedRegion<1>:$callback);
+                        MaxSizedRegion<1>:$callback,
+                        MaxSizedRegion<1>:$after_loads);
   let assemblyFormat = [{
     $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
     `stages` `(` $stages `)`
@@ -354,6 +361,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
     (`before_load` $before_load^)?
     (`callback` $callback^)?
+    (`after_loads` $after_loads^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
