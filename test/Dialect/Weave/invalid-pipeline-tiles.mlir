@@ -35,17 +35,25 @@ func.func @consumer_n_not_8(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>
 // -----
 
 func.func @tile_k_swizzle(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects tile_k to be a multiple of 64 (one 128-byte swizzle row), got 32}}
-  weave.matmul_pipeline %a, %b into %c tile(128, 128, 32) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  // expected-error @below {{'weave.matmul_pipeline' op expects tile_k to be 64 or 32 (lhs rows of one 128- or 64-byte swizzle span), got 16}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 16) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
 
 // -----
 
-// One 128-byte swizzle row of f16 is 64 elements: tile_k is exactly that.
+// An f16 lhs row of a 128-byte swizzle span is 64 elements, of a 64-byte
+// one 32: tile_k is one of those.
 func.func @tile_k_two_rows(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects tile_k to be 64 (one 128-byte swizzle row), got 128}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects tile_k to be 64 or 32 (lhs rows of one 128- or 64-byte swizzle span), got 128}}
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 128) stages(2) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @tile_k_32(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 32) stages(8) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
 

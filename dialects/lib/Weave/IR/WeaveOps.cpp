@@ -322,10 +322,6 @@ LogicalResult MatmulPipelineOp::verify() {
                             "of 8 and at most 256 (legal wgmma N), got "
                          << subN;
   int64_t swizzleElems = 128 / elementBytes(lhs);
-  if (tk % swizzleElems != 0)
-    return emitOpError() << "expects tile_k to be a multiple of "
-                         << swizzleElems
-                         << " (one 128-byte swizzle row), got " << tk;
   // Edge tiles are handled by TMA (zero-filled loads, clipped stores), but
   // a tensor map needs rows that are a multiple of 16 bytes.
   for (auto [name, type] : {std::pair<StringRef, MemRefType>{"lhs", lhs},
@@ -356,9 +352,12 @@ LogicalResult MatmulPipelineOp::verify() {
     return emitOpError() << "expects tile_n to be a multiple of 64 (rhs "
                             "tiles are loaded as 64-column boxes), got "
                          << tn;
-  if (tk != swizzleElems)
-    return emitOpError() << "expects tile_k to be " << swizzleElems
-                         << " (one 128-byte swizzle row), got " << tk;
+  if (tk != swizzleElems && tk != swizzleElems / 2)
+    return emitOpError() << "expects tile_k to be " << swizzleElems << " or "
+                         << swizzleElems / 2
+                         << " (lhs rows of one 128- or 64-byte swizzle span), "
+                            "got "
+                         << tk;
   if (consumers > 2)
     return emitOpError() << "expects 1 or 2 consumer warpgroups, got "
                          << consumers;

@@ -68,6 +68,9 @@ struct Layout {
   bool splitM;
   int64_t inBytes, outBytes;
   int64_t lhsBytes, rhsBoxBytes, rhsBytes, stageBytes;
+  /// Bytes of one lhs row (tile_k elements): also the lhs swizzle span, 128
+  /// or 64 (the swizzle pattern repeats every 8 rows).
+  int64_t lhsRowBytes;
   int64_t epilogueOffset, epilogueBoxBytes, barrierOffset;
   int64_t subM; ///< output rows of one consumer (64 per wgmma block)
   int64_t subN; ///< output columns of one consumer
@@ -84,6 +87,7 @@ struct Layout {
     inBytes = lhs.getElementTypeBitWidth() / 8;
     outBytes = out.getElementTypeBitWidth() / 8;
     lhsBytes = tm * tk * inBytes;
+    lhsRowBytes = tk * inBytes;
     rhsBoxBytes = tk * kSwizzleBytes;
     rhsBytes = tk * tn * inBytes;
     stageBytes = lhsBytes + rhsBytes;
@@ -172,20 +176,23 @@ private:
         LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
         /*operand_attrs=*/{});
   }
-  /// wgmma shared memory descriptor of a 128-byte-swizzled operand
+  /// wgmma shared memory descriptor of a `swizzle`-byte-swizzled operand
   /// `units` x 16 bytes from the aligned base: start address, leading and
-  /// stride byte offsets (all >> 4), and the swizzle mode in bits 62-63.
+  /// stride byte offsets (all >> 4), and the swizzle mode in bits 62-63
+  /// (1: 128 bytes, 2: 64 bytes).
   /// The start field holds bits 4..17 of the address. A block's shared
   /// memory is smaller than 2^18 bytes, but its shared addresses need not
   /// be (in a cluster launch they are not): the base is masked once, and
   /// the offsets added to it then stay inside the field, so the descriptor
   /// is a sum and consecutive k steps differ by a constant, which keeps the
   /// wgmma issue loop short.
-  Value descriptor(Value units, int64_t leadingBytes, int64_t strideBytes) {
+  Value descriptor(Value units, int64_t leadingBytes, int64_t strideBytes,
+                   int64_t swizzle) {
     Value base = arith::AndIOp::create(
         b, arith::ShRUIOp::create(b, alignedBase, cI64(4)), cI64(0x3FFF));
+    int64_t mode = swizzle == kSwizzleBytes ? 1 : 2;
     int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
-                    (int64_t(1) << 62);
+                    (mode << 62);
     return arith::AddIOp::create(
         b, arith::AddIOp::create(b, base, cI64(fixed)),
         arith::IndexCastOp::create(b, b.getI64Type(), units));
@@ -308,7 +315,7 @@ void PipelineBuilder::inlineRegion(Region &region, ValueRange args,
     // tensor map with the same swizzle.
     clone->walk([&](CopySmemToGmemOp copy) {
       if (lhsTile && copy.getSource() == lhsTile)
-        copy.setSwizzle(kSwizzleBytes);
+        copy.setSwizzle(layout.lhsRowBytes);
     });
   }
 }
@@ -430,7 +437,7 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
       Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
       CopyGmemToSmemOp::create(b, lhs.argument, ValueRange{lhsRow, lhsCol},
                                view(slotBase, lhsTile), fullView,
-                               /*multicast_mask=*/Value(), kSwizzleBytes);
+                               /*multicast_mask=*/Value(), layout.lhsRowBytes);
       // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes; in a cluster,
       // this block's share of them, multicast to every block.
       Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
@@ -596,7 +603,7 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
       lhsUnits = arith::AddIOp::create(
           b, lhsUnits,
           arith::MulIOp::create(
-              b, consumer, cIndex(layout.subM * kSwizzleBytes / 16)));
+              b, consumer, cIndex(layout.subM * layout.lhsRowBytes / 16)));
     else
       rhsUnits = arith::AddIOp::create(
           b, rhsUnits,
@@ -613,17 +620,18 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
           arith::AddIOp::create(b, rhsUnits,
                                 cIndex(kk * kPerInstr * kSwizzleBytes / 16)),
           /*leadingBytes=*/layout.rhsBoxBytes,
-          /*strideBytes=*/kSwizzleAtomBytes);
+          /*strideBytes=*/kSwizzleAtomBytes, kSwizzleBytes);
       for (int64_t block = 0; block < blocks; ++block) {
         // lhs is K-major: a k step moves 32 bytes inside the swizzled row,
-        // a 64-row block 64 rows of 128 bytes.
+        // a 64-row block 64 rows; 8-row groups are the stride.
         Value descA = descriptor(
             arith::AddIOp::create(
                 b, lhsUnits,
-                cIndex((block * 64 * kSwizzleBytes +
+                cIndex((block * 64 * layout.lhsRowBytes +
                         kk * kPerInstr * layout.inBytes) /
                        16)),
-            /*leadingBytes=*/16, /*strideBytes=*/kSwizzleAtomBytes);
+            /*leadingBytes=*/16, /*strideBytes=*/8 * layout.lhsRowBytes,
+            layout.lhsRowBytes);
         accs[block] = NVVM::WgmmaMmaAsyncOp::create(
             b, accType, accs[block], descA, descB,
             NVVM::MMAShapeAttr::get(ctx, 64, layout.subN, kPerInstr),

@@ -271,8 +271,12 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       (its *empty* mbarrier), arms the slot's *full* mbarrier with the byte
       count and issues TMA loads of the `tile_m x tile_k` lhs tile and the
       `tile_k x tile_n` rhs tile (rhs as `tile_n / 64` boxes of 128-byte
-      rows). Loads past the edge of an operand read zeros, so `M`, `N` and
-      `K` need not be multiples of the tile;
+      rows). `tile_k` is one lhs row of 128 or 64 bytes (64 or 32 elements),
+      the lhs tile's swizzle; the rhs is always 128-byte swizzled. Loads
+      past the edge of an operand read zeros, so `M`, `N` and `K` need not
+      be multiples of the tile. `stages` may be any count, but a power of
+      two keeps the slot arithmetic to masks (7 stages measured 10% slower
+      than 8 on H200);
     - warpgroups `1..consumers` wait on the *full* mbarrier and issue
       `wgmma.mma_async` into f32 register accumulators, each owning a
       `tile_m / consumers` (split M) or `tile_n / consumers` (split N) part
