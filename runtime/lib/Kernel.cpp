@@ -38,6 +38,32 @@ bool isArchSpecific(const std::string &arch) {
   return !arch.empty() && arch.back() == 'a';
 }
 
+/// The launch configuration of `info` (grid, block, dynamic shared memory)
+/// with its cluster shape in `attribute`, which must outlive the config.
+/// The occupancy query needs the cluster attribute even for 1x1x1.
+CUlaunchConfig launchConfig(const KernelInfo &info,
+                            CUlaunchAttribute &attribute,
+                            bool alwaysCluster) {
+  CUlaunchConfig config = {};
+  config.gridDimX = info.grid[0];
+  config.gridDimY = info.grid[1];
+  config.gridDimZ = info.grid[2];
+  config.blockDimX = info.block[0];
+  config.blockDimY = info.block[1];
+  config.blockDimZ = info.block[2];
+  config.sharedMemBytes = info.dynamicSmemBytes;
+  attribute = {};
+  if (alwaysCluster || info.cluster[0] * info.cluster[1] * info.cluster[2] != 1) {
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = info.cluster[0];
+    attribute.value.clusterDim.y = info.cluster[1];
+    attribute.value.clusterDim.z = info.cluster[2];
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  return config;
+}
+
 } // namespace
 
 Expected<Program> Program::load(Team &team, Bundle bundle) {
@@ -105,21 +131,9 @@ Expected<int> Kernel::maxResidentClusters(size_t local) const {
                      std::to_string(local));
   const KernelInfo &info = *info_;
   WEAVE_TRY(team_->devices[local].makeCurrent());
-  CUlaunchAttribute attribute = {};
-  CUlaunchConfig config = {};
-  config.gridDimX = info.grid[0];
-  config.gridDimY = info.grid[1];
-  config.gridDimZ = info.grid[2];
-  config.blockDimX = info.block[0];
-  config.blockDimY = info.block[1];
-  config.blockDimZ = info.block[2];
-  config.sharedMemBytes = info.dynamicSmemBytes;
-  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attribute.value.clusterDim.x = info.cluster[0];
-  attribute.value.clusterDim.y = info.cluster[1];
-  attribute.value.clusterDim.z = info.cluster[2];
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config =
+      launchConfig(info, attribute, /*alwaysCluster=*/true);
   int clusters = 0;
   WEAVE_CU_TRY(cuOccupancyMaxActiveClusters(&clusters, functions_[local],
                                             &config),
@@ -251,24 +265,10 @@ Status Kernel::launch(const SymmetricHeap &heap,
     std::vector<void *> pointers(info.params.size());
     for (size_t p = 0; p < info.params.size(); ++p)
       pointers[p] = storage[local].data() + bases[local] + layout_.offsets[p];
-    CUlaunchAttribute attribute = {};
-    CUlaunchConfig config = {};
-    config.gridDimX = info.grid[0];
-    config.gridDimY = info.grid[1];
-    config.gridDimZ = info.grid[2];
-    config.blockDimX = info.block[0];
-    config.blockDimY = info.block[1];
-    config.blockDimZ = info.block[2];
-    config.sharedMemBytes = info.dynamicSmemBytes;
+    CUlaunchAttribute attribute;
+    CUlaunchConfig config =
+        launchConfig(info, attribute, /*alwaysCluster=*/false);
     config.hStream = streams[local];
-    if (info.cluster[0] * info.cluster[1] * info.cluster[2] != 1) {
-      attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-      attribute.value.clusterDim.x = info.cluster[0];
-      attribute.value.clusterDim.y = info.cluster[1];
-      attribute.value.clusterDim.z = info.cluster[2];
-      config.attrs = &attribute;
-      config.numAttrs = 1;
-    }
     const Device &device = team_->devices[local];
     WEAVE_TRY(device.makeCurrent());
     WEAVE_CU_TRY(cuLaunchKernelEx(&config, functions_[local], pointers.data(),
