@@ -19,6 +19,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -190,12 +191,33 @@ void runRing(Team &team, int iterations) {
 // In-process
 //===----------------------------------------------------------------------===//
 
-TEST(InProcess, HeapMapsEveryMemberIntoEveryDevice) {
-  SKIP_WITHOUT_GPUS(2);
-  auto team = Team::createInProcess({0, 1});
-  ASSERT_OK(team);
-  auto heap = SymmetricHeap::create(*team, 1 << 20);
-  ASSERT_OK(heap);
+/// Devices 0 and 1 as one in-process team, a 1 MiB symmetric heap on it and
+/// the test kernels loaded; skipped (with the reason) without two GPUs.
+class TwoGpus : public ::testing::Test {
+protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPUS(2);
+    auto created = Team::createInProcess({0, 1});
+    ASSERT_OK(created);
+    team.emplace(std::move(*created));
+    auto createdHeap = SymmetricHeap::create(*team, 1 << 20);
+    ASSERT_OK(createdHeap);
+    heap.emplace(std::move(*createdHeap));
+    auto loaded = Program::load(*team, makeTestBundle());
+    ASSERT_OK(loaded);
+    program.emplace(std::move(*loaded));
+  }
+  /// A kernel of the test bundle (it keeps what it needs of the program).
+  Expected<Kernel> kernel(const std::string &name) {
+    return Kernel::get(*program, name);
+  }
+
+  std::optional<Team> team;
+  std::optional<SymmetricHeap> heap;
+  std::optional<Program> program;
+};
+
+TEST_F(TwoGpus, HeapMapsEveryMemberIntoEveryDevice) {
   auto buf = heap->allocate(4096);
   ASSERT_OK(buf);
   EXPECT_GE(buf->offset, heap->signalPadBytes());
@@ -240,16 +262,9 @@ TEST(InProcess, RingExchange) {
   runRing(*team, 20);
 }
 
-TEST(InProcess, RingExchangeUnderGraphCapture) {
-  SKIP_WITHOUT_GPUS(2);
-  auto team = Team::createInProcess({0, 1});
-  ASSERT_OK(team);
-  auto heap = SymmetricHeap::create(*team, 1 << 20);
-  ASSERT_OK(heap);
-  auto program = Program::load(*team, makeTestBundle());
-  ASSERT_OK(program);
-  auto kernel = Kernel::get(*program, "ring_exchange");
-  ASSERT_OK(kernel);
+TEST_F(TwoGpus, RingExchangeUnderGraphCapture) {
+  auto ring = kernel("ring_exchange");
+  ASSERT_OK(ring);
   auto buf = heap->allocateTensor("i32", {4096});
   auto sems = heap->allocateSemaphores(1);
   ASSERT_OK(buf);
@@ -257,13 +272,13 @@ TEST(InProcess, RingExchangeUnderGraphCapture) {
   LocalResources res(*team);
   DeviceBuffers errors = res.buffers("i32", {2});
   std::vector<KernelArg> args = {*buf, *sems, errors, ScalarValue::u32(7)};
-  ASSERT_OK(kernel->prepare(*heap, args));
+  ASSERT_OK(ring->prepare(*heap, args));
   for (size_t i = 0; i < 2; ++i) {
     ASSERT_OK(team->device(i).makeCurrent());
     ASSERT_CU(cuStreamBeginCapture(res.streams[i],
                                    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
   }
-  ASSERT_OK(kernel->launch(*heap, args, res.streams));
+  ASSERT_OK(ring->launch(*heap, args, res.streams));
   // End both captures before instantiating: while this thread still
   // captures a stream, cuGraphInstantiate is refused (900).
   std::vector<CUgraph> graphs(2);
@@ -296,16 +311,9 @@ TEST(InProcess, RingExchangeUnderGraphCapture) {
   }
 }
 
-TEST(InProcess, SemaphoreStress100kPingPongs) {
-  SKIP_WITHOUT_GPUS(2);
-  auto team = Team::createInProcess({0, 1});
-  ASSERT_OK(team);
-  auto heap = SymmetricHeap::create(*team, 1 << 20);
-  ASSERT_OK(heap);
-  auto program = Program::load(*team, makeTestBundle());
-  ASSERT_OK(program);
-  auto kernel = Kernel::get(*program, "ping_pong");
-  ASSERT_OK(kernel);
+TEST_F(TwoGpus, SemaphoreStress100kPingPongs) {
+  auto pingPong = kernel("ping_pong");
+  ASSERT_OK(pingPong);
   auto sems = heap->allocateSemaphores(2);
   auto mailbox = heap->allocateTensor("u32", {2});
   ASSERT_OK(sems);
@@ -314,9 +322,9 @@ TEST(InProcess, SemaphoreStress100kPingPongs) {
   DeviceBuffers errors = res.buffers("i32", {4});
   const uint32_t rounds = 100000;
   auto start = std::chrono::steady_clock::now();
-  ASSERT_OK(kernel->launch(*heap,
-                           {*sems, *mailbox, errors, ScalarValue::u32(rounds)},
-                           res.streams));
+  ASSERT_OK(pingPong->launch(
+      *heap, {*sems, *mailbox, errors, ScalarValue::u32(rounds)},
+      res.streams));
   res.synchronize();
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
@@ -336,16 +344,9 @@ TEST(InProcess, SemaphoreStress100kPingPongs) {
               rounds, seconds, seconds * 1e6 / rounds);
 }
 
-TEST(InProcess, TmaPeerViewReadsTheNeighbour) {
-  SKIP_WITHOUT_GPUS(2);
-  auto team = Team::createInProcess({0, 1});
-  ASSERT_OK(team);
-  auto heap = SymmetricHeap::create(*team, 1 << 20);
-  ASSERT_OK(heap);
-  auto program = Program::load(*team, makeTestBundle());
-  ASSERT_OK(program);
-  auto kernel = Kernel::get(*program, "tma_peek");
-  ASSERT_OK(kernel);
+TEST_F(TwoGpus, TmaPeerViewReadsTheNeighbour) {
+  auto peek = kernel("tma_peek");
+  ASSERT_OK(peek);
   auto src = heap->allocateTensor("f32", {8, 32}, 1024);
   ASSERT_OK(src);
   for (size_t i = 0; i < 2; ++i) {
@@ -358,12 +359,12 @@ TEST(InProcess, TmaPeerViewReadsTheNeighbour) {
   LocalResources res(*team);
   DeviceBuffers out = res.buffers("f32", {8, 32});
   std::vector<KernelArg> args = {*src, out};
-  ASSERT_OK(kernel->launch(*heap, args, res.streams));
+  ASSERT_OK(peek->launch(*heap, args, res.streams));
   res.synchronize();
-  EXPECT_EQ(kernel->cachedDescriptorCount(), 2u);
-  ASSERT_OK(kernel->launch(*heap, args, res.streams)); // cached: no new ones
+  EXPECT_EQ(peek->cachedDescriptorCount(), 2u);
+  ASSERT_OK(peek->launch(*heap, args, res.streams)); // cached: no new ones
   res.synchronize();
-  EXPECT_EQ(kernel->cachedDescriptorCount(), 2u);
+  EXPECT_EQ(peek->cachedDescriptorCount(), 2u);
   for (size_t i = 0; i < 2; ++i) {
     std::vector<int32_t> raw = res.read(out, i);
     size_t peer = (i + 1) % 2;
@@ -378,18 +379,11 @@ TEST(InProcess, TmaPeerViewReadsTheNeighbour) {
   }
 }
 
-TEST(InProcess, WrongArgumentsFailCleanly) {
-  SKIP_WITHOUT_GPUS(2);
-  auto team = Team::createInProcess({0, 1});
-  ASSERT_OK(team);
-  auto heap = SymmetricHeap::create(*team, 1 << 20);
+TEST_F(TwoGpus, WrongArgumentsFailCleanly) {
   auto other = SymmetricHeap::create(*team, 1 << 20);
-  ASSERT_OK(heap);
   ASSERT_OK(other);
-  auto program = Program::load(*team, makeTestBundle());
-  ASSERT_OK(program);
-  auto kernel = Kernel::get(*program, "ring_exchange");
-  ASSERT_OK(kernel);
+  auto ring = kernel("ring_exchange");
+  ASSERT_OK(ring);
   auto buf = heap->allocateTensor("i32", {4096});
   auto small = heap->allocate(1024);
   auto foreign = other->allocateTensor("i32", {4096});
@@ -424,13 +418,13 @@ TEST(InProcess, WrongArgumentsFailCleanly) {
        "'iter'): expected a u32 scalar"},
   };
   for (const Case &c : cases) {
-    Status s = kernel->launch(*heap, c.args, res.streams);
+    Status s = ring->launch(*heap, c.args, res.streams);
     ASSERT_FALSE(s) << c.needle;
     EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument);
     EXPECT_NE(s.error().message().find(c.needle), std::string::npos)
         << s.error().message();
   }
-  Status streams = kernel->launch(
+  Status streams = ring->launch(
       *heap, {*buf, *sems, errors, ScalarValue::u32(0)}, {res.streams[0]});
   ASSERT_FALSE(streams);
   EXPECT_EQ(streams.error().code(), ErrorCode::InvalidArgument);
