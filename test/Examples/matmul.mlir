@@ -17,7 +17,7 @@
 // lhs K-major, rhs N-major (imm-trans-b = 1).
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // PTX-DAG: wgmma.commit_group.sync.aligned
-// PTX-DAG: wgmma.wait_group.sync.aligned 1
+// PTX-DAG: wgmma.wait_group.sync.aligned 0
 // PTX-DAG: fence.proxy.async.shared::cta
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 

@@ -41,7 +41,7 @@
 //       CHECK:         nvvm.wgmma.mma_async
 // A slot goes back to both blocks: threads 0 and 1 of the warpgroup each
 // arrive on the barrier at the same offset in block 0 and block 1.
-//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
+//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:         arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
 //       CHECK:         llvm.inline_asm has_side_effects "{{.*}}mapa.shared::cluster.u32 remote, $0, $1;{{.*}}mbarrier.arrive.shared::cluster.b64 _, [remote];{{.*}}", "r,r,~{memory}"
 //   CHECK-NOT:         nvvm.mbarrier.arrive %

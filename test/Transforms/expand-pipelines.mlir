@@ -31,7 +31,8 @@
 //   CHECK-NOT:   weave.copy_gmem_to_smem
 // The consumers take the registers, wait for a full slot and issue
 // tile_k / 16 = 4 wgmma (m64n256k16, f16 in, f32 accumulate) as one group,
-// keeping one group in flight.
+// then wait for it: with two consumers the other one's group keeps the
+// tensor cores busy, and the slot goes back at once.
 //       CHECK:   } else {
 //       CHECK:     nvvm.setmaxregister increase 232
 //       CHECK:     scf.for
@@ -40,10 +41,13 @@
 // CHECK-COUNT-4:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 //   CHECK-NOT:         nvvm.wgmma.mma_async
 //       CHECK:         nvvm.wgmma.commit.group.sync.aligned
-//       CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
-// Slots go back to the producer on their empty barrier.
+//  CHECK-NEXT:         nvvm.wgmma.wait.group.sync.aligned 0
+// Slots go back to the producer on their empty barrier: this step's.
 //       CHECK:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+//   CHECK-NOT:         nvvm.mbarrier.arrive
+//       CHECK:       scf.yield
 //       CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
+//   CHECK-NOT:       nvvm.mbarrier.arrive
 // Epilogue: accumulators to shared memory (generic proxy), a proxy fence,
 // then 128-byte-swizzled TMA stores of the output.
 //       CHECK:       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -76,6 +80,12 @@ gpu.module @m {
 //       CHECK:   nvvm.setmaxregister increase
 // CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 //   CHECK-NOT:   nvvm.wgmma.mma_async
+// A lone consumer keeps one group in flight and hands back the previous
+// step's slot; the last one goes back after the loop.
+//       CHECK:   nvvm.wgmma.wait.group.sync.aligned 1
+//       CHECK:   nvvm.mbarrier.arrive
+//       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
+//       CHECK:   nvvm.mbarrier.arrive
 //       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {swizzle = 128 : i64} : memref<{{[0-9]+}}x64xbf16, #gpu.address_space<workgroup>> -> memref<1000x136xbf16>
 gpu.module @m {
   gpu.func @one_consumer_bf16(%a: memref<1000x200xbf16>, %b: memref<200x136xbf16>, %c: memref<1000x136xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [256, 1, 1], smem = 100000>} {

@@ -575,6 +575,8 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   // the cluster) may hand the slot back for all 128.
   NVVM::WGMMATypes inType =
       elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  // wgmma groups a consumer leaves in flight at the end of a step.
+  int64_t inFlight = layout.consumers > 1 ? 0 : 1;
 
   auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,
                                   ValueRange{cIndex(0)});
@@ -647,14 +649,26 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    // Keep this step's wgmma in flight; the previous one has completed.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
-    Value ready = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k,
-                                        cIndex(1));
-    scf::IfOp::create(b, ready, [&](OpBuilder &, Location) {
-      release(slotOf(arith::SubIOp::create(b, step, cIndex(1))), laneInGroup);
-      scf::YieldOp::create(b);
-    });
+    if (inFlight == 0) {
+      // Wait for this step's wgmma and hand its slot back at once: the
+      // other consumers' wgmma keep the tensor cores busy meanwhile, and
+      // the producer refills the slot a step earlier than if it stayed
+      // held until the next step's wait (1-2% on H200, docs/PERF.md).
+      NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+      release(slot, laneInGroup);
+    } else {
+      // A lone consumer keeps this step's wgmma in flight (nothing else
+      // would feed the tensor cores while it waits); the previous one has
+      // completed.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+      Value ready = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, k,
+                                          cIndex(1));
+      scf::IfOp::create(b, ready, [&](OpBuilder &, Location) {
+        release(slotOf(arith::SubIOp::create(b, step, cIndex(1))),
+                laneInGroup);
+        scf::YieldOp::create(b);
+      });
+    }
     SmallVector<Value> yields(accs);
     yields.push_back(arith::AddIOp::create(b, step, cIndex(1)));
     scf::YieldOp::create(b, yields);
@@ -664,12 +678,15 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   Value end = steps.getResult(blocks);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   // The last step of the tile (if any) is consumed too.
-  scf::IfOp::create(
-      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, numK, cIndex(0)),
-      [&](OpBuilder &, Location) {
-        release(slotOf(arith::SubIOp::create(b, end, cIndex(1))), laneInGroup);
-        scf::YieldOp::create(b);
-      });
+  if (inFlight == 1)
+    scf::IfOp::create(
+        b,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, numK, cIndex(0)),
+        [&](OpBuilder &, Location) {
+          release(slotOf(arith::SubIOp::create(b, end, cIndex(1))),
+                  laneInGroup);
+          scf::YieldOp::create(b);
+        });
   buildEpilogue(accs, m, n);
   scf::YieldOp::create(b, ValueRange{end});
   b.setInsertionPointAfter(tiles);

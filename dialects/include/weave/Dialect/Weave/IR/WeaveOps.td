@@ -280,8 +280,11 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     - warpgroups `1..consumers` wait on the *full* mbarrier and issue
       `wgmma.mma_async` into f32 register accumulators, each owning a
       `tile_m / consumers` (split M) or `tile_n / consumers` (split N) part
-      of the output tile. One wgmma group stays in flight: the slot of step
-      `s` is known to be consumed once step `s + 1` has been issued;
+      of the output tile. With two consumers each waits for its step's
+      wgmma and releases the slot at once (the other consumer's wgmma keep
+      the tensor cores busy meanwhile); a lone consumer keeps one group in
+      flight and releases the slot of step `s` once step `s + 1` has been
+      issued;
     - the producer gives up registers (`setmaxnreg`) to the consumers;
     - tiles are visited persistently (block `b` takes tiles `b`,
       `b + gridDim.x`, ...) in groups of `grid_tile_width` row tiles, so
