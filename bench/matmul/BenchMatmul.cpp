@@ -225,7 +225,7 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
   // A persistent grid of clusters that cannot all be resident runs in two
   // waves: worth knowing when reading the timings.
   const KernelInfo &info = kernel->info();
-  uint32_t clusterSize = info.cluster[0] * info.cluster[1] * info.cluster[2];
+  uint32_t clusterSize = info.clusterBlocks();
   if (clusterSize > 1) {
     Expected<int> resident = kernel->maxResidentClusters();
     if (!resident)

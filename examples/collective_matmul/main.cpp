@@ -236,6 +236,7 @@ int main(int argc, char **argv) {
   // Inputs: the own shard of A into its rows of `a`, B's column shard;
   // poison (all ones: NaN) in `c` and in the rows of `a` the ring fills.
   size_t local = team->localCount();
+  size_t shardBytes = options.mShard * options.k * 2;
   std::vector<std::vector<uint16_t>> shardsA(d), shardsB(d);
   for (uint32_t s = 0; s < d; ++s) {
     shardsA[s] = shardOfA(*dtype, options, s, 0);
@@ -245,7 +246,6 @@ int main(int argc, char **argv) {
     uint32_t rank = team->rankOf(i);
     (void)team->device(i).makeCurrent();
     CUdeviceptr aPtr = heap->localPointer(*a, i);
-    size_t shardBytes = options.mShard * options.k * 2;
     if (cuMemsetD16(aPtr, 0xFFFF, aBytes / 2) ||
         cuMemcpyHtoD(aPtr + rank * shardBytes, shardsA[rank].data(), shardBytes) ||
         cuMemsetD16(c->pointer(i), 0xFFFF, c->bytes() / 2) ||
@@ -293,7 +293,6 @@ int main(int argc, char **argv) {
   if (aIsSymmetric) {
     for (uint32_t s = 0; s < d; ++s)
       shardsA[s] = shardOfA(*dtype, options, s, 1);
-    size_t shardBytes = options.mShard * options.k * 2;
     for (size_t i = 0; i < local; ++i) {
       uint32_t rank = team->rankOf(i);
       (void)team->device(i).makeCurrent();

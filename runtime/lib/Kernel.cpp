@@ -53,7 +53,7 @@ CUlaunchConfig launchConfig(const KernelInfo &info,
   config.blockDimZ = info.block[2];
   config.sharedMemBytes = info.dynamicSmemBytes;
   attribute = {};
-  if (alwaysCluster || info.cluster[0] * info.cluster[1] * info.cluster[2] != 1) {
+  if (alwaysCluster || info.clusterBlocks() != 1) {
     attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     attribute.value.clusterDim.x = info.cluster[0];
     attribute.value.clusterDim.y = info.cluster[1];
@@ -112,9 +112,7 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
                        static_cast<int>(info->dynamicSmemBytes)),
                    "allowing " + std::to_string(info->dynamicSmemBytes) +
                        " bytes of dynamic shared memory for '" + name + "'");
-    uint32_t clusterSize =
-        info->cluster[0] * info->cluster[1] * info->cluster[2];
-    if (clusterSize > 8)
+    if (info->clusterBlocks() > 8)
       WEAVE_CU_TRY(cuFuncSetAttribute(
                        function,
                        CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),

@@ -571,11 +571,11 @@ void PipelineBuilder::buildConsumer(Value tilesBegin, Value numTiles,
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
   Type elt = lhsType.getElementType();
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
-  // wgmma.wait_group is warpgroup-wide: after it, one thread (per block of
-  // the cluster) may hand the slot back for all 128.
   NVVM::WGMMATypes inType =
       elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
   // wgmma groups a consumer leaves in flight at the end of a step.
+  // wgmma.wait_group is warpgroup-wide: after it, one thread (per block of
+  // the cluster) may hand a slot back for all 128.
   int64_t inFlight = layout.consumers > 1 ? 0 : 1;
 
   auto tiles = scf::ForOp::create(b, tilesBegin, numTiles, tileStep,

@@ -56,6 +56,9 @@ struct KernelInfo {
   uint32_t teamSize = 0;
   uint32_t computeCapability = abi::kHopperComputeCapability;
   std::vector<ParamInfo> params;
+
+  /// Blocks per cluster (1 without clusters).
+  uint32_t clusterBlocks() const { return cluster[0] * cluster[1] * cluster[2]; }
 };
 
 struct Bundle {
