@@ -4,7 +4,7 @@
 //   f16|bf16|all]
 //                      [--iters N] [--warmup N] [--device N] [--check-only]
 //                      [--tile-config] [--seed S] [--timeout SECONDS]
-//                      [--no-gate]
+//                      [--no-gate] [--rounds R]
 //
 // For every bundle DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (all of them, or
 // the --shapes asked for): random inputs (uniform in [-1, 1), seeded),
@@ -12,7 +12,11 @@
 // (cublasGemmEx, fp32 accumulation and fp32 split-K reductions) and against
 // float64 dot products at sampled positions; then both timed (CUDA events
 // around each of N back-to-back launches, median, after warm-up; see
-// bench/support/include/weave/bench/Timing.h). The table comes last.
+// bench/support/include/weave/bench/Timing.h). With --rounds R the two are
+// timed in R alternating rounds (ours first in even rounds, cuBLAS first in
+// odd ones) and each median is over all its rounds' launches: the GPU's
+// clocks drift under its power limit, and alternation lets the drift fall
+// on both alike. The table comes last.
 //
 // The kernel contract: kernel `matmul`, user parameters a [M,K], b [K,N],
 // c [M,N], plain device buffers of one 16-bit dtype, row-major,
@@ -58,6 +62,7 @@ struct Options : CommonOptions {
   int device = 0;
   bool tileConfig = false;
   int samples = 256;
+  int rounds = 1;
 };
 
 struct Case {
@@ -82,8 +87,10 @@ void usage(FILE *out) {
       "usage: %s [--bundles DIR] [--shapes MxNxK,...] [--dtype f16|bf16|all]\n"
       "       [--iters N] [--warmup N] [--device N] [--check-only]\n"
       "       [--tile-config] [--seed S] [--timeout SECONDS] [--no-gate]\n"
+      "       [--rounds R]\n"
       "Runs DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (default DIR: %s),\n"
-      "checks it against cuBLAS and times both.\n",
+      "checks it against cuBLAS and times both: N launches of each, in R\n"
+      "alternating rounds (default 1), median over all rounds.\n",
       kProgram, WEAVE_BENCH_MATMUL_BUNDLE_DIR);
 }
 
@@ -106,6 +113,10 @@ Options parseOptions(int argc, char **argv) {
       o.device = static_cast<int>(args.number());
     } else if (key == "--tile-config") {
       o.tileConfig = true;
+    } else if (key == "--rounds") {
+      o.rounds = static_cast<int>(args.number());
+      if (o.rounds < 1)
+        args.fail("--rounds must be at least 1");
     } else {
       return false;
     }
@@ -309,23 +320,33 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
 
   if (o.checkOnly)
     return r;
-  Expected<TimingResult> ours = timeIterations(
-      timed, [&](int) { return kernel->launch(heap, args, streams); },
-      o.timing);
-  if (!ours)
-    return fail(ours.error());
-  Expected<TimingResult> theirs = timeIterations(
-      timed,
-      [&](int) {
-        return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a->pointer(0),
-                            b->pointer(0), ref->pointer(0), stream,
-                            Reduction::Default);
-      },
-      o.timing);
-  if (!theirs)
-    return fail(theirs.error());
-  r.ours = *ours;
-  r.cublas = *theirs;
+  auto timeOurs = [&]() {
+    return timeIterations(
+        timed, [&](int) { return kernel->launch(heap, args, streams); },
+        o.timing);
+  };
+  auto timeCublas = [&]() {
+    return timeIterations(
+        timed,
+        [&](int) {
+          return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a->pointer(0),
+                              b->pointer(0), ref->pointer(0), stream,
+                              Reduction::Default);
+        },
+        o.timing);
+  };
+  std::vector<TimingResult> ours, theirs;
+  for (int round = 0; round < o.rounds; ++round) {
+    for (int turn = 0; turn < 2; ++turn) {
+      bool oursNow = (turn == 0) == (round % 2 == 0);
+      Expected<TimingResult> t = oursNow ? timeOurs() : timeCublas();
+      if (!t)
+        return fail(t.error());
+      (oursNow ? ours : theirs).push_back(std::move(*t));
+    }
+  }
+  r.ours = pool(ours);
+  r.cublas = pool(theirs);
   r.timed = true;
   return r;
 }
@@ -419,9 +440,10 @@ int main(int argc, char **argv) {
               team->device(0).name().c_str(), o.device);
   if (!o.checkOnly)
     std::printf("timing: CUDA events around each of %d back-to-back launches "
-                "after %d warm-up launches, median; streams %s; same inputs "
-                "every launch (L2-warm where they fit)\n",
-                o.timing.iterations, o.timing.warmup,
+                "after %d warm-up launches, in %d alternating round(s), "
+                "median; streams %s; same inputs every launch (L2-warm where "
+                "they fit)\n",
+                o.timing.iterations, o.timing.warmup, o.rounds,
                 gated ? "held until all launches were enqueued"
                       : "not held (launch overhead may show)");
   std::printf("check: ||ours-ref||/||ref|| < %.0e and every |ours-ref| <= "

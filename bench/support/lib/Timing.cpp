@@ -199,8 +199,6 @@ Expected<TimingResult> timeIterations(const std::vector<TimedStream> &streams,
   }
 
   StreamGate gate;
-  TimingResult result;
-  result.iterations = options.iterations;
   bool held =
       options.gate && total <= kMaxGatedIterations && gate.hold(streams);
   for (int iter = 0; iter < total; ++iter) {
@@ -221,7 +219,7 @@ Expected<TimingResult> timeIterations(const std::vector<TimedStream> &streams,
                      "recording a stop event");
       }
   }
-  result.gated = held && gate.release();
+  bool gated = held && gate.release();
 
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -243,16 +241,8 @@ Expected<TimingResult> timeIterations(const std::vector<TimedStream> &streams,
     }
     times.push_back(longest);
   }
-  double sum = 0;
-  for (double t : times)
-    sum += t;
-  std::sort(times.begin(), times.end());
-  size_t k = times.size();
-  result.medianMs =
-      k % 2 ? times[k / 2] : 0.5 * (times[k / 2 - 1] + times[k / 2]);
-  result.minMs = times.front();
-  result.maxMs = times.back();
-  result.meanMs = sum / k;
+  TimingResult result = summarize(std::move(times));
+  result.gated = gated;
   return result;
 }
 

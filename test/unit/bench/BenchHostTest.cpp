@@ -3,6 +3,7 @@
 #include "weave/bench/HostData.h"
 #include "weave/bench/Manifest.h"
 #include "weave/bench/Table.h"
+#include "weave/bench/TimingResult.h"
 #include "weave/test/BundleBuilder.h"
 
 #include <gtest/gtest.h>
@@ -276,6 +277,38 @@ TEST(Table, ParsesLists) {
   EXPECT_FALSE(parseIntList(""));
   EXPECT_EQ(splitCommas("a,,b"), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(strprintf("%d-%s", 3, "x"), "3-x");
+}
+
+//===----------------------------------------------------------------------===//
+// Timing statistics
+//===----------------------------------------------------------------------===//
+
+TEST(TimingResult, MedianOfOddAndEvenCounts) {
+  TimingResult odd = summarize({3.0, 1.0, 2.0});
+  EXPECT_EQ(odd.iterations, 3);
+  EXPECT_DOUBLE_EQ(odd.medianMs, 2.0);
+  EXPECT_DOUBLE_EQ(odd.minMs, 1.0);
+  EXPECT_DOUBLE_EQ(odd.maxMs, 3.0);
+  EXPECT_DOUBLE_EQ(odd.meanMs, 2.0);
+  // Samples stay in run order.
+  EXPECT_EQ(odd.samplesMs, (std::vector<double>{3.0, 1.0, 2.0}));
+  EXPECT_DOUBLE_EQ(summarize({4.0, 1.0, 2.0, 3.0}).medianMs, 2.5);
+  EXPECT_EQ(summarize({}).iterations, 0);
+}
+
+TEST(TimingResult, PoolsRoundsIntoOneMedian) {
+  TimingResult a = summarize({1.0, 1.0, 1.0});
+  TimingResult b = summarize({5.0, 5.0});
+  a.gated = b.gated = true;
+  TimingResult both = pool({a, b});
+  EXPECT_EQ(both.iterations, 5);
+  // The median of the pooled samples, not the median of the medians (3).
+  EXPECT_DOUBLE_EQ(both.medianMs, 1.0);
+  EXPECT_DOUBLE_EQ(both.maxMs, 5.0);
+  EXPECT_TRUE(both.gated);
+  b.gated = false;
+  EXPECT_FALSE(pool({a, b}).gated);
+  EXPECT_FALSE(pool({}).gated);
 }
 
 } // namespace

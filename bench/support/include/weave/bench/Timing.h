@@ -17,6 +17,7 @@
 #define WEAVE_BENCH_TIMING_H
 
 #include "weave/bench/TimingOptions.h"
+#include "weave/bench/TimingResult.h"
 #include "weave/runtime/Error.h"
 
 #include <cuda.h>
@@ -40,11 +41,6 @@ struct TimedStream {
 std::vector<TimedStream> timedStreams(const Team &team,
                                       const std::vector<CUstream> &streams);
 
-struct TimingResult {
-  int iterations = 0;
-  double medianMs = 0, minMs = 0, maxMs = 0, meanMs = 0;
-  bool gated = false; ///< the streams were held until all was enqueued
-};
 
 /// Runs enqueue(i) for i in [0, warmup + iterations): it must enqueue one
 /// iteration's work on `streams` (and on nothing else that is timed) and
