@@ -426,9 +426,9 @@ int main(int argc, char **argv) {
     bool checked = r.status != "ERROR" && r.status != "not run";
     table.addRow(
         {shapeName(r.c->m, r.c->n, r.c->k), dtypeName(r.c->dtype),
-         r.timed ? formatMs(r.ours.medianMs) : "-",
-         r.timed ? formatMs(r.cublas.medianMs) : "-",
-         r.timed ? strprintf("%.2f", r.cublas.medianMs / r.ours.medianMs) : "-",
+         r.timed ? formatMs(r.ours.medianMs, 4) : "-",
+         r.timed ? formatMs(r.cublas.medianMs, 4) : "-",
+         r.timed ? strprintf("%.3f", r.cublas.medianMs / r.ours.medianMs) : "-",
          r.timed ? strprintf("%.1f", tflops(*r.c, r.ours.medianMs)) : "-",
          r.timed ? strprintf("%.1f", tflops(*r.c, r.cublas.medianMs)) : "-",
          checked ? strprintf("%.2e", r.comparison.relFrobenius) : "-",
