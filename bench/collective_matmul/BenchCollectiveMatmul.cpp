@@ -3,6 +3,7 @@
 //   weave_bench_collective_matmul [--bundles DIR] [--m-shards 1024,...]
 //       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]
 //       [--check-only] [--no-nccl] [--seed S] [--timeout SECONDS] [--no-gate]
+//       [--rounds R]
 //
 // One process drives D GPUs (default: every visible one; at least 2). For
 // every bundle DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle:
@@ -11,7 +12,9 @@
 // cuBLAS on the full gathered A (built on each device with peer copies of
 // every shard) and against float64 dot products at sampled positions. Then
 // three timings (CUDA events around each of N back-to-back iterations,
-// longest device, median; see bench/support/include/weave/bench/Timing.h):
+// longest device, median; see bench/support/include/weave/bench/Timing.h;
+// with --rounds R, R rounds of the three in rotated order, each median over
+// all its rounds):
 //   ours          the fused kernel on every device
 //   NCCL+cuBLAS   ncclAllGather of the shards (one group over all devices),
 //                 then cuBLAS on the gathered A on every device
@@ -58,6 +61,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <regex>
 #include <string>
 #include <tuple>
@@ -105,7 +110,7 @@ void usage(FILE *out) {
       "usage: %s [--bundles DIR] [--m-shards 1024,...] [--dtype f16|bf16|all]\n"
       "       [--devices D] [--iters N] [--warmup N] [--check-only] "
       "[--no-nccl]\n"
-      "       [--seed S] [--timeout SECONDS] [--no-gate]\n"
+      "       [--seed S] [--timeout SECONDS] [--no-gate] [--rounds R]\n"
       "Runs DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle (default "
       "DIR: %s)\non D GPUs in one process, checks it against cuBLAS and "
       "times it against\nNCCL all-gather + cuBLAS%s and a local cuBLAS "
@@ -453,43 +458,82 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   if (o.checkOnly)
     return r;
 
-  // Timings. The semaphores must stay consistent across iterations: the
-  // launches go back to back on each device's stream, nothing resets them.
-  Expected<TimingResult> ours = timeIterations(
-      ctx.timed, [&](int) { return launch(); }, o.timing);
-  if (!ours)
-    return fail(ours.error());
-  r.ours = *ours;
-  r.timedOurs = true;
+  // Timings, in o.rounds rounds that rotate the order of the three (see
+  // CommonOptions::rounds). The semaphores must stay consistent across
+  // iterations: the launches go back to back on each device's stream,
+  // nothing resets them.
+  std::vector<TimingResult> oursRuns, ncclRuns, localRuns;
+  std::vector<std::function<Status()>> turns;
+  turns.push_back([&]() -> Status {
+    WEAVE_ASSIGN_OR_RETURN(
+        TimingResult t,
+        timeIterations(ctx.timed, [&](int) { return launch(); }, o.timing));
+    oursRuns.push_back(std::move(t));
+    return ok();
+  });
 
 #if WEAVE_BENCH_HAVE_NCCL
+  std::optional<LocalBuffers> ncclA;
   if (!ctx.nccl.empty()) {
-    Expected<LocalBuffers> ncclA = buffers({rows, c.k});
-    if (!ncclA)
-      return fail(ncclA.error());
-    const NcclComms &comms = ctx.nccl.front();
-    auto enqueue = [&](int) -> Status {
-      ncclResult_t g = ncclGroupStart();
-      for (size_t i = 0; i < devices && g == ncclSuccess; ++i)
-        g = ncclAllGather(reinterpret_cast<const void *>(shard->pointer(i)),
-                          reinterpret_cast<void *>(ncclA->pointer(i)),
-                          shardBytes, ncclUint8, comms[i], streams[i]);
-      ncclResult_t e = ncclGroupEnd();
-      if (g != ncclSuccess || e != ncclSuccess)
-        return Error(ErrorCode::DriverError,
-                     std::string("ncclAllGather failed: ") +
-                         ncclGetErrorString(g != ncclSuccess ? g : e));
-      for (size_t i = 0; i < devices; ++i)
-        WEAVE_TRY(gemmRowMajor(
-            ctx.cublas[i], c.dtype, rows, c.n, c.k, ncclA->pointer(i),
-            b->pointer(i), ref->pointer(i), streams[i], Reduction::Default));
+    Expected<LocalBuffers> buffer = buffers({rows, c.k});
+    if (!buffer)
+      return fail(buffer.error());
+    ncclA.emplace(std::move(*buffer));
+    turns.push_back([&]() -> Status {
+      const NcclComms &comms = ctx.nccl.front();
+      auto enqueue = [&](int) -> Status {
+        ncclResult_t g = ncclGroupStart();
+        for (size_t i = 0; i < devices && g == ncclSuccess; ++i)
+          g = ncclAllGather(reinterpret_cast<const void *>(shard->pointer(i)),
+                            reinterpret_cast<void *>(ncclA->pointer(i)),
+                            shardBytes, ncclUint8, comms[i], streams[i]);
+        ncclResult_t e = ncclGroupEnd();
+        if (g != ncclSuccess || e != ncclSuccess)
+          return Error(ErrorCode::DriverError,
+                       std::string("ncclAllGather failed: ") +
+                           ncclGetErrorString(g != ncclSuccess ? g : e));
+        for (size_t i = 0; i < devices; ++i)
+          WEAVE_TRY(gemmRowMajor(
+              ctx.cublas[i], c.dtype, rows, c.n, c.k, ncclA->pointer(i),
+              b->pointer(i), ref->pointer(i), streams[i], Reduction::Default));
+        return ok();
+      };
+      WEAVE_ASSIGN_OR_RETURN(TimingResult t,
+                             timeIterations(ctx.timed, enqueue, o.timing));
+      ncclRuns.push_back(std::move(t));
       return ok();
-    };
-    Expected<TimingResult> baseline =
-        timeIterations(ctx.timed, enqueue, o.timing);
-    if (!baseline)
-      return fail(baseline.error());
-    r.nccl = *baseline;
+    });
+  }
+#endif
+
+  turns.push_back([&]() -> Status {
+    WEAVE_ASSIGN_OR_RETURN(
+        TimingResult t,
+        timeIterations(
+            {ctx.timed.front()},
+            [&](int) {
+              return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
+                                  gathered->pointer(0), b->pointer(0),
+                                  ref->pointer(0), streams[0],
+                                  Reduction::Default);
+            },
+            o.timing));
+    localRuns.push_back(std::move(t));
+    return ok();
+  });
+
+  for (int round = 0; round < o.rounds; ++round)
+    for (size_t turn = 0; turn < turns.size(); ++turn)
+      if (Status s = turns[(turn + round) % turns.size()](); !s)
+        return fail(s.error());
+  r.ours = pool(oursRuns);
+  r.timedOurs = true;
+  r.local = pool(localRuns);
+  r.timedLocal = true;
+
+#if WEAVE_BENCH_HAVE_NCCL
+  if (ncclA) {
+    r.nccl = pool(ncclRuns);
     r.timedNccl = true;
     // The baseline must have gathered the same A.
     std::vector<uint16_t> viaNccl(rows * c.k);
@@ -503,19 +547,6 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                    kProgram, label.c_str());
   }
 #endif
-
-  Expected<TimingResult> local = timeIterations(
-      {ctx.timed.front()},
-      [&](int) {
-        return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
-                            gathered->pointer(0), b->pointer(0),
-                            ref->pointer(0), streams[0], Reduction::Default);
-      },
-      o.timing);
-  if (!local)
-    return fail(local.error());
-  r.local = *local;
-  r.timedLocal = true;
   return r;
 #undef TRY
 }
@@ -656,16 +687,16 @@ int main(int argc, char **argv) {
     table.addRow(
         {std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
          std::to_string(c.d * c.m),
-         r.timedOurs ? formatMs(r.ours.medianMs) : "-",
-         r.timedNccl ? formatMs(r.nccl.medianMs) +
+         r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",
+         r.timedNccl ? formatMs(r.nccl.medianMs, 4) +
                            (r.ncclGatherOk ? "" : " (wrong gather!)")
                      : "-",
-         r.timedLocal ? formatMs(r.local.medianMs) : "-",
+         r.timedLocal ? formatMs(r.local.medianMs, 4) : "-",
          r.timedOurs && r.timedNccl
-             ? strprintf("%.2f", r.nccl.medianMs / r.ours.medianMs)
+             ? strprintf("%.3f", r.nccl.medianMs / r.ours.medianMs)
              : "-",
          r.timedOurs && r.timedLocal
-             ? strprintf("%.2f", r.ours.medianMs / r.local.medianMs)
+             ? strprintf("%.3f", r.ours.medianMs / r.local.medianMs)
              : "-",
          r.timedOurs ? strprintf("%.1f", flop / (r.ours.medianMs * 1e-3) / 1e12)
                      : "-",
@@ -682,11 +713,12 @@ int main(int argc, char **argv) {
               static_cast<long long>(cases.front().n), ncclNote.c_str());
   if (!o.checkOnly)
     std::printf("timing: CUDA events around each of %d back-to-back "
-                "iterations on every GPU after %d warm-up ones, the longest "
-                "GPU, median; streams %s. local cuBLAS: the whole "
+                "iterations on every GPU after %d warm-up ones, in %d "
+                "rotating round(s), the longest GPU, median; streams %s. "
+                "local cuBLAS: the whole "
                 "(D*m_shard) x K x n_shard product on GPU 0 (the lower bound "
                 "when the all-gather is fully hidden)\n",
-                o.timing.iterations, o.timing.warmup,
+                o.timing.iterations, o.timing.warmup, o.rounds,
                 gated ? "held until all launches were enqueued"
                       : "not held (launch overhead may show)");
   std::printf("check: every GPU's c vs cuBLAS on the gathered A: "

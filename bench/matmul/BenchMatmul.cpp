@@ -62,7 +62,6 @@ struct Options : CommonOptions {
   int device = 0;
   bool tileConfig = false;
   int samples = 256;
-  int rounds = 1;
 };
 
 struct Case {
@@ -113,10 +112,6 @@ Options parseOptions(int argc, char **argv) {
       o.device = static_cast<int>(args.number());
     } else if (key == "--tile-config") {
       o.tileConfig = true;
-    } else if (key == "--rounds") {
-      o.rounds = static_cast<int>(args.number());
-      if (o.rounds < 1)
-        args.fail("--rounds must be at least 1");
     } else {
       return false;
     }

@@ -78,12 +78,16 @@ void parseCommandLine(Args &args, CommonOptions &options,
       options.checkOnly = true;
     } else if (key == "--no-gate") {
       options.timing.gate = false;
+    } else if (key == "--rounds") {
+      options.rounds = static_cast<int>(args.number());
     } else if (!own(key)) {
       args.unexpected();
     }
   }
   if (options.timing.iterations < 1)
     args.fail("--iters must be at least 1");
+  if (options.rounds < 1)
+    args.fail("--rounds must be at least 1");
 }
 
 } // namespace bench

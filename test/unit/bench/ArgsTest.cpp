@@ -46,12 +46,14 @@ TEST(Args, Defaults) {
   EXPECT_EQ(o.seed, 1u);
   EXPECT_FALSE(o.checkOnly);
   EXPECT_TRUE(o.timing.gate);
+  EXPECT_EQ(o.rounds, 1);
 }
 
 TEST(Args, ReadsCommonAndOwnOptions) {
   Options o = parse({"--bundles", "dir", "--dtype=bf16", "--iters", "7",
                      "--warmup=2", "--seed", "9", "--timeout", "30",
-                     "--check-only", "--no-gate", "--x=5", "--flag"});
+                     "--check-only", "--no-gate", "--rounds", "3", "--x=5",
+                     "--flag"});
   EXPECT_EQ(o.bundleDir, "dir");
   EXPECT_EQ(o.dtypes, (std::vector<DType>{DType::BF16}));
   EXPECT_EQ(o.timing.iterations, 7);
@@ -60,6 +62,7 @@ TEST(Args, ReadsCommonAndOwnOptions) {
   EXPECT_EQ(o.timing.timeoutSeconds, 30.0);
   EXPECT_TRUE(o.checkOnly);
   EXPECT_FALSE(o.timing.gate);
+  EXPECT_EQ(o.rounds, 3);
   EXPECT_EQ(o.x, 5);
   EXPECT_TRUE(o.flag);
   EXPECT_EQ(parse({"--dtype", "f16", "--dtype", "all"}).dtypes,
@@ -87,6 +90,7 @@ TEST(Args, UsageErrorsExitTwo) {
   exitsWith({"--seed", "1x"}, "bench: error: bad --seed '1x'\n");
   exitsWith({"--dtype", "f32"}, "bench: error: --dtype is f16, bf16 or all\n");
   exitsWith({"--iters", "0"}, "bench: error: --iters must be at least 1\n");
+  exitsWith({"--rounds=0"}, "bench: error: --rounds must be at least 1\n");
 }
 
 } // namespace

@@ -66,14 +66,21 @@ struct CommonOptions {
   TimingOptions timing;
   bool checkOnly = false;
   uint64_t seed = 1;
+  /// Timed rounds: the benchmark times its kernel and its references in
+  /// turn, `rounds` times, with the order rotated every round, and pools
+  /// each one's launches into one median (the clocks drift under the
+  /// power limit; rotation lets the drift fall on all alike).
+  int rounds = 1;
 };
 
 /// Reads the whole command line. The common options go into `options`:
 /// -h/--help, --bundles DIR, --dtype f16|bf16|all, --iters N, --warmup N,
-/// --seed S, --timeout SECONDS, --check-only and --no-gate. Any other
+/// --seed S, --timeout SECONDS, --check-only, --no-gate and --rounds R.
+/// Any other
 /// argument is offered to `own`, which reads it through `args` and returns
 /// true, or returns false when the program has no such option (an
-/// unexpected argument). At the end --iters must be at least 1.
+/// unexpected argument). At the end --iters and --rounds must be at least
+/// 1.
 void parseCommandLine(Args &args, CommonOptions &options,
                       const std::function<bool(const std::string &key)> &own);
 
