@@ -462,14 +462,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // CommonOptions::rounds). The semaphores must stay consistent across
   // iterations: the launches go back to back on each device's stream,
   // nothing resets them.
-  std::vector<TimingResult> oursRuns, ncclRuns, localRuns;
-  std::vector<std::function<Status()>> turns;
-  turns.push_back([&]() -> Status {
-    WEAVE_ASSIGN_OR_RETURN(
-        TimingResult t,
-        timeIterations(ctx.timed, [&](int) { return launch(); }, o.timing));
-    oursRuns.push_back(std::move(t));
-    return ok();
+  std::vector<std::function<Expected<TimingResult>()>> timers;
+  timers.push_back([&]() {
+    return timeIterations(ctx.timed, [&](int) { return launch(); }, o.timing);
   });
 
 #if WEAVE_BENCH_HAVE_NCCL
@@ -479,7 +474,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     if (!buffer)
       return fail(buffer.error());
     ncclA.emplace(std::move(*buffer));
-    turns.push_back([&]() -> Status {
+    timers.push_back([&]() {
       const NcclComms &comms = ctx.nccl.front();
       auto enqueue = [&](int) -> Status {
         ncclResult_t g = ncclGroupStart();
@@ -498,42 +493,35 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
               b->pointer(i), ref->pointer(i), streams[i], Reduction::Default));
         return ok();
       };
-      WEAVE_ASSIGN_OR_RETURN(TimingResult t,
-                             timeIterations(ctx.timed, enqueue, o.timing));
-      ncclRuns.push_back(std::move(t));
-      return ok();
+      return timeIterations(ctx.timed, enqueue, o.timing);
     });
   }
 #endif
 
-  turns.push_back([&]() -> Status {
-    WEAVE_ASSIGN_OR_RETURN(
-        TimingResult t,
-        timeIterations(
-            {ctx.timed.front()},
-            [&](int) {
-              return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
-                                  gathered->pointer(0), b->pointer(0),
-                                  ref->pointer(0), streams[0],
-                                  Reduction::Default);
-            },
-            o.timing));
-    localRuns.push_back(std::move(t));
-    return ok();
+  // Local cuBLAS comes last, so that the NCCL baseline (if any) is timer 1.
+  timers.push_back([&]() {
+    return timeIterations(
+        {ctx.timed.front()},
+        [&](int) {
+          return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
+                              gathered->pointer(0), b->pointer(0),
+                              ref->pointer(0), streams[0], Reduction::Default);
+        },
+        o.timing);
   });
 
-  for (int round = 0; round < o.rounds; ++round)
-    for (size_t turn = 0; turn < turns.size(); ++turn)
-      if (Status s = turns[(turn + round) % turns.size()](); !s)
-        return fail(s.error());
-  r.ours = pool(oursRuns);
+  Expected<std::vector<TimingResult>> timings =
+      timeInRounds(o.rounds, timers);
+  if (!timings)
+    return fail(timings.error());
+  r.ours = timings->front();
   r.timedOurs = true;
-  r.local = pool(localRuns);
+  r.local = timings->back();
   r.timedLocal = true;
 
 #if WEAVE_BENCH_HAVE_NCCL
   if (ncclA) {
-    r.nccl = pool(ncclRuns);
+    r.nccl = (*timings)[1];
     r.timedNccl = true;
     // The baseline must have gathered the same A.
     std::vector<uint16_t> viaNccl(rows * c.k);

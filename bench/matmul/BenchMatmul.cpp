@@ -330,18 +330,12 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
         },
         o.timing);
   };
-  std::vector<TimingResult> ours, theirs;
-  for (int round = 0; round < o.rounds; ++round) {
-    for (int turn = 0; turn < 2; ++turn) {
-      bool oursNow = (turn == 0) == (round % 2 == 0);
-      Expected<TimingResult> t = oursNow ? timeOurs() : timeCublas();
-      if (!t)
-        return fail(t.error());
-      (oursNow ? ours : theirs).push_back(std::move(*t));
-    }
-  }
-  r.ours = pool(ours);
-  r.cublas = pool(theirs);
+  Expected<std::vector<TimingResult>> timings =
+      timeInRounds(o.rounds, {timeOurs, timeCublas});
+  if (!timings)
+    return fail(timings.error());
+  r.ours = (*timings)[0];
+  r.cublas = (*timings)[1];
   r.timed = true;
   return r;
 }

@@ -246,6 +246,23 @@ Expected<TimingResult> timeIterations(const std::vector<TimedStream> &streams,
   return result;
 }
 
+Expected<std::vector<TimingResult>>
+timeInRounds(int rounds,
+             const std::vector<std::function<Expected<TimingResult>()>> &timers) {
+  size_t n = timers.size();
+  std::vector<std::vector<TimingResult>> runs(n);
+  for (int round = 0; round < rounds; ++round)
+    for (size_t turn = 0; turn < n; ++turn) {
+      size_t which = (turn + round) % n;
+      WEAVE_ASSIGN_OR_RETURN(TimingResult t, timers[which]());
+      runs[which].push_back(std::move(t));
+    }
+  std::vector<TimingResult> pooled;
+  for (const std::vector<TimingResult> &r : runs)
+    pooled.push_back(pool(r));
+  return pooled;
+}
+
 std::string formatMs(double ms, int digits) {
   if (ms < 0)
     return "-";

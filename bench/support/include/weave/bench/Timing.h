@@ -51,6 +51,15 @@ Expected<TimingResult> timeIterations(const std::vector<TimedStream> &streams,
                                       const std::function<Status(int)> &enqueue,
                                       const TimingOptions &options);
 
+/// Times several pieces of work in `rounds` rounds, each round running
+/// `timers` once each in an order rotated by one from the round before
+/// (so that clocks drifting under a power limit fall on all alike).
+/// Returns, per timer, its rounds' results pooled into one (pool()); the
+/// first error ends the run.
+Expected<std::vector<TimingResult>>
+timeInRounds(int rounds,
+             const std::vector<std::function<Expected<TimingResult>()>> &timers);
+
 /// Waits for everything enqueued so far on `streams`; Timeout after
 /// `timeoutSeconds`.
 Status waitStreams(const std::vector<TimedStream> &streams,
