@@ -21,9 +21,21 @@
 //  CHECK-NEXT:   nvvm.cluster.arrive
 //  CHECK-NEXT:   nvvm.cluster.wait
 //   CHECK-NOT:   gpu.barrier
+// Balanced schedule: R = ceil(tiles / clusters) rounds over the first
+// W = ceil(tiles / R) clusters; the others start past the last tile.
+//       CHECK:   %[[TILES:.*]] = arith.muli
+//       CHECK:   %[[T1:.*]] = arith.addi %[[TILES]], %[[CDIM]]
+//       CHECK:   %[[T2:.*]] = arith.subi %[[T1]], %c1
+//       CHECK:   %[[R0:.*]] = arith.divui %[[T2]], %[[CDIM]]
+//       CHECK:   %[[R:.*]] = arith.maxui %[[R0]], %c1
+//       CHECK:   %[[U1:.*]] = arith.addi %[[TILES]], %[[R]]
+//       CHECK:   %[[U2:.*]] = arith.subi %[[U1]], %c1
+//       CHECK:   %[[W:.*]] = arith.divui %[[U2]], %[[R]]
+//       CHECK:   %[[BUSY:.*]] = arith.cmpi ult, %[[CID]], %[[W]]
+//       CHECK:   %[[FIRST:.*]] = arith.select %[[BUSY]], %[[CID]], %[[TILES]]
 //       CHECK:   scf.if
 //       CHECK:     nvvm.setmaxregister decrease 40
-//       CHECK:     scf.for %{{.*}} = %[[CID]] to %{{.*}} step %[[CDIM]]
+//       CHECK:     scf.for %{{.*}} = %[[FIRST]] to %[[TILES]] step %[[W]]
 //       CHECK:       scf.for
 // The producer still arms its full barrier with the whole stage (its own
 // loads plus the peer's multicast half of the rhs)...
@@ -67,7 +79,12 @@ gpu.module @m {
 //   CHECK-DAG:   %[[GDIM:.*]] = gpu.grid_dim x
 //       CHECK:   nvvm.fence.mbarrier.init
 //       CHECK:   gpu.barrier
-//       CHECK:   scf.for %{{.*}} = %[[BID]] to %{{.*}} step %[[GDIM]]
+//       CHECK:   arith.addi %{{.*}}, %[[GDIM]]
+//       CHECK:   arith.divui %{{.*}}, %[[GDIM]]
+//       CHECK:   %[[W:.*]] = arith.divui
+//       CHECK:   %[[BUSY:.*]] = arith.cmpi ult, %[[BID]], %[[W]]
+//       CHECK:   %[[FIRST:.*]] = arith.select %[[BUSY]], %[[BID]]
+//       CHECK:   scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[W]]
 //   CHECK-NOT:   multicast
 //       CHECK:   arith.cmpi ult, %{{.*}}, %c1{{(_[0-9]+)?}} : index
 //  CHECK-NEXT:   scf.if

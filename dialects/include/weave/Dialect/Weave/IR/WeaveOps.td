@@ -286,8 +286,12 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       flight and releases the slot of step `s` once step `s + 1` has been
       issued;
     - the producer gives up registers (`setmaxnreg`) to the consumers;
-    - tiles are visited persistently (block `b` takes tiles `b`,
-      `b + gridDim.x`, ...) in groups of `grid_tile_width` row tiles, so
+    - tiles are visited persistently, in `R = ceil(tiles / gridDim.x)`
+      rounds by the first `W = ceil(tiles / R)` blocks (block `b < W` takes
+      tiles `b`, `b + W`, ...; the other blocks get none, and still run the
+      `after_loads` region): the fewest blocks that need no more rounds
+      than the whole grid, so the busy ones get equal shares. The tiles go
+      in groups of `grid_tile_width` row tiles, so
       neighbouring blocks share rhs tiles in L2. With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around;
     - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
