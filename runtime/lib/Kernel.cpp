@@ -214,7 +214,9 @@ Status Kernel::bind(const SymmetricHeap &heap,
                 layout->globalStride.data(), layout->boxDim.data(),
                 layout->elementStride.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
                 swizzleOf(layout->swizzleBytes),
-                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                layout->l2PromotionBytes == 256
+                    ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                    : CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
             "encoding TMA descriptor '" + param.name + "' of kernel '" +
                 info.name + "'");

@@ -58,6 +58,8 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
                                  " is " + std::to_string(stride) +
                                  " bytes, expected less than 2^40");
       layout.globalStride[i - 1] = stride;
+      if (stride % 256 != 0)
+        layout.l2PromotionBytes = 128;
     }
     stride *= static_cast<uint64_t>(extent);
   }

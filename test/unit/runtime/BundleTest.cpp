@@ -519,6 +519,29 @@ TEST(TmaLayout, RowMajorToInnermostFirst) {
   EXPECT_EQ(layout->boxDim[0], 64u);
   EXPECT_EQ(layout->boxDim[1], 128u);
   EXPECT_EQ(layout->swizzleBytes, 128u);
+  EXPECT_EQ(layout->l2PromotionBytes, 256u);
+}
+
+TEST(TmaLayout, L2PromotionFollowsThePitch) {
+  // Rows of 4040 f16 (8080 bytes) are 16-byte aligned only: promote 128.
+  ParamInfo src = param(weave::abi::ParamKind::Buffer, "b", "f16", {4000, 4040});
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "b_desc");
+  tma.tma.box = {64, 64};
+  tma.tma.swizzleBytes = 128;
+  auto layout = computeTmaLayout(tma, src);
+  ASSERT_TRUE(layout) << layout.error().toString();
+  EXPECT_EQ(layout->l2PromotionBytes, 128u);
+  // Any outer stride off the 256-byte grid counts: 4 x 8 x 72 f16 has rows
+  // of 144 bytes.
+  src.shape = {4, 8, 72};
+  tma.tma.box = {64, 8, 1};
+  layout = computeTmaLayout(tma, src);
+  ASSERT_TRUE(layout) << layout.error().toString();
+  EXPECT_EQ(layout->l2PromotionBytes, 128u);
+  src.shape = {4, 8, 128};
+  layout = computeTmaLayout(tma, src);
+  ASSERT_TRUE(layout) << layout.error().toString();
+  EXPECT_EQ(layout->l2PromotionBytes, 256u);
 }
 
 TEST(TmaLayout, ThreeDimStrides) {

@@ -30,6 +30,11 @@ struct TmaLayout {
   std::array<uint32_t, 5> boxDim{};      ///< elements, innermost first
   std::array<uint32_t, 5> elementStride{1, 1, 1, 1, 1};
   uint32_t swizzleBytes = 0;
+  /// L2 promotion (bytes fetched into L2 per miss): 256 when every row
+  /// pitch is a multiple of 256 bytes, else 128. On a pitch that is not
+  /// (rows of 8080 bytes), 256-byte promotion made the 1000x4000x4040 f16
+  /// matmul run at 0.83x cuBLAS instead of 0.98x (H100, docs/PERF.md).
+  uint32_t l2PromotionBytes = 256;
 };
 
 /// Computes and checks the layout of `tma` (kind Tma) viewing `source`
