@@ -46,6 +46,10 @@
 //       CHECK:         arith.muli %[[RANK]], %c2{{(_[0-9]+)?}} : index
 // CHECK-COUNT-2:       weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} multicast(%c3_i16) {swizzle = 128 : i64}
 //   CHECK-NOT:   weave.copy_gmem_to_smem
+// The producer's tail: for each of the last 3 steps (if there are that
+// many), wait for its slot's empty barrier to complete that step's round.
+// CHECK-COUNT-3:     arith.cmpi uge, %{{.*}}, %c{{[123]}}
+//   CHECK-NOT:   nvvm.cluster.arrive
 // Consumers: wgmma descriptors take bits 4..17 of the shared address (in a
 // cluster launch the address has higher bits set).
 //       CHECK:     nvvm.setmaxregister increase 232
@@ -57,11 +61,13 @@
 //       CHECK:         arith.cmpi ult, %{{.*}}, %c2{{(_[0-9]+)?}} : index
 //       CHECK:         llvm.inline_asm has_side_effects "{{.*}}mapa.shared::cluster.u32 remote, $0, $1;{{.*}}mbarrier.arrive.shared::cluster.b64 _, [remote];{{.*}}", "r,r,~{memory}"
 //   CHECK-NOT:         nvvm.mbarrier.arrive %
-// No block leaves while a peer may still arrive on its barriers.
+// No block leaves while a peer may still write into its slots or arrive on
+// its barriers: after its last load, the producer waits until the last use
+// of each of the 3 slots was released (parity of that step's round), and
+// there is no cluster barrier before the return.
 //       CHECK:   weave.wait_smem_to_gmem 0 read_only
-//       CHECK:   nvvm.cluster.arrive
-//  CHECK-NEXT:   nvvm.cluster.wait
-//  CHECK-NEXT:   gpu.return
+//   CHECK-NOT:   nvvm.cluster.arrive
+//       CHECK:   gpu.return
 gpu.module @m {
   gpu.func @pair(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], cluster = [2, 1, 1], block = [384, 1, 1], smem = 200000>} {
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) cluster_m(2) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>

@@ -301,8 +301,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       64-column boxes and multicasts them to the whole cluster, which cuts
       the rhs traffic from L2 by `c`. A slot is then refilled only when
       every block of the cluster has released it, so each consumer hands a
-      slot back to all of them. The number of row tiles and
-      `grid_tile_width` must be multiples of `c`;
+      slot back to all of them; and a block exits only after its producer
+      saw the last use of every slot released by the whole cluster (no
+      peer writes into it or arrives on its barriers after that). The
+      number of row tiles and `grid_tile_width` must be multiples of `c`;
     - the epilogue converts the accumulators to the output type and
       streams them through two 64-row x 128-byte boxes per consumer in
       shared memory (128-byte swizzled, so the stores are conflict-free)
