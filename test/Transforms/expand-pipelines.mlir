@@ -9,6 +9,12 @@
 // CHECK-LABEL: gpu.func @skeleton
 //  CHECK-SAME:   (%[[A:[^:]*]]: memref<256x128xf16>, %[[B:[^:]*]]: memref<128x512xf16>, %[[C:[^:]*]]: memref<256x512xf16>)
 //       CHECK:   %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// The warpgroup index (tid / 128) is broadcast from lane 0, so that ptxas
+// keeps what derives from it (the wgmma descriptors) in uniform registers.
+//       CHECK:   %[[TID:.*]] = gpu.thread_id x
+//       CHECK:   %[[WG:.*]] = arith.divui %[[TID]], %c128
+//       CHECK:   %[[WG32:.*]] = arith.index_cast %[[WG]] : index to i32
+//       CHECK:   nvvm.shfl.sync idx %{{.*}}, %[[WG32]], %{{.*}}, %{{.*}} : i32 -> i32
 // A full and an empty mbarrier per stage, made visible to the TMA unit
 // before the block synchronizes.
 //       CHECK:   scf.if

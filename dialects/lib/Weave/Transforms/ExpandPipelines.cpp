@@ -340,7 +340,19 @@ void PipelineBuilder::build() {
   alignedBase = arith::IndexCastOp::create(b, b.getI64Type(),
                                            arith::AddIOp::create(b, base, pad));
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  warpgroup = arith::DivUIOp::create(b, tid, cIndex(kWarpgroupThreads));
+  // The warpgroup index, broadcast from lane 0 so that ptxas knows it is
+  // the same in every lane of a warp: the wgmma descriptors derived from
+  // it then live in uniform registers. Computed per thread, each step moved
+  // them there anew (R2UR), and the kernel ran 1.5-3% slower (5.24M
+  // instructions against 4.19M at 1024x4096x4096; docs/PERF.md).
+  Value perThread = arith::IndexCastOp::create(
+      b, b.getI32Type(),
+      arith::DivUIOp::create(b, tid, cIndex(kWarpgroupThreads)));
+  Value uniform = NVVM::ShflOp::create(
+      b, b.getI32Type(), /*thread_mask=*/cI32(-1), perThread,
+      /*offset=*/cI32(0), /*mask_and_clamp=*/cI32(0x1f), NVVM::ShflKind::idx,
+      /*return_value_and_is_valid=*/UnitAttr());
+  warpgroup = arith::IndexCastOp::create(b, b.getIndexType(), uniform);
   laneInGroup = arith::RemUIOp::create(b, tid, cIndex(kWarpgroupThreads));
 
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
