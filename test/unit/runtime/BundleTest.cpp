@@ -523,25 +523,21 @@ TEST(TmaLayout, RowMajorToInnermostFirst) {
 }
 
 TEST(TmaLayout, L2PromotionFollowsThePitch) {
-  // Rows of 4040 f16 (8080 bytes) are 16-byte aligned only: promote 128.
-  ParamInfo src = param(weave::abi::ParamKind::Buffer, "b", "f16", {4000, 4040});
-  ParamInfo tma = param(weave::abi::ParamKind::Tma, "b_desc");
-  tma.tma.box = {64, 64};
-  tma.tma.swizzleBytes = 128;
-  auto layout = computeTmaLayout(tma, src);
-  ASSERT_TRUE(layout) << layout.error().toString();
-  EXPECT_EQ(layout->l2PromotionBytes, 128u);
-  // Any outer stride off the 256-byte grid counts: 4 x 8 x 72 f16 has rows
-  // of 144 bytes.
-  src.shape = {4, 8, 72};
-  tma.tma.box = {64, 8, 1};
-  layout = computeTmaLayout(tma, src);
-  ASSERT_TRUE(layout) << layout.error().toString();
-  EXPECT_EQ(layout->l2PromotionBytes, 128u);
-  src.shape = {4, 8, 128};
-  layout = computeTmaLayout(tma, src);
-  ASSERT_TRUE(layout) << layout.error().toString();
-  EXPECT_EQ(layout->l2PromotionBytes, 256u);
+  // 256-byte L2 promotion only when every row pitch is on the 256-byte
+  // grid, else 128.
+  auto promotion = [](std::vector<int64_t> shape, std::vector<uint64_t> box) {
+    ParamInfo tma = param(weave::abi::ParamKind::Tma, "b_desc");
+    tma.tma.box = std::move(box);
+    auto layout = computeTmaLayout(
+        tma, param(weave::abi::ParamKind::Buffer, "b", "f16", std::move(shape)));
+    EXPECT_TRUE(layout) << layout.error().toString();
+    return layout ? layout->l2PromotionBytes : 0u;
+  };
+  // Rows of 4040 f16 (8080 bytes) are 16-byte aligned only.
+  EXPECT_EQ(promotion({4000, 4040}, {64, 64}), 128u);
+  // Rows of 72 f16 are 144 bytes (planes 1152).
+  EXPECT_EQ(promotion({4, 8, 72}, {64, 8, 1}), 128u);
+  EXPECT_EQ(promotion({4, 8, 128}, {64, 8, 1}), 256u);
 }
 
 TEST(TmaLayout, ThreeDimStrides) {

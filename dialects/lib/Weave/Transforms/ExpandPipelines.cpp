@@ -238,6 +238,10 @@ private:
   /// the releasing group (a warpgroup or a warp): thread i arrives on block
   /// i's barrier, so the remote arrivals go out in parallel.
   void release(Value slot, Value lane);
+  /// Waits until the last use of every slot among the block's `steps`
+  /// steps has completed on its full barrier (the loads landed) or its
+  /// empty barrier (every consumer released it).
+  void waitLastUses(bool full, Value steps);
   /// Warp kCallbackWarp of the producer warpgroup: runs the callback on
   /// every step and takes part in handing slots back.
   void buildCallbackWarp(Value tilesBegin, Value numTiles, Value tileStep);
@@ -502,33 +506,29 @@ void PipelineBuilder::buildProducer(Value tilesBegin, Value numTiles,
       // every consumer of the cluster, all of that has landed (a consumer
       // releases a slot only after the loads into it completed), so the
       // block may exit.
-      for (int64_t back = 1; back <= layout.stages; ++back) {
-        Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
-                                           steps, cIndex(back));
-        scf::IfOp::create(b, used, [&](OpBuilder &, Location) {
-          Value step = arith::SubIOp::create(b, steps, cIndex(back));
-          waitBarrier(/*full=*/false, slotOf(step), phaseOf(step));
-          scf::YieldOp::create(b);
-        });
-      }
+      waitLastUses(/*full=*/false, steps);
     }
     if (!op.getAfterLoads().empty()) {
       // Loads complete in order of their full barriers' phases only per
       // slot, so wait for the last phase of every slot the block used: no
       // later load will move them on. (A block without steps has none.)
-      for (int64_t back = 1; back <= layout.stages; ++back) {
-        Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
-                                           steps, cIndex(back));
-        scf::IfOp::create(b, used, [&](OpBuilder &, Location) {
-          Value step = arith::SubIOp::create(b, steps, cIndex(back));
-          waitBarrier(/*full=*/true, slotOf(step), phaseOf(step));
-          scf::YieldOp::create(b);
-        });
-      }
+      waitLastUses(/*full=*/true, steps);
       inlineRegion(op.getAfterLoads(), {}, Value());
     }
     scf::YieldOp::create(b);
   });
+}
+
+void PipelineBuilder::waitLastUses(bool full, Value steps) {
+  for (int64_t back = 1; back <= layout.stages; ++back) {
+    Value used = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, steps,
+                                       cIndex(back));
+    scf::IfOp::create(b, used, [&](OpBuilder &, Location) {
+      Value step = arith::SubIOp::create(b, steps, cIndex(back));
+      waitBarrier(full, slotOf(step), phaseOf(step));
+      scf::YieldOp::create(b);
+    });
+  }
 }
 
 void PipelineBuilder::release(Value slot, Value lane) {
