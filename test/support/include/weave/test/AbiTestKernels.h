@@ -24,7 +24,8 @@ namespace test {
 /// i32 words that bench_put moves (128 MiB); fixed in the kernel too.
 inline constexpr uint64_t kPutWords = uint64_t(32) << 20;
 
-/// Path of the nvcc-built cubin; "" when the build had no nvcc.
+/// Path of the nvcc-built cubin: $WEAVE_ABI_TEST_CUBIN if set, else where
+/// the build put it; "" when the build had no nvcc.
 const char *abiTestCubinPath();
 
 /// The manifest of every kernel in AbiTestKernels.cu over `cubin`:
