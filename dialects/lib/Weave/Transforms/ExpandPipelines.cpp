@@ -427,7 +427,8 @@ void PipelineBuilder::build() {
   // No cluster barrier before exit: a block may leave once no peer will
   // touch its shared memory again, which its producer waits for (see
   // buildProducer). A cluster barrier here made every block wait for the
-  // slowest of its cluster: 2-3% at 1024x4096x4096 (docs/PERF.md).
+  // slowest of its cluster: about 1% with cluster_m(2) at 1024x4096x4096
+  // (docs/PERF.md).
   op.erase();
 }
 
