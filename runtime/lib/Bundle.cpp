@@ -649,9 +649,10 @@ std::string printManifest(const Bundle &bundle) {
 
 std::vector<uint8_t> serializeBundle(const Bundle &bundle) {
   std::string manifest = printManifest(bundle);
-  std::vector<uint8_t> out;
+  // Starting from the magic rather than inserting it into a reserved empty
+  // vector keeps GCC 12's -Wstringop-overflow from misreading the insert.
+  std::vector<uint8_t> out(kBundleMagic, kBundleMagic + 8);
   out.reserve(kBundleHeaderBytes + manifest.size() + bundle.cubin.size());
-  out.insert(out.end(), kBundleMagic, kBundleMagic + 8);
   putU32(out, abi::kAbiVersion);
   putU32(out, static_cast<uint32_t>(manifest.size()));
   putU64(out, bundle.cubin.size());
