@@ -99,6 +99,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   mlir::weave::registerAllWeave(registry);
   MLIRContext context(registry);
+  // An error already points at the op's line in the source; the op printed
+  // back in generic form after it is noise to a kernel author.
+  context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =

@@ -155,6 +155,7 @@ Compiler::Impl::runPipeline(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   mlir::DialectRegistry registry;
   mlir::weave::registerAllWeave(registry);
   mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
