@@ -246,19 +246,23 @@ LogicalResult CopyGmemToSmemOp::verify() {
 // MatmulPipelineOp
 //===----------------------------------------------------------------------===//
 
-int64_t MatmulPipelineOp::getSharedMemoryBytes() {
-  auto lhs = cast<MemRefType>(getLhs().getType());
-  auto out = cast<MemRefType>(getOut().getType());
-  int64_t in = elementBytes(lhs), outBytes = elementBytes(out);
-  int64_t ring = getStages() * (getTileM() * getTileK() + getTileK() * getTileN()) * in;
+int64_t MatmulPipelineOp::getEpilogueBuffers() {
   // The output tile streams through two 64-row x 128-byte boxes per
-  // consumer warpgroup.
+  // consumer warpgroup, or one if that is all of its part of the tile.
+  // (Clamped to at least one box each way: this also runs before verify.)
+  int64_t outBytes = elementBytes(cast<MemRefType>(getOut().getType()));
   bool splitM = getSplit() == ConsumerSplit::M;
   int64_t subM = splitM ? getTileM() / getConsumers() : getTileM();
   int64_t subN = splitM ? getTileN() : getTileN() / getConsumers();
   int64_t boxCols = std::max<int64_t>(1, 128 / outBytes);
   int64_t boxes = std::max<int64_t>(1, subM / 64) * std::max<int64_t>(1, subN / boxCols);
-  int64_t epilogue = getConsumers() * std::min<int64_t>(2, boxes) * 64 * 128;
+  return std::min<int64_t>(2, boxes);
+}
+
+int64_t MatmulPipelineOp::getSharedMemoryBytes() {
+  int64_t in = elementBytes(cast<MemRefType>(getLhs().getType()));
+  int64_t ring = getStages() * (getTileM() * getTileK() + getTileK() * getTileN()) * in;
+  int64_t epilogue = getConsumers() * getEpilogueBuffers() * 64 * 128;
   int64_t barriers = 2 * getStages() * 8;
   // Tiles are 1024-byte aligned for the 128-byte swizzle.
   return ring + epilogue + barriers + 1024;

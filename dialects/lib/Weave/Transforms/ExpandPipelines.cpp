@@ -72,6 +72,8 @@ struct Layout {
   /// or 64 (the swizzle pattern repeats every 8 rows).
   int64_t lhsRowBytes;
   int64_t epilogueOffset, epilogueBoxBytes, barrierOffset;
+  /// Epilogue boxes each consumer has in shared memory at once.
+  int64_t epilogueBuffers;
   int64_t subM; ///< output rows of one consumer (64 per wgmma block)
   int64_t subN; ///< output columns of one consumer
 
@@ -95,13 +97,9 @@ struct Layout {
     subN = splitM ? tn : tn / consumers;
     epilogueOffset = stages * stageBytes;
     epilogueBoxBytes = 64 * kSwizzleBytes;
+    epilogueBuffers = op.getEpilogueBuffers();
     barrierOffset =
-        epilogueOffset + consumers * epilogueBuffers() * epilogueBoxBytes;
-  }
-  /// Epilogue boxes each consumer has in shared memory at once
-  /// (MatmulPipelineOp::getSharedMemoryBytes counts the same).
-  int64_t epilogueBuffers() const {
-    return std::min<int64_t>(2, mBlocks() * (subN / outBoxCols()));
+        epilogueOffset + consumers * epilogueBuffers * epilogueBoxBytes;
   }
   /// 64-row wgmma blocks of one consumer, each with its own accumulator.
   int64_t mBlocks() const { return subM / 64; }
@@ -205,9 +203,8 @@ private:
         arith::IndexCastOp::create(b, b.getI64Type(), units));
   }
 
-  /// Synchronizes every thread of the cluster (release/acquire): after the
-  /// barriers are initialized, and before a block exits while its peers may
-  /// still arrive on its barriers.
+  /// Synchronizes every thread of the cluster (release/acquire) once its
+  /// barriers are initialized, before any peer multicasts into them.
   void syncCluster() {
     NVVM::ClusterArriveOp::create(b, /*aligned=*/UnitAttr());
     NVVM::ClusterWaitOp::create(b, /*aligned=*/UnitAttr());
@@ -757,7 +754,7 @@ void PipelineBuilder::buildEpilogue(ArrayRef<Value> accs, Value m,
   // Boxes of 64 rows x 128 bytes: per 64-row wgmma block, subN columns.
   int64_t boxesPerBlock = layout.subN / layout.outBoxCols();
   int64_t boxes = layout.mBlocks() * boxesPerBlock;
-  int64_t buffers = layout.epilogueBuffers();
+  int64_t buffers = layout.epilogueBuffers;
   Value region = arith::AddIOp::create(
       b, cIndex(layout.epilogueOffset),
       arith::MulIOp::create(

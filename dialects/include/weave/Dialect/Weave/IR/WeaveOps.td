@@ -382,6 +382,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     /// Shared memory the pipeline needs, in bytes: the ring of lhs/rhs tiles,
     /// the epilogue boxes, the mbarriers and 1024 bytes of alignment slack.
     int64_t getSharedMemoryBytes();
+    /// 64-row x 128-byte boxes each consumer stages its output through at
+    /// once (at most 2): what getSharedMemoryBytes counts and what
+    /// weave-expand-pipelines lays out.
+    int64_t getEpilogueBuffers();
     /// Hopper's limit of dynamic shared memory per block.
     static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
   }];
