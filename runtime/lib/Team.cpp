@@ -3,6 +3,8 @@
 #include "weave/runtime/Team.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -46,7 +48,12 @@ Expected<Team> Team::createInProcess(std::vector<int> deviceOrdinals) {
   std::set<int> unique(deviceOrdinals.begin(), deviceOrdinals.end());
   if (unique.size() != deviceOrdinals.size())
     return Error(ErrorCode::InvalidArgument,
-                 "a team lists the same device twice");
+                 "a team lists the same device twice (for several members "
+                 "on one GPU use Team::createLoopback)");
+  return createOnDevices(std::move(deviceOrdinals));
+}
+
+Expected<Team> Team::createOnDevices(std::vector<int> deviceOrdinals) {
   auto state = std::make_shared<detail::TeamState>();
   state->size = static_cast<uint32_t>(deviceOrdinals.size());
   for (size_t i = 0; i < deviceOrdinals.size(); ++i) {
@@ -63,7 +70,57 @@ Expected<Team> Team::createInProcess(std::vector<int> deviceOrdinals) {
   return Team(std::move(state));
 }
 
+Expected<uint32_t> loopbackMembersFromEnvironment() {
+  const char *value = std::getenv("WEAVE_LOOPBACK_TEAM");
+  if (!value || !*value)
+    return 0u;
+  char *end = nullptr;
+  errno = 0;
+  unsigned long members = std::strtoul(value, &end, 10);
+  if (errno || *end || value[0] == '-' || members < 1 ||
+      members > kMaxLoopbackMembers)
+    return Error(ErrorCode::InvalidArgument,
+                 std::string("WEAVE_LOOPBACK_TEAM='") + value +
+                     "': expected a member count from 1 to " +
+                     std::to_string(kMaxLoopbackMembers));
+  return static_cast<uint32_t>(members);
+}
+
+Expected<Team> Team::createLoopback(uint32_t members,
+                                    std::vector<int> deviceOrdinals) {
+  if (members == 0 || members > kMaxLoopbackMembers)
+    return Error(ErrorCode::InvalidArgument,
+                 "a loopback team has 1 to " +
+                     std::to_string(kMaxLoopbackMembers) + " members, not " +
+                     std::to_string(members));
+  if (deviceOrdinals.empty())
+    return Error(ErrorCode::InvalidArgument,
+                 "a loopback team needs at least 1 device");
+  std::set<int> unique(deviceOrdinals.begin(), deviceOrdinals.end());
+  if (unique.size() != deviceOrdinals.size())
+    return Error(ErrorCode::InvalidArgument,
+                 "a loopback team lists the same device twice (members are "
+                 "spread over the listed devices)");
+  if (deviceOrdinals.size() > members)
+    deviceOrdinals.resize(members);
+  std::vector<int> placement;
+  for (uint32_t i = 0; i < members; ++i)
+    placement.push_back(deviceOrdinals[i % deviceOrdinals.size()]);
+  return createOnDevices(std::move(placement));
+}
+
 Expected<Team> Team::createFromEnvironment(const TeamOptions &options) {
+  uint32_t loopback = options.loopbackMembers;
+  if (loopback == 0) {
+    WEAVE_ASSIGN_OR_RETURN(loopback, loopbackMembersFromEnvironment());
+  }
+  if (loopback > 0) {
+    WEAVE_ASSIGN_OR_RETURN(int count, deviceCount());
+    std::vector<int> ordinals;
+    for (int i = 0; i < count && i < static_cast<int>(loopback); ++i)
+      ordinals.push_back(i);
+    return createLoopback(loopback, std::move(ordinals));
+  }
   WEAVE_ASSIGN_OR_RETURN(LaunchEnvironment launch, launchEnvironment());
   return createMultiProcess(launch, options);
 }
@@ -110,6 +167,20 @@ Expected<Team> Team::createMultiProcess(const LaunchEnvironment &launch,
   state->devices.push_back(std::move(device));
   state->bootstrap.emplace(std::move(bootstrap));
   return Team(std::move(state));
+}
+
+bool Team::isLoopback() const {
+  for (size_t i = 0; i < localCount(); ++i)
+    if (membersOnDevice(i) > 1)
+      return true;
+  return false;
+}
+
+uint32_t Team::membersOnDevice(size_t local) const {
+  uint32_t count = 0;
+  for (const Device &device : state_->devices)
+    count += device.ordinal() == state_->devices[local].ordinal();
+  return count;
 }
 
 Status Team::synchronize() {

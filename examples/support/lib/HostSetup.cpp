@@ -34,8 +34,16 @@ template <typename T> T &moveAssign(T &self, T &other) {
 }
 } // namespace
 
+Expected<uint32_t> loopbackMembers(const TeamRequest &request) {
+  if (request.teamOptions.loopbackMembers)
+    return request.teamOptions.loopbackMembers;
+  return loopbackMembersFromEnvironment();
+}
+
 bool isMultiProcessLaunch(const TeamRequest &request) {
-  return request.allowMultiProcess && std::getenv("WORLD_SIZE") != nullptr;
+  Expected<uint32_t> loopback = loopbackMembers(request);
+  return request.allowMultiProcess && std::getenv("WORLD_SIZE") != nullptr &&
+         loopback && *loopback == 0;
 }
 
 std::string skipReason(const TeamRequest &request) {
@@ -46,6 +54,11 @@ std::string skipReason(const TeamRequest &request) {
   Expected<int> count = deviceCount();
   if (!count)
     return "cannot count the GPUs (" + count.error().toString() + ")";
+  Expected<uint32_t> loopback = loopbackMembers(request);
+  if (!loopback)
+    return ""; // createTeam reports the bad value
+  if (*loopback > 0) // members share the GPUs: one is enough
+    return *count >= 1 ? "" : request.program + " needs a GPU, found none";
   if (*count < static_cast<int>(request.minDevices))
     return request.program + " runs on " + gpuRange(request) +
            ", this machine has " + std::to_string(*count);
@@ -77,6 +90,14 @@ Expected<Team> createTeam(const TeamRequest &request) {
     return team;
   }
   WEAVE_ASSIGN_OR_RETURN(int count, deviceCount());
+  WEAVE_ASSIGN_OR_RETURN(uint32_t loopback, loopbackMembers(request));
+  if (loopback > 0) {
+    WEAVE_TRY(checkSize(loopback));
+    std::vector<int> ordinals;
+    for (int i = 0; i < count && i < static_cast<int>(loopback); ++i)
+      ordinals.push_back(i);
+    return Team::createLoopback(loopback, ordinals);
+  }
   if (request.maxDevices && count > static_cast<int>(request.maxDevices))
     count = static_cast<int>(request.maxDevices);
   WEAVE_TRY(checkSize(static_cast<uint32_t>(count)));

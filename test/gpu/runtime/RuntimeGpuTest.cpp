@@ -1,7 +1,8 @@
 //===- RuntimeGpuTest.cpp - Runtime tests on real GPUs --------------------===//
 //
-// Needs >= 2 GPUs with P2P (sm_90) and the nvcc-built cubin; skips with the
-// reason otherwise. Multi-process tests re-execute this binary with RANK,
+// Needs sm_90 GPUs and the nvcc-built cubin; skips with the reason otherwise.
+// The team tests run on 2 physical GPUs (with P2P) and as loopback teams of
+// 2, 4 and 8 members on GPU 0, so one GPU runs every protocol. Multi-process tests re-execute this binary with RANK,
 // WORLD_SIZE, LOCAL_RANK and WEAVE_RENDEZVOUS_DIR set.
 //
 //===----------------------------------------------------------------------===//
@@ -191,15 +192,35 @@ void runRing(Team &team, int iterations) {
 // In-process
 //===----------------------------------------------------------------------===//
 
-/// Devices 0 and 1 as one in-process team, a 1 MiB symmetric heap on it and
-/// the test kernels loaded; skipped (with the reason) without two GPUs.
-class TwoGpus : public ::testing::Test {
+/// How a test team is made: `members` members, each on its own GPU
+/// (physical) or all on GPU 0 (loopback).
+struct TeamShape {
+  const char *name;
+  uint32_t members;
+  bool loopback;
+};
+
+std::string teamShapeName(const ::testing::TestParamInfo<TeamShape> &info) {
+  return info.param.name;
+}
+
+/// A team of the parameter's shape, a 1 MiB symmetric heap on it and the
+/// test kernels loaded; skipped (with the reason) when the machine has too
+/// few GPUs for it.
+class TeamTest : public ::testing::TestWithParam<TeamShape> {
 protected:
   void SetUp() override {
-    SKIP_WITHOUT_GPUS(2);
-    auto created = Team::createInProcess({0, 1});
+    const TeamShape &shape = GetParam();
+    SKIP_WITHOUT_GPUS(shape.loopback ? 1 : static_cast<int>(shape.members));
+    std::vector<int> ordinals;
+    for (uint32_t d = 0; d < shape.members; ++d)
+      ordinals.push_back(static_cast<int>(d));
+    auto created = shape.loopback ? Team::createLoopback(shape.members, {0})
+                                  : Team::createInProcess(ordinals);
     ASSERT_OK(created);
     team.emplace(std::move(*created));
+    ASSERT_EQ(team->size(), shape.members);
+    ASSERT_EQ(team->isLoopback(), shape.loopback);
     auto createdHeap = SymmetricHeap::create(*team, 1 << 20);
     ASSERT_OK(createdHeap);
     heap.emplace(std::move(*createdHeap));
@@ -211,36 +232,59 @@ protected:
   Expected<Kernel> kernel(const std::string &name) {
     return Kernel::get(*program, name);
   }
+  size_t members() const { return team->localCount(); }
 
   std::optional<Team> team;
   std::optional<SymmetricHeap> heap;
   std::optional<Program> program;
 };
 
-TEST_F(TwoGpus, HeapMapsEveryMemberIntoEveryDevice) {
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, TeamTest,
+    ::testing::Values(TeamShape{"TwoGpus", 2, false},
+                      TeamShape{"Loopback2", 2, true},
+                      TeamShape{"Loopback4", 4, true},
+                      TeamShape{"Loopback8", 8, true}),
+    teamShapeName);
+
+TEST_P(TeamTest, HeapMapsEveryMemberIntoEveryMember) {
   auto buf = heap->allocate(4096);
   ASSERT_OK(buf);
   EXPECT_GE(buf->offset, heap->signalPadBytes());
-  // Write through device 0's own mapping, read through device 1's mapping
-  // of rank 0's memory.
-  std::vector<uint32_t> out(1024), in(1024, 0);
-  for (uint32_t i = 0; i < out.size(); ++i)
-    out[i] = 0xA5000000u + i;
-  ASSERT_OK(team->device(0).makeCurrent());
-  ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*buf, 0), out.data(), 4096));
-  ASSERT_OK(team->device(1).makeCurrent());
-  ASSERT_CU(cuMemcpyDtoH(in.data(), heap->peerPointer(*buf, 1, 0), 4096));
-  EXPECT_EQ(in, out);
-  // The peer bases table on each device holds the host-side bases.
-  for (size_t i = 0; i < 2; ++i) {
-    std::vector<uint64_t> table(2);
+  size_t n = members();
+  // Write through each member's own mapping, read through the next member's
+  // mapping of it: distinct memory per member, also on one GPU.
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<uint32_t> out(1024);
+    for (uint32_t k = 0; k < out.size(); ++k)
+      out[k] = (uint32_t(i) << 24) + k;
     ASSERT_OK(team->device(i).makeCurrent());
-    ASSERT_CU(cuMemcpyDtoH(table.data(), heap->peerBasesTable(i), 16));
+    ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*buf, i), out.data(), 4096));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    size_t reader = (i + 1) % n;
+    std::vector<uint32_t> in(1024, 0), expected(1024);
+    for (uint32_t k = 0; k < expected.size(); ++k)
+      expected[k] = (uint32_t(i) << 24) + k;
+    ASSERT_OK(team->device(reader).makeCurrent());
+    ASSERT_CU(cuMemcpyDtoH(in.data(),
+                           heap->peerPointer(*buf, reader, team->rankOf(i)),
+                           4096));
+    EXPECT_EQ(in, expected) << "member " << reader << " reading member " << i;
+  }
+  // The peer bases table of each member holds the host-side bases.
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<uint64_t> table(n);
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuMemcpyDtoH(table.data(), heap->peerBasesTable(i),
+                           8 * n));
     EXPECT_EQ(table, heap->peerBases(i));
     EXPECT_EQ(heap->peerBases(i)[1] - heap->peerBases(i)[0],
               heap->bytesPerDevice());
   }
 }
+
+TEST_P(TeamTest, RingExchange) { runRing(*team, 20); }
 
 TEST(InProcess, TeamRejectsBadDevices) {
   SKIP_WITHOUT_GPUS(2);
@@ -250,6 +294,40 @@ TEST(InProcess, TeamRejectsBadDevices) {
   auto twice = Team::createInProcess({1, 1});
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error().code(), ErrorCode::InvalidArgument);
+}
+
+TEST(Loopback, TeamRejectsBadShapes) {
+  SKIP_WITHOUT_GPUS(1);
+  auto none = Team::createLoopback(0, {0});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code(), ErrorCode::InvalidArgument);
+  auto tooMany = Team::createLoopback(kMaxLoopbackMembers + 1, {0});
+  ASSERT_FALSE(tooMany);
+  EXPECT_EQ(tooMany.error().code(), ErrorCode::InvalidArgument);
+  auto twice = Team::createLoopback(4, {0, 0});
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().code(), ErrorCode::InvalidArgument);
+  auto missing = Team::createLoopback(2, {99});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+}
+
+TEST(Loopback, SpreadsMembersOverTheListedDevices) {
+  SKIP_WITHOUT_GPUS(1);
+  int gpus = std::min(visibleDevices(), 2);
+  std::vector<int> ordinals;
+  for (int d = 0; d < gpus; ++d)
+    ordinals.push_back(d);
+  auto team = Team::createLoopback(5, ordinals);
+  ASSERT_OK(team);
+  ASSERT_EQ(team->size(), 5u);
+  ASSERT_EQ(team->localCount(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(team->rankOf(i), i);
+    EXPECT_EQ(team->device(i).ordinal(), ordinals[i % gpus]);
+  }
+  EXPECT_EQ(team->membersOnDevice(0), gpus == 1 ? 5u : 3u);
+  runRing(*team, 10);
 }
 
 TEST(InProcess, RingExchange) {
@@ -262,7 +340,7 @@ TEST(InProcess, RingExchange) {
   runRing(*team, 20);
 }
 
-TEST_F(TwoGpus, RingExchangeUnderGraphCapture) {
+TEST_P(TeamTest, RingExchangeUnderGraphCapture) {
   auto ring = kernel("ring_exchange");
   ASSERT_OK(ring);
   auto buf = heap->allocateTensor("i32", {4096});
@@ -273,7 +351,7 @@ TEST_F(TwoGpus, RingExchangeUnderGraphCapture) {
   DeviceBuffers errors = res.buffers("i32", {2});
   std::vector<KernelArg> args = {*buf, *sems, errors, ScalarValue::u32(7)};
   ASSERT_OK(ring->prepare(*heap, args));
-  for (size_t i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < members(); ++i) {
     ASSERT_OK(team->device(i).makeCurrent());
     ASSERT_CU(cuStreamBeginCapture(res.streams[i],
                                    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
@@ -281,28 +359,28 @@ TEST_F(TwoGpus, RingExchangeUnderGraphCapture) {
   ASSERT_OK(ring->launch(*heap, args, res.streams));
   // End both captures before instantiating: while this thread still
   // captures a stream, cuGraphInstantiate is refused (900).
-  std::vector<CUgraph> graphs(2);
-  for (size_t i = 0; i < 2; ++i) {
+  std::vector<CUgraph> graphs(members());
+  for (size_t i = 0; i < members(); ++i) {
     ASSERT_OK(team->device(i).makeCurrent());
     ASSERT_CU(cuStreamEndCapture(res.streams[i], &graphs[i]));
     size_t nodes = 0;
     ASSERT_CU(cuGraphGetNodes(graphs[i], nullptr, &nodes));
     EXPECT_EQ(nodes, 1u) << "launch must capture exactly one kernel node";
   }
-  std::vector<CUgraphExec> execs(2);
-  for (size_t i = 0; i < 2; ++i) {
+  std::vector<CUgraphExec> execs(members());
+  for (size_t i = 0; i < members(); ++i) {
     ASSERT_OK(team->device(i).makeCurrent());
     ASSERT_CU(cuGraphInstantiate(&execs[i], graphs[i], 0));
     cuGraphDestroy(graphs[i]);
   }
   for (int replay = 0; replay < 5; ++replay) {
-    for (size_t i = 0; i < 2; ++i) {
+    for (size_t i = 0; i < members(); ++i) {
       ASSERT_OK(team->device(i).makeCurrent());
       ASSERT_CU(cuGraphLaunch(execs[i], res.streams[i]));
     }
     res.synchronize();
   }
-  for (size_t i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < members(); ++i) {
     std::vector<int32_t> e = res.read(errors, i);
     EXPECT_EQ(e[0], 0);
     EXPECT_EQ(e[1], 0);
@@ -311,7 +389,7 @@ TEST_F(TwoGpus, RingExchangeUnderGraphCapture) {
   }
 }
 
-TEST_F(TwoGpus, SemaphoreStress100kPingPongs) {
+TEST_P(TeamTest, SemaphoreStress100kPingPongs) {
   auto pingPong = kernel("ping_pong");
   ASSERT_OK(pingPong);
   auto sems = heap->allocateSemaphores(2);
@@ -329,12 +407,14 @@ TEST_F(TwoGpus, SemaphoreStress100kPingPongs) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-  for (size_t i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < members(); ++i) {
+    // Ranks 0 and 1 play; the others return at once.
+    int32_t played = team->rankOf(i) < 2 ? static_cast<int32_t>(rounds) : 0;
     std::vector<int32_t> e = res.read(errors, i);
     EXPECT_EQ(e[0], 0) << "lost signals on rank " << i;
     EXPECT_EQ(e[1], 0) << "duplicated signals on rank " << i;
     EXPECT_EQ(e[2], 0) << "mailbox out of order on rank " << i;
-    EXPECT_EQ(e[3], static_cast<int32_t>(rounds)) << "rounds on rank " << i;
+    EXPECT_EQ(e[3], played) << "rounds on rank " << i;
     std::vector<uint32_t> counters = readSemaphores(*team, *heap, *sems, i);
     EXPECT_EQ(counters[0], 0u);
     EXPECT_EQ(counters[1], 0u);
@@ -344,12 +424,12 @@ TEST_F(TwoGpus, SemaphoreStress100kPingPongs) {
               rounds, seconds, seconds * 1e6 / rounds);
 }
 
-TEST_F(TwoGpus, TmaPeerViewReadsTheNeighbour) {
+TEST_P(TeamTest, TmaPeerViewReadsTheNeighbour) {
   auto peek = kernel("tma_peek");
   ASSERT_OK(peek);
   auto src = heap->allocateTensor("f32", {8, 32}, 1024);
   ASSERT_OK(src);
-  for (size_t i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < members(); ++i) {
     std::vector<float> values(256);
     for (int k = 0; k < 256; ++k)
       values[k] = 1000.0f * (i + 1) + k;
@@ -361,13 +441,13 @@ TEST_F(TwoGpus, TmaPeerViewReadsTheNeighbour) {
   std::vector<KernelArg> args = {*src, out};
   ASSERT_OK(peek->launch(*heap, args, res.streams));
   res.synchronize();
-  EXPECT_EQ(peek->cachedDescriptorCount(), 2u);
+  EXPECT_EQ(peek->cachedDescriptorCount(), members());
   ASSERT_OK(peek->launch(*heap, args, res.streams)); // cached: no new ones
   res.synchronize();
-  EXPECT_EQ(peek->cachedDescriptorCount(), 2u);
-  for (size_t i = 0; i < 2; ++i) {
+  EXPECT_EQ(peek->cachedDescriptorCount(), members());
+  for (size_t i = 0; i < members(); ++i) {
     std::vector<int32_t> raw = res.read(out, i);
-    size_t peer = (i + 1) % 2;
+    size_t peer = (i + 1) % members();
     int bad = 0;
     for (int k = 0; k < 256; ++k) {
       float v;
@@ -379,7 +459,7 @@ TEST_F(TwoGpus, TmaPeerViewReadsTheNeighbour) {
   }
 }
 
-TEST_F(TwoGpus, WrongArgumentsFailCleanly) {
+TEST_P(TeamTest, WrongArgumentsFailCleanly) {
   auto other = SymmetricHeap::create(*team, 1 << 20);
   ASSERT_OK(other);
   auto ring = kernel("ring_exchange");
@@ -430,7 +510,7 @@ TEST_F(TwoGpus, WrongArgumentsFailCleanly) {
   EXPECT_EQ(streams.error().code(), ErrorCode::InvalidArgument);
   // Nothing ran: no kernel touched the semaphores or the error words.
   res.synchronize();
-  for (size_t i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < members(); ++i) {
     EXPECT_EQ(readSemaphores(*team, *heap, *sems, i)[0], 0u);
     EXPECT_EQ(res.read(errors, i)[0], 0);
   }

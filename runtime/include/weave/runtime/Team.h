@@ -3,6 +3,9 @@
 // In-process: one process drives N GPUs (primary contexts, nothing enabled
 // globally). Multi-process: one GPU per process, ranks from torchrun-style
 // RANK / WORLD_SIZE / LOCAL_RANK, joined through the Unix-socket Bootstrap.
+// Loopback: one process drives D members on P <= D GPUs (several members per
+// GPU), to test multi-GPU protocols for correctness on one GPU
+// (docs/RUNTIME.md, "Loopback teams").
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +27,20 @@ struct TeamOptions {
   std::string rendezvousDir;
   /// Deadline of the rendezvous and of every bootstrap collective.
   std::chrono::milliseconds timeout{60000};
+  /// When > 0, createFromEnvironment builds a loopback team of this many
+  /// members in this process over the visible GPUs (createLoopback) instead
+  /// of reading RANK / WORLD_SIZE. 0: $WEAVE_LOOPBACK_TEAM decides
+  /// (loopbackMembersFromEnvironment), unset means no loopback.
+  uint32_t loopbackMembers = 0;
 };
+
+/// The most members a loopback team may have (the widest mesh a kernel is
+/// tested at, with room).
+constexpr uint32_t kMaxLoopbackMembers = 64;
+
+/// $WEAVE_LOOPBACK_TEAM: 0 when unset or empty, else the member count
+/// (InvalidArgument unless it is an integer in [1, kMaxLoopbackMembers]).
+Expected<uint32_t> loopbackMembersFromEnvironment();
 
 namespace detail {
 /// Shared by a Team and the heaps/kernels created from it, so that moving
@@ -40,10 +56,19 @@ struct TeamState {
 /// Move-only handle to a team.
 class Team {
 public:
-  /// One process, the given device ordinals; member i has rank i.
+  /// One process, the given device ordinals; member i has rank i. Each
+  /// device is listed once.
   static Expected<Team> createInProcess(std::vector<int> deviceOrdinals);
+  /// A loopback team: `members` members in this process, member i on
+  /// deviceOrdinals[i % P]. Each member has its own symmetric heap
+  /// allocation, signal pad and stream, so the kernels see exactly what they
+  /// see across GPUs; on one GPU they run concurrently and share its SMs.
+  static Expected<Team> createLoopback(uint32_t members,
+                                       std::vector<int> deviceOrdinals = {0});
   /// One GPU per process: RANK, WORLD_SIZE, LOCAL_RANK (device ordinal =
-  /// LOCAL_RANK, or 0 when only one device is visible).
+  /// LOCAL_RANK, or 0 when only one device is visible). With
+  /// options.loopbackMembers or $WEAVE_LOOPBACK_TEAM set: createLoopback
+  /// over the first min(members, visible) GPUs instead.
   static Expected<Team> createFromEnvironment(const TeamOptions &options = {});
   /// As createFromEnvironment with explicit values.
   static Expected<Team> createMultiProcess(const LaunchEnvironment &launch,
@@ -62,6 +87,11 @@ public:
   uint32_t rankOf(size_t local) const { return state_->ranks[local]; }
   const Device &device(size_t local) const { return state_->devices[local]; }
   bool isMultiProcess() const { return state_->bootstrap.has_value(); }
+  /// True when some GPU hosts more than one member of this process.
+  bool isLoopback() const;
+  /// How many local members (local member `local` included) run on the GPU
+  /// of local member `local`: they share its SMs.
+  uint32_t membersOnDevice(size_t local) const;
   /// The bootstrap (multi-process teams), else null.
   Bootstrap *bootstrap() {
     return state_->bootstrap ? &*state_->bootstrap : nullptr;
@@ -73,6 +103,9 @@ public:
   const std::shared_ptr<detail::TeamState> &state() const { return state_; }
 
 private:
+  /// One member per listed ordinal (repeats allowed), checks VMM support and
+  /// peer access between distinct devices.
+  static Expected<Team> createOnDevices(std::vector<int> deviceOrdinals);
   explicit Team(std::shared_ptr<detail::TeamState> state)
       : state_(std::move(state)) {}
   std::shared_ptr<detail::TeamState> state_;

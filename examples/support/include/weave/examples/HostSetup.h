@@ -47,8 +47,13 @@ struct TeamRequest {
   TeamOptions teamOptions;
 };
 
+/// The loopback member count: teamOptions.loopbackMembers, else
+/// $WEAVE_LOOPBACK_TEAM, else 0 (no loopback).
+Expected<uint32_t> loopbackMembers(const TeamRequest &request);
+
 /// True when this process was launched as one of one-process-per-GPU ranks
-/// (WORLD_SIZE set) and the request accepts that.
+/// (WORLD_SIZE set), the request accepts that and no loopback team is asked
+/// for.
 bool isMultiProcessLaunch(const TeamRequest &request);
 
 /// Why this machine cannot run the program, or "" when it can: no CUDA
@@ -60,8 +65,10 @@ std::string skipReason(const TeamRequest &request);
 /// true then: the program exits 0.
 bool reportSkip(const TeamRequest &request);
 
-/// The team: from RANK / WORLD_SIZE / LOCAL_RANK when isMultiProcessLaunch,
-/// else in-process over the first visible GPUs. InvalidArgument when its size
+/// The team: a loopback team of loopbackMembers(request) members over the
+/// first visible GPUs when that is > 0; else from RANK / WORLD_SIZE /
+/// LOCAL_RANK when isMultiProcessLaunch; else in-process over the first
+/// visible GPUs. InvalidArgument when its size
 /// is outside [minDevices, maxDevices].
 Expected<Team> createTeam(const TeamRequest &request);
 
