@@ -240,7 +240,8 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
                 "%u\n",
                 shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype),
                 *resident, clusterSize,
-                info.grid[0] * info.grid[1] * info.grid[2] / clusterSize);
+                kernel->launchGrid()[0] * kernel->launchGrid()[1] *
+                    kernel->launchGrid()[2] / clusterSize);
   }
 
   auto buffers = [&](std::vector<int64_t> shape) {

@@ -41,7 +41,7 @@ gpu.module @all_gather_matmul {
       %done: !weave.semaphore {weave.name = "done"}) kernel
       attributes {weave.kernel = #weave.kernel<
           mesh = #weave.mesh<axis = "x", size = 2>,
-          grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
+          grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index

@@ -386,7 +386,15 @@ Error kernelError(const KernelInfo &kernel, const std::string &message) {
 }
 
 Status verifyKernel(const KernelInfo &kernel) {
+  if (kernel.persistentGrid() && (kernel.grid[1] != 1 || kernel.grid[2] != 1))
+    return kernelError(kernel, "persistent grid " + dims(kernel.grid) +
+                                   " has y or z other than 1");
   for (int i = 0; i < 3; ++i) {
+    if (i == 0 && kernel.persistentGrid()) {
+      if (kernel.cluster[0] == 0)
+        return kernelError(kernel, "cluster dimension 0 is 0");
+      continue;
+    }
     if (kernel.grid[i] == 0)
       return kernelError(kernel, "grid dimension " + std::to_string(i) +
                                      " is 0");

@@ -3,6 +3,8 @@
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/TmaLayout.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace weave {
@@ -42,12 +44,13 @@ bool isArchSpecific(const std::string &arch) {
 /// with its cluster shape in `attribute`, which must outlive the config.
 /// The occupancy query needs the cluster attribute even for 1x1x1.
 CUlaunchConfig launchConfig(const KernelInfo &info,
+                            const std::array<uint32_t, 3> &grid,
                             CUlaunchAttribute &attribute,
                             bool alwaysCluster) {
   CUlaunchConfig config = {};
-  config.gridDimX = info.grid[0];
-  config.gridDimY = info.grid[1];
-  config.gridDimZ = info.grid[2];
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
   config.blockDimX = info.block[0];
   config.blockDimY = info.block[1];
   config.blockDimZ = info.block[2];
@@ -119,7 +122,79 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
                    "allowing a non-portable cluster size for '" + name + "'");
     kernel.functions_.push_back(function);
   }
+  WEAVE_TRY(kernel.planGrid());
   return kernel;
+}
+
+static std::string dimsText(const std::array<uint32_t, 3> &d) {
+  return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
+         std::to_string(d[2]) + "]";
+}
+
+Status Kernel::planGrid() {
+  const KernelInfo &info = *info_;
+  launchGrid_ = info.grid;
+  size_t localCount = functions_.size();
+  bool persistent = info.persistentGrid();
+  // Only kernels whose blocks may wait on each other or on a peer need to be
+  // resident all at once: persistent grids, and any kernel of a team.
+  if (!persistent && team_->size <= 1)
+    return ok();
+  uint64_t share = UINT64_MAX;
+  for (size_t local = 0; local < localCount; ++local) {
+    WEAVE_ASSIGN_OR_RETURN(int resident, maxResidentClusters(local));
+    uint32_t sharing = team_->membersOnDevice(local);
+    uint64_t mine = uint64_t(std::max(resident, 0)) / sharing;
+    if (persistent) {
+      share = std::min(share, mine);
+      continue;
+    }
+    uint64_t clusters = uint64_t(info.grid[0]) * info.grid[1] * info.grid[2] /
+                        info.clusterBlocks();
+    if (clusters * sharing > uint64_t(std::max(resident, 0)) && !residency_) {
+      std::string unit = info.clusterBlocks() > 1 ? " clusters" : " blocks";
+      residency_ = Error(
+          ErrorCode::InvalidArgument,
+          "kernel '" + info.name + "': grid " + dimsText(info.grid) + " (" +
+              std::to_string(clusters) + unit + ") on each of " +
+              std::to_string(sharing) + " member(s) sharing device " +
+              std::to_string(team_->devices[local].ordinal()) +
+              " cannot be resident at once: " + std::to_string(resident) +
+              unit + " of this kernel fit on that device" +
+              (sharing > 1 ? " (" + std::to_string(mine) + " per member)"
+                           : "") +
+              "; the blocks would wait on blocks that never start. Use "
+              "grid = [persistent, 1, 1] or a grid that fits");
+    }
+  }
+  if (!persistent)
+    return ok();
+  if (Bootstrap *boot = team_->bootstrap ? &*team_->bootstrap : nullptr) {
+    // Every member must launch the same grid: take the least share.
+    std::vector<uint8_t> mine(8);
+    for (int b = 0; b < 8; ++b)
+      mine[b] = static_cast<uint8_t>(share >> (8 * b));
+    WEAVE_ASSIGN_OR_RETURN(auto shares, boot->allGather(mine));
+    for (const auto &bytes : shares) {
+      uint64_t v = 0;
+      for (int b = 7; b >= 0; --b)
+        v = (v << 8) | bytes[b];
+      share = std::min(share, v);
+    }
+  }
+  if (share == 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + info.name +
+                     "': its persistent grid gets no " +
+                     (info.clusterBlocks() > 1 ? "cluster" : "block") +
+                     " per member: fewer fit on a device at once than the " +
+                     std::to_string(team_->membersOnDevice(0)) +
+                     " member(s) sharing it");
+  // Grid x stays within what a launch takes (2^31 - 1).
+  uint64_t blocks = std::min<uint64_t>(share * info.cluster[0], 0x7fffffffu);
+  launchGrid_[0] = static_cast<uint32_t>(blocks / info.cluster[0] *
+                                         info.cluster[0]);
+  return ok();
 }
 
 Expected<int> Kernel::maxResidentClusters(size_t local) const {
@@ -130,8 +205,13 @@ Expected<int> Kernel::maxResidentClusters(size_t local) const {
   const KernelInfo &info = *info_;
   WEAVE_TRY(team_->devices[local].makeCurrent());
   CUlaunchAttribute attribute;
+  // The query counts clusters of this shape; any grid that holds one will do
+  // (a persistent grid is not sized yet).
+  std::array<uint32_t, 3> grid = info.grid;
+  if (info.persistentGrid())
+    grid[0] = info.cluster[0];
   CUlaunchConfig config =
-      launchConfig(info, attribute, /*alwaysCluster=*/true);
+      launchConfig(info, grid, attribute, /*alwaysCluster=*/true);
   int clusters = 0;
   WEAVE_CU_TRY(cuOccupancyMaxActiveClusters(&clusters, functions_[local],
                                             &config),
@@ -236,6 +316,8 @@ Status Kernel::prepare(const SymmetricHeap &heap,
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name +
                      "': the symmetric heap belongs to another team");
+  if (residency_)
+    return *residency_;
   WEAVE_TRY(checkKernelArgs(
       *info_, args, BindingTarget{heap.id(), team_->devices.size(), team_->size}));
   std::vector<uint8_t> storage;
@@ -267,7 +349,7 @@ Status Kernel::launch(const SymmetricHeap &heap,
       pointers[p] = storage[local].data() + bases[local] + layout_.offsets[p];
     CUlaunchAttribute attribute;
     CUlaunchConfig config =
-        launchConfig(info, attribute, /*alwaysCluster=*/false);
+        launchConfig(info, launchGrid_, attribute, /*alwaysCluster=*/false);
     config.hStream = streams[local];
     const Device &device = team_->devices[local];
     WEAVE_TRY(device.makeCurrent());

@@ -177,9 +177,13 @@ bool Team::isLoopback() const {
 }
 
 uint32_t Team::membersOnDevice(size_t local) const {
+  return state_->membersOnDevice(local);
+}
+
+uint32_t detail::TeamState::membersOnDevice(size_t local) const {
   uint32_t count = 0;
-  for (const Device &device : state_->devices)
-    count += device.ordinal() == state_->devices[local].ordinal();
+  for (const Device &device : devices)
+    count += device.ordinal() == devices[local].ordinal();
   return count;
 }
 

@@ -82,7 +82,8 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 }
 
 std::string launchSummary(const KernelInfo &kernel) {
-  std::string out = kernel.name + ": grid " + dims(kernel.grid) + ", block " +
+  std::string grid = kernel.persistentGrid() ? "persistentx1x1" : dims(kernel.grid);
+  std::string out = kernel.name + ": grid " + grid + ", block " +
                     dims(kernel.block) + ", cluster " + dims(kernel.cluster) +
                     ", dynamic smem " +
                     std::to_string(kernel.dynamicSmemBytes) + " B";

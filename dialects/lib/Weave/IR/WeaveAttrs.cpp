@@ -66,13 +66,26 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // KernelAttr
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseDims(AsmParser &parser,
-                             SmallVectorImpl<int32_t> &dims) {
+/// `[x, y, z]`; with `allowPersistent`, x may be the keyword `persistent`.
+static ParseResult parseDims(AsmParser &parser, SmallVectorImpl<int32_t> &dims,
+                             bool allowPersistent = false) {
   return parser.parseCommaSeparatedList(
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        if (allowPersistent && dims.empty() &&
+            succeeded(parser.parseOptionalKeyword("persistent"))) {
+          dims.push_back(KernelAttr::kPersistent);
+          return success();
+        }
+        llvm::SMLoc loc = parser.getCurrentLocation();
         int32_t value;
         if (parser.parseInteger(value))
           return failure();
+        // 0 stands for `persistent` inside the attribute: never take it
+        // from a number.
+        if (allowPersistent && value == KernelAttr::kPersistent)
+          return parser.emitError(loc)
+                 << "expects positive grid dimensions, got 0 (a grid sized "
+                    "at launch is written [persistent, 1, 1])";
         dims.push_back(value);
         return success();
       });
@@ -95,7 +108,7 @@ Attribute KernelAttr::parse(AsmParser &parser, Type) {
     if (key == "mesh")
       return parser.parseAttribute(mesh);
     if (key == "grid")
-      return parseDims(parser, grid);
+      return parseDims(parser, grid, /*allowPersistent=*/true);
     if (key == "block")
       return parseDims(parser, block);
     if (key == "cluster")
@@ -119,9 +132,17 @@ Attribute KernelAttr::parse(AsmParser &parser, Type) {
                     parser.getContext(), mesh, grid, block, cluster, smem);
 }
 
-static void printDims(AsmPrinter &printer, ArrayRef<int32_t> dims) {
+static void printDims(AsmPrinter &printer, ArrayRef<int32_t> dims,
+                      bool persistentX = false) {
   printer << "[";
-  llvm::interleaveComma(dims, printer);
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (i)
+      printer << ", ";
+    if (i == 0 && persistentX)
+      printer << "persistent";
+    else
+      printer << d;
+  }
   printer << "]";
 }
 
@@ -129,7 +150,7 @@ void KernelAttr::print(AsmPrinter &printer) const {
   printer << "<mesh = ";
   printer.printAttribute(getMesh());
   printer << ", grid = ";
-  printDims(printer, getGrid());
+  printDims(printer, getGrid(), isPersistent());
   printer << ", block = ";
   printDims(printer, getBlock());
   if (llvm::any_of(getCluster(), [](int32_t d) { return d != 1; })) {
@@ -156,9 +177,18 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            << " dimensions, got " << d;
     return success();
   };
-  if (failed(checkDims("grid", grid)) || failed(checkDims("block", block)) ||
-      failed(checkDims("cluster", cluster)))
+  // A persistent x dimension is checked as if it were one cluster wide.
+  bool persistent = grid.size() == 3 && grid[0] == kPersistent;
+  SmallVector<int32_t> fixedGrid(grid);
+  if (persistent)
+    fixedGrid[0] = cluster.empty() ? 1 : cluster[0];
+  if (failed(checkDims("grid", fixedGrid)) ||
+      failed(checkDims("block", block)) || failed(checkDims("cluster", cluster)))
     return failure();
+  if (persistent && (grid[1] != 1 || grid[2] != 1))
+    return emitError() << "expects a persistent grid to be [persistent, 1, 1], "
+                          "got y = "
+                       << grid[1] << ", z = " << grid[2];
   int64_t threads = int64_t(block[0]) * block[1] * block[2];
   if (threads > 1024)
     return emitError() << "expects at most 1024 threads per block, got "
@@ -168,7 +198,7 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects at most 16 blocks per cluster, got "
                        << clusterSize;
   for (int i = 0; i < 3; ++i)
-    if (grid[i] % cluster[i] != 0)
+    if (fixedGrid[i] % cluster[i] != 0)
       return emitError() << "expects grid dimension " << i << " (" << grid[i]
                          << ") to be a multiple of the cluster dimension ("
                          << cluster[i] << ")";

@@ -49,7 +49,11 @@ struct ParamInfo {
 };
 
 struct KernelInfo {
+  /// grid[0] of a persistent grid: sized at launch (Kernel::gridFor).
+  static constexpr uint32_t kPersistentGrid = 0;
+
   std::string name;
+  /// grid[0] == kPersistentGrid: persistent (then grid[1] == grid[2] == 1).
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
   uint32_t dynamicSmemBytes = 0;
   /// Team size the kernel was compiled for; 0 = any.
@@ -59,6 +63,8 @@ struct KernelInfo {
 
   /// Blocks per cluster (1 without clusters).
   uint32_t clusterBlocks() const { return cluster[0] * cluster[1] * cluster[2]; }
+  /// True when the runtime sizes grid x at launch.
+  bool persistentGrid() const { return grid[0] == kPersistentGrid; }
 };
 
 struct Bundle {

@@ -10,7 +10,9 @@
 #include "weave/runtime/Team.h"
 
 #include <cuda.h>
+#include <array>
 #include <map>
+#include <optional>
 #include <memory>
 #include <tuple>
 #include <vector>
@@ -57,6 +59,13 @@ public:
   /// grid larger than this runs in more than one wave.
   Expected<int> maxResidentClusters(size_t local = 0) const;
 
+  /// The grid launched on every member. The manifest's, or for a persistent
+  /// grid (`grid = [persistent, 1, 1]`) the clusters resident at once on a
+  /// member's GPU divided among the members sharing that GPU, times the
+  /// cluster width: the least such value over the team, so that every
+  /// member launches the same grid (protocols count blocks).
+  const std::array<uint32_t, 3> &launchGrid() const { return launchGrid_; }
+
   const KernelInfo &info() const { return *info_; }
   /// Number of TMA descriptors encoded so far (tests).
   size_t cachedDescriptorCount() const { return tmaCache_.size(); }
@@ -67,6 +76,14 @@ private:
   };
   Status bind(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
               size_t local, std::vector<uint8_t> &storage, size_t &base);
+  /// Sizes launchGrid_ (collective in a multi-process team when the grid is
+  /// persistent) and records in residency_ why a team launch would hang.
+  Status planGrid();
+
+  std::array<uint32_t, 3> launchGrid_{1, 1, 1};
+  /// Set when the blocks of a team launch cannot all be resident at once:
+  /// prepare() returns it, so nothing launches that would deadlock.
+  std::optional<Error> residency_;
 
   std::shared_ptr<detail::TeamState> team_;
   std::shared_ptr<const Bundle> bundle_;

@@ -50,6 +50,9 @@ struct TeamState {
   std::vector<Device> devices;   ///< local members
   std::vector<uint32_t> ranks;   ///< team rank of each local member
   std::optional<Bootstrap> bootstrap; ///< multi-process only
+
+  /// Local members on the GPU of local member `local` (itself included).
+  uint32_t membersOnDevice(size_t local) const;
 };
 } // namespace detail
 

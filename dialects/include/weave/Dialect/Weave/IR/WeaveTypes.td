@@ -78,6 +78,15 @@ def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
     Optional fields: `cluster = [x, y, z]` (default `[1, 1, 1]`) and
     `smem = N`, the dynamic shared memory in bytes (default 0). The number of
     warpgroups is `block / 128`.
+
+    `grid = [persistent, 1, 1]` makes the grid persistent: the runtime sizes
+    its x dimension at launch to the blocks (clusters, with a cluster) that
+    can be resident at once on the device, divided among the team members
+    sharing that device (loopback teams), and launches the same grid on
+    every member. The kernel reads its size with `gpu.grid_dim x`. Only x
+    can be persistent; y and z are then 1. A fixed grid stays possible; the
+    runtime refuses to launch a team kernel whose blocks cannot all be
+    resident (blocks that wait on a peer would deadlock).
   }];
   let parameters = (ins
     "MeshAttr":$mesh,
@@ -88,7 +97,12 @@ def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The value of a persistent grid dimension (`persistent` in the
+    /// assembly, 0 in the bundle's manifest).
+    static constexpr int32_t kPersistent = 0;
     int64_t getNumThreads() const;
+    /// True when the grid's x dimension is sized at launch.
+    bool isPersistent() const { return getGrid()[0] == kPersistent; }
   }];
 }
 
