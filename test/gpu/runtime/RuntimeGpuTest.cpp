@@ -16,7 +16,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -457,6 +461,86 @@ TEST_P(TeamTest, TmaPeerViewReadsTheNeighbour) {
     EXPECT_EQ(bad, 0) << "device " << i << " did not see rank " << peer
                       << "'s data through the TMA peer view";
   }
+}
+
+/// The test bundle with kernel `name`'s grid replaced, loaded on the team.
+Expected<Kernel> withGrid(Team &team, const std::string &name,
+                          std::array<uint32_t, 3> grid,
+                          std::optional<Program> &program) {
+  Bundle bundle = makeTestBundle();
+  for (KernelInfo &info : bundle.kernels)
+    if (info.name == name)
+      info.grid = grid;
+  WEAVE_ASSIGN_OR_RETURN(Program loaded, Program::load(team, bundle));
+  program.emplace(std::move(loaded));
+  return Kernel::get(*program, name);
+}
+
+TEST_P(TeamTest, PersistentGridIsSharedAmongMembersOfAGpu) {
+  std::optional<Program> persistentProgram;
+  auto peek = withGrid(*team, "tma_peek", {KernelInfo::kPersistentGrid, 1, 1},
+                       persistentProgram);
+  ASSERT_OK(peek);
+  uint32_t least = UINT32_MAX;
+  for (size_t i = 0; i < members(); ++i) {
+    auto resident = peek->maxResidentClusters(i);
+    ASSERT_OK(resident);
+    least = std::min<uint32_t>(least, *resident / team->membersOnDevice(i));
+  }
+  ASSERT_GT(least, 0u);
+  EXPECT_EQ(peek->launchGrid()[0], least);
+  EXPECT_EQ(peek->launchGrid()[1], 1u);
+  EXPECT_EQ(peek->launchGrid()[2], 1u);
+  if (GetParam().loopback) // members share the SMs
+    EXPECT_LE(peek->launchGrid()[0] * members(),
+              static_cast<uint32_t>(*peek->maxResidentClusters(0)));
+  // Every block of the sized grid reads the neighbour's tile and writes the
+  // same values: the launch runs and is right.
+  auto src = heap->allocateTensor("f32", {8, 32}, 1024);
+  ASSERT_OK(src);
+  for (size_t i = 0; i < members(); ++i) {
+    std::vector<float> values(256);
+    for (int k = 0; k < 256; ++k)
+      values[k] = 7.0f * (i + 1) + k;
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*src, i), values.data(), 1024));
+  }
+  LocalResources res(*team);
+  DeviceBuffers out = res.buffers("f32", {8, 32});
+  ASSERT_OK(peek->launch(*heap, {*src, out}, res.streams));
+  res.synchronize();
+  for (size_t i = 0; i < members(); ++i) {
+    std::vector<int32_t> raw = res.read(out, i);
+    size_t peer = (i + 1) % members();
+    float v;
+    std::memcpy(&v, &raw[255], 4);
+    EXPECT_EQ(v, 7.0f * (peer + 1) + 255) << "member " << i;
+  }
+}
+
+TEST_P(TeamTest, GridThatCannotBeResidentIsRefused) {
+  std::optional<Program> wideProgram;
+  auto ring = withGrid(*team, "ring_exchange", {1u << 20, 1, 1}, wideProgram);
+  ASSERT_OK(ring);
+  auto buf = heap->allocateTensor("i32", {4096});
+  auto sems = heap->allocateSemaphores(1);
+  ASSERT_OK(buf);
+  ASSERT_OK(sems);
+  LocalResources res(*team);
+  DeviceBuffers errors = res.buffers("i32", {2});
+  Status s = ring->launch(*heap, {*buf, *sems, errors, ScalarValue::u32(0)},
+                          res.streams);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument);
+  for (const char *needle :
+       {"kernel 'ring_exchange'", "grid [1048576, 1, 1]",
+        "cannot be resident at once", "persistent"})
+    EXPECT_NE(s.error().message().find(needle), std::string::npos)
+        << s.error().message();
+  res.synchronize();
+  for (size_t i = 0; i < members(); ++i)
+    EXPECT_EQ(readSemaphores(*team, *heap, *sems, i)[0], 0u)
+        << "a refused launch ran on member " << i;
 }
 
 TEST_P(TeamTest, WrongArgumentsFailCleanly) {

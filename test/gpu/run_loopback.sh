@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The loopback suite: every multi-GPU protocol run for correctness by a team
+# of D members on ONE GPU (docs/RUNTIME.md, "Loopback teams"), from binaries
+# and bundles built elsewhere (the GPU machines have no LLVM).
+#
+#   test/gpu/run_loopback.sh --stage BUILD_DIR [CARRY_DIR]   (here: copy what to carry)
+#   test/gpu/run_loopback.sh [CARRY_DIR]                      (on the GPU machine)
+#
+# Build first with -DWEAVE_STATIC_RUNTIME_LIBS=ON and `ninja all
+# weave_bench_bundles` (the collective matmul bundles for D = 2, 4, 8 and
+# m_shard 1024 and 1152). Runs the runtime GPU tests (physical tests skip
+# without 2 GPUs; the Loopback* ones run), the example kernels at D = 2, 4, 8
+# and the collective matmul's check at D = 2, 4, 8, f16 and bf16, m_shard
+# 1024 and 1152 (not a multiple of 1024). Ends with one line per run and
+# "N passed, N failed".
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ "${1:-}" = "--stage" ]; then
+  BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
+  CARRY=${3:-$ROOT/.carry}
+  mkdir -p "$CARRY/bin" "$CARRY/bundles"
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward; do
+    cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
+  done
+  cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
+  cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
+     "$BUILD"/examples/tma_forward/tma_forward.wbundle "$CARRY/bundles/" || exit 1
+  for m in 1024 1152; do
+    cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
+       "$CARRY/bundles/" || exit 1
+  done
+  du -sh "$CARRY"
+  exit 0
+fi
+
+CARRY=$(cd "${1:-$ROOT/.carry}" && pwd) || { echo "no carry directory"; exit 2; }
+LOG=${OUT:-/tmp}/loopback.log
+: >"$LOG"
+results=()
+passed=0
+failed=0
+run() { # name, command...
+  local name=$1; shift
+  local start=$SECONDS
+  if timeout 300 "$@" >>"$LOG" 2>&1; then
+    results+=("PASS  $name ($((SECONDS - start)) s)"); passed=$((passed + 1))
+  else
+    results+=("FAIL  $name (exit $?, see loopback.log)"); failed=$((failed + 1))
+  fi
+}
+nvidia-smi -L
+export WEAVE_ABI_TEST_CUBIN=$CARRY/bundles/AbiTestKernels.cubin
+run "runtime GPU tests" "$CARRY/bin/weave_runtime_gpu_tests"
+for d in 2 4 8; do
+  run "ring_exchange D=$d" env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/ring_exchange" \
+    "$CARRY/bundles/ring_exchange.wbundle" --iterations 20
+done
+# tma_forward's kernel gathers 2 shards (maxDevices = 2).
+run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
+  "$CARRY/bundles/tma_forward.wbundle"
+for d in 2 4 8; do
+  for m in 1024 1152; do
+    run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \
+      "$CARRY/bin/weave_bench_collective_matmul" --bundles "$CARRY/bundles" \
+      --devices $d --m-shards $m --dtype all --check-only --no-nccl
+  done
+done
+grep -E "^\[  (FAILED|PASSED|SKIPPED) |^(ok|FAIL|error|SKIP)|wrong|mismatch" "$LOG" | sort | uniq -c | head -40
+printf '%s\n' "${results[@]}"
+echo "loopback: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
