@@ -5,8 +5,10 @@
 //       [--check-only] [--no-nccl] [--seed S] [--timeout SECONDS] [--no-gate]
 //       [--rounds R]
 //
-// One process drives D GPUs (default: every visible one; at least 2). For
-// every bundle DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle:
+// One process drives D GPUs (default: every visible one; at least 2), or
+// with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible GPUs
+// (with --check-only only). For every bundle
+// DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle:
 // random inputs per device (its A shard, its B column shard), poisoned
 // outputs, one run of the kernel; every device's C is checked against
 // cuBLAS on the full gathered A (built on each device with peer copies of
@@ -572,9 +574,30 @@ int main(int argc, char **argv) {
   if (bad)
     return 2;
 
-  int count = visibleGpusOrExit(kProgram, 2);
-  int d = o.devices ? o.devices : count;
-  if (d < 2 || d > count) {
+  // A loopback team (WEAVE_LOOPBACK_TEAM=D) runs its D members on the
+  // visible GPUs, one is enough: for checking only.
+  Expected<uint32_t> loopback = loopbackMembersFromEnvironment();
+  if (!loopback) {
+    std::fprintf(stderr, "%s: error: %s\n", kProgram,
+                 loopback.error().toString().c_str());
+    return 2;
+  }
+  if (*loopback && !o.checkOnly) {
+    std::fprintf(stderr,
+                 "%s: error: WEAVE_LOOPBACK_TEAM=%u runs only with "
+                 "--check-only: members sharing a GPU give no speed to claim, "
+                 "and NCCL takes one GPU per rank\n",
+                 kProgram, *loopback);
+    return 2;
+  }
+  int count = visibleGpusOrExit(kProgram, *loopback ? 1 : 2);
+  int d = o.devices ? o.devices : (*loopback ? int(*loopback) : count);
+  if (*loopback && d != int(*loopback)) {
+    std::fprintf(stderr, "%s: error: --devices %d, WEAVE_LOOPBACK_TEAM=%u\n",
+                 kProgram, d, *loopback);
+    return 2;
+  }
+  if (d < 2 || (!*loopback && d > count)) {
     std::fprintf(stderr, "%s: error: --devices %d, this machine has %d GPUs\n",
                  kProgram, d, count);
     return 2;
