@@ -67,7 +67,7 @@ gpu.module @all_gather_matmul {
     %blocks_i32 = arith.index_cast %blocks : index to i32
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
-        delay_release(1) rotate_m(%own_first)
+        delay_release(1) rotate_m(%own_first) {grid_tile_width = 8 : i64}
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
           into memref<2048x4096xf16>
         before_load {

@@ -93,6 +93,11 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
   // Column tile n forwards the k steps k = n (mod column tiles).
   int64_t steps = (options.k + kTileK - 1) / kTileK;
   int64_t colTiles = (options.nShard + kTileN - 1) / kTileN;
+  // Groups of row tiles (for L2 reuse) must not straddle two shards: the
+  // largest divisor of the shard's row tiles up to 8.
+  int64_t tilesPerShard = options.mShard / kTileM, groupRows = 8;
+  while (tilesPerShard % groupRows != 0)
+    --groupRows;
   std::string source = instantiate(
       text.str(),
       {{"D", std::to_string(teamSize)},
@@ -102,7 +107,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"K", std::to_string(options.k)},
        {"N_SHARD", std::to_string(options.nShard)},
        {"DTYPE", options.dtype},
-       {"TILES_PER_SHARD", std::to_string(options.mShard / kTileM)},
+       {"TILES_PER_SHARD", std::to_string(tilesPerShard)},
+       {"GROUP_ROWS", std::to_string(groupRows)},
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
        {"PARTS_PER_SHARD",
