@@ -135,7 +135,8 @@ std::optional<std::vector<uint8_t>> readEntry(const std::string &path,
   // the open returns at once instead of waiting for a writer.
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    if (errno != ENOENT)
+    // No entry (or no cache directory yet): a plain miss.
+    if (errno != ENOENT && errno != ENOTDIR)
       error = std::string("cannot open it: ") + std::strerror(errno);
     return std::nullopt;
   }
@@ -324,7 +325,7 @@ Compiler::Impl::compile(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     std::string storeError = storeEntry(cacheDir, entry, *bundle);
     if (!storeError.empty())
       warnOnce("write", cacheDir,
-               "cannot write to the JIT cache directory '" + cacheDir +
+               "cannot store into the JIT cache '" + cacheDir +
                    "': " + storeError +
                    " (compiled bundles are not cached; this is reported once)");
   }
