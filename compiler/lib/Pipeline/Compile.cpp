@@ -7,6 +7,7 @@
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Target/CUDA/Ptxas.h"
+#include "weave/runtime/TmaLayout.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -221,6 +222,38 @@ static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi,
   return info;
 }
 
+/// Checks, with the runtime's own rules (computeTmaLayout), that the host
+/// can build every tensor map of `info`, and reports one it cannot at the
+/// first TMA op that uses it: the bundle's checks would otherwise find it
+/// after lowering, located nowhere.
+static LogicalResult
+checkTensorMaps(gpu::GPUFuncOp func, const ::weave::KernelInfo &info,
+                const llvm::DenseMap<Operation *, unsigned> &tmaOf) {
+  for (unsigned index = 0; index < info.params.size(); ++index) {
+    const ::weave::ParamInfo &param = info.params[index];
+    if (param.kind != ::weave::abi::ParamKind::Tma ||
+        param.tma.sourceParam >= info.params.size())
+      continue;
+    auto layout = ::weave::computeTmaLayout(
+        param, info.params[param.tma.sourceParam]);
+    if (layout)
+      continue;
+    Operation *user = nullptr;
+    func.walk([&](Operation *op) {
+      auto it = tmaOf.find(op);
+      if (it == tmaOf.end() || it->second != index)
+        return WalkResult::advance();
+      user = op;
+      return WalkResult::interrupt();
+    });
+    InFlightDiagnostic diag =
+        user ? user->emitOpError() : func.emitError();
+    return diag << "needs a tensor map the runtime cannot build: "
+                << layout.error().message();
+  }
+  return success();
+}
+
 static void configureIRPrinting(PassManager &pm, const CompileOptions &options) {
   if (!options.printIRAfterAll)
     return;
@@ -284,11 +317,15 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
     if (!func->hasAttr(WeaveDialect::getKernelAttrName()))
       continue;
-    FailureOr<KernelAbi> abi = computeKernelAbi(func);
+    llvm::DenseMap<Operation *, unsigned> tmaOf;
+    FailureOr<KernelAbi> abi = computeKernelAbi(func, &tmaOf);
     if (failed(abi))
       return failure();
-    artifacts.bundle.kernels.push_back(
-        toKernelInfo(*abi, getComputeCapability(options.arch)));
+    ::weave::KernelInfo info =
+        toKernelInfo(*abi, getComputeCapability(options.arch));
+    if (failed(checkTensorMaps(func, info, tmaOf)))
+      return failure();
+    artifacts.bundle.kernels.push_back(std::move(info));
   }
   if (artifacts.bundle.kernels.empty())
     return emitError(gpuModule.getLoc())
