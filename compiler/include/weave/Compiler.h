@@ -25,7 +25,8 @@ namespace weave {
 /// What to compile for and where to cache. Every field that changes the
 /// output (arch, optLevel, waitTimeoutNs) is part of the cache key.
 struct JitOptions {
-  /// GPU architecture, as weavec's --arch.
+  /// GPU architecture, as weavec's --arch: sm_75, sm_80, sm_86, sm_87,
+  /// sm_89, sm_90 or sm_90a (others are an InvalidArgument error).
   std::string arch = "sm_90a";
   /// Optimization level of NVPTX and ptxas (0-3), as weavec's -O.
   unsigned optLevel = 3;
@@ -45,6 +46,16 @@ struct JitOptions {
 /// Errors never abort: a kernel the compiler rejects yields an Error with
 /// code CompileError whose message holds the diagnostics as weavec prints
 /// them (`name:line:col: error: ...`, the source line and a caret).
+///
+/// Each compile runs on a thread of its own with a 1 GiB stack (reserved
+/// address space), so that deeply nested input cannot overflow the caller's
+/// stack; nesting deeper than 10000 levels is a CompileError.
+///
+/// The cache reads only regular files of at most 256 MiB: anything else at
+/// an entry's path (a directory, a FIFO, a device) is a miss, reported once
+/// per process and cache directory on stderr (`weave: warning: ...`). A
+/// cache that cannot be written is reported the same way, once; the compile
+/// still returns its bundle.
 ///
 /// A Compiler is not thread-safe; use one per thread (they may share a cache
 /// directory, also across processes: entries are written atomically).

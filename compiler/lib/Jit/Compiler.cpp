@@ -31,9 +31,17 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <cstring>
+#include <optional>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
@@ -47,6 +55,9 @@ constexpr const char *kCacheFormat = "weave-jit-cache 1";
 constexpr StringRef kEntrySuffix = ".wbundle";
 constexpr StringRef kTempInfix = ".wbundle.tmp-";
 constexpr size_t kKeyHexDigits = 64;
+/// The largest cache entry read back. A bundle is a cubin and its manifest
+/// (kilobytes to a few megabytes); anything larger is not one of ours.
+constexpr uint64_t kMaxEntryBytes = uint64_t(256) << 20;
 
 /// The value of environment variable `name`, or "" when unset.
 std::string getEnv(const char *name) {
@@ -101,30 +112,105 @@ bool isCacheFileName(StringRef name) {
   return rest == kEntrySuffix || rest.starts_with(kTempInfix);
 }
 
-/// Writes `bundle` to `entry` atomically (a temporary file, then rename), so
-/// that concurrent readers see either no entry or a complete one. A failure
-/// only costs the next run a compile, so it is not reported.
-void storeEntry(const std::string &dir, const std::string &entry,
-                const Bundle &bundle) {
-  if (fs::create_directories(dir))
+/// Prints `message` to stderr as a warning, once per process for each
+/// `(kind, directory)`: a cache that cannot be used costs compile time on
+/// every call, which the user should hear about, but not on every call.
+void warnOnce(StringRef kind, StringRef dir, const llvm::Twine &message) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!warned.insert((kind + "\n" + dir).str()).second)
     return;
+  llvm::errs() << "weave: warning: " << message << "\n";
+  llvm::errs().flush();
+}
+
+/// Reads the cache entry at `path`. Only a regular file of at most
+/// kMaxEntryBytes is read: a directory, a FIFO or a device (say a link to
+/// /dev/zero) would throw, block or never end. Returns nothing when there is
+/// no entry; `error` is set when there is one that cannot be read.
+std::optional<std::vector<uint8_t>> readEntry(const std::string &path,
+                                              std::string &error) {
+  // O_NONBLOCK: should `path` become a FIFO between a check and the open,
+  // the open returns at once instead of waiting for a writer.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    // No entry (or no cache directory yet): a plain miss.
+    if (errno != ENOENT && errno != ENOTDIR)
+      error = std::string("cannot open it: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    error = std::string("cannot stat it: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = "it is not a regular file";
+    return std::nullopt;
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMaxEntryBytes) {
+    error = "it has " + std::to_string(st.st_size) + " bytes, more than the " +
+            std::to_string(kMaxEntryBytes) + " a cache entry may have";
+    return std::nullopt;
+  }
+  // Reads at most one byte more than the size: a file that grows meanwhile
+  // is a miss, not an unbounded read.
+  std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size) + 1);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      error = std::string("cannot read it: ") + std::strerror(errno);
+      return std::nullopt;
+    }
+    if (n == 0)
+      break;
+    done += static_cast<size_t>(n);
+  }
+  if (done > static_cast<size_t>(st.st_size)) {
+    error = "it changed while being read";
+    return std::nullopt;
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+/// Writes `bundle` to `entry` atomically (a temporary file, then rename), so
+/// that concurrent readers see either no entry or a complete one. Returns
+/// what went wrong, or "" on success; a failure only costs the next run a
+/// compile, so the caller warns and goes on.
+std::string storeEntry(const std::string &dir, const std::string &entry,
+                       const Bundle &bundle) {
+  if (std::error_code ec = fs::create_directories(dir))
+    return "cannot create the directory: " + ec.message();
   llvm::SmallString<256> temp;
   int fd = -1;
-  if (fs::createUniqueFile(entry + kTempInfix.str() + "%%%%%%%%", fd, temp))
-    return;
+  if (std::error_code ec = fs::createUniqueFile(
+          entry + kTempInfix.str() + "%%%%%%%%", fd, temp))
+    return "cannot create a file in it: " + ec.message();
   std::vector<uint8_t> bytes = serializeBundle(bundle);
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
     os.close();
-    if (os.has_error()) {
+    if (std::error_code ec = os.error()) {
       os.clear_error();
       fs::remove(temp);
-      return;
+      return "cannot write '" + temp.str().str() + "': " + ec.message();
     }
   }
-  if (fs::rename(temp, entry))
+  if (std::error_code ec = fs::rename(temp, entry)) {
     fs::remove(temp);
+    return "cannot replace '" + entry + "': " + ec.message();
+  }
+  return "";
 }
 
 /// A CompileError carrying the printed diagnostics.
@@ -146,10 +232,27 @@ struct Compiler::Impl {
 
   Expected<Bundle> compile(std::unique_ptr<llvm::MemoryBuffer> buffer);
   Expected<Bundle> runPipeline(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  Expected<Bundle>
+  runPipelineHere(std::unique_ptr<llvm::MemoryBuffer> buffer);
 };
 
 Expected<Bundle>
 Compiler::Impl::runPipeline(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  // On a thread of its own with a large stack, as weavec compiles: deeply
+  // nested input must not overflow the caller's stack and take the host
+  // program down.
+  std::optional<Expected<Bundle>> result;
+  auto run = [&] { result.emplace(runPipelineHere(std::move(buffer))); };
+  if (mlir::failed(mlir::weave::runOnCompilerStack(run)))
+    return Error(ErrorCode::System,
+                 "cannot start the compiler thread (it needs a stack of " +
+                     std::to_string(mlir::weave::kCompilerStackBytes >> 20) +
+                     " MiB, or at least a quarter of that)");
+  return std::move(*result);
+}
+
+Expected<Bundle>
+Compiler::Impl::runPipelineHere(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   // Set up exactly as weavec does; a context per compile keeps compiles
   // independent and lets its memory go with it.
   mlir::DialectRegistry registry;
@@ -165,7 +268,7 @@ Compiler::Impl::runPipeline(std::unique_ptr<llvm::MemoryBuffer> buffer) {
                                            diagnosticStream);
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+      mlir::weave::parseWeaveSource(sourceMgr, &context);
   if (!module)
     return compileError(std::move(diagnostics));
 
@@ -188,10 +291,9 @@ Compiler::Impl::compile(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     return Error(ErrorCode::InvalidArgument,
                  "optLevel " + std::to_string(options.optLevel) +
                      " is out of range; use 0 to 3");
-  if (!StringRef(options.arch).starts_with("sm_"))
-    return Error(ErrorCode::InvalidArgument,
-                 "arch expects sm_XX (e.g. sm_90a), got '" + options.arch +
-                     "'");
+  if (std::optional<std::string> archError =
+          mlir::weave::checkArch(options.arch))
+    return Error(ErrorCode::InvalidArgument, "arch: " + *archError);
 
   std::string entry;
   if (!cacheDir.empty()) {
@@ -199,20 +301,34 @@ Compiler::Impl::compile(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     llvm::sys::path::append(path,
                             cacheKey(buffer->getBuffer(), options) + ".wbundle");
     entry = path.str().str();
-    if (fs::exists(entry)) {
-      // readBundleFile verifies the checksum and the manifest: a damaged
-      // entry is a miss, and is overwritten below.
-      Expected<Bundle> cached = readBundleFile(entry);
+    // Read here rather than with readBundleFile, which need not guard
+    // against what may sit at a cache path. parseBundle verifies the
+    // checksum and the manifest: a damaged entry is a miss, and is
+    // overwritten below.
+    std::string readError;
+    if (std::optional<std::vector<uint8_t>> bytes = readEntry(entry, readError)) {
+      Expected<Bundle> cached = parseBundle(bytes->data(), bytes->size());
       if (cached && cached->arch == options.arch) {
         lastHit = true;
         return cached;
       }
+    } else if (!readError.empty()) {
+      warnOnce("read", cacheDir,
+               "ignoring the JIT cache entry '" + entry + "': " + readError +
+                   " (compiling instead; further unreadable entries in '" +
+                   cacheDir + "' are not reported)");
     }
   }
 
   Expected<Bundle> bundle = runPipeline(std::move(buffer));
-  if (bundle && !entry.empty())
-    storeEntry(cacheDir, entry, *bundle);
+  if (bundle && !entry.empty()) {
+    std::string storeError = storeEntry(cacheDir, entry, *bundle);
+    if (!storeError.empty())
+      warnOnce("write", cacheDir,
+               "cannot store into the JIT cache '" + cacheDir +
+                   "': " + storeError +
+                   " (compiled bundles are not cached; this is reported once)");
+  }
   return bundle;
 }
 

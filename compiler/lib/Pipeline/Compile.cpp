@@ -7,18 +7,24 @@
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Target/CUDA/Ptxas.h"
+#include "weave/runtime/TmaLayout.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <pthread.h>
 
 using namespace mlir;
 using namespace mlir::weave;
@@ -63,10 +69,133 @@ void mlir::weave::registerWeavePipelines() {
       });
 }
 
+//===----------------------------------------------------------------------===//
+// Front end: architectures, parsing, the compiler thread
+//===----------------------------------------------------------------------===//
+
+/// PTX ISA 8.0 (the pipeline's `+ptx80`) reaches up to sm_90a; the weave
+/// lowering needs sm_70's acquire/release and ptxas 13 starts at sm_75.
+static constexpr StringLiteral kSupportedArchs[] = {
+    "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+
+ArrayRef<StringLiteral> mlir::weave::getSupportedArchs() {
+  return kSupportedArchs;
+}
+
+std::optional<std::string> mlir::weave::checkArch(StringRef arch) {
+  if (llvm::is_contained(kSupportedArchs, arch))
+    return std::nullopt;
+  std::string message =
+      "unsupported GPU architecture '" + arch.str() + "'; supported: ";
+  llvm::raw_string_ostream os(message);
+  llvm::interleaveComma(kSupportedArchs, os);
+  return message;
+}
+
+unsigned mlir::weave::getComputeCapability(StringRef arch) {
+  unsigned cc = 0;
+  arch.consume_front("sm_");
+  arch.take_while(llvm::isDigit).getAsInteger(10, cc);
+  return cc;
+}
+
+/// The offset of the first bracket that opens nesting level `limit + 1` in
+/// `text`, or nothing. Counts `{ ( [ <` against `} ) ] >` outside string
+/// literals and `//` comments; the `>` of `->` and `>=` closes nothing. A
+/// stray closer cannot make room for deeper nesting later (the depth stays
+/// at least 0).
+static std::optional<size_t> findDeepNesting(StringRef text, unsigned limit) {
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    switch (text[i]) {
+    case '"':
+      // String literals end at the quote or, as the lexer says, the line.
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      break;
+    case '/':
+      if (i + 1 < e && text[i + 1] == '/') {
+        i = text.find('\n', i);
+        if (i == StringRef::npos)
+          return std::nullopt;
+      }
+      break;
+    case '{':
+    case '(':
+    case '[':
+    case '<':
+      if (++depth > limit)
+        return i;
+      break;
+    case '>':
+      if ((i > 0 && text[i - 1] == '-') || (i + 1 < e && text[i + 1] == '='))
+        break;
+      [[fallthrough]];
+    case '}':
+    case ')':
+    case ']':
+      if (depth > 0)
+        --depth;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+OwningOpRef<ModuleOp> mlir::weave::parseWeaveSource(llvm::SourceMgr &sourceMgr,
+                                                   MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  if (std::optional<size_t> at =
+          findDeepNesting(buffer->getBuffer(), kMaxNestingDepth)) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *at));
+    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
+                                  column))
+        << "expects brackets, braces, parentheses and type parameters "
+           "nested at most "
+        << kMaxNestingDepth << " deep, this one opens level "
+        << kMaxNestingDepth + 1;
+    return nullptr;
+  }
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+LogicalResult mlir::weave::runOnCompilerStack(llvm::function_ref<void()> fn) {
+  auto entry = [](void *arg) -> void * {
+    (*static_cast<llvm::function_ref<void()> *>(arg))();
+    return nullptr;
+  };
+  // A smaller stack still holds kMaxNestingDepth levels with room to spare;
+  // it is only reserved address space, so the large one is tried first.
+  for (size_t bytes : {kCompilerStackBytes, kCompilerStackBytes / 4}) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+      return failure();
+    pthread_t thread;
+    int error = pthread_attr_setstacksize(&attr, bytes);
+    if (error == 0)
+      error = pthread_create(&thread, &attr, entry, &fn);
+    pthread_attr_destroy(&attr);
+    if (error == 0)
+      return success(pthread_join(thread, nullptr) == 0);
+  }
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// compileModule
+//===----------------------------------------------------------------------===//
+
 /// The bundle's description of one kernel, from its ABI.
-static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi) {
+static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi,
+                                        unsigned computeCapability) {
   ::weave::KernelInfo info;
   info.name = abi.name;
+  info.computeCapability = computeCapability;
   for (int i = 0; i < 3; ++i) {
     info.grid[i] = abi.grid[i];
     info.block[i] = abi.block[i];
@@ -93,6 +222,38 @@ static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi) {
   return info;
 }
 
+/// Checks, with the runtime's own rules (computeTmaLayout), that the host
+/// can build every tensor map of `info`, and reports one it cannot at the
+/// first TMA op that uses it: the bundle's checks would otherwise find it
+/// after lowering, located nowhere.
+static LogicalResult
+checkTensorMaps(gpu::GPUFuncOp func, const ::weave::KernelInfo &info,
+                const llvm::DenseMap<Operation *, unsigned> &tmaOf) {
+  for (unsigned index = 0; index < info.params.size(); ++index) {
+    const ::weave::ParamInfo &param = info.params[index];
+    if (param.kind != ::weave::abi::ParamKind::Tma ||
+        param.tma.sourceParam >= info.params.size())
+      continue;
+    auto layout = ::weave::computeTmaLayout(
+        param, info.params[param.tma.sourceParam]);
+    if (layout)
+      continue;
+    Operation *user = nullptr;
+    func.walk([&](Operation *op) {
+      auto it = tmaOf.find(op);
+      if (it == tmaOf.end() || it->second != index)
+        return WalkResult::advance();
+      user = op;
+      return WalkResult::interrupt();
+    });
+    InFlightDiagnostic diag =
+        user ? user->emitOpError() : func.emitError();
+    return diag << "needs a tensor map the runtime cannot build: "
+                << layout.error().message();
+  }
+  return success();
+}
+
 static void configureIRPrinting(PassManager &pm, const CompileOptions &options) {
   if (!options.printIRAfterAll)
     return;
@@ -107,6 +268,8 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
                                          const CompileOptions &options,
                                          CompileArtifacts &artifacts) {
   MLIRContext *ctx = module.getContext();
+  if (std::optional<std::string> archError = checkArch(options.arch))
+    return emitError(module.getLoc()) << *archError;
   auto print = [](Operation *op) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -117,19 +280,32 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   PassManager verify(ctx);
   configureIRPrinting(verify, options);
   verify.addPass(createVerifyKernelPass());
-  if (emit != EmitKind::Mlir) {
-    verify.addPass(createCanonicalizerPass());
-    // The manifest is computed from the expanded kernel: pipelines add TMA
-    // parameters.
-    verify.addPass(createExpandPipelinesPass());
-    verify.addPass(createCanonicalizerPass());
-  }
   if (failed(verify.run(module)))
+    return failure();
+  // What the ABI needs of each kernel's name and arguments, located at the
+  // argument, before any pass rewrites the kernel.
+  WalkResult interface = module.walk([](gpu::GPUFuncOp func) {
+    if (func->hasAttr(WeaveDialect::getKernelAttrName()) &&
+        failed(verifyKernelInterface(func)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (interface.wasInterrupted())
     return failure();
   if (emit == EmitKind::Mlir) {
     artifacts.mlir = print(module);
     return success();
   }
+
+  PassManager expand(ctx);
+  configureIRPrinting(expand, options);
+  expand.addPass(createCanonicalizerPass());
+  // The manifest is computed from the expanded kernel: pipelines add TMA
+  // parameters.
+  expand.addPass(createExpandPipelinesPass());
+  expand.addPass(createCanonicalizerPass());
+  if (failed(expand.run(module)))
+    return failure();
 
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   if (gpuModules.size() != 1)
@@ -141,10 +317,15 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
     if (!func->hasAttr(WeaveDialect::getKernelAttrName()))
       continue;
-    FailureOr<KernelAbi> abi = computeKernelAbi(func);
+    llvm::DenseMap<Operation *, unsigned> tmaOf;
+    FailureOr<KernelAbi> abi = computeKernelAbi(func, &tmaOf);
     if (failed(abi))
       return failure();
-    artifacts.bundle.kernels.push_back(toKernelInfo(*abi));
+    ::weave::KernelInfo info =
+        toKernelInfo(*abi, getComputeCapability(options.arch));
+    if (failed(checkTensorMaps(func, info, tmaOf)))
+      return failure();
+    artifacts.bundle.kernels.push_back(std::move(info));
   }
   if (artifacts.bundle.kernels.empty())
     return emitError(gpuModule.getLoc())

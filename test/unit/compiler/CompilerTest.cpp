@@ -12,15 +12,21 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <future>
 #include <fstream>
 #include <iterator>
 #include <optional>
 #include <sstream>
 #include <thread>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace stdfs = std::filesystem;
 using namespace weave;
@@ -87,6 +93,51 @@ int runWeavec(const std::string &args, const std::string &scratchDir,
   if (errors)
     *errors = readText(errorFile);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// A kernel with `depth` nested scf.if regions.
+std::string nestedKernel(int depth) {
+  std::string text =
+      "gpu.module @m {\n"
+      "gpu.func @k(%a: memref<16xf32> {weave.name = \"a\"}) kernel "
+      "attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "
+      "\"x\", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {\n"
+      "%c0 = arith.constant 0 : index\n"
+      "%tid = gpu.thread_id x\n"
+      "%t = arith.cmpi eq, %tid, %c0 : index\n"
+      "%v = arith.constant 1.0 : f32\n";
+  for (int i = 0; i < depth; ++i)
+    text += "scf.if %t {\nmemref.store %v, %a[%tid] : memref<16xf32>\n";
+  for (int i = 0; i < depth; ++i)
+    text += "}\n";
+  return text + "gpu.return\n}\n}\n";
+}
+
+/// Runs `fn` on a thread; ends the process with a failure when it has not
+/// returned after `seconds` (a blocked thread cannot be stopped).
+void withDeadline(int seconds, const std::function<void()> &fn) {
+  std::promise<void> done;
+  std::future<void> finished = done.get_future();
+  std::thread thread([&] {
+    fn();
+    done.set_value();
+  });
+  if (finished.wait_for(std::chrono::seconds(seconds)) ==
+      std::future_status::timeout) {
+    std::fprintf(stderr, "FAILED: still running after %d s (blocked)\n",
+                 seconds);
+    std::_Exit(1);
+  }
+  thread.join();
+}
+
+/// How often `needle` occurs in `text`.
+size_t countOf(const std::string &text, const std::string &needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + needle.size()))
+    ++count;
+  return count;
 }
 
 class CompilerTest : public ::testing::Test {
@@ -242,6 +293,144 @@ TEST_F(CompilerTest, CorruptEntryIsAMissAndIsRewritten) {
     ASSERT_TRUE(compiler.compileString(source_));
     EXPECT_TRUE(compiler.lastCompileHitCache());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Deep nesting
+//===----------------------------------------------------------------------===//
+
+// About 4,000 nested regions overflowed an 8 MiB stack in the parser and
+// took the host program down (SIGSEGV). The compile runs on a thread of its
+// own with a large stack; nesting beyond 10000 levels is a located error.
+TEST_F(CompilerTest, DeepNestingDoesNotTakeTheHostDown) {
+  JitOptions off = options();
+  off.useCache = false;
+  Compiler compiler(off);
+  Expected<Bundle> deep = compiler.compileString(nestedKernel(4000), "deep");
+  if (havePtxas())
+    ASSERT_TRUE(deep) << deep.error().toString();
+  else
+    ASSERT_EQ(deep.error().code(), ErrorCode::CompileError);
+
+  Expected<Bundle> deeper =
+      compiler.compileString(nestedKernel(10001), "deeper.mlir");
+  ASSERT_FALSE(deeper);
+  EXPECT_EQ(deeper.error().code(), ErrorCode::CompileError);
+  EXPECT_EQ(deeper.error().message().rfind(
+                "deeper.mlir:20002:20: error: expects brackets, braces, "
+                "parentheses and type parameters nested at most 10000 deep",
+                0),
+            0u)
+      << deeper.error().message();
+}
+
+//===----------------------------------------------------------------------===//
+// Cache entries that are not bundles, and caches that cannot be written
+//===----------------------------------------------------------------------===//
+
+// Whatever sits at an entry's path, a compile returns the bundle: a
+// directory, a FIFO, a link to /dev/zero or a huge file is a miss with one
+// warning (it threw, blocked or read without end), and is replaced where a
+// rename can replace it.
+TEST_F(CompilerTest, CacheEntryThatIsNotARegularFileIsAMiss) {
+  REQUIRE_PTXAS();
+  struct Case {
+    const char *what;
+    std::function<void(const std::string &)> make;
+    const char *warning;
+    bool replaced;
+  };
+  const Case cases[] = {
+      {"directory",
+       [](const std::string &path) {
+         stdfs::create_directory(path);
+         writeText(path + "/inside", "keeps the directory non-empty");
+       },
+       "it is not a regular file", false},
+      {"fifo",
+       [](const std::string &path) { ASSERT_EQ(mkfifo(path.c_str(), 0600), 0); },
+       "it is not a regular file", true},
+      {"link to /dev/zero",
+       [](const std::string &path) {
+         ASSERT_EQ(symlink("/dev/zero", path.c_str()), 0);
+       },
+       "it is not a regular file", true},
+      {"huge file",
+       [](const std::string &path) {
+         writeText(path, "");
+         ASSERT_EQ(truncate(path.c_str(), off_t(300) << 20), 0);
+       },
+       "bytes, more than the 268435456 a cache entry may have", true},
+  };
+  Expected<Bundle> good = Compiler(options()).compileString(source_);
+  ASSERT_TRUE(good) << good.error().toString();
+  std::string name =
+      stdfs::path(cacheEntries(cacheDir_).at(0)).filename().string();
+  int index = 0;
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    // A directory of its own per case: warnings are once per directory.
+    JitOptions own = options();
+    own.cacheDir = scratch_ + "/cache" + std::to_string(index++);
+    stdfs::create_directories(own.cacheDir);
+    std::string entry = own.cacheDir + "/" + name;
+    c.make(entry);
+
+    testing::internal::CaptureStderr();
+    withDeadline(120, [&] {
+      Compiler compiler(own);
+      for (int i = 0; i < 2; ++i) {
+        Expected<Bundle> bundle = compiler.compileString(source_);
+        ASSERT_TRUE(bundle) << bundle.error().toString();
+        EXPECT_EQ(bytesOf(*bundle), bytesOf(*good));
+        // Replaced by the first compile: the second one hits.
+        EXPECT_EQ(compiler.lastCompileHitCache(), c.replaced && i == 1);
+      }
+    });
+    std::string errors = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(countOf(errors, "weave: warning: ignoring the JIT cache entry '" +
+                                  entry + "': "),
+              1u)
+        << errors;
+    EXPECT_EQ(countOf(errors, c.warning), 1u) << errors;
+    // A directory cannot be renamed over: that is said once too.
+    EXPECT_EQ(countOf(errors, "weave: warning: cannot store into the JIT "
+                              "cache '"),
+              c.replaced ? 0u : 1u)
+        << errors;
+    if (c.replaced) {
+      Expected<Bundle> stored = readBundleFile(entry);
+      ASSERT_TRUE(stored) << stored.error().toString();
+    }
+  }
+}
+
+// A cache directory that cannot be created says so once per process, and
+// every compile still returns its bundle.
+TEST_F(CompilerTest, UnwritableCacheDirectoryWarnsOnce) {
+  REQUIRE_PTXAS();
+  writeText(scratch_ + "/file", "a regular file, not a directory");
+  JitOptions broken = options();
+  broken.cacheDir = scratch_ + "/file/cache";
+  testing::internal::CaptureStderr();
+  {
+    Compiler compiler(broken);
+    for (const std::string &source : {source_, source_ + "// another\n"}) {
+      Expected<Bundle> bundle = compiler.compileString(source);
+      ASSERT_TRUE(bundle) << bundle.error().toString();
+      EXPECT_FALSE(compiler.lastCompileHitCache());
+    }
+  }
+  ASSERT_TRUE(Compiler(broken).compileString(source_));
+  std::string errors = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(countOf(errors, "weave: warning: cannot store into the JIT cache '" +
+                                broken.cacheDir +
+                                "': cannot create the directory: Not a "
+                                "directory (compiled bundles are not cached; "
+                                "this is reported once)"),
+            1u)
+      << errors;
+  EXPECT_EQ(countOf(errors, "warning"), 1u) << errors;
 }
 
 TEST_F(CompilerTest, ClearCacheRemovesOnlyEntries) {
@@ -410,6 +599,13 @@ const char *const kBadSources[] = {
     "func.func @f() {\n  weave.frobnicate\n  return\n}\n",
     "func.func @host() {\n  %me = weave.device_id \"x\"\n"
     "  %n = weave.num_devices \"x\"\n  return\n}\n",
+    "gpu.module @m {\n"
+    "  gpu.func @k(%a: memref<16xf32> {weave.name = \"rank\"}) kernel "
+    "attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "
+    "\"x\", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {\n"
+    "    gpu.return\n"
+    "  }\n"
+    "}\n",
 };
 
 TEST_F(CompilerTest, ErrorsAreLocatedDiagnostics) {
@@ -421,6 +617,10 @@ TEST_F(CompilerTest, ErrorsAreLocatedDiagnostics) {
       "<string>:2:3: error: custom op 'weave.frobnicate' is unknown",
       "<string>:2:9: error: 'weave.device_id' op expects to be inside a "
       "gpu.func kernel with a 'weave.kernel' attribute",
+      // At the argument, before lowering (the bundle's own checks used to
+      // find the duplicate name, at 0:0).
+      "<string>:2:15: error: kernel argument #0 has weave.name \"rank\", "
+      "which the ABI reserves for a team parameter",
   };
   for (size_t i = 0; i < std::size(kBadSources); ++i) {
     SCOPED_TRACE(kBadSources[i]);
@@ -477,20 +677,29 @@ TEST_F(CompilerTest, BadOptions) {
   EXPECT_EQ(bundle.error().code(), ErrorCode::InvalidArgument);
   EXPECT_EQ(bundle.error().message(), "optLevel 7 is out of range; use 0 to 3");
 
-  JitOptions badArch = options();
-  badArch.arch = "gfx90a";
-  bundle = Compiler(badArch).compileString(source_);
-  ASSERT_FALSE(bundle);
-  EXPECT_EQ(bundle.error().code(), ErrorCode::InvalidArgument);
-  EXPECT_EQ(bundle.error().message(),
-            "arch expects sm_XX (e.g. sm_90a), got 'gfx90a'");
+  // Only the architectures the pipeline builds for; the message names them.
+  for (const char *arch : {"gfx90a", "sm_999", "sm_100a", "sm_70", "sm_"}) {
+    JitOptions badArch = options();
+    badArch.arch = arch;
+    bundle = Compiler(badArch).compileString(source_);
+    ASSERT_FALSE(bundle);
+    EXPECT_EQ(bundle.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(bundle.error().message(),
+              "arch: unsupported GPU architecture '" + std::string(arch) +
+                  "'; supported: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, "
+                  "sm_90a");
+  }
 }
 
 TEST_F(CompilerTest, PtxasFailureIsALocatedError) {
-  REQUIRE_PTXAS();
-  JitOptions unknownArch = options();
-  unknownArch.arch = "sm_999";
-  Compiler compiler(unknownArch);
+  // A ptxas that fails, so that the test does not depend on what the real
+  // one rejects.
+  std::string fake = scratch_ + "/ptxas";
+  writeText(fake, "#!/bin/sh\necho 'ptxas fatal   : fake failure' >&2\n"
+                  "exit 1\n");
+  stdfs::permissions(fake, stdfs::perms::owner_all);
+  ScopedEnv ptxas("WEAVE_PTXAS", fake);
+  Compiler compiler(options());
   Expected<Bundle> bundle = compiler.compileString(source_, "ring.mlir");
   ASSERT_FALSE(bundle);
   EXPECT_EQ(bundle.error().code(), ErrorCode::CompileError);
@@ -498,6 +707,7 @@ TEST_F(CompilerTest, PtxasFailureIsALocatedError) {
   const std::string &message = bundle.error().message();
   EXPECT_EQ(message.rfind("ring.mlir:", 0), 0u) << message;
   EXPECT_NE(message.find(":1: error: ptxas ("), std::string::npos) << message;
+  EXPECT_NE(message.find("fake failure"), std::string::npos) << message;
   EXPECT_TRUE(cacheEntries(cacheDir_).empty());
 }
 

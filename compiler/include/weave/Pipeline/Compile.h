@@ -12,9 +12,16 @@
 #include "weave/runtime/Bundle.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/FunctionExtras.h"
 
+#include <optional>
 #include <string>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace mlir::weave {
 
@@ -45,6 +52,38 @@ void buildWeaveToLLVMPipeline(OpPassManager &pm, const CompileOptions &options);
 
 /// Registers `weave-to-llvm` as a pass pipeline for weave-opt.
 void registerWeavePipelines();
+
+/// The GPU architectures the pipeline compiles for (PTX ISA 8.0 and the
+/// weave lowering): Turing through Hopper.
+ArrayRef<StringLiteral> getSupportedArchs();
+
+/// Nothing when `arch` is one of getSupportedArchs(); otherwise the reason,
+/// naming the supported ones (for the driver to prefix with its flag name).
+std::optional<std::string> checkArch(StringRef arch);
+
+/// The compute capability (major * 10 + minor) a supported `arch` needs.
+unsigned getComputeCapability(StringRef arch);
+
+/// How deep brackets, braces, parentheses and type parameters may nest in
+/// the source. The parser recurses once per level; with the stack of
+/// runOnCompilerStack this depth is far from overflowing it.
+inline constexpr unsigned kMaxNestingDepth = 10000;
+
+/// Parses the main buffer of `sourceMgr` as a module, first rejecting
+/// nesting deeper than kMaxNestingDepth with an error at the offending
+/// bracket. Errors go to the context's diagnostic handler.
+OwningOpRef<ModuleOp> parseWeaveSource(llvm::SourceMgr &sourceMgr,
+                                       MLIRContext *context);
+
+/// Stack size of the thread runOnCompilerStack starts.
+inline constexpr size_t kCompilerStackBytes = size_t(1) << 30;
+
+/// Runs `fn` to completion on a new thread with a kCompilerStackBytes stack
+/// (the parser, the verifier and the passes recurse on nested IR; a default
+/// 8 MiB stack overflows at about 3,000 nested regions), as clang runs
+/// its compile. Fails, without running `fn`, when no such thread can be
+/// started (then smaller stacks down to 256 MiB were tried too).
+LogicalResult runOnCompilerStack(llvm::function_ref<void()> fn);
 
 /// Compiles `module` (in place) up to `emit`. Errors are emitted as
 /// diagnostics on the module's context.

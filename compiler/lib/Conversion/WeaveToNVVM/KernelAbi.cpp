@@ -8,6 +8,11 @@
 #include "mlir/IR/Matchers.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdint>
 
 using namespace mlir;
 using namespace mlir::weave;
@@ -42,12 +47,21 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
            c.getSExtValue() == meshSize;
   };
   auto constantTerm = [&](Value v) -> std::optional<int64_t> {
+    // The manifest carries the offset as i32 (TmaInfo::peerOffset): a
+    // larger one is not matched, so the op is rejected instead of the host
+    // computing another peer than the kernel.
+    auto fitsI32 = [](int64_t value) {
+      return value >= INT32_MIN && value <= INT32_MAX;
+    };
     APInt c;
-    if (matchPattern(v, m_ConstantInt(&c)))
+    if (matchPattern(v, m_ConstantInt(&c)) && c.getSignificantBits() <= 64 &&
+        fitsI32(c.getSExtValue()))
       return c.getSExtValue();
     // num_devices - k
     if (auto sub = v.getDefiningOp<arith::SubIOp>())
-      if (isTeamSize(sub.getLhs()) && matchPattern(sub.getRhs(), m_ConstantInt(&c)))
+      if (isTeamSize(sub.getLhs()) &&
+          matchPattern(sub.getRhs(), m_ConstantInt(&c)) &&
+          c.getSignificantBits() <= 64 && fitsI32(c.getSExtValue()))
         return -c.getSExtValue();
     return std::nullopt;
   };
@@ -68,6 +82,209 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
   return failure();
 }
 
+/// What a kernel argument may be, for messages that reject one.
+static constexpr llvm::StringLiteral kPassableTypes =
+    "kernel arguments are memrefs in global memory (static shape, identity "
+    "layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or "
+    "#weave.symmetric memory space), !weave.semaphore, or scalars of type "
+    "i32, i64, f32 or f64";
+
+/// Whether `name` can name a parameter in the manifest and in the runtime's
+/// argument binding: a C identifier.
+static bool isIdentifier(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// Fills `param` with the kind, dtype and shape of user argument `index`, or
+/// emits an error at the argument and fails.
+static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
+                                   AbiParam &param) {
+  BlockArgument arg = func.getArgument(index);
+  Type type = arg.getType();
+  auto fail = [&](const Twine &what) {
+    return emitError(arg.getLoc())
+           << "kernel argument #" << index << " of type " << type << " "
+           << what;
+  };
+  if (auto sem = dyn_cast<SemaphoreType>(type)) {
+    if (sem.getCount() == 0)
+      return fail("cannot be passed: a semaphore needs at least one counter");
+    param.kind = ::weave::abi::ParamKind::Semaphore;
+    param.dtype = "u32";
+    param.semaphoreCount = sem.getCount();
+    param.shape.push_back(sem.getCount());
+    return success();
+  }
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    if (!memref.hasStaticShape() || !memref.getLayout().isIdentity())
+      return fail("cannot be passed: the ABI takes static, row-major "
+                  "buffers");
+    if (!isGlobal(memref))
+      return fail("cannot be passed: kernel buffers live in global memory "
+                  "(default, 1 or #weave.symmetric memory space)");
+    FailureOr<std::string> dtype = getDTypeName(memref.getElementType());
+    if (failed(dtype))
+      return fail("has an element type the runtime does not support; "
+                  "buffers hold f16, bf16, f32, f64, i8, i32 or i64");
+    if (memref.getRank() == 0)
+      return fail("cannot be passed: the ABI takes buffers of rank 1 or more");
+    // The runtime and the lowering compute byte sizes and offsets in
+    // (signed) 64-bit arithmetic: a buffer must have at least one element
+    // and at most 2^63 - 1 bytes.
+    int64_t bytes = memref.getElementTypeBitWidth() / 8;
+    for (int64_t dim : memref.getShape()) {
+      if (dim <= 0)
+        return fail("cannot be passed: buffers need at least one element, "
+                    "found a dimension of size " +
+                    Twine(dim));
+      if (llvm::MulOverflow(bytes, dim, bytes))
+        return fail("cannot be passed: its size in bytes does not fit in a "
+                    "signed 64-bit integer (at most 9223372036854775807 "
+                    "bytes)");
+    }
+    param.kind = isSymmetric(memref) ? ::weave::abi::ParamKind::Symmetric
+                                     : ::weave::abi::ParamKind::Buffer;
+    param.dtype = *dtype;
+    param.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    return success();
+  }
+  if (type.isIntOrFloat()) {
+    FailureOr<std::string> dtype = getDTypeName(type);
+    if (failed(dtype) || type.getIntOrFloatBitWidth() < 32)
+      return fail("cannot be passed: scalars are i32, i64, f32 or f64");
+    param.kind = ::weave::abi::ParamKind::Scalar;
+    param.dtype = *dtype;
+    return success();
+  }
+  return fail("cannot be passed to a weave kernel; " + kPassableTypes);
+}
+
+/// Computes the user parameters of `func` (names, kinds, shapes), checking
+/// each, or emits a located error and fails.
+static LogicalResult computeUserParams(gpu::GPUFuncOp func,
+                                       SmallVectorImpl<AbiParam> &params) {
+  // Only the function's parameters: the entry block also holds the
+  // workgroup and private memory attributions.
+  llvm::StringMap<unsigned> names;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = func.getArgument(i);
+    AbiParam param;
+    if (failed(classifyParam(func, i, param)))
+      return failure();
+    // The name is the manifest's and the runtime's handle on the argument
+    // (Kernel::bind by name), so it must be a unique identifier that the
+    // ABI's own parameters do not use.
+    param.name = "arg" + std::to_string(i);
+    if (Attribute attr = func.getArgAttr(i, "weave.name")) {
+      auto name = dyn_cast<StringAttr>(attr);
+      if (!name)
+        return emitError(arg.getLoc())
+               << "kernel argument #" << i
+               << " expects 'weave.name' to be a string, found " << attr;
+      if (!isIdentifier(name.getValue()))
+        return emitError(arg.getLoc())
+               << "kernel argument #" << i << " has weave.name " << name
+               << ", expected an identifier (a letter or '_', then letters, "
+                  "digits or '_')";
+      if (llvm::is_contained(kReservedParamNames, name.getValue()))
+        return emitError(arg.getLoc())
+               << "kernel argument #" << i << " has weave.name " << name
+               << ", which the ABI reserves for a team parameter (rank, "
+                  "team_size and peer_bases are reserved)";
+      param.name = name.getValue().str();
+    }
+    auto [it, inserted] = names.try_emplace(param.name, i);
+    if (!inserted) {
+      InFlightDiagnostic diag = emitError(arg.getLoc())
+                                << "kernel argument #" << i << " is named '"
+                                << param.name << "', as is argument #"
+                                << it->second
+                                << "; kernel argument names must be unique "
+                                   "(an argument without weave.name is "
+                                   "named argN)";
+      diag.attachNote(func.getArgument(it->second).getLoc())
+          << "argument #" << it->second << " is here";
+      return failure();
+    }
+    params.push_back(std::move(param));
+  }
+  return success();
+}
+
+/// Checks that the kernel's symbol is a PTX identifier the manifest can name:
+/// `[A-Za-z][A-Za-z0-9_$]*` or `[_$][A-Za-z0-9_$]+`, not the predefined
+/// WARP_SZ. Anything else aborts the NVPTX printer or fails in ptxas.
+static LogicalResult verifyKernelName(gpu::GPUFuncOp func) {
+  StringRef name = func.getName();
+  auto isBody = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  bool valid = !name.empty() && llvm::all_of(name, isBody) &&
+               (llvm::isAlpha(name[0]) ||
+                ((name[0] == '_' || name[0] == '$') && name.size() > 1)) &&
+               name != "WARP_SZ";
+  if (!valid)
+    return func.emitError()
+           << "expects a kernel name that PTX accepts (letters, digits, '_' "
+              "and '$', starting with a letter, or with '_' or '$' followed "
+              "by more; not WARP_SZ), got '"
+           << name << "'";
+  return success();
+}
+
+/// Checks that the mesh size of `kernel` fits the ABI's u32 TeamSize.
+static LogicalResult verifyMeshSize(gpu::GPUFuncOp func, KernelAttr kernel) {
+  MeshAttr mesh = kernel.getMesh();
+  if (!mesh.isDynamic() &&
+      (mesh.getSize() < 1 || mesh.getSize() > int64_t(UINT32_MAX)))
+    return func.emitError() << "expects a mesh size from 1 to " << UINT32_MAX
+                            << " (the ABI passes the team size as u32), got "
+                            << mesh.getSize();
+  return success();
+}
+
+LogicalResult mlir::weave::verifyKernelInterface(gpu::GPUFuncOp func) {
+  auto kernel =
+      func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
+  if (!kernel)
+    return func.emitError("expects a '")
+           << WeaveDialect::getKernelAttrName() << "' attribute";
+  if (failed(verifyKernelName(func)) || failed(verifyMeshSize(func, kernel)))
+    return failure();
+  SmallVector<AbiParam> params;
+  return computeUserParams(func, params);
+}
+
+/// The launch parameter buffer needs for `params`, laid out as the runtime
+/// lays it out (computeParamLayout): natural alignment, 64 bytes for Tma.
+static uint64_t paramSpaceBytes(ArrayRef<AbiParam> params) {
+  uint64_t offset = 0;
+  for (const AbiParam &param : params) {
+    uint64_t size = 8, align = 8;
+    switch (param.kind) {
+    case ::weave::abi::ParamKind::Rank:
+    case ::weave::abi::ParamKind::TeamSize:
+      size = align = ::weave::abi::kTeamScalarParamBytes;
+      break;
+    case ::weave::abi::ParamKind::Scalar:
+      size = align = param.dtype == "f64" || param.dtype == "i64" ? 8 : 4;
+      break;
+    case ::weave::abi::ParamKind::Tma:
+      size = ::weave::abi::kTmaParamBytes;
+      align = ::weave::abi::kTmaParamAlign;
+      break;
+    default:
+      size = align = ::weave::abi::kPointerParamBytes;
+      break;
+    }
+    offset = llvm::alignTo(offset, align) + size;
+  }
+  return offset;
+}
+
 FailureOr<KernelAbi>
 mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
                               llvm::DenseMap<Operation *, unsigned> *tmaOf) {
@@ -85,49 +302,9 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   result.cluster.assign(kernel.getCluster().begin(), kernel.getCluster().end());
   result.dynamicSmemBytes = kernel.getSmem();
 
-  // Only the function's parameters: the entry block also holds the
-  // workgroup and private memory attributions.
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    BlockArgument arg = func.getArgument(i);
-    AbiParam param;
-    param.name = "arg" + std::to_string(arg.getArgNumber());
-    if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                      "weave.name"))
-      param.name = name.getValue().str();
-    Type type = arg.getType();
-    auto fail = [&](const Twine &what) {
-      return func.emitError() << "kernel argument #" << arg.getArgNumber()
-                              << " of type " << type << " " << what;
-    };
-    if (auto sem = dyn_cast<SemaphoreType>(type)) {
-      param.kind = ::weave::abi::ParamKind::Semaphore;
-      param.dtype = "u32";
-      param.semaphoreCount = sem.getCount();
-      param.shape.push_back(sem.getCount());
-    } else if (auto memref = dyn_cast<MemRefType>(type)) {
-      if (!memref.hasStaticShape() || !memref.getLayout().isIdentity())
-        return fail("cannot be passed: the ABI takes static, row-major "
-                    "buffers");
-      if (!isGlobal(memref))
-        return fail("cannot be passed: kernel buffers live in global memory");
-      FailureOr<std::string> dtype = getDTypeName(memref.getElementType());
-      if (failed(dtype))
-        return fail("has an element type the runtime does not support");
-      param.kind = isSymmetric(memref) ? ::weave::abi::ParamKind::Symmetric
-                                       : ::weave::abi::ParamKind::Buffer;
-      param.dtype = *dtype;
-      param.shape.assign(memref.getShape().begin(), memref.getShape().end());
-    } else if (type.isIntOrFloat()) {
-      FailureOr<std::string> dtype = getDTypeName(type);
-      if (failed(dtype) || type.getIntOrFloatBitWidth() < 32)
-        return fail("cannot be passed: scalars are i32, i64, f32 or f64");
-      param.kind = ::weave::abi::ParamKind::Scalar;
-      param.dtype = *dtype;
-    } else {
-      return fail("cannot be passed to a weave kernel");
-    }
-    result.params.push_back(std::move(param));
-  }
+  if (failed(verifyKernelName(func)) || failed(verifyMeshSize(func, kernel)) ||
+      failed(computeUserParams(func, result.params)))
+    return failure();
   for (auto [kind, name] : {std::pair<::weave::abi::ParamKind, const char *>{::weave::abi::ParamKind::Rank, "rank"},
                             {::weave::abi::ParamKind::TeamSize, "team_size"},
                             {::weave::abi::ParamKind::PeerBases, "peer_bases"}}) {
@@ -160,8 +337,8 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
       if (failed(offset)) {
         op->emitOpError() << "expects the device of a TMA store to another "
                              "device to be (device_id + c) mod num_devices "
-                             "for a constant c, so that the host can build "
-                             "its tensor map";
+                             "for a constant c in the range of i32, so that "
+                             "the host can build its tensor map";
         return WalkResult::interrupt();
       }
       param.tmaIsPeerView = true;
@@ -200,5 +377,15 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   });
   if (walk.wasInterrupted())
     return failure();
+  uint64_t paramBytes = paramSpaceBytes(result.params);
+  if (paramBytes > kMaxKernelParamBytes) {
+    unsigned numTma = result.params.size() - numUser - 3;
+    return func.emitError()
+           << "expects at most " << kMaxKernelParamBytes
+           << " bytes of kernel parameters, got " << paramBytes << " ("
+           << numUser << " user parameters, 3 team parameters and " << numTma
+           << " TMA descriptors of " << ::weave::abi::kTmaParamBytes
+           << " bytes, laid out as docs/ABI.md says)";
+  }
   return result;
 }

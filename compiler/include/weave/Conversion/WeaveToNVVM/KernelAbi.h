@@ -59,6 +59,22 @@ inline constexpr llvm::StringLiteral kTmaArgAttrName = "weave.tma_arg";
 /// failure for types the runtime does not know.
 FailureOr<std::string> getDTypeName(Type type);
 
+/// The most bytes a kernel's parameters may take in the launch parameter
+/// buffer, laid out as docs/ABI.md says (natural alignment, 64 for Tma).
+/// CUDA's limit for PTX ISA 8.0, which the pipeline emits.
+inline constexpr uint64_t kMaxKernelParamBytes = 4096;
+
+/// The parameter names the ABI gives the team parameters; a user parameter
+/// may not take them.
+inline constexpr llvm::StringLiteral kReservedParamNames[] = {
+    "rank", "team_size", "peer_bases"};
+
+/// Checks what the ABI needs of a kernel's name and own parameters (types, names,
+/// sizes, the mesh size) and emits a located error at the offending
+/// argument or kernel. computeKernelAbi runs it too; the driver runs it
+/// right after verification so that these errors come before any lowering.
+LogicalResult verifyKernelInterface(gpu::GPUFuncOp func);
+
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
 /// TMA parameters follow the team parameters, one per distinct (global

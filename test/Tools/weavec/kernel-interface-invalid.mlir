@@ -1,0 +1,245 @@
+// RUN: weavec %s --emit=ptx --split-input-file --verify-diagnostics -o /dev/null
+
+// What the ABI needs of a kernel's name and arguments is checked right after
+// verification, at the argument (or the kernel), before any lowering: none
+// of these reaches ptxas, the NVPTX printer or the bundle's own checks.
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "", expected an identifier (a letter or '_', then letters, digits or '_')}}
+      %a: memref<16xf32> {weave.name = ""}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "a b", expected an identifier}}
+      %a: memref<16xf32> {weave.name = "a b"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "a.tma0", expected an identifier}}
+      %a: memref<16xf32> {weave.name = "a.tma0"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "2x", expected an identifier}}
+      %a: memref<16xf32> {weave.name = "2x"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 expects 'weave.name' to be a string, found 3 : i64}}
+      %a: memref<16xf32> {weave.name = 3}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "rank", which the ABI reserves for a team parameter (rank, team_size and peer_bases are reserved)}}
+      %a: memref<16xf32> {weave.name = "rank"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "team_size", which the ABI reserves}}
+      %a: i32 {weave.name = "team_size"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 has weave.name "peer_bases", which the ABI reserves}}
+      %a: memref<16xf32> {weave.name = "peer_bases"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-note @below {{argument #0 is here}}
+      %a: memref<16xf32> {weave.name = "x"},
+      // expected-error @below {{kernel argument #1 is named 'x', as is argument #0; kernel argument names must be unique (an argument without weave.name is named argN)}}
+      %b: memref<16xf32> {weave.name = "x"}) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// An argument without weave.name is named argN, which another may not take.
+gpu.module @m {
+  gpu.func @k(
+      // expected-note @below {{argument #0 is here}}
+      %a: memref<16xf32> {weave.name = "arg1"},
+      // expected-error @below {{kernel argument #1 is named 'arg1', as is argument #0}}
+      %b: memref<16xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 of type 'index' cannot be passed to a weave kernel; kernel arguments are memrefs in global memory (static shape, identity layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or #weave.symmetric memory space), !weave.semaphore, or scalars of type i32, i64, f32 or f64}}
+      %i: index) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 of type 'memref<16xindex>' has an element type the runtime does not support; buffers hold f16, bf16, f32, f64, i8, i32 or i64}}
+      %a: memref<16xindex>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// 2^62 x 4 f32 is 2^66 bytes: the size would wrap to 0.
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 of type 'memref<4611686018427387904x4xf32>' cannot be passed: its size in bytes does not fit in a signed 64-bit integer (at most 9223372036854775807 bytes)}}
+      %a: memref<4611686018427387904x4xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 of type 'memref<2305843009213693952xf32, #weave.symmetric>' cannot be passed: its size in bytes does not fit in a signed 64-bit integer}}
+      %a: memref<2305843009213693952xf32, #weave.symmetric>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 of type 'memref<0x4xf32>' cannot be passed: buffers need at least one element, found a dimension of size 0}}
+      %a: memref<0x4xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(
+      // expected-error @below {{kernel argument #0 of type 'memref<f32>' cannot be passed: the ABI takes buffers of rank 1 or more}}
+      %a: memref<f32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{expects a kernel name that PTX accepts (letters, digits, '_' and '$', starting with a letter, or with '_' or '$' followed by more; not WARP_SZ), got 'a b'}}
+  gpu.func @"a b"(%a: memref<16xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{expects a kernel name that PTX accepts}}
+  gpu.func @"a.b"(%a: memref<16xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{expects a kernel name that PTX accepts}}
+  gpu.func @"1k"(%a: memref<16xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{expects a kernel name that PTX accepts}}
+  gpu.func @WARP_SZ(%a: memref<16xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// A (device_id + c) mod num_devices whose c does not fit the manifest's i32.
+gpu.module @m {
+  gpu.func @k(%s: memref<64x64xf16, #weave.symmetric>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1], smem = 16384>} {
+    %c0 = arith.constant 0 : index
+    %big = arith.constant 4294967297 : index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %tile = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %sum = arith.addi %me, %big : index
+    %peer = arith.remui %sum, %n : index
+    // expected-error @below {{'weave.copy_smem_to_gmem' op expects the device of a TMA store to another device to be (device_id + c) mod num_devices for a constant c in the range of i32}}
+    weave.copy_smem_to_gmem %tile, %s[%c0, %c0] on %peer : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf16, #weave.symmetric>
+    gpu.return
+  }
+}
