@@ -214,8 +214,10 @@ Status checkLaunchLimits(const KernelInfo &kernel, const LaunchLimits &limits) {
   }
   uint64_t threads = kernel.blockThreads();
   if (threads > limits.maxThreadsPerBlock)
-    return fail(std::to_string(threads) + " threads per block, the function "
-                "allows at most " + std::to_string(limits.maxThreadsPerBlock) +
+    return fail(std::to_string(threads) +
+                " threads per block, the function "
+                "allows at most " +
+                std::to_string(limits.maxThreadsPerBlock) +
                 " (its register use included)");
   uint64_t cluster = kernel.clusterBlocks();
   if (cluster > 1 && !limits.clusterLaunch)

@@ -502,9 +502,9 @@ Status verifyKernel(const KernelInfo &kernel) {
       // Generated code indexes with signed 64-bit offsets; a size that does
       // not fit would wrap (shape 2^32,2^32,2^32 used to size to 0 bytes).
       if (tensorBytes(param) > uint64_t(INT64_MAX))
-        return kernelError(kernel, what + " of shape " +
-                                       joinList(param.shape) + " x " +
-                                       param.dtype + " has a byte size " +
+        return kernelError(kernel, what + " of shape " + joinList(param.shape) +
+                                       " x " + param.dtype +
+                                       " has a byte size " +
                                        "that overflows 63 bits");
       [[fallthrough]];
     case abi::ParamKind::Semaphore:
@@ -825,8 +825,8 @@ Expected<std::vector<uint8_t>> readBundleBytes(const std::string &path) {
   FdCloser closer{fd};
   struct stat info;
   if (::fstat(fd, &info) != 0)
-    return Error(ErrorCode::System, "cannot stat bundle '" + path +
-                                        "': " + std::strerror(errno));
+    return Error(ErrorCode::System,
+                 "cannot stat bundle '" + path + "': " + std::strerror(errno));
   if (!S_ISREG(info.st_mode))
     return Error(ErrorCode::InvalidArgument,
                  "cannot read bundle '" + path +

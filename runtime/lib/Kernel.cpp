@@ -64,8 +64,8 @@ CUlaunchConfig launchConfig(const KernelInfo &info,
   return config;
 }
 
-Expected<int> deviceAttribute(const Device &device, CUdevice_attribute attribute,
-                              const char *name) {
+Expected<int> deviceAttribute(const Device &device,
+                              CUdevice_attribute attribute, const char *name) {
   int value = 0;
   WEAVE_CU_TRY(cuDeviceGetAttribute(&value, attribute, device.handle()),
                std::string("reading ") + name + " of device " +
@@ -104,10 +104,10 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
                                        CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
                                        CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
   for (int i = 0; i < 3; ++i) {
-    WEAVE_ASSIGN_OR_RETURN(int g, deviceAttribute(device, grid[i],
-                                                  "the maximum grid size"));
-    WEAVE_ASSIGN_OR_RETURN(int b, deviceAttribute(device, block[i],
-                                                  "the maximum block size"));
+    WEAVE_ASSIGN_OR_RETURN(
+        int g, deviceAttribute(device, grid[i], "the maximum grid size"));
+    WEAVE_ASSIGN_OR_RETURN(
+        int b, deviceAttribute(device, block[i], "the maximum block size"));
     limits.maxGrid[i] = static_cast<uint64_t>(g);
     limits.maxBlock[i] = static_cast<uint64_t>(b);
   }
@@ -116,10 +116,10 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
       deviceAttribute(device,
                       CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                       "the opt-in shared memory per block"));
-  WEAVE_ASSIGN_OR_RETURN(
-      int clusterLaunch,
-      deviceAttribute(device, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
-                      "cluster launch support"));
+  WEAVE_ASSIGN_OR_RETURN(int clusterLaunch,
+                         deviceAttribute(device,
+                                         CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
+                                         "cluster launch support"));
   WEAVE_ASSIGN_OR_RETURN(
       int staticShared,
       functionAttribute(function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,

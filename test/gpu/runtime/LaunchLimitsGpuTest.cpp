@@ -78,10 +78,10 @@ protected:
     DeviceBuffers errorBuffers{{errors}, "i32", {2}, 8};
     args = {*buf, *sems, errorBuffers, ScalarValue::u32(0)};
     CUdevice dev = team->device(0).handle();
-    ASSERT_EQ(cuDeviceGetAttribute(
-                  &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                  dev),
-              CUDA_SUCCESS);
+    ASSERT_EQ(
+        cuDeviceGetAttribute(
+            &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev),
+        CUDA_SUCCESS);
     auto plain = ring([](KernelInfo &) {});
     ASSERT_OK(plain);
     staticBytes = static_cast<int>(plain->launchLimits(0).staticSharedBytes);
@@ -146,8 +146,8 @@ TEST_F(OneGpu, StaticPlusDynamicOverTheLimitFailsInPrepare) {
 }
 
 TEST_F(OneGpu, StaticPlusDynamicAtTheLimitLaunches) {
-  auto kernel = ring(
-      [&](KernelInfo &k) { k.dynamicSmemBytes = optin - staticBytes; });
+  auto kernel =
+      ring([&](KernelInfo &k) { k.dynamicSmemBytes = optin - staticBytes; });
   ASSERT_OK(kernel);
   EXPECT_OK(kernel->launch(*heap, args, {stream}));
   EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);

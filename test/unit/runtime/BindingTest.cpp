@@ -135,8 +135,9 @@ TEST(Binding, OverflowingShapeNeedsMoreThanAnyBuffer) {
   k.params[2].shape = {int64_t(1) << 32, int64_t(1) << 31};
   auto args = goodArgs();
   std::get<DeviceBuffers>(args[2]).shape = k.params[2].shape;
-  expectRejected(args, "'errors'): expected at least 18446744073709551615 "
-                       "bytes",
+  expectRejected(args,
+                 "'errors'): expected at least 18446744073709551615 "
+                 "bytes",
                  k);
 }
 

@@ -184,9 +184,9 @@ void expectUnreadable(const std::string &path, ErrorCode code,
                       const std::string &needle) {
   auto start = std::chrono::steady_clock::now();
   auto read = readBundleFile(path);
-  auto seconds = std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - start)
-                     .count();
+  auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   ASSERT_FALSE(read) << path;
   EXPECT_EQ(read.error().code(), code) << read.error().toString();
   EXPECT_NE(read.error().message().find(needle), std::string::npos)
@@ -812,8 +812,8 @@ TEST(TmaLayout, GlobalDimAndRankLimits) {
   ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
   tma.tma.box = {8, 1};
   auto error = [&](std::vector<int64_t> shape) {
-    auto layout = computeTmaLayout(
-        tma, param(weave::abi::ParamKind::Buffer, "x", "f16", std::move(shape)));
+    auto layout = computeTmaLayout(tma, param(weave::abi::ParamKind::Buffer,
+                                              "x", "f16", std::move(shape)));
     return layout ? std::string() : layout.error().message();
   };
   EXPECT_EQ(error({(int64_t(1) << 32) + 1, 8}),
