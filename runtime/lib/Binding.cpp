@@ -192,4 +192,61 @@ ParamLayout computeParamLayout(const KernelInfo &kernel) {
   return layout;
 }
 
+Status checkLaunchLimits(const KernelInfo &kernel, const LaunchLimits &limits) {
+  auto fail = [&](const std::string &message) {
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + kernel.name + "' cannot launch on device " +
+                     std::to_string(limits.device) + ": " + message);
+  };
+  const char *axis[3] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    // A persistent grid x is sized at launch to what is resident at once,
+    // far below any grid limit.
+    bool sizedAtLaunch = i == 0 && kernel.persistentGrid();
+    if (!sizedAtLaunch &&
+        (kernel.grid[i] == 0 || kernel.grid[i] > limits.maxGrid[i]))
+      return fail(std::string("grid ") + axis[i] + " is " +
+                  std::to_string(kernel.grid[i]) + ", expected 1 to " +
+                  std::to_string(limits.maxGrid[i]));
+    if (kernel.block[i] == 0 || kernel.block[i] > limits.maxBlock[i])
+      return fail(std::string("block ") + axis[i] + " is " +
+                  std::to_string(kernel.block[i]) + ", expected 1 to " +
+                  std::to_string(limits.maxBlock[i]));
+    if (kernel.cluster[i] == 0)
+      return fail(std::string("cluster ") + axis[i] +
+                  " is 0, expected at least 1");
+  }
+  uint64_t threads = kernel.blockThreads();
+  if (threads > limits.maxThreadsPerBlock)
+    return fail(std::to_string(threads) +
+                " threads per block, the function "
+                "allows at most " +
+                std::to_string(limits.maxThreadsPerBlock) +
+                " (its register use included)");
+  uint64_t cluster = kernel.clusterBlocks();
+  if (cluster > 1 && !limits.clusterLaunch)
+    return fail("a cluster of " + std::to_string(cluster) +
+                " blocks, but the device does not support cluster launch");
+  if (cluster > abi::kMaxPortableClusterBlocks &&
+      !limits.nonPortableClusterAllowed)
+    return fail("a cluster of " + std::to_string(cluster) +
+                " blocks, expected at most " +
+                std::to_string(abi::kMaxPortableClusterBlocks) +
+                " (the device does not allow non-portable cluster sizes)");
+  if (cluster > 1 && limits.maxClusterBlocks &&
+      cluster > *limits.maxClusterBlocks)
+    return fail("a cluster of " + std::to_string(cluster) +
+                " blocks, the device can co-schedule at most " +
+                std::to_string(*limits.maxClusterBlocks) +
+                " of this kernel's blocks (threads and shared memory "
+                "included)");
+  uint64_t shared = limits.staticSharedBytes + kernel.dynamicSmemBytes;
+  if (shared > limits.maxSharedBytesOptin)
+    return fail(std::to_string(limits.staticSharedBytes) + " static + " +
+                std::to_string(kernel.dynamicSmemBytes) +
+                " dynamic bytes of shared memory per block, expected at most " +
+                std::to_string(limits.maxSharedBytesOptin));
+  return ok();
+}
+
 } // namespace weave

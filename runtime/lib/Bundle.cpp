@@ -16,11 +16,13 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace weave {
 
@@ -139,6 +141,9 @@ std::vector<std::string> splitList(const std::string &text) {
   }
   return items;
 }
+
+/// The most parameters a kernel can have: each takes at least 4 bytes.
+constexpr size_t kMaxParams = abi::kMaxParamBlockBytes / 4;
 
 /// Line-oriented manifest parser.
 class ManifestParser {
@@ -360,6 +365,15 @@ Status ManifestParser::parse(Bundle &bundle) {
     } else if (key == "cc") {
       WEAVE_TRY(parseScalarLine(words, kernel->computeCapability));
     } else if (key == "param") {
+      // Every parameter takes at least 4 bytes of the launch parameter
+      // block, so a longer list can never launch; stopping here also bounds
+      // what a corrupted manifest makes the parser allocate.
+      if (kernel->params.size() >= kMaxParams)
+        return lineError("kernel '" + kernel->name + "' has more than " +
+                         std::to_string(kMaxParams) +
+                         " parameters, which exceed the " +
+                         std::to_string(abi::kMaxParamBlockBytes) +
+                         "-byte launch parameter space");
       ParamInfo param;
       WEAVE_TRY(parseParam(words, param));
       kernel->params.push_back(std::move(param));
@@ -385,33 +399,56 @@ Error kernelError(const KernelInfo &kernel, const std::string &message) {
   return bundleError("kernel '" + kernel.name + "': " + message);
 }
 
-Status verifyKernel(const KernelInfo &kernel) {
-  if (kernel.persistentGrid() && (kernel.grid[1] != 1 || kernel.grid[2] != 1))
+/// The launch dimensions: what every sm_90 device accepts (abi::kMax*).
+/// The device's own limits are checked again at launch (checkLaunchLimits).
+Status verifyLaunchDims(const KernelInfo &kernel) {
+  const char *axis[3] = {"x", "y", "z"};
+  // A persistent grid (grid x 0, sized at launch) is [persistent, 1, 1].
+  bool persistent = kernel.persistentGrid();
+  if (persistent && (kernel.grid[1] != 1 || kernel.grid[2] != 1))
     return kernelError(kernel, "persistent grid " + dims(kernel.grid) +
                                    " has y or z other than 1");
   for (int i = 0; i < 3; ++i) {
-    if (i == 0 && kernel.persistentGrid()) {
-      if (kernel.cluster[0] == 0)
-        return kernelError(kernel, "cluster dimension 0 is 0");
-      continue;
-    }
-    if (kernel.grid[i] == 0)
-      return kernelError(kernel, "grid dimension " + std::to_string(i) +
-                                     " is 0");
+    uint32_t maxGrid = i == 0 ? abi::kMaxGridDimX : abi::kMaxGridDimYZ;
+    bool sizedAtLaunch = i == 0 && persistent;
+    if (!sizedAtLaunch && (kernel.grid[i] == 0 || kernel.grid[i] > maxGrid))
+      return kernelError(kernel, std::string("grid ") + axis[i] + " is " +
+                                     std::to_string(kernel.grid[i]) +
+                                     ", expected 1 to " +
+                                     std::to_string(maxGrid));
+    if (kernel.block[i] == 0 || kernel.block[i] > abi::kMaxBlockDim[i])
+      return kernelError(kernel, std::string("block ") + axis[i] + " is " +
+                                     std::to_string(kernel.block[i]) +
+                                     ", expected 1 to " +
+                                     std::to_string(abi::kMaxBlockDim[i]));
     if (kernel.cluster[i] == 0)
-      return kernelError(kernel, "cluster dimension " + std::to_string(i) +
-                                     " is 0");
-    if (kernel.grid[i] % kernel.cluster[i] != 0)
+      return kernelError(kernel, std::string("cluster ") + axis[i] +
+                                     " is 0, expected at least 1");
+  }
+  uint64_t threads = kernel.blockThreads();
+  if (threads > abi::kMaxThreadsPerBlock)
+    return kernelError(kernel, "block " + dims(kernel.block) + " has " +
+                                   std::to_string(threads) +
+                                   " threads, expected 1 to " +
+                                   std::to_string(abi::kMaxThreadsPerBlock));
+  uint64_t clusterBlocks = kernel.clusterBlocks();
+  if (clusterBlocks > abi::kMaxClusterBlocks)
+    return kernelError(
+        kernel, "cluster " + dims(kernel.cluster) + " has " +
+                    std::to_string(clusterBlocks) + " blocks, expected 1 to " +
+                    std::to_string(abi::kMaxPortableClusterBlocks) + " (or " +
+                    std::to_string(abi::kMaxClusterBlocks) +
+                    " where the device allows non-portable cluster sizes)");
+  for (int i = 0; i < 3; ++i)
+    if (!(i == 0 && persistent) && kernel.grid[i] % kernel.cluster[i] != 0)
       return kernelError(kernel, "grid " + dims(kernel.grid) +
                                      " is not a multiple of cluster " +
                                      dims(kernel.cluster));
-  }
-  uint64_t threads = uint64_t(kernel.block[0]) * kernel.block[1] *
-                     kernel.block[2];
-  if (threads == 0 || threads > 1024)
-    return kernelError(kernel, "block " + dims(kernel.block) + " has " +
-                                   std::to_string(threads) +
-                                   " threads, expected 1 to 1024");
+  return ok();
+}
+
+Status verifyKernel(const KernelInfo &kernel) {
+  WEAVE_TRY(verifyLaunchDims(kernel));
   if (kernel.computeCapability == 0)
     return kernelError(kernel, "compute capability is 0");
 
@@ -468,6 +505,13 @@ Status verifyKernel(const KernelInfo &kernel) {
         if (d <= 0)
           return kernelError(kernel, what + " has a non-positive dimension " +
                                          std::to_string(d));
+      // Generated code indexes with signed 64-bit offsets; a size that does
+      // not fit would wrap (shape 2^32,2^32,2^32 used to size to 0 bytes).
+      if (tensorBytes(param) > uint64_t(INT64_MAX))
+        return kernelError(kernel, what + " of shape " + joinList(param.shape) +
+                                       " x " + param.dtype +
+                                       " has a byte size " +
+                                       "that overflows 63 bits");
       [[fallthrough]];
     case abi::ParamKind::Semaphore:
       if (param.alignment < 16 || (param.alignment & (param.alignment - 1)))
@@ -519,6 +563,13 @@ Status verifyKernel(const KernelInfo &kernel) {
     }
     }
   }
+  uint64_t paramBytesTotal = paramBlockBytes(kernel);
+  if (paramBytesTotal > abi::kMaxParamBlockBytes)
+    return kernelError(kernel, "parameters take " +
+                                   std::to_string(paramBytesTotal) +
+                                   " bytes, expected at most " +
+                                   std::to_string(abi::kMaxParamBlockBytes) +
+                                   " (the launch parameter space)");
   return ok();
 }
 
@@ -581,8 +632,22 @@ uint64_t tensorBytes(const ParamInfo &param) {
     return 0;
   uint64_t bytes = dtypeBytes(param.dtype);
   for (int64_t d : param.shape)
-    bytes *= static_cast<uint64_t>(d < 0 ? 0 : d);
+    if (!checkedMul(bytes, static_cast<uint64_t>(d < 0 ? 0 : d), bytes))
+      return UINT64_MAX;
   return bytes;
+}
+
+uint64_t paramBlockBytes(const KernelInfo &kernel) {
+  uint64_t offset = 0;
+  for (const ParamInfo &param : kernel.params) {
+    uint64_t size = paramBytes(param);
+    uint64_t align =
+        param.kind == abi::ParamKind::Tma ? abi::kTmaParamAlign : size;
+    if (align > 1)
+      offset = (offset + align - 1) / align * align;
+    offset += size;
+  }
+  return offset;
 }
 
 uint64_t fnv1a64(const uint8_t *data, size_t size, uint64_t seed) {
@@ -727,15 +792,85 @@ Expected<Bundle> parseBundle(const uint8_t *data, size_t size) {
   return bundle;
 }
 
-Expected<Bundle> readBundleFile(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Error(ErrorCode::NotFound, "cannot open bundle '" + path +
+namespace {
+
+const char *fileTypeName(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  return "not a regular file";
+}
+
+/// Closes a descriptor on every path out of readBundleBytes.
+struct FdCloser {
+  int fd;
+  ~FdCloser() { ::close(fd); }
+};
+
+/// The bytes of the regular file at `path`, at most kMaxBundleFileBytes.
+Expected<std::vector<uint8_t>> readBundleBytes(const std::string &path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer. The type is then
+  // checked on the opened descriptor (fstat), not on the path, so that the
+  // file cannot be swapped between the check and the read.
+  int fd;
+  do
+    fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    int err = errno;
+    return Error(err == ENOENT ? ErrorCode::NotFound : ErrorCode::System,
+                 "cannot open bundle '" + path + "': " + std::strerror(err));
+  }
+  FdCloser closer{fd};
+  struct stat info;
+  if (::fstat(fd, &info) != 0)
+    return Error(ErrorCode::System,
+                 "cannot stat bundle '" + path + "': " + std::strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    return Error(ErrorCode::InvalidArgument,
+                 "cannot read bundle '" + path +
+                     "': expected a regular file, found " +
+                     fileTypeName(info.st_mode));
+  uint64_t size = static_cast<uint64_t>(info.st_size);
+  if (size > kMaxBundleFileBytes)
+    return Error(ErrorCode::InvalidBundle,
+                 "cannot read bundle '" + path + "': expected at most " +
+                     std::to_string(kMaxBundleFileBytes) + " bytes, found " +
+                     std::to_string(size));
+  // Read one byte more than fstat reported, to notice a file that grows
+  // while it is read instead of parsing a cut copy of it.
+  std::vector<uint8_t> data(static_cast<size_t>(size) + 1);
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return Error(ErrorCode::System, "cannot read bundle '" + path +
                                           "': " + std::strerror(errno));
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(file)),
-                            std::istreambuf_iterator<char>());
-  if (file.bad())
-    return Error(ErrorCode::System, "cannot read bundle '" + path + "'");
+    if (n == 0)
+      break;
+    done += static_cast<size_t>(n);
+  }
+  if (done != size)
+    return Error(ErrorCode::System,
+                 "cannot read bundle '" + path + "': its size changed from " +
+                     std::to_string(size) + " bytes while it was read");
+  data.resize(done);
+  return data;
+}
+
+} // namespace
+
+Expected<Bundle> readBundleFile(const std::string &path) {
+  WEAVE_ASSIGN_OR_RETURN(std::vector<uint8_t> data, readBundleBytes(path));
   auto bundle = parseBundle(data.data(), data.size());
   if (!bundle)
     return std::move(bundle).takeError().addContext("reading '" + path + "'");

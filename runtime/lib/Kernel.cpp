@@ -67,6 +67,123 @@ CUlaunchConfig launchConfig(const KernelInfo &info,
   return config;
 }
 
+/// The grid the occupancy queries are asked about: they count clusters of
+/// this shape, and any grid that holds one will do (a persistent grid is
+/// not sized yet when they run).
+std::array<uint32_t, 3> occupancyGrid(const KernelInfo &info) {
+  std::array<uint32_t, 3> grid = info.grid;
+  if (info.persistentGrid())
+    grid[0] = info.cluster[0];
+  return grid;
+}
+
+Expected<int> deviceAttribute(const Device &device,
+                              CUdevice_attribute attribute, const char *name) {
+  int value = 0;
+  WEAVE_CU_TRY(cuDeviceGetAttribute(&value, attribute, device.handle()),
+               std::string("reading ") + name + " of device " +
+                   std::to_string(device.ordinal()));
+  return value;
+}
+
+Expected<int> functionAttribute(CUfunction function,
+                                CUfunction_attribute attribute,
+                                const char *name, const std::string &kernel) {
+  int value = 0;
+  WEAVE_CU_TRY(cuFuncGetAttribute(&value, attribute, function),
+               std::string("reading ") + name + " of kernel '" + kernel + "'");
+  return value;
+}
+
+/// Dynamic shared memory a function may use without raising
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: 48 KiB less its static
+/// shared memory.
+constexpr uint64_t kDefaultSharedBytes = 48 * 1024;
+
+/// Reads `device`'s and `function`'s launch limits for `info` and sets the
+/// function attributes the launch needs when the limits allow them (a
+/// larger dynamic shared memory, a non-portable cluster size). Violations
+/// are left to checkLaunchLimits, which prepare() runs: this only fails
+/// when the driver cannot be asked.
+Expected<LaunchLimits> readLaunchLimits(const Device &device,
+                                        CUfunction function,
+                                        const KernelInfo &info) {
+  LaunchLimits limits;
+  limits.device = device.ordinal();
+  const CUdevice_attribute grid[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+                                      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  const CUdevice_attribute block[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                                       CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                       CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  for (int i = 0; i < 3; ++i) {
+    WEAVE_ASSIGN_OR_RETURN(
+        int g, deviceAttribute(device, grid[i], "the maximum grid size"));
+    WEAVE_ASSIGN_OR_RETURN(
+        int b, deviceAttribute(device, block[i], "the maximum block size"));
+    limits.maxGrid[i] = static_cast<uint64_t>(g);
+    limits.maxBlock[i] = static_cast<uint64_t>(b);
+  }
+  WEAVE_ASSIGN_OR_RETURN(
+      int optin,
+      deviceAttribute(device,
+                      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                      "the opt-in shared memory per block"));
+  WEAVE_ASSIGN_OR_RETURN(int clusterLaunch,
+                         deviceAttribute(device,
+                                         CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
+                                         "cluster launch support"));
+  WEAVE_ASSIGN_OR_RETURN(
+      int staticShared,
+      functionAttribute(function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                        "the static shared memory", info.name));
+  WEAVE_ASSIGN_OR_RETURN(
+      int maxThreads,
+      functionAttribute(function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                        "the maximum threads per block", info.name));
+  limits.maxSharedBytesOptin = static_cast<uint64_t>(optin);
+  limits.clusterLaunch = clusterLaunch != 0;
+  limits.staticSharedBytes = static_cast<uint64_t>(staticShared);
+  limits.maxThreadsPerBlock = static_cast<uint64_t>(maxThreads);
+
+  uint64_t shared = limits.staticSharedBytes + info.dynamicSmemBytes;
+  bool sharedFits = shared <= limits.maxSharedBytesOptin;
+  if (sharedFits && shared > kDefaultSharedBytes)
+    WEAVE_CU_TRY(cuFuncSetAttribute(
+                     function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                     static_cast<int>(info.dynamicSmemBytes)),
+                 "allowing " + std::to_string(info.dynamicSmemBytes) +
+                     " bytes of dynamic shared memory for '" + info.name +
+                     "' on device " + std::to_string(device.ordinal()));
+  uint64_t cluster = info.clusterBlocks();
+  if (cluster <= 1 || !limits.clusterLaunch)
+    return limits;
+  if (cluster > abi::kMaxPortableClusterBlocks) {
+    // A device without non-portable cluster sizes refuses the attribute;
+    // that is a limit (reported by checkLaunchLimits), not a failure here.
+    limits.nonPortableClusterAllowed =
+        cuFuncSetAttribute(function,
+                           CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                           1) == CUDA_SUCCESS;
+    if (!limits.nonPortableClusterAllowed)
+      return limits;
+  }
+  // How many of these blocks (threads, registers, shared memory) one GPC
+  // can hold at once; a larger cluster fails at launch. Only asked when the
+  // configuration is otherwise valid, and a driver that cannot say leaves
+  // the launch to report.
+  if (sharedFits && info.blockThreads() <= limits.maxThreadsPerBlock) {
+    CUlaunchAttribute attribute;
+    CUlaunchConfig config = launchConfig(info, occupancyGrid(info), attribute,
+                                         /*alwaysCluster=*/true);
+    int maxCluster = 0;
+    if (cuOccupancyMaxPotentialClusterSize(&maxCluster, function, &config) ==
+        CUDA_SUCCESS)
+      limits.maxClusterBlocks = static_cast<uint64_t>(maxCluster);
+  }
+  return limits;
+}
+
 } // namespace
 
 Expected<Program> Program::load(Team &team, Bundle bundle) {
@@ -108,19 +225,10 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
     WEAVE_ASSIGN_OR_RETURN(CUfunction function,
                            (*kernel.modules_)[i].getFunction(name));
     WEAVE_TRY(checkFunctionParams(function, *info));
-    if (info->dynamicSmemBytes > 48 * 1024)
-      WEAVE_CU_TRY(cuFuncSetAttribute(
-                       function,
-                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                       static_cast<int>(info->dynamicSmemBytes)),
-                   "allowing " + std::to_string(info->dynamicSmemBytes) +
-                       " bytes of dynamic shared memory for '" + name + "'");
-    if (info->clusterBlocks() > 8)
-      WEAVE_CU_TRY(cuFuncSetAttribute(
-                       function,
-                       CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
-                   "allowing a non-portable cluster size for '" + name + "'");
+    WEAVE_ASSIGN_OR_RETURN(LaunchLimits limits,
+                           readLaunchLimits(device, function, *info));
     kernel.functions_.push_back(function);
+    kernel.limits_.push_back(limits);
   }
   WEAVE_TRY(kernel.planGrid());
   return kernel;
@@ -203,15 +311,11 @@ Expected<int> Kernel::maxResidentClusters(size_t local) const {
                  "kernel '" + info_->name + "': no local device " +
                      std::to_string(local));
   const KernelInfo &info = *info_;
+  WEAVE_TRY(checkLaunchLimits(info, limits_[local]));
   WEAVE_TRY(team_->devices[local].makeCurrent());
   CUlaunchAttribute attribute;
-  // The query counts clusters of this shape; any grid that holds one will do
-  // (a persistent grid is not sized yet).
-  std::array<uint32_t, 3> grid = info.grid;
-  if (info.persistentGrid())
-    grid[0] = info.cluster[0];
-  CUlaunchConfig config =
-      launchConfig(info, grid, attribute, /*alwaysCluster=*/true);
+  CUlaunchConfig config = launchConfig(info, occupancyGrid(info), attribute,
+                                       /*alwaysCluster=*/true);
   int clusters = 0;
   WEAVE_CU_TRY(cuOccupancyMaxActiveClusters(&clusters, functions_[local],
                                             &config),
@@ -316,6 +420,8 @@ Status Kernel::prepare(const SymmetricHeap &heap,
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name +
                      "': the symmetric heap belongs to another team");
+  for (const LaunchLimits &limits : limits_)
+    WEAVE_TRY(checkLaunchLimits(*info_, limits));
   if (residency_)
     return *residency_;
   WEAVE_TRY(checkKernelArgs(

@@ -40,6 +40,9 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
   layout.rank = static_cast<uint32_t>(rank);
   // The manifest shape is row-major, outermost first; TMA wants innermost
   // first, with byte strides for dims 1..rank-1.
+  // The stride is a product of the inner extents: multiplied with overflow
+  // checks, since a wrapped product (shape 2^32,2^32,2^32 of f16) used to
+  // come out as a stride of 0 and pass the "multiple of 16" rule.
   uint64_t stride = layout.elementBytes;
   for (size_t i = 0; i < rank; ++i) {
     int64_t extent = source.shape[rank - 1 - i];
@@ -61,7 +64,13 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
       if (stride % 256 != 0)
         layout.l2PromotionBytes = 128;
     }
-    stride *= static_cast<uint64_t>(extent);
+    // Only the strides of dims 1..rank-1 are used; the last product (the
+    // tensor's byte size) is bounded by the source's own check.
+    if (i + 1 < rank &&
+        !checkedMul(stride, static_cast<uint64_t>(extent), stride))
+      return tmaError(tma, "global stride of dimension " +
+                               std::to_string(i + 1) +
+                               " overflows 64 bits, expected less than 2^40");
   }
   for (size_t i = 0; i < rank; ++i) {
     uint64_t box = tma.tma.box[i];

@@ -493,9 +493,10 @@ TEST_P(TeamTest, PersistentGridIsSharedAmongMembersOfAGpu) {
   EXPECT_EQ(peek->launchGrid()[0], least);
   EXPECT_EQ(peek->launchGrid()[1], 1u);
   EXPECT_EQ(peek->launchGrid()[2], 1u);
-  if (GetParam().loopback) // members share the SMs
+  if (GetParam().loopback) { // members share the SMs
     EXPECT_LE(peek->launchGrid()[0] * members(),
               static_cast<uint32_t>(*peek->maxResidentClusters(0)));
+  }
   // Every block of the sized grid reads the neighbour's tile and writes the
   // same values: the launch runs and is right.
   auto src = heap->allocateTensor("f32", {8, 32}, 1024);

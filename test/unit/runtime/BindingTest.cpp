@@ -128,6 +128,24 @@ TEST(Binding, DeviceBufferChecks) {
   expectRejected(args, "expected at least 4 bytes");
 }
 
+TEST(Binding, OverflowingShapeNeedsMoreThanAnyBuffer) {
+  // An unverified manifest whose byte size wraps to 0 must not make any
+  // buffer big enough (verifyBundle rejects such a shape outright).
+  KernelInfo k = makeKernel();
+  k.params[2].shape = {int64_t(1) << 32, int64_t(1) << 31};
+  auto args = goodArgs();
+  std::get<DeviceBuffers>(args[2]).shape = k.params[2].shape;
+  expectRejected(args,
+                 "'errors'): expected at least 18446744073709551615 "
+                 "bytes",
+                 k);
+}
+
+TEST(Binding, ParamLayoutAgreesWithParamBlockBytes) {
+  EXPECT_EQ(paramBlockBytes(makeKernel()),
+            computeParamLayout(makeKernel()).totalBytes);
+}
+
 TEST(Binding, ScalarDtype) {
   auto args = goodArgs();
   args[3] = ScalarValue::f32(1.0f);

@@ -7,8 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace weave;
@@ -164,6 +169,101 @@ TEST(Bundle, RoundTripThroughFile) {
   auto missing = readBundleFile(path);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+}
+
+//===----------------------------------------------------------------------===//
+// readBundleFile: regular files only, bounded, never blocking
+//===----------------------------------------------------------------------===//
+
+std::string tempPath(const std::string &name) {
+  return ::testing::TempDir() + "/weave_bundle_test_" +
+         std::to_string(getpid()) + "_" + name;
+}
+
+void expectUnreadable(const std::string &path, ErrorCode code,
+                      const std::string &needle) {
+  auto start = std::chrono::steady_clock::now();
+  auto read = readBundleFile(path);
+  auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_FALSE(read) << path;
+  EXPECT_EQ(read.error().code(), code) << read.error().toString();
+  EXPECT_NE(read.error().message().find(needle), std::string::npos)
+      << read.error().message();
+  EXPECT_LT(seconds, 1.0) << "reading '" << path << "' took that long";
+}
+
+TEST(BundleFile, DirectoryIsAnErrorNotAnException) {
+  std::string dir = tempPath("dir.wbundle");
+  ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+  expectUnreadable(dir, ErrorCode::InvalidArgument,
+                   "cannot read bundle '" + dir +
+                       "': expected a regular file, found a directory");
+  rmdir(dir.c_str());
+}
+
+TEST(BundleFile, FifoDoesNotBlock) {
+  std::string fifo = tempPath("fifo.wbundle");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // If the reader blocks in open() waiting for a writer, this writer lets
+  // it go after 3 s, so that the test fails on the elapsed time instead of
+  // hanging.
+  std::atomic<bool> done{false};
+  std::thread unblocker([&] {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (!done && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (!done) {
+      int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd >= 0) {
+        close(fd);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  expectUnreadable(fifo, ErrorCode::InvalidArgument,
+                   "expected a regular file, found a FIFO");
+  done = true;
+  unblocker.join();
+  std::remove(fifo.c_str());
+}
+
+TEST(BundleFile, CharacterDeviceIsNotRead) {
+  // /dev/zero never ends: reading it to EOF used to grow without bound.
+  expectUnreadable("/dev/zero", ErrorCode::InvalidArgument,
+                   "cannot read bundle '/dev/zero': expected a regular file, "
+                   "found a character device");
+}
+
+TEST(BundleFile, LinkToCharacterDeviceIsNotRead) {
+  std::string link = tempPath("zero.wbundle");
+  ASSERT_EQ(symlink("/dev/zero", link.c_str()), 0);
+  expectUnreadable(link, ErrorCode::InvalidArgument,
+                   "expected a regular file, found a character device");
+  std::remove(link.c_str());
+}
+
+TEST(BundleFile, OverLimitIsNotRead) {
+  // A sparse file one byte over the limit: rejected from its size, without
+  // reading (or allocating) its gigabyte.
+  std::string path = tempPath("huge.wbundle");
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kMaxBundleFileBytes + 1)), 0);
+  close(fd);
+  expectUnreadable(path, ErrorCode::InvalidBundle,
+                   "expected at most 1073741824 bytes, found 1073741825");
+  std::remove(path.c_str());
+}
+
+TEST(BundleFile, EmptyFileIsTruncated) {
+  std::string path = tempPath("empty.wbundle");
+  std::ofstream(path, std::ios::binary).close();
+  expectUnreadable(path, ErrorCode::InvalidBundle,
+                   "expected at least 32 header bytes, found 0");
+  std::remove(path.c_str());
 }
 
 TEST(Bundle, ManifestIsReadableText) {
@@ -333,10 +433,10 @@ TEST(BundleVerify, DuplicateKernelNames) {
   expectInvalid(b, "duplicate kernel name 'ag_matmul'");
 }
 
-TEST(BundleVerify, BlockProductZero) {
+TEST(BundleVerify, BlockDimZero) {
   Bundle b = makeBundle();
   b.kernels[0].block = {0, 4, 1};
-  expectInvalid(b, "has 0 threads, expected 1 to 1024");
+  expectInvalid(b, "kernel 'ag_matmul': block x is 0, expected 1 to 1024");
 }
 
 TEST(BundleVerify, BlockProductTooLarge) {
@@ -349,6 +449,20 @@ TEST(BundleVerify, GridNotMultipleOfCluster) {
   Bundle b = makeBundle();
   b.kernels[0].grid = {131, 2, 1};
   expectInvalid(b, "is not a multiple of cluster");
+}
+
+TEST(BundleVerify, PersistentGrid) {
+  // grid 0 1 1 (a persistent grid, any cluster width) roundtrips; its y and
+  // z must be 1.
+  Bundle b = makeBundle();
+  b.kernels[0].grid = {KernelInfo::kPersistentGrid, 1, 1};
+  ASSERT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+  std::vector<uint8_t> bytes = serializeBundle(b);
+  Expected<Bundle> back = parseBundle(bytes.data(), bytes.size());
+  ASSERT_TRUE(back) << back.error().toString();
+  EXPECT_TRUE(back->kernels[0].persistentGrid());
+  b.kernels[0].grid = {KernelInfo::kPersistentGrid, 2, 1};
+  expectInvalid(b, "persistent grid 0 2 1 has y or z other than 1");
 }
 
 TEST(BundleVerify, TeamParamsMissing) {
@@ -490,6 +604,126 @@ TEST(BundleVerify, CubinSymtabOutOfBounds) {
   expectInvalid(b, "symbol table section 2 exceeds the image");
 }
 
+//===----------------------------------------------------------------------===//
+// Launch dimensions and sizes: in range, without wrapping
+//===----------------------------------------------------------------------===//
+
+TEST(BundleVerify, GridYOverLimit) {
+  Bundle b = makeBundle();
+  b.kernels[1].grid = {1, 65536, 1};
+  expectInvalid(b, "kernel 'signal_only': grid y is 65536, expected 1 to "
+                   "65535");
+}
+
+TEST(BundleVerify, GridZOverLimit) {
+  Bundle b = makeBundle();
+  b.kernels[1].grid = {1, 1, 70000};
+  expectInvalid(b, "grid z is 70000, expected 1 to 65535");
+}
+
+TEST(BundleVerify, GridXOverLimit) {
+  Bundle b = makeBundle();
+  b.kernels[1].grid = {0x80000000u, 1, 1};
+  expectInvalid(b, "grid x is 2147483648, expected 1 to 2147483647");
+  b.kernels[1].grid = {0x7fffffffu, 65535, 65535};
+  EXPECT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+}
+
+TEST(BundleVerify, BlockZOverLimit) {
+  Bundle b = makeBundle();
+  b.kernels[1].block = {1, 1, 65};
+  expectInvalid(b, "block z is 65, expected 1 to 64");
+}
+
+TEST(BundleVerify, ClusterOverSixteenBlocks) {
+  Bundle b = makeBundle();
+  b.kernels[0].grid = {128, 2, 1};
+  b.kernels[0].cluster = {32, 1, 1};
+  expectInvalid(b, "kernel 'ag_matmul': cluster 32 1 1 has 32 blocks, "
+                   "expected 1 to 8 (or 16 where the device allows "
+                   "non-portable cluster sizes)");
+  // A non-portable 16-block cluster is the launch's to check.
+  b.kernels[0].cluster = {8, 2, 1};
+  EXPECT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+}
+
+TEST(BundleVerify, ClusterProductDoesNotWrap) {
+  // 65536 * 65536 wraps a 32-bit product to 0, which used to pass.
+  Bundle b = makeBundle();
+  b.kernels[1].grid = {0x40000000u, 1, 1};
+  b.kernels[1].cluster = {0x40000000u, 1, 1};
+  expectInvalid(b, "has 1073741824 blocks, expected 1 to 8");
+  EXPECT_EQ(b.kernels[1].clusterBlocks(), 0x40000000u);
+  b.kernels[1].cluster = {65536, 65536, 1};
+  EXPECT_EQ(b.kernels[1].clusterBlocks(), uint64_t(1) << 32);
+}
+
+TEST(BundleVerify, ClusterDimZero) {
+  Bundle b = makeBundle();
+  b.kernels[1].cluster = {1, 0, 1};
+  expectInvalid(b, "cluster y is 0, expected at least 1");
+}
+
+TEST(BundleVerify, ShapeByteSizeOverflows) {
+  // 2^96 f32 elements: the byte size used to wrap to 0, so any buffer
+  // (even none) passed the size check.
+  Bundle b = makeBundle();
+  b.kernels[0].params[0].shape = {int64_t(1) << 32, int64_t(1) << 32,
+                                  int64_t(1) << 32};
+  b.kernels[0].params.resize(7); // no TMA views of it
+  expectInvalid(b, "kernel 'ag_matmul': parameter 'b' of shape "
+                   "4294967296,4294967296,4294967296 x f16 has a byte size "
+                   "that overflows 63 bits");
+  EXPECT_EQ(tensorBytes(b.kernels[0].params[0]), UINT64_MAX);
+}
+
+TEST(BundleVerify, ShapeByteSizeOverflowsSignedOffsets) {
+  // 2^62 f16 elements are 2^63 bytes: fits u64 but not the kernels' i64.
+  Bundle b = makeBundle();
+  b.kernels[0].params[0].shape = {int64_t(1) << 62};
+  b.kernels[0].params.resize(7);
+  expectInvalid(b, "has a byte size that overflows 63 bits");
+  b.kernels[0].params[0].shape = {(int64_t(1) << 62) - 1};
+  EXPECT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+}
+
+TEST_F(ManifestSyntax, ShapeOverflowInFileWithValidChecksum) {
+  // The reproducer: a valid checksum over an overflowing shape.
+  expectRejected("shape=4096,512", "shape=4294967296,4294967296,4294967296",
+                 "parameter 'b' of shape 4294967296,4294967296,4294967296 x "
+                 "f16 has a byte size that overflows 63 bits");
+}
+
+TEST(BundleVerify, ParameterSpaceExceeded) {
+  // 300 TMA descriptors are 38400 bytes of parameters.
+  Bundle b = makeBundle();
+  ParamInfo desc = b.kernels[0].params[8];
+  for (int i = 0; i < 300; ++i) {
+    desc.name = "d" + std::to_string(i);
+    b.kernels[0].params.push_back(desc);
+  }
+  expectInvalid(b, "kernel 'ag_matmul': parameters take 38720 bytes, "
+                   "expected at most 32764");
+  EXPECT_EQ(paramBlockBytes(b.kernels[0]), 38720u);
+}
+
+TEST(BundleVerify, ParamBlockBytesMatchesTheLayout) {
+  // ag_matmul: 3 pointers and an f32 (28 bytes), rank and team_size (36),
+  // peer_bases at 40 (48), then two descriptors at 64 and 192.
+  const KernelInfo &k = makeBundle().kernels[0];
+  EXPECT_EQ(paramBlockBytes(k), 320u);
+}
+
+TEST_F(ManifestSyntax, TooManyParameters) {
+  // Stopped while parsing, before the parameters are all allocated.
+  std::string params;
+  for (int i = 0; i < 9000; ++i)
+    params += "  param scalar s" + std::to_string(i) + " dtype=i32\n";
+  expectRejected("  param rank rank", params + "  param rank rank",
+                 "kernel 'ag_matmul' has more than 8191 parameters, which "
+                 "exceed the 32764-byte launch parameter space");
+}
+
 TEST(BundleVerify, Fnv1aKnownValues) {
   // Reference values of FNV-1a 64.
   EXPECT_EQ(fnv1a64(nullptr, 0), 0xcbf29ce484222325ull);
@@ -550,6 +784,57 @@ TEST(TmaLayout, ThreeDimStrides) {
   EXPECT_EQ(layout->globalDim[2], 3u);
   EXPECT_EQ(layout->globalStride[0], 32u * 4);
   EXPECT_EQ(layout->globalStride[1], 32u * 8 * 4);
+}
+
+TEST(TmaLayout, StrideOverflowIsNotZero) {
+  // f16 [2^32, 2^32, 2^32]: the plane stride 2 * 2^32 * 2^32 wrapped to 0,
+  // which passed both the "multiple of 16" and the "< 2^40" rules.
+  ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f16",
+                        {int64_t(1) << 32, int64_t(1) << 32, int64_t(1) << 32});
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
+  tma.tma.box = {8, 1, 1};
+  auto layout = computeTmaLayout(tma, src);
+  ASSERT_FALSE(layout) << "stride[1] = " << layout->globalStride[1];
+  EXPECT_NE(layout.error().message().find(
+                "tma parameter 'x_desc': global stride of dimension 2 "
+                "overflows 64 bits, expected less than 2^40"),
+            std::string::npos)
+      << layout.error().message();
+}
+
+TEST(TmaLayout, StrideLimit) {
+  // f16 [2, 2^31, 128]: plane pitch 256 * 2^31 = 2^39 bytes, under 2^40.
+  ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f16",
+                        {2, int64_t(1) << 31, 128});
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
+  tma.tma.box = {8, 1, 1};
+  auto fits = computeTmaLayout(tma, src);
+  ASSERT_TRUE(fits) << fits.error().toString();
+  EXPECT_EQ(fits->globalStride[1], uint64_t(1) << 39);
+  // f16 [2, 2^32, 128]: plane pitch 2^40 bytes, the first one over.
+  src.shape = {2, int64_t(1) << 32, 128};
+  auto layout = computeTmaLayout(tma, src);
+  ASSERT_FALSE(layout);
+  EXPECT_NE(layout.error().message().find(
+                "global stride of dimension 2 is 1099511627776 bytes, "
+                "expected less than 2^40"),
+            std::string::npos)
+      << layout.error().message();
+}
+
+TEST(TmaLayout, GlobalDimAndRankLimits) {
+  ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
+  tma.tma.box = {8, 1};
+  auto error = [&](std::vector<int64_t> shape) {
+    auto layout = computeTmaLayout(tma, param(weave::abi::ParamKind::Buffer,
+                                              "x", "f16", std::move(shape)));
+    return layout ? std::string() : layout.error().message();
+  };
+  EXPECT_EQ(error({(int64_t(1) << 32) + 1, 8}),
+            "tma parameter 'x_desc': global dimension 1 is 4294967297, "
+            "expected 1 to 2^32");
+  EXPECT_EQ(error({1, 1, 1, 1, 1, 8}),
+            "tma parameter 'x_desc': source 'x' has rank 6, expected 1 to 5");
 }
 
 TEST(TmaLayout, Rejections) {

@@ -61,8 +61,15 @@ struct KernelInfo {
   uint32_t computeCapability = abi::kHopperComputeCapability;
   std::vector<ParamInfo> params;
 
-  /// Blocks per cluster (1 without clusters).
-  uint32_t clusterBlocks() const { return cluster[0] * cluster[1] * cluster[2]; }
+  /// Blocks per cluster (1 without clusters). 64-bit so that an unverified
+  /// manifest's product cannot wrap; verifyBundle bounds it by 16.
+  uint64_t clusterBlocks() const {
+    return uint64_t(cluster[0]) * cluster[1] * cluster[2];
+  }
+  /// Threads per block (verifyBundle bounds it by 1024).
+  uint64_t blockThreads() const {
+    return uint64_t(block[0]) * block[1] * block[2];
+  }
   /// True when the runtime sizes grid x at launch.
   bool persistentGrid() const { return grid[0] == kPersistentGrid; }
 };
@@ -79,11 +86,39 @@ inline constexpr size_t kBundleHeaderBytes = 32;
 /// The 8 magic bytes at offset 0.
 inline constexpr char kBundleMagic[8] = {'W', 'E', 'A', 'V', 'E', 'B', 'N', 'D'};
 
+/// The largest file readBundleFile reads. Real bundles are a few MB (the
+/// largest cubins weavec writes are well under 100 MB); the bound keeps a
+/// damaged or hostile path (a sparse file, a link to a huge log) from making
+/// the reader allocate without limit.
+inline constexpr uint64_t kMaxBundleFileBytes = uint64_t(1) << 30;
+
+/// `a * b` in `out`; false (and `out` untouched) when it overflows 64 bits.
+inline bool checkedMul(uint64_t a, uint64_t b, uint64_t &out) {
+  uint64_t product;
+  if (__builtin_mul_overflow(a, b, &product))
+    return false;
+  out = product;
+  return true;
+}
+/// `a + b` in `out`; false (and `out` untouched) when it overflows 64 bits.
+inline bool checkedAdd(uint64_t a, uint64_t b, uint64_t &out) {
+  uint64_t sum;
+  if (__builtin_add_overflow(a, b, &sum))
+    return false;
+  out = sum;
+  return true;
+}
+
 /// Serializes a bundle (does not verify it; writeBundleFile does).
 std::vector<uint8_t> serializeBundle(const Bundle &bundle);
-/// Parses and verifies a bundle image.
+/// Parses and verifies a bundle image. Never throws, never reads outside
+/// `[data, data + size)`; every malformed image is an InvalidBundle error.
+/// (The fuzz target's entry point: keep this signature stable.)
 Expected<Bundle> parseBundle(const uint8_t *data, size_t size);
-/// Reads, parses and verifies a bundle file.
+/// Reads, parses and verifies a bundle file. Only a regular file (after
+/// following links) of at most kMaxBundleFileBytes is read: a directory,
+/// FIFO, socket or device is InvalidArgument without blocking, a larger file
+/// InvalidBundle, a missing one NotFound, another failed POSIX call System.
 Expected<Bundle> readBundleFile(const std::string &path);
 /// Verifies, serializes and writes a bundle file.
 Status writeBundleFile(const std::string &path, const Bundle &bundle);
@@ -102,8 +137,14 @@ uint32_t dtypeBytes(const std::string &dtype);
 const char *paramKindName(abi::ParamKind kind);
 /// Bytes the kernel parameter occupies in the launch parameter buffer.
 uint32_t paramBytes(const ParamInfo &param);
-/// Product of the shape times the element size (0 for scalars/unknown).
+/// Product of the shape times the element size (0 for scalars/unknown;
+/// UINT64_MAX when it overflows 64 bits, which verifyBundle rejects, so that
+/// an unverified manifest can never make a size check pass by wrapping).
 uint64_t tensorBytes(const ParamInfo &param);
+/// Bytes of the packed launch parameter block: each parameter at its natural
+/// alignment (4, 8, or 64 for TMA descriptors), as computeParamLayout places
+/// them. 64-bit, so that no parameter list can wrap it.
+uint64_t paramBlockBytes(const KernelInfo &kernel);
 
 /// FNV-1a 64-bit hash (the bundle checksum).
 uint64_t fnv1a64(const uint8_t *data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);

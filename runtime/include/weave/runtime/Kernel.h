@@ -41,10 +41,15 @@ private:
 class Kernel {
 public:
   /// Looks the kernel up on every local device, checks the device's compute
-  /// capability and the cubin's parameter sizes against the manifest.
+  /// capability and the cubin's parameter sizes against the manifest, and
+  /// reads the device's launch limits (checked by prepare). Raises the
+  /// function's dynamic shared memory limit and allows a non-portable
+  /// cluster size where the manifest needs it and the device permits it.
   static Expected<Kernel> get(const Program &program, const std::string &name);
 
-  /// Checks `args` (InvalidArgument naming the parameter, nothing launched)
+  /// Checks the launch limits of every local device (checkLaunchLimits:
+  /// grid, block, cluster, static + dynamic shared memory) and `args`
+  /// (InvalidArgument naming the kernel or the parameter, nothing launched),
   /// and builds the TMA descriptors they need (cached per parameter and
   /// address). Call it before graph capture when descriptors are new.
   Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
@@ -67,6 +72,10 @@ public:
   const std::array<uint32_t, 3> &launchGrid() const { return launchGrid_; }
 
   const KernelInfo &info() const { return *info_; }
+  /// What local device `local` allows this kernel (read by get()).
+  const LaunchLimits &launchLimits(size_t local) const {
+    return limits_[local];
+  }
   /// Number of TMA descriptors encoded so far (tests).
   size_t cachedDescriptorCount() const { return tmaCache_.size(); }
 
@@ -90,6 +99,7 @@ private:
   std::shared_ptr<std::vector<Module>> modules_;
   const KernelInfo *info_ = nullptr;
   std::vector<CUfunction> functions_;
+  std::vector<LaunchLimits> limits_; ///< one per local device
   ParamLayout layout_;
   /// (local member, parameter index, global address) -> descriptor.
   std::map<std::tuple<size_t, size_t, uint64_t>, std::unique_ptr<Descriptor>>

@@ -11,8 +11,10 @@
 
 #include "weave/runtime/Bundle.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -94,6 +96,42 @@ struct ParamLayout {
   uint32_t totalBytes = 0;
 };
 ParamLayout computeParamLayout(const KernelInfo &kernel);
+
+/// What one device and one loaded function allow a launch. Kernel::get
+/// fills it from the driver; the defaults are an H100's, so that tests can
+/// change one field at a time.
+struct LaunchLimits {
+  int device = 0; ///< ordinal, for messages
+  /// CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_{X,Y,Z}, MAX_BLOCK_DIM_{X,Y,Z}.
+  std::array<uint64_t, 3> maxGrid{abi::kMaxGridDimX, abi::kMaxGridDimYZ,
+                                  abi::kMaxGridDimYZ};
+  std::array<uint64_t, 3> maxBlock{abi::kMaxBlockDim[0], abi::kMaxBlockDim[1],
+                                   abi::kMaxBlockDim[2]};
+  /// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: the device's 1024, or fewer
+  /// when the function's register use does not fit that many.
+  uint64_t maxThreadsPerBlock = abi::kMaxThreadsPerBlock;
+  /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN.
+  uint64_t maxSharedBytesOptin = 227 * 1024;
+  /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the function's static shared
+  /// memory, which adds to the manifest's dynamic size.
+  uint64_t staticSharedBytes = 0;
+  /// CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH.
+  bool clusterLaunch = true;
+  /// Whether CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED could be
+  /// set on the function (asked only when the cluster has more than 8
+  /// blocks).
+  bool nonPortableClusterAllowed = false;
+  /// The most blocks per cluster the device can co-schedule for this
+  /// function and launch configuration (cuOccupancyMaxPotentialClusterSize);
+  /// empty when it was not asked or the driver could not say.
+  std::optional<uint64_t> maxClusterBlocks;
+};
+
+/// Checks `kernel`'s grid, block, cluster and shared memory against
+/// `limits`; InvalidArgument naming the kernel, the device and the limit
+/// on the first violation. No driver call, so it is unit-tested on CPU;
+/// Kernel::prepare runs it for every local device before binding.
+Status checkLaunchLimits(const KernelInfo &kernel, const LaunchLimits &limits);
 
 } // namespace weave
 
