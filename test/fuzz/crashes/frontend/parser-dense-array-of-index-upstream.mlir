@@ -1,0 +1,3 @@
+func.func @f() attributes {a = array<index: 1>} {
+  return
+}
