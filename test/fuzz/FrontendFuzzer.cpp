@@ -152,18 +152,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return failure();
   });
 
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // As weavec: the nesting bound, then parse and compile on the compiler's
+  // large-stack thread.
+  OwningOpRef<ModuleOp> module;
+  mlir::weave::CompileOptions options; // weavec's defaults: sm_90a, -O3
+  mlir::weave::CompileArtifacts artifacts;
+  LogicalResult result = failure();
+  if (failed(mlir::weave::runOnCompilerStack([&] {
+        module = mlir::weave::parseWeaveSource(sourceMgr, &context);
+        if (module)
+          result = mlir::weave::compileModule(
+              *module, mlir::weave::EmitKind::Ptx, options, artifacts);
+      })))
+    fail("no compiler thread could be started");
   if (!module) {
     if (errors == 0)
       fail("the parser rejected the input without an error");
     return 0;
   }
-
-  mlir::weave::CompileOptions options; // weavec's defaults: sm_90a, -O3
-  mlir::weave::CompileArtifacts artifacts;
-  LogicalResult result = mlir::weave::compileModule(
-      *module, mlir::weave::EmitKind::Ptx, options, artifacts);
   if (failed(result) && errors == 0)
     fail("compileModule failed without an error");
   if (oracles && unlocated)
