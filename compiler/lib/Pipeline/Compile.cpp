@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -145,20 +146,68 @@ static std::optional<size_t> findDeepNesting(StringRef text, unsigned limit) {
   return std::nullopt;
 }
 
+/// The offset of the element type of the first dense array attribute
+/// (`array<T: ...>`) whose T is not a builtin integer or float type name, or
+/// nothing. The upstream parser (MLIR 22) takes the bit width of any T and
+/// crashes on `index`, vectors and the like, so such a T must not reach it.
+/// Strings and comments are skipped as in findDeepNesting.
+static std::optional<size_t> findBadDenseArray(StringRef text) {
+  static const llvm::Regex elementType(
+      "^([su]?i[0-9]+|f[0-9]+|bf16|tf32|f8E[0-9A-Za-z]+|f6E[0-9A-Za-z]+|"
+      "f4E[0-9A-Za-z]+)$");
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    if (text[i] == '"') {
+      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (text.substr(i).starts_with("//")) {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return std::nullopt;
+      continue;
+    }
+    // `array<` as a whole word: not the tail of another identifier.
+    if (!text.substr(i).starts_with("array<") ||
+        (i > 0 && (llvm::isAlnum(text[i - 1]) || text[i - 1] == '_' ||
+                   text[i - 1] == '.' || text[i - 1] == '$')))
+      continue;
+    size_t start = i + 6;
+    while (start < e && llvm::isSpace(text[start]))
+      ++start;
+    size_t end = start;
+    while (end < e && (llvm::isAlnum(text[end]) || text[end] == '_'))
+      ++end;
+    if (!elementType.match(text.slice(start, end)))
+      return start;
+  }
+  return std::nullopt;
+}
+
 OwningOpRef<ModuleOp> mlir::weave::parseWeaveSource(llvm::SourceMgr &sourceMgr,
                                                    MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  auto locationOf = [&](size_t offset) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(buffer->getBufferStart() + offset));
+    return FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
+                               column);
+  };
   if (std::optional<size_t> at =
           findDeepNesting(buffer->getBuffer(), kMaxNestingDepth)) {
-    auto [line, column] = sourceMgr.getLineAndColumn(
-        llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *at));
-    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
-                                  column))
+    emitError(locationOf(*at))
         << "expects brackets, braces, parentheses and type parameters "
            "nested at most "
         << kMaxNestingDepth << " deep, this one opens level "
         << kMaxNestingDepth + 1;
+    return nullptr;
+  }
+  if (std::optional<size_t> at = findBadDenseArray(buffer->getBuffer())) {
+    emitError(locationOf(*at))
+        << "expects a dense array of a builtin integer or float type "
+           "(array<i32: 1, 2>)";
     return nullptr;
   }
   return parseSourceFile<ModuleOp>(sourceMgr, context);
