@@ -406,7 +406,9 @@ LogicalResult MatmulPipelineOp::verify() {
                             {"rhs", rhs},
                             {"out", out}}) {
     int64_t cols = type.getDimSize(1);
-    if ((cols * elementBytes(type)) % 16 != 0)
+    // (Unsigned: a huge static width must not overflow into UB; the kernel
+    // argument check rejects its byte size.)
+    if ((static_cast<uint64_t>(cols) * elementBytes(type)) % 16 != 0)
       return emitOpError() << "expects rows of " << name
                            << " to span a multiple of 16 bytes (a TMA "
                               "stride rule), got "
@@ -467,7 +469,7 @@ LogicalResult MatmulPipelineOp::verify() {
                            << ") to be a multiple of cluster_m (" << cluster
                            << "): a cluster's tiles are in one group";
     int64_t rows = lhs.getDimSize(0);
-    int64_t rowTiles = (rows + tm - 1) / tm;
+    int64_t rowTiles = rows / tm + (rows % tm != 0);
     if (rowTiles % cluster != 0)
       return emitOpError() << "expects the number of row tiles (" << rowTiles
                            << " of " << tm << " rows) to be a multiple of "
