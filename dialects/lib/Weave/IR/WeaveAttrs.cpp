@@ -34,8 +34,19 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
       parser.parseString(&axis) || parser.parseComma() ||
       parser.parseKeyword("size") || parser.parseEqual())
     return {};
-  if (failed(parser.parseOptionalQuestion()) && parser.parseInteger(size))
-    return {};
+  llvm::SMLoc sizeLoc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalQuestion())) {
+    if (parser.parseInteger(size))
+      return {};
+    // INT64_MIN is how a dynamic size is stored: written out, it must not
+    // turn into '?'.
+    if (size == ShapedType::kDynamic) {
+      parser.emitError(sizeLoc) << "expects a mesh size in [1, "
+                                << MeshAttr::kMaxSize << "] or '?', got "
+                                << size;
+      return {};
+    }
+  }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
@@ -56,9 +67,9 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                StringAttr axis, int64_t size) {
   if (axis.getValue().empty())
     return emitError() << "expects a non-empty mesh axis name";
-  if (size != ShapedType::kDynamic && size < 1)
-    return emitError() << "expects a mesh size of at least 1 or '?', got "
-                       << size;
+  if (size != ShapedType::kDynamic && (size < 1 || size > kMaxSize))
+    return emitError() << "expects a mesh size in [1, " << kMaxSize
+                       << "] or '?', got " << size;
   return success();
 }
 

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::weave;
@@ -46,9 +47,55 @@ static LogicalResult verifySemaphoreIndex(Operation *op, SemaphoreType type,
   return success();
 }
 
-/// Bytes in one element of a memref (sub-byte types round up).
+/// Bytes in one element of a memref (sub-byte types round up), or 0 for an
+/// element type without a bit width (index, complex, vector, memref, ...):
+/// verifiers reject those with verifyScalarElements before asking.
 static int64_t elementBytes(MemRefType type) {
-  return (type.getElementTypeBitWidth() + 7) / 8;
+  Type elt = type.getElementType();
+  if (!elt.isIntOrFloat())
+    return 0;
+  return (elt.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// Checks that `type` holds plain integers or floats: only those have a
+/// byte size the copies can count (an `index` is as wide as the target
+/// says, the others are not scalars).
+static LogicalResult verifyScalarElements(Operation *op, MemRefType type) {
+  if (!type.getElementType().isIntOrFloat())
+    return op->emitOpError() << "expects a memref of integer or floating-point "
+                                "elements, got "
+                             << type;
+  return success();
+}
+
+/// The byte size of a static memref, or nullopt if it does not fit in an
+/// int64_t (memref<4611686018427387904x4xf32> would otherwise size to 0).
+static std::optional<int64_t> staticByteSize(MemRefType type) {
+  int64_t bytes = elementBytes(type);
+  for (int64_t dim : type.getShape())
+    if (ShapedType::isDynamic(dim) || llvm::MulOverflow(bytes, dim, bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+/// A constant device index must name a device of the mesh: >= 0, and below
+/// the mesh size when the enclosing kernel's mesh is static.
+static LogicalResult verifyDevice(Operation *op, Value device) {
+  APInt value;
+  if (!device || !matchPattern(device, m_ConstantInt(&value)))
+    return success();
+  int64_t index = value.getSExtValue();
+  if (index < 0)
+    return op->emitOpError() << "expects a device index of at least 0, got "
+                             << index;
+  KernelAttr kernel = getEnclosingKernelAttr(op);
+  if (kernel && !kernel.getMesh().isDynamic() &&
+      index >= kernel.getMesh().getSize())
+    return op->emitOpError()
+           << "expects a device index below the mesh size "
+           << kernel.getMesh().getSize() << " of the enclosing kernel, got "
+           << index;
+  return success();
 }
 
 /// Checks the local and remote side of a `weave.put` / `weave.get`.
@@ -65,18 +112,27 @@ static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
     return op->emitOpError() << "expects matching element types, got "
                              << local.getElementType() << " and "
                              << remote.getElementType();
+  if (failed(verifyScalarElements(op, local)))
+    return failure();
   for (MemRefType type : {local, remote}) {
     if (!type.hasStaticShape())
       return op->emitOpError() << "expects static shapes, got " << type;
+    // The lowering copies from the buffer's first element on: a view at an
+    // offset is not supported yet (offsets come with the collectives).
     if (!type.getLayout().isIdentity())
       return op->emitOpError()
-             << "expects contiguous buffers (identity layout), got " << type;
+             << "expects buffers with an identity layout (contiguous, "
+                "row-major, at offset 0), got "
+             << type;
+    if (!staticByteSize(type))
+      return op->emitOpError()
+             << "expects a buffer of fewer than 2^63 bytes, got " << type;
   }
   if (local.getNumElements() != remote.getNumElements())
     return op->emitOpError() << "expects the same number of elements, got "
                              << local.getNumElements() << " and "
                              << remote.getNumElements();
-  int64_t bytes = local.getNumElements() * elementBytes(local);
+  int64_t bytes = *staticByteSize(local);
   if (bytes % 16 != 0)
     return op->emitOpError()
            << "expects a size that is a multiple of 16 bytes, got " << bytes;
@@ -108,7 +164,7 @@ LogicalResult RemoteRefOp::verify() {
   if (!isSymmetric(type))
     return emitOpError() << "expects a buffer in #weave.symmetric memory, got "
                          << type;
-  return success();
+  return verifyDevice(*this, getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -119,6 +175,8 @@ LogicalResult SemaphoreSignalOp::verify() {
   APInt value;
   if (matchPattern(getValue(), m_ConstantInt(&value)) && value.isZero())
     return emitOpError() << "expects a non-zero increment";
+  if (failed(verifyDevice(*this, getDevice())))
+    return failure();
   return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
 }
 
@@ -136,13 +194,17 @@ LogicalResult SemaphoreWaitOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PutOp::verify() {
-  return verifyOneSidedCopy(*this, cast<MemRefType>(getSource().getType()),
-                            cast<MemRefType>(getTarget().getType()));
+  if (failed(verifyOneSidedCopy(*this, cast<MemRefType>(getSource().getType()),
+                                cast<MemRefType>(getTarget().getType()))))
+    return failure();
+  return verifyDevice(*this, getDevice());
 }
 
 LogicalResult GetOp::verify() {
-  return verifyOneSidedCopy(*this, cast<MemRefType>(getTarget().getType()),
-                            cast<MemRefType>(getSource().getType()));
+  if (failed(verifyOneSidedCopy(*this, cast<MemRefType>(getTarget().getType()),
+                                cast<MemRefType>(getSource().getType()))))
+    return failure();
+  return verifyDevice(*this, getDevice());
 }
 
 /// TMA swizzle modes: the innermost box row must fit in the swizzle span.
@@ -173,6 +235,12 @@ static LogicalResult verifyTensorMapCopy(Operation *op, MemRefType tile,
     return op->emitOpError() << "expects matching element types, got "
                              << source.getElementType() << " and "
                              << target.getElementType();
+  // The runtime encodes tensor maps of these types only (its TmaLayout).
+  Type elt = tile.getElementType();
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
+    return op->emitOpError() << "expects f16, bf16 or f32 elements (the "
+                                "tensor map types the runtime builds), got "
+                             << elt;
   if (!tile.hasStaticShape())
     return op->emitOpError() << "expects a static tile shape, got " << tile;
   if (tile.getRank() != global.getRank())
@@ -214,6 +282,8 @@ LogicalResult CopySmemToGmemOp::verify() {
     return emitOpError() << "expects a target in #weave.symmetric memory when "
                             "storing to another device, got "
                          << target;
+  if (failed(verifyDevice(*this, getDevice())))
+    return failure();
   return verifyTensorMapCopy(*this, /*tile=*/source, /*global=*/target,
                              getIndices().size(), "target", getSwizzle());
 }
@@ -254,7 +324,7 @@ int64_t MatmulPipelineOp::getEpilogueBuffers() {
   bool splitM = getSplit() == ConsumerSplit::M;
   int64_t subM = splitM ? getTileM() / getConsumers() : getTileM();
   int64_t subN = splitM ? getTileN() : getTileN() / getConsumers();
-  int64_t boxCols = std::max<int64_t>(1, 128 / outBytes);
+  int64_t boxCols = std::max<int64_t>(1, 128 / std::max<int64_t>(1, outBytes));
   int64_t boxes = std::max<int64_t>(1, subM / 64) * std::max<int64_t>(1, subN / boxCols);
   return std::min<int64_t>(2, boxes);
 }
@@ -283,6 +353,12 @@ LogicalResult MatmulPipelineOp::verify() {
     if (!type.getLayout().isIdentity())
       return emitOpError() << "expects a row-major " << name
                            << " (identity layout), got " << type;
+    // The expansion computes the tile counts from the static shape (a
+    // dynamic size would be taken as 2^63).
+    if (!type.hasStaticShape())
+      return emitOpError() << "expects a static shape for " << name
+                           << " (dynamic shapes are not supported yet), got "
+                           << type;
   }
   Type elt = lhs.getElementType();
   if (!elt.isF16() && !elt.isBF16())
@@ -295,10 +371,8 @@ LogicalResult MatmulPipelineOp::verify() {
     return emitOpError() << "expects an f16, bf16 or f32 output, got "
                          << outElt;
 
-  // Shapes: (M x K) @ (K x N) -> (M x N), dynamic dimensions checked at launch.
-  auto mismatch = [](int64_t a, int64_t b) {
-    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
-  };
+  // Shapes: (M x K) @ (K x N) -> (M x N).
+  auto mismatch = [](int64_t a, int64_t b) { return a != b; };
   if (mismatch(lhs.getDimSize(1), rhs.getDimSize(0)))
     return emitOpError() << "expects lhs columns (" << lhs.getDimSize(1)
                          << ") to equal rhs rows (" << rhs.getDimSize(0) << ")";
@@ -332,7 +406,9 @@ LogicalResult MatmulPipelineOp::verify() {
                             {"rhs", rhs},
                             {"out", out}}) {
     int64_t cols = type.getDimSize(1);
-    if (!ShapedType::isDynamic(cols) && (cols * elementBytes(type)) % 16 != 0)
+    // (Unsigned: a huge static width must not overflow into UB; the kernel
+    // argument check rejects its byte size.)
+    if ((static_cast<uint64_t>(cols) * elementBytes(type)) % 16 != 0)
       return emitOpError() << "expects rows of " << name
                            << " to span a multiple of 16 bytes (a TMA "
                               "stride rule), got "
@@ -393,17 +469,23 @@ LogicalResult MatmulPipelineOp::verify() {
                            << ") to be a multiple of cluster_m (" << cluster
                            << "): a cluster's tiles are in one group";
     int64_t rows = lhs.getDimSize(0);
-    if (ShapedType::isDynamic(rows))
-      return emitOpError() << "expects a static number of lhs rows with "
-                              "cluster_m: the row tiles must divide among "
-                              "the blocks of a cluster";
-    int64_t rowTiles = (rows + tm - 1) / tm;
+    int64_t rowTiles = rows / tm + (rows % tm != 0);
     if (rowTiles % cluster != 0)
       return emitOpError() << "expects the number of row tiles (" << rowTiles
                            << " of " << tm << " rows) to be a multiple of "
                            << "cluster_m (" << cluster
                            << "); use a smaller cluster_m for this shape";
   }
+  // Bound stages before counting bytes: a huge count would overflow the
+  // sum (and the expansion unrolls one barrier init per stage).
+  int64_t stageBytes = (tm * tk + tk * tn) * elementBytes(lhs);
+  if (getStages() > static_cast<uint64_t>(kMaxSharedMemoryBytes / stageBytes))
+    return emitOpError() << "expects at most "
+                         << kMaxSharedMemoryBytes / stageBytes
+                         << " stages of " << stageBytes
+                         << " bytes (the shared memory a Hopper block can "
+                            "have), got "
+                         << getStages();
   int64_t smem = getSharedMemoryBytes();
   if (smem > kMaxSharedMemoryBytes)
     return emitOpError() << "needs " << smem
@@ -413,7 +495,94 @@ LogicalResult MatmulPipelineOp::verify() {
   return success();
 }
 
+/// Whether `op` waits for (or needs) every thread of the block, a
+/// warpgroup or the cluster: none of them takes part in a pipeline region.
+static bool isBlockCollective(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (llvm::is_contained({"gpu.barrier", "gpu.all_reduce", "nvvm.barrier0",
+                          "nvvm.barrier", "nvvm.barrier.arrive",
+                          "nvvm.cluster.arrive", "nvvm.cluster.arrive.relaxed",
+                          "nvvm.cluster.wait"},
+                         name) ||
+      name.starts_with("nvvm.wgmma."))
+    return true;
+  // Barriers written as PTX: bar.sync, bar.red, barrier.sync,
+  // barrier.cluster.wait, ... (but not mbarrier.*, which the expansion
+  // itself uses and which are per-thread).
+  if (name == "llvm.inline_asm")
+    if (auto text = op->getAttrOfType<StringAttr>("asm_string")) {
+      StringRef asmText = text.getValue();
+      for (StringRef word : {"bar.", "barrier."})
+        for (size_t pos = asmText.find(word); pos != StringRef::npos;
+             pos = asmText.find(word, pos + 1))
+          if (pos == 0 || !(llvm::isAlnum(asmText[pos - 1]) ||
+                            asmText[pos - 1] == '_' || asmText[pos - 1] == '.'))
+            return true;
+    }
+  return false;
+}
+
+/// Whether `op` needs every thread of a warp (a shuffle, vote or warp
+/// barrier with the full mask, a subgroup op).
+static bool isWarpCollective(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return llvm::is_contained({"gpu.shuffle", "gpu.rotate", "gpu.subgroup_reduce",
+                             "gpu.subgroup_broadcast", "nvvm.shfl.sync",
+                             "nvvm.vote.sync", "nvvm.bar.warp.sync",
+                             "nvvm.redux.sync", "nvvm.match.sync",
+                             "nvvm.elect.sync"},
+                            name) ||
+         name.starts_with("gpu.subgroup_mma_");
+}
+
+/// Rejects ops in a pipeline region that need more threads than the region
+/// runs on: `callback` runs on one warp of the producer warpgroup,
+/// `before_load` and `after_loads` on the producer thread alone. A block
+/// barrier there waits for threads that never arrive (a deadlock); a
+/// block-cooperative weave.put/get would copy only the share of the
+/// threads that run it.
+static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
+                                         Region &region, StringRef name,
+                                         bool oneWarp) {
+  WalkResult result = region.walk([&](Operation *op) -> WalkResult {
+    StringRef runsOn = oneWarp ? "one warp" : "one thread";
+    if (isa<PutOp, GetOp>(op)) {
+      op->emitOpError() << "cannot be used in the " << name
+                        << " region of a weave.matmul_pipeline: it is a "
+                           "copy by every thread of the block, and the region "
+                           "runs on "
+                        << runsOn;
+      return WalkResult::interrupt();
+    }
+    if (isa<MatmulPipelineOp>(op)) {
+      op->emitOpError() << "cannot be nested in the " << name
+                        << " region of another weave.matmul_pipeline";
+      return WalkResult::interrupt();
+    }
+    if (isBlockCollective(op) || (!oneWarp && isWarpCollective(op))) {
+      InFlightDiagnostic diag = op->emitError()
+                                << "'" << op->getName()
+                                << "' cannot be used in the " << name
+                                << " region of a weave.matmul_pipeline: it "
+                                   "waits for threads that do not run the "
+                                   "region (it runs on "
+                                << runsOn << "), so it would deadlock";
+      diag.attachNote(pipeline.getLoc()) << "in this pipeline";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult MatmulPipelineOp::verifyRegions() {
+  if (failed(verifyRegionThreads(*this, getBeforeLoad(), "before_load",
+                                 /*oneWarp=*/false)) ||
+      failed(verifyRegionThreads(*this, getAfterLoads(), "after_loads",
+                                 /*oneWarp=*/false)) ||
+      failed(verifyRegionThreads(*this, getCallback(), "callback",
+                                 /*oneWarp=*/true)))
+    return failure();
   if (!getBeforeLoad().empty()) {
     Block &block = getBeforeLoad().front();
     if (block.getNumArguments() != 3 ||

@@ -10,7 +10,11 @@
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::weave {
 #define GEN_PASS_DEF_VERIFYKERNELPASS
@@ -38,15 +42,181 @@ Value getRootBuffer(Value value) {
   return value;
 }
 
-LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel) {
+/// Shared memory a block can have on Hopper (sm_90), static and dynamic
+/// together: 227 KB (the SM's 228 KB less 1 KB the system reserves).
+constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+
+/// The byte size of a static memref, or nullopt if it has no static shape,
+/// no element bit width, or more than INT64_MAX bytes.
+std::optional<int64_t> staticByteSize(MemRefType type) {
+  Type elt = type.getElementType();
+  if (!elt.isIntOrFloat() || !type.hasStaticShape())
+    return std::nullopt;
+  int64_t bytes = (elt.getIntOrFloatBitWidth() + 7) / 8;
+  for (int64_t dim : type.getShape())
+    if (llvm::MulOverflow(bytes, dim, bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+/// Whether NVPTX and ptxas take `name` as a symbol: a letter then letters,
+/// digits, `_` and `$`, or `_` or `$` then at least one of those. (PTX also
+/// allows a leading `%`, which LLVM's NVPTX printer does not; `.` and `@`
+/// pass LLVM but not ptxas.)
+bool isPtxIdentifier(StringRef name) {
+  auto follows = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (name.empty() || !llvm::all_of(name, follows))
+    return false;
+  if (llvm::isAlpha(name.front()))
+    return true;
+  return (name.front() == '_' || name.front() == '$') && name.size() > 1;
+}
+
+/// Whether the bare-pointer calling convention of the lowering can pass a
+/// memref (only the pointer travels: shape, strides and offset must be
+/// static).
+bool isBarePointerMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return !isa<UnrankedMemRefType>(type);
+  if (!memref.hasStaticShape())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// Whether the memref `value` is symmetric memory, or a view of it (a
+/// memory-space cast included) or a peer's copy of it.
+bool isSymmetricMemory(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (type && isSymmetric(type))
+    return true;
+  auto root = dyn_cast<MemRefType>(getRootBuffer(value).getType());
+  return root && isSymmetric(root);
+}
+
+/// Whether the LLVM pointer `ptr` is derived from the address of symmetric
+/// memory (memref.extract_aligned_pointer_as_index and integer/pointer
+/// arithmetic on it).
+bool isSymmetricPointer(Value ptr) {
+  SmallVector<Value> worklist = {ptr};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      continue;
+    if (auto extract = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def)) {
+      if (isSymmetricMemory(extract.getSource()))
+        return true;
+      continue;
+    }
+    if (isa<LLVM::GEPOp, LLVM::IntToPtrOp, LLVM::PtrToIntOp,
+            LLVM::AddrSpaceCastOp, LLVM::AddOp, LLVM::SubOp, arith::AddIOp,
+            arith::SubIOp, arith::IndexCastOp, arith::IndexCastUIOp,
+            UnrealizedConversionCastOp>(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// Rejects element-wise atomics on symmetric or peer memory: upstream
+/// lowers them to GPU-scope atom/atomicrmw, which orders nothing against
+/// another GPU.
+LogicalResult verifyAtomic(Operation *op) {
+  bool symmetric = false;
+  if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
+    symmetric = isSymmetricMemory(rmw.getMemref());
+  else if (auto generic = dyn_cast<memref::GenericAtomicRMWOp>(op))
+    symmetric = isSymmetricMemory(generic.getMemref());
+  else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+    symmetric = isSymmetricPointer(rmw.getPtr());
+  else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+    symmetric = isSymmetricPointer(cmpxchg.getPtr());
+  if (!symmetric)
+    return success();
+  return op->emitOpError()
+         << "cannot be used on symmetric or peer memory: it lowers to a "
+            "GPU-scope atomic, which orders nothing against another GPU; use "
+            "weave.semaphore_signal for counters (system-scope atomics come "
+            "with weave.atomic_add)";
+}
+
+/// Static shared memory of `func`: its workgroup attributions and the
+/// workgroup-space memref.globals it uses. Fails (with an error) on a size
+/// that overflows.
+FailureOr<int64_t> staticSharedMemoryBytes(gpu::GPUFuncOp func,
+                                           SymbolTableCollection &symbols) {
+  int64_t total = 0;
+  auto add = [&](Operation *where, MemRefType type) -> LogicalResult {
+    std::optional<int64_t> bytes = staticByteSize(type);
+    if (!bytes || llvm::AddOverflow(total, *bytes, total))
+      return where->emitOpError()
+             << "expects a static shared memory buffer of fewer than 2^63 "
+                "bytes, got "
+             << type;
+    return success();
+  };
+  for (BlockArgument arg : func.getWorkgroupAttributions())
+    if (failed(add(func, cast<MemRefType>(arg.getType()))))
+      return failure();
+  llvm::SmallPtrSet<Operation *, 4> counted;
+  WalkResult result = func.walk([&](memref::GetGlobalOp get) -> WalkResult {
+    auto global = symbols.lookupNearestSymbolFrom<memref::GlobalOp>(
+        get, get.getNameAttr());
+    if (!global || !isWorkgroup(global.getType()) ||
+        !counted.insert(global).second)
+      return WalkResult::advance();
+    return failed(add(global, global.getType())) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return total;
+}
+
+LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
+                           SymbolTableCollection &symbols) {
   for (BlockArgument arg : func.getArguments()) {
     auto memref = dyn_cast<MemRefType>(arg.getType());
-    if (memref && !memref.hasStaticShape())
-      return func.emitError() << "weave kernel argument #" << arg.getArgNumber()
-                              << " expects a static shape, got " << memref;
+    if (!memref)
+      continue;
+    auto argError = [&]() {
+      return mlir::emitError(arg.getLoc())
+             << "weave kernel argument #" << arg.getArgNumber() << " ";
+    };
+    if (!memref.hasStaticShape())
+      return argError() << "expects a static shape, got " << memref;
+    // The runtime binds (and allocates) buffers of at least one element.
+    if (llvm::is_contained(memref.getShape(), 0))
+      return argError() << "expects a buffer of at least one element (the "
+                           "runtime binds no empty buffers), got "
+                        << memref;
+    if (memref.getElementType().isIntOrFloat() && !staticByteSize(memref))
+      return argError() << "expects a buffer of fewer than 2^63 bytes, got "
+                        << memref;
   }
 
+  FailureOr<int64_t> staticSmem = staticSharedMemoryBytes(func, symbols);
+  if (failed(staticSmem))
+    return failure();
+  if (*staticSmem > kMaxSharedMemoryBytes - kernel.getSmem())
+    return func.emitError()
+           << "weave kernel needs " << *staticSmem
+           << " bytes of static shared memory (workgroup attributions and "
+              "memref.globals in workgroup memory) and "
+           << kernel.getSmem() << " of dynamic (smem), more than the "
+           << kMaxSharedMemoryBytes << " a Hopper block can have";
+
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    if (failed(verifyAtomic(op)))
+      return WalkResult::interrupt();
     // Symmetric buffers and semaphores must be kernel arguments (or views of
     // them): only those have the same offset on every device.
     for (Value operand : op->getOperands()) {
@@ -98,17 +268,62 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel) {
   return failure(result.wasInterrupted());
 }
 
+/// What the lowering of a whole gpu.module needs, weave kernel or not: the
+/// pipeline lowers every function in it, with bare-pointer memrefs, and
+/// prints every symbol into PTX.
+LogicalResult verifyGpuModule(gpu::GPUModuleOp module) {
+  for (Operation &op : module.getBody()->getOperations()) {
+    auto symbol = dyn_cast<SymbolOpInterface>(&op);
+    if (symbol && !isPtxIdentifier(symbol.getName()))
+      return op.emitOpError()
+             << "expects a symbol name that PTX can take (a letter, then "
+                "letters, digits, '_' or '$'; or '_' or '$' and at least one "
+                "more of those), got \""
+             << symbol.getName() << "\"";
+    // Weave kernels get their own, stricter argument checks.
+    auto func = dyn_cast<FunctionOpInterface>(&op);
+    if (!func || op.hasAttr(WeaveDialect::getKernelAttrName()))
+      continue;
+    for (auto [kind, types] :
+         {std::pair<StringRef, ArrayRef<Type>>{"argument", func.getArgumentTypes()},
+          {"result", func.getResultTypes()}})
+      for (auto [i, type] : llvm::enumerate(types))
+        if (!isBarePointerMemRef(type))
+          return op.emitOpError()
+                 << "expects memref " << kind << "s with static shapes, "
+                    "strides and offsets (the lowering passes memrefs as bare "
+                    "pointers), got "
+                 << kind << " #" << i << " of type " << type;
+  }
+  // (Matched by name: the weave libraries do not depend on the vector
+  // dialect.)
+  WalkResult result = module.walk([](Operation *op) -> WalkResult {
+    StringRef name = op->getName().getStringRef();
+    if (name != "vector.transfer_read" && name != "vector.transfer_write")
+      return WalkResult::advance();
+    op->emitOpError() << "is not lowered by the weave pipeline; use "
+                         "vector.load / vector.store (and scf.if for the "
+                         "edges) instead";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct VerifyKernelPass
     : public mlir::weave::impl::VerifyKernelPassBase<VerifyKernelPass> {
   using Base::Base;
 
   void runOnOperation() override {
     bool failed = false;
+    SymbolTableCollection symbols;
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      failed |= mlir::failed(verifyGpuModule(module));
+    });
     getOperation().walk([&](Operation *op) {
       if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
         if (auto kernel = func->getAttrOfType<KernelAttr>(
                 WeaveDialect::getKernelAttrName()))
-          failed |= mlir::failed(verifyKernel(func, kernel));
+          failed |= mlir::failed(verifyKernel(func, kernel, symbols));
         return;
       }
       if (isa<WeaveDialect>(op->getDialect()) && !getEnclosingKernelAttr(op)) {

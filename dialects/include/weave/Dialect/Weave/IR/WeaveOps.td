@@ -130,9 +130,14 @@ def Weave_PutOp : Weave_Op<"put"> {
     Every thread of the block takes part: the block copies `source` (global
     memory of this device) into the copy of the symmetric buffer `target`
     on device `device`, in 16-byte vectors. Both must hold the same number
-    of elements of the same type, contiguously, a multiple of 16 bytes in
-    all. The op does not synchronise the block; signal a semaphore after a
-    `gpu.barrier` to publish the data.
+    of elements of the same integer or float type, static and contiguous
+    (identity layout, which also means offset 0: a subview at an offset is
+    not supported yet), a multiple of 16 bytes and fewer than 2^63 bytes in
+    all. A constant `device` must be in `[0, size)` of the kernel's static
+    mesh. The op does not synchronise the block; signal a semaphore after a
+    `gpu.barrier` to publish the data. Since every thread copies its share,
+    it cannot be used in the regions of a `weave.matmul_pipeline`, which run
+    on one warp or one thread.
 
     ```mlir
     weave.put %src, %dst on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
@@ -150,7 +155,7 @@ def Weave_GetOp : Weave_Op<"get"> {
   let description = [{
     The mirror of `weave.put`: the block reads the copy of the symmetric
     buffer `source` on device `device` into `target` in this device's global
-    memory, in 16-byte vectors.
+    memory, in 16-byte vectors, under the same rules.
 
     ```mlir
     weave.get %src on %left, %dst : memref<1024xf32, #weave.symmetric> -> memref<1024xf32>
@@ -174,6 +179,9 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     `(device_id + c) mod num_devices` for a constant `c`, because the tensor
     map of a peer view is built on the host. Wait for completion with
     `weave.wait_smem_to_gmem` before reusing `source` or signalling.
+
+    Elements are f16, bf16 or f32: the tensor map types the runtime encodes
+    (f64 and integers are not, yet).
 
     ```mlir
     weave.copy_smem_to_gmem %tile, %scratch[%row, %c0] on %prev
@@ -199,7 +207,8 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
     accelerator. Completion is counted in bytes on the mbarrier `barrier`
     (`mbarrier::complete_tx`), which the issuing thread must have armed with
     the expected byte count. Elements outside `source` read as zero, so
-    edge tiles need no masking.
+    edge tiles need no masking. Elements are f16, bf16 or f32, as for
+    `weave.copy_smem_to_gmem`.
 
     `swizzle` (0, 32, 64 or 128 bytes) is the shared-memory layout the tile
     is written in; `weave-expand-pipelines` uses 128, the layout `wgmma`
@@ -261,7 +270,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   let summary = "warp-specialized TMA + wgmma matmul with a per-tile callback";
   let description = [{
     Computes `out = lhs @ rhs` (row-major `M x K`, `K x N`, `M x N`; f16 or
-    bf16 inputs, f32 accumulation) with every block of the kernel.
+    bf16 inputs, f32 accumulation) with every block of the kernel. All
+    three operands have static shapes (dynamic shapes are not supported
+    yet).
     `weave-expand-pipelines` turns it into a warp-specialized persistent
     kernel body, so the kernel's block must be `128 * (1 + consumers)`
     threads and its dynamic shared memory at least what the op needs:
@@ -314,6 +325,15 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
 
+    The regions run on fewer threads than the block: `before_load` and
+    `after_loads` on one thread, `callback` on one warp. The verifier
+    rejects in them what waits for other threads (`gpu.barrier`,
+    `nvvm.barrier`, `bar.sync` in inline PTX, cluster barriers, wgmma; in
+    the one-thread regions also shuffles and other warp-wide ops) and the
+    block-cooperative `weave.put` / `weave.get`: the first deadlock, the
+    second would copy only part of the data. All three run on warpgroup 0,
+    which keeps only 40 registers per thread (see below).
+
     `after_loads` (optional, no arguments) runs on the producer thread once
     every load the block issued has landed in shared memory: the block
     reads `lhs` and `rhs` no more, so it may tell whoever overwrites them
@@ -336,6 +356,23 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`weave.wait_smem_to_gmem N read_only`). Waits in the callback stall
     only the callback warp; the wgmma warpgroups run on while the ring has
     filled slots.
+
+    When the op ends in a thread, that thread is done with the pipeline,
+    and no more: there is no block barrier at the end. Each thread that
+    issued output stores (thread 0 of each consumer warpgroup, and the
+    callback warp for its own stores) has waited for them to complete
+    (`cp.async.bulk.wait_group 0`; only for their reads of shared memory
+    when the kernel returns right after the op, since the kernel's end
+    completes them). Other threads, of the block or of other blocks, see
+    the output only after a `gpu.barrier` (in the block) or a
+    `weave.semaphore_signal` following it (on any device; in a kernel with
+    bulk stores the signal fences the async proxy first). Likewise, code
+    after the op must not reuse the dynamic shared memory before a
+    `gpu.barrier`: other warpgroups may still be in the pipeline. The
+    register split stays: warpgroup 0 (the producer) keeps at most 40
+    registers per thread, each consumer warpgroup 232 (240 with one
+    consumer), so code after the op that warpgroup 0 runs should be light
+    (signals, waits).
 
     ```mlir
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)

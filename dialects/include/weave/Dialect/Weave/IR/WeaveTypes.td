@@ -53,12 +53,22 @@ def Weave_MeshAttr : AttrDef<Weave_Dialect, "Mesh"> {
     A one-dimensional mesh of devices: `#weave.mesh<axis = "x", size = 2>`
     for a team of exactly two, `#weave.mesh<axis = "x", size = ?>` for a team
     size chosen at launch.
+
+    A static size is at most 65536 (2^16). Every device keeps a table of
+    all its peers' heap bases and maps every peer's heap, and the largest
+    NVLink domains hold hundreds of GPUs, so 65536 leaves ample room while
+    keeping the size, and every device index, well inside the 32-bit
+    fields that carry them (the manifest's team size, the kernel's `rank`
+    and `team_size` parameters), which a larger value would silently
+    truncate.
   }];
   let parameters = (ins "::mlir::StringAttr":$axis, "int64_t":$size);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isDynamic() const { return getSize() == ::mlir::ShapedType::kDynamic; }
+    /// The largest static mesh size (see the description).
+    static constexpr int64_t kMaxSize = 1 << 16;
   }];
 }
 

@@ -11,8 +11,20 @@ def VerifyKernelPass : Pass<"weave-verify-kernel", "mlir::ModuleOp"> {
     Checks what no single op verifier can see: every weave op sits in a
     `gpu.func` kernel carrying `#weave.kernel`; symmetric buffers and
     semaphores reach the kernel only as its arguments (or views of them);
-    a matmul pipeline's warpgroups fit the kernel's block; the kernel's
-    dynamic shared memory covers its pipelines.
+    kernel buffers are static, non-empty and under 2^63 bytes; a matmul
+    pipeline's warpgroups fit the kernel's block; the kernel's dynamic
+    shared memory covers its pipelines, and its static shared memory
+    (workgroup attributions, workgroup `memref.global`s) plus the dynamic
+    fits the 227 KB of a Hopper block; no atomic (`memref.atomic_rmw`,
+    `memref.generic_atomic_rmw`, `llvm.atomicrmw`, `llvm.cmpxchg`) touches
+    symmetric or peer memory, since they lower to GPU-scope atomics.
+
+    It also rejects, in every `gpu.module`, what the lowering after it
+    cannot take: symbol names PTX cannot spell (`[a-zA-Z][a-zA-Z0-9_$]*`
+    or `[_$][a-zA-Z0-9_$]+`), functions beside the weave kernels whose
+    memrefs have dynamic shapes, strides or offsets (the lowering passes
+    memrefs as bare pointers), and `vector.transfer_read` /
+    `vector.transfer_write` (use `vector.load` / `vector.store`).
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }

@@ -1,0 +1,127 @@
+// RUN: weave-opt %s -split-input-file -verify-diagnostics
+
+// Regression test: a gpu.barrier in a pipeline callback (run by one warp)
+// compiled to bar.sync 0 and deadlocked. The callback runs on one warp,
+// before_load and after_loads on the producer thread alone: ops that wait
+// for the whole block (or warpgroup, or cluster) are rejected in all three,
+// ops that need a whole warp in the single-thread ones, and the
+// block-cooperative weave.put / weave.get in all three.
+
+func.func @barrier_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'gpu.barrier' cannot be used in the callback region of a weave.matmul_pipeline: it waits for threads that do not run the region (it runs on one warp), so it would deadlock}}
+    gpu.barrier
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @barrier_in_before_load(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+    scf.execute_region {
+      // expected-error @below {{'nvvm.barrier0' cannot be used in the before_load region of a weave.matmul_pipeline: it waits for threads that do not run the region (it runs on one thread), so it would deadlock}}
+      nvvm.barrier0
+      scf.yield
+    }
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @named_barrier_in_after_loads(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  %c1 = arith.constant 1 : i32
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> after_loads {
+    // expected-error @below {{'nvvm.barrier' cannot be used in the after_loads region of a weave.matmul_pipeline: it waits for threads that do not run the region (it runs on one thread), so it would deadlock}}
+    nvvm.barrier id = %c1
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ptx_barrier_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'llvm.inline_asm' cannot be used in the callback region of a weave.matmul_pipeline: it waits for threads that do not run the region (it runs on one warp), so it would deadlock}}
+    llvm.inline_asm has_side_effects "bar.sync 0;", "" : () -> ()
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_wait_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'nvvm.cluster.wait' cannot be used in the callback region}}
+    nvvm.cluster.wait
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @shuffle_in_before_load(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %v: i32) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+    // expected-error @below {{'gpu.shuffle' cannot be used in the before_load region of a weave.matmul_pipeline: it waits for threads that do not run the region (it runs on one thread), so it would deadlock}}
+    %s, %ok = gpu.shuffle idx %v, %c0, %c32 : i32
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+func.func @put_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %src: memref<1024xf32>, %dst: memref<1024xf32, #weave.symmetric>, %dev: index) {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'weave.put' op cannot be used in the callback region of a weave.matmul_pipeline: it is a copy by every thread of the block, and the region runs on one warp}}
+    weave.put %src, %dst on %dev : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+// What the regions are for: per-thread waits and signals, bulk stores and
+// their waits, warp-wide ops in the (one-warp) callback, mbarrier PTX.
+func.func @fine(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %sem: !weave.semaphore, %v: i32) {
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+    weave.semaphore_wait %sem, %one : !weave.semaphore
+    llvm.inline_asm has_side_effects "mbarrier.arrive.shared::cta.b64 _, [0];", "" : () -> ()
+    weave.yield
+  } callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    %s, %ok = gpu.shuffle idx %v, %c0, %c32 : i32
+    nvvm.bar.warp.sync %c0 : i32
+    weave.wait_smem_to_gmem 0 read_only
+    weave.yield
+  } after_loads {
+    weave.semaphore_signal %sem, %one : !weave.semaphore
+    weave.yield
+  }
+  return
+}
