@@ -11,7 +11,7 @@
 // PTX symbol names: NVPTX aborted on "a b" (LLVM ERROR: Symbol name with
 // unsupported characters).
 gpu.module @m {
-  // expected-error @below {{'gpu.func' op expects a symbol name that PTX can take (a letter, then letters, digits, '_' or '$'; or '_' or '$' and at least one more of those), got "a b"}}
+  // expected-error @below {{'gpu.func' op expects a symbol name that PTX can take (a letter, then letters, digits, '_' or '$'; or '_' or '$' and at least one more of those; not WARP_SZ), got "a b"}}
   gpu.func @"a b"(%s: memref<16xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
     gpu.return
   }
@@ -188,4 +188,16 @@ gpu.module @m {
     %t2 = memref.get_global @tile : memref<16384xf16, #gpu.address_space<workgroup>>
     gpu.return
   }
+}
+
+// -----
+
+// Found by the front-end fuzzer: the translation crashed on an op with no
+// function to be emitted into.
+gpu.module @module_scope_op {
+  gpu.func @k() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [32, 1, 1]>} {
+    gpu.return
+  }
+  // expected-error @below {{'gpu.barrier' op expects only functions and globals directly in a gpu.module; move it into a gpu.func}}
+  gpu.barrier
 }

@@ -144,7 +144,7 @@ gpu.module @m {
 // 2^62 x 4 f32 is 2^66 bytes: the size would wrap to 0.
 gpu.module @m {
   gpu.func @k(
-      // expected-error @below {{kernel argument #0 of type 'memref<4611686018427387904x4xf32>' cannot be passed: its size in bytes does not fit in a signed 64-bit integer (at most 9223372036854775807 bytes)}}
+      // expected-error @below {{weave kernel argument #0 expects a buffer of fewer than 2^63 bytes, got 'memref<4611686018427387904x4xf32>'}}
       %a: memref<4611686018427387904x4xf32>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return
@@ -155,7 +155,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @k(
-      // expected-error @below {{kernel argument #0 of type 'memref<2305843009213693952xf32, #weave.symmetric>' cannot be passed: its size in bytes does not fit in a signed 64-bit integer}}
+      // expected-error @below {{weave kernel argument #0 expects a buffer of fewer than 2^63 bytes, got 'memref<2305843009213693952xf32, #weave.symmetric>'}}
       %a: memref<2305843009213693952xf32, #weave.symmetric>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return
@@ -166,7 +166,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @k(
-      // expected-error @below {{kernel argument #0 of type 'memref<0x4xf32>' cannot be passed: buffers need at least one element, found a dimension of size 0}}
+      // expected-error @below {{weave kernel argument #0 expects a buffer of at least one element (the runtime binds no empty buffers), got 'memref<0x4xf32>'}}
       %a: memref<0x4xf32>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return
@@ -187,7 +187,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @below {{expects a kernel name that PTX accepts (letters, digits, '_' and '$', starting with a letter, or with '_' or '$' followed by more; not WARP_SZ), got 'a b'}}
+  // expected-error @below {{'gpu.func' op expects a symbol name that PTX can take (a letter, then letters, digits, '_' or '$'; or '_' or '$' and at least one more of those; not WARP_SZ), got "a b"}}
   gpu.func @"a b"(%a: memref<16xf32>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return
@@ -197,7 +197,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @below {{expects a kernel name that PTX accepts}}
+  // expected-error @below {{'gpu.func' op expects a symbol name that PTX can take}}
   gpu.func @"a.b"(%a: memref<16xf32>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return
@@ -207,7 +207,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @below {{expects a kernel name that PTX accepts}}
+  // expected-error @below {{'gpu.func' op expects a symbol name that PTX can take}}
   gpu.func @"1k"(%a: memref<16xf32>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return
@@ -217,7 +217,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @below {{expects a kernel name that PTX accepts}}
+  // expected-error @below {{'gpu.func' op expects a symbol name that PTX can take}}
   gpu.func @WARP_SZ(%a: memref<16xf32>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return

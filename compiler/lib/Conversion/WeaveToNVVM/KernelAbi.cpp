@@ -214,46 +214,14 @@ static LogicalResult computeUserParams(gpu::GPUFuncOp func,
   return success();
 }
 
-/// Checks that the kernel's symbol is a PTX identifier the manifest can name:
-/// `[A-Za-z][A-Za-z0-9_$]*` or `[_$][A-Za-z0-9_$]+`, not the predefined
-/// WARP_SZ. Anything else aborts the NVPTX printer or fails in ptxas.
-static LogicalResult verifyKernelName(gpu::GPUFuncOp func) {
-  StringRef name = func.getName();
-  auto isBody = [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '$';
-  };
-  bool valid = !name.empty() && llvm::all_of(name, isBody) &&
-               (llvm::isAlpha(name[0]) ||
-                ((name[0] == '_' || name[0] == '$') && name.size() > 1)) &&
-               name != "WARP_SZ";
-  if (!valid)
-    return func.emitError()
-           << "expects a kernel name that PTX accepts (letters, digits, '_' "
-              "and '$', starting with a letter, or with '_' or '$' followed "
-              "by more; not WARP_SZ), got '"
-           << name << "'";
-  return success();
-}
-
-/// Checks that the mesh size of `kernel` fits the ABI's u32 TeamSize.
-static LogicalResult verifyMeshSize(gpu::GPUFuncOp func, KernelAttr kernel) {
-  MeshAttr mesh = kernel.getMesh();
-  if (!mesh.isDynamic() &&
-      (mesh.getSize() < 1 || mesh.getSize() > int64_t(UINT32_MAX)))
-    return func.emitError() << "expects a mesh size from 1 to " << UINT32_MAX
-                            << " (the ABI passes the team size as u32), got "
-                            << mesh.getSize();
-  return success();
-}
-
 LogicalResult mlir::weave::verifyKernelInterface(gpu::GPUFuncOp func) {
   auto kernel =
       func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
   if (!kernel)
     return func.emitError("expects a '")
            << WeaveDialect::getKernelAttrName() << "' attribute";
-  if (failed(verifyKernelName(func)) || failed(verifyMeshSize(func, kernel)))
-    return failure();
+  // The kernel's name and its mesh size are checked before, by
+  // weave-verify-kernel and the #weave.mesh verifier.
   SmallVector<AbiParam> params;
   return computeUserParams(func, params);
 }
@@ -302,8 +270,9 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   result.cluster.assign(kernel.getCluster().begin(), kernel.getCluster().end());
   result.dynamicSmemBytes = kernel.getSmem();
 
-  if (failed(verifyKernelName(func)) || failed(verifyMeshSize(func, kernel)) ||
-      failed(computeUserParams(func, result.params)))
+  // (The name and the mesh size were checked by weave-verify-kernel and the
+  // #weave.mesh verifier.)
+  if (failed(computeUserParams(func, result.params)))
     return failure();
   for (auto [kind, name] : {std::pair<::weave::abi::ParamKind, const char *>{::weave::abi::ParamKind::Rank, "rank"},
                             {::weave::abi::ParamKind::TeamSize, "team_size"},

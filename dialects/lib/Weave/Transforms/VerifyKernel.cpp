@@ -65,7 +65,8 @@ std::optional<int64_t> staticByteSize(MemRefType type) {
 /// pass LLVM but not ptxas.)
 bool isPtxIdentifier(StringRef name) {
   auto follows = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
-  if (name.empty() || !llvm::all_of(name, follows))
+  // WARP_SZ is predefined in PTX.
+  if (name.empty() || !llvm::all_of(name, follows) || name == "WARP_SZ")
     return false;
   if (llvm::isAlpha(name.front()))
     return true;
@@ -273,12 +274,20 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
 /// prints every symbol into PTX.
 LogicalResult verifyGpuModule(gpu::GPUModuleOp module) {
   for (Operation &op : module.getBody()->getOperations()) {
+    // The module body becomes an LLVM module: only symbols (functions,
+    // globals) have a place there. An op such as gpu.barrier directly in
+    // the module has no function to be emitted into (translation crashed
+    // on it).
+    if (!isa<SymbolOpInterface>(&op))
+      return op.emitOpError()
+             << "expects only functions and globals directly in a "
+                "gpu.module; move it into a gpu.func";
     auto symbol = dyn_cast<SymbolOpInterface>(&op);
     if (symbol && !isPtxIdentifier(symbol.getName()))
       return op.emitOpError()
              << "expects a symbol name that PTX can take (a letter, then "
                 "letters, digits, '_' or '$'; or '_' or '$' and at least one "
-                "more of those), got \""
+                "more of those; not WARP_SZ), got \""
              << symbol.getName() << "\"";
     // Weave kernels get their own, stricter argument checks.
     auto func = dyn_cast<FunctionOpInterface>(&op);
