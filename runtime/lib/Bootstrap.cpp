@@ -624,4 +624,23 @@ Expected<LaunchEnvironment> launchEnvironment() {
   return launchEnvironment(processEnvironment());
 }
 
+Expected<uint32_t>
+loopbackMembersFromEnvironment(const std::map<std::string, std::string> &env) {
+  const std::string *value = lookup(env, "WEAVE_LOOPBACK_TEAM");
+  if (!value || value->empty())
+    return 0u;
+  Expected<int> members = parseEnvInt(env, "WEAVE_LOOPBACK_TEAM", true, 0);
+  if (!members || *members < 1 ||
+      *members > static_cast<int>(kMaxLoopbackMembers))
+    return Error(ErrorCode::InvalidArgument,
+                 "WEAVE_LOOPBACK_TEAM='" + *value +
+                     "': expected a member count from 1 to " +
+                     std::to_string(kMaxLoopbackMembers));
+  return static_cast<uint32_t>(*members);
+}
+
+Expected<uint32_t> loopbackMembersFromEnvironment() {
+  return loopbackMembersFromEnvironment(processEnvironment());
+}
+
 } // namespace weave

@@ -3,8 +3,6 @@
 #include "weave/runtime/Team.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -68,22 +66,6 @@ Expected<Team> Team::createOnDevices(std::vector<int> deviceOrdinals) {
         WEAVE_TRY(
             checkPeerAccess(a.handle(), a.ordinal(), b.handle(), b.ordinal()));
   return Team(std::move(state));
-}
-
-Expected<uint32_t> loopbackMembersFromEnvironment() {
-  const char *value = std::getenv("WEAVE_LOOPBACK_TEAM");
-  if (!value || !*value)
-    return 0u;
-  char *end = nullptr;
-  errno = 0;
-  unsigned long members = std::strtoul(value, &end, 10);
-  if (errno || *end || value[0] == '-' || members < 1 ||
-      members > kMaxLoopbackMembers)
-    return Error(ErrorCode::InvalidArgument,
-                 std::string("WEAVE_LOOPBACK_TEAM='") + value +
-                     "': expected a member count from 1 to " +
-                     std::to_string(kMaxLoopbackMembers));
-  return static_cast<uint32_t>(members);
 }
 
 Expected<Team> Team::createLoopback(uint32_t members,

@@ -388,4 +388,28 @@ TEST(LaunchEnvironment, ParsesTorchrunVariables) {
   EXPECT_NE(bad.error().message().find("found 'x1'"), std::string::npos);
 }
 
+TEST(LaunchEnvironment, LoopbackTeamSize) {
+  auto unset = loopbackMembersFromEnvironment({{"RANK", "0"}});
+  ASSERT_TRUE(unset);
+  EXPECT_EQ(*unset, 0u);
+  auto empty = loopbackMembersFromEnvironment({{"WEAVE_LOOPBACK_TEAM", ""}});
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(*empty, 0u);
+  auto eight = loopbackMembersFromEnvironment({{"WEAVE_LOOPBACK_TEAM", "8"}});
+  ASSERT_TRUE(eight) << eight.error().toString();
+  EXPECT_EQ(*eight, 8u);
+  auto most = loopbackMembersFromEnvironment(
+      {{"WEAVE_LOOPBACK_TEAM", std::to_string(kMaxLoopbackMembers)}});
+  ASSERT_TRUE(most);
+  for (const char *bad : {"0", "-2", "65", "4x", "x", "99999999999"}) {
+    auto parsed = loopbackMembersFromEnvironment({{"WEAVE_LOOPBACK_TEAM", bad}});
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_EQ(parsed.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(parsed.error().message().find("expected a member count from 1 "
+                                            "to 64"),
+              std::string::npos)
+        << parsed.error().message();
+  }
+}
+
 } // namespace

@@ -124,6 +124,17 @@ Expected<LaunchEnvironment>
 launchEnvironment(const std::map<std::string, std::string> &env);
 Expected<LaunchEnvironment> launchEnvironment();
 
+/// The most members a loopback team (Team::createLoopback) may have: the
+/// widest mesh a kernel is tested at, with room.
+constexpr uint32_t kMaxLoopbackMembers = 64;
+
+/// WEAVE_LOOPBACK_TEAM: 0 when unset or empty, else the member count of a
+/// loopback team (InvalidArgument unless an integer in [1,
+/// kMaxLoopbackMembers]).
+Expected<uint32_t>
+loopbackMembersFromEnvironment(const std::map<std::string, std::string> &env);
+Expected<uint32_t> loopbackMembersFromEnvironment();
+
 } // namespace weave
 
 #endif // WEAVE_RUNTIME_BOOTSTRAP_H

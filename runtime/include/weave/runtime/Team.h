@@ -34,14 +34,6 @@ struct TeamOptions {
   uint32_t loopbackMembers = 0;
 };
 
-/// The most members a loopback team may have (the widest mesh a kernel is
-/// tested at, with room).
-constexpr uint32_t kMaxLoopbackMembers = 64;
-
-/// $WEAVE_LOOPBACK_TEAM: 0 when unset or empty, else the member count
-/// (InvalidArgument unless it is an integer in [1, kMaxLoopbackMembers]).
-Expected<uint32_t> loopbackMembersFromEnvironment();
-
 namespace detail {
 /// Shared by a Team and the heaps/kernels created from it, so that moving
 /// the Team handle never invalidates them.
