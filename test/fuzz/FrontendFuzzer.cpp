@@ -30,6 +30,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "FakeCubin.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,55 +63,6 @@ const DialectRegistry &registry() {
 [[noreturn]] void fail(const std::string &message) {
   std::fprintf(stderr, "frontend fuzzer: %s\n", message.c_str());
   std::abort();
-}
-
-void putLE(std::vector<uint8_t> &out, size_t at, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i)
-    out[at + i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-/// An ELF64 EM_CUDA image whose symbol table holds `names`: stands in for
-/// ptxas's cubin so that verifyBundle can check the manifest alone.
-std::vector<uint8_t> symbolImage(const std::vector<std::string> &names) {
-  std::string strtab(1, '\0');
-  std::vector<uint32_t> offsets;
-  for (const std::string &name : names) {
-    offsets.push_back(static_cast<uint32_t>(strtab.size()));
-    strtab += name;
-    strtab += '\0';
-  }
-  size_t strtabOff = 64;
-  size_t symtabOff = (strtabOff + strtab.size() + 7) & ~size_t(7);
-  size_t symtabSize = 24 * (names.size() + 1);
-  size_t shOff = (symtabOff + symtabSize + 7) & ~size_t(7);
-  std::vector<uint8_t> image(shOff + 3 * 64, 0);
-  std::memcpy(image.data(), "\x7f" "ELF", 4);
-  image[4] = 2; // ELFCLASS64
-  image[5] = 1; // little-endian
-  image[6] = 1;
-  putLE(image, 16, 2, 2);
-  putLE(image, 18, ::weave::kElfMachineCuda, 2);
-  putLE(image, 20, 1, 4);
-  putLE(image, 0x28, shOff, 8);
-  putLE(image, 0x34, 64, 2);
-  putLE(image, 0x3A, 64, 2);
-  putLE(image, 0x3C, 3, 2);
-  std::memcpy(image.data() + strtabOff, strtab.data(), strtab.size());
-  for (size_t i = 0; i < names.size(); ++i) {
-    size_t sym = symtabOff + 24 * (i + 1);
-    putLE(image, sym, offsets[i], 4);
-    image[sym + 4] = 0x12; // STB_GLOBAL, STT_FUNC
-  }
-  size_t sh1 = shOff + 64, sh2 = shOff + 128;
-  putLE(image, sh1 + 4, 3, 4); // SHT_STRTAB
-  putLE(image, sh1 + 24, strtabOff, 8);
-  putLE(image, sh1 + 32, strtab.size(), 8);
-  putLE(image, sh2 + 4, 2, 4); // SHT_SYMTAB
-  putLE(image, sh2 + 24, symtabOff, 8);
-  putLE(image, sh2 + 32, symtabSize, 8);
-  putLE(image, sh2 + 40, 1, 4);
-  putLE(image, sh2 + 56, 24, 8);
-  return image;
 }
 
 } // namespace
@@ -180,7 +133,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::vector<std::string> names;
     for (const ::weave::KernelInfo &kernel : bundle.kernels)
       names.push_back(kernel.name);
-    bundle.cubin = symbolImage(names);
+    bundle.cubin = ::weave::test::makeFakeCubin(names); // stands in for ptxas's cubin
     ::weave::Status status = ::weave::verifyBundle(bundle);
     if (!status)
       fail("compiled, but the manifest fails verifyBundle (weavec "

@@ -237,6 +237,22 @@ protected:
     return Kernel::get(*program, name);
   }
   size_t members() const { return team->localCount(); }
+  /// The [8 x 32] f32 source of tma_peek: member i holds
+  /// scale * (i + 1) + k at element k.
+  Expected<SymmetricBuffer> peekSource(float scale) {
+    WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer src,
+                           heap->allocateTensor("f32", {8, 32}, 1024));
+    for (size_t i = 0; i < members(); ++i) {
+      std::vector<float> values(256);
+      for (int k = 0; k < 256; ++k)
+        values[k] = scale * (i + 1) + k;
+      WEAVE_TRY(team->device(i).makeCurrent());
+      WEAVE_CU_TRY(cuMemcpyHtoD(heap->localPointer(src, i), values.data(),
+                                1024),
+                   "writing tma_peek's source");
+    }
+    return src;
+  }
 
   std::optional<Team> team;
   std::optional<SymmetricHeap> heap;
@@ -433,15 +449,8 @@ TEST_P(TeamTest, SemaphoreStress100kPingPongs) {
 TEST_P(TeamTest, TmaPeerViewReadsTheNeighbour) {
   auto peek = kernel("tma_peek");
   ASSERT_OK(peek);
-  auto src = heap->allocateTensor("f32", {8, 32}, 1024);
+  auto src = peekSource(1000.0f);
   ASSERT_OK(src);
-  for (size_t i = 0; i < members(); ++i) {
-    std::vector<float> values(256);
-    for (int k = 0; k < 256; ++k)
-      values[k] = 1000.0f * (i + 1) + k;
-    ASSERT_OK(team->device(i).makeCurrent());
-    ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*src, i), values.data(), 1024));
-  }
   LocalResources res(*team);
   DeviceBuffers out = res.buffers("f32", {8, 32});
   std::vector<KernelArg> args = {*src, out};
@@ -499,15 +508,8 @@ TEST_P(TeamTest, PersistentGridIsSharedAmongMembersOfAGpu) {
   }
   // Every block of the sized grid reads the neighbour's tile and writes the
   // same values: the launch runs and is right.
-  auto src = heap->allocateTensor("f32", {8, 32}, 1024);
+  auto src = peekSource(7.0f);
   ASSERT_OK(src);
-  for (size_t i = 0; i < members(); ++i) {
-    std::vector<float> values(256);
-    for (int k = 0; k < 256; ++k)
-      values[k] = 7.0f * (i + 1) + k;
-    ASSERT_OK(team->device(i).makeCurrent());
-    ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*src, i), values.data(), 1024));
-  }
   LocalResources res(*team);
   DeviceBuffers out = res.buffers("f32", {8, 32});
   ASSERT_OK(peek->launch(*heap, {*src, out}, res.streams));
