@@ -247,7 +247,8 @@ Value semaphoreCounter(ConversionPatternRewriter &rewriter, Location loc,
                        peerDelta(rewriter, loc, team, device));
 }
 
-/// `weave.semaphore_signal` -> `red.release.sys.global.add.u32`, preceded by
+/// `weave.semaphore_signal` -> `red.release.sys.global.add.u32` (mode add)
+/// or `st.release.sys.global.u32` (mode set), preceded by
 /// `fence.proxy.async.global` in kernels that issue bulk stores, so that
 /// completed TMA writes are ordered before the release.
 struct SemaphoreSignalOpLowering
@@ -266,15 +267,95 @@ struct SemaphoreSignalOpLowering
     if (op->hasAttr(kAsyncProxyFenceAttrName))
       inlinePtx(rewriter, loc, {}, "fence.proxy.async.global;", "~{memory}",
                 {});
-    inlinePtx(rewriter, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
-              "l,r,~{memory}", {counter, adaptor.getValue()});
+    StringRef ptx = op.getMode() == SemaphoreSignalMode::Set
+                        ? "st.release.sys.global.u32 [$0], $1;"
+                        : "red.release.sys.global.add.u32 [$0], $1;";
+    inlinePtx(rewriter, loc, {}, ptx, "l,r,~{memory}",
+              {counter, adaptor.getValue()});
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32`, then
-/// (with `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With a
+/// `ld.acquire.sys.global.u32` of a semaphore counter.
+Value loadAcquire(OpBuilder &b, Location loc, Value counter) {
+  return inlinePtx(b, loc, b.getI32Type(),
+                   "ld.acquire.sys.global.u32 $0, [$1];", "=r,l,~{memory}",
+                   {counter});
+}
+
+/// What a spin that timed out prints: `what` names the wait ("semaphore_wait",
+/// "barrier"), `detail` is a printf format for `values`, after the device,
+/// block and thread.
+struct SpinReport {
+  StringRef what;
+  std::string detail;
+  SmallVector<Value> values;
+};
+
+/// Builds, at the rewriter's insertion point, a spin that reloads `counter`
+/// with `ld.acquire.sys` until `reached(observed)`; the rewriter ends up
+/// after it. With a timeout, a spin that lasts longer prints what it waited
+/// for (`report(observed)`) and traps.
+void buildSpin(ConversionPatternRewriter &rewriter, Location loc, Operation *op,
+               const TeamArgs &team, Value counter, uint64_t timeoutNs,
+               function_ref<Value(OpBuilder &, Value)> reached,
+               function_ref<SpinReport(OpBuilder &, Value)> report) {
+  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+  Value start;
+  if (timeoutNs)
+    start = NVVM::GlobalTimerOp::create(rewriter, loc, i64);
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *spin = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, spin);
+
+  rewriter.setInsertionPointToEnd(spin);
+  Value observed = loadAcquire(rewriter, loc, counter);
+  Value done = reached(rewriter, observed);
+  if (!timeoutNs) {
+    LLVM::CondBrOp::create(rewriter, loc, done, after, spin);
+    rewriter.setInsertionPointToStart(after);
+    return;
+  }
+  Block *check = rewriter.createBlock(after);
+  Block *expire = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(spin);
+  LLVM::CondBrOp::create(rewriter, loc, done, after, check);
+
+  rewriter.setInsertionPointToEnd(check);
+  Value now = NVVM::GlobalTimerOp::create(rewriter, loc, i64);
+  Value elapsed = LLVM::SubOp::create(rewriter, loc, now, start);
+  Value late = LLVM::ICmpOp::create(
+      rewriter, loc, LLVM::ICmpPredicate::ugt, elapsed,
+      i64Constant(rewriter, loc, static_cast<int64_t>(timeoutNs)));
+  LLVM::CondBrOp::create(rewriter, loc, late, expire, spin);
+
+  rewriter.setInsertionPointToEnd(expire);
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  std::string location;
+  llvm::raw_string_ostream os(location);
+  op->getLoc().print(os);
+  SpinReport what = report(rewriter, observed);
+  std::string format = "weave: " + what.what.str() + " timed out after " +
+                       std::to_string(timeoutNs) + " ns in kernel '" +
+                       func.getName().str() + "' at " + location +
+                       ": device %u, block %u, thread %u, " + what.detail +
+                       "\n";
+  Value blockId = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+  Value threadId = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+  SmallVector<Value> args = {team.rank, blockId, threadId};
+  llvm::append_range(args, what.values);
+  gpu::PrintfOp::create(rewriter, loc, rewriter.getStringAttr(format), args);
+  LLVM::Trap::create(rewriter, loc);
+  LLVM::UnreachableOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(after);
+}
+
+/// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32` until the
+/// counter is `>=` (`cmp(ge)`) or `==` (`cmp(eq)`) the value, then (with
+/// `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With a
 /// timeout, a spin that lasts too long prints what it waited for and traps.
 struct SemaphoreWaitOpLowering
     : public ConvertOpToLLVMPattern<SemaphoreWaitOp> {
@@ -289,70 +370,31 @@ struct SemaphoreWaitOpLowering
     if (failed(team))
       return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Type i32 = rewriter.getI32Type();
     Value counter =
         semaphoreCounter<SemaphoreWaitOp>(rewriter, loc, adaptor, *team, {});
     Value expected = adaptor.getValue();
+    bool eq = op.getCmp() == SemaphoreCmp::EQ;
 
-    Value start;
-    if (timeoutNs)
-      start = NVVM::GlobalTimerOp::create(rewriter, loc, i64);
-    Block *before = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(before, Block::iterator(op));
-    Block *spin = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(before);
-    LLVM::BrOp::create(rewriter, loc, ValueRange{}, spin);
+    buildSpin(
+        rewriter, loc, op, *team, counter, timeoutNs,
+        [&](OpBuilder &b, Value observed) -> Value {
+          return LLVM::ICmpOp::create(
+              b, loc, eq ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::uge,
+              observed, expected);
+        },
+        [&](OpBuilder &b, Value observed) {
+          Value index = adaptor.getIndex()
+                            ? Value(LLVM::TruncOp::create(b, loc, i32,
+                                                          adaptor.getIndex()))
+                            : Value(LLVM::ConstantOp::create(
+                                  b, loc, i32, b.getI32IntegerAttr(0)));
+          return SpinReport{"semaphore_wait",
+                            std::string("counter %u expected ") +
+                                (eq ? "==" : ">=") + " %u, observed %u",
+                            {index, expected, observed}};
+        });
 
-    rewriter.setInsertionPointToEnd(spin);
-    Value observed = inlinePtx(rewriter, loc, i32,
-                               "ld.acquire.sys.global.u32 $0, [$1];",
-                               "=r,l,~{memory}", {counter});
-    Value reached = LLVM::ICmpOp::create(rewriter, loc,
-                                         LLVM::ICmpPredicate::uge, observed,
-                                         expected);
-    if (!timeoutNs) {
-      LLVM::CondBrOp::create(rewriter, loc, reached, after, spin);
-    } else {
-      Block *check = rewriter.createBlock(after);
-      Block *expire = rewriter.createBlock(after);
-      rewriter.setInsertionPointToEnd(spin);
-      LLVM::CondBrOp::create(rewriter, loc, reached, after, check);
-
-      rewriter.setInsertionPointToEnd(check);
-      Value now = NVVM::GlobalTimerOp::create(rewriter, loc, i64);
-      Value elapsed = LLVM::SubOp::create(rewriter, loc, now, start);
-      Value late = LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::ugt, elapsed,
-          i64Constant(rewriter, loc, static_cast<int64_t>(timeoutNs)));
-      LLVM::CondBrOp::create(rewriter, loc, late, expire, spin);
-
-      rewriter.setInsertionPointToEnd(expire);
-      auto func = op->getParentOfType<FunctionOpInterface>();
-      std::string location;
-      llvm::raw_string_ostream os(location);
-      op.getLoc().print(os);
-      std::string format =
-          "weave: semaphore_wait timed out after " +
-          std::to_string(timeoutNs) + " ns in kernel '" +
-          func.getName().str() + "' at " + location +
-          ": device %u, block %u, thread %u, counter %u expected >= %u, "
-          "observed %u\n";
-      Value index =
-          adaptor.getIndex()
-              ? Value(LLVM::TruncOp::create(rewriter, loc, i32,
-                                            adaptor.getIndex()))
-              : Value(LLVM::ConstantOp::create(rewriter, loc, i32,
-                                               rewriter.getI32IntegerAttr(0)));
-      Value blockId = NVVM::BlockIdXOp::create(rewriter, loc, i32);
-      Value threadId = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-      gpu::PrintfOp::create(rewriter, loc, rewriter.getStringAttr(format),
-                            ValueRange{team->rank, blockId, threadId, index,
-                                       expected, observed});
-      LLVM::Trap::create(rewriter, loc);
-      LLVM::UnreachableOp::create(rewriter, loc);
-    }
-
-    rewriter.setInsertionPointToStart(after);
     // Data a peer stored before its release is read by TMA loads (the async
     // proxy) after this acquire: order the proxies.
     if (op->hasAttr(kAsyncProxyFenceAttrName))
@@ -375,6 +417,227 @@ struct SemaphoreWaitOpLowering
   }
 
 private:
+  uint64_t timeoutNs;
+};
+
+/// Builds `if (cond) body()` at the rewriter's insertion point; the rewriter
+/// ends up after it. Values defined in `body` do not escape.
+void buildIf(ConversionPatternRewriter &rewriter, Location loc, Value cond,
+             function_ref<void()> body) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *then = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, cond, then, after);
+  rewriter.setInsertionPointToEnd(then);
+  body();
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToStart(after);
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(value));
+}
+
+/// The top bit of a barrier counter: every barrier adds exactly 2^31 to it.
+constexpr int64_t kBarrierPhaseBit = 0x80000000;
+
+/// `weave.barrier` -> monotonic counters that gain exactly 2^31 per barrier
+/// (docs/Rationale.md, "weave.barrier"):
+///
+///   bar.sync 0
+///   team_blocks, block != 0: thread 0 arrives on the grid counter
+///       (atom.release.sys add 1) and spins (ld.acquire.sys) until its top
+///       bit flips.
+///   team_blocks, block 0: thread 0 spins until the other blocks of the
+///       grid have arrived; bar.sync 0; the team step; thread 0 releases
+///       the grid (red.release.sys add 2^31 - (blocks - 1)).
+///   team step: threads 1..P-1 (strided) arrive on the team counter of
+///       peers rank+1..rank+P-1 (red.release.sys), thread 0 arrives on its
+///       own (atom.release.sys, keeping the old value) and spins until the
+///       top bit flips. Rank 0 adds 2^31 - (P - 1), the others 1.
+///   bar.sync 0
+struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
+  BarrierOpLowering(const LLVMTypeConverter &converter, uint64_t timeoutNs)
+      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value sem = adaptor.getSemaphore();
+    auto counterAt = [&](int64_t index) -> Value {
+      return LLVM::GEPOp::create(rewriter, loc, sem.getType(), i32, sem,
+                                 ValueRange{i64Constant(rewriter, loc, index)});
+    };
+    Value teamCounter = counterAt(0);
+    auto [tid, nthreads] = blockThreads(rewriter, loc);
+    Value isThread0 =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
+                             i64Constant(rewriter, loc, 0));
+    bool asyncProxy = op->hasAttr(kAsyncProxyFenceAttrName);
+
+    // Completed bulk stores of any thread are ordered before the releases.
+    if (asyncProxy)
+      inlinePtx(rewriter, loc, {}, "fence.proxy.async.global;", "~{memory}",
+                {});
+    NVVM::BarrierOp::create(rewriter, loc);
+
+    if (op.getScope() == BarrierScope::Team) {
+      buildTeamStep(rewriter, loc, op, *team, teamCounter, tid, nthreads,
+                    isThread0);
+    } else {
+      Value gridCounter = counterAt(1);
+      Value bx = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+      Value by = NVVM::BlockIdYOp::create(rewriter, loc, i32);
+      Value bz = NVVM::BlockIdZOp::create(rewriter, loc, i32);
+      // Read at run time: a persistent grid is sized at launch.
+      Value gx = NVVM::GridDimXOp::create(rewriter, loc, i32);
+      Value gy = NVVM::GridDimYOp::create(rewriter, loc, i32);
+      Value gz = NVVM::GridDimZOp::create(rewriter, loc, i32);
+      Value blocks = LLVM::MulOp::create(
+          rewriter, loc, gx, LLVM::MulOp::create(rewriter, loc, gy, gz));
+      Value notBlock0 = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ne,
+          LLVM::OrOp::create(rewriter, loc, bx,
+                             LLVM::OrOp::create(rewriter, loc, by, bz)),
+          i32Constant(rewriter, loc, 0));
+      Value others = LLVM::SubOp::create(rewriter, loc, blocks,
+                                         i32Constant(rewriter, loc, 1));
+
+      Block *before = rewriter.getInsertionBlock();
+      Block *done = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+      Block *member = rewriter.createBlock(done);
+      Block *leader = rewriter.createBlock(done);
+      rewriter.setInsertionPointToEnd(before);
+      LLVM::CondBrOp::create(rewriter, loc, notBlock0, member, leader);
+
+      // Blocks other than 0: arrive, wait for block 0 to release the grid.
+      rewriter.setInsertionPointToEnd(member);
+      buildIf(rewriter, loc, isThread0, [&] {
+        Value old = inlinePtx(
+            rewriter, loc, i32, "atom.release.sys.global.add.u32 $0, [$1], $2;",
+            "=r,l,r,~{memory}", {gridCounter, i32Constant(rewriter, loc, 1)});
+        buildPhaseSpin(rewriter, loc, op, *team, gridCounter, old,
+                       "grid counter");
+      });
+      LLVM::BrOp::create(rewriter, loc, ValueRange{}, done);
+
+      // Block 0: gather the grid, synchronise with the team, release the
+      // grid.
+      rewriter.setInsertionPointToEnd(leader);
+      buildIf(rewriter, loc, isThread0, [&] {
+        Value mask = i32Constant(rewriter, loc, kBarrierPhaseBit - 1);
+        buildSpin(
+            rewriter, loc, op, *team, gridCounter, timeoutNs,
+            [&](OpBuilder &b, Value observed) -> Value {
+              Value arrived = LLVM::AndOp::create(b, loc, observed, mask);
+              return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                          arrived, others);
+            },
+            [&](OpBuilder &b, Value observed) {
+              return SpinReport{"barrier",
+                                "block 0 waiting for %u other blocks on the "
+                                "grid counter, observed %u",
+                                {others, observed}};
+            });
+      });
+      NVVM::BarrierOp::create(rewriter, loc);
+      buildTeamStep(rewriter, loc, op, *team, teamCounter, tid, nthreads,
+                    isThread0);
+      buildIf(rewriter, loc, isThread0, [&] {
+        Value release = LLVM::SubOp::create(
+            rewriter, loc, i32Constant(rewriter, loc, kBarrierPhaseBit),
+            others);
+        inlinePtx(rewriter, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
+                  "l,r,~{memory}", {gridCounter, release});
+      });
+      LLVM::BrOp::create(rewriter, loc, ValueRange{}, done);
+      rewriter.setInsertionPointToStart(done);
+    }
+
+    NVVM::BarrierOp::create(rewriter, loc);
+    // TMA loads after the barrier read what peers stored before it.
+    if (asyncProxy)
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                   NVVM::ProxyKind::async_global),
+          NVVM::SharedSpaceAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// Spins until the top bit of `counter` differs from that of `old`.
+  void buildPhaseSpin(ConversionPatternRewriter &rewriter, Location loc,
+                      Operation *op, const TeamArgs &team, Value counter,
+                      Value old, StringRef name) const {
+    Value bit = i32Constant(rewriter, loc, kBarrierPhaseBit);
+    buildSpin(
+        rewriter, loc, op, team, counter, timeoutNs,
+        [&](OpBuilder &b, Value observed) -> Value {
+          Value changed = LLVM::XOrOp::create(b, loc, observed, old);
+          Value flipped = LLVM::AndOp::create(b, loc, changed, bit);
+          return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, flipped,
+                                      i32Constant(b, loc, 0));
+        },
+        [&](OpBuilder &b, Value observed) {
+          return SpinReport{"barrier",
+                            "waiting for the top bit of the " + name.str() +
+                                " to flip from %u, observed %u",
+                            {old, observed}};
+        });
+  }
+
+  /// One block per device: every member adds to the team counter of every
+  /// member, rank 0 adds 2^31 - (P - 1) and the others 1, so each counter
+  /// gains exactly 2^31 once all P have arrived.
+  void buildTeamStep(ConversionPatternRewriter &rewriter, Location loc,
+                     Operation *op, const TeamArgs &team, Value teamCounter,
+                     Value tid, Value nthreads, Value isThread0) const {
+    Type i64 = rewriter.getI64Type();
+    Value size = team.teamSize;
+    Value isRank0 =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, team.rank,
+                             i32Constant(rewriter, loc, 0));
+    Value leaderAdd = LLVM::SubOp::create(
+        rewriter, loc, i32Constant(rewriter, loc, kBarrierPhaseBit + 1), size);
+    Value add = LLVM::SelectOp::create(rewriter, loc, isRank0, leaderAdd,
+                                       i32Constant(rewriter, loc, 1));
+    // Peers rank+1 .. rank+P-1, spread over the threads so that their
+    // releases run in parallel and each peer is reached in a different
+    // order.
+    Value size64 = LLVM::ZExtOp::create(rewriter, loc, i64, size);
+    Value rank64 = LLVM::ZExtOp::create(rewriter, loc, i64, team.rank);
+    Value first =
+        LLVM::AddOp::create(rewriter, loc, tid, i64Constant(rewriter, loc, 1));
+    buildLoop(
+        rewriter, loc, first, size64, nthreads, [&](OpBuilder &b, Value k) {
+          // rank + k < 2 * size: wrap with one subtraction.
+          Value sum = LLVM::AddOp::create(b, loc, rank64, k);
+          Value wraps = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge,
+                                             sum, size64);
+          Value peer = LLVM::SelectOp::create(
+              b, loc, wraps, LLVM::SubOp::create(b, loc, sum, size64), sum);
+          Value remote =
+              offsetPointer(b, loc, teamCounter, peerDelta(b, loc, team, peer));
+          inlinePtx(b, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
+                    "l,r,~{memory}", {remote, add});
+        });
+    buildIf(rewriter, loc, isThread0, [&] {
+      Value old = inlinePtx(rewriter, loc, rewriter.getI32Type(),
+                            "atom.release.sys.global.add.u32 $0, [$1], $2;",
+                            "=r,l,r,~{memory}", {teamCounter, add});
+      buildPhaseSpin(rewriter, loc, op, team, teamCounter, old, "team counter");
+    });
+  }
+
   uint64_t timeoutNs;
 };
 
@@ -589,7 +852,8 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   }
   func.walk([&](Operation *op) {
     if ((bulkStores && isa<SemaphoreSignalOp>(op)) ||
-        (bulkLoads && isa<SemaphoreWaitOp>(op)))
+        (bulkLoads && isa<SemaphoreWaitOp>(op)) ||
+        ((bulkStores || bulkLoads) && isa<BarrierOp>(op)))
       op->setAttr(kAsyncProxyFenceAttrName, b.getUnitAttr());
   });
   func->setAttr(kTeamArgsAttrName, b.getI64IntegerAttr(first));
@@ -681,7 +945,8 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
                OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering,
                CopySmemToGmemOpLowering, CopyGmemToSmemOpLowering>(
       converter);
-  patterns.add<SemaphoreWaitOpLowering>(converter, waitTimeoutNs);
+  patterns.add<SemaphoreWaitOpLowering, BarrierOpLowering>(converter,
+                                                           waitTimeoutNs);
   patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(
       converter, "must be expanded by weave-expand-pipelines before "
                  "convert-weave-to-nvvm");

@@ -3,9 +3,12 @@
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -173,7 +176,10 @@ LogicalResult RemoteRefOp::verify() {
 
 LogicalResult SemaphoreSignalOp::verify() {
   APInt value;
-  if (matchPattern(getValue(), m_ConstantInt(&value)) && value.isZero())
+  // Setting a counter to zero is meaningful (clearing a flag); adding zero
+  // is not.
+  if (getMode() == SemaphoreSignalMode::Add &&
+      matchPattern(getValue(), m_ConstantInt(&value)) && value.isZero())
     return emitOpError() << "expects a non-zero increment";
   if (failed(verifyDevice(*this, getDevice())))
     return failure();
@@ -182,11 +188,100 @@ LogicalResult SemaphoreSignalOp::verify() {
 
 LogicalResult SemaphoreWaitOp::verify() {
   APInt value;
-  if (matchPattern(getValue(), m_ConstantInt(&value)) &&
+  bool constant = matchPattern(getValue(), m_ConstantInt(&value));
+  // `ge 0` always holds; `eq 0` waits for a counter to drain and is fine,
+  // but decrementing by zero after it does nothing.
+  if (getCmp() == SemaphoreCmp::GE && constant &&
       (value.isZero() || value.isNegative()))
     return emitOpError() << "expects a positive value to wait for, got "
                          << value.getSExtValue();
+  if (getCmp() == SemaphoreCmp::EQ && getDecrement() && constant &&
+      value.isZero())
+    return emitOpError() << "expects a non-zero value with cmp(eq) "
+                            "decrement, got 0 (nothing to decrement)";
   return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// BarrierOp
+//===----------------------------------------------------------------------===//
+
+unsigned BarrierOp::getNumCounters() {
+  return getScope() == BarrierScope::Team ? 1 : 2;
+}
+
+/// The op that makes `value` differ between the threads (or, with
+/// `blocksDiverge`, the blocks) of the grid, if the IR shows one: a thread
+/// or block index, or an op fed by one. Block arguments are taken as uniform
+/// (the verifier only reports what it can see).
+static Operation *findDivergenceSource(Value value, bool blocksDiverge) {
+  SmallVector<Value> worklist = {value};
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::GlobalIdOp>(
+            def))
+      return def;
+    if (blocksDiverge &&
+        isa<gpu::BlockIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp>(def))
+      return def;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return nullptr;
+}
+
+LogicalResult BarrierOp::verify() {
+  SemaphoreType type = getSemaphore().getType();
+  bool teamBlocks = getScope() == BarrierScope::TeamBlocks;
+  if (type.getCount() < getNumCounters())
+    return emitOpError() << "expects at least " << getNumCounters()
+                         << " counters for scope(" << stringifyEnum(getScope())
+                         << ")"
+                         << (teamBlocks ? " (a team counter and a grid counter)"
+                                        : "")
+                         << ", got " << type;
+
+  // Every thread of the block (and, for team_blocks, every block) must reach
+  // the barrier, or the team deadlocks.
+  StringRef who =
+      teamBlocks ? "every thread of every block" : "every thread of the block";
+  for (Operation *parent = (*this)->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<FunctionOpInterface>(parent))
+      break;
+    if (isa<MatmulPipelineOp>(parent))
+      return emitOpError() << "expects to be reached by " << who
+                           << ", but is inside a 'weave.matmul_pipeline' "
+                              "region, which runs on one thread or warp";
+    SmallVector<Value> conditions;
+    StringRef what;
+    StringRef name = parent->getName().getStringRef();
+    if (name == "scf.if" || name == "scf.index_switch") {
+      conditions.push_back(parent->getOperand(0));
+      what = "condition depends";
+    } else if (auto loop = dyn_cast<LoopLikeOpInterface>(parent)) {
+      for (auto bounds : {loop.getLoopLowerBounds(), loop.getLoopUpperBounds(),
+                          loop.getLoopSteps()})
+        if (bounds)
+          for (OpFoldResult bound : *bounds)
+            if (auto v = dyn_cast<Value>(bound))
+              conditions.push_back(v);
+      what = "bounds depend";
+    }
+    for (Value condition : conditions) {
+      if (Operation *source = findDivergenceSource(condition, teamBlocks)) {
+        InFlightDiagnostic diag =
+            emitOpError() << "expects to be reached by " << who
+                          << ", but is inside '" << name << "' whose " << what
+                          << " on '" << source->getName() << "'";
+        diag.attachNote(source->getLoc()) << "divergent value defined here";
+        return diag;
+      }
+    }
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -74,26 +74,60 @@ def Weave_RemoteRefOp : Weave_Op<"remote_ref",
 // Semaphores
 //===----------------------------------------------------------------------===//
 
+def Weave_SemaphoreSignalMode : I32EnumAttr<"SemaphoreSignalMode",
+    "how weave.semaphore_signal updates the counter", [
+      I32EnumAttrCase<"Add", 0, "add">,
+      I32EnumAttrCase<"Set", 1, "set">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
+def Weave_SemaphoreCmp : I32EnumAttr<"SemaphoreCmp",
+    "the comparison weave.semaphore_wait waits for", [
+      I32EnumAttrCase<"GE", 0, "ge">,
+      I32EnumAttrCase<"EQ", 1, "eq">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
+def Weave_BarrierScope : I32EnumAttr<"BarrierScope",
+    "who takes part in a weave.barrier", [
+      I32EnumAttrCase<"Team", 0, "team">,
+      I32EnumAttrCase<"TeamBlocks", 1, "team_blocks">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
 def Weave_SemaphoreSignalOp : Weave_Op<"semaphore_signal",
     [AttrSizedOperandSegments]> {
-  let summary = "add to a semaphore counter with release semantics at system scope";
+  let summary = "update a semaphore counter with release semantics at system scope";
   let description = [{
-    Atomically adds `value` to counter `index` of `semaphore` on device
-    `device` (this device when `on` is absent). Every write this thread made
-    before the signal, including completed bulk (TMA) stores, is visible to a
+    Updates counter `index` of `semaphore` on device `device` (this device
+    when `on` is absent) with `value`: `mode(add)` (the default) adds it
+    atomically, `mode(set)` stores it. Every write this thread made before
+    the signal, including completed bulk (TMA) stores, is visible to a
     thread on any device that observes the new value with
     `weave.semaphore_wait`. The index may be omitted for a single counter.
+
+    `set` publishes a value rather than counting events: a flag holding an
+    epoch or sequence number, which the receiver waits for with `cmp(eq)`
+    (or `ge` while it grows). Only one device should `set` a given counter
+    per step; concurrent `add`s to a counter that is also `set` lose
+    updates.
 
     ```mlir
     weave.semaphore_signal %sem[%c0], %c1_i32 on %peer : !weave.semaphore<2>
     weave.semaphore_signal %done, %c1_i32 : !weave.semaphore
+    weave.semaphore_signal %flag[%me], %epoch on %peer mode(set) : !weave.semaphore<8>
     ```
   }];
   let arguments = (ins Weave_SemaphoreType:$semaphore, Optional<Index>:$index,
-                       I32:$value, Optional<Index>:$device);
+                       I32:$value, Optional<Index>:$device,
+                       DefaultValuedAttr<Weave_SemaphoreSignalMode,
+                         "::mlir::weave::SemaphoreSignalMode::Add">:$mode);
   let assemblyFormat = [{
-    $semaphore (`[` $index^ `]`)? `,` $value (`on` $device^)? attr-dict
-    `:` qualified(type($semaphore))
+    $semaphore (`[` $index^ `]`)? `,` $value (`on` $device^)?
+    (`mode` `(` $mode^ `)`)? attr-dict `:` qualified(type($semaphore))
   }];
   let hasVerifier = 1;
 }
@@ -101,23 +135,73 @@ def Weave_SemaphoreSignalOp : Weave_Op<"semaphore_signal",
 def Weave_SemaphoreWaitOp : Weave_Op<"semaphore_wait"> {
   let summary = "wait until a local semaphore counter reaches a value";
   let description = [{
-    Spins until counter `index` of this device's `semaphore` is at least
-    `value`, with acquire semantics at system scope. With `decrement`, the
-    value is then subtracted atomically, which returns the counter to zero
-    for the next use; without it the counter is left alone (cheaper, for
-    monotonic counters).
+    Spins until counter `index` of this device's `semaphore` compares to
+    `value`, with acquire semantics at system scope: `cmp(ge)` (the
+    default) waits until the counter is at least `value` (unsigned),
+    `cmp(eq)` until it equals `value`. With `decrement`, `value` is then
+    subtracted atomically, which returns the counter to zero for the next
+    use; without it the counter is left alone (cheaper, for monotonic
+    counters and for flags written with `mode(set)`).
+
+    With `cmp(eq)`, `decrement` subtracts `value` after the wait saw exactly
+    `value`: the counter drops to zero, or to what was signalled after the
+    observation (nothing signalled is lost). A counter that is also written
+    with `mode(set)` must not be decremented.
 
     ```mlir
     weave.semaphore_wait %sem[%c0], %c1_i32 decrement : !weave.semaphore<2>
+    weave.semaphore_wait %flag[%peer], %epoch cmp(eq) : !weave.semaphore<8>
     ```
   }];
   let arguments = (ins Weave_SemaphoreType:$semaphore, Optional<Index>:$index,
-                       I32:$value, UnitAttr:$decrement);
+                       I32:$value,
+                       DefaultValuedAttr<Weave_SemaphoreCmp,
+                         "::mlir::weave::SemaphoreCmp::GE">:$cmp,
+                       UnitAttr:$decrement);
   let assemblyFormat = [{
-    $semaphore (`[` $index^ `]`)? `,` $value (`decrement` $decrement^)? attr-dict
-    `:` qualified(type($semaphore))
+    $semaphore (`[` $index^ `]`)? `,` $value (`cmp` `(` $cmp^ `)`)?
+    (`decrement` $decrement^)? attr-dict `:` qualified(type($semaphore))
   }];
   let hasVerifier = 1;
+}
+
+def Weave_BarrierOp : Weave_Op<"barrier"> {
+  let summary = "barrier across the team, on monotonic counters";
+  let description = [{
+    Every thread of the block takes part. Returns once every participant
+    has reached the barrier; every write a participant made before the
+    barrier (to its own memory or a peer's) is then visible to every thread
+    of every participant, at system scope.
+
+    - `scope(team)`: one block on each device of the team (any block; pick
+      it with a condition on `gpu.block_id`). Uses counter 0.
+    - `scope(team_blocks)`: every block of the grid on each device. Uses
+      counter 0 (the team counter) and counter 1 (this device's grid
+      counter); the grid size is read at run time, so persistent grids
+      work. Block 0 of each device takes part in the team step for its
+      device.
+
+    The counters are never reset: each barrier adds exactly 2^31 to every
+    device's team counter (and grid counter), so their top bit flips once
+    per barrier and a participant waits for the flip. Repeated launches and
+    CUDA graph replays need no host reset. The counters belong to the
+    barrier: no other op may signal or wait on them; both scopes may share
+    one array. docs/Rationale.md has the argument.
+
+    ```mlir
+    weave.barrier %bar scope(team_blocks) : !weave.semaphore<2>
+    ```
+  }];
+  let arguments = (ins Weave_SemaphoreType:$semaphore,
+                       Weave_BarrierScope:$scope);
+  let assemblyFormat = [{
+    $semaphore `scope` `(` $scope `)` attr-dict `:` qualified(type($semaphore))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Counters the barrier uses: 1 for scope(team), 2 for scope(team_blocks).
+    unsigned getNumCounters();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
