@@ -10,10 +10,11 @@ gpu.func @team_blocks(%bar: !weave.semaphore<2>) kernel attributes {weave.kernel
   gpu.return
 }
 
+// A grid of one block needs no condition for scope(team).
 // CHECK-LABEL: gpu.func @team
 //  CHECK-SAME:   (%[[BAR:.*]]: !weave.semaphore)
 //       CHECK:   weave.barrier %[[BAR]] scope(team) : !weave.semaphore{{$}}
-gpu.func @team(%bar: !weave.semaphore) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [128, 1, 1]>} {
+gpu.func @team(%bar: !weave.semaphore) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   weave.barrier %bar scope(team) : !weave.semaphore
   gpu.return
 }
@@ -23,7 +24,7 @@ gpu.func @team(%bar: !weave.semaphore) kernel attributes {weave.kernel = #weave.
 // CHECK-LABEL: gpu.func @shared_array
 //       CHECK:   weave.barrier %[[BAR:.*]] scope(team) : !weave.semaphore<4>
 //       CHECK:   weave.barrier %[[BAR]] scope(team_blocks) : !weave.semaphore<4>
-gpu.func @shared_array(%bar: !weave.semaphore<4>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [128, 1, 1]>} {
+gpu.func @shared_array(%bar: !weave.semaphore<4>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   weave.barrier %bar scope(team) : !weave.semaphore<4>
   weave.barrier %bar scope(team_blocks) : !weave.semaphore<4>
   gpu.return
