@@ -247,7 +247,6 @@ LogicalResult BarrierOp::verify() {
   // the barrier, or the team deadlocks.
   StringRef who =
       teamBlocks ? "every thread of every block" : "every thread of the block";
-  bool blockPicked = false;
   for (Operation *parent = (*this)->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (isa<FunctionOpInterface>(parent))
@@ -272,9 +271,6 @@ LogicalResult BarrierOp::verify() {
       what = "bounds depend";
     }
     for (Value condition : conditions) {
-      if (!teamBlocks && what == "condition depends" &&
-          findDivergenceSource(condition, /*blocksDiverge=*/true))
-        blockPicked = true;
       if (Operation *source = findDivergenceSource(condition, teamBlocks)) {
         InFlightDiagnostic diag =
             emitOpError() << "expects to be reached by " << who
@@ -288,16 +284,18 @@ LogicalResult BarrierOp::verify() {
 
   // scope(team) counts one arrival per device: run by every block of a
   // larger grid, it would count too many and corrupt the counter for every
-  // later launch. A condition on the block index is how a kernel picks the
-  // block.
+  // later launch. In the function's entry block it runs in every block. (A
+  // barrier nested deeper may sit under a condition on the block index, or
+  // in a block that scf-to-cf made of one: accepted.)
   KernelAttr kernel = getEnclosingKernelAttr(*this);
-  if (!teamBlocks && kernel && !blockPicked &&
+  auto func = (*this)->getParentOfType<FunctionOpInterface>();
+  if (!teamBlocks && kernel && func && (*this)->getParentOp() == func &&
+      (*this)->getBlock()->isEntryBlock() &&
       (kernel.isPersistent() ||
        llvm::any_of(kernel.getGrid(), [](int32_t d) { return d != 1; })))
     return emitOpError()
-           << "expects scope(team) to run on one block per device, but the "
-              "kernel's grid has more than one block and no enclosing "
-              "condition on the block index picks one; use "
+           << "expects scope(team) to run on one block per device, but it "
+              "runs in every block of a grid of more than one block; use "
               "scope(team_blocks), or put the barrier under an scf.if on "
               "gpu.block_id";
   return success();
