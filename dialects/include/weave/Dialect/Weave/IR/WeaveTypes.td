@@ -19,8 +19,11 @@ def Weave_SemaphoreType : TypeDef<Weave_Dialect, "Semaphore"> {
     `!weave.semaphore<N>` names `N` unsigned 32-bit counters that live at the
     same offset of every device's signal pad, so that a peer can signal them.
     `!weave.semaphore` is short for `!weave.semaphore<1>`. Counters start at
-    zero; a kernel must leave them at zero when it ends (waits with
-    `decrement` consume what was signalled).
+    zero and the runtime never resets them between launches: each protocol
+    leaves them in a state the next launch (or graph replay) starts from:
+    zero (waits with `decrement` consume what was signalled), a monotonic
+    count the kernel's targets follow, the last epoch of a `set` flag, or a
+    `weave.barrier`'s flipping top bit (docs/Rationale.md, Semaphores).
   }];
   let parameters = (ins "unsigned":$count);
   let hasCustomAssemblyFormat = 1;
