@@ -2,14 +2,17 @@
 # The main job (make demo): compile the example kernels with weavec and the
 # benchmark bundles of the collective matmul, say what was produced, and run
 # them where GPUs are:
-#   - ring_exchange and tma_forward (in-process, then one process per GPU);
+#   - ring_exchange, tma_forward and the one-shot all-reduce (in-process,
+#     then ring_exchange with one process per GPU);
 #   - the collective matmul AllGather(A) @ B on 2 GPUs: JIT-compiled by
 #     examples/collective_matmul in one process, then the weavec bundle with
 #     one process per GPU, each run checked against float64;
 #   - weave_bench_matmul (vs cuBLAS) and weave_bench_collective_matmul (vs NCCL
 #     all-gather + cuBLAS) on one shape, with a short table at the end.
-# Without 2 GPUs it stops after compiling and prints "SKIP: <why>"; it exits
-# 0 unless something failed to compile or a run failed or was wrong.
+# On one GPU it runs ring_exchange, tma_forward and the all-reduce as a
+# loopback team of 2 (correctness only) and skips the benchmarks; without a
+# GPU it stops after compiling and prints "SKIP: <why>"; it exits 0 unless
+# something failed to compile or a run failed or was wrong.
 set -uo pipefail
 BUILD_DIR=${1:-build}
 BIN=$BUILD_DIR/bin
@@ -96,19 +99,35 @@ if command -v nvidia-smi >/dev/null 2>&1; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   why="nvidia-smi lists $gpus"
 fi
-if [ "$gpus" -lt 2 ]; then
-  echo "SKIP: not running the kernels: they need 2 NVLink-connected GPUs (sm_90) and this machine has $gpus ($why)"
-  exit $status
-fi
-
 # Every GPU run is bounded: the programs time out on their own waits, this
 # is the backstop should one hang anyway.
 T="timeout 300"
+ALL_REDUCE="$BUILD_DIR/examples/all_reduce/one_shot_all_reduce_n262147.wbundle"
+
+if [ "$gpus" -eq 1 ]; then
+  # One GPU: the multi-GPU kernels run for correctness as a loopback team
+  # (2 members on the one GPU); no timing is meaningful there.
+  echo "== one GPU: the examples as a loopback team of 2 (correctness only)"
+  export WEAVE_LOOPBACK_TEAM=2
+  $T "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" || status=1
+  $T "$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
+  [ -f "$ALL_REDUCE" ] && { $T "$BIN/all_reduce" "$ALL_REDUCE" || status=1; }
+  echo "SKIP: the benchmarks need 2 NVLink-connected GPUs (sm_90); test/gpu/run_loopback.sh runs the whole loopback suite"
+  exit $status
+fi
+if [ "$gpus" -lt 2 ]; then
+  echo "SKIP: not running the kernels: they need a GPU (sm_90) and this machine has $gpus ($why)"
+  exit $status
+fi
 
 echo "== ring_exchange on $gpus GPUs, one process driving all of them"
 $T "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" || status=1
 echo "== tma_forward: a TMA tensor store into the neighbour, on every GPU"
 $T "$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
+if [ -f "$ALL_REDUCE" ]; then
+  echo "== the one-shot all-reduce on every GPU"
+  $T "$BIN/all_reduce" "$ALL_REDUCE" || status=1
+fi
 
 echo "== ring_exchange on 2 GPUs, one process per GPU"
 pids=()
