@@ -155,11 +155,13 @@ def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
     Without `signal`, the op does not synchronise the threads; signal a
     semaphore after a barrier to publish the data. With `signal %sem[%i],
     %v`, once every cooperating thread has stored its part (a `bar.sync` for
-    `block`, a `bar.warp.sync` for `warp`), one thread adds `%v` to counter
-    `%i` of `%sem` on `device` with a system-scope release, so a
-    `weave.semaphore_wait` on that device that observes it sees the data.
-    A block-scope put cannot be used in the one-warp or one-thread regions
-    of a `weave.matmul_pipeline`.
+    `block`, a `bar.warp.sync` for `warp`), one thread executes a
+    system-scope fence and adds `%v` to counter `%i` of `%sem` on `device`
+    with a system-scope release, so a `weave.semaphore_wait` on that device
+    that observes it sees the data. In the regions of a
+    `weave.matmul_pipeline`, which run on one warp or one thread, only the
+    scopes that fit are allowed (`warp` in the one-warp callback, `thread`
+    anywhere).
 
     ```mlir
     weave.put %src, %dst on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
