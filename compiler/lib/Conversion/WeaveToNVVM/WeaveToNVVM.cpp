@@ -917,10 +917,12 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
   patterns.add<DeviceIdOpLowering, NumDevicesOpLowering, RemoteRefOpLowering,
                SemaphoreSignalOpLowering, OneSidedCopyLowering<PutOp>,
                OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering,
-               CopySmemToGmemOpLowering, CopyGmemToSmemOpLowering,
-               AtomicAddOpLowering>(converter);
+               CopySmemToGmemOpLowering, CopyGmemToSmemOpLowering>(
+      converter);
   patterns.add<SemaphoreWaitOpLowering>(converter, waitTimeoutNs);
   patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(
       converter, "must be expanded by weave-expand-pipelines before "
                  "convert-weave-to-nvvm");
+  // Element-wise atomics on symmetric memory.
+  patterns.add<AtomicAddOpLowering>(converter);
 }
