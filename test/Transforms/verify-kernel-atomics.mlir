@@ -9,7 +9,7 @@ gpu.module @m {
   gpu.func @atomic_on_remote_ref(%buf: memref<1024xf32, #weave.symmetric>, %dev: index, %v: f32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
     %c0 = arith.constant 0 : index
     %r = weave.remote_ref %buf on %dev : memref<1024xf32, #weave.symmetric>
-    // expected-error @below {{'memref.atomic_rmw' op cannot be used on symmetric or peer memory: it lowers to a GPU-scope atomic, which orders nothing against another GPU; use weave.semaphore_signal for counters (system-scope atomics come with weave.atomic_add)}}
+    // expected-error @below {{'memref.atomic_rmw' op cannot be used on symmetric or peer memory: it lowers to a GPU-scope atomic, which orders nothing against another GPU; use weave.atomic_add for sums (f32, or f16/bf16 pairs) and weave.semaphore_signal for counters}}
     %old = memref.atomic_rmw addf %v, %r[%c0] : (f32, memref<1024xf32, #weave.symmetric>) -> f32
     gpu.return
   }

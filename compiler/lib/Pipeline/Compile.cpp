@@ -9,7 +9,9 @@
 #include "weave/Target/CUDA/Ptxas.h"
 #include "weave/runtime/TmaLayout.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -36,6 +38,11 @@ void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createExpandPipelinesPass());
   pm.addPass(createCanonicalizerPass());
+  // Views (memref.subview, expand/collapse_shape) become reinterpret_casts,
+  // whose descriptors the LLVM lowering builds; their dynamic offsets and
+  // sizes are affine.apply, lowered to arith.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   ConvertWeaveToNVVMPassOptions convertOptions;
   convertOptions.waitTimeoutNs = options.waitTimeoutNs;

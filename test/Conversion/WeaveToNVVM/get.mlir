@@ -4,6 +4,8 @@ gpu.module @one_sided {
 
 // Every thread loads 16-byte vectors of the peer's copy of the source into
 // the local target.
+// Thread tid copies elements tid, tid + ntid, ... of a scalar head, then
+// 16-byte vectors tid, tid + ntid, ..., then elements of the scalar tail.
 // CHECK-LABEL: llvm.func @get
 //  CHECK-SAME:   (%[[SRC:[^:]+]]: !llvm.ptr<1>, %[[DST:[^:]+]]: !llvm.ptr, %[[PEER:[^:]+]]: i64, %[[RANK:[^:]+]]: i32, %{{[^:]+}}: i32, %[[PEERS:[^:]+]]: !llvm.ptr<1>)
 //       CHECK:   %[[SRCB:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
@@ -13,23 +15,62 @@ gpu.module @one_sided {
 //       CHECK:   %[[SI:.*]] = llvm.ptrtoint %[[SRCB]] : !llvm.ptr<1> to i64
 //       CHECK:   %[[DA:.*]] = llvm.add %[[SI]], %[[DELTA]] : i64
 //       CHECK:   %[[REMOTE:.*]] = llvm.inttoptr %[[DA]] : i64 to !llvm.ptr<1>
+//       CHECK:   %[[N:.*]] = llvm.mlir.constant(256 : i64) : i64
 //       CHECK:   %[[TX:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 //       CHECK:   %[[NX:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
 //       CHECK:   %[[TID:.*]] = llvm.zext %{{.*}} : i32 to i64
 //       CHECK:   %[[STRIDE:.*]] = llvm.zext %{{.*}} : i32 to i64
-//       CHECK:   %[[N:.*]] = llvm.mlir.constant(64 : i64) : i64
-//       CHECK:   llvm.br ^[[HEAD:bb[0-9]+]](%[[TID]] : i64)
-//       CHECK: ^[[HEAD]](%[[IV:.*]]: i64):
-//  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[IV]], %[[N]] : i64
+// Vectors only where both addresses agree modulo 16; the head runs up to the
+// first 16-byte boundary, at most N elements.
+//       CHECK:   %[[FROMI:.*]] = llvm.ptrtoint %[[REMOTE]]
+//       CHECK:   %[[TOI:.*]] = llvm.ptrtoint %[[DSTB]]
+//       CHECK:   %[[MIS:.*]] = llvm.and %[[FROMI]], %{{.*}} : i64
+//       CHECK:   %[[XOR:.*]] = llvm.xor %[[FROMI]], %[[TOI]] : i64
+//       CHECK:   %[[EQUAL:.*]] = llvm.icmp "eq"
+//       CHECK:   %[[HEADB:.*]] = llvm.sub %{{.*}}, %[[MIS]] : i64
+//       CHECK:   %[[HEADE:.*]] = llvm.lshr
+//       CHECK:   %[[HEADMIN:.*]] = llvm.intr.umin(%[[HEADE]], %[[N]])
+//       CHECK:   %[[HEAD:.*]] = llvm.select %[[EQUAL]], %[[HEADMIN]], %{{.*}} : i1, i64
+//       CHECK:   %[[REST:.*]] = llvm.sub %[[N]], %[[HEAD]] : i64
+//       CHECK:   %[[VQ:.*]] = llvm.udiv %[[REST]], %{{.*}} : i64
+//       CHECK:   %[[VECS:.*]] = llvm.select %[[EQUAL]], %[[VQ]], %{{.*}} : i1, i64
+//       CHECK:   %[[VELTS:.*]] = llvm.mul %[[VECS]], %{{.*}} : i64
+//       CHECK:   %[[TAIL:.*]] = llvm.add %[[HEAD]], %[[VELTS]] : i64
+// Head: one element per thread.
+//       CHECK:   %[[H0:.*]] = llvm.add %{{.*}}, %[[TID]] : i64
+//       CHECK:   llvm.br ^[[HH:bb[0-9]+]](%[[H0]] : i64)
+//       CHECK: ^[[HH]](%[[HI:.*]]: i64):
+//  CHECK-NEXT:   %{{.*}} = llvm.icmp "ult" %[[HI]], %[[HEAD]] : i64
+//       CHECK:   llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// Vectors: 16 bytes per thread and step, from the head on.
+//       CHECK:   %[[VSRC:.*]] = llvm.getelementptr %[[REMOTE]][%[[HEAD]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+//       CHECK:   %[[VDST:.*]] = llvm.getelementptr %[[DSTB]][%[[HEAD]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+//       CHECK:   llvm.br ^[[VH:bb[0-9]+]](%[[TID]] : i64)
+//       CHECK: ^[[VH]](%[[IV:.*]]: i64):
+//  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[IV]], %[[VECS]] : i64
 //  CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY:bb[0-9]+]], ^[[EXIT:bb[0-9]+]]
 //       CHECK: ^[[BODY]]:
-//  CHECK-NEXT:   %[[FROM:.*]] = llvm.getelementptr %[[REMOTE]][%[[IV]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
-//  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %[[DSTB]][%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, vector<4xi32>
+//  CHECK-NEXT:   %[[FROM:.*]] = llvm.getelementptr %[[VSRC]][%[[IV]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
+//  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %[[VDST]][%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, vector<4xi32>
 //  CHECK-NEXT:   %[[DATA:.*]] = llvm.load %[[FROM]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 //  CHECK-NEXT:   llvm.store %[[DATA]], %[[TO]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
 //  CHECK-NEXT:   %[[NEXT:.*]] = llvm.add %[[IV]], %[[STRIDE]] : i64
-//  CHECK-NEXT:   llvm.br ^[[HEAD]](%[[NEXT]] : i64)
+//  CHECK-NEXT:   llvm.br ^[[VH]](%[[NEXT]] : i64)
+// Tail: the elements after the last vector, one per thread.
 //       CHECK: ^[[EXIT]]:
+//  CHECK-NEXT:   %[[T0:.*]] = llvm.add %[[TAIL]], %[[TID]] : i64
+//  CHECK-NEXT:   llvm.br ^[[TH:bb[0-9]+]](%[[T0]] : i64)
+//       CHECK: ^[[TH]](%[[TI:.*]]: i64):
+//  CHECK-NEXT:   %[[TMORE:.*]] = llvm.icmp "ult" %[[TI]], %[[N]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[TMORE]], ^[[TBODY:bb[0-9]+]], ^[[DONE:bb[0-9]+]]
+//       CHECK: ^[[TBODY]]:
+//  CHECK-NEXT:   %[[TFROM:.*]] = llvm.getelementptr %[[REMOTE]][%[[TI]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+//  CHECK-NEXT:   %[[TTO:.*]] = llvm.getelementptr %[[DSTB]][%[[TI]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+//  CHECK-NEXT:   %[[TDATA:.*]] = llvm.load %[[TFROM]] : !llvm.ptr<1> -> f32
+//  CHECK-NEXT:   llvm.store %[[TDATA]], %[[TTO]] : f32, !llvm.ptr
+//  CHECK-NEXT:   %[[TNEXT:.*]] = llvm.add %[[TI]], %[[STRIDE]] : i64
+//  CHECK-NEXT:   llvm.br ^[[TH]](%[[TNEXT]] : i64)
+//       CHECK: ^[[DONE]]:
 //  CHECK-NEXT:   llvm.return
 gpu.func @get(%src: memref<256xf32, #weave.symmetric>, %dst: memref<256xf32>, %peer_i64: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   %peer = arith.index_cast %peer_i64 : i64 to index

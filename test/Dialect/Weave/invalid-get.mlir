@@ -26,25 +26,9 @@ func.func @get_element_types(%src: memref<256xi32, #weave.symmetric>, %dst: memr
 
 // -----
 
-func.func @get_dynamic_shape(%src: memref<?xf32, #weave.symmetric>, %dst: memref<1024xf32>, %dev: index) {
-  // expected-error @below {{'weave.get' op expects static shapes, got 'memref<?xf32, #weave.symmetric>'}}
-  weave.get %src on %dev, %dst : memref<?xf32, #weave.symmetric> -> memref<1024xf32>
-  return
-}
-
-// -----
-
 func.func @get_element_counts(%src: memref<1024xf32, #weave.symmetric>, %dst: memref<2048xf32>, %dev: index) {
   // expected-error @below {{'weave.get' op expects the same number of elements, got 2048 and 1024}}
   weave.get %src on %dev, %dst : memref<1024xf32, #weave.symmetric> -> memref<2048xf32>
-  return
-}
-
-// -----
-
-func.func @get_not_16_bytes(%src: memref<3xf32, #weave.symmetric>, %dst: memref<3xf32>, %dev: index) {
-  // expected-error @below {{'weave.get' op expects a size that is a multiple of 16 bytes, got 12}}
-  weave.get %src on %dev, %dst : memref<3xf32, #weave.symmetric> -> memref<3xf32>
   return
 }
 

@@ -1,12 +1,20 @@
 // RUN: weavec %s --emit=ptx | FileCheck %s
 
-// A put is a strided loop of 16-byte global loads and stores.
+// A put is a strided loop of 16-byte global loads and stores, between a
+// scalar head and tail loop (4-byte elements here).
 // CHECK-LABEL: .visible .entry put(
 //       CHECK: mov.u32 %r{{[0-9]+}}, %ntid.x;
-//       CHECK: [[LOOP:\$L__BB[0-9_]+]]:
+//       CHECK: ld.global.b32 [[H:%r[0-9]+]], [%rd{{[0-9]+}}];
+//  CHECK-NEXT: st.global.b32 [%rd{{[0-9]+}}], [[H]];
+// The vector body ends in the conditional branch back to its start.
 //       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
-//       CHECK: @%p{{[0-9]+}} bra [[LOOP]];
+//  CHECK-NEXT: add.s64
+//  CHECK-NEXT: add.s64
+//  CHECK-NEXT: setp.lt.u64
+//  CHECK-NEXT: @%p{{[0-9]+}} bra
+//       CHECK: ld.global.b32 [[T:%r[0-9]+]], [%rd{{[0-9]+}}];
+//  CHECK-NEXT: st.global.b32 [%rd{{[0-9]+}}], [[T]];
 gpu.module @m {
 gpu.func @put(%src: memref<4096xf32>, %dst: memref<4096xf32, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   %c1 = arith.constant 1 : index

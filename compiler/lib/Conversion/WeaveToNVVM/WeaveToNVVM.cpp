@@ -420,17 +420,79 @@ private:
   uint64_t timeoutNs;
 };
 
-/// Builds `if (cond) body()` at the rewriter's insertion point; the rewriter
-/// ends up after it. Values defined in `body` do not escape.
+/// The threads that share a put or get: this thread's index among them,
+/// their number (both i64) and, for a warp, the mask of its threads (i32).
+struct CopyThreads {
+  Value index, count, warpMask;
+};
+
+CopyThreads copyThreads(OpBuilder &b, Location loc, CopyScope scope) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (scope == CopyScope::Thread)
+    return {i64Constant(b, loc, 0), i64Constant(b, loc, 1), Value()};
+  auto [tid, nthreads] = blockThreads(b, loc);
+  if (scope == CopyScope::Block)
+    return {tid, nthreads, Value()};
+  // Warps are runs of 32 linear thread ids; in a block whose size is not a
+  // multiple of 32 the last one is partial, so count its threads.
+  Value lane = LLVM::AndOp::create(b, loc, tid, i64Constant(b, loc, 31));
+  Value first = LLVM::SubOp::create(b, loc, tid, lane);
+  Value left = LLVM::SubOp::create(b, loc, nthreads, first);
+  Value count = LLVM::UMinOp::create(b, loc, left, i64Constant(b, loc, 32));
+  // (1 << count) - 1 in 64 bits, so that count = 32 gives 0xffffffff.
+  Value mask = LLVM::SubOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, i64Constant(b, loc, 1), count),
+      i64Constant(b, loc, 1));
+  return {lane, count, LLVM::TruncOp::create(b, loc, i32, mask)};
+}
+
+/// Number of elements of a memref (i64): the product of its sizes, read
+/// from the descriptor where they are dynamic.
+Value numElements(OpBuilder &b, Location loc, MemRefType type,
+                  Value descriptor) {
+  MemRefDescriptor desc(descriptor);
+  int64_t known = 1;
+  Value count;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i)) {
+      known *= type.getDimSize(i);
+      continue;
+    }
+    Value size = desc.size(b, loc, i);
+    count = count ? Value(LLVM::MulOp::create(b, loc, count, size)) : size;
+  }
+  if (count && known == 1)
+    return count;
+  Value constant = i64Constant(b, loc, known);
+  return count ? Value(LLVM::MulOp::create(b, loc, count, constant)) : constant;
+}
+
+/// Splits the block at the rewriter's insertion point and continues there
+/// only if `ok`; otherwise prints `format` (with `args`) and traps.
+void trapUnless(ConversionPatternRewriter &rewriter, Location loc, Value ok,
+                StringRef format, ValueRange args) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *fail = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, ok, after, fail);
+  rewriter.setInsertionPointToEnd(fail);
+  gpu::PrintfOp::create(rewriter, loc, rewriter.getStringAttr(format), args);
+  LLVM::Trap::create(rewriter, loc);
+  LLVM::UnreachableOp::create(rewriter, loc);
+  rewriter.setInsertionPointToStart(after);
+}
+
+/// Builds `if (cond) body()` with LLVM branches; the rewriter ends up after.
 void buildIf(ConversionPatternRewriter &rewriter, Location loc, Value cond,
-             function_ref<void()> body) {
+             function_ref<void(OpBuilder &)> body) {
   Block *before = rewriter.getInsertionBlock();
   Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
   Block *then = rewriter.createBlock(after);
   rewriter.setInsertionPointToEnd(before);
   LLVM::CondBrOp::create(rewriter, loc, cond, then, after);
   rewriter.setInsertionPointToEnd(then);
-  body();
+  body(rewriter);
   LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
   rewriter.setInsertionPointToStart(after);
 }
@@ -519,7 +581,7 @@ struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
 
       // Blocks other than 0: arrive, wait for block 0 to release the grid.
       rewriter.setInsertionPointToEnd(member);
-      buildIf(rewriter, loc, isThread0, [&] {
+      buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
         Value old = inlinePtx(
             rewriter, loc, i32, "atom.release.sys.global.add.u32 $0, [$1], $2;",
             "=r,l,r,~{memory}", {gridCounter, i32Constant(rewriter, loc, 1)});
@@ -531,7 +593,7 @@ struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
       // Block 0: gather the grid, synchronise with the team, release the
       // grid.
       rewriter.setInsertionPointToEnd(leader);
-      buildIf(rewriter, loc, isThread0, [&] {
+      buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
         Value mask = i32Constant(rewriter, loc, kBarrierPhaseBit - 1);
         buildSpin(
             rewriter, loc, op, *team, gridCounter, timeoutNs,
@@ -550,7 +612,7 @@ struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
       NVVM::BarrierOp::create(rewriter, loc);
       buildTeamStep(rewriter, loc, op, *team, teamCounter, tid, nthreads,
                     isThread0);
-      buildIf(rewriter, loc, isThread0, [&] {
+      buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
         Value release = LLVM::SubOp::create(
             rewriter, loc, i32Constant(rewriter, loc, kBarrierPhaseBit),
             others);
@@ -630,7 +692,7 @@ private:
           inlinePtx(b, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
                     "l,r,~{memory}", {remote, add});
         });
-    buildIf(rewriter, loc, isThread0, [&] {
+    buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
       Value old = inlinePtx(rewriter, loc, rewriter.getI32Type(),
                             "atom.release.sys.global.add.u32 $0, [$1], $2;",
                             "=r,l,r,~{memory}", {teamCounter, add});
@@ -641,8 +703,14 @@ private:
   uint64_t timeoutNs;
 };
 
-/// `weave.put` / `weave.get` -> every thread of the block copies 16-byte
-/// vectors `tid, tid + nthreads, ...` between local and peer memory.
+/// `weave.put` / `weave.get` -> the cooperating threads (see CopyThreads)
+/// copy elements `index, index + count, ...` between local and peer memory:
+/// a scalar head up to the first 16-byte boundary, 16-byte vectors, and a
+/// scalar tail. When the two addresses are not equally aligned modulo 16
+/// (or the element size does not divide 16) the head is empty, there are no
+/// vectors and the tail is the whole copy. With a signal: a barrier of the
+/// cooperating threads, then the first of them does `fence.acq_rel.sys` and
+/// `red.release.sys.global.add.u32` on the counter where the data went.
 template <typename OpTy>
 struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
   using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
@@ -655,9 +723,15 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
     if (failed(team))
       return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
     Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
     auto sourceType = cast<MemRefType>(op.getSource().getType());
     auto targetType = cast<MemRefType>(op.getTarget().getType());
     const LLVMTypeConverter &converter = *this->getTypeConverter();
+    Type eltTy = converter.convertType(sourceType.getElementType());
+    if (!eltTy)
+      return rewriter.notifyMatchFailure(op, "unsupported element type");
+    // Both views are contiguous (verifier): base + offset is their first
+    // element and one linear index walks both.
     Value source = bufferAddress(rewriter, loc, converter, sourceType,
                                  adaptor.getSource());
     Value target = bufferAddress(rewriter, loc, converter, targetType,
@@ -668,20 +742,169 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
     else
       source = offsetPointer(rewriter, loc, source, delta);
 
-    int64_t bytes = sourceType.getNumElements() *
-                    ((sourceType.getElementTypeBitWidth() + 7) / 8);
-    auto vecTy = VectorType::get({4}, rewriter.getI32Type());
-    auto [tid, nthreads] = blockThreads(rewriter, loc);
-    buildLoop(rewriter, loc, tid, i64Constant(rewriter, loc, bytes / 16),
-              nthreads, [&](OpBuilder &b, Value iv) {
-                Value from = LLVM::GEPOp::create(b, loc, source.getType(),
-                                                 vecTy, source, ValueRange{iv});
-                Value to = LLVM::GEPOp::create(b, loc, target.getType(), vecTy,
-                                               target, ValueRange{iv});
-                Value data =
-                    LLVM::LoadOp::create(b, loc, vecTy, from, /*alignment=*/16);
-                LLVM::StoreOp::create(b, loc, data, to, /*alignment=*/16);
-              });
+    Value n = numElements(rewriter, loc, sourceType, adaptor.getSource());
+    if (!sourceType.hasStaticShape() || !targetType.hasStaticShape()) {
+      Value m = numElements(rewriter, loc, targetType, adaptor.getTarget());
+      Value same =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, n, m);
+      trapUnless(rewriter, loc, same,
+                 copyMismatchMessage(op, kIsPut ? "put" : "get"), {n, m});
+    }
+
+    CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
+    auto copyElements = [&](Value lb, Value ub) {
+      buildLoop(rewriter, loc, LLVM::AddOp::create(rewriter, loc, lb,
+                                                   threads.index),
+                ub, threads.count, [&](OpBuilder &b, Value i) {
+                  Value from = LLVM::GEPOp::create(b, loc, source.getType(),
+                                                   eltTy, source, ValueRange{i});
+                  Value to = LLVM::GEPOp::create(b, loc, target.getType(),
+                                                 eltTy, target, ValueRange{i});
+                  Value data = LLVM::LoadOp::create(b, loc, eltTy, from);
+                  LLVM::StoreOp::create(b, loc, data, to);
+                });
+    };
+
+    // Only whole bytes of power-of-two sizes up to 16 tile a 16-byte vector
+    // (an i24 is stored in 4 bytes, an i1 in one byte holding one bit).
+    unsigned bits = sourceType.getElementTypeBitWidth();
+    bool vectorizable = bits >= 8 && bits <= 128 && llvm::isPowerOf2_32(bits);
+    if (!vectorizable) {
+      copyElements(i64Constant(rewriter, loc, 0), n);
+    } else {
+      int64_t eltBytes = bits / 8, perVector = 16 / eltBytes;
+      unsigned shift = llvm::Log2_64(eltBytes);
+      auto c = [&](int64_t v) { return i64Constant(rewriter, loc, v); };
+      Value from = LLVM::PtrToIntOp::create(rewriter, loc, i64, source);
+      Value to = LLVM::PtrToIntOp::create(rewriter, loc, i64, target);
+      Value misalign = LLVM::AndOp::create(rewriter, loc, from, c(15));
+      Value diff = LLVM::XOrOp::create(rewriter, loc, from, to);
+      // Vectors need both addresses equal modulo 16 (and element-aligned).
+      Value equal = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::eq,
+          LLVM::OrOp::create(
+              rewriter, loc, LLVM::AndOp::create(rewriter, loc, diff, c(15)),
+              LLVM::AndOp::create(rewriter, loc, from, c(eltBytes - 1))),
+          c(0));
+      // Elements up to the next 16-byte boundary, at most n.
+      Value headBytes = LLVM::AndOp::create(
+          rewriter, loc, LLVM::SubOp::create(rewriter, loc, c(16), misalign),
+          c(15));
+      Value head = LLVM::UMinOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, headBytes, c(shift)),
+          n);
+      head = LLVM::SelectOp::create(rewriter, loc, equal, head, c(0));
+      Value vectors = LLVM::UDivOp::create(
+          rewriter, loc, LLVM::SubOp::create(rewriter, loc, n, head),
+          c(perVector));
+      vectors = LLVM::SelectOp::create(rewriter, loc, equal, vectors, c(0));
+      Value tail = LLVM::AddOp::create(
+          rewriter, loc, head,
+          LLVM::MulOp::create(rewriter, loc, vectors, c(perVector)));
+
+      copyElements(c(0), head);
+      auto vecTy = VectorType::get({4}, rewriter.getI32Type());
+      Value vecSource = LLVM::GEPOp::create(rewriter, loc, source.getType(),
+                                            eltTy, source, ValueRange{head});
+      Value vecTarget = LLVM::GEPOp::create(rewriter, loc, target.getType(),
+                                            eltTy, target, ValueRange{head});
+      buildLoop(rewriter, loc, threads.index, vectors, threads.count,
+                [&](OpBuilder &b, Value iv) {
+                  Value vecFrom = LLVM::GEPOp::create(
+                      b, loc, vecSource.getType(), vecTy, vecSource,
+                      ValueRange{iv});
+                  Value vecTo = LLVM::GEPOp::create(b, loc, vecTarget.getType(),
+                                                    vecTy, vecTarget,
+                                                    ValueRange{iv});
+                  Value data = LLVM::LoadOp::create(b, loc, vecTy, vecFrom,
+                                                    /*alignment=*/16);
+                  LLVM::StoreOp::create(b, loc, data, vecTo, /*alignment=*/16);
+                });
+      copyElements(tail, n);
+    }
+
+    if (Value signal = adaptor.getSignal()) {
+      // Every cooperating thread's stores happen before the barrier, and
+      // the barrier before the leader's system-scope fence and release.
+      if (op.getScope() == CopyScope::Block)
+        NVVM::Barrier0Op::create(rewriter, loc);
+      else if (op.getScope() == CopyScope::Warp)
+        NVVM::SyncWarpOp::create(rewriter, loc, threads.warpMask);
+      Value index = adaptor.getSignalIndex() ? adaptor.getSignalIndex()
+                                             : i64Constant(rewriter, loc, 0);
+      Value value = adaptor.getSignalValue();
+      auto emitSignal = [&](OpBuilder &b) {
+        Value counter =
+            LLVM::GEPOp::create(b, loc, signal.getType(), b.getI32Type(),
+                                signal, ValueRange{index});
+        if (kIsPut)
+          counter = offsetPointer(b, loc, counter, delta);
+        inlinePtx(b, loc, {}, "fence.acq_rel.sys;", "~{memory}", {});
+        inlinePtx(b, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
+                  "l,r,~{memory}", {counter, value});
+      };
+      if (op.getScope() == CopyScope::Thread) {
+        emitSignal(rewriter);
+      } else {
+        Value leader =
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                 threads.index, i64Constant(rewriter, loc, 0));
+        buildIf(rewriter, loc, leader, emitSignal);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// What a copy whose run-time element counts differ prints before it
+  /// traps.
+  static std::string copyMismatchMessage(OpTy op, StringRef name) {
+    std::string location;
+    llvm::raw_string_ostream os(location);
+    op.getLoc().print(os);
+    auto func = op->template getParentOfType<FunctionOpInterface>();
+    return ("weave: " + name + " in kernel '" + func.getName() + "' at " +
+            location +
+            ": the source has %lu elements and the target %lu\n")
+        .str();
+  }
+};
+
+/// `weave.atomic_add` -> `red.relaxed.sys.global.add.f32` (or
+/// `.add.noftz.f16x2` / `.bf16x2` for a pair) on the element's address,
+/// moved to `device` when given.
+struct AtomicAddOpLowering : public ConvertOpToLLVMPattern<AtomicAddOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(AtomicAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(op.getBuffer().getType());
+    Value ptr = getStridedElementPtr(rewriter, loc, type, adaptor.getBuffer(),
+                                     adaptor.getIndices());
+    if (adaptor.getDevice()) {
+      FailureOr<TeamArgs> team = getTeamArgs(op);
+      if (failed(team))
+        return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+      ptr = offsetPointer(rewriter, loc, ptr,
+                          peerDelta(rewriter, loc, *team, adaptor.getDevice()));
+    }
+    Type elt = type.getElementType();
+    Value value = adaptor.getValue();
+    if (elt.isF32()) {
+      inlinePtx(rewriter, loc, {}, "red.relaxed.sys.global.add.f32 [$0], $1;",
+                "l,f,~{memory}", {ptr, value});
+    } else {
+      // The pair travels in one 32-bit register.
+      Value bits =
+          LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), value);
+      inlinePtx(rewriter, loc, {},
+                elt.isF16() ? "red.relaxed.sys.global.add.noftz.f16x2 [$0], $1;"
+                            : "red.relaxed.sys.global.add.noftz.bf16x2 [$0], $1;",
+                "l,r,~{memory}", {ptr, bits});
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -950,4 +1173,6 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
   patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(
       converter, "must be expanded by weave-expand-pipelines before "
                  "convert-weave-to-nvvm");
+  // Element-wise atomics on symmetric memory.
+  patterns.add<AtomicAddOpLowering>(converter);
 }

@@ -101,6 +101,34 @@ static LogicalResult verifyDevice(Operation *op, Value device) {
   return success();
 }
 
+/// Whether `type` is contiguous and row-major as far as its type tells: a
+/// unit innermost stride and each outer stride the product of the inner
+/// sizes (the stride of a dimension of size 1 is never used). Any offset,
+/// static or dynamic, is fine: the copies start at the view's first element.
+static bool isContiguousRowMajor(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  // The stride a contiguous layout has at dimension `i`; nullopt once an
+  // inner size is dynamic (the type cannot tell).
+  std::optional<int64_t> expected = 1;
+  for (int64_t i = type.getRank() - 1; i >= 0; --i) {
+    int64_t size = type.getDimSize(i);
+    if (size == 1)
+      continue;
+    if (!expected || ShapedType::isDynamic(strides[i]) ||
+        strides[i] != *expected)
+      return false;
+    int64_t next;
+    if (ShapedType::isDynamic(size) || llvm::MulOverflow(*expected, size, next))
+      expected = std::nullopt;
+    else
+      expected = next;
+  }
+  return true;
+}
+
 /// Checks the local and remote side of a `weave.put` / `weave.get`.
 static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
                                         MemRefType remote) {
@@ -118,28 +146,45 @@ static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
   if (failed(verifyScalarElements(op, local)))
     return failure();
   for (MemRefType type : {local, remote}) {
-    if (!type.hasStaticShape())
-      return op->emitOpError() << "expects static shapes, got " << type;
-    // The lowering copies from the buffer's first element on: a view at an
-    // offset is not supported yet (offsets come with the collectives).
-    if (!type.getLayout().isIdentity())
+    // The lowering walks both sides with one linear element index.
+    if (!isContiguousRowMajor(type))
       return op->emitOpError()
-             << "expects buffers with an identity layout (contiguous, "
-                "row-major, at offset 0), got "
+             << "expects a contiguous row-major view (unit innermost stride, "
+                "each outer stride the product of the inner sizes), got "
              << type;
-    if (!staticByteSize(type))
+    if (type.hasStaticShape() && !staticByteSize(type))
       return op->emitOpError()
              << "expects a buffer of fewer than 2^63 bytes, got " << type;
   }
-  if (local.getNumElements() != remote.getNumElements())
+  // Dynamic counts are compared at run time (a mismatch traps).
+  if (local.hasStaticShape() && remote.hasStaticShape() &&
+      local.getNumElements() != remote.getNumElements())
     return op->emitOpError() << "expects the same number of elements, got "
                              << local.getNumElements() << " and "
                              << remote.getNumElements();
-  int64_t bytes = *staticByteSize(local);
-  if (bytes % 16 != 0)
-    return op->emitOpError()
-           << "expects a size that is a multiple of 16 bytes, got " << bytes;
   return success();
+}
+
+/// Checks the optional `signal %sem[%i], %v` of a put or get.
+static LogicalResult verifyCopySignal(Operation *op, Value signal,
+                                      Value index, Value value) {
+  if (!signal) {
+    if (index || value)
+      return op->emitOpError()
+             << "expects a signal index or value only with a signal";
+    return success();
+  }
+  auto type = dyn_cast<SemaphoreType>(signal.getType());
+  if (!type)
+    return op->emitOpError() << "expects the signal to be a !weave.semaphore, "
+                                "got "
+                             << signal.getType();
+  if (!value)
+    return op->emitOpError() << "expects a value to add to the signal";
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)) && constant.isZero())
+    return op->emitOpError() << "expects a non-zero signal increment";
+  return verifySemaphoreIndex(op, type, index);
 }
 
 //===----------------------------------------------------------------------===//
@@ -307,15 +352,60 @@ LogicalResult BarrierOp::verify() {
 
 LogicalResult PutOp::verify() {
   if (failed(verifyOneSidedCopy(*this, cast<MemRefType>(getSource().getType()),
-                                cast<MemRefType>(getTarget().getType()))))
+                                cast<MemRefType>(getTarget().getType()))) ||
+      failed(verifyDevice(*this, getDevice())))
     return failure();
-  return verifyDevice(*this, getDevice());
+  return verifyCopySignal(*this, getSignal(), getSignalIndex(),
+                          getSignalValue());
 }
 
 LogicalResult GetOp::verify() {
   if (failed(verifyOneSidedCopy(*this, cast<MemRefType>(getTarget().getType()),
-                                cast<MemRefType>(getSource().getType()))))
+                                cast<MemRefType>(getSource().getType()))) ||
+      failed(verifyDevice(*this, getDevice())))
     return failure();
+  return verifyCopySignal(*this, getSignal(), getSignalIndex(),
+                          getSignalValue());
+}
+
+//===----------------------------------------------------------------------===//
+// AtomicAddOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AtomicAddOp::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  if (!isSymmetric(type))
+    return emitOpError() << "expects a buffer in #weave.symmetric memory, got "
+                         << type;
+  // One `red` instruction per element type: f32, or a packed pair of halves.
+  Type elt = type.getElementType();
+  Type expected;
+  if (elt.isF32())
+    expected = elt;
+  else if (elt.isF16() || elt.isBF16())
+    expected = VectorType::get({2}, elt);
+  else
+    return emitOpError() << "expects a buffer of f32, f16 or bf16 elements, got "
+                         << type;
+  if (getValue().getType() != expected)
+    return emitOpError() << "expects a value of type " << expected
+                         << " for a buffer of " << elt << " elements, got "
+                         << getValue().getType();
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError() << "expects " << type.getRank()
+                         << " indices, one per dimension of the buffer, got "
+                         << getIndices().size();
+  // A pair adds to two neighbouring elements of the innermost dimension.
+  if (isa<VectorType>(expected)) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (type.getRank() == 0 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return emitOpError() << "expects a buffer with a unit innermost stride "
+                              "for a packed pair, got "
+                           << type;
+  }
   return verifyDevice(*this, getDevice());
 }
 
@@ -658,12 +748,17 @@ static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
                                          bool oneWarp) {
   WalkResult result = region.walk([&](Operation *op) -> WalkResult {
     StringRef runsOn = oneWarp ? "one warp" : "one thread";
-    if (isa<PutOp, GetOp>(op)) {
+    std::optional<CopyScope> scope;
+    if (auto put = dyn_cast<PutOp>(op))
+      scope = put.getScope();
+    else if (auto get = dyn_cast<GetOp>(op))
+      scope = get.getScope();
+    if (scope == CopyScope::Block || (!oneWarp && scope == CopyScope::Warp)) {
       op->emitOpError() << "cannot be used in the " << name
                         << " region of a weave.matmul_pipeline: it is a "
-                           "copy by every thread of the block, and the region "
-                           "runs on "
-                        << runsOn;
+                           "copy by every thread of the "
+                        << (scope == CopyScope::Block ? "block" : "warp")
+                        << ", and the region runs on " << runsOn;
       return WalkResult::interrupt();
     }
     if (isa<MatmulPipelineOp>(op)) {

@@ -145,8 +145,8 @@ LogicalResult verifyAtomic(Operation *op) {
   return op->emitOpError()
          << "cannot be used on symmetric or peer memory: it lowers to a "
             "GPU-scope atomic, which orders nothing against another GPU; use "
-            "weave.semaphore_signal for counters (system-scope atomics come "
-            "with weave.atomic_add)";
+            "weave.atomic_add for sums (f32, or f16/bf16 pairs) and "
+            "weave.semaphore_signal for counters";
 }
 
 /// Static shared memory of `func`: its workgroup attributions and the

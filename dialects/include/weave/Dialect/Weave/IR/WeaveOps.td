@@ -208,46 +208,86 @@ def Weave_BarrierOp : Weave_Op<"barrier"> {
 // One-sided copies
 //===----------------------------------------------------------------------===//
 
-def Weave_PutOp : Weave_Op<"put"> {
-  let summary = "block-cooperative copy from local memory into a peer's symmetric buffer";
+def Weave_CopyScope : I32EnumAttr<"CopyScope",
+    "the threads that cooperate in a one-sided copy", [
+      I32EnumAttrCase<"Block", 0, "block">,
+      I32EnumAttrCase<"Warp", 1, "warp">,
+      I32EnumAttrCase<"Thread", 2, "thread">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
+def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
+  let summary = "cooperative copy from local memory into a peer's symmetric buffer";
   let description = [{
-    Every thread of the block takes part: the block copies `source` (global
-    memory of this device) into the copy of the symmetric buffer `target`
-    on device `device`, in 16-byte vectors. Both must hold the same number
-    of elements of the same integer or float type, static and contiguous
-    (identity layout, which also means offset 0: a subview at an offset is
-    not supported yet), a multiple of 16 bytes and fewer than 2^63 bytes in
-    all. A constant `device` must be in `[0, size)` of the kernel's static
-    mesh. The op does not synchronise the block; signal a semaphore after a
-    `gpu.barrier` to publish the data. Since every thread copies its share,
-    it cannot be used in the regions of a `weave.matmul_pipeline`, which run
-    on one warp or one thread.
+    Copies `source` (global memory of this device) into the copy of the
+    symmetric buffer `target` on device `device`, element by element in
+    row-major order. Either side may be a view at any offset (a
+    `memref.subview` with a static or dynamic offset) and may have sizes
+    known only at run time; both must be contiguous (unit innermost stride,
+    each outer stride the product of the inner sizes, as far as the type
+    says) and hold the same number of elements of the same integer or float
+    type. Static element counts must match; dynamic ones are compared at
+    run time, and a mismatch prints both counts and traps.
+
+    `scope` says which threads execute the op together and share the work:
+    `block` (the default: every thread of the block), `warp` (every thread
+    of the executing warp) or `thread` (the executing thread alone copies
+    everything). The copy moves 16-byte vectors where both addresses allow
+    it, with scalar head and tail elements, so any size and offset works.
+
+    Without `signal`, the op does not synchronise the threads; signal a
+    semaphore after a barrier to publish the data. With `signal %sem[%i],
+    %v`, once every cooperating thread has stored its part (a `bar.sync` for
+    `block`, a `bar.warp.sync` for `warp`), one thread executes a
+    system-scope fence and adds `%v` to counter `%i` of `%sem` on `device`
+    with a system-scope release, so a `weave.semaphore_wait` on that device
+    that observes it sees the data. In the regions of a
+    `weave.matmul_pipeline`, which run on one warp or one thread, only the
+    scopes that fit are allowed (`warp` in the one-warp callback, `thread`
+    anywhere).
 
     ```mlir
     weave.put %src, %dst on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+    weave.put %a, %b on %peer scope(warp) signal %sem[%me], %c1_i32
+        : memref<?xbf16, strided<[1], offset: ?>>
+        -> memref<?xbf16, strided<[1], offset: ?>, #weave.symmetric>, !weave.semaphore<8>
     ```
   }];
-  let arguments = (ins AnyMemRef:$source, AnyMemRef:$target, Index:$device);
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$target, Index:$device,
+                       DefaultValuedAttr<Weave_CopyScope, "CopyScope::Block">:$scope,
+                       Optional<AnyType>:$signal, Optional<Index>:$signal_index,
+                       Optional<I32>:$signal_value);
   let assemblyFormat = [{
-    $source `,` $target `on` $device attr-dict `:` type($source) `->` type($target)
+    $source `,` $target `on` $device (`scope` `(` $scope^ `)`)?
+    (`signal` $signal^ (`[` $signal_index^ `]`)? `,` $signal_value)? attr-dict
+    `:` type($source) `->` type($target) (`,` qualified(type($signal))^)?
   }];
   let hasVerifier = 1;
 }
 
-def Weave_GetOp : Weave_Op<"get"> {
-  let summary = "block-cooperative copy from a peer's symmetric buffer into local memory";
+def Weave_GetOp : Weave_Op<"get", [AttrSizedOperandSegments]> {
+  let summary = "cooperative copy from a peer's symmetric buffer into local memory";
   let description = [{
-    The mirror of `weave.put`: the block reads the copy of the symmetric
-    buffer `source` on device `device` into `target` in this device's global
-    memory, in 16-byte vectors, under the same rules.
+    The mirror of `weave.put`: reads the copy of the symmetric buffer
+    `source` on device `device` into `target` in this device's global
+    memory, under the same rules (views at any offset, run-time sizes,
+    `scope`). With `signal %sem[%i], %v`, one thread signals counter `%i`
+    of `%sem` on this device (where the data went) once every cooperating
+    thread has stored its part.
 
     ```mlir
     weave.get %src on %left, %dst : memref<1024xf32, #weave.symmetric> -> memref<1024xf32>
     ```
   }];
-  let arguments = (ins AnyMemRef:$source, Index:$device, AnyMemRef:$target);
+  let arguments = (ins AnyMemRef:$source, Index:$device, AnyMemRef:$target,
+                       DefaultValuedAttr<Weave_CopyScope, "CopyScope::Block">:$scope,
+                       Optional<AnyType>:$signal, Optional<Index>:$signal_index,
+                       Optional<I32>:$signal_value);
   let assemblyFormat = [{
-    $source `on` $device `,` $target attr-dict `:` type($source) `->` type($target)
+    $source `on` $device `,` $target (`scope` `(` $scope^ `)`)?
+    (`signal` $signal^ (`[` $signal_index^ `]`)? `,` $signal_value)? attr-dict
+    `:` type($source) `->` type($target) (`,` qualified(type($signal))^)?
   }];
   let hasVerifier = 1;
 }
@@ -343,6 +383,41 @@ def Weave_WaitSmemToGmemOp : Weave_Op<"wait_smem_to_gmem"> {
   let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending,
                        UnitAttr:$read_only);
   let assemblyFormat = "$pending (`read_only` $read_only^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise atomics on symmetric memory
+//===----------------------------------------------------------------------===//
+
+def Weave_AtomicAddOp : Weave_Op<"atomic_add", [AttrSizedOperandSegments]> {
+  let summary = "system-scope atomic add to an element of a symmetric buffer";
+  let description = [{
+    Atomically adds `value` to element `indices` of the symmetric buffer
+    `buffer`, on device `device` when `on` is given (this device
+    otherwise), with no result. The add is atomic at system scope, so
+    adds from threads on several GPUs to the same element all land; it is
+    relaxed: it orders nothing, publish the sums with a barrier and a
+    `weave.semaphore_signal` as for stores.
+
+    `value` is an `f32` for an `f32` buffer, or a `vector<2xf16>` /
+    `vector<2xbf16>` for an `f16` / `bf16` buffer, which adds to the two
+    consecutive elements starting at `indices` (one packed `red`); their
+    address must then be 4-byte aligned (an even element offset).
+
+    ```mlir
+    weave.atomic_add %v, %acc[%i] on %peer : f32, memref<1024xf32, #weave.symmetric>
+    weave.atomic_add %pair, %acc[%i] : vector<2xbf16>, memref<1024xbf16, #weave.symmetric>
+    ```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[F32, VectorOfLengthAndType<[2], [F16, BF16]>]>:$value,
+    Arg<AnyMemRef, "symmetric buffer", [MemRead, MemWrite]>:$buffer,
+    Variadic<Index>:$indices, Optional<Index>:$device);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $indices `]` (`on` $device^)? attr-dict
+    `:` type($value) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
