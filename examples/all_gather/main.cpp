@@ -162,40 +162,9 @@ int run(const std::string &bundlePath, int rounds) {
   // One captured launch per member, replayed three times.
   if (Status s = r.poison(); !s)
     return fail(s.error());
-  if (Status s = kernel->prepare(heap, r.args()); !s)
+  if (Status s = replayInGraphs(team, heap, *kernel, r.args(), streams, 3);
+      !s)
     return fail(s.error());
-  size_t members = team.localCount();
-  std::vector<CUgraph> graphs(members, nullptr);
-  std::vector<CUgraphExec> execs(members, nullptr);
-  for (size_t i = 0; i < members; ++i) {
-    (void)team.device(i).makeCurrent();
-    cuStreamBeginCapture(streams[i], CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
-  }
-  Status launched = kernel->launch(heap, r.args(), streams);
-  for (size_t i = 0; i < members; ++i) {
-    (void)team.device(i).makeCurrent();
-    cuStreamEndCapture(streams[i], &graphs[i]);
-  }
-  if (!launched)
-    return fail(launched.error());
-  for (size_t i = 0; i < members; ++i) {
-    (void)team.device(i).makeCurrent();
-    if (cuGraphInstantiate(&execs[i], graphs[i], 0) != CUDA_SUCCESS)
-      return fail(Error(ErrorCode::DriverError, "cuGraphInstantiate failed"));
-    cuGraphDestroy(graphs[i]);
-  }
-  for (int replay = 0; replay < 3; ++replay)
-    for (size_t i = 0; i < members; ++i) {
-      (void)team.device(i).makeCurrent();
-      if (cuGraphLaunch(execs[i], streams[i]) != CUDA_SUCCESS)
-        return fail(Error(ErrorCode::DriverError, "cuGraphLaunch failed"));
-    }
-  if (Status s = streams.synchronize(); !s)
-    return fail(s.error());
-  for (size_t i = 0; i < members; ++i) {
-    (void)team.device(i).makeCurrent();
-    cuGraphExecDestroy(execs[i]);
-  }
   wrong += r.check(last, "graph replay");
 
   std::printf("%s: %lld f32 per member, team of %u (%s), %d rounds of 2 "

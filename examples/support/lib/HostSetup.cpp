@@ -260,5 +260,59 @@ int reportError(const std::string &program, const Error &error) {
   return 1;
 }
 
+Status replayInGraphs(const Team &team, const SymmetricHeap &heap,
+                      Kernel &kernel, const std::vector<KernelArg> &args,
+                      const LocalStreams &streams, int replays) {
+  WEAVE_TRY(kernel.prepare(heap, args));
+  size_t members = team.localCount();
+  std::vector<CUgraph> graphs(members, nullptr);
+  std::vector<CUgraphExec> execs(members, nullptr);
+  // Every capture ends (and the graphs and executables are freed) whatever
+  // fails in between.
+  auto release = [&] {
+    for (size_t i = 0; i < members; ++i) {
+      (void)team.device(i).makeCurrent();
+      if (execs[i])
+        cuGraphExecDestroy(execs[i]);
+      if (graphs[i])
+        cuGraphDestroy(graphs[i]);
+    }
+  };
+  for (size_t i = 0; i < members; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_CU_TRY(cuStreamBeginCapture(streams[i],
+                                      CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                 "capturing a launch");
+  }
+  Status launched = kernel.launch(heap, args, streams);
+  for (size_t i = 0; i < members; ++i) {
+    (void)team.device(i).makeCurrent();
+    cuStreamEndCapture(streams[i], &graphs[i]);
+  }
+  if (!launched) {
+    release();
+    return launched;
+  }
+  for (size_t i = 0; i < members; ++i) {
+    (void)team.device(i).makeCurrent();
+    if (CUresult r = cuGraphInstantiate(&execs[i], graphs[i], 0);
+        r != CUDA_SUCCESS) {
+      release();
+      WEAVE_CU_TRY(r, "instantiating a captured launch");
+    }
+  }
+  for (int replay = 0; replay < replays; ++replay)
+    for (size_t i = 0; i < members; ++i) {
+      (void)team.device(i).makeCurrent();
+      if (CUresult r = cuGraphLaunch(execs[i], streams[i]); r != CUDA_SUCCESS) {
+        release();
+        WEAVE_CU_TRY(r, "replaying a captured launch");
+      }
+    }
+  Status done = streams.synchronize();
+  release();
+  return done;
+}
+
 } // namespace examples
 } // namespace weave

@@ -150,6 +150,14 @@ SessionStart startSession(const TeamRequest &request);
 /// loaded.
 Expected<Kernel> loadKernel(Team &team, Bundle bundle, const std::string &name);
 
+/// Captures one launch of `kernel` with `args` per local member in a CUDA
+/// graph on the member's stream (after prepare(), which must not be
+/// captured), replays the graphs `replays` times back to back and waits for
+/// them: checks that a kernel's protocol survives replay with no reset.
+Status replayInGraphs(const Team &team, const SymmetricHeap &heap,
+                      Kernel &kernel, const std::vector<KernelArg> &args,
+                      const LocalStreams &streams, int replays);
+
 /// Prints "<program>: error: <error>" on stderr and returns 1 (the exit code).
 int reportError(const std::string &program, const Error &error);
 
