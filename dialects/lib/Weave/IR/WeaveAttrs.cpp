@@ -88,7 +88,7 @@ static ParseResult parseDims(AsmParser &parser, SmallVectorImpl<int32_t> &dims,
           return success();
         }
         llvm::SMLoc loc = parser.getCurrentLocation();
-        int32_t value;
+        int32_t value = 0;
         if (parser.parseInteger(value))
           return failure();
         // 0 stands for `persistent` inside the attribute: never take it
