@@ -199,25 +199,9 @@ int run(const std::string &bundlePath, int rounds) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string bundlePath;
-  int rounds = 3;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--rounds" && i + 1 < argc) {
-      rounds = std::atoi(argv[++i]);
-    } else if (arg == "-h" || arg == "--help") {
-      std::printf("usage: all_reduce <bundle> [--rounds N]\n");
-      return 0;
-    } else if (bundlePath.empty() && arg[0] != '-') {
-      bundlePath = arg;
-    } else {
-      std::fprintf(stderr, "usage: all_reduce <bundle> [--rounds N]\n");
-      return 2;
-    }
-  }
-  if (bundlePath.empty() || rounds < 1) {
-    std::fprintf(stderr, "usage: all_reduce <bundle> [--rounds N]\n");
-    return 2;
-  }
-  return run(bundlePath, rounds);
+  BundleCommandLine command;
+  if (std::optional<int> exitCode =
+          parseBundleCommandLine(argc, argv, kProgram, command))
+    return *exitCode;
+  return run(command.bundlePath, command.rounds);
 }

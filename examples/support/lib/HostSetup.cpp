@@ -314,5 +314,32 @@ Status replayInGraphs(const Team &team, const SymmetricHeap &heap,
   return done;
 }
 
+std::optional<int> parseBundleCommandLine(int argc, char **argv,
+                                          const std::string &program,
+                                          BundleCommandLine &out) {
+  auto usage = [&](FILE *to) {
+    std::fprintf(to, "usage: %s <bundle> [--rounds N]\n", program.c_str());
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--rounds" && i + 1 < argc) {
+      out.rounds = std::atoi(argv[++i]);
+    } else if (arg == "-h" || arg == "--help") {
+      usage(stdout);
+      return 0;
+    } else if (out.bundlePath.empty() && !arg.empty() && arg[0] != '-') {
+      out.bundlePath = arg;
+    } else {
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (out.bundlePath.empty() || out.rounds < 1) {
+    usage(stderr);
+    return 2;
+  }
+  return std::nullopt;
+}
+
 } // namespace examples
 } // namespace weave

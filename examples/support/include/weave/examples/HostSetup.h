@@ -158,6 +158,20 @@ Status replayInGraphs(const Team &team, const SymmetricHeap &heap,
                       Kernel &kernel, const std::vector<KernelArg> &args,
                       const LocalStreams &streams, int replays);
 
+/// The command line of the examples that run one bundle:
+/// `<program> <bundle> [--rounds N]`.
+struct BundleCommandLine {
+  std::string bundlePath;
+  int rounds = 3;
+};
+
+/// Parses that command line into `out`. Returns the exit code when the
+/// program should stop: 0 after printing the usage for -h/--help, 2 after
+/// printing it on stderr for a bad command line; nothing when it should run.
+std::optional<int> parseBundleCommandLine(int argc, char **argv,
+                                          const std::string &program,
+                                          BundleCommandLine &out);
+
 /// Prints "<program>: error: <error>" on stderr and returns 1 (the exit code).
 int reportError(const std::string &program, const Error &error);
 
