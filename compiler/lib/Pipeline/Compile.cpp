@@ -110,6 +110,25 @@ unsigned mlir::weave::getComputeCapability(StringRef arch) {
   return cc;
 }
 
+/// When `text[i]` starts a string literal or a `//` comment, moves `i` to
+/// its last character (a string ends at its quote or, as the lexer says, at
+/// the line; a comment at the line) and returns true. The source scans
+/// below look at code only.
+static bool skipStringOrComment(StringRef text, size_t &i) {
+  size_t e = text.size();
+  if (text[i] == '"') {
+    for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
+      if (text[i] == '\\')
+        ++i;
+    return true;
+  }
+  if (text.substr(i).starts_with("//")) {
+    i = std::min(text.find('\n', i), e);
+    return true;
+  }
+  return false;
+}
+
 /// The offset of the first bracket that opens nesting level `limit + 1` in
 /// `text`, or nothing. Counts `{ ( [ <` against `} ) ] >` outside string
 /// literals and `//` comments; the `>` of `->` and `>=` closes nothing. A
@@ -118,20 +137,9 @@ unsigned mlir::weave::getComputeCapability(StringRef arch) {
 static std::optional<size_t> findDeepNesting(StringRef text, unsigned limit) {
   unsigned depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
+    if (skipStringOrComment(text, i))
+      continue;
     switch (text[i]) {
-    case '"':
-      // String literals end at the quote or, as the lexer says, the line.
-      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      break;
-    case '/':
-      if (i + 1 < e && text[i + 1] == '/') {
-        i = text.find('\n', i);
-        if (i == StringRef::npos)
-          return std::nullopt;
-      }
-      break;
     case '{':
     case '(':
     case '[':
@@ -160,24 +168,14 @@ static std::optional<size_t> findDeepNesting(StringRef text, unsigned limit) {
 /// (`array<T: ...>`) whose T is not a builtin integer or float type name, or
 /// nothing. The upstream parser (MLIR 22) takes the bit width of any T and
 /// crashes on `index`, vectors and the like, so such a T must not reach it.
-/// Strings and comments are skipped as in findDeepNesting.
+/// Strings and comments are skipped (skipStringOrComment).
 static std::optional<size_t> findBadDenseArray(StringRef text) {
   static const llvm::Regex elementType(
       "^([su]?i[0-9]+|f[0-9]+|bf16|tf32|f8E[0-9A-Za-z]+|f6E[0-9A-Za-z]+|"
       "f4E[0-9A-Za-z]+)$");
   for (size_t i = 0, e = text.size(); i < e; ++i) {
-    if (text[i] == '"') {
-      for (++i; i < e && text[i] != '"' && text[i] != '\n'; ++i)
-        if (text[i] == '\\')
-          ++i;
+    if (skipStringOrComment(text, i))
       continue;
-    }
-    if (text.substr(i).starts_with("//")) {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        return std::nullopt;
-      continue;
-    }
     // `array<` as a whole word: not the tail of another identifier.
     if (!text.substr(i).starts_with("array<") ||
         (i > 0 && (llvm::isAlnum(text[i - 1]) || text[i - 1] == '_' ||
