@@ -11,6 +11,7 @@
 
 #include "Common.h"
 
+#include "weave/ops/Collectives.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/KernelArgs.h"
 #ifdef WEAVE_PYTHON_WITH_JIT
@@ -211,6 +212,42 @@ PYBIND11_MODULE(_core, m) {
       "the checks a launch makes before anything runs (count, kind, dtype, "
       "shape, alignment, heap); raises WeaveError naming the parameter");
   m.def("dtype_bytes", &dtypeBytes, py::arg("dtype"));
+
+  m.def(
+      "op_instance",
+      [](const std::string &op, uint32_t teamSize, const std::string &dtype,
+         int64_t count, const std::string &algorithm) {
+        Expected<ops::KernelInstance> instance = [&]()
+            -> Expected<ops::KernelInstance> {
+          if (op == "all_reduce") {
+            ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
+            if (algorithm == "one_shot")
+              a = ops::AllReduceAlgorithm::OneShot;
+            else if (algorithm == "two_shot")
+              a = ops::AllReduceAlgorithm::TwoShot;
+            return ops::AllReduce::instanceFor(teamSize, dtype, count, a);
+          }
+          if (op == "all_gather")
+            return ops::AllGather::instanceFor(teamSize, dtype, count);
+          if (op == "reduce_scatter")
+            return ops::ReduceScatter::instanceFor(teamSize, dtype, count);
+          if (op == "all_to_all")
+            return ops::AllToAll::instanceFor(teamSize, dtype, count);
+          if (op == "all_to_all_v")
+            return ops::AllToAllV::instanceFor(teamSize, dtype, count);
+          return Error(ErrorCode::InvalidArgument,
+                       "unknown op '" + op +
+                           "' (all_reduce, all_gather, reduce_scatter, "
+                           "all_to_all, all_to_all_v)");
+        }();
+        ops::KernelInstance value = unwrap(std::move(instance));
+        return py::make_tuple(value.key(), value.kernelName,
+                              unwrap(value.source()));
+      },
+      py::arg("op"), py::arg("team_size"), py::arg("dtype"), py::arg("count"),
+      py::arg("algorithm") = "auto",
+      "(key, kernel name, source) of the kernel a ready-made op runs: what "
+      "weave.compile_op compiles ahead of time");
 
 #ifdef WEAVE_PYTHON_WITH_JIT
   m.attr("has_compiler") = true;

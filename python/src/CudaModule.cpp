@@ -12,6 +12,10 @@
 #include "Common.h"
 #include "DLPack.h"
 
+#include "weave/ops/Collectives.h"
+#ifdef WEAVE_PYTHON_WITH_JIT
+#include "weave/ops/JitSource.h"
+#endif
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
@@ -29,6 +33,13 @@ using weave::python::unwrap;
 namespace dl = weave::python::dlpack;
 
 namespace {
+
+std::vector<CUstream> toStreams(const std::vector<uint64_t> &handles) {
+  std::vector<CUstream> streams;
+  for (uint64_t h : handles)
+    streams.push_back(reinterpret_cast<CUstream>(h));
+  return streams;
+}
 
 using TeamPtr = std::shared_ptr<Team>;
 using HeapPtr = std::shared_ptr<SymmetricHeap>;
@@ -212,11 +223,56 @@ py::capsule exportBuffer(const HeapPtr &heap, const SymmetricBuffer &buffer,
   });
 }
 
-std::vector<CUstream> toStreams(const std::vector<uint64_t> &handles) {
-  std::vector<CUstream> streams;
-  for (uint64_t h : handles)
-    streams.push_back(reinterpret_cast<CUstream>(h));
-  return streams;
+/// One TensorRef per local member from (pointer, dtype, shape) tuples.
+std::vector<ops::TensorRef>
+toRefs(const std::vector<std::tuple<uint64_t, std::string, std::vector<int64_t>>>
+           &tensors) {
+  std::vector<ops::TensorRef> refs;
+  for (const auto &[data, dtype, shape] : tensors)
+    refs.push_back({data, dtype, shape});
+  return refs;
+}
+using PyTensors =
+    std::vector<std::tuple<uint64_t, std::string, std::vector<int64_t>>>;
+
+/// A Communicator that keeps its team and heap alive (the C++ one refers
+/// to them).
+struct PyCommunicator {
+  TeamPtr team;
+  HeapPtr heap;
+  ops::Communicator comm;
+};
+
+std::shared_ptr<ops::KernelSource> kernelSource(const std::string &kernels) {
+  if (kernels != "jit")
+    return ops::bundleFolder(kernels);
+#ifdef WEAVE_PYTHON_WITH_JIT
+  return std::make_shared<ops::JitSource>();
+#else
+  raise(Error(ErrorCode::InvalidArgument,
+              "kernels='jit' needs a weave build with the compiler; pass the "
+              "folder of the ops' bundles compiled ahead of time"));
+#endif
+}
+
+/// Binds an op class: create(comm, dtype, count) and __call__(tensors...,
+/// streams) with `Roles` tensor roles.
+template <typename Op, size_t Roles, typename... Extra>
+void bindOp(py::module_ &m, const char *name, const char *doc) {
+  auto cls = py::class_<Op, std::shared_ptr<Op>>(m, name, doc);
+  cls.def_property_readonly("kernel_key",
+                            [](const Op &op) { return op.instance().key(); });
+  if constexpr (Roles == 2)
+    cls.def("__call__", [](Op &op, const PyTensors &a, const PyTensors &b,
+                           const std::vector<uint64_t> &streams) {
+      unwrap(op(toRefs(a), toRefs(b), toStreams(streams)));
+    });
+  else
+    cls.def("__call__", [](Op &op, const PyTensors &a, const PyTensors &b,
+                           const PyTensors &c,
+                           const std::vector<uint64_t> &streams) {
+      unwrap(op(toRefs(a), toRefs(b), toRefs(c), toStreams(streams)));
+    });
 }
 
 } // namespace
@@ -404,4 +460,61 @@ PYBIND11_MODULE(_cuda, m) {
           "launches on every local member, member i on streams[i] (raw "
           "CUstream handles); no synchronization, so it can be captured "
           "in a CUDA graph");
+
+  // The ready-made ops (weave::ops); weave/ops.py wraps them for torch.
+  py::class_<PyCommunicator, std::shared_ptr<PyCommunicator>>(
+      m, "Communicator",
+      "a team, its symmetric heap and where the ops' kernels come from "
+      "('jit', or a folder of bundles compiled ahead of time)")
+      .def(py::init([](const TeamPtr &team, const HeapPtr &heap,
+                       const std::string &kernels) {
+             auto source = kernelSource(kernels);
+             return std::shared_ptr<PyCommunicator>(new PyCommunicator{
+                 team, heap, ops::Communicator(*team, *heap, source)});
+           }),
+           py::arg("team"), py::arg("heap"), py::arg("kernels") = "jit");
+  bindOp<ops::AllReduce, 2>(m, "AllReduce", "out = sum over the team of in");
+  bindOp<ops::AllGather, 2>(m, "AllGather", "out = every member's in");
+  bindOp<ops::ReduceScatter, 2>(m, "ReduceScatter",
+                                "out = block `rank` of the sum of in");
+  bindOp<ops::AllToAll, 2>(m, "AllToAll", "block j of in goes to member j");
+  bindOp<ops::AllToAllV, 3>(m, "AllToAllV",
+                            "counts[j] elements of in go to member j");
+  m.def(
+      "all_reduce_op",
+      [](PyCommunicator &c, const std::string &dtype, int64_t count,
+         const std::string &algorithm) {
+        ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
+        if (algorithm == "one_shot")
+          a = ops::AllReduceAlgorithm::OneShot;
+        else if (algorithm == "two_shot")
+          a = ops::AllReduceAlgorithm::TwoShot;
+        else if (algorithm != "auto")
+          raise(Error(ErrorCode::InvalidArgument,
+                      "algorithm must be 'auto', 'one_shot' or 'two_shot', "
+                      "got '" + algorithm + "'"));
+        Expected<ops::AllReduce> op = [&] {
+          py::gil_scoped_release release; // may compile
+          return ops::AllReduce::create(c.comm, dtype, count, a);
+        }();
+        return std::make_shared<ops::AllReduce>(unwrap(std::move(op)));
+      },
+      py::arg("comm"), py::arg("dtype"), py::arg("count"),
+      py::arg("algorithm") = "auto");
+#define WEAVE_BIND_CREATE(fn, Op)                                              \
+  m.def(                                                                       \
+      fn,                                                                      \
+      [](PyCommunicator &c, const std::string &dtype, int64_t count) {        \
+        Expected<ops::Op> op = [&] {                                           \
+          py::gil_scoped_release release;                                      \
+          return ops::Op::create(c.comm, dtype, count);                        \
+        }();                                                                   \
+        return std::make_shared<ops::Op>(unwrap(std::move(op)));               \
+      },                                                                       \
+      py::arg("comm"), py::arg("dtype"), py::arg("count"));
+  WEAVE_BIND_CREATE("all_gather_op", AllGather)
+  WEAVE_BIND_CREATE("reduce_scatter_op", ReduceScatter)
+  WEAVE_BIND_CREATE("all_to_all_op", AllToAll)
+  WEAVE_BIND_CREATE("all_to_all_v_op", AllToAllV)
+#undef WEAVE_BIND_CREATE
 }

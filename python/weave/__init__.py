@@ -22,7 +22,7 @@ from .errors import WeaveError
 __all__ = [
     "Bundle", "DeviceBuffers", "KernelInfo", "ParamInfo", "ScalarValue",
     "SemaphoreArray", "SymmetricBuffer", "WeaveError", "check_args",
-    "compile", "has_compiler", "load_bundle", "cuda_available",
+    "compile", "compile_op", "has_compiler", "load_bundle", "cuda_available",
     "Team", "SymmetricMemory", "load", "Program", "KernelLauncher",
 ]
 
@@ -61,6 +61,20 @@ def compile(source_or_path, *, name=None, arch="sm_90a", opt_level=3,
                               int(wait_timeout_ms * 1_000_000), cache_dir,
                               use_cache)
     return bundle
+
+
+def compile_op(op, team_size, dtype, count, folder, algorithm="auto", **options):
+    """Compiles the kernel a ready-made op (weave.ops) runs for this team
+    size, dtype and count into ``folder/<key>.wbundle``, where
+    ``Collectives(..., kernels=folder)`` finds it on a machine without the
+    compiler. Returns the bundle's path."""
+    import os
+    key, _, source = _core.op_instance(op, int(team_size), dtype, int(count), algorithm)
+    bundle = compile(source, name=f"{key}.mlir", **options)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(os.fspath(folder), f"{key}.wbundle")
+    bundle.save(path)
+    return path
 
 
 def load_bundle(path):

@@ -49,6 +49,71 @@ def _torch_dtype(name):
     raise WeaveError("InvalidArgument", f"no torch dtype for weave dtype {name}")
 
 
+def tensor_refs(team, where, arg):
+    """(pointer, dtype, shape) of each local member's tensor in ``arg`` (a
+    tensor, or a list with one per local member), checked against the team's
+    devices; None when ``arg`` holds no tensor."""
+    tensors = None
+    if _is_tensor(arg):
+        tensors = [arg]
+    elif isinstance(arg, (list, tuple)) and arg and all(_is_tensor(t) for t in arg):
+        tensors = list(arg)
+    if tensors is None:
+        return None
+    if len(tensors) != team.local_count:
+        raise WeaveError(
+            "InvalidArgument",
+            f"{where}: expected {team.local_count} tensor(s), one per local "
+            f"member, got {len(tensors)}")
+    refs = []
+    for local, t in enumerate(tensors):
+        if not t.is_cuda or t.device.index != team.device_ordinal(local):
+            raise WeaveError(
+                "InvalidArgument",
+                f"{where}: local member {local} runs on cuda:{team.device_ordinal(local)}, "
+                f"the tensor is on {t.device}")
+        if not t.is_contiguous():
+            raise WeaveError("InvalidArgument", f"{where}: the tensor must be contiguous")
+        if _dtype_name(t) != _dtype_name(tensors[0]) or t.shape != tensors[0].shape:
+            raise WeaveError("InvalidArgument",
+                             f"{where}: the tensors of the local members differ in dtype or shape")
+        refs.append((t.data_ptr(), _dtype_name(t), list(t.shape)))
+    return refs
+
+
+class MemberStreams:
+    """Where a launch on every local member runs. With one local member: the
+    current torch stream. With several (a loopback team), members that wait
+    on each other cannot share a stream, so each runs on a side stream
+    forked from the current stream of its GPU and joined back into it. Both
+    capture in a CUDA graph."""
+
+    def __init__(self, team):
+        self.team = team
+        self._side = None
+
+    def run(self, launch):
+        """Calls ``launch(handles)`` with one raw stream handle per member."""
+        torch = _torch()
+        if torch is None:
+            raise WeaveError("InvalidArgument",
+                             "without torch, pass streams= (one per local member)")
+        team = self.team
+        current = [torch.cuda.current_stream(team.device_ordinal(i))
+                   for i in range(team.local_count)]
+        if team.local_count == 1:
+            launch([current[0].cuda_stream])
+            return
+        if self._side is None:
+            self._side = [torch.cuda.Stream(team.device_ordinal(i))
+                          for i in range(team.local_count)]
+        for side, cur in zip(self._side, current):
+            side.wait_stream(cur)
+        launch([s.cuda_stream for s in self._side])
+        for side, cur in zip(self._side, current):
+            cur.wait_stream(side)
+
+
 class SymmetricTensor:
     """A buffer at the same offset of every member's symmetric heap. Index
     it with a local member to get that member's copy as a torch tensor
@@ -152,7 +217,7 @@ class KernelLauncher:
         self.program = program
         self._kernel = kernel
         self.info = kernel.info
-        self._side_streams = None
+        self._streams = MemberStreams(program.team)
 
     def bind(self, args):
         """The runtime values for ``args`` (checked by the runtime)."""
@@ -176,34 +241,12 @@ class KernelLauncher:
             if make is None:
                 raise WeaveError("InvalidArgument", f"{where}: no scalar of dtype {param.dtype}")
             return make(float(arg) if param.dtype.startswith("f") else int(arg))
-        tensors = None
-        if _is_tensor(arg):
-            tensors = [arg]
-        elif isinstance(arg, (list, tuple)) and arg and all(_is_tensor(t) for t in arg):
-            tensors = list(arg)
-        if tensors is None:
+        refs = tensor_refs(team, where, arg)
+        if refs is None:
             return arg  # a runtime value; the runtime checks its kind
-        if len(tensors) != team.local_count:
-            raise WeaveError(
-                "InvalidArgument",
-                f"{where}: expected {team.local_count} tensor(s), one per local "
-                f"member, got {len(tensors)}")
-        dtype = _dtype_name(tensors[0])
-        pointers = []
-        for local, t in enumerate(tensors):
-            if not t.is_cuda or t.device.index != team.device_ordinal(local):
-                raise WeaveError(
-                    "InvalidArgument",
-                    f"{where}: local member {local} runs on cuda:{team.device_ordinal(local)}, "
-                    f"the tensor is on {t.device}")
-            if not t.is_contiguous():
-                raise WeaveError("InvalidArgument", f"{where}: the tensor must be contiguous")
-            if _dtype_name(t) != dtype or tuple(t.shape) != tuple(tensors[0].shape):
-                raise WeaveError("InvalidArgument",
-                                 f"{where}: the tensors of the local members differ in dtype or shape")
-            pointers.append(t.data_ptr())
-        return _core.DeviceBuffers(pointers, dtype, list(tensors[0].shape),
-                                   tensors[0].numel() * tensors[0].element_size())
+        t = arg if _is_tensor(arg) else arg[0]
+        return _core.DeviceBuffers([r[0] for r in refs], refs[0][1], list(refs[0][2]),
+                                   t.numel() * t.element_size())
 
     def prepare(self, *args):
         """Checks the arguments and builds the TMA descriptors they need, so
@@ -213,27 +256,9 @@ class KernelLauncher:
     def __call__(self, *args, streams=None):
         values = self.bind(args)
         heap = self.program.memory.heap
-        team = self.program.team
         if streams is not None:
             handles = [s if isinstance(s, int) else
                        getattr(s, "cuda_stream", getattr(s, "handle", s)) for s in streams]
             self._kernel.launch(heap, values, handles)
             return
-        torch = _torch()
-        if torch is None:
-            raise WeaveError("InvalidArgument",
-                             "without torch, pass streams= (one per local member)")
-        if team.local_count == 1:
-            stream = torch.cuda.current_stream(team.device_ordinal(0))
-            self._kernel.launch(heap, values, [stream.cuda_stream])
-            return
-        if self._side_streams is None:
-            self._side_streams = [torch.cuda.Stream(team.device_ordinal(i))
-                                  for i in range(team.local_count)]
-        current = [torch.cuda.current_stream(team.device_ordinal(i))
-                   for i in range(team.local_count)]
-        for side, cur in zip(self._side_streams, current):
-            side.wait_stream(cur)
-        self._kernel.launch(heap, values, [s.cuda_stream for s in self._side_streams])
-        for side, cur in zip(self._side_streams, current):
-            cur.wait_stream(side)
+        self._streams.run(lambda handles: self._kernel.launch(heap, values, handles))
