@@ -1,6 +1,7 @@
 //===- SymmetricHeap.cpp - Memory at the same offset on every GPU ---------===//
 
 #include "weave/runtime/SymmetricHeap.h"
+#include "weave/runtime/detail/TeamState.h"
 
 #include <algorithm>
 #include <atomic>
