@@ -24,7 +24,7 @@ if [ "$1" = "--runtime-only" ]; then
   cmake -S "$SRC/../.." -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DWEAVE_ENABLE_COMPILER=OFF >"$WORK/runtime-configure.log" \
     || { cat "$WORK/runtime-configure.log"; exit 1; }
-  cmake --build "$BUILD" --target WeaveRuntime weave-bundle >"$WORK/runtime-build.log" 2>&1 \
+  cmake --build "$BUILD" --target WeaveRuntime WeaveOps weave-bundle >"$WORK/runtime-build.log" 2>&1 \
     || { cat "$WORK/runtime-build.log"; exit 1; }
   echo "built the runtime alone (WEAVE_ENABLE_COMPILER=OFF) in $BUILD"
 else
