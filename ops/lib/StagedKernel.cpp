@@ -3,6 +3,7 @@
 #include "StagedKernel.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace weave::ops::detail {
 
@@ -74,6 +75,28 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
                    "kernel '" + info.name + "' has no parameter '" +
                        staged->roles_[r].param + "'");
   return staged;
+}
+
+StagedKernel::~StagedKernel() {
+  if (!comm_)
+    return;
+  SymmetricHeap &heap = comm_->heap();
+  auto report = [&](const Status &status) {
+    if (!status)
+      std::fprintf(stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
+                   instance_.kernelName.c_str(),
+                   status.error().toString().c_str());
+  };
+  for (const Binding &binding : bindings_) {
+    if (const auto *role = std::get_if<RoleBinding>(&binding)) {
+      if (role->staging)
+        report(heap.free(*role->staging));
+    } else if (const auto *sems = std::get_if<SemaphoreArray>(&binding)) {
+      report(heap.free(*sems));
+    } else {
+      report(heap.free(std::get<SymmetricBuffer>(binding)));
+    }
+  }
 }
 
 Status StagedKernel::checkTensors(

@@ -32,6 +32,10 @@ public:
   create(Communicator &comm, KernelInstance instance,
          std::vector<RoleSpec> roles);
 
+  /// Gives the staging buffers, semaphores and workspace back to the heap:
+  /// destroy an op only once its last call has completed on every stream.
+  ~StagedKernel();
+
   const KernelInstance &instance() const { return instance_; }
   Status run(const std::vector<std::vector<TensorRef>> &tensors,
              const std::vector<CUstream> &streams);
