@@ -56,7 +56,8 @@ const std::map<std::string, abi::ParamKind> &kindsByName() {
       {"rank", abi::ParamKind::Rank},
       {"team_size", abi::ParamKind::TeamSize},
       {"peer_bases", abi::ParamKind::PeerBases},
-      {"tma", abi::ParamKind::Tma}};
+      {"tma", abi::ParamKind::Tma},
+      {"dim", abi::ParamKind::Dim}};
   return kinds;
 }
 
@@ -79,6 +80,16 @@ template <typename T> std::string joinList(const std::vector<T> &values) {
   std::string text;
   for (size_t i = 0; i < values.size(); ++i)
     text += (i ? "," : "") + std::to_string(values[i]);
+  return text;
+}
+
+/// A shape as the manifest writes it: `?` for a dynamic dimension.
+std::string joinShape(const std::vector<int64_t> &shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + (shape[i] == abi::kDynamicDim
+                                  ? std::string("?")
+                                  : std::to_string(shape[i]));
   return text;
 }
 
@@ -198,7 +209,7 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
   if (kindIt == kindsByName().end())
     return lineError("unknown parameter kind '" + words[1] +
                      "' (expected buffer, symmetric, semaphore, scalar, rank, "
-                     "team_size, peer_bases or tma)");
+                     "team_size, peer_bases, dim or tma)");
   param.kind = kindIt->second;
   param.name = words[2];
   if (!isValidName(param.name))
@@ -223,6 +234,9 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
   case abi::ParamKind::Tma:
     allowed = {"dtype", "shape", "source", "box", "swizzle", "view", "offset"};
     break;
+  case abi::ParamKind::Dim:
+    allowed = {"source", "axis"};
+    break;
   }
   std::set<std::string> seen;
   std::string view = "local";
@@ -245,9 +259,14 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
       param.dtype = value;
     } else if (key == "shape") {
       for (const std::string &item : splitList(value)) {
+        if (item == "?") {
+          param.shape.push_back(abi::kDynamicDim);
+          continue;
+        }
         if (!parseUnsigned(item, INT64_MAX, u))
-          return lineError("expected a comma-separated list of dimensions in "
-                           "'shape', found '" + value + "'");
+          return lineError("expected a comma-separated list of dimensions "
+                           "(numbers or '?') in 'shape', found '" +
+                           value + "'");
         param.shape.push_back(static_cast<int64_t>(u));
       }
     } else if (key == "box") {
@@ -277,14 +296,22 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
         param.alignment = static_cast<uint32_t>(u);
       else if (key == "count")
         param.semaphoreCount = static_cast<uint32_t>(u);
+      else if (key == "source" && param.kind == abi::ParamKind::Dim)
+        param.dim.sourceParam = static_cast<uint32_t>(u);
       else if (key == "source")
         param.tma.sourceParam = static_cast<uint32_t>(u);
+      else if (key == "axis")
+        param.dim.axis = static_cast<uint32_t>(u);
       else if (key == "swizzle")
         param.tma.swizzleBytes = static_cast<uint32_t>(u);
     }
   }
   if (param.kind == abi::ParamKind::Tma && !seen.count("source"))
     return lineError("tma parameter '" + param.name + "' needs source=N");
+  if (param.kind == abi::ParamKind::Dim &&
+      (!seen.count("source") || !seen.count("axis")))
+    return lineError("dim parameter '" + param.name +
+                     "' needs source=N and axis=N");
   if (param.kind == abi::ParamKind::Tma && seen.count("offset") &&
       view != "peer")
     return lineError("tma parameter '" + param.name +
@@ -481,14 +508,51 @@ Status verifyKernel(const KernelInfo &kernel) {
                                      " (order: user parameters, then rank, "
                                      "team_size, peer_bases, then tma)");
   }
+  // One dim parameter per dynamic dimension of the user buffers, in
+  // parameter order, then outermost dimension first: the runtime fills
+  // them and the kernel reads them in this order.
+  for (size_t p = 0; p < userCount; ++p) {
+    const ParamInfo &source = params[p];
+    if (source.kind != abi::ParamKind::Buffer &&
+        source.kind != abi::ParamKind::Symmetric)
+      continue;
+    for (size_t axis = 0; axis < source.shape.size(); ++axis) {
+      if (source.shape[axis] != abi::kDynamicDim)
+        continue;
+      std::string wanted = "dim source=" + std::to_string(p) +
+                           " axis=" + std::to_string(axis) + " (dimension " +
+                           std::to_string(axis) + " of '" + source.name +
+                           "' is '?')";
+      if (i >= params.size())
+        return kernelError(kernel, "expected parameter " + std::to_string(i) +
+                                       " to be " + wanted +
+                                       ", found end of list");
+      const ParamInfo &dim = params[i];
+      if (dim.kind != abi::ParamKind::Dim || dim.dim.sourceParam != p ||
+          dim.dim.axis != axis)
+        return kernelError(
+            kernel, "expected parameter " + std::to_string(i) + " ('" +
+                        dim.name + "') to be " + wanted + ", found " +
+                        paramKindName(dim.kind) +
+                        (dim.kind == abi::ParamKind::Dim
+                             ? " source=" + std::to_string(dim.dim.sourceParam) +
+                                   " axis=" + std::to_string(dim.dim.axis)
+                             : std::string()) +
+                        " (order: user parameters, rank, team_size, "
+                        "peer_bases, one dim per '?' in parameter order, "
+                        "then tma)");
+      ++i;
+    }
+  }
   for (; i < params.size(); ++i)
     if (params[i].kind != abi::ParamKind::Tma)
       return kernelError(kernel, "expected parameter " + std::to_string(i) +
                                      " ('" + params[i].name +
                                      "') to be tma, found " +
                                      paramKindName(params[i].kind) +
-                                     " (only tma parameters may follow "
-                                     "peer_bases)");
+                                     " (only tma parameters may follow the "
+                                     "team and dim parameters, and a dim "
+                                     "parameter only for a '?' dimension)");
 
   for (size_t p = 0; p < params.size(); ++p) {
     const ParamInfo &param = params[p];
@@ -502,13 +566,13 @@ Status verifyKernel(const KernelInfo &kernel) {
       if (param.shape.empty())
         return kernelError(kernel, what + " needs a shape");
       for (int64_t d : param.shape)
-        if (d <= 0)
+        if (d <= 0 && d != abi::kDynamicDim)
           return kernelError(kernel, what + " has a non-positive dimension " +
                                          std::to_string(d));
       // Generated code indexes with signed 64-bit offsets; a size that does
       // not fit would wrap (shape 2^32,2^32,2^32 used to size to 0 bytes).
       if (tensorBytes(param) > uint64_t(INT64_MAX))
-        return kernelError(kernel, what + " of shape " + joinList(param.shape) +
+        return kernelError(kernel, what + " of shape " + joinShape(param.shape) +
                                        " x " + param.dtype +
                                        " has a byte size " +
                                        "that overflows 63 bits");
@@ -530,6 +594,9 @@ Status verifyKernel(const KernelInfo &kernel) {
         return kernelError(kernel, what + " is a scalar but has a shape");
       break;
     }
+    case abi::ParamKind::Dim:
+      // Placed and matched to its dimension by the order check above.
+      break;
     case abi::ParamKind::Rank:
     case abi::ParamKind::TeamSize:
     case abi::ParamKind::PeerBases:
@@ -605,6 +672,8 @@ const char *paramKindName(abi::ParamKind kind) {
     return "peer_bases";
   case abi::ParamKind::Tma:
     return "tma";
+  case abi::ParamKind::Dim:
+    return "dim";
   }
   return "unknown";
 }
@@ -623,6 +692,8 @@ uint32_t paramBytes(const ParamInfo &param) {
     return abi::kTeamScalarParamBytes;
   case abi::ParamKind::Tma:
     return abi::kTmaParamBytes;
+  case abi::ParamKind::Dim:
+    return abi::kDimParamBytes;
   }
   return 0;
 }
@@ -631,9 +702,13 @@ uint64_t tensorBytes(const ParamInfo &param) {
   if (param.shape.empty())
     return 0;
   uint64_t bytes = dtypeBytes(param.dtype);
-  for (int64_t d : param.shape)
-    if (!checkedMul(bytes, static_cast<uint64_t>(d < 0 ? 0 : d), bytes))
+  for (int64_t d : param.shape) {
+    // A dynamic dimension is at least 1 at launch; any other negative
+    // (malformed) dimension sizes to 0, which verifyBundle rejects.
+    uint64_t extent = d == abi::kDynamicDim ? 1 : d < 0 ? 0 : uint64_t(d);
+    if (!checkedMul(bytes, extent, bytes))
       return UINT64_MAX;
+  }
   return bytes;
 }
 
@@ -687,7 +762,7 @@ std::string printManifest(const Bundle &bundle) {
       case abi::ParamKind::Symmetric:
         out << " dtype=" << param.dtype;
         if (!param.shape.empty())
-          out << " shape=" << joinList(param.shape);
+          out << " shape=" << joinShape(param.shape);
         out << " align=" << param.alignment;
         break;
       case abi::ParamKind::Semaphore:
@@ -701,7 +776,7 @@ std::string printManifest(const Bundle &bundle) {
         if (!param.dtype.empty())
           out << " dtype=" << param.dtype;
         if (!param.shape.empty())
-          out << " shape=" << joinList(param.shape);
+          out << " shape=" << joinShape(param.shape);
         out << " source=" << param.tma.sourceParam
             << " box=" << joinList(param.tma.box)
             << " swizzle=" << param.tma.swizzleBytes;
@@ -709,6 +784,10 @@ std::string printManifest(const Bundle &bundle) {
           out << " view=peer offset=" << param.tma.peerOffset;
         else
           out << " view=local";
+        break;
+      case abi::ParamKind::Dim:
+        out << " source=" << param.dim.sourceParam
+            << " axis=" << param.dim.axis;
         break;
       default:
         break;

@@ -371,12 +371,15 @@ TEST_F(ManifestSyntax, AcceptsCommentsAndBlankLines) {
 }
 
 TEST_F(ManifestSyntax, MissingHeader) {
-  expectRejected("weave-manifest 1\n", "", "expected 'weave-manifest 1'");
+  std::string header =
+      "weave-manifest " + std::to_string(weave::abi::kAbiVersion);
+  expectRejected(header + "\n", "", "expected '" + header + "'");
 }
 
 TEST_F(ManifestSyntax, WrongManifestVersion) {
-  expectRejected("weave-manifest 1", "weave-manifest 7",
-                 "expected manifest version 1, found '7'");
+  std::string version = std::to_string(weave::abi::kAbiVersion);
+  expectRejected("weave-manifest " + version, "weave-manifest 7",
+                 "expected manifest version " + version + ", found '7'");
 }
 
 TEST_F(ManifestSyntax, UnknownTopLevelKeyword) {
