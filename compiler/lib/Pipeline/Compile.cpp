@@ -291,6 +291,12 @@ static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi,
       out.tma.isPeerView = param.tmaIsPeerView;
       out.tma.peerOffset = param.tmaPeerOffset;
     }
+    if (param.kind == ::weave::abi::ParamKind::Dim) {
+      // The manifest's dim line has no dtype: the kind says i64.
+      out.dtype.clear();
+      out.dim.sourceParam = param.dimSource;
+      out.dim.axis = param.dimAxis;
+    }
     info.params.push_back(std::move(out));
   }
   return info;
