@@ -1063,7 +1063,8 @@ void rebuildDynamicMemRefs(gpu::GPUFuncOp func, const KernelAbi &abi) {
   llvm::DenseMap<std::pair<unsigned, unsigned>, Value> dimArgs;
   for (auto [index, param] : llvm::enumerate(abi.params))
     if (param.kind == ::weave::abi::ParamKind::Dim)
-      dimArgs[{param.dimSource, param.dimAxis}] = entry.getArgument(index);
+      dimArgs[{param.dim.sourceParam, param.dim.axis}] =
+          entry.getArgument(index);
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   SmallVector<Type> inputs(func.getArgumentTypes());
   bool changed = false;
