@@ -16,7 +16,12 @@
 //   - dynamic_tma_store: output = 2 * input + 1 through TMA stores whose
 //     tensor map was built at launch with M rows (the last tile clipped).
 // Also checks that a launch whose sizes contradict a static dimension is
-// refused before anything launches. Exits 0 when every check passed, 1
+// refused before anything launches.
+//
+// Given the bundle of dynamic_matmul.mlir instead, runs the matmul pipeline
+// with a dynamic row count at the same M: c = a @ b (M x 128 @ 128 x 256,
+// f16, small integers, so the f32 accumulation is exact), checked element
+// for element, with the 128 rows after row M left untouched. Exits 0 when every check passed, 1
 // otherwise; prints "SKIP: <reason>" and exits 0 where it cannot run.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +32,7 @@
 
 #include <cuda.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -109,6 +115,118 @@ size_t compare(const std::vector<float> &got, const std::vector<float> &want,
   return wrong;
 }
 
+/// f16 bits of a small integer (|v| <= 2048, exact) and back.
+uint16_t halfOf(int v) {
+  if (v == 0)
+    return 0;
+  uint16_t sign = v < 0 ? 0x8000 : 0;
+  unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
+  int e = 31 - __builtin_clz(m); // m = 1.f * 2^e
+  uint16_t mantissa = static_cast<uint16_t>((m << (10 - e)) & 0x3ff);
+  return sign | static_cast<uint16_t>((e + 15) << 10) | mantissa;
+}
+float floatOf(uint16_t h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float v = e == 0 ? std::ldexp(float(m), -24)
+                   : std::ldexp(float(m | 0x400), e - 25);
+  if (e == 31)
+    v = m ? NAN : INFINITY;
+  return (h & 0x8000) ? -v : v;
+}
+
+/// The dynamic_matmul bundle: c = a @ b at every M, on every member.
+int runMatmul(Bundle bundle) {
+  constexpr int64_t kK = 128, kN = 256, kTail = 128;
+  TeamRequest request;
+  request.program = kProgram;
+  request.minDevices = 1;
+  request.heapBytes = 1 << 20;
+  SessionStart start = startSession(request);
+  if (!start.session)
+    return start.exitCode;
+  auto &[team, heap, streams] = *start.session;
+  auto a = LocalBuffers::create(team, "f16", {kMaxRows, kK});
+  auto b = LocalBuffers::create(team, "f16", {kK, kN});
+  auto c = LocalBuffers::create(team, "f16", {kMaxRows + kTail, kN});
+  if (!a || !b || !c)
+    return fail(!a ? a.error() : !b ? b.error() : c.error());
+  Expected<Kernel> kernel = loadKernel(team, std::move(bundle),
+                                       "dynamic_matmul");
+  if (!kernel)
+    return fail(kernel.error());
+  std::mt19937 rng(77);
+  std::uniform_int_distribution<int> small(-2, 2);
+  size_t totalWrong = 0;
+  for (int64_t m : kRowCounts) {
+    std::vector<int> av(m * kK), bv(kK * kN);
+    for (int &x : av)
+      x = small(rng);
+    for (int &x : bv)
+      x = small(rng);
+    std::vector<uint16_t> ah(kMaxRows * kK, 0), bh(kK * kN);
+    for (size_t i = 0; i < av.size(); ++i)
+      ah[i] = halfOf(av[i]);
+    for (size_t i = 0; i < bv.size(); ++i)
+      bh[i] = halfOf(bv[i]);
+    for (size_t i = 0; i < team.localCount(); ++i) {
+      if (Status s = a->upload(i, ah.data()); !s)
+        return fail(s.error());
+      if (Status s = b->upload(i, bh.data()); !s)
+        return fail(s.error());
+      if (Status s = poison(team, i, c->pointer(i), c->bytes()); !s)
+        return fail(s.error());
+    }
+    if (Status s = team.synchronize(); !s)
+      return fail(s.error());
+    if (Status s = kernel->launch(heap,
+                                  {shaped(a->args(), {m, kK}), b->args(),
+                                   shaped(c->args(), {m, kN})},
+                                  streams);
+        !s)
+      return fail(s.error());
+    if (Status s = streams.synchronize(); !s)
+      return fail(s.error());
+    size_t wrong = 0;
+    for (size_t i = 0; i < team.localCount(); ++i) {
+      std::vector<uint16_t> got((kMaxRows + kTail) * kN);
+      if (Status s = c->download(i, got.data()); !s)
+        return fail(s.error());
+      for (int64_t r = 0; r < m + kTail && r < kMaxRows + kTail; ++r)
+        for (int64_t col = 0; col < kN; ++col) {
+          uint16_t bits = got[r * kN + col];
+          bool ok;
+          long want = 0;
+          if (r < m) {
+            for (int64_t k = 0; k < kK; ++k)
+              want += long(av[r * kK + k]) * bv[k * kN + col];
+            ok = floatOf(bits) == float(want);
+          } else {
+            // The poison's low half: nothing written past row M.
+            ok = bits == (kPoison & 0xffff);
+          }
+          if (!ok && wrong++ < 5)
+            std::fprintf(stderr,
+                         "%s: matmul M=%lld: member %zu c[%lld][%lld] = %g, "
+                         "expected %s\n",
+                         kProgram, static_cast<long long>(m), i,
+                         static_cast<long long>(r),
+                         static_cast<long long>(col), floatOf(bits),
+                         r < m ? std::to_string(want).c_str()
+                               : "the poison (written past row M)");
+        }
+    }
+    std::printf("%s: matmul M=%-5lld (x 128 @ 128 x 256, grid %u): %s\n",
+                kProgram, static_cast<long long>(m), kernel->launchGrid()[0],
+                wrong ? "FAILED" : "ok");
+    totalWrong += wrong;
+  }
+  std::printf("%s: matmul with a dynamic row count, team of %u, M = 1, 127, "
+              "1001, 4099 from one bundle: %s\n",
+              kProgram, team.size(),
+              totalWrong ? "FAILED" : "every output correct");
+  return totalWrong ? 1 : 0;
+}
+
 struct Buffers {
   SymmetricBuffer reduceInput, gatherOutput;
   SemaphoreArray reduceBarrier, arrived, gatherBarrier;
@@ -119,6 +237,8 @@ int run(const std::string &bundlePath, int rounds) {
   Expected<Bundle> bundle = readBundleFile(bundlePath);
   if (!bundle)
     return fail(bundle.error());
+  if (findKernel(*bundle, "dynamic_matmul"))
+    return runMatmul(std::move(*bundle));
   for (const char *name :
        {"dynamic_all_reduce", "dynamic_all_gather", "dynamic_tma_store"}) {
     const KernelInfo *info = findKernel(*bundle, name);

@@ -12,7 +12,8 @@
 # without 2 GPUs; the Loopback* ones run), the example kernels (ring exchange,
 # TMA forward, the one-shot all-reduce at 1, 1001 and 262147 elements, the
 # all-gather of 1001 elements per member, the dynamic-shape kernels at
-# M = 1, 127, 1001 and 4099 from one bundle) at
+# M = 1, 127, 1001 and 4099 from one bundle, and the matmul pipeline with a
+# dynamic row count at D = 2) at
 # D = 2, 4, 8 and the collective matmul's check at D = 2, 4, 8, f16 and bf16, m_shard
 # 1024 and 1152 (not a multiple of 1024). Ends with one line per run and
 # "N passed, N failed".
@@ -30,7 +31,8 @@ if [ "${1:-}" = "--stage" ]; then
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
      "$BUILD"/examples/tma_forward/tma_forward.wbundle \
-     "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle "$CARRY/bundles/" || exit 1
+     "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
+     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/all_reduce/one_shot_all_reduce_n*.wbundle \
      "$BUILD"/examples/all_gather/all_gather_d*.wbundle "$CARRY/bundles/" || exit 1
   for m in 1024 1152; do
@@ -81,6 +83,9 @@ for d in 2 4 8; do
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
     "$CARRY/bundles/dynamic_shapes.wbundle" --rounds 2
 done
+run "dynamic matmul D=2 (matmul_pipeline, M = 1, 127, 1001, 4099 from one bundle)" \
+  env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/dynamic_shapes" \
+  "$CARRY/bundles/dynamic_matmul.wbundle"
 for d in 2 4 8; do
   for m in 1024 1152; do
     run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \
