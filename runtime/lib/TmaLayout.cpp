@@ -51,10 +51,15 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
   for (size_t i = 0; i < rank; ++i) {
     int64_t extent = source.shape[rank - 1 - i];
     bool dynamic = extent == abi::kDynamicDim;
-    if (!dynamic && (extent <= 0 || uint64_t(extent) > (uint64_t(1) << 32)))
+    // cuTensorMapEncodeTiled takes dims up to 2^32, but the copies address
+    // elements with signed 32-bit coordinates (cp.async.bulk.tensor; the
+    // lowering truncates its indices to i32): past 2^31 elements a kernel
+    // would silently reach the wrong ones.
+    if (!dynamic && (extent <= 0 || uint64_t(extent) > (uint64_t(1) << 31)))
       return tmaError(tma, "global dimension " + std::to_string(i) + " is " +
                                std::to_string(extent) +
-                               ", expected 1 to 2^32");
+                               ", expected 1 to 2^31 (TMA coordinates are "
+                               "signed 32-bit)");
     layout.globalDim[i] = dynamic ? 0 : static_cast<uint64_t>(extent);
     if (i > 0 && strideKnown) {
       if (stride % 16 != 0)

@@ -88,7 +88,7 @@ size_t userParamCount(const KernelInfo &kernel);
 /// A dynamic dimension (`?`) takes the argument's size, which must be at
 /// least 1, keep the byte size within 63 bits, and give every tensor map
 /// over the argument a layout TMA takes (rows a multiple of 16 bytes,
-/// dims up to 2^32).
+/// dims up to 2^31: the copies use signed 32-bit coordinates).
 /// A symmetric buffer binds to a parameter with dynamic dimensions only
 /// with its shape (SymmetricHeap::allocateTensor).
 Status checkKernelArgs(const KernelInfo &kernel,
