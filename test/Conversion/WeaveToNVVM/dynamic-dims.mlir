@@ -55,6 +55,23 @@ gpu.func @load(%b: memref<8x?x?xf32>, %out: memref<1xf32>, %i: i64, %j: i64, %l:
   gpu.return
 }
 
+// weave.get with run-time sizes: the element counts of both sides come
+// from their dim parameters and are compared before the copy (a mismatch
+// prints both and traps).
+// CHECK-LABEL: llvm.func @get_rows
+//  CHECK-SAME:   %{{[^:]+}}: i32, %{{[^:]+}}: !llvm.ptr<1>, %[[SRCM:[^:]+]]: i64, %[[DSTM:[^:]+]]: i64)
+//       CHECK:   %[[SRCN:.+]] = llvm.mul %[[SRCM]], %{{.+}} : i64
+//       CHECK:   %[[DSTN:.+]] = llvm.mul %[[DSTM]], %{{.+}} : i64
+//       CHECK:   %[[SAME:.+]] = llvm.icmp "eq" %[[SRCN]], %[[DSTN]] : i64
+//       CHECK:   llvm.cond_br %[[SAME]]
+//       CHECK:   llvm.call @vprintf
+//       CHECK:   llvm.intr.trap
+gpu.func @get_rows(%src: memref<?x32xf32, #weave.symmetric>, %dst: memref<?x32xf32>, %peer: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %p = arith.index_cast %peer : i64 to index
+  weave.get %src on %p, %dst : memref<?x32xf32, #weave.symmetric> -> memref<?x32xf32>
+  gpu.return
+}
+
 // The tensor map follows the dim parameter and keeps its by-value,
 // grid-constant passing; the TMA store takes it.
 // CHECK-LABEL: llvm.func @tma
