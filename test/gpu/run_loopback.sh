@@ -13,7 +13,8 @@
 # TMA forward, the one-shot all-reduce at 1, 1001 and 262147 elements, the
 # all-gather of 1001 elements per member, the dynamic-shape kernels at
 # M = 1, 127, 1001 and 4099 from one bundle, and the matmul pipeline with a
-# dynamic row count at D = 2) at
+# dynamic row count at D = 2, the collective matmul with a dynamic m_shard
+# at D = 2) at
 # D = 2, 4, 8 and the collective matmul's check at D = 2, 4, 8, f16 and bf16, m_shard
 # 1024 and 1152 (not a multiple of 1024). Ends with one line per run and
 # "N passed, N failed".
@@ -39,6 +40,11 @@ if [ "${1:-}" = "--stage" ]; then
     cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
        "$CARRY/bundles/" || exit 1
   done
+  # The dynamic-m_shard bundles in a directory of their own: the benchmark
+  # runs an _mdyn bundle at every --m-shards value.
+  mkdir -p "$CARRY/bundles-dyn"
+  cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d2_mdyn.wbundle \
+     "$CARRY/bundles-dyn/" || exit 1
   du -sh "$CARRY"
   exit 0
 fi
@@ -93,6 +99,10 @@ for d in 2 4 8; do
       --devices $d --m-shards $m --dtype all --check-only --no-nccl
   done
 done
+run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
+  env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/weave_bench_collective_matmul" \
+  --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
+  --check-only --no-nccl
 grep -E "^\[  (FAILED|PASSED|SKIPPED) |^(ok|FAIL|error|SKIP)|wrong|mismatch" "$LOG" | sort | uniq -c | head -40
 printf '%s\n' "${results[@]}"
 echo "loopback: $passed passed, $failed failed"
