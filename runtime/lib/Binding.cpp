@@ -1,7 +1,7 @@
 //===- Binding.cpp - Checking kernel arguments against the manifest -------===//
 
 #include "weave/runtime/KernelArgs.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 namespace weave {
 

@@ -12,10 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "weave/runtime/Bundle.h"
-#include "weave/runtime/Kernel.h"
-#include "weave/runtime/SymmetricHeap.h"
-#include "weave/runtime/Team.h"
+#include "weave/runtime.h"
 #ifdef WEAVE_CONSUMER_HAVE_JIT
 #include "weave/Compiler.h"
 #endif
