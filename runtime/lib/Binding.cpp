@@ -243,7 +243,7 @@ Status checkKernelArgs(const KernelInfo &kernel,
   }
   // The tensor maps over buffers with dynamic dimensions: the bundle's
   // checks could not see the sizes (row pitch a multiple of 16 bytes, dims
-  // up to 2^32), so they are made here, before anything launches.
+  // up to 2^31), so they are made here, before anything launches.
   for (const ParamInfo &tma : kernel.params) {
     if (tma.kind != abi::ParamKind::Tma || tma.tma.sourceParam >= args.size())
       continue;
