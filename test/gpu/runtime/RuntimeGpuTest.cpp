@@ -686,18 +686,25 @@ TEST_P(TeamTest, RingOnExternalMemory) {
     ExternalSymmetricMemory memory =
         describeAsExternal(*team, *heap, variant == 0);
     if (variant == 2) {
+      // A 512 KiB buffer after this heap's own pad (a ring buffer at its
+      // offset 0 would overwrite this heap's semaphores), the pad after it.
+      uint64_t pad = heap->signalPadBytes();
       memory.bytes = 512 << 10;
       memory.signalPads = memory.peerBases;
+      for (auto &bases : memory.peerBases)
+        for (uint64_t &base : bases)
+          base += pad;
       for (auto &pads : memory.signalPads)
-        for (uint64_t &pad : pads)
-          pad += 512 << 10;
+        for (uint64_t &p : pads)
+          p += pad + (512 << 10);
     }
     auto external = SymmetricHeap::fromExternal(*team, memory);
     ASSERT_OK(external);
     EXPECT_TRUE(external->isExternal());
     runRingOn(*team, &*external, 10);
   }
-  // The heap that owns the memory still works afterwards.
+  // The heap that owns the memory still works afterwards (the external
+  // heaps used its pad and its buffer part only as it does).
   runRingOn(*team, &*heap, 2);
 }
 

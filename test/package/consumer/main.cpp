@@ -28,6 +28,9 @@
 
 using namespace weave;
 
+static_assert(abi::kAbiVersion == WEAVE_PACKAGE_ABI_VERSION,
+              "WeaveConfig.cmake's WEAVE_ABI_VERSION differs from the headers'");
+
 namespace {
 
 constexpr int64_t kElements = 1001;
