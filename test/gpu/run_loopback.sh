@@ -10,11 +10,13 @@
 # weave_bench_bundles` (the collective matmul bundles for D = 2, 4, 8 and
 # m_shard 1024 and 1152). Runs the runtime GPU tests (physical tests skip
 # without 2 GPUs; the Loopback* ones run), the example kernels (ring exchange,
-# TMA forward, the one-shot all-reduce at 1, 1001 and 262147 elements, the
-# all-gather of 1001 elements per member) at
-# D = 2, 4, 8 and the collective matmul's check at D = 2, 4, 8, f16 and bf16, m_shard
-# 1024 and 1152 (not a multiple of 1024). Ends with one line per run and
-# "N passed, N failed".
+# TMA forward, and every collective bundle of examples/ -- one-shot and
+# two-shot all-reduce, all-gather, reduce-scatter, all-to-all, all-to-all-v,
+# f32 and bf16, 1, 1001 and a large element count -- through the
+# `collectives` checker) at D = 2, 4, 8 and the collective matmul's check at
+# D = 2, 4, 8, f16 and bf16, m_shard 1024 and 1152 (not a multiple of
+# 1024). With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E)
+# run. Ends with one line per run and "N passed, N failed".
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,14 +25,15 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward all_reduce all_gather; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward collectives; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
      "$BUILD"/examples/tma_forward/tma_forward.wbundle "$CARRY/bundles/" || exit 1
-  cp "$BUILD"/examples/all_reduce/one_shot_all_reduce_n*.wbundle \
-     "$BUILD"/examples/all_gather/all_gather_d*.wbundle "$CARRY/bundles/" || exit 1
+  for dir in all_reduce all_gather reduce_scatter all_to_all; do
+    cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
+  done
   for m in 1024 1152; do
     cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
        "$CARRY/bundles/" || exit 1
@@ -45,8 +48,10 @@ LOG=${OUT:-/tmp}/loopback.log
 results=()
 passed=0
 failed=0
+ONLY=${LOOPBACK_ONLY:-.}
 run() { # name, command...
   local name=$1; shift
+  echo "$name" | grep -qE "$ONLY" || return 0
   local start=$SECONDS
   if timeout 300 "$@" >>"$LOG" 2>&1; then
     results+=("PASS  $name ($((SECONDS - start)) s)"); passed=$((passed + 1))
@@ -64,15 +69,13 @@ done
 # tma_forward's kernel gathers 2 shards (maxDevices = 2).
 run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
   "$CARRY/bundles/tma_forward.wbundle"
+# The collectives: <kernel>_<dtype>_d<D|any>_n<N>.wbundle; `dany` bundles
+# serve every team size.
 for d in 2 4 8; do
-  for b in "$CARRY"/bundles/one_shot_all_reduce_n*.wbundle; do
-    run "one-shot all-reduce D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
-      "$CARRY/bin/all_reduce" "$b"
+  for b in "$CARRY"/bundles/*_dany_n*.wbundle "$CARRY"/bundles/*_d${d}_n*.wbundle; do
+    run "collective D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
+      "$CARRY/bin/collectives" "$b"
   done
-done
-for d in 2 4 8; do
-  run "all-gather D=$d (put with signal at offsets)" env WEAVE_LOOPBACK_TEAM=$d \
-    "$CARRY/bin/all_gather" "$CARRY/bundles/all_gather_d${d}_n1001.wbundle"
 done
 for d in 2 4 8; do
   for m in 1024 1152; do
