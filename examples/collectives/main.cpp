@@ -74,7 +74,7 @@ int run(const std::string &bundlePath, int rounds) {
         return fail(s.error());
     // Two launches, each member ordered on its own stream only.
     for (int slot = 0; slot < 2; ++slot) {
-      if (Status s = buffers->write(data[slot], streams); !s)
+      if (Status s = buffers->write(slot, data[slot], streams); !s)
         return fail(s.error());
       if (Status s = kernel->launch(heap, buffers->args(slot), streams); !s)
         return fail(s.error());

@@ -16,7 +16,7 @@
 # `collectives` checker) at D = 2, 4, 8 and the collective matmul's check at
 # D = 2, 4, 8, f16 and bf16, m_shard 1024 and 1152 (not a multiple of
 # 1024). With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E)
-# run. Ends with one line per run and "N passed, N failed".
+# run; LOOPBACK_TIMEOUT (seconds, default 300) bounds each run. Ends with one line per run and "N passed, N failed".
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,7 +53,7 @@ run() { # name, command...
   local name=$1; shift
   echo "$name" | grep -qE "$ONLY" || return 0
   local start=$SECONDS
-  if timeout 300 "$@" >>"$LOG" 2>&1; then
+  if timeout "${LOOPBACK_TIMEOUT:-300}" "$@" >>"$LOG" 2>&1; then
     results+=("PASS  $name ($((SECONDS - start)) s)"); passed=$((passed + 1))
   else
     results+=("FAIL  $name (exit $?, see loopback.log)"); failed=$((failed + 1))
@@ -73,7 +73,7 @@ run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
 # serve every team size.
 for d in 2 4 8; do
   for b in "$CARRY"/bundles/*_dany_n*.wbundle "$CARRY"/bundles/*_d${d}_n*.wbundle; do
-    run "collective D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
+    run "collectives D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
       "$CARRY/bin/collectives" "$b"
   done
 done

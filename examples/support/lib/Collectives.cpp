@@ -301,25 +301,44 @@ std::vector<KernelArg> CollectiveBuffers::args(int slot) const {
   return args;
 }
 
-Status CollectiveBuffers::write(const CollectiveData &data,
-                                const LocalStreams &streams) const {
-  for (size_t i = 0; i < team_->localCount(); ++i) {
+void CollectiveBuffers::PinnedFree::operator()(void *p) const {
+  if (p && cuMemFreeHost(p) != CUDA_SUCCESS)
+    std::fprintf(stderr, "weave: cannot free pinned staging memory\n");
+}
+
+Status CollectiveBuffers::write(int slot, const CollectiveData &data,
+                                const LocalStreams &streams) {
+  size_t members = team_->localCount();
+  size_t inputBytes =
+      kernel_.inputElements(team_->size()) * dtypeBytes(kernel_.dtype);
+  size_t countBytes = team_->size() * sizeof(int32_t);
+  size_t perMember = inputBytes + countBytes;
+  if (staging_.size() <= static_cast<size_t>(slot))
+    staging_.resize(slot + 1);
+  if (!staging_[slot]) {
+    WEAVE_TRY(team_->device(0).makeCurrent());
+    void *host = nullptr;
+    WEAVE_CU_TRY(cuMemHostAlloc(&host, perMember * members,
+                                CU_MEMHOSTALLOC_PORTABLE),
+                 "allocating pinned staging memory");
+    staging_[slot].reset(static_cast<uint8_t *>(host));
+  }
+  for (size_t i = 0; i < members; ++i) {
     WEAVE_TRY(team_->device(i).makeCurrent());
     uint32_t rank = team_->rankOf(i);
+    uint8_t *input = staging_[slot].get() + i * perMember;
+    uint8_t *counts = input + inputBytes;
+    std::vector<uint8_t> bytes = encode(kernel_.dtype, data.inputs[rank]);
+    std::memcpy(input, bytes.data(), inputBytes);
+    if (!data.counts.empty())
+      std::memcpy(counts, data.counts[rank].data(), countBytes);
     for (const Param &p : params_) {
       if (p.role != Param::Input && p.role != Param::Counts)
         continue;
-      std::vector<uint8_t> bytes;
-      if (p.role == Param::Input) {
-        bytes = encode(kernel_.dtype, data.inputs[rank]);
-      } else {
-        const std::vector<int32_t> &counts = data.counts[rank];
-        bytes.resize(counts.size() * 4);
-        std::memcpy(bytes.data(), counts.data(), bytes.size());
-      }
-      // Pageable memory: the call returns once `bytes` has been staged.
-      WEAVE_CU_TRY(cuMemcpyHtoDAsync(pointer(p.arg, i), bytes.data(),
-                                     bytes.size(), streams[i]),
+      bool isInput = p.role == Param::Input;
+      WEAVE_CU_TRY(cuMemcpyHtoDAsync(pointer(p.arg, i), isInput ? input : counts,
+                                     isInput ? inputBytes : countBytes,
+                                     streams[i]),
                    "writing the inputs of member " + std::to_string(i));
     }
   }

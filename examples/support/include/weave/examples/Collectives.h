@@ -22,6 +22,7 @@
 #include "weave/runtime/Bundle.h"
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -90,8 +91,12 @@ public:
 
   /// The kernel arguments that write output slot `slot`.
   std::vector<KernelArg> args(int slot) const;
-  /// Writes `data`'s inputs (and counts) of each local member on its stream.
-  Status write(const CollectiveData &data, const LocalStreams &streams) const;
+  /// Writes `data`'s inputs (and counts) of each local member on its
+  /// stream, through pinned staging memory of slot `slot`, so that the host
+  /// does not wait for the stream: the staging of a slot may be written
+  /// again only once the streams have passed its last copy.
+  Status write(int slot, const CollectiveData &data,
+               const LocalStreams &streams);
   /// Fills output slot `slot` of every local member with NaNs and waits.
   Status poison(int slot) const;
   /// Checks output slot `slot` of every local member against `data`:
@@ -108,6 +113,10 @@ private:
     KernelArg arg;                 // all but Output
     std::vector<KernelArg> slots;  // Output
   };
+  struct PinnedFree {
+    void operator()(void *p) const;
+  };
+  using Pinned = std::unique_ptr<uint8_t, PinnedFree>;
   CollectiveBuffers() = default;
   CUdeviceptr pointer(const KernelArg &arg, size_t local) const;
   Team *team_ = nullptr;
@@ -115,6 +124,7 @@ private:
   CollectiveKernel kernel_;
   std::vector<Param> params_;
   std::vector<LocalBuffers> local_; // owns the non-symmetric buffers
+  std::vector<Pinned> staging_;       // [slot]: every member's inputs, counts
 };
 
 } // namespace examples
