@@ -73,11 +73,14 @@ std::pair<float, bool> decode(const std::string &dtype,
 struct KnownKernel {
   const char *name;
   Collective kind;
+  bool rankOrder = true;
 };
 constexpr KnownKernel kKnownKernels[] = {
     {"one_shot_all_reduce", Collective::AllReduce},
     {"two_shot_all_reduce", Collective::AllReduce},
+    {"atomic_all_reduce", Collective::AllReduce, /*rankOrder=*/false},
     {"all_gather", Collective::AllGather},
+    {"all_gather_flags", Collective::AllGather},
     {"reduce_scatter", Collective::ReduceScatter},
     {"all_to_all", Collective::AllToAll},
     {"all_to_all_v", Collective::AllToAllV},
@@ -173,6 +176,7 @@ Expected<CollectiveKernel> findCollective(const Bundle &bundle) {
     CollectiveKernel kernel;
     kernel.info = info;
     kernel.kind = known.kind;
+    kernel.rankOrder = known.rankOrder;
     kernel.teamSize = info->teamSize;
     const ParamInfo *input = nullptr;
     for (const ParamInfo &param : info->params)
@@ -270,18 +274,20 @@ CollectiveBuffers::create(Team &team, SymmetricHeap &heap,
     p.role = param.name == "input"    ? Param::Input
              : param.name == "output" ? Param::Output
              : param.name == "counts" ? Param::Counts
-                                      : Param::Scratch;
-    if (p.role == Param::Scratch && !isSymmetric)
-      return Error(ErrorCode::InvalidArgument,
-                   "parameter '" + param.name +
-                       "': expected input, output, counts or symmetric "
-                       "scratch");
+                                      : Param::State;
     for (int s = 0; s < (p.role == Param::Output ? slots : 1); ++s) {
       Expected<KernelArg> arg = make();
       if (!arg)
         return arg.error();
       (p.role == Param::Output ? p.slots.emplace_back(*arg) : p.arg) = *arg;
     }
+    if (p.role == Param::State) // zeroed once, then the kernel's
+      for (size_t i = 0; i < team.localCount(); ++i) {
+        WEAVE_TRY(team.device(i).makeCurrent());
+        WEAVE_CU_TRY(cuMemsetD8(buffers.pointer(p.arg, i), 0,
+                                tensorBytes(param)),
+                     "zeroing parameter '" + param.name + "'");
+      }
     buffers.params_.push_back(std::move(p));
   }
   return buffers;
@@ -403,12 +409,15 @@ size_t CollectiveBuffers::check(int slot, const CollectiveData &data,
         good = poisoned; // no one may write there
       } else {
         // f32 rank-order sum (terms - 1 roundings of at most 2^-24 of the
-        // magnitude), then one rounding to the dtype (2^-8 for bf16).
+        // magnitude), then one rounding to the dtype (2^-8 for bf16). In
+        // another order, each partial sum may be rounded to the dtype.
         double f32Error = terms * std::ldexp(magnitude, -24);
-        double bound = f32Error + (isBf16(dtype)
-                                       ? std::ldexp(std::fabs(exact) + f32Error, -8)
-                                       : 0.0);
-        good = std::memcmp(&value, &expected, 4) == 0 &&
+        double bound =
+            !isBf16(dtype)      ? f32Error
+            : kernel_.rankOrder ? f32Error + std::ldexp(std::fabs(exact) + f32Error, -8)
+                                : terms * std::ldexp(magnitude, -8);
+        good = (!kernel_.rankOrder ||
+                std::memcmp(&value, &expected, 4) == 0) &&
                std::fabs(double(value) - exact) <= bound;
       }
       if (!good && wrong++ < 5)

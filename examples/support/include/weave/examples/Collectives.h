@@ -10,8 +10,9 @@
 //
 // The kernels' parameters are found by name: `input`, `output` (one copy
 // per output slot, so that back-to-back launches can be checked apart),
-// `counts` (i32, all-to-all-v), any other symmetric buffer (scratch the
-// kernel writes before it reads) and semaphores, allocated zeroed once.
+// `counts` (i32, all-to-all-v); any other buffer (symmetric or not) is
+// state the kernel keeps across launches, and is zeroed once, as the
+// semaphores are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,9 @@ struct CollectiveKernel {
   int64_t n = 0;
   /// Team size the kernel was compiled for, 0 = any.
   uint32_t teamSize = 0;
+  /// Sums are taken in rank order (bit for bit reproducible); false for
+  /// sums by atomics, whose order depends on timing.
+  bool rankOrder = true;
 
   bool sums() const {
     return kind == Collective::AllReduce || kind == Collective::ReduceScatter;
@@ -64,8 +68,9 @@ struct CollectiveKernel {
 };
 
 /// The first kernel of `bundle` whose name is a collective of examples/
-/// (one_shot_all_reduce, two_shot_all_reduce, all_gather, reduce_scatter,
-/// all_to_all, all_to_all_v) with a 1-D `input` of f32 or bf16.
+/// (one_shot_all_reduce, two_shot_all_reduce, atomic_all_reduce,
+/// all_gather, all_gather_flags, reduce_scatter, all_to_all, all_to_all_v)
+/// with a 1-D `input` of f32 or bf16.
 Expected<CollectiveKernel> findCollective(const Bundle &bundle);
 
 /// The host side of one launch: every member's input (values of the dtype,
@@ -101,7 +106,8 @@ public:
   Status poison(int slot) const;
   /// Checks output slot `slot` of every local member against `data`:
   /// copies bit for bit; sums bit for bit against the f32 rank-order sum
-  /// rounded to the dtype and within the rounding bound of the float64 sum;
+  /// rounded to the dtype (unless !rankOrder) and within the rounding
+  /// bound of the float64 sum;
   /// all-to-all-v's unwritten tail still the poison. Prints the first
   /// mismatches as "<program>: <what>: ..." and returns their count.
   size_t check(int slot, const CollectiveData &data, const char *program,
@@ -109,7 +115,7 @@ public:
 
 private:
   struct Param {
-    enum Role { Input, Output, Counts, Scratch, Semaphores } role;
+    enum Role { Input, Output, Counts, State, Semaphores } role;
     KernelArg arg;                 // all but Output
     std::vector<KernelArg> slots;  // Output
   };
