@@ -110,8 +110,15 @@ public:
   /// bound of the float64 sum;
   /// all-to-all-v's unwritten tail still the poison. Prints the first
   /// mismatches as "<program>: <what>: ..." and returns their count.
+  /// With `anyOrder`, sums are checked as if !kernel.rankOrder (for a
+  /// library that writes the same slot, e.g. NCCL).
   size_t check(int slot, const CollectiveData &data, const char *program,
-               const char *what) const;
+               const char *what, bool anyOrder = false) const;
+
+  /// Local member `local`'s input, and its output of slot `slot`: for a
+  /// library collective to read and write the same memory.
+  CUdeviceptr inputPointer(size_t local) const;
+  CUdeviceptr outputPointer(int slot, size_t local) const;
 
 private:
   struct Param {
