@@ -8,15 +8,18 @@
 #
 # Build first with -DWEAVE_STATIC_RUNTIME_LIBS=ON and `ninja all
 # weave_bench_bundles` (the collective matmul bundles for D = 2, 4, 8 and
-# m_shard 1024 and 1152). Runs the runtime GPU tests (physical tests skip
-# without 2 GPUs; the Loopback* ones run), the example kernels (ring exchange,
-# TMA forward, and every collective bundle of examples/ -- one-shot and
-# two-shot all-reduce, all-gather, reduce-scatter, all-to-all, all-to-all-v,
-# f32 and bf16, 1, 1001 and a large element count -- through the
-# `collectives` checker) at D = 2, 4, 8 and the collective matmul's check at
-# D = 2, 4, 8, f16 and bf16, m_shard 1024 and 1152 (not a multiple of
-# 1024). With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E)
-# run; LOOPBACK_TIMEOUT (seconds, default 300) bounds each run. Ends with one line per run and "N passed, N failed".
+# m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2).
+# Runs the runtime GPU tests (physical tests skip without 2 GPUs; the
+# Loopback* ones run), the example kernels (ring exchange, TMA forward, and
+# every collective bundle of examples/ -- one-shot, two-shot and atomic
+# all-reduce, all-gather (counter and flags), reduce-scatter, all-to-all,
+# all-to-all-v; f32 and bf16; 1, 1001 and a large element count -- through
+# the `collectives` checker) at D = 2, 4, 8, the collectives benchmark's
+# check mode at D = 2, and the collective matmul's check at D = 2, 4, 8,
+# f16 and bf16, m_shard 1024 and 1152 (not a multiple of 1024).
+# With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E) run;
+# LOOPBACK_TIMEOUT (seconds, default 300) bounds each run. Ends with one
+# line per run and "N passed, N failed".
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,7 +28,7 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward collectives; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
@@ -34,6 +37,8 @@ if [ "${1:-}" = "--stage" ]; then
   for dir in all_reduce all_gather reduce_scatter all_to_all; do
     cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
   done
+  mkdir -p "$CARRY/bench-collectives"
+  cp "$BUILD"/bench/collectives/*_d*_n*.wbundle "$CARRY/bench-collectives/" || exit 1
   for m in 1024 1152; do
     cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
        "$CARRY/bundles/" || exit 1
@@ -77,6 +82,11 @@ for d in 2 4 8; do
       "$CARRY/bin/collectives" "$b"
   done
 done
+# The collectives benchmark's check mode (its bundles are built for D = 2):
+# every kernel against float64 at 4 KB, 64 KB and 16 MB, loopback.
+run "collectives bench check D=2" env WEAVE_LOOPBACK_TEAM=2 \
+  "$CARRY/bin/weave_bench_collectives" --bundles "$CARRY/bench-collectives" \
+  --check-only --bytes 4096,65536,16777216
 for d in 2 4 8; do
   for m in 1024 1152; do
     run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \
