@@ -7,8 +7,9 @@
 //
 // One process drives D GPUs (default: every visible one; at least 2), or
 // with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible
-// GPUs (with --check-only only: members of one GPU share it, so their
-// times mean nothing). Every bundle DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle
+// GPUs (with --check-only, or with --loopback-timing to compare kernels
+// with each other: members of one GPU share it, so their times are no
+// speed claim). Every bundle DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle
 // (made from the example templates by the target weave_bench_bundles) for
 // the team size is one case:
 // - fresh random inputs (all-to-all-v: random counts, a quarter of them 0),
@@ -60,9 +61,10 @@ namespace {
 
 const char *kProgram = "weave_bench_collectives";
 
-const char *const kKernels[] = {"one_shot_all_reduce", "two_shot_all_reduce",
-                                "all_gather",          "reduce_scatter",
-                                "all_to_all",          "all_to_all_v"};
+const char *const kKernels[] = {
+    "one_shot_all_reduce", "two_shot_all_reduce", "all_gather",
+    "all_gather_ll",       "reduce_scatter",      "all_to_all",
+    "all_to_all_v"};
 
 struct Options : CommonOptions {
   std::vector<std::string> kernels{std::begin(kKernels), std::end(kKernels)};
@@ -71,6 +73,7 @@ struct Options : CommonOptions {
   int devices = 0;
   int graphOps = 10;
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
+  bool loopbackTiming = false;
 };
 
 void usage(FILE *out) {
@@ -81,6 +84,7 @@ void usage(FILE *out) {
       "[--rounds R]\n"
       "       [--graph-ops K] [--check-only] [--no-nccl] [--seed S] "
       "[--timeout SECONDS] [--no-gate]\n"
+      "       [--loopback-timing]\n"
       "Runs DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle (default DIR: %s)\n"
       "on D GPUs in one process, checks every output against float64 and "
       "times\nthe kernels against NCCL%s, each replayed from CUDA graphs.\n",
@@ -112,6 +116,8 @@ Options parseOptions(int argc, char **argv) {
       o.graphOps = std::max(1, static_cast<int>(args.number()));
     } else if (key == "--no-nccl") {
       o.nccl = false;
+    } else if (key == "--loopback-timing") {
+      o.loopbackTiming = true;
     } else {
       return false;
     }
@@ -363,9 +369,11 @@ int main(int argc, char **argv) {
   if (!loopback)
     return reportError(kProgram, loopback.error());
   int d = o.devices ? o.devices : *loopback ? int(*loopback) : count;
-  if (*loopback && !o.checkOnly) {
+  if (*loopback && !o.checkOnly && !o.loopbackTiming) {
     std::fprintf(stderr, "%s: error: a loopback team shares one GPU: run it "
-                         "with --check-only\n", kProgram);
+                         "with --check-only (or --loopback-timing, for a "
+                         "comparison of kernels that is no speed claim)\n",
+                 kProgram);
     return 2;
   }
   if (d < 2 || (!*loopback && d > count)) {
@@ -430,7 +438,12 @@ int main(int argc, char **argv) {
   std::printf("\nweave collectives vs NCCL, D = %d%s; %s; %d operations per "
               "CUDA graph, %d timed replays after %d warm-up ones in %d "
               "rotated round(s), the longest GPU, median\n\n%s",
-              d, *loopback ? " (loopback: correctness only)" : "",
+              d,
+              !*loopback      ? ""
+              : o.checkOnly   ? " (loopback: correctness only)"
+                              : " (loopback: the members share one GPU; the "
+                                "times compare kernels, they are no speed "
+                                "claim)",
               ncclNote.c_str(), o.graphOps, o.timing.iterations,
               o.timing.warmup, o.rounds, table.str().c_str());
   std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram, cases.size(),

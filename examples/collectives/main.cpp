@@ -4,7 +4,8 @@
 //
 // Runs the collective kernel of a bundle built from a template of
 // examples/ (one_shot_all_reduce, two_shot_all_reduce, atomic_all_reduce,
-// all_gather, all_gather_flags, reduce_scatter, all_to_all, all_to_all_v;
+// all_gather, all_gather_flags, all_gather_ll, reduce_scatter, all_to_all,
+// all_to_all_v;
 // dtype, sizes and team size read from the manifest) on the team: in-process over the visible GPUs or
 // a loopback team with WEAVE_LOOPBACK_TEAM=D. Each round draws fresh random
 // inputs (and all-to-all-v counts) for two launches, NaN-poisons two

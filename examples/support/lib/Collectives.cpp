@@ -81,6 +81,7 @@ constexpr KnownKernel kKnownKernels[] = {
     {"atomic_all_reduce", Collective::AllReduce, /*rankOrder=*/false},
     {"all_gather", Collective::AllGather},
     {"all_gather_flags", Collective::AllGather},
+    {"all_gather_ll", Collective::AllGather},
     {"reduce_scatter", Collective::ReduceScatter},
     {"all_to_all", Collective::AllToAll},
     {"all_to_all_v", Collective::AllToAllV},

@@ -69,7 +69,8 @@ struct CollectiveKernel {
 
 /// The first kernel of `bundle` whose name is a collective of examples/
 /// (one_shot_all_reduce, two_shot_all_reduce, atomic_all_reduce,
-/// all_gather, all_gather_flags, reduce_scatter, all_to_all, all_to_all_v)
+/// all_gather, all_gather_flags, all_gather_ll, reduce_scatter, all_to_all,
+/// all_to_all_v)
 /// with a 1-D `input` of f32 or bf16.
 Expected<CollectiveKernel> findCollective(const Bundle &bundle);
 
