@@ -86,6 +86,15 @@ def gather(tensor, world):
     return parts
 
 
+def run_poisoned(out, fn):
+    """Fills `out` with NaNs, then runs fn() once on every rank and waits."""
+    out.fill_(float("nan"))
+    torch.cuda.synchronize()
+    dist.barrier()
+    fn()
+    torch.cuda.synchronize()
+
+
 def all_reduce_case(op, rank, world, device, group_name, symm_mem, dtype_name,
                     nbytes):
     """The operation, its check and its bus-bandwidth numbers."""
@@ -121,11 +130,7 @@ def all_reduce_case(op, rank, world, device, group_name, symm_mem, dtype_name,
                 torch.ops.symm_mem.two_shot_all_reduce_(buf, "sum", group_name)
 
     def check():
-        out.fill_(float("nan"))
-        torch.cuda.synchronize()
-        dist.barrier()
-        fn()
-        torch.cuda.synchronize()
+        run_poisoned(out, fn)
         return bool(((out.double() - exact).abs() <= bound).all().item())
 
     return fn, check, nbytes, 2.0 * (world - 1) / world
@@ -163,11 +168,7 @@ def all_to_all_vdev_case(rank, world, device, group_name, symm_mem,
                                            out_splits_offsets, group_name)
 
     def check():
-        out.fill_(float("nan"))
-        torch.cuda.synchronize()
-        dist.barrier()
-        fn()
-        torch.cuda.synchronize()
+        run_poisoned(out, fn)
         got = out[:expected.numel()]
         return (torch.equal(got.view(torch.int16 if dtype.itemsize == 2
                                      else torch.int32),

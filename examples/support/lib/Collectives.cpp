@@ -137,29 +137,17 @@ private:
 } // namespace
 
 int64_t CollectiveKernel::inputElements(uint32_t members) const {
-  switch (kind) {
-  case Collective::AllReduce:
-  case Collective::AllGather:
-    return n;
-  case Collective::ReduceScatter:
-  case Collective::AllToAll:
-  case Collective::AllToAllV:
-    return n * members;
-  }
-  return n;
+  // A part of n elements per member: reduce-scatter and all-to-all inputs.
+  bool perMember = kind == Collective::ReduceScatter ||
+                   kind == Collective::AllToAll || kind == Collective::AllToAllV;
+  return n * (perMember ? members : 1);
 }
 
 int64_t CollectiveKernel::outputElements(uint32_t members) const {
-  switch (kind) {
-  case Collective::AllReduce:
-  case Collective::ReduceScatter:
-    return n;
-  case Collective::AllGather:
-  case Collective::AllToAll:
-  case Collective::AllToAllV:
-    return n * members;
-  }
-  return n;
+  // A part of n elements per member: all-gather and all-to-all outputs.
+  bool perMember = kind == Collective::AllGather ||
+                   kind == Collective::AllToAll || kind == Collective::AllToAllV;
+  return n * (perMember ? members : 1);
 }
 
 size_t CollectiveKernel::heapBytes(uint32_t members, int slots) const {

@@ -358,15 +358,23 @@ Value buildSpin(ConversionPatternRewriter &rewriter, Location loc,
   return observed;
 }
 
+/// A pattern for an op that spins (semaphore waits, barriers, packet
+/// reads): `timeoutNs` is the `--wait-timeout-ns` of buildSpin (0: none).
+template <typename OpTy>
+struct SpinningOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  SpinningOpLowering(const LLVMTypeConverter &converter, uint64_t timeoutNs)
+      : ConvertOpToLLVMPattern<OpTy>(converter), timeoutNs(timeoutNs) {}
+
+protected:
+  uint64_t timeoutNs;
+};
+
 /// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32` until the
 /// counter is `>=` (`cmp(ge)`) or `==` (`cmp(eq)`) the value, then (with
 /// `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With a
 /// timeout, a spin that lasts too long prints what it waited for and traps.
-struct SemaphoreWaitOpLowering
-    : public ConvertOpToLLVMPattern<SemaphoreWaitOp> {
-  SemaphoreWaitOpLowering(const LLVMTypeConverter &converter,
-                          uint64_t timeoutNs)
-      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
+  using SpinningOpLowering::SpinningOpLowering;
 
   LogicalResult
   matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
@@ -420,9 +428,6 @@ struct SemaphoreWaitOpLowering
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  uint64_t timeoutNs;
 };
 
 /// The threads that share a put or get: this thread's index among them,
@@ -525,9 +530,8 @@ constexpr int64_t kBarrierPhaseBit = 0x80000000;
 ///       own (atom.release.sys, keeping the old value) and spins until the
 ///       top bit flips. Rank 0 adds 2^31 - (P - 1), the others 1.
 ///   bar.sync 0
-struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
-  BarrierOpLowering(const LLVMTypeConverter &converter, uint64_t timeoutNs)
-      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+struct BarrierOpLowering : public SpinningOpLowering<BarrierOp> {
+  using SpinningOpLowering::SpinningOpLowering;
 
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
@@ -704,8 +708,6 @@ private:
       buildPhaseSpin(rewriter, loc, op, team, teamCounter, old, "team counter");
     });
   }
-
-  uint64_t timeoutNs;
 };
 
 /// "in kernel 'name' at loc" of `op`, for the messages of run-time traps.
@@ -751,9 +753,8 @@ Value packetWords(ConversionPatternRewriter &rewriter, Location loc,
 /// until the high half equals the flag, then stores the low half as word i
 /// of the target. With a timeout, a spin that lasts too long prints the
 /// packet, the flag and what it saw, and traps.
-struct ReadPacketsOpLowering : public ConvertOpToLLVMPattern<ReadPacketsOp> {
-  ReadPacketsOpLowering(const LLVMTypeConverter &converter, uint64_t timeoutNs)
-      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
+  using SpinningOpLowering::SpinningOpLowering;
 
   LogicalResult
   matchAndRewrite(ReadPacketsOp op, OpAdaptor adaptor,
@@ -812,9 +813,6 @@ struct ReadPacketsOpLowering : public ConvertOpToLLVMPattern<ReadPacketsOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  uint64_t timeoutNs;
 };
 
 /// `weave.put` / `weave.get` -> the cooperating threads (see CopyThreads)

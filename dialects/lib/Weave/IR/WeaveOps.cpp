@@ -129,6 +129,23 @@ static bool isContiguousRowMajor(MemRefType type) {
   return true;
 }
 
+/// Checks that both sides of a copy are contiguous row-major views of
+/// fewer than 2^63 bytes: the lowerings walk both with one linear index.
+static LogicalResult verifyContiguous(Operation *op, MemRefType a,
+                                      MemRefType b) {
+  for (MemRefType type : {a, b}) {
+    if (!isContiguousRowMajor(type))
+      return op->emitOpError()
+             << "expects a contiguous row-major view (unit innermost stride, "
+                "each outer stride the product of the inner sizes), got "
+             << type;
+    if (type.hasStaticShape() && !staticByteSize(type))
+      return op->emitOpError()
+             << "expects a buffer of fewer than 2^63 bytes, got " << type;
+  }
+  return success();
+}
+
 /// Checks the local and remote side of a `weave.put` / `weave.get`.
 static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
                                         MemRefType remote) {
@@ -143,19 +160,9 @@ static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
     return op->emitOpError() << "expects matching element types, got "
                              << local.getElementType() << " and "
                              << remote.getElementType();
-  if (failed(verifyScalarElements(op, local)))
+  if (failed(verifyScalarElements(op, local)) ||
+      failed(verifyContiguous(op, local, remote)))
     return failure();
-  for (MemRefType type : {local, remote}) {
-    // The lowering walks both sides with one linear element index.
-    if (!isContiguousRowMajor(type))
-      return op->emitOpError()
-             << "expects a contiguous row-major view (unit innermost stride, "
-                "each outer stride the product of the inner sizes), got "
-             << type;
-    if (type.hasStaticShape() && !staticByteSize(type))
-      return op->emitOpError()
-             << "expects a buffer of fewer than 2^63 bytes, got " << type;
-  }
   // Dynamic counts are compared at run time (a mismatch traps).
   if (local.hasStaticShape() && remote.hasStaticShape() &&
       local.getNumElements() != remote.getNumElements())
@@ -374,16 +381,8 @@ static LogicalResult verifyPackets(Operation *op, MemRefType data,
     return op->emitOpError() << "expects data elements of 1, 2, 4 or 8 bytes, "
                                 "got "
                              << data.getElementType();
-  for (MemRefType type : {data, packets}) {
-    if (!isContiguousRowMajor(type))
-      return op->emitOpError()
-             << "expects a contiguous row-major view (unit innermost stride, "
-                "each outer stride the product of the inner sizes), got "
-             << type;
-    if (type.hasStaticShape() && !staticByteSize(type))
-      return op->emitOpError()
-             << "expects a buffer of fewer than 2^63 bytes, got " << type;
-  }
+  if (failed(verifyContiguous(op, data, packets)))
+    return failure();
   // Dynamic sizes are checked at run time (a mismatch traps).
   if (std::optional<int64_t> bytes =
           data.hasStaticShape() ? staticByteSize(data) : std::nullopt) {
