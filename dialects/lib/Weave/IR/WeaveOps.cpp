@@ -1,6 +1,7 @@
 //===- WeaveOps.cpp - weave operations ------------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -594,12 +595,10 @@ int64_t MatmulPipelineOp::getEpilogueBuffers() {
 }
 
 int64_t MatmulPipelineOp::getSharedMemoryBytes() {
-  int64_t in = elementBytes(cast<MemRefType>(getLhs().getType()));
-  int64_t ring = getStages() * (getTileM() * getTileK() + getTileK() * getTileN()) * in;
-  int64_t epilogue = getConsumers() * getEpilogueBuffers() * 64 * 128;
-  int64_t barriers = 2 * getStages() * 8;
-  // Tiles are 1024-byte aligned for the 128-byte swizzle.
-  return ring + epilogue + barriers + 1024;
+  // The ring, the epilogue boxes, the mbarriers and the alignment slack, as
+  // the expansion lays them out.
+  return pipeline::MatmulSmemLayout(pipeline::MatmulTiling::get(*this))
+      .requiredBytes;
 }
 
 LogicalResult MatmulPipelineOp::verify() {

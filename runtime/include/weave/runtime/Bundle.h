@@ -3,7 +3,7 @@
 // A bundle is one file holding a cubin and a manifest describing each kernel
 // in it (launch dims, parameters in ABI order, TMA descriptors). The compiler
 // writes it, the runtime reads it. docs/BUNDLE.md describes the byte layout.
-// Library `weave_bundle`: plain C++17, no CUDA, no MLIR/LLVM.
+// Library `WeaveBundle`: plain C++17, no CUDA, no MLIR/LLVM.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 //
 // Everything cuTensorMapEncodeTiled needs except the address, derived from a
 // manifest Tma parameter and its source tensor, with the hardware limits
-// checked. Pure C++ (part of weave_bundle) so it is unit-testable without a
+// checked. Pure C++ (part of WeaveBundle) so it is unit-testable without a
 // GPU and usable by verifyBundle.
 //
 //===----------------------------------------------------------------------===//

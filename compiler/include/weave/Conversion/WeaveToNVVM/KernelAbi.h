@@ -11,6 +11,7 @@
 #define WEAVE_CONVERSION_WEAVETONVVM_KERNELABI_H
 
 #include "weave/runtime/Abi.h"
+#include "weave/runtime/Bundle.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
@@ -21,29 +22,10 @@
 
 namespace mlir::weave {
 
-/// One kernel parameter, in ABI order.
-struct AbiParam {
-  ::weave::abi::ParamKind kind;
-  std::string name;
-  std::string dtype;            ///< "f32", "f16", ... or "" when not a buffer
-  SmallVector<int64_t> shape;   ///< row-major, outermost first
-  unsigned semaphoreCount = 0;  ///< for Semaphore parameters
-  // Tma parameters: a tensor map over user parameter `tmaSource`.
-  unsigned tmaSource = 0;
-  SmallVector<int64_t> tmaBox;  ///< innermost first
-  bool tmaIsPeerView = false;   ///< views device (rank + tmaPeerOffset) mod N
-  int64_t tmaPeerOffset = 0;
-  int64_t tmaSwizzle = 0;       ///< shared-memory swizzle span in bytes
-};
-
-/// The launch configuration and parameters of one weave kernel.
-struct KernelAbi {
-  std::string name;
-  int64_t teamSize = 0; ///< 0: any team size
-  SmallVector<int32_t, 3> grid, block, cluster;
-  int64_t dynamicSmemBytes = 0;
-  SmallVector<AbiParam> params;
-};
+/// The ABI of a kernel is the runtime's own model of it, ::weave::KernelInfo
+/// (weave/runtime/Bundle.h): the bundle writer records exactly what
+/// computeKernelAbi returns, with no second description to copy between.
+using KernelAbi = ::weave::KernelInfo;
 
 /// Name of the function attribute the lowering leaves on a kernel: the
 /// argument index of the first team parameter (rank; team size and peer

@@ -1,0 +1,67 @@
+//===- Builders.h - shared helpers of the pipeline builders -----*- C++ -*-===//
+//
+// Constants and index arithmetic every pipeline builder emits. Each helper
+// creates exactly the ops its name says, at the builder's insertion point,
+// and nothing else: the pieces' expansions are compared op for op (and
+// PTX for PTX) with what they replaced.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_BUILDERS_H
+#define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_BUILDERS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::weave::pipeline {
+
+/// Bytes of one 128-byte-swizzled row; also the swizzle span.
+constexpr int64_t kSwizzleBytes = 128;
+/// The swizzle pattern repeats every 8 rows of 128 bytes.
+constexpr int64_t kSwizzleAtomBytes = 1024;
+constexpr int64_t kWarpgroupThreads = 128;
+
+/// A pipeline operand as TMA sees it: a kernel argument and the element
+/// offsets of the view the op reads or writes.
+struct TmaOperand {
+  Value argument;
+  Value rowOffset, colOffset;
+};
+
+/// Index arithmetic and constants at the insertion point of one shared
+/// builder: what every piece emits. (A base class so that the pieces'
+/// code reads like the single builder it was split from.)
+class BuilderBase {
+protected:
+  explicit BuilderBase(ImplicitLocOpBuilder &b) : b(b) {}
+
+  Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value cI32(int64_t v) { return arith::ConstantIntOp::create(b, v, 32); }
+  Value cI64(int64_t v) { return arith::ConstantIntOp::create(b, v, 64); }
+  Value ceilDiv(Value a, int64_t d) {
+    return arith::CeilDivUIOp::create(b, a, cIndex(d));
+  }
+  /// ceil(a / d) for a run-time `d`: arith.ceildivui, which folds away for
+  /// constants, has no LLVM lowering, so (a + d - 1) / d.
+  Value ceilDiv(Value a, Value d) {
+    return arith::DivUIOp::create(
+        b, arith::SubIOp::create(b, arith::AddIOp::create(b, a, d), cIndex(1)),
+        d);
+  }
+  Value eq(Value a, Value c) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, a, c);
+  }
+  /// A memref type in shared (workgroup) memory.
+  MemRefType sharedType(ArrayRef<int64_t> shape, Type elt) {
+    return MemRefType::get(shape, elt, MemRefLayoutAttrInterface{},
+                           gpu::AddressSpaceAttr::get(
+                               b.getContext(), gpu::AddressSpace::Workgroup));
+  }
+
+  ImplicitLocOpBuilder &b;
+};
+
+} // namespace mlir::weave::pipeline
+
+#endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_BUILDERS_H

@@ -1,0 +1,53 @@
+//===- Epilogue.h - accumulators to the output through smem -----*- C++ -*-===//
+//
+// Contract. `store(accs, m, n)`, run by every thread of consumer warpgroup
+// `consumer` after its mainloop of tile (m, n), converts its wgmma
+// accumulators to the output element type and writes them out through its
+// `epilogueBuffers` boxes of 64 rows x 128 bytes in shared memory (the
+// 128-byte swizzled layout, so the 32-bit fragment stores are free of bank
+// conflicts), `epilogueBuffers` boxes at a time: before a round, the
+// warpgroup's leader waits until the previous round's TMA stores have read
+// the boxes; after writing, the boxes are fenced to the async proxy and the
+// leader issues one TMA store per box (clipped at the edge of `out`'s
+// kernel argument). Box i of the consumer's part of the tile covers rows
+// `64 * (i / boxesPerBlock)` and columns `boxCols * (i % boxesPerBlock)`
+// of it, boxesPerBlock = subN / boxCols, boxCols = 128 / outBytes. On
+// return stores may still be in flight: the caller waits (bulk group) before
+// the boxes' shared memory is reused otherwise or the output is signalled.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_EPILOGUE_H
+#define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_EPILOGUE_H
+
+#include "weave/Dialect/Weave/Transforms/Pipeline/Builders.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+
+namespace mlir::weave::pipeline {
+
+class Epilogue : BuilderBase {
+public:
+  /// `warpgroup`: this warpgroup's index in the block (consumers are
+  /// 1..consumers); `laneInGroup`: the thread's index in it.
+  Epilogue(ImplicitLocOpBuilder &b, const MatmulTiling &tiling,
+           const MatmulSmemLayout &layout, const SmemBase &smem,
+           Type outputType, TmaOperand out, Value warpgroup,
+           Value laneInGroup)
+      : BuilderBase(b), tiling(tiling), layout(layout), smem(smem),
+        outputType(outputType), out(out), warpgroup(warpgroup),
+        laneInGroup(laneInGroup) {}
+
+  void store(ArrayRef<Value> accs, Value m, Value n);
+
+private:
+  const MatmulTiling &tiling;
+  const MatmulSmemLayout &layout;
+  const SmemBase &smem;
+  Type outputType;
+  TmaOperand out;
+  Value warpgroup, laneInGroup;
+};
+
+} // namespace mlir::weave::pipeline
+
+#endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_EPILOGUE_H

@@ -1,0 +1,151 @@
+//===- SmemArena.h - shared memory layout of a pipeline ---------*- C++ -*-===//
+//
+// Contract. SmemArena is the one place that lays out and sizes the dynamic
+// shared memory of a pipeline:
+//  - `SmemArena` hands out regions in order, each aligned as asked (at most
+//    kSwizzleAtomBytes), as byte offsets from a base that is itself aligned
+//    to kSwizzleAtomBytes at run time; `requiredBytes()` is what the kernel
+//    must request: the regions plus kSwizzleAtomBytes of slack for that
+//    run-time alignment.
+//  - `MatmulSmemLayout` is the layout of `weave.matmul_pipeline`: the ring
+//    (stage s = lhs tile, then the rhs boxes), the epilogue boxes of each
+//    consumer, then the full and empty mbarriers. `getSharedMemoryBytes()`
+//    of the op and the expansion both read it, so the size the kernel
+//    reserves is the size the expansion uses.
+//  - `SmemBase` materializes the aligned base in a kernel and turns offsets
+//    into typed views and pointers.
+//
+// The layout part is header-only and pure arithmetic because the dialect
+// library (the op's verifier) needs it and must not link the pass library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_SMEMARENA_H
+#define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_SMEMARENA_H
+
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <cassert>
+
+namespace mlir::weave::pipeline {
+
+/// Regions of shared memory laid out in order from an aligned base.
+class SmemArena {
+public:
+  /// The run-time alignment of the base: the 128-byte swizzle pattern
+  /// repeats every 1024 bytes, so tiles start on such a boundary.
+  static constexpr int64_t kBaseAlignment = 1024;
+
+  /// Reserves `bytes` at the next offset that is a multiple of `align` (a
+  /// power of two, at most kBaseAlignment) and returns that offset.
+  int64_t allocate(int64_t bytes, int64_t align) {
+    assert(align > 0 && (align & (align - 1)) == 0 &&
+           align <= kBaseAlignment && "alignment must be a power of two "
+                                      "no larger than the base's");
+    int64_t offset = (end + align - 1) / align * align;
+    end = offset + bytes;
+    return offset;
+  }
+  /// Bytes laid out so far.
+  int64_t usedBytes() const { return end; }
+  /// Bytes to request: the regions plus the slack that aligns the base.
+  int64_t requiredBytes() const { return end + kBaseAlignment; }
+
+private:
+  int64_t end = 0;
+};
+
+/// The tile geometry of a matmul pipeline, in elements and bytes.
+struct MatmulTiling {
+  int64_t tm, tn, tk, stages, consumers;
+  bool splitM;
+  int64_t inBytes, outBytes;
+  /// Bytes of one lhs row (tile_k elements): also the lhs swizzle span, 128
+  /// or 64 (the swizzle pattern repeats every 8 rows).
+  int64_t lhsRowBytes;
+  int64_t subM; ///< output rows of one consumer (64 per wgmma block)
+  int64_t subN; ///< output columns of one consumer
+  /// Epilogue boxes each consumer has in shared memory at once.
+  int64_t epilogueBuffers;
+
+  static MatmulTiling get(MatmulPipelineOp op) {
+    auto lhs = cast<MemRefType>(op.getLhs().getType());
+    auto out = cast<MemRefType>(op.getOut().getType());
+    MatmulTiling t;
+    t.tm = op.getTileM();
+    t.tn = op.getTileN();
+    t.tk = op.getTileK();
+    t.stages = op.getStages();
+    t.consumers = op.getConsumers();
+    t.splitM = op.getSplit() == ConsumerSplit::M;
+    t.inBytes = lhs.getElementTypeBitWidth() / 8;
+    t.outBytes = out.getElementTypeBitWidth() / 8;
+    t.lhsRowBytes = t.tk * t.inBytes;
+    t.subM = t.splitM ? t.tm / t.consumers : t.tm;
+    t.subN = t.splitM ? t.tn : t.tn / t.consumers;
+    t.epilogueBuffers = op.getEpilogueBuffers();
+    return t;
+  }
+  /// 64-row wgmma blocks of one consumer, each with its own accumulator.
+  int64_t mBlocks() const { return subM / 64; }
+  /// Output columns in one 128-byte epilogue box.
+  int64_t outBoxCols() const { return 128 / outBytes; }
+  /// Input columns in one 128-byte rhs box.
+  int64_t inBoxCols() const { return 128 / inBytes; }
+};
+
+/// Where everything of a matmul pipeline lives, in bytes from the aligned
+/// base.
+struct MatmulSmemLayout {
+  int64_t lhsBytes, rhsBoxBytes, rhsBytes, stageBytes;
+  int64_t ringOffset, epilogueOffset, epilogueBoxBytes;
+  int64_t fullBarrierOffset, emptyBarrierOffset;
+  int64_t requiredBytes;
+
+  explicit MatmulSmemLayout(const MatmulTiling &t) {
+    lhsBytes = t.tm * t.tk * t.inBytes;
+    rhsBoxBytes = t.tk * 128;
+    rhsBytes = t.tk * t.tn * t.inBytes;
+    stageBytes = lhsBytes + rhsBytes;
+    epilogueBoxBytes = 64 * 128;
+    SmemArena arena;
+    ringOffset = arena.allocate(t.stages * stageBytes,
+                                SmemArena::kBaseAlignment);
+    epilogueOffset =
+        arena.allocate(t.consumers * t.epilogueBuffers * epilogueBoxBytes,
+                       SmemArena::kBaseAlignment);
+    fullBarrierOffset = arena.allocate(t.stages * 8, 8);
+    emptyBarrierOffset = arena.allocate(t.stages * 8, 8);
+    requiredBytes = arena.requiredBytes();
+  }
+  /// Offset of stage `s`'s lhs tile; its rhs boxes follow at lhsBytes.
+  int64_t stageOffset(int64_t s) const { return ringOffset + s * stageBytes; }
+  /// Offset of the epilogue boxes of consumer `c`.
+  int64_t consumerEpilogueOffset(int64_t c, int64_t buffers) const {
+    return epilogueOffset + c * buffers * epilogueBoxBytes;
+  }
+};
+
+/// The aligned base of the dynamic shared memory in a kernel.
+class SmemBase {
+public:
+  /// Declares the dynamic shared memory and aligns its base up to
+  /// SmemArena::kBaseAlignment at run time.
+  static SmemBase create(ImplicitLocOpBuilder &b);
+
+  /// A view of type `type` at byte `offset` (an index) from the base.
+  Value view(ImplicitLocOpBuilder &b, Value offset, MemRefType type) const;
+  /// A shared-address-space pointer at byte `offset` (an index).
+  Value pointer(ImplicitLocOpBuilder &b, Value offset) const;
+  /// The aligned base as an i64 shared address.
+  Value alignedAddress() const { return alignedBase; }
+
+private:
+  Value dynamicSmem, pad, alignedBase;
+};
+
+} // namespace mlir::weave::pipeline
+
+#endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_SMEMARENA_H

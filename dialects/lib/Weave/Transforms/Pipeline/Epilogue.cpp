@@ -1,0 +1,138 @@
+//===- Epilogue.cpp - accumulators to the output through smem -------------===//
+//
+// See Epilogue.h for the contract.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/Dialect/Weave/Transforms/Pipeline/Epilogue.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::weave;
+using namespace mlir::weave::pipeline;
+
+void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
+  MLIRContext *ctx = b.getContext();
+  Type outElt = outputType;
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  Value consumerI32 = arith::IndexCastOp::create(b, b.getI32Type(), warpgroup);
+  // Boxes of 64 rows x 128 bytes: per 64-row wgmma block, subN columns.
+  int64_t boxesPerBlock = tiling.subN / tiling.outBoxCols();
+  int64_t boxes = tiling.mBlocks() * boxesPerBlock;
+  int64_t buffers = tiling.epilogueBuffers;
+  Value region = arith::AddIOp::create(
+      b, cIndex(layout.epilogueOffset),
+      arith::MulIOp::create(
+          b, consumer, cIndex(buffers * layout.epilogueBoxBytes)));
+  Value leader = eq(laneInGroup, cIndex(0));
+  auto syncConsumer = [&]() {
+    NVVM::BarrierOp::create(b, TypeRange{}, consumerI32,
+                            cI32(kWarpgroupThreads),
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto onLeader = [&](function_ref<void()> body) {
+    scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b);
+    });
+  };
+
+  // Output tile origin of this consumer.
+  Value row0 = arith::AddIOp::create(
+      b, out.rowOffset, arith::MulIOp::create(b, m, cIndex(tiling.tm)));
+  Value col0 = arith::AddIOp::create(
+      b, out.colOffset, arith::MulIOp::create(b, n, cIndex(tiling.tn)));
+  if (tiling.splitM)
+    row0 = arith::AddIOp::create(
+        b, row0, arith::MulIOp::create(b, consumer, cIndex(tiling.subM)));
+  else
+    col0 = arith::AddIOp::create(
+        b, col0, arith::MulIOp::create(b, consumer, cIndex(tiling.subN)));
+
+  // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at
+  // row 16*warp + lane/4 + 8*(q/2), column 8j + 2*(lane%4) + q%2. Pairs
+  // (q, q+1) are adjacent columns and go out as one 32-bit store, at the
+  // 128-byte-swizzled address: 16-byte chunk c of row r lands in chunk
+  // c ^ (r % 8).
+  Value warp = arith::DivUIOp::create(b, laneInGroup, cIndex(32));
+  Value lane = arith::RemUIOp::create(b, laneInGroup, cIndex(32));
+  Value quad = arith::DivUIOp::create(b, lane, cIndex(4));
+  Value rowBase = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, warp, cIndex(16)), quad);
+  Value colInQuad = arith::MulIOp::create(
+      b, arith::RemUIOp::create(b, lane, cIndex(4)), cIndex(2));
+  Type pairType = VectorType::get({2}, outElt);
+  Value regionPtr = smem.pointer(b, region);
+  MemRefType boxType = sharedType({64, tiling.outBoxCols()}, outElt);
+  int64_t colsPerAccGroup = 8;
+
+  // The output goes out `buffers` boxes (64 x 128 bytes) at a time: write
+  // them, make them visible to the TMA unit, store them, and before the
+  // next round wait until the stores have read the buffers.
+  for (int64_t first = 0; first < boxes; first += buffers) {
+    onLeader([&] { WaitSmemToGmemOp::create(b, 0, /*read_only=*/true); });
+    syncConsumer();
+    int64_t last = std::min(boxes, first + buffers);
+    for (int64_t box = first; box < last; ++box) {
+      int64_t bufferOffset = (box - first) * layout.epilogueBoxBytes;
+      int64_t groupsPerBox = tiling.outBoxCols() / colsPerAccGroup;
+      Value acc = accs[box / boxesPerBlock];
+      for (int64_t g = 0; g < groupsPerBox; ++g) {
+        // accumulator column group
+        int64_t j = (box % boxesPerBlock) * groupsPerBox + g;
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = arith::AddIOp::create(b, rowBase, cIndex(8 * half));
+          Value colInBox = arith::AddIOp::create(
+              b, cIndex(g * colsPerAccGroup), colInQuad);
+          Value byteInRow =
+              arith::MulIOp::create(b, colInBox, cIndex(tiling.outBytes));
+          Value chunk = arith::XOrIOp::create(
+              b, arith::DivUIOp::create(b, byteInRow, cIndex(16)),
+              arith::RemUIOp::create(b, row, cIndex(8)));
+          Value offset = arith::AddIOp::create(
+              b,
+              arith::AddIOp::create(
+                  b, cIndex(bufferOffset),
+                  arith::MulIOp::create(b, row, cIndex(kSwizzleBytes))),
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, chunk, cIndex(16)),
+                  arith::RemUIOp::create(b, byteInRow, cIndex(16))));
+          Value pair = LLVM::PoisonOp::create(b, pairType);
+          for (int64_t q = 0; q < 2; ++q) {
+            int64_t index = 4 * j + 2 * half + q;
+            Value v = LLVM::ExtractValueOp::create(b, acc, index);
+            Value t = LLVM::FPTruncOp::create(b, outElt, v);
+            pair = LLVM::InsertElementOp::create(b, pair, t, cI32(q));
+          }
+          Value ptr = LLVM::GEPOp::create(
+              b, regionPtr.getType(), b.getI8Type(), regionPtr,
+              ValueRange{arith::IndexCastOp::create(b, b.getI64Type(), offset)});
+          LLVM::StoreOp::create(b, pair, ptr, /*alignment=*/4);
+        }
+      }
+    }
+    // Generic-proxy writes must be visible to the TMA unit before the store.
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    syncConsumer();
+    onLeader([&] {
+      for (int64_t box = first; box < last; ++box) {
+        Value tile = smem.view(
+            b,
+            arith::AddIOp::create(
+                b, region, cIndex((box - first) * layout.epilogueBoxBytes)),
+            boxType);
+        Value row = arith::AddIOp::create(
+            b, row0, cIndex(box / boxesPerBlock * 64));
+        Value col = arith::AddIOp::create(
+            b, col0, cIndex(box % boxesPerBlock * tiling.outBoxCols()));
+        CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, col},
+                                 Value(), kSwizzleBytes);
+      }
+    });
+  }
+}
