@@ -259,7 +259,7 @@ Result runCase(const Options &o, const Case &c, int d,
   request.program = kProgram;
   request.allowMultiProcess = false;
   request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
-  request.heapBytes = k->heapBytes(d, 2);
+  request.heapBytes = k->heapBytes(2);
   Expected<HostSession> session = createSession(request);
   if (!session)
     return fail(session.error());

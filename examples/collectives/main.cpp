@@ -49,8 +49,7 @@ int run(const std::string &bundlePath, int rounds) {
   if (collective.teamSize)
     request.minDevices = request.maxDevices = collective.teamSize;
   request.allowMultiProcess = false; // every output is checked here
-  uint32_t most = collective.teamSize ? collective.teamSize : 8;
-  request.heapBytes = collective.heapBytes(most, 2);
+  request.heapBytes = collective.heapBytes(2);
   SessionStart start = startSession(request);
   if (!start.session)
     return start.exitCode;

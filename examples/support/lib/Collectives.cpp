@@ -150,10 +150,13 @@ int64_t CollectiveKernel::outputElements(uint32_t members) const {
   return n * (perMember ? members : 1);
 }
 
-size_t CollectiveKernel::heapBytes(uint32_t members, int slots) const {
-  size_t bytes = 1 << 20; // the counts table, alignment
-  size_t elt = dtypeBytes(dtype);
-  bytes += (inputElements(members) + slots * outputElements(members)) * elt;
+size_t CollectiveKernel::heapBytes(int slots) const {
+  // Every symmetric parameter of the manifest (the output `slots` times),
+  // each rounded up to the heap's alignment, and room for the rest.
+  size_t bytes = 1 << 20;
+  for (const ParamInfo &param : info->params)
+    if (param.kind == abi::ParamKind::Symmetric)
+      bytes += (tensorBytes(param) + 256) * (param.name == "output" ? slots : 1);
   return bytes;
 }
 

@@ -55,13 +55,17 @@ Expected<Bundle> compileTemplate() {
   std::stringstream text;
   text << in.rdbuf();
   std::string source = text.str();
-  // The template's parameters for f32 (examples/CMakeLists.txt,
-  // weave_collective_bundles): no conversion between f32 and f32.
+  // The template's parameters for kElements f32 (examples/CMakeLists.txt,
+  // weave_collective_bundles): no conversion between f32 and f32, and
+  // vectors of one element (1001 is odd).
   const std::pair<std::string, std::string> values[] = {
       {"@N@", std::to_string(kElements)},
       {"@T@", "f32"},
       {"@WIDEN@", "arith.bitcast"},
-      {"@NARROW@", "arith.bitcast"}};
+      {"@NARROW@", "arith.bitcast"},
+      {"@VW@", "1"},
+      {"@VB@", "4"},
+      {"@NV@", std::to_string(kElements)}};
   for (const auto &[key, value] : values)
     for (size_t at; (at = source.find(key)) != std::string::npos;)
       source.replace(at, key.size(), value);

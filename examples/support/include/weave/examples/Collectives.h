@@ -63,8 +63,10 @@ struct CollectiveKernel {
   /// Elements of each member's input and output on a team of `members`.
   int64_t inputElements(uint32_t members) const;
   int64_t outputElements(uint32_t members) const;
-  /// Symmetric heap bytes its buffers take with `slots` output copies.
-  size_t heapBytes(uint32_t members, int slots) const;
+  /// Symmetric heap bytes its buffers take with `slots` output copies: the
+  /// symmetric parameters of its manifest (packet buffers and other state
+  /// included).
+  size_t heapBytes(int slots) const;
 };
 
 /// The first kernel of `bundle` whose name is a collective of examples/
