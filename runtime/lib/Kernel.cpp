@@ -1,7 +1,9 @@
 //===- Kernel.cpp - Loading bundles and launching kernels on a team -------===//
 
 #include "weave/runtime/Kernel.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/Module.h"
+#include "weave/runtime/detail/TeamState.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,7 @@
 //===- TmaLayout.cpp - TMA descriptor parameters --------------------------===//
 
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/BundleDetail.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 namespace weave {
 

@@ -17,7 +17,8 @@
 #include "FuzzTarget.h"
 
 #include "weave/runtime/Bundle.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/BundleDetail.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 #include <cstdio>
 #include <cstdlib>

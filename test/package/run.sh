@@ -24,7 +24,7 @@ if [ "$1" = "--runtime-only" ]; then
   cmake -S "$SRC/../.." -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DWEAVE_ENABLE_COMPILER=OFF >"$WORK/runtime-configure.log" \
     || { cat "$WORK/runtime-configure.log"; exit 1; }
-  cmake --build "$BUILD" --target WeaveRuntime >"$WORK/runtime-build.log" 2>&1 \
+  cmake --build "$BUILD" --target WeaveRuntime weave-bundle >"$WORK/runtime-build.log" 2>&1 \
     || { cat "$WORK/runtime-build.log"; exit 1; }
   echo "built the runtime alone (WEAVE_ENABLE_COMPILER=OFF) in $BUILD"
 else
@@ -51,6 +51,12 @@ if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
   ln -sf "$STUB" "$WORK/stub/libcuda.so.1"
   export LD_LIBRARY_PATH="$WORK/stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "no libcuda.so.1 on this machine: running against the stub $STUB"
+fi
+# The installed weave-bundle reads the bundle the consumer is given.
+if [ $# -gt 0 ] && [ -f "$1" ]; then
+  "$PREFIX/bin/weave-bundle" "$1" >"$WORK/weave-bundle.log"
+  grep -q '^weave-manifest ' "$WORK/weave-bundle.log"
+  echo "installed weave-bundle read $(basename "$1")"
 fi
 # Exit 0 is not enough: the program must have said how it ended.
 status=0

@@ -7,7 +7,7 @@
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Target/CUDA/Ptxas.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"

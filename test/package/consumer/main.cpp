@@ -12,10 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "weave/runtime/Bundle.h"
-#include "weave/runtime/Kernel.h"
-#include "weave/runtime/SymmetricHeap.h"
-#include "weave/runtime/Team.h"
+#include "weave/runtime.h"
 #ifdef WEAVE_CONSUMER_HAVE_JIT
 #include "weave/Compiler.h"
 #endif
@@ -31,6 +28,9 @@
 #include <vector>
 
 using namespace weave;
+
+static_assert(abi::kAbiVersion == WEAVE_PACKAGE_ABI_VERSION,
+              "WeaveConfig.cmake's WEAVE_ABI_VERSION differs from the headers'");
 
 namespace {
 

@@ -2,7 +2,8 @@
 
 #include "FakeCubin.h"
 #include "weave/runtime/Bundle.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/BundleDetail.h"
+#include "weave/runtime/detail/TmaLayout.h"
 #include "weave/test/BundleBuilder.h"
 
 #include <gtest/gtest.h>

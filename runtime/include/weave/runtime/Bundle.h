@@ -92,23 +92,6 @@ inline constexpr char kBundleMagic[8] = {'W', 'E', 'A', 'V', 'E', 'B', 'N', 'D'}
 /// the reader allocate without limit.
 inline constexpr uint64_t kMaxBundleFileBytes = uint64_t(1) << 30;
 
-/// `a * b` in `out`; false (and `out` untouched) when it overflows 64 bits.
-inline bool checkedMul(uint64_t a, uint64_t b, uint64_t &out) {
-  uint64_t product;
-  if (__builtin_mul_overflow(a, b, &product))
-    return false;
-  out = product;
-  return true;
-}
-/// `a + b` in `out`; false (and `out` untouched) when it overflows 64 bits.
-inline bool checkedAdd(uint64_t a, uint64_t b, uint64_t &out) {
-  uint64_t sum;
-  if (__builtin_add_overflow(a, b, &sum))
-    return false;
-  out = sum;
-  return true;
-}
-
 /// Serializes a bundle (does not verify it; writeBundleFile does).
 std::vector<uint8_t> serializeBundle(const Bundle &bundle);
 /// Parses and verifies a bundle image. Never throws, never reads outside
@@ -145,16 +128,6 @@ uint64_t tensorBytes(const ParamInfo &param);
 /// alignment (4, 8, or 64 for TMA descriptors), as computeParamLayout places
 /// them. 64-bit, so that no parameter list can wrap it.
 uint64_t paramBlockBytes(const KernelInfo &kernel);
-
-/// FNV-1a 64-bit hash (the bundle checksum).
-uint64_t fnv1a64(const uint8_t *data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
-
-/// Names of the symbols in an ELF64 image's symbol tables; InvalidBundle when
-/// the image is not a little-endian ELF64 for EM_CUDA or is malformed.
-Expected<std::vector<std::string>> readCubinSymbols(const uint8_t *data,
-                                                    size_t size);
-/// ELF machine number of CUDA images.
-inline constexpr uint16_t kElfMachineCuda = 190;
 
 } // namespace weave
 

@@ -5,7 +5,7 @@
 
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/KernelArgs.h"
-#include "weave/runtime/Module.h"
+#include "weave/runtime/Device.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
 
@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace weave {
+
+class Module; // a cubin loaded on one device (internal)
 
 /// A bundle's cubin loaded on every local device of a team. Move-only.
 class Program {

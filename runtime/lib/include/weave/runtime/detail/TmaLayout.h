@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef WEAVE_RUNTIME_TMALAYOUT_H
-#define WEAVE_RUNTIME_TMALAYOUT_H
+#ifndef WEAVE_RUNTIME_DETAIL_TMALAYOUT_H
+#define WEAVE_RUNTIME_DETAIL_TMALAYOUT_H
 
 #include "weave/runtime/Bundle.h"
 
@@ -47,4 +47,4 @@ Status checkTmaAddress(const ParamInfo &tma, uint64_t address);
 
 } // namespace weave
 
-#endif // WEAVE_RUNTIME_TMALAYOUT_H
+#endif // WEAVE_RUNTIME_DETAIL_TMALAYOUT_H
