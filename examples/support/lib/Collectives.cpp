@@ -152,11 +152,15 @@ int64_t CollectiveKernel::outputElements(uint32_t members) const {
 
 size_t CollectiveKernel::heapBytes(int slots) const {
   // Every symmetric parameter of the manifest (the output `slots` times),
-  // each rounded up to the heap's alignment, and room for the rest.
-  size_t bytes = 1 << 20;
+  // each rounded up to 2 MiB: no size class of the heap's allocator is
+  // larger (small buffers take a power of two up to 1 MiB, large ones whole
+  // 2 MiB granules), so they fit whatever the order of allocation.
+  const size_t granule = size_t(2) << 20;
+  size_t bytes = granule;
   for (const ParamInfo &param : info->params)
     if (param.kind == abi::ParamKind::Symmetric)
-      bytes += (tensorBytes(param) + 256) * (param.name == "output" ? slots : 1);
+      bytes += (tensorBytes(param) + granule - 1) / granule * granule *
+               (param.name == "output" ? slots : 1);
   return bytes;
 }
 
