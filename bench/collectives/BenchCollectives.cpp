@@ -87,7 +87,9 @@ void usage(FILE *out) {
       "       [--loopback-timing]\n"
       "Runs DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle (default DIR: %s)\n"
       "on D GPUs in one process, checks every output against float64 and "
-      "times\nthe kernels against NCCL%s, each replayed from CUDA graphs.\n",
+      "times\nthe kernels against NCCL%s, each replayed from CUDA graphs.\n"
+      "The element types are --types (--dtype is the matmul benchmarks' "
+      "option and is ignored here).\n",
       kProgram, WEAVE_BENCH_COLLECTIVES_BUNDLE_DIR,
       WEAVE_BENCH_HAVE_NCCL ? "" : " (not in this build: no NCCL)");
 }
