@@ -94,7 +94,8 @@ Status verifyKernel(const KernelInfo &kernel) {
   if (kernel.computeCapability == 0)
     return kernelError(kernel, "compute capability is 0");
 
-  // ABI order: user params, then exactly Rank, TeamSize, PeerBases, then Tma.
+  // ABI order: user params, then exactly Rank, TeamSize, PeerBases, then
+  // one Dim per '?', then Tma.
   const auto &params = kernel.params;
   size_t i = 0;
   std::set<std::string> names;
@@ -123,14 +124,51 @@ Status verifyKernel(const KernelInfo &kernel) {
                                      " (order: user parameters, then rank, "
                                      "team_size, peer_bases, then tma)");
   }
+  // One dim parameter per dynamic dimension of the user buffers, in
+  // parameter order, then outermost dimension first: the runtime fills
+  // them and the kernel reads them in this order.
+  for (size_t p = 0; p < userCount; ++p) {
+    const ParamInfo &source = params[p];
+    if (source.kind != abi::ParamKind::Buffer &&
+        source.kind != abi::ParamKind::Symmetric)
+      continue;
+    for (size_t axis = 0; axis < source.shape.size(); ++axis) {
+      if (source.shape[axis] != abi::kDynamicDim)
+        continue;
+      std::string wanted = "dim source=" + std::to_string(p) +
+                           " axis=" + std::to_string(axis) + " (dimension " +
+                           std::to_string(axis) + " of '" + source.name +
+                           "' is '?')";
+      if (i >= params.size())
+        return kernelError(kernel, "expected parameter " + std::to_string(i) +
+                                       " to be " + wanted +
+                                       ", found end of list");
+      const ParamInfo &dim = params[i];
+      if (dim.kind != abi::ParamKind::Dim || dim.dim.sourceParam != p ||
+          dim.dim.axis != axis)
+        return kernelError(
+            kernel, "expected parameter " + std::to_string(i) + " ('" +
+                        dim.name + "') to be " + wanted + ", found " +
+                        paramKindName(dim.kind) +
+                        (dim.kind == abi::ParamKind::Dim
+                             ? " source=" + std::to_string(dim.dim.sourceParam) +
+                                   " axis=" + std::to_string(dim.dim.axis)
+                             : std::string()) +
+                        " (order: user parameters, rank, team_size, "
+                        "peer_bases, one dim per '?' in parameter order, "
+                        "then tma)");
+      ++i;
+    }
+  }
   for (; i < params.size(); ++i)
     if (params[i].kind != abi::ParamKind::Tma)
       return kernelError(kernel, "expected parameter " + std::to_string(i) +
                                      " ('" + params[i].name +
                                      "') to be tma, found " +
                                      paramKindName(params[i].kind) +
-                                     " (only tma parameters may follow "
-                                     "peer_bases)");
+                                     " (only tma parameters may follow the "
+                                     "team and dim parameters, and a dim "
+                                     "parameter only for a '?' dimension)");
 
   for (size_t p = 0; p < params.size(); ++p) {
     const ParamInfo &param = params[p];
@@ -144,7 +182,7 @@ Status verifyKernel(const KernelInfo &kernel) {
       if (param.shape.empty())
         return kernelError(kernel, what + " needs a shape");
       for (int64_t d : param.shape)
-        if (d <= 0)
+        if (d <= 0 && d != abi::kDynamicDim)
           return kernelError(kernel, what + " has a non-positive dimension " +
                                          std::to_string(d));
       // Generated code indexes with signed 64-bit offsets; a size that does
@@ -175,6 +213,9 @@ Status verifyKernel(const KernelInfo &kernel) {
     case abi::ParamKind::Rank:
     case abi::ParamKind::TeamSize:
     case abi::ParamKind::PeerBases:
+      break;
+    case abi::ParamKind::Dim:
+      // Placed and matched to its dimension by the order check above.
       break;
     case abi::ParamKind::Tma: {
       uint32_t src = param.tma.sourceParam;
@@ -243,6 +284,8 @@ uint32_t paramBytes(const ParamInfo &param) {
     return abi::kTeamScalarParamBytes;
   case abi::ParamKind::Tma:
     return abi::kTmaParamBytes;
+  case abi::ParamKind::Dim:
+    return abi::kDimParamBytes;
   }
   return 0;
 }
@@ -251,9 +294,13 @@ uint64_t tensorBytes(const ParamInfo &param) {
   if (param.shape.empty())
     return 0;
   uint64_t bytes = dtypeBytes(param.dtype);
-  for (int64_t d : param.shape)
-    if (!checkedMul(bytes, static_cast<uint64_t>(d < 0 ? 0 : d), bytes))
+  for (int64_t d : param.shape) {
+    // A dynamic dimension is at least 1 at launch; any other negative
+    // (malformed) dimension sizes to 0, which verifyBundle rejects.
+    uint64_t extent = d == abi::kDynamicDim ? 1 : d < 0 ? 0 : uint64_t(d);
+    if (!checkedMul(bytes, extent, bytes))
       return UINT64_MAX;
+  }
   return bytes;
 }
 

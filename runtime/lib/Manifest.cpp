@@ -37,7 +37,13 @@ template <typename T> std::string joinList(const std::vector<T> &values) {
 } // namespace
 
 std::string formatList(const std::vector<int64_t> &values) {
-  return joinList(values);
+  // Shapes: a dynamic dimension is written `?`.
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? "," : "") + (values[i] == abi::kDynamicDim
+                                  ? std::string("?")
+                                  : std::to_string(values[i]));
+  return text;
 }
 std::string formatList(const std::vector<uint64_t> &values) {
   return joinList(values);
@@ -115,7 +121,8 @@ constexpr KindName kKinds[] = {
     {ParamKind::Buffer, "buffer"},       {ParamKind::Symmetric, "symmetric"},
     {ParamKind::Semaphore, "semaphore"}, {ParamKind::Scalar, "scalar"},
     {ParamKind::Rank, "rank"},           {ParamKind::TeamSize, "team_size"},
-    {ParamKind::PeerBases, "peer_bases"}, {ParamKind::Tma, "tma"}};
+    {ParamKind::PeerBases, "peer_bases"}, {ParamKind::Tma, "tma"},
+    {ParamKind::Dim, "dim"}};
 
 /// The `grid`/`block`/`cluster` (3 values) and `smem`/`team`/`cc` (one
 /// value) lines of a kernel, in the order the printer writes them.
@@ -192,9 +199,14 @@ const ParamKey kParamKeys[] = {
      [](const ParamInfo &p) { return formatList(p.shape); },
      [](const std::string &value, ParamInfo &p) -> std::string {
        for (const std::string &item : splitList(value)) {
+         if (item == "?") {
+           p.shape.push_back(abi::kDynamicDim);
+           continue;
+         }
          uint64_t u;
          if (!parseUnsigned(item, INT64_MAX, u))
-           return "a comma-separated list of dimensions in 'shape'";
+           return "a comma-separated list of dimensions (numbers or '?') in "
+                  "'shape'";
          p.shape.push_back(static_cast<int64_t>(u));
        }
        return "";
@@ -202,9 +214,28 @@ const ParamKey kParamKeys[] = {
     {"count", kindBit(ParamKind::Semaphore), always,
      [](const ParamInfo &p) { return std::to_string(p.semaphoreCount); },
      parseU32<&ParamInfo::semaphoreCount>},
-    {"source", kindBit(ParamKind::Tma), always,
-     [](const ParamInfo &p) { return std::to_string(p.tma.sourceParam); },
-     parseTmaU32<&TmaInfo::sourceParam>},
+    {"source", kindBit(ParamKind::Tma) | kindBit(ParamKind::Dim), always,
+     [](const ParamInfo &p) {
+       return std::to_string(p.kind == ParamKind::Dim ? p.dim.sourceParam
+                                                      : p.tma.sourceParam);
+     },
+     [](const std::string &value, ParamInfo &p) -> std::string {
+       uint64_t u;
+       if (!parseUnsigned(value, UINT32_MAX, u))
+         return "an unsigned 32-bit integer";
+       (p.kind == ParamKind::Dim ? p.dim.sourceParam : p.tma.sourceParam) =
+           static_cast<uint32_t>(u);
+       return "";
+     }},
+    {"axis", kindBit(ParamKind::Dim), always,
+     [](const ParamInfo &p) { return std::to_string(p.dim.axis); },
+     [](const std::string &value, ParamInfo &p) -> std::string {
+       uint64_t u;
+       if (!parseUnsigned(value, UINT32_MAX, u))
+         return "an unsigned 32-bit integer";
+       p.dim.axis = static_cast<uint32_t>(u);
+       return "";
+     }},
     {"box", kindBit(ParamKind::Tma), always,
      [](const ParamInfo &p) { return formatList(p.tma.box); },
      [](const std::string &value, ParamInfo &p) -> std::string {
@@ -318,7 +349,7 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
   if (!kind)
     return lineError("unknown parameter kind '" + words[1] +
                      "' (expected buffer, symmetric, semaphore, scalar, rank, "
-                     "team_size, peer_bases or tma)");
+                     "team_size, peer_bases, dim or tma)");
   param.kind = *kind;
   param.name = words[2];
   if (!isValidName(param.name))
@@ -349,6 +380,10 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
   }
   if (param.kind == ParamKind::Tma && !seen.count("source"))
     return lineError("tma parameter '" + param.name + "' needs source=N");
+  if (param.kind == ParamKind::Dim &&
+      (!seen.count("source") || !seen.count("axis")))
+    return lineError("dim parameter '" + param.name +
+                     "' needs source=N and axis=N");
   if (param.kind == ParamKind::Tma && seen.count("offset") &&
       !param.tma.isPeerView)
     return lineError("tma parameter '" + param.name +

@@ -10,13 +10,16 @@
 # weave_bench_bundles` (the collective matmul bundles for D = 2, 4, 8 and
 # m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2).
 # Runs the runtime GPU tests (physical tests skip without 2 GPUs; the
-# Loopback* ones run), the example kernels (ring exchange, TMA forward, and
+# Loopback* ones run), the example kernels (ring exchange, TMA forward,
 # every collective bundle of examples/ -- one-shot, two-shot and atomic
-# all-reduce, all-gather (counter and flags), reduce-scatter, all-to-all,
-# all-to-all-v; f32 and bf16; 1, 1001 and a large element count -- through
-# the `collectives` checker) at D = 2, 4, 8, the collectives benchmark's
-# check mode at D = 2, and the collective matmul's check at D = 2, 4, 8,
-# f16 and bf16, m_shard 1024 and 1152 (not a multiple of 1024).
+# all-reduce, all-gather (counter, flags and packets), reduce-scatter,
+# all-to-all, all-to-all-v; f32 and bf16; 1, 1001 and a large element
+# count -- through the `collectives` checker, and the dynamic-shape kernels
+# at M = 1, 127, 1001 and 4099 from one bundle) at D = 2, 4, 8, the
+# collectives benchmark's check mode at D = 2, the matmul pipeline with a
+# dynamic row count and the collective matmul with a dynamic m_shard at
+# D = 2, and the collective matmul's check at D = 2, 4, 8, f16 and bf16,
+# m_shard 1024 and 1152 (not a multiple of 1024).
 # With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E) run;
 # LOOPBACK_TIMEOUT (seconds, default 300) bounds each run. Ends with one
 # line per run and "N passed, N failed".
@@ -28,12 +31,14 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
-     "$BUILD"/examples/tma_forward/tma_forward.wbundle "$CARRY/bundles/" || exit 1
+     "$BUILD"/examples/tma_forward/tma_forward.wbundle \
+     "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
+     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle "$CARRY/bundles/" || exit 1
   for dir in all_reduce all_gather reduce_scatter all_to_all; do
     cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
   done
@@ -43,6 +48,11 @@ if [ "${1:-}" = "--stage" ]; then
     cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
        "$CARRY/bundles/" || exit 1
   done
+  # The dynamic-m_shard bundles in a directory of their own: the benchmark
+  # runs an _mdyn bundle at every --m-shards value.
+  mkdir -p "$CARRY/bundles-dyn"
+  cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d2_mdyn.wbundle \
+     "$CARRY/bundles-dyn/" || exit 1
   du -sh "$CARRY"
   exit 0
 fi
@@ -88,12 +98,24 @@ run "collectives bench check D=2" env WEAVE_LOOPBACK_TEAM=2 \
   "$CARRY/bin/weave_bench_collectives" --bundles "$CARRY/bench-collectives" \
   --check-only --bytes 4096,65536,16777216
 for d in 2 4 8; do
+  run "dynamic shapes D=$d (M = 1, 127, 1001, 4099 from one bundle)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
+    "$CARRY/bundles/dynamic_shapes.wbundle" --rounds 2
+done
+run "dynamic matmul D=2 (matmul_pipeline, M = 1, 127, 1001, 4099 from one bundle)" \
+  env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/dynamic_shapes" \
+  "$CARRY/bundles/dynamic_matmul.wbundle"
+for d in 2 4 8; do
   for m in 1024 1152; do
     run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \
       "$CARRY/bin/weave_bench_collective_matmul" --bundles "$CARRY/bundles" \
       --devices $d --m-shards $m --dtype all --check-only --no-nccl
   done
 done
+run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
+  env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/weave_bench_collective_matmul" \
+  --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
+  --check-only --no-nccl
 grep -E "^\[  (FAILED|PASSED|SKIPPED) |^(ok|FAIL|error|SKIP)|wrong|mismatch" "$LOG" | sort | uniq -c | head -40
 printf '%s\n' "${results[@]}"
 echo "loopback: $passed passed, $failed failed"

@@ -6,7 +6,7 @@
 // cubin's code bytes, registers, static shared memory and parameter bank.
 
 // CHECK: # {{.*}}.wbundle
-// CHECK-NEXT: weave-manifest 1
+// CHECK-NEXT: weave-manifest 2
 // CHECK-NEXT: arch sm_90a
 // CHECK: kernel scale
 // CHECK-NEXT:   grid 4 1 1

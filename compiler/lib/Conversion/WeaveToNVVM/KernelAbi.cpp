@@ -84,8 +84,8 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
 
 /// What a kernel argument may be, for messages that reject one.
 static constexpr llvm::StringLiteral kPassableTypes =
-    "kernel arguments are memrefs in global memory (static shape, identity "
-    "layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or "
+    "kernel arguments are memrefs in global memory (static or dynamic shape, "
+    "identity layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or "
     "#weave.symmetric memory space), !weave.semaphore, or scalars of type "
     "i32, i64, f32 or f64";
 
@@ -119,9 +119,9 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
     return success();
   }
   if (auto memref = dyn_cast<MemRefType>(type)) {
-    if (!memref.hasStaticShape() || !memref.getLayout().isIdentity())
-      return fail("cannot be passed: the ABI takes static, row-major "
-                  "buffers");
+    if (!memref.getLayout().isIdentity())
+      return fail("cannot be passed: the ABI takes row-major buffers "
+                  "(identity layout)");
     if (!isGlobal(memref))
       return fail("cannot be passed: kernel buffers live in global memory "
                   "(default, 1 or #weave.symmetric memory space)");
@@ -133,9 +133,12 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
       return fail("cannot be passed: the ABI takes buffers of rank 1 or more");
     // The runtime and the lowering compute byte sizes and offsets in
     // (signed) 64-bit arithmetic: a buffer must have at least one element
-    // and at most 2^63 - 1 bytes.
+    // and at most 2^63 - 1 bytes. A dynamic dimension is at least 1 (the
+    // runtime checks the launch sizes against the same bound).
     int64_t bytes = memref.getElementTypeBitWidth() / 8;
     for (int64_t dim : memref.getShape()) {
+      if (ShapedType::isDynamic(dim))
+        continue;
       if (dim <= 0)
         return fail("cannot be passed: buffers need at least one element, "
                     "found a dimension of size " +
@@ -148,7 +151,10 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
     param.kind = isSymmetric(memref) ? ::weave::abi::ParamKind::Symmetric
                                      : ::weave::abi::ParamKind::Buffer;
     param.dtype = *dtype;
-    param.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    for (int64_t dim : memref.getShape())
+      param.shape.push_back(ShapedType::isDynamic(dim)
+                                ? ::weave::abi::kDynamicDim
+                                : dim);
     return success();
   }
   if (type.isIntOrFloat()) {
@@ -258,9 +264,29 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     param.dtype = kind == ::weave::abi::ParamKind::PeerBases ? "" : "u32";
     result.params.push_back(std::move(param));
   }
+  // The launch size of each dynamic dimension: the lowering rebuilds the
+  // memref's sizes from them (docs/ABI.md, "Dynamic dimensions").
+  unsigned numUser = func.getNumArguments();
+  for (unsigned source = 0; source < numUser; ++source) {
+    if (result.params[source].kind != ::weave::abi::ParamKind::Buffer &&
+        result.params[source].kind != ::weave::abi::ParamKind::Symmetric)
+      continue;
+    for (auto [axis, dim] : llvm::enumerate(result.params[source].shape)) {
+      if (dim != ::weave::abi::kDynamicDim)
+        continue;
+      // An i64 by its kind: the manifest's dim line has no dtype.
+      ::weave::ParamInfo param;
+      param.kind = ::weave::abi::ParamKind::Dim;
+      param.name =
+          result.params[source].name + ".dim" + std::to_string(axis);
+      param.dim.sourceParam = source;
+      param.dim.axis = static_cast<uint32_t>(axis);
+      result.params.push_back(std::move(param));
+    }
+  }
+  unsigned firstTma = result.params.size();
 
   // One tensor map per distinct (global buffer, tile, swizzle, peer view).
-  unsigned numUser = func.getNumArguments();
   auto addTensorMap = [&](Operation *op, Value global, MemRefType tile,
                           Value device, int64_t swizzle) -> WalkResult {
     auto arg = dyn_cast<BlockArgument>(global);
@@ -301,7 +327,7 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     }
     if (index == result.params.size()) {
       param.name = result.params[param.tma.sourceParam].name + ".tma" +
-                   std::to_string(index - numUser - 3);
+                   std::to_string(index - firstTma);
       result.params.push_back(std::move(param));
     }
     if (tmaOf)
@@ -324,13 +350,18 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   // Laid out as the runtime lays it out (computeParamLayout).
   uint64_t paramBytes = ::weave::paramBlockBytes(result);
   if (paramBytes > kMaxKernelParamBytes) {
-    unsigned numTma = result.params.size() - numUser - 3;
-    return func.emitError()
-           << "expects at most " << kMaxKernelParamBytes
-           << " bytes of kernel parameters, got " << paramBytes << " ("
-           << numUser << " user parameters, 3 team parameters and " << numTma
-           << " TMA descriptors of " << ::weave::abi::kTmaParamBytes
-           << " bytes, laid out as docs/ABI.md says)";
+    unsigned numTma = result.params.size() - firstTma;
+    unsigned numDims = firstTma - numUser - 3;
+    InFlightDiagnostic diag = func.emitError()
+                              << "expects at most " << kMaxKernelParamBytes
+                              << " bytes of kernel parameters, got "
+                              << paramBytes << " (" << numUser
+                              << " user parameters, 3 team parameters ";
+    if (numDims)
+      diag << "(then " << numDims << " dynamic dimension sizes) ";
+    return diag << "and " << numTma << " TMA descriptors of "
+                << ::weave::abi::kTmaParamBytes
+                << " bytes, laid out as docs/ABI.md says)";
   }
   return result;
 }

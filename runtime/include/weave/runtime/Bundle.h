@@ -34,18 +34,36 @@ struct TmaInfo {
   bool isPeerView = false;
 };
 
+/// A Dim parameter: which dimension of which buffer it carries.
+struct DimInfo {
+  /// Index (in KernelInfo::params) of the Buffer/Symmetric param.
+  uint32_t sourceParam = 0;
+  /// The dimension, outermost first (an index into the source's shape).
+  uint32_t axis = 0;
+};
+
 /// One kernel parameter, in ABI order.
 struct ParamInfo {
   abi::ParamKind kind;
   std::string name;
   /// "f16","bf16","f32","f64","i8","i32","i64","u32"; "" when not applicable.
   std::string dtype;
-  /// Row-major, outermost first; empty for scalars.
+  /// Row-major, outermost first; empty for scalars. abi::kDynamicDim (`?`)
+  /// for a dimension whose size comes from the argument at launch.
   std::vector<int64_t> shape;
   uint32_t alignment = 16;
   /// Number of u32 counters (Semaphore params).
   uint32_t semaphoreCount = 0;
   TmaInfo tma;
+  DimInfo dim;
+
+  /// Whether some dimension of the shape is dynamic.
+  bool hasDynamicDims() const {
+    for (int64_t d : shape)
+      if (d == abi::kDynamicDim)
+        return true;
+    return false;
+  }
 };
 
 struct KernelInfo {
@@ -123,6 +141,7 @@ uint32_t paramBytes(const ParamInfo &param);
 /// Product of the shape times the element size (0 for scalars/unknown;
 /// UINT64_MAX when it overflows 64 bits, which verifyBundle rejects, so that
 /// an unverified manifest can never make a size check pass by wrapping).
+/// A dynamic dimension counts as 1, the least a launch may give it.
 uint64_t tensorBytes(const ParamInfo &param);
 /// Bytes of the packed launch parameter block: each parameter at its natural
 /// alignment (4, 8, or 64 for TMA descriptors), as computeParamLayout places

@@ -103,8 +103,10 @@ private:
   std::vector<CUfunction> functions_;
   std::vector<LaunchLimits> limits_; ///< one per local device
   ParamLayout layout_;
-  /// (local member, parameter index, global address) -> descriptor.
-  std::map<std::tuple<size_t, size_t, uint64_t>, std::unique_ptr<Descriptor>>
+  /// (local member, parameter index, global address, launch shape of the
+  /// source) -> descriptor.
+  std::map<std::tuple<size_t, size_t, uint64_t, std::vector<int64_t>>,
+           std::unique_ptr<Descriptor>>
       tmaCache_;
 };
 

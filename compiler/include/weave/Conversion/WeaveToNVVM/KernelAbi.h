@@ -32,6 +32,11 @@ using KernelAbi = ::weave::KernelInfo;
 /// bases follow).
 inline constexpr llvm::StringLiteral kTeamArgsAttrName = "weave.team_args";
 
+/// Name of the function attribute the lowering leaves on a kernel: the
+/// argument index of the first tensor map (the Dim parameters sit between
+/// the team parameters and it).
+inline constexpr llvm::StringLiteral kTmaArgsAttrName = "weave.tma_args";
+
 /// Name of the attribute the lowering puts on each TMA op
 /// (`weave.copy_smem_to_gmem`, `weave.copy_gmem_to_smem`): the argument
 /// index of its tensor map.
@@ -59,7 +64,9 @@ LogicalResult verifyKernelInterface(gpu::GPUFuncOp func);
 
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
-/// TMA parameters follow the team parameters, one per distinct (global
+/// One Dim parameter per dynamic dimension of a memref argument follows the
+/// team parameters (argument order, outermost dimension first); then the
+/// TMA parameters, one per distinct (global
 /// buffer, tile, swizzle, peer view) of the kernel's TMA ops; `tmaOf`
 /// (if given) receives the Tma parameter index of each of those ops.
 FailureOr<KernelAbi>

@@ -35,10 +35,16 @@ struct TmaLayout {
   /// (rows of 8080 bytes), 256-byte promotion made the 1000x4000x4040 f16
   /// matmul run at 0.83x cuBLAS instead of 0.98x (H100, docs/PERF.md).
   uint32_t l2PromotionBytes = 256;
+  /// False when the source has a dynamic dimension: its global dim and the
+  /// strides that depend on it are 0 and were not checked. A launch
+  /// computes the layout again from the argument's shape.
+  bool complete = true;
 };
 
 /// Computes and checks the layout of `tma` (kind Tma) viewing `source`
 /// (kind Buffer or Symmetric). Errors are InvalidBundle and name `tma`.
+/// Dynamic dimensions of `source` leave the layout incomplete (what depends
+/// on them is checked when a launch gives their sizes).
 Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
                                      const ParamInfo &source);
 
