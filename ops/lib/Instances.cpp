@@ -1,8 +1,9 @@
 //===- Instances.cpp - The kernel instance of each op ---------------------===//
 //
-// Which template each op fills and with what: no CUDA and no compiler here
-// (library WeaveOpsHost), so the instances are checked and compiled ahead
-// of time on machines without a GPU.
+// Which template each op fills, for which team size: no CUDA and no
+// compiler here (library WeaveOpsHost), so the instances are checked and
+// compiled ahead of time on machines without a GPU. The values follow from
+// the dtype, team size and count (collectiveValues).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,37 +13,22 @@ namespace weave::ops {
 
 namespace {
 
-using Values = std::vector<std::pair<std::string, std::string>>;
-
-/// The dtypes a template takes, and for the reducing ones the conversions
-/// to and from the f32 accumulator (@WIDEN@ / @NARROW@).
-Status checkDtype(const std::string &op, const std::string &dtype,
-                  bool reduces) {
-  if (dtype == "f32" || dtype == "bf16" || (!reduces && dtype == "f16"))
-    return ok();
-  return Error(ErrorCode::InvalidArgument,
-               op + ": dtype '" + dtype + "' is not supported (" +
-                   (reduces ? "f32 or bf16: sums are accumulated in f32"
-                            : "f16, bf16 or f32") +
-                   ")");
+/// The dtypes a template takes: the reducing ones sum in f32 and round once
+/// to T, which f16 would do on the way too (not offered).
+Status checkRequest(const std::string &op, const std::string &dtype,
+                    bool reduces, const char *what, int64_t count) {
+  if (!(dtype == "f32" || dtype == "bf16" || (!reduces && dtype == "f16")))
+    return Error(ErrorCode::InvalidArgument,
+                 op + ": dtype '" + dtype + "' is not supported (" +
+                     (reduces ? "f32 or bf16: sums are accumulated in f32"
+                              : "f16, bf16 or f32") +
+                     ")");
+  if (count < 1 || count > (int64_t(1) << 40))
+    return Error(ErrorCode::InvalidArgument,
+                 op + ": " + what + " must be between 1 and 2^40, got " +
+                     std::to_string(count));
+  return ok();
 }
-
-void addConversions(Values &values, const std::string &dtype) {
-  bool narrow = dtype != "f32";
-  values.push_back({"WIDEN", narrow ? "arith.extf" : "arith.bitcast"});
-  values.push_back({"NARROW", narrow ? "arith.truncf" : "arith.bitcast"});
-}
-
-Status checkCount(const std::string &op, const char *what, int64_t count) {
-  if (count >= 1 && count <= (int64_t(1) << 40))
-    return ok();
-  return Error(ErrorCode::InvalidArgument,
-               op + ": " + what + " must be between 1 and 2^40, got " +
-                   std::to_string(count));
-}
-
-
-std::string str(int64_t v) { return std::to_string(v); }
 
 } // namespace
 
@@ -52,76 +38,50 @@ AllReduceAlgorithm AllReduce::choose(const std::string &dtype, int64_t count) {
              : AllReduceAlgorithm::TwoShot;
 }
 
-Expected<KernelInstance> AllReduce::instanceFor(uint32_t, const std::string &dtype,
-                                             int64_t count,
-                                             AllReduceAlgorithm algorithm) {
-  WEAVE_TRY(checkDtype("all-reduce", dtype, /*reduces=*/true));
-  WEAVE_TRY(checkCount("all-reduce", "count", count));
+Expected<KernelInstance> AllReduce::instanceFor(uint32_t,
+                                                const std::string &dtype,
+                                                int64_t count,
+                                                AllReduceAlgorithm algorithm) {
+  WEAVE_TRY(checkRequest("all-reduce", dtype, true, "count", count));
   if (algorithm == AllReduceAlgorithm::Auto)
     algorithm = choose(dtype, count);
   std::string stem = algorithm == AllReduceAlgorithm::OneShot
                          ? "one_shot_all_reduce"
                          : "two_shot_all_reduce";
-  Values values{{"N", str(count)}, {"T", dtype}};
-  addConversions(values, dtype);
-  return KernelInstance{"all_reduce/" + stem, stem, values};
+  // One bundle serves every team size.
+  return KernelInstance{"all_reduce/" + stem, stem, dtype, 0, count, {}};
 }
 
 Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
-                                             const std::string &dtype,
-                                             int64_t count) {
-  WEAVE_TRY(checkDtype("all-gather", dtype, /*reduces=*/false));
-  WEAVE_TRY(checkCount("all-gather", "count", count));
-  int64_t d = teamSize;
-  return KernelInstance{"all_gather/all_gather",
-                        "all_gather",
-                        {{"D", str(d)},
-                         {"LAST", str(d - 1)},
-                         {"N", str(count)},
-                         {"ROWS", str(d * count)},
-                         {"T", dtype}}};
+                                                const std::string &dtype,
+                                                int64_t count) {
+  WEAVE_TRY(checkRequest("all-gather", dtype, false, "count", count));
+  return KernelInstance{"all_gather/all_gather", "all_gather", dtype,
+                        teamSize, count, {}};
 }
 
 Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
-                                                 const std::string &dtype,
-                                                 int64_t count) {
-  WEAVE_TRY(checkDtype("reduce-scatter", dtype, /*reduces=*/true));
-  WEAVE_TRY(checkCount("reduce-scatter", "count", count));
-  int64_t d = teamSize;
-  Values values{{"D", str(d)}, {"N", str(count)}, {"ROWS", str(d * count)},
-                {"T", dtype}};
-  addConversions(values, dtype);
+                                                    const std::string &dtype,
+                                                    int64_t count) {
+  WEAVE_TRY(checkRequest("reduce-scatter", dtype, true, "count", count));
   return KernelInstance{"reduce_scatter/reduce_scatter", "reduce_scatter",
-                        values};
+                        dtype, teamSize, count, {}};
 }
 
 Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
-                                            const std::string &dtype,
-                                            int64_t count) {
-  WEAVE_TRY(checkDtype("all-to-all", dtype, /*reduces=*/false));
-  WEAVE_TRY(checkCount("all-to-all", "count", count));
-  int64_t d = teamSize;
-  return KernelInstance{"all_to_all/all_to_all",
-                        "all_to_all",
-                        {{"D", str(d)},
-                         {"N", str(count)},
-                         {"ROWS", str(d * count)},
-                         {"T", dtype}}};
+                                               const std::string &dtype,
+                                               int64_t count) {
+  WEAVE_TRY(checkRequest("all-to-all", dtype, false, "count", count));
+  return KernelInstance{"all_to_all/all_to_all", "all_to_all", dtype,
+                        teamSize, count, {}};
 }
 
 Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
-                                             const std::string &dtype,
-                                             int64_t capacity) {
-  WEAVE_TRY(checkDtype("all-to-all-v", dtype, /*reduces=*/false));
-  WEAVE_TRY(checkCount("all-to-all-v", "capacity", capacity));
-  int64_t d = teamSize;
-  return KernelInstance{"all_to_all/all_to_all_v",
-                        "all_to_all_v",
-                        {{"CAP", str(capacity)},
-                         {"D", str(d)},
-                         {"DD", str(d * d)},
-                         {"ROWS", str(d * capacity)},
-                         {"T", dtype}}};
+                                                const std::string &dtype,
+                                                int64_t capacity) {
+  WEAVE_TRY(checkRequest("all-to-all-v", dtype, false, "capacity", capacity));
+  return KernelInstance{"all_to_all/all_to_all_v", "all_to_all_v", dtype,
+                        teamSize, capacity, {}};
 }
 
 } // namespace weave::ops

@@ -18,26 +18,17 @@ SOURCE_DIR = pathlib.Path(os.environ.get(
     "WEAVE_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 
 
-def instantiate(template, **values):
-    """The text of examples/<template> with each @KEY@ replaced."""
-    text = (SOURCE_DIR / "examples" / template).read_text()
-    for key, value in values.items():
-        text = text.replace(f"@{key}@", str(value))
-    import re
-    left = re.findall(r"@[A-Z_0-9]+@", text)
-    assert not left, f"unfilled placeholders {left} in {template}"
-    return text
-
-
-def kernel_bundle(name, template, **values):
-    """The bundle of a template instance: compiled here, or read from
-    $WEAVE_TEST_BUNDLES/<name>.wbundle; skips the test when neither works."""
+def op_kernel_bundle(op, team_size, dtype, count, algorithm="auto"):
+    """The bundle of the kernel a ready-made op runs: compiled here, or read
+    from $WEAVE_TEST_BUNDLES/<key>.wbundle (weave.compile_op writes them);
+    skips the test when neither works. Returns (bundle, kernel name)."""
+    key, kernel, source = weave._core.op_instance(op, team_size, dtype, count, algorithm)
     if weave.has_compiler:
-        return weave.compile(instantiate(template, **values), name=name)
+        return weave.compile(source, name=f"{key}.mlir"), kernel
     folder = os.environ.get("WEAVE_TEST_BUNDLES")
-    if folder and (pathlib.Path(folder) / f"{name}.wbundle").exists():
-        return weave.load_bundle(pathlib.Path(folder) / f"{name}.wbundle")
-    pytest.skip(f"no compiler in this build and no {name}.wbundle in "
+    if folder and (pathlib.Path(folder) / f"{key}.wbundle").exists():
+        return weave.load_bundle(pathlib.Path(folder) / f"{key}.wbundle"), kernel
+    pytest.skip(f"no compiler in this build and no {key}.wbundle in "
                 f"$WEAVE_TEST_BUNDLES ({folder or 'unset'})")
 
 

@@ -3,7 +3,6 @@
 import pytest
 
 import weave
-from conftest import instantiate
 
 RING = """
 gpu.module @kernels {
@@ -113,11 +112,28 @@ def test_argument_checks_name_the_parameter():
         weave.check_args(kernel, [good, good, good, scalar], 1, 1, 2)
 
 
+def test_op_instances_name_their_kernels():
+    key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001)
+    assert key == "all_gather_bf16_d4_n1001" and kernel == "all_gather"
+    assert "memref<4004xbf16, #weave.symmetric>" in source
+    with pytest.raises(weave.WeaveError, match="not supported"):
+        weave._core.op_instance("all_reduce", 2, "f64", 8)
+    with pytest.raises(weave.WeaveError, match="unknown op"):
+        weave._core.op_instance("broadcast", 2, "f32", 8)
+
+
 @needs_compiler
-def test_example_template_compiles():
-    bundle = weave.compile(instantiate("all_reduce/one_shot_all_reduce.mlir.in", N=1001),
-                           use_cache=False)
+def test_op_kernel_compiles():
+    _, _, source = weave._core.op_instance("all_reduce", 2, "bf16", 1001, "one_shot")
+    bundle = weave.compile(source, use_cache=False)
     assert bundle.kernel("one_shot_all_reduce").persistent_grid
+
+
+@needs_compiler
+def test_compile_op_writes_the_bundle_the_ops_read(tmp_path):
+    path = weave.compile_op("reduce_scatter", 2, "f32", 64, tmp_path)
+    assert path.endswith("reduce_scatter_f32_d2_n64.wbundle")
+    assert weave.load_bundle(path).kernel("reduce_scatter").name == "reduce_scatter"
 
 
 def test_cuda_part_loads_or_says_why():

@@ -5,7 +5,7 @@ They skip, with the reason, where there is no GPU or no torch."""
 import pytest
 
 import weave
-from conftest import kernel_bundle, torch_or_skip
+from conftest import op_kernel_bundle, torch_or_skip
 
 N = 1001  # not a multiple of 16 bytes of f32
 
@@ -14,8 +14,7 @@ N = 1001  # not a multiple of 16 bytes of f32
 def all_reduce(gpu_team_factory):
     torch = torch_or_skip()
     team = gpu_team_factory(2)
-    bundle = kernel_bundle(f"one_shot_all_reduce_n{N}",
-                           "all_reduce/one_shot_all_reduce.mlir.in", N=N)
+    bundle, _ = op_kernel_bundle("all_reduce", 2, "f32", N, "one_shot")
     memory = weave.SymmetricMemory(team, 16 << 20)
     kernel = weave.load(team, bundle, memory).kernel("one_shot_all_reduce")
     return torch, team, memory, kernel

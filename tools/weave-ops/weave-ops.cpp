@@ -3,10 +3,14 @@
 //   weave-ops list
 //   weave-ops key    OP --team-size D --dtype T --count N [--algorithm A]
 //   weave-ops source OP --team-size D --dtype T --count N [--algorithm A] [-o FILE]
+//   weave-ops instantiate TEMPLATE.mlir.in --team-size D|any --dtype T
+//             --count N [--set KEY=VALUE]... -o FILE
 //
 // Prints what weave::ops would compile for an op (its instance key, or the
 // kernel source with the template filled), so that bundles for a machine
-// without LLVM are made ahead of time:
+// without LLVM are made ahead of time; `instantiate` fills any collective
+// template file with the same values (collectiveValues: what the build's
+// examples and benchmarks compile), plus the KEY=VALUE pairs given:
 //   weave-ops source all_reduce --team-size 2 --dtype bf16 --count 4096 -o k.mlir
 //   weavec k.mlir --emit=bundle -o "$(weave-ops key all_reduce ...).wbundle"
 // A folder of such bundles is what ops::bundleFolder reads. No GPU, no
@@ -20,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace weave;
@@ -34,6 +39,8 @@ int usage(int status) {
                "[--algorithm auto|one_shot|two_shot]\n"
                "       weave-ops source OP --team-size D --dtype T --count N "
                "[--algorithm ...] [-o FILE]\n"
+               "       weave-ops instantiate TEMPLATE.mlir.in --team-size D|any "
+               "--dtype T --count N [--set KEY=VALUE]... -o FILE\n"
                "OP: all_reduce, all_gather, reduce_scatter, all_to_all, "
                "all_to_all_v (--count: elements per member, per block, or the "
                "all-to-all-v capacity per pair; docs/OPS.md)\n");
@@ -99,18 +106,29 @@ int main(int argc, char **argv) {
       std::printf("%s\n", name.c_str());
     return 0;
   }
-  if ((command != "key" && command != "source") || argc < 3)
+  if ((command != "key" && command != "source" && command != "instantiate") ||
+      argc < 3)
     return usage(2);
   std::string op = argv[2], dtype, algorithm = "auto", output;
   int64_t teamSize = 0, count = 0;
+  bool anyTeam = false;
+  TemplateValues extra;
   for (int i = 3; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
       return fail("missing value after " + arg);
     const char *value = argv[++i];
     if (arg == "--team-size") {
-      if (!parseInt(value, teamSize))
+      if (command == "instantiate" && std::string(value) == "any")
+        anyTeam = true;
+      else if (!parseInt(value, teamSize))
         return fail("--team-size takes an integer, got '" + std::string(value) + "'");
+    } else if (arg == "--set" && command == "instantiate") {
+      std::string pair = value;
+      size_t eq = pair.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return fail("--set takes KEY=VALUE, got '" + pair + "'");
+      extra.push_back({pair.substr(0, eq), pair.substr(eq + 1)});
     } else if (arg == "--count") {
       if (!parseInt(value, count))
         return fail("--count takes an integer, got '" + std::string(value) + "'");
@@ -118,14 +136,37 @@ int main(int argc, char **argv) {
       dtype = value;
     } else if (arg == "--algorithm") {
       algorithm = value;
-    } else if (arg == "-o" && command == "source") {
+    } else if (arg == "-o" && command != "key") {
       output = value;
     } else {
       return fail("unknown option '" + arg + "'");
     }
   }
-  if (teamSize == 0 || dtype.empty() || count == 0)
+  if ((teamSize == 0 && !anyTeam) || dtype.empty() || count == 0)
     return fail("--team-size, --dtype and --count are required");
+  if (command == "instantiate") {
+    if (output.empty())
+      return fail("instantiate needs -o FILE");
+    if (count < 1 || teamSize < 0 || teamSize > 65536)
+      return fail("--count must be positive and --team-size at most 65536");
+    std::ifstream in(op, std::ios::binary);
+    if (!in)
+      return fail("cannot read the template " + op);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    KernelInstance instance{op, "", dtype, static_cast<uint32_t>(teamSize),
+                            count, extra};
+    Expected<std::string> filled =
+        fillTemplate(std::move(text), instance.values(), op);
+    if (!filled)
+      return fail(filled.error().message());
+    std::ofstream out(output, std::ios::binary);
+    out << *filled;
+    out.close();
+    if (!out)
+      return fail("cannot write " + output);
+    return 0;
+  }
   Expected<KernelInstance> instance =
       instanceOf(op, teamSize, dtype, count, algorithm);
   if (!instance)

@@ -77,7 +77,10 @@ TEST(OpsInstances, EveryPlaceholderIsFilled) {
 TEST(OpsInstances, KeysTellInstancesApart) {
   auto key = [](Expected<KernelInstance> i) { return i->key(); };
   std::string a = key(AllGather::instanceFor(2, "bf16", 1001));
-  EXPECT_EQ(a, "all_gather.D-2.LAST-1.N-1001.ROWS-2002.T-bf16");
+  // The names examples/CMakeLists.txt gives the examples' bundles.
+  EXPECT_EQ(a, "all_gather_bf16_d2_n1001");
+  EXPECT_EQ(key(AllReduce::instanceFor(4, "f32", 7, AllReduceAlgorithm::OneShot)),
+            "one_shot_all_reduce_f32_dany_n7");
   EXPECT_NE(a, key(AllGather::instanceFor(4, "bf16", 1001)));
   EXPECT_NE(a, key(AllGather::instanceFor(2, "f32", 1001)));
   EXPECT_NE(a, key(AllGather::instanceFor(2, "bf16", 1000)));
@@ -120,10 +123,35 @@ TEST(OpsInstances, TemplatesAreEmbedded) {
   Expected<std::string> missing = templateText("nope/nope");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
-  KernelInstance partial{"all_gather/all_gather", "all_gather", {{"D", "2"}}};
+  // all_gather needs a team size: without one @D@ is left.
+  KernelInstance partial{"all_gather/all_gather", "all_gather", "f32", 0, 8, {}};
   Expected<std::string> source = partial.source();
   ASSERT_FALSE(source);
   EXPECT_NE(source.error().message().find("has no value"), std::string::npos);
+}
+
+TEST(OpsInstances, CollectiveValues) {
+  auto value = [](const TemplateValues &values, const std::string &name) {
+    for (const auto &[k, v] : values)
+      if (k == name)
+        return v;
+    return std::string("<none>");
+  };
+  TemplateValues odd = collectiveValues(2, "f32", 1001);
+  EXPECT_EQ(value(odd, "VW"), "1");
+  EXPECT_EQ(value(odd, "NV"), "1001");
+  EXPECT_EQ(value(odd, "ROWS"), "2002");
+  EXPECT_EQ(value(odd, "LINES"), "4004");
+  EXPECT_EQ(value(odd, "WIDEN"), "arith.bitcast");
+  TemplateValues wide = collectiveValues(0, "bf16", 262144);
+  EXPECT_EQ(value(wide, "VW"), "8");
+  EXPECT_EQ(value(wide, "VB"), "16");
+  EXPECT_EQ(value(wide, "NV"), "32768");
+  EXPECT_EQ(value(wide, "WIDEN"), "arith.extf");
+  EXPECT_EQ(value(wide, "D"), "<none>");
+  EXPECT_EQ(value(collectiveValues(0, "f32", 6), "VW"), "2");
+  EXPECT_EQ(value(collectiveValues(0, "bf16", 1002, {{"WIDTH", "2"}}), "PIECES"),
+            "501");
 }
 
 TEST(OpsInstances, BundleFolderNamesTheMissingBundle) {
@@ -133,8 +161,7 @@ TEST(OpsInstances, BundleFolderNamesTheMissingBundle) {
   ASSERT_FALSE(bundle);
   EXPECT_EQ(bundle.error().code(), ErrorCode::NotFound);
   EXPECT_NE(bundle.error().message().find(
-                "/nonexistent-weave-bundles/all_gather.D-2.LAST-1.N-8.ROWS-16."
-                "T-f32.wbundle"),
+                "/nonexistent-weave-bundles/all_gather_f32_d2_n8.wbundle"),
             std::string::npos);
 }
 

@@ -15,6 +15,7 @@
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Error.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -22,24 +23,50 @@
 
 namespace weave::ops {
 
-/// A template with its placeholders (@KEY@) filled.
+using TemplateValues = std::vector<std::pair<std::string, std::string>>;
+
+/// A collective template (examples/<example>/<stem>.mlir.in) instantiated
+/// for a dtype, a team size and an element count. Every placeholder a
+/// collective template may use follows from these three
+/// (collectiveValues); `extra` adds what a particular template needs
+/// besides.
 struct KernelInstance {
-  /// The template, as `<example>/<file stem>`, e.g.
-  /// "all_reduce/one_shot_all_reduce" (examples/<example>/<stem>.mlir.in).
+  /// The template, as `<example>/<stem>`, e.g.
+  /// "all_reduce/one_shot_all_reduce".
   std::string templateName;
   /// The kernel (gpu.func) to launch from it.
   std::string kernelName;
-  /// Placeholder values, in the order they are listed in `key()`.
-  std::vector<std::pair<std::string, std::string>> values;
+  std::string dtype;     ///< @T@: "f32", "bf16", "f16"
+  uint32_t teamSize = 0; ///< @D@; 0: the kernel serves any team size
+  int64_t count = 0;     ///< @N@: elements (per member, block or pair)
+  TemplateValues extra;  ///< template-specific placeholders
 
-  /// A file-name-safe name unique to the instance, e.g.
-  /// "one_shot_all_reduce.N-1001.T-bf16": the bundle's file name in a
-  /// bundle folder is `<key>.wbundle`.
+  /// `<kernel>_<dtype>_d<D|any>_n<count>`: unique to the instance, the
+  /// bundle's file name (`<key>.wbundle`) in a bundle folder and in the
+  /// build's examples/ (examples/CMakeLists.txt names them so).
   std::string key() const;
-  /// The template's text with every placeholder filled; NotFound for an
-  /// unknown template, InvalidArgument when a placeholder is left.
+  /// Every placeholder's value: collectiveValues, then `extra`.
+  TemplateValues values() const;
+  /// The embedded template's text with every placeholder filled; NotFound
+  /// for an unknown template, InvalidArgument when a placeholder is left.
   Expected<std::string> source() const;
 };
+
+/// The placeholders every collective template may use, from the dtype, the
+/// team size (0: any, then the team-dependent ones are absent) and the
+/// element count N: T, N, CAP (= N), WIDEN / NARROW (arith.extf /
+/// arith.truncf between a 16-bit T and f32, an identity arith.bitcast for
+/// f32), WORDS (32-bit words of N elements), VW (the most elements, a power
+/// of two, within 16 bytes, that divides N), VB (VW's bytes), NV (N / VW),
+/// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D) and
+/// LINES (2 x D x WORDS). With `extra` holding WIDTH, also PIECES (N /
+/// WIDTH).
+TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
+                                int64_t count, const TemplateValues &extra = {});
+/// `text` with every @KEY@ of `values` replaced; InvalidArgument naming
+/// `what` when a placeholder is left.
+Expected<std::string> fillTemplate(std::string text, const TemplateValues &values,
+                                   const std::string &what);
 
 /// The names of the embedded templates (`<example>/<stem>`).
 std::vector<std::string> templateNames();
