@@ -53,6 +53,33 @@ if [ "${1:-}" = "--stage" ]; then
   mkdir -p "$CARRY/bundles-dyn"
   cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d2_mdyn.wbundle \
      "$CARRY/bundles-dyn/" || exit 1
+  # The Python package, built there (its modules need the GPU machine's
+  # Python and torch), with the ops' bundles its tests need (made here:
+  # the GPU machines have no LLVM).
+  rm -rf "$CARRY/python-src" && mkdir -p "$CARRY/python-src" "$CARRY/op-bundles"
+  git -C "$ROOT" archive HEAD | tar -x -C "$CARRY/python-src" || exit 1
+  while read -r op d dtype n algorithm; do
+    "$BUILD/bin/weave-ops" source "$op" --team-size "$d" --dtype "$dtype" --count "$n" \
+      --algorithm "$algorithm" -o "$CARRY/op-bundles/op.mlir" || exit 1
+    key=$("$BUILD/bin/weave-ops" key "$op" --team-size "$d" --dtype "$dtype" --count "$n" \
+      --algorithm "$algorithm")
+    "$BUILD/bin/weavec" "$CARRY/op-bundles/op.mlir" --emit=bundle \
+      -o "$CARRY/op-bundles/$key.wbundle" || exit 1
+  done <<'OPS'
+all_reduce 2 f32 1001 one_shot
+all_reduce 2 f32 1001 two_shot
+all_reduce 2 bf16 1001 one_shot
+all_reduce 2 bf16 1001 two_shot
+all_reduce 1 f32 1024 auto
+all_gather 2 f32 1001 auto
+all_gather 2 bf16 1001 auto
+all_gather 1 f32 1024 auto
+reduce_scatter 2 f32 1001 auto
+reduce_scatter 2 bf16 1001 auto
+all_to_all 2 bf16 1001 auto
+all_to_all_v 2 bf16 1001 auto
+OPS
+  rm -f "$CARRY/op-bundles/op.mlir"
   du -sh "$CARRY"
   exit 0
 fi
@@ -116,6 +143,19 @@ run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
   env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/weave_bench_collective_matmul" \
   --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
   --check-only --no-nccl
+# The Python package (runtime only, pybind11 from torch) and its pytest
+# suite on torch tensors: the kernel launcher, symmetric tensors, the ops
+# (weave.ops over weave::ops, every collective) and the torch custom ops.
+if [ -d "$CARRY/python-src" ] && python3 -c "import torch" 2>/dev/null; then
+  PYBUILD=/tmp/weave-python-build
+  run "python package build (runtime only)" bash -c "cmake -S '$CARRY/python-src' \
+    -B $PYBUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEAVE_ENABLE_COMPILER=OFF \
+    -DPython3_EXECUTABLE=\$(command -v python3) && ninja -C $PYBUILD weave_python"
+  run "python tests (pytest, loopback D=2 and a team of 1)" env \
+    PYTHONPATH=$PYBUILD/python WEAVE_TEST_BUNDLES="$CARRY/op-bundles" \
+    WEAVE_SOURCE_DIR="$CARRY/python-src" \
+    python3 -m pytest -q -rs -p no:cacheprovider "$CARRY/python-src/python/tests"
+fi
 grep -E "^\[  (FAILED|PASSED|SKIPPED) |^(ok|FAIL|error|SKIP)|wrong|mismatch" "$LOG" | sort | uniq -c | head -40
 printf '%s\n' "${results[@]}"
 echo "loopback: $passed passed, $failed failed"
