@@ -361,6 +361,30 @@ PYBIND11_MODULE(_cuda, m) {
           },
           py::arg("team"), py::arg("bytes"),
           py::arg("signal_pad_bytes") = SymmetricHeap::kDefaultSignalPadBytes)
+      .def_static(
+          "from_external",
+          [](Team &team, std::vector<std::vector<uint64_t>> peerBases,
+             uint64_t bytes, std::vector<std::vector<uint64_t>> signalPads,
+             uint64_t signalPadBytes) {
+            ExternalSymmetricMemory memory;
+            memory.peerBases = std::move(peerBases);
+            memory.bytes = bytes;
+            memory.signalPads = std::move(signalPads);
+            memory.signalPadBytes = signalPadBytes;
+            py::gil_scoped_release release;
+            return std::make_shared<SymmetricHeap>(
+                unwrap(SymmetricHeap::fromExternal(team, memory)));
+          },
+          py::arg("team"), py::arg("peer_bases"), py::arg("bytes"),
+          py::arg("signal_pads") = std::vector<std::vector<uint64_t>>{},
+          py::arg("signal_pad_bytes") = 0,
+          "a heap over memory another library mapped on every member: "
+          "peer_bases[local][rank] is member rank's copy as mapped on local "
+          "member `local` (docs/RUNTIME.md, external symmetric memory)")
+      .def(
+          "free",
+          [](SymmetricHeap &h, const SymmetricBuffer &b) { unwrap(h.free(b)); },
+          py::arg("buffer"))
       .def(
           "allocate",
           [](SymmetricHeap &h, size_t bytes, size_t alignment) {

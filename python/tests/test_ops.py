@@ -124,3 +124,30 @@ def test_torch_custom_ops_trace_and_match(gpu_team_factory):
     with FakeTensorMode():
         fake = torch.empty(4, 256, device="cuda:0")
         assert torch.ops.weave.all_gather(fake, "solo").shape == (4, 256)
+
+
+def test_ops_on_torch_symmetric_memory(gpu_team_factory, tmp_path):
+    """A heap over memory PyTorch allocated and mapped (symm_mem empty +
+    rendezvous), no second mapping: a world of one process on GPU 0."""
+    torch = torch_or_skip((2, 4))
+    import torch.distributed as dist
+    import weave.ops
+    if not dist.is_available():
+        pytest.skip("torch.distributed is not available")
+    dist.init_process_group("nccl", init_method=f"file://{tmp_path}/store",
+                            rank=0, world_size=1, device_id=torch.device("cuda", 0))
+    try:
+        team = gpu_team_factory(1)
+        memory = weave.SymmetricMemory.from_torch(team, dist.group.WORLD, 8 << 20)
+        coll = weave.ops.Collectives(team, memory, kernels_or_skip())
+        x = torch.randn(1024, device="cuda:0")
+        torch.testing.assert_close(coll.all_reduce(x), x)
+        gathered = coll.all_gather(x)
+        torch.cuda.synchronize()
+        assert torch.equal(gathered, x)
+        # The staging buffers live in PyTorch's allocation.
+        base = memory._owner[1].buffer_ptrs[0]
+        staged = memory.empty((16,), torch.float32)
+        assert base <= staged[0].data_ptr() < base + (8 << 20)
+    finally:
+        dist.destroy_process_group()

@@ -154,9 +154,40 @@ class SymmetricMemory:
     the team creates it with the same size and makes the same allocations in
     the same order)."""
 
-    def __init__(self, team, bytes, signal_pad_bytes=64 * 1024):
+    def __init__(self, team, bytes, signal_pad_bytes=64 * 1024, *, heap=None):
         self.team = team
-        self.heap = _cuda.SymmetricHeap.create(team, int(bytes), int(signal_pad_bytes))
+        self.heap = heap if heap is not None else _cuda.SymmetricHeap.create(
+            team, int(bytes), int(signal_pad_bytes))
+        self._owner = None  # memory another library owns, kept alive
+
+    @classmethod
+    def from_torch(cls, team, group, bytes, signal_pad_bytes=64 * 1024):
+        """Symmetric memory that PyTorch allocates and maps
+        (torch.distributed._symmetric_memory: empty + rendezvous over
+        ``group``, a process group or its name), wrapped without a second
+        mapping: weave's kernels and ops run on it. One local member per
+        process (torchrun); the first ``signal_pad_bytes`` of the buffer are
+        weave's signal pad (PyTorch's own pads stay PyTorch's)."""
+        torch = _torch()
+        if torch is None:
+            raise WeaveError("NotFound", "SymmetricMemory.from_torch needs torch")
+        import torch.distributed._symmetric_memory as symm_mem
+        if team.local_count != 1:
+            raise WeaveError("InvalidArgument",
+                             "from_torch takes a team with one local member per process")
+        device = torch.device("cuda", team.device_ordinal(0))
+        owner = symm_mem.empty(int(bytes), dtype=torch.uint8, device=device)
+        name = group if isinstance(group, str) else group.group_name
+        handle = symm_mem.rendezvous(owner, name)
+        if handle.world_size != team.size:
+            raise WeaveError("InvalidArgument",
+                             f"the process group has {handle.world_size} ranks, "
+                             f"the team {team.size} members")
+        heap = _cuda.SymmetricHeap.from_external(
+            team, [list(handle.buffer_ptrs)], int(bytes), [], int(signal_pad_bytes))
+        memory = cls(team, bytes, heap=heap)
+        memory._owner = (owner, handle)
+        return memory
 
     def empty(self, shape, dtype):
         """A typed symmetric buffer (dtype: a torch dtype or a weave name)."""
