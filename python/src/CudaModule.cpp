@@ -255,23 +255,32 @@ std::shared_ptr<ops::KernelSource> kernelSource(const std::string &kernels) {
 #endif
 }
 
-/// Binds an op class: create(comm, dtype, count) and __call__(tensors...,
-/// streams) with `Roles` tensor roles.
-template <typename Op, size_t Roles, typename... Extra>
+/// An op and the communicator it was made on: the op refers to the
+/// communicator (and through it to the heap it gives its buffers back to),
+/// so it must go first, whatever order Python drops them in.
+template <typename Op> struct PyOp {
+  std::shared_ptr<PyCommunicator> comm;
+  Op op;
+};
+
+/// Binds an op class: __call__(tensors..., streams) with `Roles` tensor
+/// roles; the module's <name>_op functions create it.
+template <typename Op, size_t Roles>
 void bindOp(py::module_ &m, const char *name, const char *doc) {
-  auto cls = py::class_<Op, std::shared_ptr<Op>>(m, name, doc);
-  cls.def_property_readonly("kernel_key",
-                            [](const Op &op) { return op.instance().key(); });
+  using Holder = PyOp<Op>;
+  auto cls = py::class_<Holder, std::shared_ptr<Holder>>(m, name, doc);
+  cls.def_property_readonly(
+      "kernel_key", [](const Holder &h) { return h.op.instance().key(); });
   if constexpr (Roles == 2)
-    cls.def("__call__", [](Op &op, const PyTensors &a, const PyTensors &b,
+    cls.def("__call__", [](Holder &h, const PyTensors &a, const PyTensors &b,
                            const std::vector<uint64_t> &streams) {
-      unwrap(op(toRefs(a), toRefs(b), toStreams(streams)));
+      unwrap(h.op(toRefs(a), toRefs(b), toStreams(streams)));
     });
   else
-    cls.def("__call__", [](Op &op, const PyTensors &a, const PyTensors &b,
+    cls.def("__call__", [](Holder &h, const PyTensors &a, const PyTensors &b,
                            const PyTensors &c,
                            const std::vector<uint64_t> &streams) {
-      unwrap(op(toRefs(a), toRefs(b), toRefs(c), toStreams(streams)));
+      unwrap(h.op(toRefs(a), toRefs(b), toRefs(c), toStreams(streams)));
     });
 }
 
@@ -506,8 +515,8 @@ PYBIND11_MODULE(_cuda, m) {
                             "counts[j] elements of in go to member j");
   m.def(
       "all_reduce_op",
-      [](PyCommunicator &c, const std::string &dtype, int64_t count,
-         const std::string &algorithm) {
+      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype,
+         int64_t count, const std::string &algorithm) {
         ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
         if (algorithm == "one_shot")
           a = ops::AllReduceAlgorithm::OneShot;
@@ -519,21 +528,24 @@ PYBIND11_MODULE(_cuda, m) {
                       "got '" + algorithm + "'"));
         Expected<ops::AllReduce> op = [&] {
           py::gil_scoped_release release; // may compile
-          return ops::AllReduce::create(c.comm, dtype, count, a);
+          return ops::AllReduce::create(c->comm, dtype, count, a);
         }();
-        return std::make_shared<ops::AllReduce>(unwrap(std::move(op)));
+        return std::make_shared<PyOp<ops::AllReduce>>(
+            PyOp<ops::AllReduce>{c, unwrap(std::move(op))});
       },
       py::arg("comm"), py::arg("dtype"), py::arg("count"),
       py::arg("algorithm") = "auto");
 #define WEAVE_BIND_CREATE(fn, Op)                                              \
   m.def(                                                                       \
       fn,                                                                      \
-      [](PyCommunicator &c, const std::string &dtype, int64_t count) {        \
+      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
+         int64_t count) {                                                      \
         Expected<ops::Op> op = [&] {                                           \
           py::gil_scoped_release release;                                      \
-          return ops::Op::create(c.comm, dtype, count);                        \
+          return ops::Op::create(c->comm, dtype, count);                       \
         }();                                                                   \
-        return std::make_shared<ops::Op>(unwrap(std::move(op)));               \
+        return std::make_shared<PyOp<ops::Op>>(                                \
+            PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
       },                                                                       \
       py::arg("comm"), py::arg("dtype"), py::arg("count"));
   WEAVE_BIND_CREATE("all_gather_op", AllGather)

@@ -53,9 +53,11 @@ class Collectives:
         outs = [torch.empty(numel, dtype=t.dtype, device=t.device) for t in inputs]
         return outs if isinstance(like, (list, tuple)) else outs[0]
 
-    def _run(self, op, *tensor_args):
-        refs = [self._refs(f"'{op.kernel_key}' tensor {i}", a)
-                for i, a in enumerate(tensor_args)]
+    def _run(self, kind, dtype, count, extra, *tensor_args):
+        # The tensors are checked before the op is made: a wrong call must
+        # not compile or load a kernel first.
+        refs = [self._refs(f"{kind} tensor {i}", a) for i, a in enumerate(tensor_args)]
+        op = self._op(kind, dtype, count, *extra)
         self._streams.run(lambda handles: op(*refs, handles))
 
     @staticmethod
@@ -70,14 +72,14 @@ class Collectives:
         """The sum over the team (f32 or bf16, summed in f32 in rank order)."""
         n = self._numel(x)
         out = self._outputs(x, n) if out is None else out
-        self._run(self._op("all_reduce", self._dtype(x), n, algorithm), x, out)
+        self._run("all_reduce", self._dtype(x), n, (algorithm,), x, out)
         return out
 
     def all_gather(self, x, out=None):
         """Every member's ``x`` in rank order (team size x numel)."""
         n = self._numel(x)
         out = self._outputs(x, n * self.team.size) if out is None else out
-        self._run(self._op("all_gather", self._dtype(x), n), x, out)
+        self._run("all_gather", self._dtype(x), n, (), x, out)
         return out
 
     def reduce_scatter(self, x, out=None):
@@ -89,7 +91,7 @@ class Collectives:
                              f"{self.team.size} blocks")
         n = total // self.team.size
         out = self._outputs(x, n) if out is None else out
-        self._run(self._op("reduce_scatter", self._dtype(x), n), x, out)
+        self._run("reduce_scatter", self._dtype(x), n, (), x, out)
         return out
 
     def all_to_all(self, x, out=None):
@@ -100,7 +102,7 @@ class Collectives:
                              f"all_to_all: {total} elements do not split into "
                              f"{self.team.size} blocks")
         out = self._outputs(x, total) if out is None else out
-        self._run(self._op("all_to_all", self._dtype(x), total // self.team.size), x, out)
+        self._run("all_to_all", self._dtype(x), total // self.team.size, (), x, out)
         return out
 
     def all_to_all_v(self, x, counts, out=None):
@@ -113,7 +115,7 @@ class Collectives:
                              f"all_to_all_v: {total} elements do not split into "
                              f"{self.team.size} blocks of capacity")
         out = self._outputs(x, total) if out is None else out
-        self._run(self._op("all_to_all_v", self._dtype(x), total // self.team.size),
+        self._run("all_to_all_v", self._dtype(x), total // self.team.size, (),
                   x, counts, out)
         return out
 
