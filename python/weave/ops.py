@@ -148,7 +148,7 @@ def _register_custom_ops():
 
     @torch.library.custom_op("weave::all_reduce", mutates_args=())
     def all_reduce(x: torch.Tensor, group: str) -> torch.Tensor:
-        return _group(group).all_reduce(x.contiguous())
+        return _group(group).all_reduce(x.contiguous()).view(x.shape)
 
     @all_reduce.register_fake
     def _(x, group):
