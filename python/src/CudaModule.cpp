@@ -323,6 +323,25 @@ PYBIND11_MODULE(_cuda, m) {
           py::arg("rendezvous_dir") = "",
           "torchrun's RANK / WORLD_SIZE / LOCAL_RANK (one GPU per process), "
           "or WEAVE_LOOPBACK_TEAM / loopback_members")
+      .def_static(
+          "multi_process",
+          [](int rank, int worldSize, int localRank,
+             const std::string &rendezvousDir, uint64_t timeoutMs) {
+            LaunchEnvironment launch;
+            launch.rank = rank;
+            launch.worldSize = worldSize;
+            launch.localRank = localRank;
+            TeamOptions options;
+            options.rendezvousDir = rendezvousDir;
+            options.timeout = std::chrono::milliseconds(timeoutMs);
+            py::gil_scoped_release release; // the rendezvous blocks
+            return std::make_shared<Team>(
+                unwrap(Team::createMultiProcess(launch, options)));
+          },
+          py::arg("rank"), py::arg("world_size"), py::arg("local_rank"),
+          py::arg("rendezvous_dir"), py::arg("timeout_ms") = 60000,
+          "one GPU per process (device `local_rank`), joined through Weave's "
+          "bootstrap in `rendezvous_dir` (a folder every process sees)")
       .def_property_readonly("size", &Team::size)
       .def_property_readonly("local_count", &Team::localCount)
       .def("rank_of", &Team::rankOf, py::arg("local"))

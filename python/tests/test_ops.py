@@ -127,8 +127,9 @@ def test_torch_custom_ops_trace_and_match(gpu_team_factory):
 
 
 def test_ops_on_torch_symmetric_memory(gpu_team_factory, tmp_path):
-    """A heap over memory PyTorch allocated and mapped (symm_mem empty +
-    rendezvous), no second mapping: a world of one process on GPU 0."""
+    """A team from a torch.distributed process group and a heap over memory
+    PyTorch allocated and mapped (symm_mem empty + rendezvous), no second
+    mapping: a world of one process on GPU 0."""
     torch = torch_or_skip((2, 4))
     import torch.distributed as dist
     import weave.ops
@@ -137,7 +138,10 @@ def test_ops_on_torch_symmetric_memory(gpu_team_factory, tmp_path):
     dist.init_process_group("nccl", init_method=f"file://{tmp_path}/store",
                             rank=0, world_size=1, device_id=torch.device("cuda", 0))
     try:
-        team = gpu_team_factory(1)
+        gpu_team_factory(1)  # skips without a GPU
+        torch.cuda.set_device(0)
+        team = weave.team_from_process_group()
+        assert team.size == 1 and team.is_multi_process
         memory = weave.SymmetricMemory.from_torch(team, dist.group.WORLD, 8 << 20)
         coll = weave.ops.Collectives(team, memory, kernels_or_skip())
         x = torch.randn(1024, device="cuda:0")

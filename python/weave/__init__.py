@@ -24,6 +24,7 @@ __all__ = [
     "SemaphoreArray", "SymmetricBuffer", "WeaveError", "check_args",
     "compile", "compile_op", "has_compiler", "load_bundle", "cuda_available",
     "Team", "SymmetricMemory", "load", "Program", "KernelLauncher",
+    "team_from_process_group",
 ]
 
 #: True when this build carries the JIT (weave.compile); a runtime-only
@@ -91,7 +92,8 @@ def cuda_available():
     return True, ""
 
 
-_CUDA_NAMES = {"Team", "SymmetricMemory", "load", "Program", "KernelLauncher"}
+_CUDA_NAMES = {"Team", "SymmetricMemory", "load", "Program", "KernelLauncher",
+               "team_from_process_group"}
 
 
 def __getattr__(name):

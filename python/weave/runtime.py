@@ -10,6 +10,28 @@ from . import _core, _cuda
 from .errors import WeaveError
 
 Team = _cuda.Team
+
+
+def team_from_process_group(group=None, timeout_ms=60000):
+    """The team of a torch.distributed process group (one GPU per process,
+    on one host): rank and size from the group, the device from
+    torch.cuda.current_device(). Rank 0 picks a rendezvous folder and the
+    group broadcasts it; the processes then join through Weave's bootstrap
+    there (Unix sockets). Collective over the group."""
+    torch = _torch()
+    if torch is None:
+        raise WeaveError("NotFound", "team_from_process_group needs torch")
+    import os
+    import tempfile
+    import torch.distributed as dist
+    rank = dist.get_rank(group)
+    size = dist.get_world_size(group)
+    folder = [tempfile.mkdtemp(prefix="weave-rendezvous-") if rank == 0 else None]
+    dist.broadcast_object_list(folder, src=dist.get_global_rank(group, 0)
+                               if group is not None else 0, group=group)
+    os.makedirs(folder[0], exist_ok=True)
+    return Team.multi_process(rank, size, torch.cuda.current_device(), folder[0],
+                              timeout_ms)
 Stream = _cuda.Stream
 DeviceMemory = _cuda.DeviceMemory
 
