@@ -62,6 +62,17 @@ private:
   std::unique_ptr<detail::StagedKernel> kernel_;
 };
 
+/// An op with one input and one output tensor per local member.
+class InOutOp : public CollectiveOp {
+public:
+  using CollectiveOp::CollectiveOp;
+  Status operator()(const std::vector<TensorRef> &in,
+                    const std::vector<TensorRef> &out,
+                    const std::vector<CUstream> &streams) {
+    return run({in, out}, streams);
+  }
+};
+
 enum class AllReduceAlgorithm {
   Auto,    ///< one-shot up to kOneShotMaxBytes, two-shot above
   OneShot, ///< every member reads every peer's whole input
@@ -70,18 +81,13 @@ enum class AllReduceAlgorithm {
 
 /// out = the sum over the team of `in` (`count` elements of f32 or bf16,
 /// summed in f32 in rank order: every member gets the same bits).
-class AllReduce : public CollectiveOp {
+class AllReduce : public InOutOp {
 public:
   static constexpr uint64_t kOneShotMaxBytes = 256 * 1024;
   static Expected<AllReduce> create(Communicator &comm, const std::string &dtype,
                                     int64_t count,
                                     AllReduceAlgorithm algorithm =
                                         AllReduceAlgorithm::Auto);
-  Status operator()(const std::vector<TensorRef> &in,
-                    const std::vector<TensorRef> &out,
-                    const std::vector<CUstream> &streams) {
-    return run({in, out}, streams);
-  }
   AllReduceAlgorithm algorithm() const { return algorithm_; }
 
   /// The kernel instance create() builds (no GPU needed: tools and tests
@@ -92,67 +98,34 @@ public:
                                            AllReduceAlgorithm algorithm);
   /// What Auto picks for `count` elements of `dtype`.
   static AllReduceAlgorithm choose(const std::string &dtype, int64_t count);
-  using CollectiveOp::CollectiveOp;
+  using InOutOp::InOutOp;
 
 private:
   AllReduceAlgorithm algorithm_ = AllReduceAlgorithm::OneShot;
 };
 
+/// The ops below differ only in their kernel: each has an input and an
+/// output tensor per member, a create() and the instance it builds.
+#define WEAVE_OPS_IN_OUT_OP(Name)                                              \
+  class Name : public InOutOp {                                                \
+  public:                                                                      \
+    static Expected<Name> create(Communicator &comm, const std::string &dtype, \
+                                 int64_t count);                               \
+    /** The kernel instance create() builds (no GPU needed). */                \
+    static Expected<KernelInstance>                                            \
+    instanceFor(uint32_t teamSize, const std::string &dtype, int64_t count);   \
+    using InOutOp::InOutOp;                                                    \
+  };
+
 /// out (team size x count) = every member's `in` (count), in rank order.
-class AllGather : public CollectiveOp {
-public:
-  static Expected<AllGather> create(Communicator &comm, const std::string &dtype,
-                                    int64_t count);
-  Status operator()(const std::vector<TensorRef> &in,
-                    const std::vector<TensorRef> &out,
-                    const std::vector<CUstream> &streams) {
-    return run({in, out}, streams);
-  }
-
-  /// The kernel instance create() builds (no GPU needed).
-  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
-                                           const std::string &dtype,
-                                           int64_t count);
-  using CollectiveOp::CollectiveOp;
-};
-
+WEAVE_OPS_IN_OUT_OP(AllGather)
 /// Member m's out (count) = the sum over the team of block m of `in`
 /// (team size x count), summed in f32 in rank order.
-class ReduceScatter : public CollectiveOp {
-public:
-  static Expected<ReduceScatter> create(Communicator &comm,
-                                        const std::string &dtype, int64_t count);
-  Status operator()(const std::vector<TensorRef> &in,
-                    const std::vector<TensorRef> &out,
-                    const std::vector<CUstream> &streams) {
-    return run({in, out}, streams);
-  }
-
-  /// The kernel instance create() builds (no GPU needed).
-  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
-                                           const std::string &dtype,
-                                           int64_t count);
-  using CollectiveOp::CollectiveOp;
-};
-
+WEAVE_OPS_IN_OUT_OP(ReduceScatter)
 /// Block j of member i's `in` (team size x count) lands in block i of
 /// member j's `out`.
-class AllToAll : public CollectiveOp {
-public:
-  static Expected<AllToAll> create(Communicator &comm, const std::string &dtype,
-                                   int64_t count);
-  Status operator()(const std::vector<TensorRef> &in,
-                    const std::vector<TensorRef> &out,
-                    const std::vector<CUstream> &streams) {
-    return run({in, out}, streams);
-  }
-
-  /// The kernel instance create() builds (no GPU needed).
-  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
-                                           const std::string &dtype,
-                                           int64_t count);
-  using CollectiveOp::CollectiveOp;
-};
+WEAVE_OPS_IN_OUT_OP(AllToAll)
+#undef WEAVE_OPS_IN_OUT_OP
 
 /// MoE dispatch: member i sends counts_i[j] (0..capacity) elements to
 /// member j, packed in `in` in destination order; member j receives them
