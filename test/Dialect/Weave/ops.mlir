@@ -133,6 +133,20 @@ gpu.func @copy_smem_to_gmem_remote(%tile: memref<128x64xf16, 3>, %out: memref<10
   gpu.return
 }
 
+// CHECK-LABEL: gpu.func @copy_smem_to_gmem_reduce
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(add) on %{{.*}} : memref<64x32xf32, 3> -> memref<1024x4096xf32, #weave.symmetric>
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(max) : memref<64x64xbf16, 3> -> memref<1024x4096xbf16>
+gpu.func @copy_smem_to_gmem_reduce(%box: memref<64x32xf32, 3>, %out: memref<1024x4096xf32, #weave.symmetric>, %hbox: memref<64x64xbf16, 3>, %hout: memref<1024x4096xbf16>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 4>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %me = weave.device_id "x"
+  %n = weave.num_devices "x"
+  %c1 = arith.constant 1 : index
+  %sum = arith.addi %me, %c1 : index
+  %next = arith.remui %sum, %n : index
+  weave.copy_smem_to_gmem %box, %out[%row, %col] reduce(add) on %next : memref<64x32xf32, 3> -> memref<1024x4096xf32, #weave.symmetric>
+  weave.copy_smem_to_gmem %hbox, %hout[%row, %col] reduce(max) : memref<64x64xbf16, 3> -> memref<1024x4096xbf16>
+  gpu.return
+}
+
 // CHECK-LABEL: gpu.func @wait_smem_to_gmem
 //       CHECK:   weave.wait_smem_to_gmem 0{{$}}
 //       CHECK:   weave.wait_smem_to_gmem 1 read_only

@@ -487,8 +487,21 @@ LogicalResult CopySmemToGmemOp::verify() {
                          << target;
   if (failed(verifyDevice(*this, getDevice())))
     return failure();
-  return verifyTensorMapCopy(*this, /*tile=*/source, /*global=*/target,
-                             getIndices().size(), "target", getSwizzle());
+  if (failed(verifyTensorMapCopy(*this, /*tile=*/source, /*global=*/target,
+                                 getIndices().size(), "target",
+                                 getSwizzle())))
+    return failure();
+  // cp.reduce.async.bulk.tensor: .add on f16, bf16 and f32 (the tensor map
+  // types); .min/.max on f16 and bf16, not f32.
+  std::optional<TmaReduceKind> reduce = getReduce();
+  Type elt = source.getElementType();
+  if (reduce && *reduce != TmaReduceKind::Add && elt.isF32())
+    return emitOpError() << "expects f16 or bf16 elements for a TMA reduce("
+                         << stringifyTmaReduceKind(*reduce)
+                         << ") (cp.reduce.async.bulk.tensor has no f32 "
+                         << stringifyTmaReduceKind(*reduce) << "), got "
+                         << elt;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

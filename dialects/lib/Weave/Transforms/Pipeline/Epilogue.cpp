@@ -131,7 +131,8 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
         Value col = arith::AddIOp::create(
             b, col0, cIndex(box % boxesPerBlock * tiling.outBoxCols()));
         CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, col},
-                                 Value(), kSwizzleBytes);
+                                 Value(), kSwizzleBytes,
+                                 /*reduce=*/TmaReduceKindAttr());
       }
     });
   }

@@ -292,6 +292,15 @@ def Weave_GetOp : Weave_Op<"get", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Weave_TmaReduceKind : I32EnumAttr<"TmaReduceKind",
+    "how a TMA reduction combines a tile with the data it lands on", [
+      I32EnumAttrCase<"Add", 0, "add">,
+      I32EnumAttrCase<"Min", 1, "min">,
+      I32EnumAttrCase<"Max", 2, "max">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
 def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     [AttrSizedOperandSegments]> {
   let summary = "asynchronous bulk (TMA) store of a shared-memory tile";
@@ -307,17 +316,27 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     Elements are f16, bf16 or f32: the tensor map types the runtime encodes
     (f64 and integers are not, yet).
 
+    With `reduce(add|min|max)` the tile is combined element-wise with what
+    is in `target` (`cp.reduce.async.bulk.tensor`, atomic per element
+    against other reductions into the same place, performed at L2 of the
+    device that holds `target`): `add` on f16, bf16 and f32, `min` and
+    `max` on f16 and bf16 only (PTX has no f32 min/max for this
+    instruction). Completion and visibility are those of the store.
+
     ```mlir
     weave.copy_smem_to_gmem %tile, %scratch[%row, %c0] on %prev
         : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
+    weave.copy_smem_to_gmem %box, %out[%row, %col] reduce(add) on %owner
+        : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1024x4096xf32, #weave.symmetric>
     ```
   }];
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
                        Variadic<Index>:$indices, Optional<Index>:$device,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       OptionalAttr<Weave_TmaReduceKind>:$reduce);
   let assemblyFormat = [{
-    $source `,` $target `[` $indices `]` (`on` $device^)? attr-dict
-    `:` type($source) `->` type($target)
+    $source `,` $target `[` $indices `]` (`reduce` `(` $reduce^ `)`)?
+    (`on` $device^)? attr-dict `:` type($source) `->` type($target)
   }];
   let hasVerifier = 1;
 }
