@@ -65,7 +65,7 @@ TEST_P(EpilogueTest, BoxesCoverTheTileAndGoToTheirPlace) {
   auto copies = collect<CopySmemToGmemOp>(pm.kernel());
   ASSERT_EQ(static_cast<int64_t>(copies.size()), boxes);
   auto stores = collect<LLVM::StoreOp>(pm.kernel());
-  // Per thread: two 32-bit stores per 8-column accumulator group.
+  // Per thread: two pair stores per 8-column accumulator group.
   ASSERT_EQ(static_cast<int64_t>(stores.size()), boxes * boxCols / 8 * 2);
   int64_t storesPerBox = boxCols / 8 * 2;
   for (int64_t consumer = 0; consumer < t.consumers; ++consumer) {
@@ -121,7 +121,9 @@ TEST_P(EpilogueTest, BoxesCoverTheTileAndGoToTheirPlace) {
             EXPECT_EQ(inBox,
                       row * 128 + ((byte / 16) ^ (row % 8)) * 16 + byte % 16)
                 << "lane " << l << ", store " << i;
-            words.insert(inBox / 4);
+            // A pair of adjacent columns: 2 * outBytes bytes.
+            for (int64_t w = 0; w < 2 * t.outBytes / 4; ++w)
+              words.insert(inBox / 4 + w);
           }
         }
         EXPECT_EQ(static_cast<int64_t>(words.size()),
@@ -138,6 +140,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"f16", "tile(128, 256, 64) stages(4)"},
         Case{"bf16", "tile(256, 128, 64) stages(3)"},
         Case{"f16", "tile(128, 128, 64) stages(4) {consumers = 1 : i64}"},
-        Case{"f16", "tile(128, 256, 64) stages(4) {split = #weave<split n>}"}));
+        Case{"f16", "tile(128, 256, 64) stages(4) {split = #weave<split n>}"},
+        Case{"f32", "tile(128, 256, 64) stages(3)"},
+        Case{"f32", "tile(128, 128, 64) stages(4) {consumers = 1 : i64}"}));
 
 } // namespace

@@ -655,10 +655,6 @@ LogicalResult MatmulPipelineOp::verify() {
   if (consumers > 2)
     return emitOpError() << "expects 1 or 2 consumer warpgroups, got "
                          << consumers;
-  if (!outElt.isF16() && !outElt.isBF16())
-    return emitOpError() << "expects an f16 or bf16 output (f32 output is "
-                            "not lowered yet), got "
-                         << outElt;
   if (tm > 256 || tn > 256)
     return emitOpError() << "expects tile_m and tile_n of at most 256 (a TMA "
                             "box limit), got "

@@ -104,13 +104,16 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
           for (int64_t q = 0; q < 2; ++q) {
             int64_t index = 4 * j + 2 * half + q;
             Value v = LLVM::ExtractValueOp::create(b, acc, index);
-            Value t = LLVM::FPTruncOp::create(b, outElt, v);
+            // f32 output: the accumulator as it is.
+            Value t =
+                outElt.isF32() ? v : LLVM::FPTruncOp::create(b, outElt, v);
             pair = LLVM::InsertElementOp::create(b, pair, t, cI32(q));
           }
           Value ptr = LLVM::GEPOp::create(
               b, regionPtr.getType(), b.getI8Type(), regionPtr,
               ValueRange{arith::IndexCastOp::create(b, b.getI64Type(), offset)});
-          LLVM::StoreOp::create(b, pair, ptr, /*alignment=*/4);
+          LLVM::StoreOp::create(b, pair, ptr,
+                                /*alignment=*/2 * tiling.outBytes);
         }
       }
     }

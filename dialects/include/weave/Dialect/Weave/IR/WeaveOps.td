@@ -494,7 +494,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       saw the last use of every slot released by the whole cluster (no
       peer writes into it or arrives on its barriers after that). The
       number of row tiles and `grid_tile_width` must be multiples of `c`;
-    - the epilogue converts the accumulators to the output type and
+    - the epilogue converts the accumulators to the output type (f16 or
+      bf16; an f32 output gets them as they are) and
       streams them through two 64-row x 128-byte boxes per consumer in
       shared memory (128-byte swizzled, so the stores are conflict-free)
       and out with TMA stores (edges are clipped).

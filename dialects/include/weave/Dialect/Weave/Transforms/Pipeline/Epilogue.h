@@ -2,10 +2,11 @@
 //
 // Contract. `store(accs, m, n)`, run by every thread of consumer warpgroup
 // `consumer` after its mainloop of tile (m, n), converts its wgmma
-// accumulators to the output element type and writes them out through its
-// `epilogueBuffers` boxes of 64 rows x 128 bytes in shared memory (the
-// 128-byte swizzled layout, so the 32-bit fragment stores are free of bank
-// conflicts), `epilogueBuffers` boxes at a time: before a round, the
+// accumulators to the output element type (f16, bf16; f32 as they are)
+// and writes them out through its `epilogueBuffers` boxes of 64 rows x 128
+// bytes in shared memory, `epilogueBuffers` boxes at a time. The boxes are
+// 128-byte swizzled, so the fragment stores (a pair of adjacent columns
+// each: 4 or 8 bytes) are free of bank conflicts. Before a round, the
 // warpgroup's leader waits until the previous round's TMA stores have read
 // the boxes; after writing, the boxes are fenced to the async proxy and the
 // leader issues one TMA store per box (clipped at the edge of `out`'s
