@@ -145,3 +145,75 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"f32", "tile(128, 128, 64) stages(4) {consumers = 1 : i64}"}));
 
 } // namespace
+
+namespace {
+
+/// With a box handler the leader hands each box to it, with its index in
+/// the whole tile (row-major over tile_m / 64 x tile_n / boxCols boxes),
+/// instead of storing it.
+TEST(EpilogueHandler, GetsEveryBoxOfTheTileOnceWithItsTileIndex) {
+  for (const char *attrs :
+       {"tile(128, 256, 64) stages(4)", "tile(256, 128, 64) stages(3)",
+        "tile(128, 256, 64) stages(4) {split = #weave<split n>}"}) {
+    auto ctx = makeContext();
+    PipelineModule pm = PipelineModule::parse(
+        *ctx, pipelineKernel(512, 512, 512, "f16", "f32", attrs));
+    ASSERT_TRUE(pm.op);
+    MatmulTiling t = MatmulTiling::get(pm.op);
+    MatmulSmemLayout layout(t);
+    ImplicitLocOpBuilder b(pm.op.getLoc(), pm.op);
+    SmemBase smem = SmemBase::create(b);
+    BarrierRing ring(b, smem, layout.fullBarrierOffset, t.stages, 1);
+    Value warpgroup = arith::ConstantIndexOp::create(b, 0);
+    Value lane = arith::ConstantIndexOp::create(b, 0);
+    Value m = arith::ConstantIndexOp::create(b, 3);
+    Value n = arith::ConstantIndexOp::create(b, 1);
+    TmaOperand out{pm.kernel().getArgument(2),
+                   arith::ConstantIndexOp::create(b, 0),
+                   arith::ConstantIndexOp::create(b, 0)};
+    Type accType =
+        WgmmaMainloop(b, t, layout, smem, ring, b.getF16Type(), {}, {})
+            .getAccumulatorType();
+    SmallVector<Value> accs;
+    for (int64_t i = 0; i < t.mBlocks(); ++i)
+      accs.push_back(LLVM::ZeroOp::create(b, accType));
+    Epilogue epilogue(b, t, layout, smem, b.getF32Type(), out, warpgroup,
+                      lane);
+    struct Handed {
+      Value box, m, n, index;
+    };
+    std::vector<Handed> handed;
+    epilogue.setBoxHandler([&](Value box, Value mm, Value nn, Value index) {
+      handed.push_back({box, mm, nn, index});
+    });
+    epilogue.store(accs, m, n);
+    EXPECT_TRUE(collect<CopySmemToGmemOp>(pm.kernel()).empty());
+    int64_t tileBoxes = t.tm / 64 * (t.tn / t.outBoxCols());
+    int64_t perConsumer = tileBoxes / t.consumers;
+    ASSERT_EQ(static_cast<int64_t>(handed.size()), perConsumer);
+    std::set<int64_t> seen;
+    for (int64_t consumer = 0; consumer < t.consumers; ++consumer) {
+      IndexEvaluator ev;
+      ev.bind(collect<memref::ExtractAlignedPointerAsIndexOp>(pm.kernel())[0],
+              0x40000);
+      ev.bind(warpgroup, consumer + 1);
+      for (size_t i = 0; i < handed.size(); ++i) {
+        EXPECT_EQ(handed[i].m, m);
+        EXPECT_EQ(handed[i].n, n);
+        int64_t index = ev(handed[i].index);
+        seen.insert(index);
+        // The consumer's box i covers tile rows / columns that index names.
+        int64_t perBlock = t.subN / t.outBoxCols();
+        int64_t row = (t.splitM ? consumer * t.subM : 0) + i / perBlock * 64;
+        int64_t col = ((t.splitM ? 0 : consumer * t.subN) +
+                       i % perBlock * t.outBoxCols());
+        EXPECT_EQ(index,
+                  row / 64 * (t.tn / t.outBoxCols()) + col / t.outBoxCols())
+            << attrs << ", consumer " << consumer << ", box " << i;
+      }
+    }
+    EXPECT_EQ(static_cast<int64_t>(seen.size()), tileBoxes) << attrs;
+  }
+}
+
+} // namespace

@@ -796,8 +796,34 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
       failed(verifyRegionThreads(*this, getAfterLoads(), "after_loads",
                                  /*oneWarp=*/false)) ||
       failed(verifyRegionThreads(*this, getCallback(), "callback",
-                                 /*oneWarp=*/true)))
+                                 /*oneWarp=*/false)) ||
+      failed(verifyRegionThreads(*this, getEpilogue(), "epilogue",
+                                 /*oneWarp=*/false)))
     return failure();
+  if (!getEpilogue().empty()) {
+    // (box, m, n, box index): the box is 64 rows x 128 bytes of the output.
+    Block &block = getEpilogue().front();
+    auto out = cast<MemRefType>(getOut().getType());
+    int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
+    auto box = block.getNumArguments() == 4
+                   ? dyn_cast<MemRefType>(block.getArgument(0).getType())
+                   : MemRefType();
+    bool indices = block.getNumArguments() == 4 &&
+                   llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
+                                [](Type t) { return t.isIndex(); });
+    if (!box || !indices || !isWorkgroup(box) ||
+        box.getShape() != ArrayRef<int64_t>{64, cols} ||
+        box.getElementType() != out.getElementType() ||
+        !box.getLayout().isIdentity()) {
+      std::string expected;
+      llvm::raw_string_ostream os(expected);
+      os << "64x" << cols << "x" << out.getElementType();
+      return emitOpError() << "expects the epilogue to take a " << expected
+                           << " box in workgroup memory and 3 indices (box, "
+                              "m, n, box index), got ("
+                           << block.getNumArguments() << " arguments)";
+    }
+  }
   if (!getBeforeLoad().empty()) {
     Block &block = getBeforeLoad().front();
     if (block.getNumArguments() != 3 ||

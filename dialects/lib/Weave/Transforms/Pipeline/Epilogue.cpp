@@ -133,9 +133,29 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
             b, row0, cIndex(box / boxesPerBlock * 64));
         Value col = arith::AddIOp::create(
             b, col0, cIndex(box % boxesPerBlock * tiling.outBoxCols()));
-        CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, col},
-                                 Value(), kSwizzleBytes,
-                                 /*reduce=*/TmaReduceKindAttr());
+        if (!boxHandler) {
+          CopySmemToGmemOp::create(b, tile, out.argument,
+                                   ValueRange{row, col}, Value(),
+                                   kSwizzleBytes,
+                                   /*reduce=*/TmaReduceKindAttr());
+          continue;
+        }
+        // The box's index in the whole tile, row-major over its 64-row x
+        // boxCols boxes.
+        int64_t tileBoxCols = tiling.tn / tiling.outBoxCols();
+        Value rowBox = cIndex(box / boxesPerBlock);
+        Value colBox = cIndex(box % boxesPerBlock);
+        if (tiling.splitM)
+          rowBox = arith::AddIOp::create(
+              b, rowBox,
+              arith::MulIOp::create(b, consumer, cIndex(tiling.mBlocks())));
+        else
+          colBox = arith::AddIOp::create(
+              b, colBox,
+              arith::MulIOp::create(b, consumer, cIndex(boxesPerBlock)));
+        Value index = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, rowBox, cIndex(tileBoxCols)), colBox);
+        boxHandler(tile, m, n, index);
       }
     });
   }

@@ -504,14 +504,30 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
 
-    The regions run on fewer threads than the block: `before_load` and
-    `after_loads` on one thread, `callback` on one warp. The verifier
-    rejects in them what waits for other threads (`gpu.barrier`,
-    `nvvm.barrier`, `bar.sync` in inline PTX, cluster barriers, wgmma; in
-    the one-thread regions also shuffles and other warp-wide ops) and the
-    block-cooperative `weave.put` / `weave.get`: the first deadlock, the
-    second would copy only part of the data. All three run on warpgroup 0,
-    which keeps only 40 registers per thread (see below).
+    Every region runs on one thread. The verifier rejects in them what
+    waits for other threads (`gpu.barrier`, `nvvm.barrier`, `bar.sync` in
+    inline PTX, cluster barriers, wgmma, shuffles and other warp-wide ops)
+    and the cooperative `weave.put` / `weave.get` of a block or a warp: the
+    first deadlock, the second would copy only part of the data.
+    `before_load`, `after_loads` and `callback` run on warpgroup 0, which
+    keeps only 40 registers per thread (see below).
+
+    `epilogue` (optional) replaces the store of each output box: it runs on
+    the leader thread of the consumer warpgroup that owns the box, once the
+    box (64 rows x 128 bytes of the output type, 128-byte swizzled) is in
+    shared memory and visible to the TMA unit. Its arguments are the box,
+    the tile indices `m, n` and the box index `i` in the tile, row-major
+    over the tile's `tile_m / 64` x `tile_n / box_cols` boxes (`box_cols =
+    128 / bytes of the output element`): the box covers rows
+    `m * tile_m + 64 * (i / (tile_n / box_cols))` and columns
+    `n * tile_n + box_cols * (i mod (tile_n / box_cols))` of `out`. The
+    region decides where the box goes, typically one
+    `weave.copy_smem_to_gmem` of it (to `out`, to a peer's symmetric
+    buffer, or with `reduce(add)`), which the expansion gives the box's
+    swizzle. The box is reused once the region's bulk stores have read it
+    (the expansion waits for that); a region that signals a peer after its
+    stores waits for them first (`weave.wait_smem_to_gmem 0`). Without the
+    region, each box is stored to `out`.
 
     `after_loads` (optional, no arguments) runs on the producer thread once
     every load the block issued has landed in shared memory: the block
@@ -519,10 +535,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (e.g. signal a peer that writes the next launch's rows into `lhs`). It
     runs while the consumers may still compute and store.
 
-    `callback` (optional) runs on one warp beside the producer (warp 1 of
-    the producer warpgroup, threads 32..63 of the block) once the tiles of
-    step `(m, n, k)` are resident, on every step of every tile of the
-    block. Its tile arguments are views of the ring slot in the 128-byte
+    `callback` (optional) runs on one elected thread of a warp beside the
+    producer (lane 0 of warp 1 of the producer warpgroup; user IR names no
+    thread) once the tiles of step `(m, n, k)` are resident, on every step
+    of every tile of the block. Its tile arguments are views of the ring slot in the 128-byte
     swizzled layout: they are meant for `weave.copy_smem_to_gmem`, which
     the expansion gives a tensor map of the same swizzle; plain loads do
     not see the logical layout. The warp takes part in handing slots back:
@@ -580,7 +596,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     Optional<Index>:$rotate_m);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
-                        MaxSizedRegion<1>:$after_loads);
+                        MaxSizedRegion<1>:$after_loads,
+                        MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
     `stages` `(` $stages `)`
@@ -591,6 +608,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`before_load` $before_load^)?
     (`callback` $callback^)?
     (`after_loads` $after_loads^)?
+    (`epilogue` $epilogue^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

@@ -15,6 +15,10 @@
 // of it, boxesPerBlock = subN / boxCols, boxCols = 128 / outBytes. On
 // return stores may still be in flight: the caller waits (bulk group) before
 // the boxes' shared memory is reused otherwise or the output is signalled.
+// With a box handler (`setBoxHandler`), the leader calls it instead of
+// storing each box, with the box view, m, n and the box's index in the
+// whole tile (row-major over its tile_m / 64 x tile_n / boxCols boxes); the
+// handler's bulk stores are waited for like the default ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +27,8 @@
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/Builders.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+
+#include <functional>
 
 namespace mlir::weave::pipeline {
 
@@ -38,9 +44,15 @@ public:
         outputType(outputType), out(out), warpgroup(warpgroup),
         laneInGroup(laneInGroup) {}
 
+  /// `handler(box, m, n, boxIndex)` emits what happens to a box (on the
+  /// leader thread) instead of the TMA store to `out`.
+  using BoxHandler = std::function<void(Value, Value, Value, Value)>;
+  void setBoxHandler(BoxHandler handler) { boxHandler = std::move(handler); }
+
   void store(ArrayRef<Value> accs, Value m, Value n);
 
 private:
+  BoxHandler boxHandler;
   const MatmulTiling &tiling;
   const MatmulSmemLayout &layout;
   const SmemBase &smem;
