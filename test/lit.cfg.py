@@ -31,5 +31,6 @@ if config.enable_gpu_tests:
 tools = [
     ToolSubst("weave-opt", unresolved="fatal"),
     ToolSubst("weavec", unresolved="fatal"),
+    ToolSubst("weave-bundle", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.weave_tools_dir, config.llvm_tools_dir])

@@ -8,7 +8,9 @@
 // One process drives D GPUs (default: every visible one; at least 2), or
 // with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible GPUs
 // (with --check-only only). For every bundle
-// DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle:
+// DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle, and for every
+// --m-shards value each DIR/all_gather_matmul_<dtype>_d<D>_mdyn.wbundle (a
+// dynamic row count: one bundle, its m_shard bound at launch):
 // random inputs per device (its A shard, its B column shard), poisoned
 // outputs, one run of the kernel; every device's C is checked against
 // cuBLAS on the full gathered A (built on each device with peer copies of
@@ -92,6 +94,7 @@ struct Case {
   Bundle bundle;
   int64_t k = 0, n = 0; ///< from the manifest
   uint32_t semaphores = 0;
+  bool dynamicRows = false; ///< an _mdyn bundle run at this m
   bool hasEpoch = false; ///< the kernel takes the launch number
   bool hasDone = false;  ///< ... and a `done` semaphore after it
 };
@@ -144,11 +147,12 @@ Options parseOptions(int argc, char **argv) {
   return o;
 }
 
-/// Every bundle file in the directory: (dtype, D, m_shard, path).
+/// Every bundle file in the directory: (dtype, D, m_shard, path). An
+/// _mdyn bundle gives one case per --m-shards value (none without it).
 std::vector<Case> findBundles(const Options &o) {
   namespace fs = std::filesystem;
   static const std::regex name(
-      "all_gather_matmul_(f16|bf16)_d([0-9]+)_m([0-9]+)\\.wbundle");
+      "all_gather_matmul_(f16|bf16)_d([0-9]+)_m([0-9]+|dyn)\\.wbundle");
   std::vector<Case> out;
   std::error_code ec;
   for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
@@ -159,13 +163,21 @@ std::vector<Case> findBundles(const Options &o) {
     Case c;
     c.dtype = *parseDType(m[1]);
     c.d = std::stoll(m[2]);
-    c.m = std::stoll(m[3]);
     c.path = entry.path().string();
-    out.push_back(std::move(c));
+    if (m[3] != "dyn") {
+      c.m = std::stoll(m[3]);
+      out.push_back(std::move(c));
+      continue;
+    }
+    c.dynamicRows = true;
+    for (int64_t shard : o.mShards) {
+      c.m = shard;
+      out.push_back(c);
+    }
   }
   std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {
-    return std::make_tuple(a.d, a.dtype, a.m) <
-           std::make_tuple(b.d, b.dtype, b.m);
+    return std::make_tuple(a.d, a.dtype, a.m, a.dynamicRows) <
+           std::make_tuple(b.d, b.dtype, b.m, b.dynamicRows);
   });
   return out;
 }
@@ -205,14 +217,17 @@ Status loadCase(Case &c) {
   c.k = p.a->shape[1];
   c.n = p.b->shape[1];
   c.semaphores = ready->semaphoreCount;
-  if (p.a->shape[0] != c.d * c.m || p.b->shape[0] != c.k ||
-      p.c->shape[0] != c.d * c.m || p.c->shape[1] != c.n)
+  // A dynamic row count ('?') takes D*m_shard rows at launch.
+  int64_t rows = c.dynamicRows ? abi::kDynamicDim : c.d * c.m;
+  if (p.a->shape[0] != rows || p.b->shape[0] != c.k ||
+      p.c->shape[0] != rows || p.c->shape[1] != c.n)
     return Error(ErrorCode::InvalidBundle,
                  "shapes a " + shapeText(p.a->shape) + ", b " +
                      shapeText(p.b->shape) + ", c " + shapeText(p.c->shape) +
                      " are not a [D*m_shard,K], b [K,n], c [D*m_shard,n] "
                      "for D=" +
-                     std::to_string(c.d) + ", m_shard=" + std::to_string(c.m));
+                     std::to_string(c.d) + ", m_shard=" +
+                     (c.dynamicRows ? std::string("?") : std::to_string(c.m)));
   if (kernel->teamSize != 0 && kernel->teamSize != c.d)
     return Error(ErrorCode::InvalidBundle,
                  "the kernel was compiled for a team of " +
@@ -288,7 +303,8 @@ Status check(CUresult result, const char *what) {
 Result runCase(const Options &o, const Case &c, Context &ctx) {
   Result r;
   r.c = &c;
-  std::string label = "m_shard " + std::to_string(c.m) + " " +
+  std::string label = "m_shard " + std::to_string(c.m) +
+                      (c.dynamicRows ? " (dynamic)" : "") + " " +
                       dtypeName(c.dtype) + " on " + std::to_string(c.d) +
                       " GPUs";
   auto fail = [&](const Error &e) {
@@ -677,8 +693,9 @@ int main(int argc, char **argv) {
 
   std::vector<Result> results;
   for (const Case &c : cases) {
-    std::fprintf(stderr, "%s: m_shard %lld %s on %d GPUs ...\n", kProgram,
-                 static_cast<long long>(c.m), dtypeName(c.dtype), d);
+    std::fprintf(stderr, "%s: m_shard %lld%s %s on %d GPUs ...\n", kProgram,
+                 static_cast<long long>(c.m),
+                 c.dynamicRows ? " (dynamic)" : "", dtypeName(c.dtype), d);
     results.push_back(runCase(o, c, ctx));
   }
 
@@ -696,7 +713,8 @@ int main(int argc, char **argv) {
     double flop = 2.0 * c.d * c.m * c.n * c.k;
     bool checked = r.status == "ok" || r.status == "WRONG";
     table.addRow(
-        {std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
+        {std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : ""),
+         std::to_string(c.d), dtypeName(c.dtype),
          std::to_string(c.d * c.m),
          r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",
          r.timedNccl ? formatMs(r.nccl.medianMs, 4) +

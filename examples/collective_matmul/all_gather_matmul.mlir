@@ -46,13 +46,29 @@ gpu.module @all_gather_matmul {
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %one = arith.constant 1 : i32
-    %tiles_per_shard = arith.constant 8 : index
-    // Each shard arrives as (row tiles) x (forwarding column tiles) parts.
-    %parts_per_shard = arith.constant 128 : i32
     %col_tiles = arith.constant 16 : index
     %last_k = arith.constant 63 : index
     %me = weave.device_id "x"
     %n = weave.num_devices "x"
+    // The shard size comes from `a` (2048 rows: with ROWS = ?, one bundle
+    // serves every m_shard, its rows bound at launch); for a static shape
+    // all of this folds to constants. A shard must be whole row tiles: a
+    // tile straddling two shards would wait for the wrong one, so another
+    // m_shard traps here instead of hanging.
+    %rows = memref.dim %a, %c0 : memref<2048x4096xf16, #weave.symmetric>
+    %m_shard = arith.divui %rows, %n : index
+    %tiles_per_shard = arith.divui %m_shard, %c128 : index
+    %whole_tiles = arith.muli %tiles_per_shard, %c128 : index
+    %all_rows = arith.muli %whole_tiles, %n : index
+    %ragged = arith.cmpi ne, %all_rows, %rows : index
+    scf.if %ragged {
+      gpu.printf "all_gather_matmul: %lu rows of a are not 2 shards of whole 128-row tiles\n", %rows : index
+      llvm.intr.trap
+    }
+    // Each shard arrives as (row tiles) x (forwarding column tiles) parts.
+    %parts_per_tile = arith.constant 16 : index
+    %parts = arith.muli %tiles_per_shard, %parts_per_tile : index
+    %parts_per_shard = arith.index_cast %parts : index to i32
     %n_minus_1 = arith.subi %n, %c1 : index
     %me_plus = arith.addi %me, %n_minus_1 : index
     %prev = arith.remui %me_plus, %n : index

@@ -107,12 +107,11 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"K", std::to_string(options.k)},
        {"N_SHARD", std::to_string(options.nShard)},
        {"DTYPE", options.dtype},
-       {"TILES_PER_SHARD", std::to_string(tilesPerShard)},
        {"GROUP_ROWS", std::to_string(groupRows)},
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
-       {"PARTS_PER_SHARD",
-        std::to_string(options.mShard / kTileM * std::min(colTiles, steps))}});
+       // A row tile arrives in min(column tiles, k steps) parts.
+       {"PARTS_PER_TILE", std::to_string(std::min(colTiles, steps))}});
   Compiler compiler;
   auto start = std::chrono::steady_clock::now();
   Expected<Bundle> bundle = compiler.compileString(source, "all_gather_matmul.mlir");

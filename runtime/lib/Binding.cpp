@@ -1,6 +1,7 @@
 //===- Binding.cpp - Checking kernel arguments against the manifest -------===//
 
 #include "weave/runtime/KernelArgs.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 namespace weave {
 
@@ -36,7 +37,9 @@ std::string shapeText(const std::string &dtype,
                       const std::vector<int64_t> &shape) {
   std::string text = dtype + "[";
   for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "x" : "") + std::to_string(shape[i]);
+    text += (i ? "x" : "") + (shape[i] == abi::kDynamicDim
+                                  ? std::string("?")
+                                  : std::to_string(shape[i]));
   return text + "]";
 }
 
@@ -46,7 +49,58 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+/// The shape an argument carries, if any.
+const std::vector<int64_t> *argShape(const KernelArg &arg) {
+  if (auto *buf = std::get_if<SymmetricBuffer>(&arg))
+    return &buf->shape;
+  if (auto *bufs = std::get_if<DeviceBuffers>(&arg))
+    return &bufs->shape;
+  return nullptr;
+}
+
+/// Checks the shape `got` of an argument against `param`'s: same rank,
+/// equal static dimensions, and dynamic ones of at least 1 whose byte size
+/// (with the static ones) fits in 63 bits, which the generated code indexes
+/// with. Returns the message, or "" when it matches.
+std::string shapeMismatch(const ParamInfo &param, const std::string &dtype,
+                          const std::vector<int64_t> &got) {
+  std::string expected = "expected shape " + shapeText(param.dtype, param.shape) +
+                         ", got " + shapeText(dtype, got);
+  if (got.size() != param.shape.size())
+    return expected;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (param.shape[i] == abi::kDynamicDim) {
+      if (got[i] < 1)
+        return expected + " (dynamic dimension " + std::to_string(i) +
+               " must be at least 1)";
+      continue;
+    }
+    if (got[i] != param.shape[i])
+      return expected;
+  }
+  // (A static shape's size is verifyBundle's to check.)
+  ParamInfo bound = param;
+  bound.shape = got;
+  if (param.hasDynamicDims() && tensorBytes(bound) > uint64_t(INT64_MAX))
+    return expected + " (its byte size overflows 63 bits; the kernel indexes "
+                      "with signed 64-bit offsets)";
+  return "";
+}
+
 } // namespace
+
+std::vector<int64_t> launchShape(const ParamInfo &param, const KernelArg &arg) {
+  const std::vector<int64_t> *shape = argShape(arg);
+  if (param.hasDynamicDims() && shape && shape->size() == param.shape.size())
+    return *shape;
+  return param.shape;
+}
+
+ParamInfo withLaunchShape(const ParamInfo &param, const KernelArg &arg) {
+  ParamInfo bound = param;
+  bound.shape = launchShape(param, arg);
+  return bound;
+}
 
 size_t userParamCount(const KernelInfo &kernel) {
   size_t n = 0;
@@ -104,13 +158,25 @@ Status checkKernelArgs(const KernelInfo &kernel,
       if (!buf.dtype.empty() && buf.dtype != param.dtype)
         return fail(what + ": expected dtype " + param.dtype + ", got " +
                     buf.dtype);
-      if (!buf.shape.empty() && buf.shape != param.shape)
-        return fail(what + ": expected shape " +
-                    shapeText(param.dtype, param.shape) + ", got " +
-                    shapeText(buf.dtype, buf.shape));
+      // An untyped buffer (no shape) binds to a static parameter by its
+      // size; a dynamic one takes its sizes from the shape.
+      if (buf.shape.empty() && param.hasDynamicDims())
+        return fail(what + ": expected a buffer of shape " +
+                    shapeText(param.dtype, param.shape) +
+                    ", got an untyped symmetric buffer: dynamic dimensions "
+                    "take their sizes from the buffer's shape "
+                    "(SymmetricHeap::allocateTensor)");
+      if (!buf.shape.empty()) {
+        std::string mismatch = shapeMismatch(
+            param, buf.dtype.empty() ? param.dtype : buf.dtype, buf.shape);
+        if (!mismatch.empty())
+          return fail(what + ": " + mismatch);
+        needBytes = tensorBytes(withLaunchShape(param, arg));
+      }
       if (buf.bytes < needBytes)
         return fail(what + ": expected at least " + std::to_string(needBytes) +
-                    " bytes (" + shapeText(param.dtype, param.shape) +
+                    " bytes (" +
+                    shapeText(param.dtype, launchShape(param, arg)) +
                     "), got " + std::to_string(buf.bytes));
       if (buf.offset % param.alignment != 0)
         return fail(what + ": heap offset " + hex(buf.offset) +
@@ -145,13 +211,14 @@ Status checkKernelArgs(const KernelInfo &kernel,
       if (bufs.dtype != param.dtype)
         return fail(what + ": expected dtype " + param.dtype + ", got '" +
                     bufs.dtype + "'");
-      if (bufs.shape != param.shape)
-        return fail(what + ": expected shape " +
-                    shapeText(param.dtype, param.shape) + ", got " +
-                    shapeText(bufs.dtype, bufs.shape));
+      if (std::string mismatch =
+              shapeMismatch(param, bufs.dtype, bufs.shape);
+          !mismatch.empty())
+        return fail(what + ": " + mismatch);
+      needBytes = tensorBytes(withLaunchShape(param, arg));
       if (bufs.bytes < needBytes)
         return fail(what + ": expected at least " + std::to_string(needBytes) +
-                    " bytes (" + shapeText(param.dtype, param.shape) +
+                    " bytes (" + shapeText(param.dtype, bufs.shape) +
                     "), got " + std::to_string(bufs.bytes));
       for (size_t d = 0; d < bufs.pointers.size(); ++d) {
         if (bufs.pointers[d] == 0)
@@ -173,6 +240,23 @@ Status checkKernelArgs(const KernelInfo &kernel,
       break;
     }
     }
+  }
+  // The tensor maps over buffers with dynamic dimensions: the bundle's
+  // checks could not see the sizes (row pitch a multiple of 16 bytes, dims
+  // up to 2^31), so they are made here, before anything launches.
+  for (const ParamInfo &tma : kernel.params) {
+    if (tma.kind != abi::ParamKind::Tma || tma.tma.sourceParam >= args.size())
+      continue;
+    size_t src = tma.tma.sourceParam;
+    const ParamInfo &source = kernel.params[src];
+    if (!source.hasDynamicDims())
+      continue;
+    auto layout = computeTmaLayout(tma, withLaunchShape(source, args[src]));
+    if (!layout)
+      return fail("argument " + std::to_string(src) + " ('" + source.name +
+                  "') of shape " +
+                  shapeText(source.dtype, launchShape(source, args[src])) +
+                  " cannot be viewed by " + layout.error().message());
   }
   return ok();
 }

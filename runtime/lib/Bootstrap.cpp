@@ -2,6 +2,7 @@
 
 #include "weave/runtime/Bootstrap.h"
 
+#include <array>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -25,6 +26,7 @@ using Clock = std::chrono::steady_clock;
 constexpr uint32_t kFrameMagic = 0x53425657; // "WVBS"
 constexpr uint32_t kAbortMagic = 0x54524241; // "ABRT"
 constexpr uint32_t kHelloMagic = 0x4f4c4548; // "HELO"
+constexpr uint32_t kReadyMagic = 0x59444552; // "REDY"
 constexpr size_t kMaxFdsPerMessage = 250;    // below SCM_MAX_FD (253)
 constexpr const char *kSocketName = "/bootstrap.sock";
 
@@ -136,6 +138,92 @@ Status recvAll(int fd, uint8_t *data, size_t size, std::vector<UniqueFd> *fds,
   return ok();
 }
 
+//===----------------------------------------------------------------------===//
+// The framing codec: every message on a bootstrap socket
+//===----------------------------------------------------------------------===//
+//
+// A 16-byte header -- magic, one 32-bit word, the 64-bit payload length --
+// then the payload:
+//   Data  "WVBS"  word = file descriptors passed with the header (SCM_RIGHTS)
+//   Hello "HELO"  a rank joining: word = its rank, length = its world size,
+//                 no payload
+//   Ready "REDY"  rank 0 to each rank: the team is complete, no payload
+//   Abort "ABRT"  rank 0 gave up (on the rendezvous or on a collective):
+//                 word = its ErrorCode, payload = the reason
+// Rendezvous failures and collective failures reach the other ranks the
+// same way (one abort format).
+
+struct Frame {
+  uint32_t magic = 0;
+  uint32_t word = 0;
+  uint64_t length = 0;
+};
+constexpr size_t kFrameHeaderBytes = 16;
+/// The longest abort reason sent or accepted.
+constexpr uint64_t kMaxAbortReason = 4096;
+
+std::array<uint8_t, kFrameHeaderBytes> encodeFrame(const Frame &frame) {
+  std::array<uint8_t, kFrameHeaderBytes> header;
+  uint32_t words[2] = {frame.magic, frame.word};
+  std::memcpy(header.data(), words, 8);
+  std::memcpy(header.data() + 8, &frame.length, 8);
+  return header;
+}
+
+Frame decodeFrame(const uint8_t *header) {
+  Frame frame;
+  uint32_t words[2];
+  std::memcpy(words, header, 8);
+  std::memcpy(&frame.length, header + 8, 8);
+  frame.magic = words[0];
+  frame.word = words[1];
+  return frame;
+}
+
+/// Sends a frame without file descriptors: the header, then `frame.length`
+/// bytes of `payload` (none for a null payload: Hello's length is a value).
+Status sendFrame(int fd, const Frame &frame, const uint8_t *payload, int peer,
+                 Clock::time_point deadline) {
+  auto header = encodeFrame(frame);
+  WEAVE_TRY(sendAll(fd, header.data(), header.size(), peer, deadline));
+  if (!payload)
+    return ok();
+  return sendAll(fd, payload, frame.length, peer, deadline);
+}
+
+/// Receives a frame header (and the descriptors sent with it, into `fds`).
+Expected<Frame> recvFrame(int fd, std::vector<UniqueFd> *fds, int peer,
+                          Clock::time_point deadline, const char *what) {
+  uint8_t header[kFrameHeaderBytes];
+  WEAVE_TRY(recvAll(fd, header, sizeof(header), fds, peer, deadline, what));
+  return decodeFrame(header);
+}
+
+/// Rank 0 to `peer`: this rendezvous or collective failed with `error`.
+/// Best effort, for at most 200 ms: the peer may be gone.
+void sendAbort(int fd, const Error &error, int peer) {
+  std::string reason = error.message().substr(0, kMaxAbortReason);
+  Frame frame{kAbortMagic, static_cast<uint32_t>(error.code()), reason.size()};
+  (void)sendFrame(fd, frame, reinterpret_cast<const uint8_t *>(reason.data()),
+                  peer, Clock::now() + std::chrono::milliseconds(200));
+}
+
+/// Reads the reason of an Abort frame: the error `prefix + reason`, with
+/// rank 0's code (Timeout, else System).
+Error receiveAbort(int fd, const Frame &frame, int peer,
+                   Clock::time_point deadline, const std::string &prefix) {
+  ErrorCode code = frame.word == static_cast<uint32_t>(ErrorCode::Timeout)
+                       ? ErrorCode::Timeout
+                       : ErrorCode::System;
+  if (frame.length > kMaxAbortReason)
+    return Error(code, prefix + "(a reason of " +
+                           std::to_string(frame.length) + " bytes, not read)");
+  std::string reason(frame.length, '\0');
+  Status got = recvAll(fd, reinterpret_cast<uint8_t *>(&reason[0]),
+                       reason.size(), nullptr, peer, deadline, "abort reason");
+  return Error(code, prefix + (got ? reason : "no reason received"));
+}
+
 std::string rankList(const std::vector<int> &ranks) {
   std::string text;
   for (size_t i = 0; i < ranks.size(); ++i)
@@ -198,6 +286,166 @@ std::chrono::steady_clock::time_point Bootstrap::deadline() const {
   return Clock::now() + timeout_;
 }
 
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The rendezvous, step by step
+//===----------------------------------------------------------------------===//
+
+/// The socket address of the rendezvous in `dir`.
+Expected<sockaddr_un> rendezvousAddress(const std::string &dir) {
+  std::string path = dir + kSocketName;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (dir.empty() || path.size() >= sizeof(addr.sun_path))
+    return Error(ErrorCode::InvalidArgument,
+                 "bootstrap: rendezvous socket path '" + path +
+                     "' is empty or longer than " +
+                     std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  return addr;
+}
+
+/// Rank 0: a socket listening at `addr` (a stale one from an earlier run is
+/// replaced).
+Expected<UniqueFd> listenAt(const BootstrapOptions &options,
+                            const sockaddr_un &addr) {
+  WEAVE_TRY(prepareRendezvousDir(options.rendezvousDir));
+  UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!listener.valid())
+    return systemError("bootstrap: socket");
+  ::unlink(addr.sun_path);
+  if (::bind(listener.get(), reinterpret_cast<const sockaddr *>(&addr),
+             sizeof(addr)) != 0)
+    return systemError(std::string("bootstrap: bind '") + addr.sun_path + "'");
+  if (::listen(listener.get(), options.worldSize) != 0)
+    return systemError("bootstrap: listen");
+  return listener;
+}
+
+/// Rank 0: accepts one connection and reads its Hello. Returns the rank it
+/// announced (its socket stored in `sockets`), -1 for a connection to
+/// ignore, or an error for a rank that does not fit the team.
+Expected<int> acceptRank(int listener, const BootstrapOptions &options,
+                         std::vector<UniqueFd> &sockets,
+                         Clock::time_point until) {
+  UniqueFd conn(::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC));
+  if (!conn.valid()) {
+    if (errno == EINTR || errno == ECONNABORTED)
+      return -1;
+    return systemError("bootstrap: accept");
+  }
+  Expected<Frame> hello = recvFrame(conn.get(), nullptr, -1, until, "hello");
+  if (!hello) {
+    std::fprintf(stderr, "weave: bootstrap: ignoring a connection: %s\n",
+                 hello.error().message().c_str());
+    return -1;
+  }
+  int peer = static_cast<int>(hello->word);
+  if (hello->magic != kHelloMagic ||
+      hello->length != static_cast<uint64_t>(options.worldSize) || peer < 1 ||
+      peer >= options.worldSize || sockets[peer].valid())
+    return Error(ErrorCode::InvalidArgument,
+                 "bootstrap: a peer announced rank " + std::to_string(peer) +
+                     " of world size " + std::to_string(hello->length) +
+                     ", expected a new rank in [1, " +
+                     std::to_string(options.worldSize) + ") of world size " +
+                     std::to_string(options.worldSize));
+  sockets[peer] = std::move(conn);
+  return peer;
+}
+
+/// Rank 0: the error for ranks that did not connect in time, also sent to
+/// those that did (an Abort frame), so that they know which rank is missing.
+Error abortRendezvous(const BootstrapOptions &options,
+                      std::vector<UniqueFd> &sockets, const std::string &path) {
+  std::vector<int> missing;
+  for (int r = 1; r < options.worldSize; ++r)
+    if (!sockets[r].valid())
+      missing.push_back(r);
+  Error error(ErrorCode::Timeout,
+              "bootstrap: rank(s) " + rankList(missing) +
+                  " did not connect to '" + path + "' within " +
+                  std::to_string(options.timeout.count()) + " ms");
+  for (int r = 1; r < options.worldSize; ++r)
+    if (sockets[r].valid())
+      sendAbort(sockets[r].get(), error, r);
+  return error;
+}
+
+/// Rank 0: listens, accepts every other rank before the deadline, then
+/// sends each a Ready frame. sockets[r] is rank r's connection.
+Status acceptRanks(const BootstrapOptions &options, const sockaddr_un &addr,
+                   Clock::time_point until, std::vector<UniqueFd> &sockets) {
+  WEAVE_ASSIGN_OR_RETURN(UniqueFd listener, listenAt(options, addr));
+  std::string path = addr.sun_path;
+  // The socket file goes as soon as the team is complete or has failed.
+  struct Unlinker {
+    const std::string &path;
+    ~Unlinker() { ::unlink(path.c_str()); }
+  } unlinker{path};
+  sockets.resize(options.worldSize);
+  for (int connected = 1; connected < options.worldSize;) {
+    WEAVE_ASSIGN_OR_RETURN(bool ready, waitFor(listener.get(), POLLIN, until));
+    if (!ready)
+      return abortRendezvous(options, sockets, path);
+    WEAVE_ASSIGN_OR_RETURN(int peer,
+                           acceptRank(listener.get(), options, sockets, until));
+    if (peer > 0)
+      ++connected;
+  }
+  for (int r = 1; r < options.worldSize; ++r)
+    WEAVE_TRY(sendFrame(sockets[r].get(), Frame{kReadyMagic, 0, 0}, nullptr, r,
+                        until));
+  return ok();
+}
+
+/// Ranks other than 0: connects to rank 0 (which may not be listening
+/// yet), sends Hello, waits for Ready (or rank 0's Abort).
+Expected<UniqueFd> joinRoot(const BootstrapOptions &options,
+                            const sockaddr_un &addr, Clock::time_point until) {
+  std::string path = addr.sun_path;
+  UniqueFd sock;
+  while (true) {
+    sock.reset(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!sock.valid())
+      return systemError("bootstrap: socket");
+    if (::connect(sock.get(), reinterpret_cast<const sockaddr *>(&addr),
+                  sizeof(addr)) == 0)
+      break;
+    if (errno != ENOENT && errno != ECONNREFUSED && errno != EINTR &&
+        errno != EAGAIN)
+      return systemError("bootstrap: connect to '" + path + "'");
+    if (Clock::now() >= until)
+      return Error(ErrorCode::Timeout,
+                   "bootstrap: rank 0 did not listen on '" + path +
+                       "' within " + std::to_string(options.timeout.count()) +
+                       " ms");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  Frame hello{kHelloMagic, static_cast<uint32_t>(options.rank),
+              static_cast<uint64_t>(options.worldSize)};
+  WEAVE_TRY(sendFrame(sock.get(), hello, nullptr, 0, until));
+  // Wait a little longer than rank 0, so that its verdict (which rank is
+  // missing) arrives before this rank's own deadline.
+  auto verdict = until + options.timeout / 4 + std::chrono::milliseconds(100);
+  std::string prefix = "bootstrap: rank " + std::to_string(options.rank);
+  Expected<Frame> reply =
+      recvFrame(sock.get(), nullptr, 0, verdict,
+                "rendezvous: rank 0 waits for the other ranks");
+  if (!reply)
+    return std::move(reply).takeError().addContext(prefix);
+  if (reply->magic == kAbortMagic)
+    return receiveAbort(sock.get(), *reply, 0, verdict,
+                        prefix + ": rank 0 gave up: ");
+  if (reply->magic != kReadyMagic || reply->length != 0)
+    return Error(ErrorCode::System,
+                 prefix + ": malformed rendezvous reply from rank 0");
+  return sock;
+}
+
+} // namespace
+
 Expected<Bootstrap> Bootstrap::connect(const BootstrapOptions &options) {
   if (options.worldSize < 1 || options.rank < 0 ||
       options.rank >= options.worldSize)
@@ -211,140 +459,15 @@ Expected<Bootstrap> Bootstrap::connect(const BootstrapOptions &options) {
   boot.timeout_ = options.timeout;
   if (options.worldSize == 1)
     return boot;
-
-  std::string path = options.rendezvousDir + kSocketName;
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (options.rendezvousDir.empty() || path.size() >= sizeof(addr.sun_path))
-    return Error(ErrorCode::InvalidArgument,
-                 "bootstrap: rendezvous socket path '" + path +
-                     "' is empty or longer than " +
-                     std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  WEAVE_ASSIGN_OR_RETURN(sockaddr_un addr,
+                         rendezvousAddress(options.rendezvousDir));
   auto until = boot.deadline();
-  std::string timeoutText = std::to_string(options.timeout.count()) + " ms";
-
   if (options.rank == 0) {
-    WEAVE_TRY(prepareRendezvousDir(options.rendezvousDir));
-    UniqueFd listener(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (!listener.valid())
-      return systemError("bootstrap: socket");
-    ::unlink(path.c_str()); // a stale socket from an earlier run
-    if (::bind(listener.get(), reinterpret_cast<sockaddr *>(&addr),
-               sizeof(addr)) != 0)
-      return systemError("bootstrap: bind '" + path + "'");
-    if (::listen(listener.get(), options.worldSize) != 0)
-      return systemError("bootstrap: listen");
-    boot.sockets_.resize(options.worldSize);
-    int connected = 1;
-    while (connected < options.worldSize) {
-      auto ready = waitFor(listener.get(), POLLIN, until);
-      if (!ready || !*ready) {
-        ::unlink(path.c_str());
-        if (!ready)
-          return std::move(ready).takeError();
-        std::vector<int> missing;
-        for (int r = 1; r < options.worldSize; ++r)
-          if (!boot.sockets_[r].valid())
-            missing.push_back(r);
-        std::string message = "bootstrap: rank(s) " + rankList(missing) +
-                              " did not connect to '" + path + "' within " +
-                              timeoutText;
-        // Tell the ranks that did come why the rendezvous failed.
-        std::vector<uint8_t> nack(1, 0);
-        uint32_t length = static_cast<uint32_t>(message.size());
-        nack.insert(nack.end(), reinterpret_cast<uint8_t *>(&length),
-                    reinterpret_cast<uint8_t *>(&length) + 4);
-        nack.insert(nack.end(), message.begin(), message.end());
-        auto shortly = Clock::now() + std::chrono::milliseconds(200);
-        for (int r = 1; r < options.worldSize; ++r)
-          if (boot.sockets_[r].valid())
-            (void)sendAll(boot.sockets_[r].get(), nack.data(), nack.size(), r,
-                          shortly);
-        return Error(ErrorCode::Timeout, message);
-      }
-      UniqueFd conn(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
-      if (!conn.valid()) {
-        if (errno == EINTR || errno == ECONNABORTED)
-          continue;
-        return systemError("bootstrap: accept");
-      }
-      uint32_t hello[3];
-      Status got = recvAll(conn.get(), reinterpret_cast<uint8_t *>(hello),
-                           sizeof(hello), nullptr, -1, until, "hello");
-      if (!got) {
-        std::fprintf(stderr, "weave: bootstrap: ignoring a connection: %s\n",
-                     got.error().message().c_str());
-        continue;
-      }
-      int peer = static_cast<int>(hello[1]);
-      if (hello[0] != kHelloMagic ||
-          hello[2] != static_cast<uint32_t>(options.worldSize) || peer < 1 ||
-          peer >= options.worldSize || boot.sockets_[peer].valid()) {
-        ::unlink(path.c_str());
-        return Error(ErrorCode::InvalidArgument,
-                     "bootstrap: a peer announced rank " +
-                         std::to_string(peer) + " of world size " +
-                         std::to_string(hello[2]) + ", expected a new rank in "
-                         "[1, " + std::to_string(options.worldSize) +
-                         ") of world size " +
-                         std::to_string(options.worldSize));
-      }
-      boot.sockets_[peer] = std::move(conn);
-      ++connected;
-    }
-    ::unlink(path.c_str());
-    // Tell everyone the team is complete.
-    const uint8_t ack = 1;
-    for (int r = 1; r < options.worldSize; ++r)
-      WEAVE_TRY(sendAll(boot.sockets_[r].get(), &ack, 1, r, until));
+    WEAVE_TRY(acceptRanks(options, addr, until, boot.sockets_));
     return boot;
   }
-
-  // Non-root: connect (rank 0 may not be listening yet), announce, wait.
-  UniqueFd sock;
-  while (true) {
-    sock.reset(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (!sock.valid())
-      return systemError("bootstrap: socket");
-    if (::connect(sock.get(), reinterpret_cast<sockaddr *>(&addr),
-                  sizeof(addr)) == 0)
-      break;
-    if (errno != ENOENT && errno != ECONNREFUSED && errno != EINTR &&
-        errno != EAGAIN)
-      return systemError("bootstrap: connect to '" + path + "'");
-    if (Clock::now() >= until)
-      return Error(ErrorCode::Timeout,
-                   "bootstrap: rank 0 did not listen on '" + path +
-                       "' within " + timeoutText);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  uint32_t hello[3] = {kHelloMagic, static_cast<uint32_t>(options.rank),
-                       static_cast<uint32_t>(options.worldSize)};
-  WEAVE_TRY(sendAll(sock.get(), reinterpret_cast<uint8_t *>(hello),
-                    sizeof(hello), 0, until));
-  uint8_t ack = 0;
-  Status got = recvAll(sock.get(), &ack, 1, nullptr, 0, until,
-                       "rendezvous: rank 0 waits for the other ranks");
-  if (!got)
-    return std::move(got).takeError().addContext(
-        "bootstrap: rank " + std::to_string(options.rank));
-  if (ack != 1) {
-    uint32_t length = 0;
-    std::string reason(1024, '\0');
-    Status why = recvAll(sock.get(), reinterpret_cast<uint8_t *>(&length), 4,
-                         nullptr, 0, until, "rendezvous failure reason");
-    if (why && length <= reason.size()) {
-      reason.resize(length);
-      why = recvAll(sock.get(), reinterpret_cast<uint8_t *>(&reason[0]),
-                    length, nullptr, 0, until, "rendezvous failure reason");
-    }
-    return Error(ErrorCode::Timeout,
-                 "bootstrap: rank " + std::to_string(options.rank) +
-                     ": rank 0 gave up: " +
-                     (why ? reason : std::string("no reason received")));
-  }
-  boot.sockets_.push_back(std::move(sock));
+  WEAVE_ASSIGN_OR_RETURN(UniqueFd root, joinRoot(options, addr, until));
+  boot.sockets_.push_back(std::move(root));
   return boot;
 }
 
@@ -357,13 +480,10 @@ Status Bootstrap::send(int peer, const std::vector<uint8_t> &payload,
                      std::to_string(kMaxFdsPerMessage) + ")");
   int fd = sockets_[rank_ == 0 ? peer : 0].get();
   auto until = deadline();
-  uint8_t header[16];
-  uint32_t words[2] = {kFrameMagic, static_cast<uint32_t>(fds.size())};
-  uint64_t length = payload.size();
-  std::memcpy(header, words, 8);
-  std::memcpy(header + 8, &length, 8);
+  auto header = encodeFrame(
+      Frame{kFrameMagic, static_cast<uint32_t>(fds.size()), payload.size()});
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFdsPerMessage)];
-  iovec iov{header, sizeof(header)};
+  iovec iov{header.data(), header.size()};
   msghdr msg{};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
@@ -382,7 +502,7 @@ Status Bootstrap::send(int peer, const std::vector<uint8_t> &payload,
   } while (n < 0 && errno == EINTR);
   if (n < 0)
     return systemError("bootstrap: sending to rank " + std::to_string(peer));
-  WEAVE_TRY(sendAll(fd, header + n, sizeof(header) - n, peer, until));
+  WEAVE_TRY(sendAll(fd, header.data() + n, header.size() - n, peer, until));
   return sendAll(fd, payload.data(), payload.size(), peer, until);
 }
 
@@ -394,31 +514,19 @@ Expected<Bootstrap::Message> Bootstrap::receive(int peer) {
   if (rank_ != 0)
     until += timeout_ / 4 + std::chrono::milliseconds(100);
   Message message;
-  uint8_t header[16];
-  WEAVE_TRY(recvAll(fd, header, sizeof(header), &message.fds, peer, until,
-                    "collective"));
-  uint32_t words[2];
-  uint64_t length;
-  std::memcpy(words, header, 8);
-  std::memcpy(&length, header + 8, 8);
-  if (words[0] == kAbortMagic && rank_ != 0 && length <= 4096) {
-    // Rank 0 gave up on this collective and says why.
-    std::vector<uint8_t> reason(length);
-    WEAVE_TRY(recvAll(fd, reason.data(), length, nullptr, peer, until,
-                      "abort reason"));
-    ErrorCode code = words[1] == static_cast<uint32_t>(ErrorCode::Timeout)
-                         ? ErrorCode::Timeout
-                         : ErrorCode::System;
-    return Error(code, "rank 0 aborted the collective: " +
-                           std::string(reason.begin(), reason.end()));
-  }
-  if (words[0] != kFrameMagic || length > (uint64_t(1) << 32))
+  WEAVE_ASSIGN_OR_RETURN(Frame frame, recvFrame(fd, &message.fds, peer, until,
+                                                "collective"));
+  if (frame.magic == kAbortMagic && rank_ != 0)
+    return receiveAbort(fd, frame, peer, until,
+                        "rank 0 aborted the collective: ");
+  uint64_t length = frame.length;
+  if (frame.magic != kFrameMagic || length > (uint64_t(1) << 32))
     return Error(ErrorCode::System, "bootstrap: malformed frame from rank " +
                                         std::to_string(peer));
-  if (message.fds.size() != words[1])
+  if (message.fds.size() != frame.word)
     return Error(ErrorCode::System,
                  "bootstrap: rank " + std::to_string(peer) + " sent " +
-                     std::to_string(words[1]) + " file descriptors, received " +
+                     std::to_string(frame.word) + " file descriptors, received " +
                      std::to_string(message.fds.size()));
   message.payload.resize(length);
   WEAVE_TRY(recvAll(fd, message.payload.data(), length, nullptr, peer, until,
@@ -429,21 +537,9 @@ Expected<Bootstrap::Message> Bootstrap::receive(int peer) {
 void Bootstrap::abortCollective(const Error &error) {
   if (rank_ != 0)
     return;
-  std::string reason = error.message().substr(0, 4096);
-  uint8_t header[16];
-  uint32_t words[2] = {kAbortMagic, static_cast<uint32_t>(error.code())};
-  uint64_t length = reason.size();
-  std::memcpy(header, words, 8);
-  std::memcpy(header + 8, &length, 8);
-  auto shortly = Clock::now() + std::chrono::milliseconds(200);
-  for (int r = 1; r < worldSize_; ++r) {
-    if (!sockets_[r].valid())
-      continue;
-    (void)sendAll(sockets_[r].get(), header, sizeof(header), r, shortly);
-    (void)sendAll(sockets_[r].get(),
-                  reinterpret_cast<const uint8_t *>(reason.data()),
-                  reason.size(), r, shortly);
-  }
+  for (int r = 1; r < worldSize_; ++r)
+    if (sockets_[r].valid())
+      sendAbort(sockets_[r].get(), error, r);
 }
 
 Expected<std::vector<std::vector<uint8_t>>>

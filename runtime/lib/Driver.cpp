@@ -12,7 +12,10 @@ Error driverError(int result, const char *call, const std::string &context,
   const char *name = nullptr;
   if (cuGetErrorName(static_cast<CUresult>(result), &name) != CUDA_SUCCESS ||
       !name)
-    name = "CUDA_ERROR_UNKNOWN_CODE";
+    // The toolkit's stub libcuda (a machine without a driver) names nothing,
+    // not even its own error.
+    name = result == CUDA_ERROR_STUB_LIBRARY ? "CUDA_ERROR_STUB_LIBRARY"
+                                             : "CUDA_ERROR_UNKNOWN_CODE";
   const char *base = file;
   for (const char *p = file; *p; ++p)
     if (*p == '/')

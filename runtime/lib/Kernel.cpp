@@ -1,7 +1,9 @@
 //===- Kernel.cpp - Loading bundles and launching kernels on a team -------===//
 
 #include "weave/runtime/Kernel.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/Module.h"
+#include "weave/runtime/detail/TeamState.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -375,6 +377,15 @@ Status Kernel::bind(const SymmetricHeap &heap,
       put(p, &table, 8);
       break;
     }
+    case abi::ParamKind::Dim: {
+      // The size of a `?` dimension, from the argument (checkKernelArgs
+      // has matched its rank and bounds).
+      size_t src = param.dim.sourceParam;
+      int64_t size =
+          launchShape(info.params[src], args[src]).at(param.dim.axis);
+      put(p, &size, 8);
+      break;
+    }
     case abi::ParamKind::Tma: {
       size_t src = param.tma.sourceParam;
       uint32_t member = rank;
@@ -383,11 +394,14 @@ Status Kernel::bind(const SymmetricHeap &heap,
         member = static_cast<uint32_t>(m < 0 ? m + teamSize : m);
       }
       uint64_t address = addressOf(src, member);
-      auto key = std::make_tuple(local, p, address);
+      // A buffer with dynamic dimensions may come back at the same address
+      // with other sizes: the shape is part of the key.
+      ParamInfo source = withLaunchShape(info.params[src], args[src]);
+      auto key = std::make_tuple(local, p, address, source.shape);
       auto it = tmaCache_.find(key);
       if (it == tmaCache_.end()) {
         WEAVE_TRY(checkTmaAddress(param, address));
-        auto layout = computeTmaLayout(param, info.params[src]);
+        auto layout = computeTmaLayout(param, source);
         if (!layout)
           return Error(ErrorCode::InvalidArgument, layout.error().message());
         auto descriptor = std::make_unique<Descriptor>();

@@ -1,6 +1,6 @@
 //===- Module.cpp - A cubin loaded on one device --------------------------===//
 
-#include "weave/runtime/Module.h"
+#include "weave/runtime/detail/Module.h"
 
 #include <cstdio>
 

@@ -1,10 +1,13 @@
 //===- SymmetricHeap.cpp - Memory at the same offset on every GPU ---------===//
 
 #include "weave/runtime/SymmetricHeap.h"
+#include "weave/runtime/detail/SymmetricAllocator.h"
+#include "weave/runtime/detail/TeamState.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <optional>
 
 namespace weave {
 
@@ -13,6 +16,9 @@ namespace {
 std::atomic<uint64_t> nextHeapId{1};
 
 size_t roundUp(size_t value, size_t to) { return (value + to - 1) / to * to; }
+
+/// Semaphore arrays start on their own 128-byte line.
+constexpr uint64_t kSemaphoreLine = 128;
 
 void report(CUresult result, const char *what) {
   if (result == CUDA_SUCCESS)
@@ -27,10 +33,13 @@ void report(CUresult result, const char *what) {
 struct SymmetricHeap::State {
   std::shared_ptr<detail::TeamState> team;
   uint64_t id = 0;
-  size_t size = 0;    ///< per member, rounded
+  size_t size = 0;    ///< per member, rounded (external: the buffer's bytes)
+  size_t padOffset = 0; ///< the signal pad, from the base of every member
   size_t padBytes = 0;
-  size_t padNext = 0; ///< bump pointer in the pad
-  size_t next = 0;    ///< bump pointer after the pad
+  /// Offsets of buffers (outside the pad) and of semaphore arrays (in it).
+  std::optional<SymmetricAllocator> data, pad;
+  /// Made by fromExternal: nothing to unmap or release.
+  bool external = false;
   /// Physical allocations this process holds (created or imported).
   std::vector<CUmemGenericAllocationHandle> handles;
   struct Local {
@@ -45,6 +54,8 @@ struct SymmetricHeap::State {
   ~State() { destroy(); }
   void destroy();
   Status zeroPad();
+  /// Zeroes [offset, offset + bytes) of every local member's own copy.
+  Status zero(size_t offset, size_t bytes);
 };
 
 void SymmetricHeap::State::destroy() {
@@ -56,6 +67,8 @@ void SymmetricHeap::State::destroy() {
     report(cuCtxSynchronize(), "synchronizing before freeing the heap");
     if (local.table)
       report(cuMemFree(local.table), "freeing the peer bases table");
+    if (external)
+      continue;
     for (uint32_t r = local.mapped; r-- > 0;)
       report(cuMemUnmap(local.base + r * size, size),
              "unmapping a symmetric heap member");
@@ -69,12 +82,14 @@ void SymmetricHeap::State::destroy() {
   handles.clear();
 }
 
-Status SymmetricHeap::State::zeroPad() {
+Status SymmetricHeap::State::zeroPad() { return zero(padOffset, padBytes); }
+
+Status SymmetricHeap::State::zero(size_t offset, size_t bytes) {
   for (size_t i = 0; i < locals.size(); ++i) {
     const Device &device = team->devices[i];
     WEAVE_TRY(device.makeCurrent());
-    CUdeviceptr own = locals[i].base + size_t(team->ranks[i]) * size;
-    WEAVE_CU_TRY(cuMemsetD32(own, 0, padBytes / 4),
+    CUdeviceptr own = locals[i].bases[team->ranks[i]] + offset;
+    WEAVE_CU_TRY(cuMemsetD32(own, 0, bytes / 4),
                  "zeroing the signal pad on device " +
                      std::to_string(device.ordinal()));
     WEAVE_CU_TRY(cuCtxSynchronize(), "zeroing the signal pad on device " +
@@ -128,7 +143,8 @@ Expected<SymmetricHeap> SymmetricHeap::create(Team &team,
     }
   }
   state->size = size;
-  state->next = state->padBytes;
+  state->pad.emplace(0, state->padBytes, kSemaphoreLine);
+  state->data.emplace(state->padBytes, size);
 
   // Physical memory: handles[r] is member r's allocation.
   std::vector<CUmemGenericAllocationHandle> byRank(teamSize, 0);
@@ -211,6 +227,117 @@ Expected<SymmetricHeap> SymmetricHeap::create(Team &team,
   return SymmetricHeap(std::move(state));
 }
 
+Expected<SymmetricHeap>
+SymmetricHeap::fromExternal(Team &team, const ExternalSymmetricMemory &memory) {
+  uint32_t teamSize = team.size();
+  size_t localCount = team.localCount();
+  auto invalid = [](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument, "external symmetric memory: " + what);
+  };
+  if (memory.peerBases.size() != localCount)
+    return invalid("expected peer bases for " + std::to_string(localCount) +
+                   " local members, found " +
+                   std::to_string(memory.peerBases.size()));
+  for (size_t i = 0; i < localCount; ++i) {
+    if (memory.peerBases[i].size() != teamSize)
+      return invalid("local member " + std::to_string(i) + " has " +
+                     std::to_string(memory.peerBases[i].size()) +
+                     " peer bases, expected one per member (" +
+                     std::to_string(teamSize) + ")");
+    for (uint32_t r = 0; r < teamSize; ++r)
+      if (memory.peerBases[i][r] == 0)
+        return invalid("local member " + std::to_string(i) +
+                       " has no base for member " + std::to_string(r));
+  }
+  if (memory.bytes == 0)
+    return invalid("the buffer has 0 bytes");
+  if (memory.signalPadBytes < 4 || memory.signalPadBytes % 4 != 0)
+    return invalid("expected a signal pad of a positive multiple of 4 "
+                   "bytes, found " + std::to_string(memory.signalPadBytes));
+
+  // Where the pad is, relative to the buffer: the same distance on every
+  // member as seen from every local member, since a kernel reaches a peer's
+  // counter at peer_bases[peer] + (counter - peer_bases[rank]). The heap's
+  // bases are the lower of the two, so that every offset is positive.
+  std::vector<std::vector<uint64_t>> bases = memory.peerBases;
+  uint64_t dataBegin = 0, padBegin = 0;
+  if (memory.signalPads.empty()) {
+    if (memory.signalPadBytes >= memory.bytes)
+      return invalid("the signal pad (" +
+                     std::to_string(memory.signalPadBytes) +
+                     " bytes) does not leave room in a buffer of " +
+                     std::to_string(memory.bytes) + " bytes");
+    dataBegin = memory.signalPadBytes; // the buffer's first bytes
+  } else {
+    if (memory.signalPads.size() != localCount)
+      return invalid("expected signal pads for " + std::to_string(localCount) +
+                     " local members, found " +
+                     std::to_string(memory.signalPads.size()));
+    // pad - buffer, as a two's complement distance.
+    uint64_t distance = 0;
+    for (size_t i = 0; i < localCount; ++i) {
+      if (memory.signalPads[i].size() != teamSize)
+        return invalid("local member " + std::to_string(i) + " has " +
+                       std::to_string(memory.signalPads[i].size()) +
+                       " signal pads, expected " + std::to_string(teamSize));
+      for (uint32_t r = 0; r < teamSize; ++r) {
+        uint64_t d = memory.signalPads[i][r] - memory.peerBases[i][r];
+        if (i == 0 && r == 0)
+          distance = d;
+        else if (d != distance)
+          return invalid("member " + std::to_string(r) +
+                         "'s signal pad is not at the same distance from its "
+                         "buffer (on local member " + std::to_string(i) +
+                         ") as member 0's: the pad must sit at the same "
+                         "offset from the buffer on every member");
+      }
+    }
+    bool above = static_cast<int64_t>(distance) >= 0;
+    uint64_t gap = above ? distance : uint64_t(0) - distance;
+    if (above ? gap < memory.bytes : gap < memory.signalPadBytes)
+      return invalid("the signal pad overlaps the buffer (they are " +
+                     std::to_string(gap) + " bytes apart): give a pad "
+                     "outside the buffer, or none (the buffer's first bytes "
+                     "then become the pad)");
+    if (above) {
+      padBegin = gap;
+    } else {
+      dataBegin = gap;
+      bases = memory.signalPads;
+    }
+  }
+  uint64_t dataEnd = dataBegin + memory.bytes -
+                     (memory.signalPads.empty() ? memory.signalPadBytes : 0);
+  uint64_t padEnd = padBegin + memory.signalPadBytes;
+
+  auto state = std::make_unique<State>();
+  state->team = team.state();
+  state->id = nextHeapId++;
+  state->external = true;
+  state->size = std::max(dataEnd, padEnd);
+  state->padOffset = padBegin;
+  state->padBytes = memory.signalPadBytes;
+  state->pad.emplace(padBegin, padEnd, kSemaphoreLine);
+  state->data.emplace(dataBegin, dataEnd);
+  state->locals.resize(localCount);
+  for (size_t i = 0; i < localCount; ++i) {
+    const Device &device = team.device(i);
+    State::Local &local = state->locals[i];
+    std::string on = " on device " + std::to_string(device.ordinal());
+    WEAVE_TRY(device.makeCurrent());
+    local.bases = bases[i];
+    WEAVE_CU_TRY(cuMemAlloc(&local.table, sizeof(uint64_t) * teamSize),
+                 "allocating the peer bases table" + on);
+    WEAVE_CU_TRY(cuMemcpyHtoD(local.table, local.bases.data(),
+                              sizeof(uint64_t) * teamSize),
+                 "writing the peer bases table" + on);
+  }
+  WEAVE_TRY(state->zeroPad());
+  if (Bootstrap *boot = team.bootstrap())
+    WEAVE_TRY(boot->barrier());
+  return SymmetricHeap(std::move(state));
+}
+
 SymmetricHeap::SymmetricHeap(std::unique_ptr<State> state)
     : state_(std::move(state)) {}
 SymmetricHeap::SymmetricHeap(SymmetricHeap &&) noexcept = default;
@@ -220,24 +347,22 @@ SymmetricHeap::~SymmetricHeap() = default;
 Expected<SymmetricBuffer> SymmetricHeap::allocate(size_t bytes,
                                                   size_t alignment) {
   alignment = std::max<size_t>(alignment, 16);
-  if (alignment & (alignment - 1))
-    return Error(ErrorCode::InvalidArgument,
-                 "alignment " + std::to_string(alignment) +
-                     " is not a power of two");
-  if (bytes == 0)
-    return Error(ErrorCode::InvalidArgument, "cannot allocate 0 bytes");
-  size_t offset = roundUp(state_->next, alignment);
-  if (offset > state_->size || bytes > state_->size - offset)
-    return Error(ErrorCode::InvalidArgument,
-                 "symmetric heap exhausted: " + std::to_string(bytes) +
-                     " bytes requested at offset " + std::to_string(offset) +
-                     " of " + std::to_string(state_->size));
-  state_->next = offset + bytes;
+  WEAVE_ASSIGN_OR_RETURN(uint64_t offset,
+                         state_->data->allocate(bytes, alignment));
   SymmetricBuffer buffer;
   buffer.heapId = state_->id;
   buffer.offset = offset;
   buffer.bytes = bytes;
   return buffer;
+}
+
+Status SymmetricHeap::free(const SymmetricBuffer &buffer) {
+  if (buffer.heapId != state_->id)
+    return Error(ErrorCode::InvalidArgument,
+                 "cannot free a buffer of heap " +
+                     std::to_string(buffer.heapId) + " in heap " +
+                     std::to_string(state_->id));
+  return state_->data->free(buffer.offset);
 }
 
 Expected<SymmetricBuffer>
@@ -262,15 +387,31 @@ Expected<SemaphoreArray> SymmetricHeap::allocateSemaphores(uint32_t count) {
   if (count == 0)
     return Error(ErrorCode::InvalidArgument, "cannot allocate 0 semaphores");
   // Each array starts on its own 128-byte line.
-  size_t offset = roundUp(state_->padNext, 128);
   size_t bytes = size_t(count) * sizeof(abi::SemaphoreWord);
-  if (offset > state_->padBytes || bytes > state_->padBytes - offset)
+  Expected<uint64_t> offset = state_->pad->allocate(bytes, kSemaphoreLine);
+  if (!offset)
     return Error(ErrorCode::InvalidArgument,
                  "signal pad exhausted: " + std::to_string(count) +
                      " semaphores requested, pad is " +
-                     std::to_string(state_->padBytes) + " bytes");
-  state_->padNext = offset + bytes;
-  return SemaphoreArray{state_->id, offset, count};
+                     std::to_string(state_->padBytes) + " bytes (" +
+                     std::to_string(state_->pad->bytesInUse()) + " in use)");
+  return SemaphoreArray{state_->id, *offset, count};
+}
+
+Status SymmetricHeap::free(const SemaphoreArray &sems) {
+  if (sems.heapId != state_->id)
+    return Error(ErrorCode::InvalidArgument,
+                 "cannot free semaphores of heap " +
+                     std::to_string(sems.heapId) + " in heap " +
+                     std::to_string(state_->id));
+  // Zeroed before they can be handed out again; the barrier keeps a process
+  // that reuses them from signalling a member that has not zeroed yet.
+  WEAVE_TRY(state_->pad->free(sems.offset));
+  WEAVE_TRY(state_->zero(sems.offset,
+                         size_t(sems.count) * sizeof(abi::SemaphoreWord)));
+  if (state_->team->bootstrap)
+    WEAVE_TRY(state_->team->bootstrap->barrier());
+  return ok();
 }
 
 Status SymmetricHeap::resetSemaphores() {
@@ -289,6 +430,8 @@ Status SymmetricHeap::resetSemaphores() {
 }
 
 uint64_t SymmetricHeap::id() const { return state_->id; }
+bool SymmetricHeap::isExternal() const { return state_->external; }
+size_t SymmetricHeap::bytesInUse() const { return state_->data->bytesInUse(); }
 size_t SymmetricHeap::bytesPerDevice() const { return state_->size; }
 size_t SymmetricHeap::signalPadBytes() const { return state_->padBytes; }
 uint32_t SymmetricHeap::teamSize() const { return state_->team->size; }

@@ -1,6 +1,7 @@
 //===- Team.cpp - The GPUs running one kernel together --------------------===//
 
 #include "weave/runtime/Team.h"
+#include "weave/runtime/detail/TeamState.h"
 
 #include <algorithm>
 #include <cstring>
@@ -160,6 +161,17 @@ bool Team::isLoopback() const {
 
 uint32_t Team::membersOnDevice(size_t local) const {
   return state_->membersOnDevice(local);
+}
+
+uint32_t Team::size() const { return state_->size; }
+size_t Team::localCount() const { return state_->devices.size(); }
+uint32_t Team::rankOf(size_t local) const { return state_->ranks[local]; }
+const Device &Team::device(size_t local) const {
+  return state_->devices[local];
+}
+bool Team::isMultiProcess() const { return state_->bootstrap.has_value(); }
+Bootstrap *Team::bootstrap() {
+  return state_->bootstrap ? &*state_->bootstrap : nullptr;
 }
 
 uint32_t detail::TeamState::membersOnDevice(size_t local) const {

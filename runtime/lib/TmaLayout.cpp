@@ -1,6 +1,7 @@
 //===- TmaLayout.cpp - TMA descriptor parameters --------------------------===//
 
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/BundleDetail.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 namespace weave {
 
@@ -43,15 +44,25 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
   // The stride is a product of the inner extents: multiplied with overflow
   // checks, since a wrapped product (shape 2^32,2^32,2^32 of f16) used to
   // come out as a stride of 0 and pass the "multiple of 16" rule.
+  // A dynamic dimension (`?`) is unknown until launch: its global dim, and
+  // every stride that multiplies it, stay 0 and unchecked here; the runtime
+  // checks them again with the launch shape (checkKernelArgs).
   uint64_t stride = layout.elementBytes;
+  bool strideKnown = true;
   for (size_t i = 0; i < rank; ++i) {
     int64_t extent = source.shape[rank - 1 - i];
-    if (extent <= 0 || uint64_t(extent) > (uint64_t(1) << 32))
+    bool dynamic = extent == abi::kDynamicDim;
+    // cuTensorMapEncodeTiled takes dims up to 2^32, but the copies address
+    // elements with signed 32-bit coordinates (cp.async.bulk.tensor; the
+    // lowering truncates its indices to i32): past 2^31 elements a kernel
+    // would silently reach the wrong ones.
+    if (!dynamic && (extent <= 0 || uint64_t(extent) > (uint64_t(1) << 31)))
       return tmaError(tma, "global dimension " + std::to_string(i) + " is " +
                                std::to_string(extent) +
-                               ", expected 1 to 2^32");
-    layout.globalDim[i] = static_cast<uint64_t>(extent);
-    if (i > 0) {
+                               ", expected 1 to 2^31 (TMA coordinates are "
+                               "signed 32-bit)");
+    layout.globalDim[i] = dynamic ? 0 : static_cast<uint64_t>(extent);
+    if (i > 0 && strideKnown) {
       if (stride % 16 != 0)
         return tmaError(tma, "global stride of dimension " + std::to_string(i) +
                                  " is " + std::to_string(stride) +
@@ -64,14 +75,17 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
       if (stride % 256 != 0)
         layout.l2PromotionBytes = 128;
     }
+    if (dynamic)
+      strideKnown = false;
     // Only the strides of dims 1..rank-1 are used; the last product (the
     // tensor's byte size) is bounded by the source's own check.
-    if (i + 1 < rank &&
+    if (strideKnown && i + 1 < rank &&
         !checkedMul(stride, static_cast<uint64_t>(extent), stride))
       return tmaError(tma, "global stride of dimension " +
                                std::to_string(i + 1) +
                                " overflows 64 bits, expected less than 2^40");
   }
+  layout.complete = strideKnown; // false once a dimension was dynamic
   for (size_t i = 0; i < rank; ++i) {
     uint64_t box = tma.tma.box[i];
     if (box == 0 || box > 256)

@@ -20,9 +20,34 @@ gpu.module @m {
 
 // -----
 
+// Dynamic dimensions are accepted (their sizes come from the launch), in
+// plain and symmetric buffers, with memref.dim and dynamic subviews.
 gpu.module @m {
-  // expected-error @below {{weave kernel argument #1 expects a static shape, got 'memref<?xf32>'}}
-  gpu.func @dynamic_argument(%a: memref<16xf32>, %b: memref<?xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  gpu.func @dynamic_argument(%a: memref<16xf32>, %b: memref<?xf32>, %c: memref<?x64xf16, #weave.symmetric>, %n: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %m = memref.dim %c, %c0 : memref<?x64xf16, #weave.symmetric>
+    %rows = memref.subview %c[%n, 0] [%m, 64] [1, 1] : memref<?x64xf16, #weave.symmetric> to memref<?x64xf16, strided<[64, 1], offset: ?>, #weave.symmetric>
+    %r = weave.remote_ref %rows on %c0 : memref<?x64xf16, strided<[64, 1], offset: ?>, #weave.symmetric>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{weave kernel argument #0 expects a buffer of at least one element (the runtime binds no empty buffers), got 'memref<?x0xf32>'}}
+  gpu.func @dynamic_empty(%a: memref<?x0xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// The static part of a dynamic shape must fit in 2^63 bytes (a '?' is at
+// least 1).
+gpu.module @m {
+  // expected-error @below {{weave kernel argument #0 expects a buffer of fewer than 2^63 bytes, got 'memref<?x2305843009213693952xf32>'}}
+  gpu.func @dynamic_too_big(%a: memref<?x2305843009213693952xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
     gpu.return
   }
 }

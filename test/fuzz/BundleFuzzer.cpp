@@ -17,7 +17,8 @@
 #include "FuzzTarget.h"
 
 #include "weave/runtime/Bundle.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/BundleDetail.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -52,9 +53,33 @@ void checkAccepted(const Bundle &bundle) {
         fail("tma parameter '" + param.name +
              "' passed verifyBundle but computeTmaLayout rejects it: " +
              layout.error().message());
-      for (uint32_t d = 0; d + 1 < layout->rank; ++d)
+      // A stride is known (and must not be 0) up to the first dynamic
+      // dimension, innermost first; the rest is checked at launch.
+      for (uint32_t d = 0; d + 1 < layout->rank; ++d) {
+        if (layout->globalDim[d] == 0)
+          break;
         if (layout->globalStride[d] == 0)
           fail("tma parameter '" + param.name + "' has a zero stride");
+      }
+      if (layout->complete != !source.hasDynamicDims())
+        fail("tma parameter '" + param.name + "' has a layout that is " +
+             (layout->complete ? "complete over dynamic dimensions"
+                               : "incomplete over a static shape"));
+      // What a launch computes: the `?` given a size, the layout complete.
+      if (source.hasDynamicDims()) {
+        ParamInfo launched = source;
+        for (int64_t &d : launched.shape)
+          if (d == abi::kDynamicDim)
+            d = 16;
+        auto bound = computeTmaLayout(param, launched);
+        if (bound && !bound->complete)
+          fail("tma parameter '" + param.name +
+               "' has an incomplete layout at launch");
+        for (uint32_t d = 0; bound && d + 1 < bound->rank; ++d)
+          if (bound->globalStride[d] == 0)
+            fail("tma parameter '" + param.name +
+                 "' has a zero stride at launch");
+      }
     }
     for (const ParamInfo &param : kernel.params) {
       (void)paramBytes(param);
@@ -64,7 +89,8 @@ void checkAccepted(const Bundle &bundle) {
       // The allocation size the runtime computes must be the true size.
       unsigned __int128 exact = dtypeBytes(param.dtype);
       for (int64_t d : param.shape) {
-        exact *= static_cast<uint64_t>(d);
+        // A dynamic dimension counts as 1 (tensorBytes' documented rule).
+        exact *= d == abi::kDynamicDim ? 1 : static_cast<uint64_t>(d);
         if (exact >> 64)
           fail("kernel '" + kernel.name + "' parameter '" + param.name +
                "' has a byte size over 2^64 (tensorBytes wraps to " +

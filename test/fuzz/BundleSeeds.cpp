@@ -135,6 +135,22 @@ int main(int argc, char **argv) {
     ok &= write(dir, "multi-kernel", fakeBundle({a, b}));
   }
 
+  // Dynamic dimensions (`?`): their dim parameters after the team's, and
+  // tensor maps over dynamic buffers (their sizes checked at launch).
+  {
+    KernelInfo k = kernelInfo(
+        "dynamic", {0, 1, 1}, {256, 1, 1}, 0,
+        {param(ParamKind::Symmetric, "rows", "f16", {abi::kDynamicDim, 4096}),
+         param(ParamKind::Buffer, "cube", "f32",
+               {abi::kDynamicDim, 8, abi::kDynamicDim}),
+         param(ParamKind::Buffer, "fixed", "i32", {16}),
+         semaphoreParam("sems", 2)});
+    addDimParams(k);
+    k.params.push_back(tma("rows_view", 0, {64, 128}, 128, true, 1));
+    k.params.push_back(tma("cube_view", 1, {4, 8, 2}, 0));
+    ok &= write(dir, "dynamic-dims", fakeBundle({k}));
+  }
+
   // The nvcc-built ABI test kernels: a real cubin with a full ELF.
   {
     auto bundle = loadAbiTestBundle(argc > 2 ? argv[2] : "");

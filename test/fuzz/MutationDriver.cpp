@@ -266,9 +266,10 @@ const char *const kTokens[] = {
     "affine_map<(d0) -> (d0)>", ", 3>", ", 1>", "loc(unknown)", "on ",
     "scope(sys)", "scope(gpu)", "callback", "delay_release",
     // Bundle manifests.
-    "weave-manifest 1\n", "arch sm_90a\n", "kernel k\n", "end\n", "param ",
+    "weave-manifest 2\n", "arch sm_90a\n", "kernel k\n", "end\n", "param ",
     "buffer ", "symmetric ", "semaphore ", "scalar ", "rank ", "team_size ",
-    "peer_bases ", "tma ", "dtype=", "shape=", "align=", "count=", "source=",
+    "peer_bases ", "tma ", "dim ", "axis=", ",?", "dtype=", "shape=", "align=",
+    "count=", "source=",
     "box=", "swizzle=", "view=peer", "view=local", "offset=", "grid ",
     "block ", "cluster ", "smem ", "team ", "cc ", "producer ", "#", "\r\n",
     "\x7f" "ELF"};

@@ -13,6 +13,11 @@ import struct
 import sys
 
 
+# abi::kAbiVersion (runtime/include/weave/runtime/Abi.h): the header's
+# version and the manifest's `weave-manifest N` line.
+ABI_VERSION = 2
+
+
 def fnv1a64(data):
     h = 0xcbf29ce484222325
     for b in data:
@@ -25,7 +30,7 @@ def main():
     payload = data[32:]
     elf = payload.find(b"\x7fELF")
     manifest_size = elf if elf >= 0 else len(payload)
-    header = b"WEAVEBND" + struct.pack("<IIQQ", 1, manifest_size,
+    header = b"WEAVEBND" + struct.pack("<IIQQ", ABI_VERSION, manifest_size,
                                        len(payload) - manifest_size,
                                        fnv1a64(payload))
     open(sys.argv[2], "wb").write(header + payload)

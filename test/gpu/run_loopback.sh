@@ -11,7 +11,10 @@
 # m_shard 1024 and 1152). Runs the runtime GPU tests (physical tests skip
 # without 2 GPUs; the Loopback* ones run), the example kernels (ring exchange,
 # TMA forward, the one-shot all-reduce at 1, 1001 and 262147 elements, the
-# all-gather of 1001 elements per member) at
+# all-gather of 1001 elements per member, the dynamic-shape kernels at
+# M = 1, 127, 1001 and 4099 from one bundle, and the matmul pipeline with a
+# dynamic row count at D = 2, the collective matmul with a dynamic m_shard
+# at D = 2) at
 # D = 2, 4, 8 and the collective matmul's check at D = 2, 4, 8, f16 and bf16, m_shard
 # 1024 and 1152 (not a multiple of 1024). Ends with one line per run and
 # "N passed, N failed".
@@ -23,18 +26,25 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward all_reduce all_gather; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward all_reduce all_gather dynamic_shapes; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
-     "$BUILD"/examples/tma_forward/tma_forward.wbundle "$CARRY/bundles/" || exit 1
+     "$BUILD"/examples/tma_forward/tma_forward.wbundle \
+     "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
+     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/all_reduce/one_shot_all_reduce_n*.wbundle \
      "$BUILD"/examples/all_gather/all_gather_d*.wbundle "$CARRY/bundles/" || exit 1
   for m in 1024 1152; do
     cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
        "$CARRY/bundles/" || exit 1
   done
+  # The dynamic-m_shard bundles in a directory of their own: the benchmark
+  # runs an _mdyn bundle at every --m-shards value.
+  mkdir -p "$CARRY/bundles-dyn"
+  cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d2_mdyn.wbundle \
+     "$CARRY/bundles-dyn/" || exit 1
   du -sh "$CARRY"
   exit 0
 fi
@@ -75,12 +85,24 @@ for d in 2 4 8; do
     "$CARRY/bin/all_gather" "$CARRY/bundles/all_gather_d${d}_n1001.wbundle"
 done
 for d in 2 4 8; do
+  run "dynamic shapes D=$d (M = 1, 127, 1001, 4099 from one bundle)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
+    "$CARRY/bundles/dynamic_shapes.wbundle" --rounds 2
+done
+run "dynamic matmul D=2 (matmul_pipeline, M = 1, 127, 1001, 4099 from one bundle)" \
+  env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/dynamic_shapes" \
+  "$CARRY/bundles/dynamic_matmul.wbundle"
+for d in 2 4 8; do
   for m in 1024 1152; do
     run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \
       "$CARRY/bin/weave_bench_collective_matmul" --bundles "$CARRY/bundles" \
       --devices $d --m-shards $m --dtype all --check-only --no-nccl
   done
 done
+run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
+  env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/weave_bench_collective_matmul" \
+  --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
+  --check-only --no-nccl
 grep -E "^\[  (FAILED|PASSED|SKIPPED) |^(ok|FAIL|error|SKIP)|wrong|mismatch" "$LOG" | sort | uniq -c | head -40
 printf '%s\n' "${results[@]}"
 echo "loopback: $passed passed, $failed failed"

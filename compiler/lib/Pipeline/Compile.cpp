@@ -7,7 +7,7 @@
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Target/CUDA/Ptxas.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/TmaLayout.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -264,38 +264,6 @@ LogicalResult mlir::weave::runOnCompilerStack(llvm::function_ref<void()> fn) {
 // compileModule
 //===----------------------------------------------------------------------===//
 
-/// The bundle's description of one kernel, from its ABI.
-static ::weave::KernelInfo toKernelInfo(const KernelAbi &abi,
-                                        unsigned computeCapability) {
-  ::weave::KernelInfo info;
-  info.name = abi.name;
-  info.computeCapability = computeCapability;
-  for (int i = 0; i < 3; ++i) {
-    info.grid[i] = abi.grid[i];
-    info.block[i] = abi.block[i];
-    info.cluster[i] = abi.cluster[i];
-  }
-  info.dynamicSmemBytes = abi.dynamicSmemBytes;
-  info.teamSize = abi.teamSize;
-  for (const AbiParam &param : abi.params) {
-    ::weave::ParamInfo out;
-    out.kind = param.kind;
-    out.name = param.name;
-    out.dtype = param.dtype;
-    out.shape.assign(param.shape.begin(), param.shape.end());
-    out.semaphoreCount = param.semaphoreCount;
-    if (param.kind == ::weave::abi::ParamKind::Tma) {
-      out.tma.sourceParam = param.tmaSource;
-      out.tma.box.assign(param.tmaBox.begin(), param.tmaBox.end());
-      out.tma.swizzleBytes = static_cast<uint32_t>(param.tmaSwizzle);
-      out.tma.isPeerView = param.tmaIsPeerView;
-      out.tma.peerOffset = param.tmaPeerOffset;
-    }
-    info.params.push_back(std::move(out));
-  }
-  return info;
-}
-
 /// Checks, with the runtime's own rules (computeTmaLayout), that the host
 /// can build every tensor map of `info`, and reports one it cannot at the
 /// first TMA op that uses it: the bundle's checks would otherwise find it
@@ -392,14 +360,13 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
     if (!func->hasAttr(WeaveDialect::getKernelAttrName()))
       continue;
     llvm::DenseMap<Operation *, unsigned> tmaOf;
-    FailureOr<KernelAbi> abi = computeKernelAbi(func, &tmaOf);
-    if (failed(abi))
+    FailureOr<KernelAbi> info = computeKernelAbi(func, &tmaOf);
+    if (failed(info))
       return failure();
-    ::weave::KernelInfo info =
-        toKernelInfo(*abi, getComputeCapability(options.arch));
-    if (failed(checkTensorMaps(func, info, tmaOf)))
+    info->computeCapability = getComputeCapability(options.arch);
+    if (failed(checkTensorMaps(func, *info, tmaOf)))
       return failure();
-    artifacts.bundle.kernels.push_back(std::move(info));
+    artifacts.bundle.kernels.push_back(std::move(*info));
   }
   if (artifacts.bundle.kernels.empty())
     return emitError(gpuModule.getLoc())

@@ -3,6 +3,7 @@
 #include "weave/examples/HostSetup.h"
 
 #include "weave/runtime/Device.h"
+#include "weave/runtime/detail/TeamState.h"
 
 #include <cstdio>
 #include <cstdlib>

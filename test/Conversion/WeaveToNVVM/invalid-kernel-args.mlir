@@ -4,8 +4,8 @@
 // the argument and its type.
 
 gpu.module @m {
-// expected-error @+1 {{kernel argument #1 of type 'memref<?xf32>' cannot be passed: the ABI takes static, row-major buffers}}
-gpu.func @dynamic_shape(%a: memref<4xf32>, %b: memref<?xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+// expected-error @+1 {{kernel argument #1 of type 'memref<?x4xf32, strided<[?, 1]>>' cannot be passed: the ABI takes row-major buffers (identity layout)}}
+gpu.func @dynamic_strided(%a: memref<4xf32>, %b: memref<?x4xf32, strided<[?, 1]>>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   gpu.return
 }
 }
@@ -40,7 +40,7 @@ gpu.func @index_scalar(%x: index) kernel attributes {weave.kernel = #weave.kerne
 // -----
 
 gpu.module @m {
-// expected-error @+1 {{kernel argument #0 of type 'memref<4x4xf32, strided<[1, 4]>>' cannot be passed: the ABI takes static, row-major buffers}}
+// expected-error @+1 {{kernel argument #0 of type 'memref<4x4xf32, strided<[1, 4]>>' cannot be passed: the ABI takes row-major buffers (identity layout)}}
 gpu.func @strided(%x: memref<4x4xf32, strided<[1, 4]>>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   gpu.return
 }

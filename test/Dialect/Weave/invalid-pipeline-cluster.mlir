@@ -46,7 +46,7 @@ func.func @odd_row_tiles(%a: memref<1100x4096xf16>, %b: memref<4096x1024xf16>, %
 // -----
 
 func.func @dynamic_rows(%a: memref<?x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects a static shape for lhs (dynamic shapes are not supported yet), got 'memref<?x4096xf16>'}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static row count with cluster_m(2) (the row tiles must divide among the blocks of a cluster), got 'memref<?x4096xf16>' into 'memref<?x1024xf16>'}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<?x4096xf16>, memref<4096x1024xf16> into memref<?x1024xf16>
   return
 }

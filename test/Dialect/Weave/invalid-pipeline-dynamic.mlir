@@ -1,31 +1,38 @@
 // RUN: weave-opt %s -split-input-file -verify-diagnostics
 
-// Regression test: a dynamic-size subview given to weave.matmul_pipeline
-// compiled with exit 0; the expansion took the dynamic dimension as 2^63
-// and never read %m. Every operand must have a static shape.
-
-gpu.module @m {
-  gpu.func @dynamic_lhs_subview(%a: memref<8192x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<8192x4096xf16>, %m: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 230000>} {
-    %a2 = memref.subview %a[0, 0] [%m, 4096] [1, 1] : memref<8192x4096xf16> to memref<?x4096xf16>
-    // expected-error @below {{'weave.matmul_pipeline' op expects a static shape for lhs (dynamic shapes are not supported yet), got 'memref<?x4096xf16>'}}
-    weave.matmul_pipeline %a2, %b into %c tile(128, 256, 64) stages(4) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<8192x4096xf16>
-    gpu.return
-  }
-}
-
-// -----
+// Only the row count M (dim 0 of lhs and out) may be dynamic: K and N set
+// the k loop, the column tiles and the boxes at compile time (before,
+// every dynamic size was taken as 2^63, and a dynamic subview compiled with
+// exit 0 without reading its size).
 
 func.func @dynamic_rhs(%a: memref<1024x4096xf16>, %b: memref<4096x?xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects a static shape for rhs (dynamic shapes are not supported yet), got 'memref<4096x?xf16>'}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static shape for rhs (only the row count of lhs and out may be dynamic), got 'memref<4096x?xf16>'}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<1024x4096xf16>, memref<4096x?xf16> into memref<1024x1024xf16>
   return
 }
 
 // -----
 
-func.func @dynamic_out(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x?xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects a static shape for out (dynamic shapes are not supported yet), got 'memref<?x?xf16>'}}
+func.func @dynamic_out_columns(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x?xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static column count for out (only the row count of lhs and out may be dynamic), got 'memref<?x?xf16>'}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @dynamic_k(%a: memref<?x?xf16>, %b: memref<4096x1024xf16>, %c: memref<?x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static column count for lhs (only the row count of lhs and out may be dynamic), got 'memref<?x?xf16>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<?x?xf16>, memref<4096x1024xf16> into memref<?x1024xf16>
+  return
+}
+
+// -----
+
+// Dynamic rows still match the static shapes they can be checked against.
+func.func @dynamic_rows_wrong_columns(%a: memref<?x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x512xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects out of shape ?x1024, got 'memref<?x512xf16>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<?x4096xf16>, memref<4096x1024xf16> into memref<?x512xf16>
   return
 }
 

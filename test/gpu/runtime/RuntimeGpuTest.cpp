@@ -14,6 +14,13 @@
 #include "weave/test/AbiTestKernels.h"
 #include "weave/test/BundleBuilder.h"
 
+#ifdef WEAVE_TEST_HAVE_NCCL_HEADER
+#include <nccl.h>
+
+#include <dlfcn.h>
+#include <type_traits>
+#endif
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -160,11 +167,9 @@ int visibleDevices() {
   return count;
 }
 
-/// Runs the ring kernel `iterations` times on `team` and checks every
-/// member's error counters and that the semaphores end at zero.
-void runRing(Team &team, int iterations) {
-  auto heap = SymmetricHeap::create(team, 1 << 20);
-  ASSERT_OK(heap);
+/// Runs the ring kernel `iterations` times on `team` over `heap` and checks
+/// every member's error counters and that the semaphores end at zero.
+void runRingOn(Team &team, SymmetricHeap *heap, int iterations) {
   auto program = Program::load(team, makeTestBundle());
   ASSERT_OK(program);
   auto kernel = Kernel::get(*program, "ring_exchange");
@@ -190,6 +195,35 @@ void runRing(Team &team, int iterations) {
     EXPECT_EQ(readSemaphores(team, *heap, *sems, i)[0], 0u)
         << "semaphore not consumed on rank " << team.rankOf(i);
   }
+}
+
+void runRing(Team &team, int iterations) {
+  auto heap = SymmetricHeap::create(team, 1 << 20);
+  ASSERT_OK(heap);
+  runRingOn(team, &*heap, iterations);
+}
+
+/// `heap`'s own memory described as another library would hand it over:
+/// every member's base as mapped on every local member; the pad given
+/// separately (at the heap's offset 0: before the buffer part, so the
+/// buffer is described from the end of the pad) or not at all.
+ExternalSymmetricMemory describeAsExternal(const Team &team,
+                                           const SymmetricHeap &heap,
+                                           bool separatePad) {
+  ExternalSymmetricMemory memory;
+  size_t pad = heap.signalPadBytes();
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    std::vector<uint64_t> bases = heap.peerBases(i), pads = bases;
+    if (separatePad)
+      for (uint64_t &base : bases)
+        base += pad; // the buffer starts after the pad...
+    memory.peerBases.push_back(bases);
+    if (separatePad)
+      memory.signalPads.push_back(pads); // ...which lies below it
+  }
+  memory.bytes = heap.bytesPerDevice() - (separatePad ? pad : 0);
+  memory.signalPadBytes = pad;
+  return memory;
 }
 
 //===----------------------------------------------------------------------===//
@@ -604,6 +638,251 @@ TEST_P(TeamTest, WrongArgumentsFailCleanly) {
     EXPECT_EQ(res.read(errors, i)[0], 0);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Freeing, and external symmetric memory
+//===----------------------------------------------------------------------===//
+
+TEST_P(TeamTest, FreedBuffersAreReused) {
+  // 200 x 512 KiB through a 1 MiB heap: a bump allocator runs out at once.
+  for (int i = 0; i < 200; ++i) {
+    auto buf = heap->allocate(512 << 10);
+    ASSERT_OK(buf);
+    ASSERT_OK(heap->free(*buf));
+  }
+  EXPECT_EQ(heap->bytesInUse(), 0u);
+  auto a = heap->allocate(4096);
+  ASSERT_OK(a);
+  ASSERT_OK(heap->free(*a));
+  Status twice = heap->free(*a);
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().code(), ErrorCode::InvalidArgument);
+}
+
+TEST_P(TeamTest, FreedSemaphoresComeBackZeroed) {
+  auto sems = heap->allocateSemaphores(4);
+  ASSERT_OK(sems);
+  std::vector<uint32_t> dirty(4, 0xdeadbeef);
+  for (size_t i = 0; i < members(); ++i) {
+    ASSERT_OK(team->device(i).makeCurrent());
+    ASSERT_CU(cuMemcpyHtoD(heap->localPointer(*sems, i), dirty.data(), 16));
+  }
+  ASSERT_OK(heap->free(*sems));
+  auto again = heap->allocateSemaphores(3);
+  ASSERT_OK(again);
+  EXPECT_EQ(again->offset, sems->offset);
+  for (size_t i = 0; i < members(); ++i)
+    EXPECT_EQ(readSemaphores(*team, *heap, *again, i),
+              std::vector<uint32_t>(3, 0))
+        << "member " << i;
+}
+
+TEST_P(TeamTest, RingOnExternalMemory) {
+  // This heap's memory handed over as another library would: the pad given
+  // below the buffer, none (the buffer's first bytes), and above it (as
+  // PyTorch places it).
+  for (int variant = 0; variant < 3; ++variant) {
+    SCOPED_TRACE("variant " + std::to_string(variant));
+    ExternalSymmetricMemory memory =
+        describeAsExternal(*team, *heap, variant == 0);
+    if (variant == 2) {
+      // A 512 KiB buffer after this heap's own pad (a ring buffer at its
+      // offset 0 would overwrite this heap's semaphores), the pad after it.
+      uint64_t pad = heap->signalPadBytes();
+      memory.bytes = 512 << 10;
+      memory.signalPads = memory.peerBases;
+      for (auto &bases : memory.peerBases)
+        for (uint64_t &base : bases)
+          base += pad;
+      for (auto &pads : memory.signalPads)
+        for (uint64_t &p : pads)
+          p += pad + (512 << 10);
+    }
+    auto external = SymmetricHeap::fromExternal(*team, memory);
+    ASSERT_OK(external);
+    EXPECT_TRUE(external->isExternal());
+    runRingOn(*team, &*external, 10);
+  }
+  // The heap that owns the memory still works afterwards (the external
+  // heaps used its pad and its buffer part only as it does).
+  runRingOn(*team, &*heap, 2);
+}
+
+TEST_P(TeamTest, ExternalMemoryIsChecked) {
+  auto expectInvalid = [&](ExternalSymmetricMemory memory, const char *what) {
+    auto external = SymmetricHeap::fromExternal(*team, memory);
+    ASSERT_FALSE(external) << "accepted: " << what;
+    EXPECT_EQ(external.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(external.error().message().find(what), std::string::npos)
+        << external.error().message();
+  };
+  ExternalSymmetricMemory good = describeAsExternal(*team, *heap, true);
+  ExternalSymmetricMemory m = good;
+  m.peerBases.pop_back();
+  expectInvalid(m, "local members");
+  m = good;
+  m.peerBases[0].pop_back();
+  expectInvalid(m, "one per member");
+  m = good;
+  m.signalPadBytes = 6;
+  expectInvalid(m, "multiple of 4");
+  m = good;
+  m.signalPads.back().back() += 4096;
+  expectInvalid(m, "same offset from the buffer on every member");
+  m = good;
+  for (auto &pads : m.signalPads)
+    for (uint64_t &pad : pads)
+      pad += 128; // now inside the buffer
+  expectInvalid(m, "overlaps the buffer");
+  m = good;
+  m.signalPads.clear();
+  m.signalPadBytes = m.bytes;
+  expectInvalid(m, "does not leave room");
+}
+
+#ifdef WEAVE_TEST_HAVE_NCCL_HEADER
+//===----------------------------------------------------------------------===//
+// An NCCL 2.28 symmetric window as the heap
+//===----------------------------------------------------------------------===//
+//
+// NCCL is opened at run time (dlopen), so that this binary runs where
+// libnccl.so.2 is absent or older; the test skips with the reason.
+
+struct NcclApi {
+  void *handle = nullptr;
+  ncclResult_t (*getVersion)(int *) = nullptr;
+  const char *(*getErrorString)(ncclResult_t) = nullptr;
+  const char *(*getLastError)(ncclComm_t) = nullptr;
+  ncclResult_t (*commInitAll)(ncclComm_t *, int, const int *) = nullptr;
+  ncclResult_t (*commDestroy)(ncclComm_t) = nullptr;
+  ncclResult_t (*memAlloc)(void **, size_t) = nullptr;
+  ncclResult_t (*memFree)(void *) = nullptr;
+  ncclResult_t (*windowRegister)(ncclComm_t, void *, size_t, ncclWindow_t *,
+                                 int) = nullptr;
+  ncclResult_t (*windowDeregister)(ncclComm_t, ncclWindow_t) = nullptr;
+  ncclResult_t (*groupStart)() = nullptr;
+  ncclResult_t (*groupEnd)() = nullptr;
+
+  /// "" when loaded, else why not.
+  std::string load() {
+    handle = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return std::string("cannot load libnccl.so.2: ") + dlerror();
+    bool ok = true;
+    auto get = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(handle, name));
+      ok &= fn != nullptr;
+    };
+    get(getVersion, "ncclGetVersion");
+    get(getErrorString, "ncclGetErrorString");
+    get(getLastError, "ncclGetLastError");
+    get(commInitAll, "ncclCommInitAll");
+    get(commDestroy, "ncclCommDestroy");
+    get(memAlloc, "ncclMemAlloc");
+    get(memFree, "ncclMemFree");
+    get(windowRegister, "ncclCommWindowRegister");
+    get(windowDeregister, "ncclCommWindowDeregister");
+    get(groupStart, "ncclGroupStart");
+    get(groupEnd, "ncclGroupEnd");
+    if (!ok)
+      return "libnccl.so.2 has no window API (NCCL 2.28 or later needed)";
+    int version = 0;
+    getVersion(&version);
+    if (version < 22800)
+      return "libnccl.so.2 is version " + std::to_string(version) +
+             ", the symmetric window needs 2.28";
+    return "";
+  }
+};
+
+/// The host's view of an ncclWindow_t (nccl_device/impl/core__types.h): a
+/// device struct whose lsaFlatBase is rank 0's copy of the window and
+/// whose stride4G separates the ranks' copies, in units of 4 GiB.
+struct NcclWindowHead {
+  void *winHost;
+  char *lsaFlatBase;
+  int lsaRank;
+  int worldRank;
+  uint32_t stride4G;
+};
+
+TEST(Nccl, SymmetricWindowIsAWeaveHeap) {
+  SKIP_WITHOUT_GPUS(1);
+  NcclApi nccl;
+  if (std::string why = nccl.load(); !why.empty())
+    GTEST_SKIP() << why;
+  constexpr int kRanks = 2;
+  // One rank per GPU where there are 2; else both on GPU 0, if NCCL takes
+  // that (a loopback team then drives them).
+  bool loopback = visibleDevices() < kRanks;
+  std::vector<int> ordinals = loopback ? std::vector<int>{0, 0}
+                                       : std::vector<int>{0, 1};
+  ncclComm_t comms[kRanks] = {};
+  ncclResult_t init = nccl.commInitAll(comms, kRanks, ordinals.data());
+  if (init != ncclSuccess && loopback)
+    GTEST_SKIP() << "needs 2 GPUs: NCCL refuses 2 ranks on one GPU "
+                    "(ncclCommInitAll on devices {0, 0}: "
+                 << nccl.getErrorString(init) << ": "
+                 << nccl.getLastError(nullptr)
+                 << "); the external-heap path runs in "
+                    "TeamTest.RingOnExternalMemory";
+  ASSERT_EQ(init, ncclSuccess) << nccl.getLastError(nullptr);
+  auto team = loopback ? Team::createLoopback(kRanks, {0})
+                       : Team::createInProcess({0, 1});
+  ASSERT_OK(team);
+  constexpr size_t kBytes = 4 << 20;
+  void *buffers[kRanks] = {};
+  ncclWindow_t windows[kRanks] = {};
+  for (int r = 0; r < kRanks; ++r) {
+    ASSERT_OK(team->device(r).makeCurrent());
+    ASSERT_EQ(nccl.memAlloc(&buffers[r], kBytes), ncclSuccess)
+        << nccl.getLastError(comms[r]);
+  }
+  ASSERT_EQ(nccl.groupStart(), ncclSuccess);
+  for (int r = 0; r < kRanks; ++r) {
+    ASSERT_OK(team->device(r).makeCurrent());
+    ASSERT_EQ(nccl.windowRegister(comms[r], buffers[r], kBytes, &windows[r],
+                                  NCCL_WIN_COLL_SYMMETRIC),
+              ncclSuccess)
+        << nccl.getLastError(comms[r]);
+  }
+  ASSERT_EQ(nccl.groupEnd(), ncclSuccess) << nccl.getLastError(nullptr);
+
+  ExternalSymmetricMemory memory;
+  memory.bytes = kBytes;
+  memory.signalPadBytes = 64 << 10; // the window's first 64 KiB
+  for (int r = 0; r < kRanks; ++r) {
+    NcclWindowHead head{};
+    ASSERT_OK(team->device(r).makeCurrent());
+    ASSERT_CU(cuMemcpyDtoH(&head, reinterpret_cast<CUdeviceptr>(windows[r]),
+                           sizeof(head)));
+    std::vector<uint64_t> bases(kRanks);
+    for (int peer = 0; peer < kRanks; ++peer)
+      bases[peer] = reinterpret_cast<uint64_t>(head.lsaFlatBase) +
+                    (uint64_t(peer) * head.stride4G << 32);
+    EXPECT_EQ(bases[r], reinterpret_cast<uint64_t>(buffers[r]))
+        << "rank " << r << "'s own copy is not where ncclMemAlloc put it";
+    memory.peerBases.push_back(bases);
+  }
+  {
+    auto external = SymmetricHeap::fromExternal(*team, memory);
+    ASSERT_OK(external);
+    runRingOn(*team, &*external, 20);
+  }
+  ASSERT_EQ(nccl.groupStart(), ncclSuccess);
+  for (int r = 0; r < kRanks; ++r) {
+    ASSERT_OK(team->device(r).makeCurrent());
+    EXPECT_EQ(nccl.windowDeregister(comms[r], windows[r]), ncclSuccess);
+  }
+  ASSERT_EQ(nccl.groupEnd(), ncclSuccess);
+  for (int r = 0; r < kRanks; ++r) {
+    ASSERT_OK(team->device(r).makeCurrent());
+    EXPECT_EQ(nccl.memFree(buffers[r]), ncclSuccess);
+    EXPECT_EQ(nccl.commDestroy(comms[r]), ncclSuccess);
+  }
+}
+#endif
 
 TEST(InProcess, ManifestParamSizeCheckedAgainstCubin) {
   SKIP_WITHOUT_GPUS(2);

@@ -30,6 +30,25 @@ void addTeamParams(KernelInfo &kernel) {
   kernel.params.push_back(param(abi::ParamKind::PeerBases, "peer_bases"));
 }
 
+void addDimParams(KernelInfo &kernel) {
+  size_t count = kernel.params.size();
+  for (size_t p = 0; p < count; ++p) {
+    const ParamInfo &source = kernel.params[p];
+    if (source.kind != abi::ParamKind::Buffer &&
+        source.kind != abi::ParamKind::Symmetric)
+      continue;
+    for (size_t axis = 0; axis < source.shape.size(); ++axis) {
+      if (source.shape[axis] != abi::kDynamicDim)
+        continue;
+      ParamInfo dim = param(abi::ParamKind::Dim,
+                            source.name + ".dim" + std::to_string(axis));
+      dim.dim.sourceParam = static_cast<uint32_t>(p);
+      dim.dim.axis = static_cast<uint32_t>(axis);
+      kernel.params.push_back(std::move(dim));
+    }
+  }
+}
+
 KernelInfo kernelInfo(std::string name, std::array<uint32_t, 3> grid,
                       std::array<uint32_t, 3> block, uint32_t teamSize,
                       std::vector<ParamInfo> userParams) {

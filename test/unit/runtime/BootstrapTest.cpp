@@ -230,10 +230,13 @@ TEST(Bootstrap, MissingRankTimesOutNamingIt) {
       return "connected without rank 2";
     if (boot.error().code() != ErrorCode::Timeout)
       return "expected Timeout, got " + boot.error().toString();
-    if (rank == 0 &&
-        boot.error().message().find("rank(s) 2 did not connect") ==
-            std::string::npos)
+    // Rank 0 sends its verdict to the ranks that came (an Abort frame).
+    if (boot.error().message().find("rank(s) 2 did not connect") ==
+        std::string::npos)
       return "message does not name rank 2: " + boot.error().message();
+    if (rank != 0 &&
+        boot.error().message().find("rank 0 gave up") == std::string::npos)
+      return "message does not say rank 0 gave up: " + boot.error().message();
     return "";
   });
   expectAllPassed(results);

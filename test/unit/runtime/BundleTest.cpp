@@ -2,7 +2,8 @@
 
 #include "FakeCubin.h"
 #include "weave/runtime/Bundle.h"
-#include "weave/runtime/TmaLayout.h"
+#include "weave/runtime/detail/BundleDetail.h"
+#include "weave/runtime/detail/TmaLayout.h"
 #include "weave/test/BundleBuilder.h"
 
 #include <gtest/gtest.h>
@@ -371,12 +372,15 @@ TEST_F(ManifestSyntax, AcceptsCommentsAndBlankLines) {
 }
 
 TEST_F(ManifestSyntax, MissingHeader) {
-  expectRejected("weave-manifest 1\n", "", "expected 'weave-manifest 1'");
+  std::string header =
+      "weave-manifest " + std::to_string(weave::abi::kAbiVersion);
+  expectRejected(header + "\n", "", "expected '" + header + "'");
 }
 
 TEST_F(ManifestSyntax, WrongManifestVersion) {
-  expectRejected("weave-manifest 1", "weave-manifest 7",
-                 "expected manifest version 1, found '7'");
+  std::string version = std::to_string(weave::abi::kAbiVersion);
+  expectRejected("weave-manifest " + version, "weave-manifest 7",
+                 "expected manifest version " + version + ", found '7'");
 }
 
 TEST_F(ManifestSyntax, UnknownTopLevelKeyword) {
@@ -788,9 +792,11 @@ TEST(TmaLayout, ThreeDimStrides) {
 
 TEST(TmaLayout, StrideOverflowIsNotZero) {
   // f16 [2^32, 2^32, 2^32]: the plane stride 2 * 2^32 * 2^32 wrapped to 0,
-  // which passed both the "multiple of 16" and the "< 2^40" rules.
-  ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f16",
-                        {int64_t(1) << 32, int64_t(1) << 32, int64_t(1) << 32});
+  // which passed both the "multiple of 16" and the "< 2^40" rules. With
+  // dims of at most 2^31: f32 [2, 2^31, 2^31], plane stride 4 * 2^31 * 2^31
+  // = 2^64.
+  ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f32",
+                        {2, int64_t(1) << 31, int64_t(1) << 31});
   ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
   tma.tma.box = {8, 1, 1};
   auto layout = computeTmaLayout(tma, src);
@@ -811,8 +817,8 @@ TEST(TmaLayout, StrideLimit) {
   auto fits = computeTmaLayout(tma, src);
   ASSERT_TRUE(fits) << fits.error().toString();
   EXPECT_EQ(fits->globalStride[1], uint64_t(1) << 39);
-  // f16 [2, 2^32, 128]: plane pitch 2^40 bytes, the first one over.
-  src.shape = {2, int64_t(1) << 32, 128};
+  // f16 [2, 2^31, 256]: plane pitch 2^40 bytes, the first one over.
+  src.shape = {2, int64_t(1) << 31, 256};
   auto layout = computeTmaLayout(tma, src);
   ASSERT_FALSE(layout);
   EXPECT_NE(layout.error().message().find(
@@ -830,9 +836,10 @@ TEST(TmaLayout, GlobalDimAndRankLimits) {
                                               "x", "f16", std::move(shape)));
     return layout ? std::string() : layout.error().message();
   };
-  EXPECT_EQ(error({(int64_t(1) << 32) + 1, 8}),
-            "tma parameter 'x_desc': global dimension 1 is 4294967297, "
-            "expected 1 to 2^32");
+  EXPECT_EQ(error({(int64_t(1) << 31) + 1, 8}),
+            "tma parameter 'x_desc': global dimension 1 is 2147483649, "
+            "expected 1 to 2^31 (TMA coordinates are signed 32-bit)");
+  EXPECT_EQ(error({int64_t(1) << 31, 8}), "");
   EXPECT_EQ(error({1, 1, 1, 1, 1, 8}),
             "tma parameter 'x_desc': source 'x' has rank 6, expected 1 to 5");
 }

@@ -16,7 +16,8 @@ def ConvertWeaveToNVVMPass : Pass<"convert-weave-to-nvvm", "mlir::gpu::GPUModule
     space 1); `!weave.semaphore<N>` is a pointer to N u32 counters.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
-                           "mlir::gpu::GPUDialect"];
+                           "mlir::gpu::GPUDialect", "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
   let options = [
     Option<"waitTimeoutNs", "wait-timeout-ns", "uint64_t", "0",
            "If non-zero, a weave.semaphore_wait that spins longer than this "

@@ -84,8 +84,8 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
 
 /// What a kernel argument may be, for messages that reject one.
 static constexpr llvm::StringLiteral kPassableTypes =
-    "kernel arguments are memrefs in global memory (static shape, identity "
-    "layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or "
+    "kernel arguments are memrefs in global memory (static or dynamic shape, "
+    "identity layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or "
     "#weave.symmetric memory space), !weave.semaphore, or scalars of type "
     "i32, i64, f32 or f64";
 
@@ -101,7 +101,7 @@ static bool isIdentifier(StringRef name) {
 /// Fills `param` with the kind, dtype and shape of user argument `index`, or
 /// emits an error at the argument and fails.
 static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
-                                   AbiParam &param) {
+                                   ::weave::ParamInfo &param) {
   BlockArgument arg = func.getArgument(index);
   Type type = arg.getType();
   auto fail = [&](const Twine &what) {
@@ -119,9 +119,9 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
     return success();
   }
   if (auto memref = dyn_cast<MemRefType>(type)) {
-    if (!memref.hasStaticShape() || !memref.getLayout().isIdentity())
-      return fail("cannot be passed: the ABI takes static, row-major "
-                  "buffers");
+    if (!memref.getLayout().isIdentity())
+      return fail("cannot be passed: the ABI takes row-major buffers "
+                  "(identity layout)");
     if (!isGlobal(memref))
       return fail("cannot be passed: kernel buffers live in global memory "
                   "(default, 1 or #weave.symmetric memory space)");
@@ -133,9 +133,12 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
       return fail("cannot be passed: the ABI takes buffers of rank 1 or more");
     // The runtime and the lowering compute byte sizes and offsets in
     // (signed) 64-bit arithmetic: a buffer must have at least one element
-    // and at most 2^63 - 1 bytes.
+    // and at most 2^63 - 1 bytes. A dynamic dimension is at least 1 (the
+    // runtime checks the launch sizes against the same bound).
     int64_t bytes = memref.getElementTypeBitWidth() / 8;
     for (int64_t dim : memref.getShape()) {
+      if (ShapedType::isDynamic(dim))
+        continue;
       if (dim <= 0)
         return fail("cannot be passed: buffers need at least one element, "
                     "found a dimension of size " +
@@ -148,7 +151,10 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
     param.kind = isSymmetric(memref) ? ::weave::abi::ParamKind::Symmetric
                                      : ::weave::abi::ParamKind::Buffer;
     param.dtype = *dtype;
-    param.shape.assign(memref.getShape().begin(), memref.getShape().end());
+    for (int64_t dim : memref.getShape())
+      param.shape.push_back(ShapedType::isDynamic(dim)
+                                ? ::weave::abi::kDynamicDim
+                                : dim);
     return success();
   }
   if (type.isIntOrFloat()) {
@@ -165,13 +171,13 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
 /// Computes the user parameters of `func` (names, kinds, shapes), checking
 /// each, or emits a located error and fails.
 static LogicalResult computeUserParams(gpu::GPUFuncOp func,
-                                       SmallVectorImpl<AbiParam> &params) {
+                                       std::vector<::weave::ParamInfo> &params) {
   // Only the function's parameters: the entry block also holds the
   // workgroup and private memory attributions.
   llvm::StringMap<unsigned> names;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     BlockArgument arg = func.getArgument(i);
-    AbiParam param;
+    ::weave::ParamInfo param;
     if (failed(classifyParam(func, i, param)))
       return failure();
     // The name is the manifest's and the runtime's handle on the argument
@@ -222,35 +228,8 @@ LogicalResult mlir::weave::verifyKernelInterface(gpu::GPUFuncOp func) {
            << WeaveDialect::getKernelAttrName() << "' attribute";
   // The kernel's name and its mesh size are checked before, by
   // weave-verify-kernel and the #weave.mesh verifier.
-  SmallVector<AbiParam> params;
+  std::vector<::weave::ParamInfo> params;
   return computeUserParams(func, params);
-}
-
-/// The launch parameter buffer needs for `params`, laid out as the runtime
-/// lays it out (computeParamLayout): natural alignment, 64 bytes for Tma.
-static uint64_t paramSpaceBytes(ArrayRef<AbiParam> params) {
-  uint64_t offset = 0;
-  for (const AbiParam &param : params) {
-    uint64_t size = 8, align = 8;
-    switch (param.kind) {
-    case ::weave::abi::ParamKind::Rank:
-    case ::weave::abi::ParamKind::TeamSize:
-      size = align = ::weave::abi::kTeamScalarParamBytes;
-      break;
-    case ::weave::abi::ParamKind::Scalar:
-      size = align = param.dtype == "f64" || param.dtype == "i64" ? 8 : 4;
-      break;
-    case ::weave::abi::ParamKind::Tma:
-      size = ::weave::abi::kTmaParamBytes;
-      align = ::weave::abi::kTmaParamAlign;
-      break;
-    default:
-      size = align = ::weave::abi::kPointerParamBytes;
-      break;
-    }
-    offset = llvm::alignTo(offset, align) + size;
-  }
-  return offset;
 }
 
 FailureOr<KernelAbi>
@@ -265,9 +244,11 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   result.name = func.getName().str();
   MeshAttr mesh = kernel.getMesh();
   result.teamSize = mesh.isDynamic() ? 0 : mesh.getSize();
-  result.grid.assign(kernel.getGrid().begin(), kernel.getGrid().end());
-  result.block.assign(kernel.getBlock().begin(), kernel.getBlock().end());
-  result.cluster.assign(kernel.getCluster().begin(), kernel.getCluster().end());
+  for (int i = 0; i < 3; ++i) {
+    result.grid[i] = kernel.getGrid()[i];
+    result.block[i] = kernel.getBlock()[i];
+    result.cluster[i] = kernel.getCluster()[i];
+  }
   result.dynamicSmemBytes = kernel.getSmem();
 
   // (The name and the mesh size were checked by weave-verify-kernel and the
@@ -277,15 +258,35 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   for (auto [kind, name] : {std::pair<::weave::abi::ParamKind, const char *>{::weave::abi::ParamKind::Rank, "rank"},
                             {::weave::abi::ParamKind::TeamSize, "team_size"},
                             {::weave::abi::ParamKind::PeerBases, "peer_bases"}}) {
-    AbiParam param;
+    ::weave::ParamInfo param;
     param.kind = kind;
     param.name = name;
     param.dtype = kind == ::weave::abi::ParamKind::PeerBases ? "" : "u32";
     result.params.push_back(std::move(param));
   }
+  // The launch size of each dynamic dimension: the lowering rebuilds the
+  // memref's sizes from them (docs/ABI.md, "Dynamic dimensions").
+  unsigned numUser = func.getNumArguments();
+  for (unsigned source = 0; source < numUser; ++source) {
+    if (result.params[source].kind != ::weave::abi::ParamKind::Buffer &&
+        result.params[source].kind != ::weave::abi::ParamKind::Symmetric)
+      continue;
+    for (auto [axis, dim] : llvm::enumerate(result.params[source].shape)) {
+      if (dim != ::weave::abi::kDynamicDim)
+        continue;
+      // An i64 by its kind: the manifest's dim line has no dtype.
+      ::weave::ParamInfo param;
+      param.kind = ::weave::abi::ParamKind::Dim;
+      param.name =
+          result.params[source].name + ".dim" + std::to_string(axis);
+      param.dim.sourceParam = source;
+      param.dim.axis = static_cast<uint32_t>(axis);
+      result.params.push_back(std::move(param));
+    }
+  }
+  unsigned firstTma = result.params.size();
 
   // One tensor map per distinct (global buffer, tile, swizzle, peer view).
-  unsigned numUser = func.getNumArguments();
   auto addTensorMap = [&](Operation *op, Value global, MemRefType tile,
                           Value device, int64_t swizzle) -> WalkResult {
     auto arg = dyn_cast<BlockArgument>(global);
@@ -296,11 +297,11 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
                            "on the host from the argument";
       return WalkResult::interrupt();
     }
-    AbiParam param;
+    ::weave::ParamInfo param;
     param.kind = ::weave::abi::ParamKind::Tma;
-    param.tmaSource = arg.getArgNumber();
-    param.tmaBox.assign(tile.getShape().rbegin(), tile.getShape().rend());
-    param.tmaSwizzle = swizzle;
+    param.tma.sourceParam = arg.getArgNumber();
+    param.tma.box.assign(tile.getShape().rbegin(), tile.getShape().rend());
+    param.tma.swizzleBytes = static_cast<uint32_t>(swizzle);
     if (device) {
       FailureOr<int64_t> offset = matchPeerOffset(device, result.teamSize);
       if (failed(offset)) {
@@ -310,23 +311,23 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
                              "the host can build its tensor map";
         return WalkResult::interrupt();
       }
-      param.tmaIsPeerView = true;
-      param.tmaPeerOffset = *offset;
+      param.tma.isPeerView = true;
+      param.tma.peerOffset = static_cast<int32_t>(*offset);
     }
-    param.dtype = result.params[param.tmaSource].dtype;
+    param.dtype = result.params[param.tma.sourceParam].dtype;
     unsigned index = 0;
     for (; index < result.params.size(); ++index) {
-      const AbiParam &other = result.params[index];
-      if (other.kind == param.kind && other.tmaSource == param.tmaSource &&
-          other.tmaBox == param.tmaBox &&
-          other.tmaSwizzle == param.tmaSwizzle &&
-          other.tmaIsPeerView == param.tmaIsPeerView &&
-          other.tmaPeerOffset == param.tmaPeerOffset)
+      const ::weave::ParamInfo &other = result.params[index];
+      if (other.kind == param.kind && other.tma.sourceParam == param.tma.sourceParam &&
+          other.tma.box == param.tma.box &&
+          other.tma.swizzleBytes == param.tma.swizzleBytes &&
+          other.tma.isPeerView == param.tma.isPeerView &&
+          other.tma.peerOffset == param.tma.peerOffset)
         break;
     }
     if (index == result.params.size()) {
-      param.name = result.params[param.tmaSource].name + ".tma" +
-                   std::to_string(index - numUser - 3);
+      param.name = result.params[param.tma.sourceParam].name + ".tma" +
+                   std::to_string(index - firstTma);
       result.params.push_back(std::move(param));
     }
     if (tmaOf)
@@ -346,15 +347,21 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   });
   if (walk.wasInterrupted())
     return failure();
-  uint64_t paramBytes = paramSpaceBytes(result.params);
+  // Laid out as the runtime lays it out (computeParamLayout).
+  uint64_t paramBytes = ::weave::paramBlockBytes(result);
   if (paramBytes > kMaxKernelParamBytes) {
-    unsigned numTma = result.params.size() - numUser - 3;
-    return func.emitError()
-           << "expects at most " << kMaxKernelParamBytes
-           << " bytes of kernel parameters, got " << paramBytes << " ("
-           << numUser << " user parameters, 3 team parameters and " << numTma
-           << " TMA descriptors of " << ::weave::abi::kTmaParamBytes
-           << " bytes, laid out as docs/ABI.md says)";
+    unsigned numTma = result.params.size() - firstTma;
+    unsigned numDims = firstTma - numUser - 3;
+    InFlightDiagnostic diag = func.emitError()
+                              << "expects at most " << kMaxKernelParamBytes
+                              << " bytes of kernel parameters, got "
+                              << paramBytes << " (" << numUser
+                              << " user parameters, 3 team parameters ";
+    if (numDims)
+      diag << "(then " << numDims << " dynamic dimension sizes) ";
+    return diag << "and " << numTma << " TMA descriptors of "
+                << ::weave::abi::kTmaParamBytes
+                << " bytes, laid out as docs/ABI.md says)";
   }
   return result;
 }

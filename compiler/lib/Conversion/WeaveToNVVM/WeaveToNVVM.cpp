@@ -25,7 +25,10 @@
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -1049,6 +1052,73 @@ private:
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// `a * b` for index sizes and strides, folded while both are constants.
+OpFoldResult mulSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                      OpFoldResult rhs) {
+  std::optional<int64_t> x = getConstantIntValue(lhs);
+  std::optional<int64_t> y = getConstantIntValue(rhs);
+  if (x && y)
+    return b.getIndexAttr(*x * *y);
+  auto value = [&](OpFoldResult v) -> Value {
+    if (auto attr = dyn_cast<Attribute>(v))
+      return arith::ConstantIndexOp::create(
+          b, loc, cast<IntegerAttr>(attr).getInt());
+    return cast<Value>(v);
+  };
+  return arith::MulIOp::create(b, loc, value(lhs), value(rhs)).getResult();
+}
+
+/// The bare-pointer calling convention passes only a memref's pointer, so
+/// a memref argument with dynamic dimensions cannot cross it: it becomes a
+/// pointer (`memref<1xT>`, its space kept) and the kernel's memref is
+/// rebuilt at entry with `memref.reinterpret_cast` from it and the Dim
+/// parameters (row-major, offset 0), so memref.dim, subviews and the copies
+/// read the launch sizes.
+void rebuildDynamicMemRefs(gpu::GPUFuncOp func, const KernelAbi &abi) {
+  Block &entry = func.getBody().front();
+  llvm::DenseMap<std::pair<unsigned, unsigned>, Value> dimArgs;
+  for (auto [index, param] : llvm::enumerate(abi.params))
+    if (param.kind == ::weave::abi::ParamKind::Dim)
+      dimArgs[{param.dim.sourceParam, param.dim.axis}] =
+          entry.getArgument(index);
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  bool changed = false;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = func.getArgument(i);
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || type.hasStaticShape())
+      continue;
+    Location loc = arg.getLoc();
+    auto bare = MemRefType::get({1}, type.getElementType(),
+                                MemRefLayoutAttrInterface(),
+                                type.getMemorySpace());
+    arg.setType(bare);
+    inputs[i] = bare;
+    changed = true;
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> sizes(rank), strides(rank);
+    OpFoldResult stride = b.getIndexAttr(1);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (type.isDynamicDim(d))
+        sizes[d] = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                              dimArgs.lookup({i, d}))
+                       .getResult();
+      else
+        sizes[d] = b.getIndexAttr(type.getDimSize(d));
+      strides[d] = stride;
+      if (d > 0)
+        stride = mulSizes(b, loc, stride, sizes[d]);
+    }
+    auto view = memref::ReinterpretCastOp::create(
+        b, loc, type, arg, b.getIndexAttr(0), sizes, strides);
+    arg.replaceAllUsesExcept(view.getResult(), view);
+  }
+  if (changed)
+    func.setType(FunctionType::get(func.getContext(), inputs,
+                                   func.getResultTypes()));
+}
+
 /// Appends the team parameters to a weave kernel and replaces its
 /// `#weave.kernel` attribute with what the upstream lowering understands.
 LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
@@ -1075,7 +1145,15 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
        b.getNamedAttr("llvm.align",
                       b.getI64IntegerAttr(::weave::abi::kTmaParamAlign)),
        b.getNamedAttr("nvvm.grid_constant", b.getUnitAttr())});
+  // Then the sizes of the dynamic dimensions (i64), then the tensor maps.
+  unsigned firstTma = first + 3;
   for (size_t i = first + 3; i < abi->params.size(); ++i) {
+    if (abi->params[i].kind == ::weave::abi::ParamKind::Dim) {
+      types.push_back(b.getI64Type());
+      attrs.push_back(DictionaryAttr::get(ctx));
+      ++firstTma;
+      continue;
+    }
     types.push_back(genericPtr);
     attrs.push_back(tmaAttrs);
   }
@@ -1083,6 +1161,7 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   SmallVector<Location> locs(types.size(), func.getLoc());
   if (failed(func.insertArguments(indices, types, attrs, locs)))
     return func.emitError("cannot append the team parameters");
+  rebuildDynamicMemRefs(func, *abi);
   bool bulkStores = false, bulkLoads = false;
   for (auto [op, index] : tmaOf) {
     op->setAttr(kTmaArgAttrName, b.getI64IntegerAttr(index));
@@ -1096,6 +1175,7 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
       op->setAttr(kAsyncProxyFenceAttrName, b.getUnitAttr());
   });
   func->setAttr(kTeamArgsAttrName, b.getI64IntegerAttr(first));
+  func->setAttr(kTmaArgsAttrName, b.getI64IntegerAttr(firstTma));
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, kernel.getBlock()));
   func->removeAttr(WeaveDialect::getKernelAttrName());
   return success();
@@ -1139,16 +1219,16 @@ struct ConvertWeaveToNVVMPass
       return signalPassFailure();
 
     // The gpu.func lowering keeps only some argument attributes: give the
-    // tensor map parameters (after the three team parameters) back their
+    // tensor map parameters (after the team and dim parameters) back their
     // by-value, grid-constant passing.
     module.walk([](LLVM::LLVMFuncOp func) {
-      auto first = func->getAttrOfType<IntegerAttr>(kTeamArgsAttrName);
+      auto first = func->getAttrOfType<IntegerAttr>(kTmaArgsAttrName);
       if (!first)
         return;
       Builder b(func.getContext());
       auto bytes = LLVM::LLVMArrayType::get(b.getIntegerType(8),
                                             ::weave::abi::kTmaParamBytes);
-      for (unsigned i = first.getInt() + 3; i < func.getNumArguments(); ++i) {
+      for (unsigned i = first.getInt(); i < func.getNumArguments(); ++i) {
         func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
                         TypeAttr::get(bytes));
         func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
@@ -1157,6 +1237,7 @@ struct ConvertWeaveToNVVMPass
                         b.getUnitAttr());
       }
       func->removeAttr(kTeamArgsAttrName);
+      func->removeAttr(kTmaArgsAttrName);
     });
   }
 };

@@ -567,12 +567,18 @@ LogicalResult MatmulPipelineOp::verify() {
     if (!type.getLayout().isIdentity())
       return emitOpError() << "expects a row-major " << name
                            << " (identity layout), got " << type;
-    // The expansion computes the tile counts from the static shape (a
-    // dynamic size would be taken as 2^63).
-    if (!type.hasStaticShape())
-      return emitOpError() << "expects a static shape for " << name
-                           << " (dynamic shapes are not supported yet), got "
-                           << type;
+    // The row count M (dim 0 of lhs and out) may be dynamic: the
+    // expansion counts row tiles at run time and TMA handles the edges
+    // with the launch sizes. K and N give the k loop, the column tiles and
+    // the boxes at compile time (a dynamic size would be taken as 2^63).
+    for (int64_t i = 0; i < 2; ++i)
+      if (type.isDynamicDim(i) && (name == "rhs" || i == 1))
+        return emitOpError()
+               << "expects a static " << (name == "rhs" ? "shape" : "column "
+                                                                   "count")
+               << " for " << name
+               << " (only the row count of lhs and out may be dynamic), got "
+               << type;
   }
   Type elt = lhs.getElementType();
   if (!elt.isF16() && !elt.isBF16())
@@ -586,13 +592,19 @@ LogicalResult MatmulPipelineOp::verify() {
                          << outElt;
 
   // Shapes: (M x K) @ (K x N) -> (M x N).
-  auto mismatch = [](int64_t a, int64_t b) { return a != b; };
+  // (A dynamic row count matches any: the runtime binds the sizes.)
+  auto mismatch = [](int64_t a, int64_t b) {
+    return a != b && !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b);
+  };
   if (mismatch(lhs.getDimSize(1), rhs.getDimSize(0)))
     return emitOpError() << "expects lhs columns (" << lhs.getDimSize(1)
                          << ") to equal rhs rows (" << rhs.getDimSize(0) << ")";
   if (mismatch(lhs.getDimSize(0), out.getDimSize(0)) ||
       mismatch(rhs.getDimSize(1), out.getDimSize(1)))
-    return emitOpError() << "expects out of shape " << lhs.getDimSize(0)
+    return emitOpError() << "expects out of shape "
+                         << (lhs.isDynamicDim(0)
+                                 ? std::string("?")
+                                 : std::to_string(lhs.getDimSize(0)))
                          << "x" << rhs.getDimSize(1) << ", got " << out;
 
   int64_t tm = getTileM(), tn = getTileN(), tk = getTileK();
@@ -678,6 +690,13 @@ LogicalResult MatmulPipelineOp::verify() {
                            << getGridTileWidth()
                            << ") to be a multiple of cluster_m (" << cluster
                            << "): a cluster's tiles are in one group";
+    // Blocks of a cluster take adjacent row tiles: the count must be a
+    // multiple of the cluster, which only a static M shows.
+    if (lhs.isDynamicDim(0) || out.isDynamicDim(0))
+      return emitOpError() << "expects a static row count with cluster_m("
+                           << cluster << ") (the row tiles must divide among "
+                           << "the blocks of a cluster), got " << lhs
+                           << " into " << out;
     int64_t rows = lhs.getDimSize(0);
     int64_t rowTiles = rows / tm + (rows % tm != 0);
     if (rowTiles % cluster != 0)

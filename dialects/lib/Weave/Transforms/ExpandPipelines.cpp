@@ -151,7 +151,12 @@ void PipelineBuilder::build() {
 
   auto lhsType = cast<MemRefType>(op.getLhs().getType());
   auto rhsType = cast<MemRefType>(op.getRhs().getType());
-  Value numTilesM = ceilDiv(cIndex(lhsType.getDimSize(0)), tiling.tm);
+  // A dynamic row count is read at run time (the kernel argument's Dim
+  // parameter, through its rebuilt descriptor).
+  Value rows = lhsType.isDynamicDim(0)
+                   ? Value(memref::DimOp::create(b, op.getLhs(), 0))
+                   : cIndex(lhsType.getDimSize(0));
+  Value numTilesM = ceilDiv(rows, tiling.tm);
   Value numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), tiling.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);
   int64_t clusterM = op.getClusterM();
@@ -346,7 +351,16 @@ FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
   // TMA clips and zero-fills at the edges of the argument, not of the view:
   // a view smaller than its argument must not have edge tiles.
   auto argType = cast<MemRefType>(value.getType());
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 2; ++i) {
+    // A dynamic size of a view (not of the argument itself) cannot be
+    // shown to be a multiple of the tile.
+    if (viewType.isDynamicDim(i) && viewType != argType)
+      return op.emitOpError()
+             << "expects " << name << " dimension " << i
+             << " to be static when " << name
+             << " is a view of its kernel argument (a dynamic size cannot be "
+                "shown to be a multiple of the tile, and TMA clips at the "
+                "argument's edge); pass the argument itself";
     if (viewType.getDimSize(i) != argType.getDimSize(i) &&
         viewType.getDimSize(i) % tile[i] != 0)
       return op.emitOpError()
@@ -355,6 +369,7 @@ FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
              << tile[i] << ") when the view is smaller than its kernel "
              << "argument: TMA clips at the argument's edge, so an edge tile "
                 "would read or write outside the view";
+  }
   result.argument = value;
   return result;
 }

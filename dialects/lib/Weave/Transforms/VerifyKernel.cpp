@@ -47,14 +47,16 @@ Value getRootBuffer(Value value) {
 constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
 
 /// The byte size of a static memref, or nullopt if it has no static shape,
-/// no element bit width, or more than INT64_MAX bytes.
-std::optional<int64_t> staticByteSize(MemRefType type) {
+/// no element bit width, or more than INT64_MAX bytes. With `dynamicAsOne`,
+/// dynamic dimensions count as 1 (the least a launch gives them).
+std::optional<int64_t> staticByteSize(MemRefType type,
+                                      bool dynamicAsOne = false) {
   Type elt = type.getElementType();
-  if (!elt.isIntOrFloat() || !type.hasStaticShape())
+  if (!elt.isIntOrFloat() || (!dynamicAsOne && !type.hasStaticShape()))
     return std::nullopt;
   int64_t bytes = (elt.getIntOrFloatBitWidth() + 7) / 8;
   for (int64_t dim : type.getShape())
-    if (llvm::MulOverflow(bytes, dim, bytes))
+    if (!ShapedType::isDynamic(dim) && llvm::MulOverflow(bytes, dim, bytes))
       return std::nullopt;
   return bytes;
 }
@@ -192,14 +194,16 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
       return mlir::emitError(arg.getLoc())
              << "weave kernel argument #" << arg.getArgNumber() << " ";
     };
-    if (!memref.hasStaticShape())
-      return argError() << "expects a static shape, got " << memref;
+    // Dynamic dimensions (`?`) take their sizes from the launch (docs/ABI.md;
+    // the layout must be row-major, which verifyKernelInterface checks).
     // The runtime binds (and allocates) buffers of at least one element.
     if (llvm::is_contained(memref.getShape(), 0))
       return argError() << "expects a buffer of at least one element (the "
                            "runtime binds no empty buffers), got "
                         << memref;
-    if (memref.getElementType().isIntOrFloat() && !staticByteSize(memref))
+    // A dynamic dimension is at least 1: its static part must fit already.
+    if (memref.getElementType().isIntOrFloat() &&
+        !staticByteSize(memref, /*dynamicAsOne=*/true))
       return argError() << "expects a buffer of fewer than 2^63 bytes, got "
                         << memref;
   }

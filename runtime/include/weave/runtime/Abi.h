@@ -16,12 +16,15 @@ namespace weave {
 namespace abi {
 
 /// Bumped whenever the parameter layout or the bundle format changes.
-inline constexpr uint32_t kAbiVersion = 1;
+/// 2: dynamic dimensions (`?` in a shape) and their hidden Dim parameters.
+inline constexpr uint32_t kAbiVersion = 2;
 
 /// What a kernel parameter is. The order of a kernel's parameters is:
 ///   1. user parameters, in source order: Buffer, Symmetric, Semaphore, Scalar;
 ///   2. the team parameters: Rank, TeamSize, PeerBases (always present);
-///   3. TMA descriptors (Tma), one 128-byte CUtensorMap each, passed by value
+///   3. the sizes of dynamic dimensions (Dim), one i64 per `?` of the user
+///      buffers, in parameter order, then outermost dimension first;
+///   4. TMA descriptors (Tma), one 128-byte CUtensorMap each, passed by value
 ///      as grid-constant parameters.
 enum class ParamKind : uint32_t {
   Buffer = 0,    ///< u64 device pointer to a device-local global buffer
@@ -33,12 +36,19 @@ enum class ParamKind : uint32_t {
   PeerBases = 6, ///< u64 device pointer to u64[TeamSize]: the base address of
                  ///< every device's symmetric heap, as mapped on this device
   Tma = 7,       ///< 128-byte CUtensorMap, 64-byte aligned, by value
+  Dim = 8,       ///< i64: the launch size of one dynamic dimension of a
+                 ///< Buffer/Symmetric parameter, filled by the runtime
 };
+
+/// How a shape records a dynamic dimension (`?` in the manifest): its size
+/// comes from the argument at launch.
+inline constexpr int64_t kDynamicDim = -1;
 
 /// Size in bytes of a kernel parameter of the given kind (scalars: 4 or 8,
 /// given by their dtype).
 inline constexpr uint32_t kPointerParamBytes = 8;
 inline constexpr uint32_t kTeamScalarParamBytes = 4;
+inline constexpr uint32_t kDimParamBytes = 8;
 inline constexpr uint32_t kTmaParamBytes = 128;
 inline constexpr uint32_t kTmaParamAlign = 64;
 

@@ -5,7 +5,7 @@
 // it: allGather of byte payloads, allGather of file descriptors (SCM_RIGHTS,
 // used for cuMemExportToShareableHandle POSIX fds) and a barrier. Every wait
 // has a deadline; a rank that never shows gives ErrorCode::Timeout naming it.
-// No CUDA here (library weave_runtime_host), so it is unit-tested with fork().
+// No CUDA here (library WeaveRuntimeHost), so it is unit-tested with fork().
 //
 //===----------------------------------------------------------------------===//
 

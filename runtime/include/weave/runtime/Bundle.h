@@ -3,7 +3,7 @@
 // A bundle is one file holding a cubin and a manifest describing each kernel
 // in it (launch dims, parameters in ABI order, TMA descriptors). The compiler
 // writes it, the runtime reads it. docs/BUNDLE.md describes the byte layout.
-// Library `weave_bundle`: plain C++17, no CUDA, no MLIR/LLVM.
+// Library `WeaveBundle`: plain C++17, no CUDA, no MLIR/LLVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,18 +34,36 @@ struct TmaInfo {
   bool isPeerView = false;
 };
 
+/// A Dim parameter: which dimension of which buffer it carries.
+struct DimInfo {
+  /// Index (in KernelInfo::params) of the Buffer/Symmetric param.
+  uint32_t sourceParam = 0;
+  /// The dimension, outermost first (an index into the source's shape).
+  uint32_t axis = 0;
+};
+
 /// One kernel parameter, in ABI order.
 struct ParamInfo {
   abi::ParamKind kind;
   std::string name;
   /// "f16","bf16","f32","f64","i8","i32","i64","u32"; "" when not applicable.
   std::string dtype;
-  /// Row-major, outermost first; empty for scalars.
+  /// Row-major, outermost first; empty for scalars. abi::kDynamicDim (`?`)
+  /// for a dimension whose size comes from the argument at launch.
   std::vector<int64_t> shape;
   uint32_t alignment = 16;
   /// Number of u32 counters (Semaphore params).
   uint32_t semaphoreCount = 0;
   TmaInfo tma;
+  DimInfo dim;
+
+  /// Whether some dimension of the shape is dynamic.
+  bool hasDynamicDims() const {
+    for (int64_t d : shape)
+      if (d == abi::kDynamicDim)
+        return true;
+    return false;
+  }
 };
 
 struct KernelInfo {
@@ -92,23 +110,6 @@ inline constexpr char kBundleMagic[8] = {'W', 'E', 'A', 'V', 'E', 'B', 'N', 'D'}
 /// the reader allocate without limit.
 inline constexpr uint64_t kMaxBundleFileBytes = uint64_t(1) << 30;
 
-/// `a * b` in `out`; false (and `out` untouched) when it overflows 64 bits.
-inline bool checkedMul(uint64_t a, uint64_t b, uint64_t &out) {
-  uint64_t product;
-  if (__builtin_mul_overflow(a, b, &product))
-    return false;
-  out = product;
-  return true;
-}
-/// `a + b` in `out`; false (and `out` untouched) when it overflows 64 bits.
-inline bool checkedAdd(uint64_t a, uint64_t b, uint64_t &out) {
-  uint64_t sum;
-  if (__builtin_add_overflow(a, b, &sum))
-    return false;
-  out = sum;
-  return true;
-}
-
 /// Serializes a bundle (does not verify it; writeBundleFile does).
 std::vector<uint8_t> serializeBundle(const Bundle &bundle);
 /// Parses and verifies a bundle image. Never throws, never reads outside
@@ -140,21 +141,12 @@ uint32_t paramBytes(const ParamInfo &param);
 /// Product of the shape times the element size (0 for scalars/unknown;
 /// UINT64_MAX when it overflows 64 bits, which verifyBundle rejects, so that
 /// an unverified manifest can never make a size check pass by wrapping).
+/// A dynamic dimension counts as 1, the least a launch may give it.
 uint64_t tensorBytes(const ParamInfo &param);
 /// Bytes of the packed launch parameter block: each parameter at its natural
 /// alignment (4, 8, or 64 for TMA descriptors), as computeParamLayout places
 /// them. 64-bit, so that no parameter list can wrap it.
 uint64_t paramBlockBytes(const KernelInfo &kernel);
-
-/// FNV-1a 64-bit hash (the bundle checksum).
-uint64_t fnv1a64(const uint8_t *data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
-
-/// Names of the symbols in an ELF64 image's symbol tables; InvalidBundle when
-/// the image is not a little-endian ELF64 for EM_CUDA or is malformed.
-Expected<std::vector<std::string>> readCubinSymbols(const uint8_t *data,
-                                                    size_t size);
-/// ELF machine number of CUDA images.
-inline constexpr uint16_t kElfMachineCuda = 190;
 
 } // namespace weave
 

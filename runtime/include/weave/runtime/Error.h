@@ -165,7 +165,7 @@ using Status = Expected<void>;
 inline Status ok() { return Status(); }
 
 namespace detail {
-/// Builds the Error for a failed driver call; defined in weave_runtime (it
+/// Builds the Error for a failed driver call; defined in WeaveRuntime (it
 /// needs cuGetErrorName), so only CUDA-linked code may expand WEAVE_CU_TRY.
 Error driverError(int result, const char *call, const std::string &context,
                   const char *file, int line);

@@ -5,7 +5,7 @@
 
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/KernelArgs.h"
-#include "weave/runtime/Module.h"
+#include "weave/runtime/Device.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
 
@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace weave {
+
+class Module; // a cubin loaded on one device (internal)
 
 /// A bundle's cubin loaded on every local device of a team. Move-only.
 class Program {
@@ -101,8 +103,10 @@ private:
   std::vector<CUfunction> functions_;
   std::vector<LaunchLimits> limits_; ///< one per local device
   ParamLayout layout_;
-  /// (local member, parameter index, global address) -> descriptor.
-  std::map<std::tuple<size_t, size_t, uint64_t>, std::unique_ptr<Descriptor>>
+  /// (local member, parameter index, global address, launch shape of the
+  /// source) -> descriptor.
+  std::map<std::tuple<size_t, size_t, uint64_t, std::vector<int64_t>>,
+           std::unique_ptr<Descriptor>>
       tmaCache_;
 };
 

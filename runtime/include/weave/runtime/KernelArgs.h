@@ -85,9 +85,22 @@ size_t userParamCount(const KernelInfo &kernel);
 
 /// Checks count, kind, dtype, shape/byte size, alignment and heap identity of
 /// every argument; InvalidArgument naming the parameter on the first mismatch.
+/// A dynamic dimension (`?`) takes the argument's size, which must be at
+/// least 1, keep the byte size within 63 bits, and give every tensor map
+/// over the argument a layout TMA takes (rows a multiple of 16 bytes,
+/// dims up to 2^31: the copies use signed 32-bit coordinates).
+/// A symmetric buffer binds to a parameter with dynamic dimensions only
+/// with its shape (SymmetricHeap::allocateTensor).
 Status checkKernelArgs(const KernelInfo &kernel,
                        const std::vector<KernelArg> &args,
                        const BindingTarget &target);
+
+/// The shape `param` has at this launch: the argument's where the parameter
+/// has dynamic dimensions (after checkKernelArgs accepted it), else the
+/// manifest's.
+std::vector<int64_t> launchShape(const ParamInfo &param, const KernelArg &arg);
+/// `param` with launchShape() as its shape.
+ParamInfo withLaunchShape(const ParamInfo &param, const KernelArg &arg);
 
 /// Byte offset of each parameter in a packed launch parameter buffer (each
 /// at its natural alignment: 4, 8, or 64 for TMA descriptors) and the total.

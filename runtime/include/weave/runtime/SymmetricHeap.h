@@ -7,6 +7,15 @@
 // allocations travel as POSIX fds over the bootstrap. The first bytes form
 // the signal pad (semaphores), zeroed at creation. Never uses multicast.
 //
+// Buffers and semaphore arrays are given back with free(): a caching
+// allocator with size classes over the mapped range (SymmetricAllocator),
+// so a long-running program that allocates and frees does not run out.
+//
+// fromExternal wraps memory another library already mapped on every member
+// (PyTorch symmetric memory, an NCCL window, NVSHMEM): no allocation, no
+// mapping, no exchange of handles (docs/RUNTIME.md, "External symmetric
+// memory").
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef WEAVE_RUNTIME_SYMMETRICHEAP_H
@@ -21,6 +30,27 @@
 
 namespace weave {
 
+/// Memory another library mapped on every member of a team: one buffer of
+/// `bytes` bytes per member, every member's copy mapped into every local
+/// member's address space.
+struct ExternalSymmetricMemory {
+  /// peerBases[local][rank]: where member `rank`'s copy of the buffer is
+  /// mapped on local member `local`'s device (local members in the team's
+  /// local order; peerBases[local][rankOf(local)] is its own copy). From
+  /// PyTorch: the rendezvous handle's buffer_ptrs; NVSHMEM: nvshmem_ptr(buf,
+  /// pe); an NCCL window: its LSA base plus peer times its stride.
+  std::vector<std::vector<uint64_t>> peerBases;
+  /// Bytes of each member's copy (the same on every member).
+  uint64_t bytes = 0;
+  /// signalPads[local][rank]: the signal pad of member `rank` as mapped on
+  /// local member `local`, and its size (PyTorch: signal_pad_ptrs). It must
+  /// sit at the same offset from the buffer on every member (kernels reach
+  /// a peer's counter through the peer bases). Empty: the first
+  /// `signalPadBytes` bytes of the buffer are the pad.
+  std::vector<std::vector<uint64_t>> signalPads;
+  uint64_t signalPadBytes = 0;
+};
+
 class SymmetricHeap {
 public:
   static constexpr size_t kDefaultSignalPadBytes = 64 * 1024;
@@ -32,24 +62,47 @@ public:
   create(Team &team, size_t bytesPerDevice,
          size_t signalPadBytes = kDefaultSignalPadBytes);
 
+  /// A heap over memory another library mapped (no allocation, no mapping,
+  /// no collective): buffers are carved from `memory` with the same
+  /// allocator, kernels get its peer bases. The signal pad is zeroed here
+  /// (synchronously, on every local member's own copy); in a multi-process
+  /// team every process must have done so before any kernel signals, which
+  /// the team's barrier at the end of this call ensures when the team has
+  /// Weave's bootstrap. The memory must outlive the heap; the heap never
+  /// frees or unmaps it. InvalidArgument naming what does not fit.
+  static Expected<SymmetricHeap>
+  fromExternal(Team &team, const ExternalSymmetricMemory &memory);
+
   SymmetricHeap(SymmetricHeap &&) noexcept;
   SymmetricHeap &operator=(SymmetricHeap &&) noexcept;
   ~SymmetricHeap();
 
-  /// A buffer at the same offset on every member (bump allocation; every
-  /// process must make the same allocations in the same order).
+  /// A buffer at the same offset on every member (every process must make
+  /// the same allocations and frees in the same order: the allocator is
+  /// deterministic).
   Expected<SymmetricBuffer> allocate(size_t bytes, size_t alignment = 256);
+  /// Gives `buffer` back; a later allocate may hand its bytes out again, so
+  /// free only what no launched kernel still reads or writes.
+  Status free(const SymmetricBuffer &buffer);
   /// As allocate, typed: byte size from dtype and shape, both recorded.
   Expected<SymmetricBuffer> allocateTensor(const std::string &dtype,
                                            std::vector<int64_t> shape,
                                            size_t alignment = 256);
   /// `count` zeroed u32 counters in the signal pad.
   Expected<SemaphoreArray> allocateSemaphores(uint32_t count);
+  /// Gives `sems` back, zeroed on every local member (then, in a
+  /// multi-process team, a barrier): the next allocateSemaphores that reuses
+  /// them finds zero counters. Collective; no kernel may still use them.
+  Status free(const SemaphoreArray &sems);
   /// Synchronizes every member, zeroes the whole signal pad, synchronizes
   /// again (collective). For tests and for protocols that need a reset.
   Status resetSemaphores();
 
   uint64_t id() const;
+  /// True for a heap made by fromExternal.
+  bool isExternal() const;
+  /// Bytes of live buffers (rounded to their size class).
+  size_t bytesInUse() const;
   /// Bytes of each member's allocation (granularity-rounded, pad included).
   size_t bytesPerDevice() const;
   size_t signalPadBytes() const;

@@ -35,17 +35,9 @@ struct TeamOptions {
 };
 
 namespace detail {
-/// Shared by a Team and the heaps/kernels created from it, so that moving
-/// the Team handle never invalidates them.
-struct TeamState {
-  uint32_t size = 0;
-  std::vector<Device> devices;   ///< local members
-  std::vector<uint32_t> ranks;   ///< team rank of each local member
-  std::optional<Bootstrap> bootstrap; ///< multi-process only
-
-  /// Local members on the GPU of local member `local` (itself included).
-  uint32_t membersOnDevice(size_t local) const;
-};
+/// What a Team shares with the heaps and kernels created from it
+/// (weave/runtime/detail/TeamState.h, internal).
+struct TeamState;
 } // namespace detail
 
 /// Move-only handle to a team.
@@ -75,26 +67,25 @@ public:
   Team &operator=(const Team &) = delete;
 
   /// Number of devices in the team (all processes).
-  uint32_t size() const { return state_->size; }
+  uint32_t size() const;
   /// Number of members driven by this process.
-  size_t localCount() const { return state_->devices.size(); }
+  size_t localCount() const;
   /// Team rank of local member `local`.
-  uint32_t rankOf(size_t local) const { return state_->ranks[local]; }
-  const Device &device(size_t local) const { return state_->devices[local]; }
-  bool isMultiProcess() const { return state_->bootstrap.has_value(); }
+  uint32_t rankOf(size_t local) const;
+  const Device &device(size_t local) const;
+  bool isMultiProcess() const;
   /// True when some GPU hosts more than one member of this process.
   bool isLoopback() const;
   /// How many local members (local member `local` included) run on the GPU
   /// of local member `local`: they share its SMs.
   uint32_t membersOnDevice(size_t local) const;
   /// The bootstrap (multi-process teams), else null.
-  Bootstrap *bootstrap() {
-    return state_->bootstrap ? &*state_->bootstrap : nullptr;
-  }
+  Bootstrap *bootstrap();
   /// Synchronizes every local context, then (multi-process) a bootstrap
   /// barrier.
   Status synchronize();
 
+  /// The state heaps and kernels keep alive (opaque outside the runtime).
   const std::shared_ptr<detail::TeamState> &state() const { return state_; }
 
 private:

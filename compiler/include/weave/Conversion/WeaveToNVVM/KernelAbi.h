@@ -11,6 +11,7 @@
 #define WEAVE_CONVERSION_WEAVETONVVM_KERNELABI_H
 
 #include "weave/runtime/Abi.h"
+#include "weave/runtime/Bundle.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
@@ -21,34 +22,20 @@
 
 namespace mlir::weave {
 
-/// One kernel parameter, in ABI order.
-struct AbiParam {
-  ::weave::abi::ParamKind kind;
-  std::string name;
-  std::string dtype;            ///< "f32", "f16", ... or "" when not a buffer
-  SmallVector<int64_t> shape;   ///< row-major, outermost first
-  unsigned semaphoreCount = 0;  ///< for Semaphore parameters
-  // Tma parameters: a tensor map over user parameter `tmaSource`.
-  unsigned tmaSource = 0;
-  SmallVector<int64_t> tmaBox;  ///< innermost first
-  bool tmaIsPeerView = false;   ///< views device (rank + tmaPeerOffset) mod N
-  int64_t tmaPeerOffset = 0;
-  int64_t tmaSwizzle = 0;       ///< shared-memory swizzle span in bytes
-};
-
-/// The launch configuration and parameters of one weave kernel.
-struct KernelAbi {
-  std::string name;
-  int64_t teamSize = 0; ///< 0: any team size
-  SmallVector<int32_t, 3> grid, block, cluster;
-  int64_t dynamicSmemBytes = 0;
-  SmallVector<AbiParam> params;
-};
+/// The ABI of a kernel is the runtime's own model of it, ::weave::KernelInfo
+/// (weave/runtime/Bundle.h): the bundle writer records exactly what
+/// computeKernelAbi returns, with no second description to copy between.
+using KernelAbi = ::weave::KernelInfo;
 
 /// Name of the function attribute the lowering leaves on a kernel: the
 /// argument index of the first team parameter (rank; team size and peer
 /// bases follow).
 inline constexpr llvm::StringLiteral kTeamArgsAttrName = "weave.team_args";
+
+/// Name of the function attribute the lowering leaves on a kernel: the
+/// argument index of the first tensor map (the Dim parameters sit between
+/// the team parameters and it).
+inline constexpr llvm::StringLiteral kTmaArgsAttrName = "weave.tma_args";
 
 /// Name of the attribute the lowering puts on each TMA op
 /// (`weave.copy_smem_to_gmem`, `weave.copy_gmem_to_smem`): the argument
@@ -77,7 +64,9 @@ LogicalResult verifyKernelInterface(gpu::GPUFuncOp func);
 
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
-/// TMA parameters follow the team parameters, one per distinct (global
+/// One Dim parameter per dynamic dimension of a memref argument follows the
+/// team parameters (argument order, outermost dimension first); then the
+/// TMA parameters, one per distinct (global
 /// buffer, tile, swizzle, peer view) of the kernel's TMA ops; `tmaOf`
 /// (if given) receives the Tma parameter index of each of those ops.
 FailureOr<KernelAbi>

@@ -30,6 +30,11 @@ ParamInfo semaphoreParam(std::string name, uint32_t count);
 /// user parameters in the ABI.
 void addTeamParams(KernelInfo &kernel);
 
+/// Appends one Dim parameter per `?` dimension of the kernel's user
+/// buffers (named `<buffer>.dim<axis>`), as the ABI orders them after the
+/// team parameters.
+void addDimParams(KernelInfo &kernel);
+
 /// A kernel entry: `userParams`, then the team parameters.
 KernelInfo kernelInfo(std::string name, std::array<uint32_t, 3> grid,
                       std::array<uint32_t, 3> block, uint32_t teamSize,

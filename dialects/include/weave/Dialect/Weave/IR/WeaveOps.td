@@ -448,9 +448,11 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   let summary = "warp-specialized TMA + wgmma matmul with a per-tile callback";
   let description = [{
     Computes `out = lhs @ rhs` (row-major `M x K`, `K x N`, `M x N`; f16 or
-    bf16 inputs, f32 accumulation) with every block of the kernel. All
-    three operands have static shapes (dynamic shapes are not supported
-    yet).
+    bf16 inputs, f32 accumulation) with every block of the kernel. K and N
+    are static; the row count M of lhs and out may be dynamic
+    (`memref<?x4096xf16>`, a kernel argument itself, not a view of one, and
+    without `cluster_m`): the row tiles are counted at run time and TMA
+    zero-fills and clips the edge tiles with the launch sizes.
     `weave-expand-pipelines` turns it into a warp-specialized persistent
     kernel body, so the kernel's block must be `128 * (1 + consumers)`
     threads and its dynamic shared memory at least what the op needs:

@@ -11,7 +11,8 @@ def VerifyKernelPass : Pass<"weave-verify-kernel", "mlir::ModuleOp"> {
     Checks what no single op verifier can see: every weave op sits in a
     `gpu.func` kernel carrying `#weave.kernel`; symmetric buffers and
     semaphores reach the kernel only as its arguments (or views of them);
-    kernel buffers are static, non-empty and under 2^63 bytes; a matmul
+    kernel buffers are non-empty and under 2^63 bytes (a dynamic dimension,
+    whose size comes from the launch, counting as 1); a matmul
     pipeline's warpgroups fit the kernel's block; the kernel's dynamic
     shared memory covers its pipelines, and its static shared memory
     (workgroup attributions, workgroup `memref.global`s) plus the dynamic
@@ -23,7 +24,8 @@ def VerifyKernelPass : Pass<"weave-verify-kernel", "mlir::ModuleOp"> {
     cannot take: symbol names PTX cannot spell (`[a-zA-Z][a-zA-Z0-9_$]*`
     or `[_$][a-zA-Z0-9_$]+`), functions beside the weave kernels whose
     memrefs have dynamic shapes, strides or offsets (the lowering passes
-    memrefs as bare pointers), and `vector.transfer_read` /
+    memrefs as bare pointers; only a kernel's own arguments get their
+    sizes as hidden parameters), and `vector.transfer_read` /
     `vector.transfer_write` (use `vector.load` / `vector.store`).
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];

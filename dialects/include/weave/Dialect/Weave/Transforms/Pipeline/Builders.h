@@ -39,8 +39,12 @@ protected:
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
   Value cI32(int64_t v) { return arith::ConstantIntOp::create(b, v, 32); }
   Value cI64(int64_t v) { return arith::ConstantIntOp::create(b, v, 64); }
+  /// ceil(a / d) as (a + d - 1) / d: folds for a constant `a`, and lowers
+  /// for a run-time one (a dynamic row count), which arith.ceildivui does
+  /// not (it has no LLVM lowering).
   Value ceilDiv(Value a, int64_t d) {
-    return arith::CeilDivUIOp::create(b, a, cIndex(d));
+    return arith::DivUIOp::create(
+        b, arith::AddIOp::create(b, a, cIndex(d - 1)), cIndex(d));
   }
   /// ceil(a / d) for a run-time `d`: arith.ceildivui, which folds away for
   /// constants, has no LLVM lowering, so (a + d - 1) / d.

@@ -1,7 +1,7 @@
 //===- Module.h - A cubin loaded on one device ------------------*- C++ -*-===//
 
-#ifndef WEAVE_RUNTIME_MODULE_H
-#define WEAVE_RUNTIME_MODULE_H
+#ifndef WEAVE_RUNTIME_DETAIL_MODULE_H
+#define WEAVE_RUNTIME_DETAIL_MODULE_H
 
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Device.h"
@@ -41,4 +41,4 @@ Status checkFunctionParams(CUfunction function, const KernelInfo &kernel);
 
 } // namespace weave
 
-#endif // WEAVE_RUNTIME_MODULE_H
+#endif // WEAVE_RUNTIME_DETAIL_MODULE_H

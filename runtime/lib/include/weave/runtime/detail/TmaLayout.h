@@ -2,13 +2,13 @@
 //
 // Everything cuTensorMapEncodeTiled needs except the address, derived from a
 // manifest Tma parameter and its source tensor, with the hardware limits
-// checked. Pure C++ (part of weave_bundle) so it is unit-testable without a
+// checked. Pure C++ (part of WeaveBundle) so it is unit-testable without a
 // GPU and usable by verifyBundle.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef WEAVE_RUNTIME_TMALAYOUT_H
-#define WEAVE_RUNTIME_TMALAYOUT_H
+#ifndef WEAVE_RUNTIME_DETAIL_TMALAYOUT_H
+#define WEAVE_RUNTIME_DETAIL_TMALAYOUT_H
 
 #include "weave/runtime/Bundle.h"
 
@@ -35,10 +35,16 @@ struct TmaLayout {
   /// (rows of 8080 bytes), 256-byte promotion made the 1000x4000x4040 f16
   /// matmul run at 0.83x cuBLAS instead of 0.98x (H100, docs/PERF.md).
   uint32_t l2PromotionBytes = 256;
+  /// False when the source has a dynamic dimension: its global dim and the
+  /// strides that depend on it are 0 and were not checked. A launch
+  /// computes the layout again from the argument's shape.
+  bool complete = true;
 };
 
 /// Computes and checks the layout of `tma` (kind Tma) viewing `source`
 /// (kind Buffer or Symmetric). Errors are InvalidBundle and name `tma`.
+/// Dynamic dimensions of `source` leave the layout incomplete (what depends
+/// on them is checked when a launch gives their sizes).
 Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
                                      const ParamInfo &source);
 
@@ -47,4 +53,4 @@ Status checkTmaAddress(const ParamInfo &tma, uint64_t address);
 
 } // namespace weave
 
-#endif // WEAVE_RUNTIME_TMALAYOUT_H
+#endif // WEAVE_RUNTIME_DETAIL_TMALAYOUT_H

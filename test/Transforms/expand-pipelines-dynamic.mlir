@@ -1,0 +1,20 @@
+// RUN: weave-opt %s --weave-expand-pipelines --canonicalize | FileCheck %s --implicit-check-not=weave.matmul_pipeline
+
+// A dynamic row count: the row tiles are counted at run time from the
+// argument's size, ceil(M / 128), and the persistent schedule walks
+// (row tiles) x (2 column tiles of 256) tiles; the TMA copies take the
+// argument itself (their tensor maps are built at launch with M rows).
+// CHECK-LABEL: gpu.func @dynamic_rows
+//       CHECK:   %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
+//       CHECK:   %[[M127:.+]] = arith.addi %[[M]], %c127 : index
+//       CHECK:   %[[ROWT:.+]] = arith.divui %[[M127]], %c128 : index
+//       CHECK:   %[[TILES:.+]] = arith.muli %[[ROWT]], %c2 : index
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %[[TILES]] step
+//       CHECK:   weave.copy_gmem_to_smem %arg0[{{.*}}]{{.*}} : memref<?x128xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64
+//       CHECK:   weave.copy_smem_to_gmem %{{.+}}, %arg2[{{.*}}] {{.*}} -> memref<?x512xf16>
+gpu.module @m {
+  gpu.func @dynamic_rows(%a: memref<?x128xf16>, %b: memref<128x512xf16>, %c: memref<?x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<?x128xf16>, memref<128x512xf16> into memref<?x512xf16>
+    gpu.return
+  }
+}
