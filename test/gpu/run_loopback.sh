@@ -26,14 +26,15 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward all_reduce all_gather dynamic_shapes; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward all_reduce all_gather dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
      "$BUILD"/examples/tma_forward/tma_forward.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
-     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle "$CARRY/bundles/" || exit 1
+     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
+     "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/all_reduce/one_shot_all_reduce_n*.wbundle \
      "$BUILD"/examples/all_gather/all_gather_d*.wbundle "$CARRY/bundles/" || exit 1
   for m in 1024 1152; do
@@ -83,6 +84,11 @@ done
 for d in 2 4 8; do
   run "all-gather D=$d (put with signal at offsets)" env WEAVE_LOOPBACK_TEAM=$d \
     "$CARRY/bin/all_gather" "$CARRY/bundles/all_gather_d${d}_n1001.wbundle"
+done
+for d in 2 4 8; do
+  run "epilogue reduce D=$d (matmul epilogue region, TMA reduce-add to self and next)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/epilogue_reduce" \
+    "$CARRY/bundles/epilogue_reduce.wbundle"
 done
 for d in 2 4 8; do
   run "dynamic shapes D=$d (M = 1, 127, 1001, 4099 from one bundle)" \
