@@ -12,7 +12,7 @@ gpu.module @epilogue_reduce {
                             %c: memref<200x320xf32, #weave.symmetric> {weave.name = "c"}) kernel
       attributes {weave.kernel = #weave.kernel<
           mesh = #weave.mesh<axis = "x", size = ?>,
-          grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
+          grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
     %c32 = arith.constant 32 : index
