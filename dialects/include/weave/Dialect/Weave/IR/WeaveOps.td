@@ -242,10 +242,9 @@ def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
     `block`, a `bar.warp.sync` for `warp`), one thread executes a
     system-scope fence and adds `%v` to counter `%i` of `%sem` on `device`
     with a system-scope release, so a `weave.semaphore_wait` on that device
-    that observes it sees the data. In the regions of a
-    `weave.matmul_pipeline`, which run on one warp or one thread, only the
-    scopes that fit are allowed (`warp` in the one-warp callback, `thread`
-    anywhere).
+    that observes it sees the data. The regions of a
+    `weave.matmul_pipeline` run on one thread, so only `thread` is allowed
+    there.
 
     ```mlir
     weave.put %src, %dst on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
