@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the matmul benchmarks from prebuilt binaries and bundles, on a GPU
+# Runs the benchmarks from prebuilt binaries and bundles, on a GPU
 # machine that need not build anything, and prints their tables last.
 #
 #   bench/run_on_gpu.sh --stage BUILD_DIR [CARRY_DIR]   (here: copy what to carry)
@@ -7,11 +7,16 @@
 #
 # CARRY_DIR (default .carry) holds
 #   bin/weave_bench_matmul, bin/weave_bench_collective_matmul,
+#   bin/weave_bench_collectives,
 #   bin/weave_bench_runtime (optional)      built with WEAVE_STATIC_RUNTIME_LIBS=ON
 #   bench/matmul/*.wbundle                  ninja weave_bench_bundles
 #   bench/collective_matmul/*.wbundle
-# --only takes a comma-separated subset of: matmul,collective,torch,runtime
-# (default: all of them that are there). BENCH_ARGS go to both C++ benches
+#   bench/collectives/*.wbundle
+# --only takes a comma-separated subset of:
+# matmul,collective,collectives,torch,torch-collectives,runtime (default: all
+# of them that are there; torch-collectives runs bench/collectives/
+# torch_symm_mem.py twice: the all-reduces, then all_to_all_vdev on the
+# NVSHMEM backend). BENCH_ARGS go to both C++ benches
 # (e.g. -- --iters 50 --dtype bf16). Logs go to --out (default $OUT when set,
 # else /tmp/weave-bench-out). Each bench runs under `timeout
 # ${BENCH_TIMEOUT:-200}` seconds. libcublas.so.13 / libnccl.so.2 are found
@@ -27,11 +32,13 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
-  mkdir -p "$CARRY/bin" "$CARRY/bench/matmul" "$CARRY/bench/collective_matmul"
-  for b in weave_bench_matmul weave_bench_collective_matmul weave_bench_runtime; do
+  mkdir -p "$CARRY/bin" "$CARRY/bench/matmul" "$CARRY/bench/collective_matmul" \
+    "$CARRY/bench/collectives"
+  for b in weave_bench_matmul weave_bench_collective_matmul weave_bench_collectives \
+           weave_bench_runtime; do
     [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" "$CARRY/bin/" && echo "staged bin/$b"
   done
-  for d in matmul collective_matmul; do
+  for d in matmul collective_matmul collectives; do
     n=$(ls "$BUILD/bench/$d"/*.wbundle 2>/dev/null | wc -l)
     [ "$n" -gt 0 ] && cp "$BUILD/bench/$d"/*.wbundle "$CARRY/bench/$d/"
     echo "staged $n bundle(s) in bench/$d"
@@ -45,7 +52,7 @@ fi
 
 CARRY=$ROOT/.carry
 OUTDIR=${OUT:-/tmp/weave-bench-out}
-ONLY=matmul,collective,torch,runtime
+ONLY=matmul,collective,collectives,torch,torch-collectives,runtime
 BENCH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -128,6 +135,10 @@ if wants collective; then
   run collective "$CARRY/bin/weave_bench_collective_matmul" \
     --bundles "$CARRY/bench/collective_matmul" "${BENCH_ARGS[@]}"
 fi
+if wants collectives; then
+  run collectives "$CARRY/bin/weave_bench_collectives" \
+    --bundles "$CARRY/bench/collectives" "${BENCH_ARGS[@]}"
+fi
 if wants runtime && [ -x "$CARRY/bin/weave_bench_runtime" ]; then
   run runtime "$CARRY/bin/weave_bench_runtime"
 fi
@@ -142,6 +153,23 @@ if wants torch; then
     LOGS+=("$OUTDIR/torch.log")
   else
     echo "== torch: skipped (needs 2 GPUs and PyTorch)"
+  fi
+fi
+
+if wants torch-collectives; then
+  if [ "$GPUS" -ge 2 ] && python3 -c 'import torch' 2>/dev/null; then
+    for ops in one_shot_all_reduce,two_shot_all_reduce,nccl_all_reduce all_to_all_vdev; do
+      name=torch-collectives-${ops%%,*}
+      echo "== $name"
+      PYTHONUNBUFFERED=1 timeout "$TIMEOUT" python3 "$ROOT/bench/collectives/torch_symm_mem.py" \
+        --nproc 2 --ops "$ops" 2>&1 | tee "$OUTDIR/$name.log"
+      rc=${PIPESTATUS[0]}
+      echo "$name: exit $rc"
+      [ "$rc" -ne 0 ] && status=1
+      LOGS+=("$OUTDIR/$name.log")
+    done
+  else
+    echo "== torch-collectives: skipped (needs 2 GPUs and PyTorch)"
   fi
 fi
 

@@ -102,7 +102,7 @@ fi
 # Every GPU run is bounded: the programs time out on their own waits, this
 # is the backstop should one hang anyway.
 T="timeout 300"
-ALL_REDUCE="$BUILD_DIR/examples/all_reduce/one_shot_all_reduce_n262147.wbundle"
+ALL_REDUCE="$BUILD_DIR/examples/all_reduce/one_shot_all_reduce_f32_dany_n262147.wbundle"
 
 if [ "$gpus" -eq 1 ]; then
   # One GPU: the multi-GPU kernels run for correctness as a loopback team
@@ -111,7 +111,7 @@ if [ "$gpus" -eq 1 ]; then
   export WEAVE_LOOPBACK_TEAM=2
   $T "$BIN/ring_exchange" "$OUT/ring_exchange.wbundle" || status=1
   $T "$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
-  [ -f "$ALL_REDUCE" ] && { $T "$BIN/all_reduce" "$ALL_REDUCE" || status=1; }
+  [ -f "$ALL_REDUCE" ] && { $T "$BIN/collectives" "$ALL_REDUCE" || status=1; }
   echo "SKIP: the benchmarks need 2 NVLink-connected GPUs (sm_90); test/gpu/run_loopback.sh runs the whole loopback suite"
   exit $status
 fi
@@ -126,7 +126,7 @@ echo "== tma_forward: a TMA tensor store into the neighbour, on every GPU"
 $T "$BIN/tma_forward" "$OUT/tma_forward.wbundle" || status=1
 if [ -f "$ALL_REDUCE" ]; then
   echo "== the one-shot all-reduce on every GPU"
-  $T "$BIN/all_reduce" "$ALL_REDUCE" || status=1
+  $T "$BIN/collectives" "$ALL_REDUCE" || status=1
 fi
 
 echo "== ring_exchange on 2 GPUs, one process per GPU"

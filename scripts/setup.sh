@@ -4,7 +4,7 @@
 set -euo pipefail
 
 LLVM_PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools"
-OTHER_PACKAGES="libfmt-dev libgtest-dev ninja-build cmake ccache"
+OTHER_PACKAGES="libfmt-dev libgtest-dev ninja-build cmake ccache python3-dev pybind11-dev python3-pybind11 python3-pytest"
 
 missing=()
 for pkg in $LLVM_PACKAGES $OTHER_PACKAGES; do

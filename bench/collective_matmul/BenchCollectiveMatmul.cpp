@@ -49,6 +49,7 @@
 #include "weave/bench/Gpus.h"
 #include "weave/bench/HostData.h"
 #include "weave/bench/Manifest.h"
+#include "weave/bench/Nccl.h"
 #include "weave/bench/Table.h"
 #include "weave/bench/Timing.h"
 #include "weave/examples/HostSetup.h"
@@ -56,9 +57,6 @@
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/KernelArgs.h"
 
-#if WEAVE_BENCH_HAVE_NCCL
-#include <nccl.h>
-#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -245,41 +243,6 @@ uint64_t seedFor(const Options &o, const Case &c, uint64_t rank,
   return h;
 }
 
-#if WEAVE_BENCH_HAVE_NCCL
-/// One NCCL communicator per local device (ncclCommInitAll), destroyed
-/// together.
-class NcclComms {
-public:
-  static Expected<NcclComms> create(const std::vector<int> &ordinals) {
-    NcclComms c;
-    c.comms_.resize(ordinals.size());
-    ncclResult_t r = ncclCommInitAll(
-        c.comms_.data(), static_cast<int>(ordinals.size()), ordinals.data());
-    if (r != ncclSuccess) {
-      c.comms_.clear();
-      return Error(ErrorCode::DriverError,
-                   std::string("ncclCommInitAll failed: ") +
-                       ncclGetErrorString(r));
-    }
-    return c;
-  }
-  NcclComms(NcclComms &&other) noexcept : comms_(std::move(other.comms_)) {
-    other.comms_.clear();
-  }
-  NcclComms(const NcclComms &) = delete;
-  ~NcclComms() {
-    for (ncclComm_t comm : comms_)
-      ncclCommDestroy(comm);
-  }
-  ncclComm_t operator[](size_t i) const { return comms_[i]; }
-
-private:
-  NcclComms() = default;
-  std::vector<ncclComm_t> comms_;
-};
-#else
-class NcclComms {};
-#endif
 
 /// Everything shared by the cases: the team (in-process over D GPUs), its
 /// heap (sized for every case), streams, cuBLAS handles and NCCL.

@@ -8,16 +8,21 @@
 #
 # Build first with -DWEAVE_STATIC_RUNTIME_LIBS=ON and `ninja all
 # weave_bench_bundles` (the collective matmul bundles for D = 2, 4, 8 and
-# m_shard 1024 and 1152). Runs the runtime GPU tests (physical tests skip
-# without 2 GPUs; the Loopback* ones run), the example kernels (ring exchange,
-# TMA forward, the one-shot all-reduce at 1, 1001 and 262147 elements, the
-# all-gather of 1001 elements per member, the dynamic-shape kernels at
-# M = 1, 127, 1001 and 4099 from one bundle, and the matmul pipeline with a
-# dynamic row count at D = 2, the collective matmul with a dynamic m_shard
-# at D = 2) at
-# D = 2, 4, 8 and the collective matmul's check at D = 2, 4, 8, f16 and bf16, m_shard
-# 1024 and 1152 (not a multiple of 1024). Ends with one line per run and
-# "N passed, N failed".
+# m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2).
+# Runs the runtime GPU tests (physical tests skip without 2 GPUs; the
+# Loopback* ones run), the example kernels (ring exchange, TMA forward,
+# every collective bundle of examples/ -- one-shot, two-shot and atomic
+# all-reduce, all-gather (counter, flags and packets), reduce-scatter,
+# all-to-all, all-to-all-v; f32 and bf16; 1, 1001 and a large element
+# count -- through the `collectives` checker, and the dynamic-shape kernels
+# at M = 1, 127, 1001 and 4099 from one bundle) at D = 2, 4, 8, the
+# collectives benchmark's check mode at D = 2, the matmul pipeline with a
+# dynamic row count and the collective matmul with a dynamic m_shard at
+# D = 2, and the collective matmul's check at D = 2, 4, 8, f16 and bf16,
+# m_shard 1024 and 1152 (not a multiple of 1024).
+# With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E) run;
+# LOOPBACK_TIMEOUT (seconds, default 300) bounds each run. Ends with one
+# line per run and "N passed, N failed".
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +31,7 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul ring_exchange tma_forward all_reduce all_gather dynamic_shapes epilogue_reduce; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
@@ -35,8 +40,11 @@ if [ "${1:-}" = "--stage" ]; then
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
      "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle "$CARRY/bundles/" || exit 1
-  cp "$BUILD"/examples/all_reduce/one_shot_all_reduce_n*.wbundle \
-     "$BUILD"/examples/all_gather/all_gather_d*.wbundle "$CARRY/bundles/" || exit 1
+  for dir in all_reduce all_gather reduce_scatter all_to_all; do
+    cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
+  done
+  mkdir -p "$CARRY/bench-collectives"
+  cp "$BUILD"/bench/collectives/*_d*_n*.wbundle "$CARRY/bench-collectives/" || exit 1
   for m in 1024 1152; do
     cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d[248]_m$m.wbundle \
        "$CARRY/bundles/" || exit 1
@@ -56,10 +64,12 @@ LOG=${OUT:-/tmp}/loopback.log
 results=()
 passed=0
 failed=0
+ONLY=${LOOPBACK_ONLY:-.}
 run() { # name, command...
   local name=$1; shift
+  echo "$name" | grep -qE "$ONLY" || return 0
   local start=$SECONDS
-  if timeout 300 "$@" >>"$LOG" 2>&1; then
+  if timeout "${LOOPBACK_TIMEOUT:-300}" "$@" >>"$LOG" 2>&1; then
     results+=("PASS  $name ($((SECONDS - start)) s)"); passed=$((passed + 1))
   else
     results+=("FAIL  $name (exit $?, see loopback.log)"); failed=$((failed + 1))
@@ -75,16 +85,19 @@ done
 # tma_forward's kernel gathers 2 shards (maxDevices = 2).
 run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
   "$CARRY/bundles/tma_forward.wbundle"
+# The collectives: <kernel>_<dtype>_d<D|any>_n<N>.wbundle; `dany` bundles
+# serve every team size.
 for d in 2 4 8; do
-  for b in "$CARRY"/bundles/one_shot_all_reduce_n*.wbundle; do
-    run "one-shot all-reduce D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
-      "$CARRY/bin/all_reduce" "$b"
+  for b in "$CARRY"/bundles/*_dany_n*.wbundle "$CARRY"/bundles/*_d${d}_n*.wbundle; do
+    run "collectives D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
+      "$CARRY/bin/collectives" "$b"
   done
 done
-for d in 2 4 8; do
-  run "all-gather D=$d (put with signal at offsets)" env WEAVE_LOOPBACK_TEAM=$d \
-    "$CARRY/bin/all_gather" "$CARRY/bundles/all_gather_d${d}_n1001.wbundle"
-done
+# The collectives benchmark's check mode (its bundles are built for D = 2):
+# every kernel against float64 at 4 KB, 64 KB and 16 MB, loopback.
+run "collectives bench check D=2" env WEAVE_LOOPBACK_TEAM=2 \
+  "$CARRY/bin/weave_bench_collectives" --bundles "$CARRY/bench-collectives" \
+  --check-only --bytes 4096,65536,16777216
 for d in 2 4 8; do
   run "epilogue reduce D=$d (matmul epilogue region, TMA reduce-add to self and next)" \
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/epilogue_reduce" \

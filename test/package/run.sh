@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs a built Weave tree into a scratch prefix, builds the consumer
 # project (test/package/consumer) against that prefix alone and runs it.
-#   test/package/run.sh <build-dir> <work-dir> [consumer args...]
-#   test/package/run.sh --runtime-only <work-dir> [consumer args...]
+#   test/package/run.sh <build-dir> <work-dir> [bundles...]
+#   test/package/run.sh --runtime-only <work-dir> [bundles...]
 # --runtime-only first configures this source tree with
 # WEAVE_ENABLE_COMPILER=OFF (no LLVM) in <work-dir>/build and builds only the
 # runtime libraries: the package a deployment without LLVM installs.
@@ -24,7 +24,7 @@ if [ "$1" = "--runtime-only" ]; then
   cmake -S "$SRC/../.." -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DWEAVE_ENABLE_COMPILER=OFF >"$WORK/runtime-configure.log" \
     || { cat "$WORK/runtime-configure.log"; exit 1; }
-  cmake --build "$BUILD" --target WeaveRuntime weave-bundle >"$WORK/runtime-build.log" 2>&1 \
+  cmake --build "$BUILD" --target WeaveRuntime WeaveOps weave-bundle weave-ops >"$WORK/runtime-build.log" 2>&1 \
     || { cat "$WORK/runtime-build.log"; exit 1; }
   echo "built the runtime alone (WEAVE_ENABLE_COMPILER=OFF) in $BUILD"
 else
@@ -52,11 +52,17 @@ if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
   export LD_LIBRARY_PATH="$WORK/stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "no libcuda.so.1 on this machine: running against the stub $STUB"
 fi
-# The installed weave-bundle reads the bundle the consumer is given.
-if [ $# -gt 0 ] && [ -f "$1" ]; then
-  "$PREFIX/bin/weave-bundle" "$1" >"$WORK/weave-bundle.log"
-  grep -q '^weave-manifest ' "$WORK/weave-bundle.log"
-  echo "installed weave-bundle read $(basename "$1")"
+# A bundle folder given (runtime-only): the installed weave-bundle reads
+# each bundle, and the folder is the consumer's (ops::bundleFolder).
+if [ $# -gt 0 ]; then
+  count=0
+  for bundle in "$1"/*.wbundle; do
+    "$PREFIX/bin/weave-bundle" "$bundle" >"$WORK/weave-bundle.log"
+    grep -q '^weave-manifest ' "$WORK/weave-bundle.log"
+    count=$((count + 1))
+  done
+  [ "$count" -gt 0 ] || { echo "no bundle in $1"; exit 1; }
+  echo "installed weave-bundle read $count bundle(s)"
 fi
 # Exit 0 is not enough: the program must have said how it ended.
 status=0

@@ -261,58 +261,87 @@ int reportError(const std::string &program, const Error &error) {
   return 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Graphs
+//===----------------------------------------------------------------------===//
+
+Expected<TeamGraphs>
+TeamGraphs::capture(const Team &team, const LocalStreams &streams,
+                    const std::function<Status()> &enqueue) {
+  size_t members = team.localCount();
+  TeamGraphs g;
+  g.team_ = team.state();
+  g.graphs_.assign(members, nullptr);
+  g.execs_.assign(members, nullptr);
+  size_t begun = 0;
+  auto run = [&]() -> Status {
+    for (; begun < members; ++begun) {
+      WEAVE_TRY(team.device(begun).makeCurrent());
+      WEAVE_CU_TRY(cuStreamBeginCapture(streams[begun],
+                                        CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "capturing the work of member " + std::to_string(begun));
+    }
+    return enqueue();
+  };
+  Status captured = run();
+  // Every capture that began ends, whatever failed in between.
+  bool ended = true;
+  for (size_t i = 0; i < begun; ++i) {
+    (void)team.device(i).makeCurrent();
+    ended = cuStreamEndCapture(streams[i], &g.graphs_[i]) == CUDA_SUCCESS &&
+            ended;
+  }
+  WEAVE_TRY(std::move(captured));
+  if (!ended)
+    return Error(ErrorCode::DriverError,
+                 "cuStreamEndCapture failed: the captured work was invalid");
+  for (size_t i = 0; i < members; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_CU_TRY(cuGraphInstantiate(&g.execs_[i], g.graphs_[i], 0),
+                 "instantiating the graph of member " + std::to_string(i));
+  }
+  return g;
+}
+
+TeamGraphs &TeamGraphs::operator=(TeamGraphs &&other) noexcept {
+  return moveAssign(*this, other);
+}
+
+TeamGraphs::~TeamGraphs() { release(); }
+
+Status TeamGraphs::launch(const LocalStreams &streams) const {
+  for (size_t i = 0; i < execs_.size(); ++i) {
+    WEAVE_TRY(team_->devices[i].makeCurrent());
+    WEAVE_CU_TRY(cuGraphLaunch(execs_[i], streams[i]),
+                 "launching the graph of member " + std::to_string(i));
+  }
+  return ok();
+}
+
+void TeamGraphs::release() {
+  for (size_t i = 0; i < graphs_.size(); ++i) {
+    if (!team_->devices[i].makeCurrent())
+      continue;
+    if (execs_[i] && cuGraphExecDestroy(execs_[i]) != CUDA_SUCCESS)
+      std::fprintf(stderr, "weave: warning: cuGraphExecDestroy failed\n");
+    if (graphs_[i] && cuGraphDestroy(graphs_[i]) != CUDA_SUCCESS)
+      std::fprintf(stderr, "weave: warning: cuGraphDestroy failed\n");
+  }
+  graphs_.clear();
+  execs_.clear();
+}
+
 Status replayInGraphs(const Team &team, const SymmetricHeap &heap,
                       Kernel &kernel, const std::vector<KernelArg> &args,
                       const LocalStreams &streams, int replays) {
   WEAVE_TRY(kernel.prepare(heap, args));
-  size_t members = team.localCount();
-  std::vector<CUgraph> graphs(members, nullptr);
-  std::vector<CUgraphExec> execs(members, nullptr);
-  // Every capture ends (and the graphs and executables are freed) whatever
-  // fails in between.
-  auto release = [&] {
-    for (size_t i = 0; i < members; ++i) {
-      (void)team.device(i).makeCurrent();
-      if (execs[i])
-        cuGraphExecDestroy(execs[i]);
-      if (graphs[i])
-        cuGraphDestroy(graphs[i]);
-    }
-  };
-  for (size_t i = 0; i < members; ++i) {
-    WEAVE_TRY(team.device(i).makeCurrent());
-    WEAVE_CU_TRY(cuStreamBeginCapture(streams[i],
-                                      CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                 "capturing a launch");
-  }
-  Status launched = kernel.launch(heap, args, streams);
-  for (size_t i = 0; i < members; ++i) {
-    (void)team.device(i).makeCurrent();
-    cuStreamEndCapture(streams[i], &graphs[i]);
-  }
-  if (!launched) {
-    release();
-    return launched;
-  }
-  for (size_t i = 0; i < members; ++i) {
-    (void)team.device(i).makeCurrent();
-    if (CUresult r = cuGraphInstantiate(&execs[i], graphs[i], 0);
-        r != CUDA_SUCCESS) {
-      release();
-      WEAVE_CU_TRY(r, "instantiating a captured launch");
-    }
-  }
+  WEAVE_ASSIGN_OR_RETURN(TeamGraphs graphs,
+                         TeamGraphs::capture(team, streams, [&] {
+                           return kernel.launch(heap, args, streams);
+                         }));
   for (int replay = 0; replay < replays; ++replay)
-    for (size_t i = 0; i < members; ++i) {
-      (void)team.device(i).makeCurrent();
-      if (CUresult r = cuGraphLaunch(execs[i], streams[i]); r != CUDA_SUCCESS) {
-        release();
-        WEAVE_CU_TRY(r, "replaying a captured launch");
-      }
-    }
-  Status done = streams.synchronize();
-  release();
-  return done;
+    WEAVE_TRY(graphs.launch(streams));
+  return streams.synchronize();
 }
 
 std::optional<int> parseBundleCommandLine(int argc, char **argv,

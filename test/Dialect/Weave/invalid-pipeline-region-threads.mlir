@@ -102,6 +102,18 @@ func.func @put_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>,
 
 // -----
 
+func.func @read_packets_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %lines: memref<1024xi64, #weave.symmetric>, %dst: memref<1024xf32>, %flag: i32) {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'weave.read_packets' op cannot be used in the callback region of a weave.matmul_pipeline: it is a copy by every thread of the block, and the region runs on one thread}}
+    weave.read_packets %lines, %flag into %dst : memref<1024xi64, #weave.symmetric> -> memref<1024xf32>
+    weave.yield
+  }
+  return
+}
+
+// -----
+
 // What the regions are for: per-thread waits and signals, bulk stores and
 // their waits, mbarrier PTX.
 func.func @fine(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %sem: !weave.semaphore, %v: i32) {

@@ -1,28 +1,29 @@
 //===- main.cpp - a program built against an installed Weave ---------------===//
 //
-//   weave-consumer [bundle]
+//   weave-consumer [bundle-dir]
 //
-// Gets the one-shot all-reduce (the installed template, JIT-compiled where
-// the package has Weave::jit, else the bundle given on the command line),
-// then runs it on a loopback team of 2 members on GPU 0 and checks that
-// every member holds the sum of the members' inputs. Without a GPU (no
-// driver, the driver's stub library, no device) it says so and exits 0:
-// the point is that the package builds, links and runs. Exits 1 on any
-// failure. With WEAVE_REQUIRE_GPU=1 a missing GPU is a failure too.
+// Uses the installed package the way the README shows: weave::ops. First it
+// gets the all-reduce's kernel for 1001 elements from the ops' kernel
+// source (JIT-compiled where the package has Weave::jit, else the bundle in
+// bundle-dir, made ahead of time with weave-ops + weavec), then, on a GPU,
+// runs ops::AllReduce and ops::AllGather twice each on a loopback team of 2
+// members and checks every member's output. Without a GPU (no driver, the driver's stub
+// library, no device) it says so and exits 0: the package builds, links
+// and runs. Exits 1 on any failure; with WEAVE_REQUIRE_GPU=1 a missing GPU
+// is a failure too.
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/ops.h"
 #include "weave/runtime.h"
 #ifdef WEAVE_CONSUMER_HAVE_JIT
-#include "weave/Compiler.h"
+#include "weave/ops/JitSource.h"
 #endif
 
 #include <cuda.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,6 @@ namespace {
 
 constexpr int64_t kElements = 1001;
 constexpr uint32_t kMembers = 2;
-const char *kKernel = "one_shot_all_reduce";
 
 int fail(const Error &error) {
   std::fprintf(stderr, "weave-consumer: error: %s\n",
@@ -43,109 +43,133 @@ int fail(const Error &error) {
   return 1;
 }
 
-#ifdef WEAVE_CONSUMER_HAVE_JIT
-/// The installed all-reduce template with @N@ = kElements, JIT-compiled.
-Expected<Bundle> compileTemplate() {
-  std::string path =
-      std::string(WEAVE_TEMPLATE_DIR) + "/all_reduce/one_shot_all_reduce.mlir.in";
-  std::ifstream in(path);
-  if (!in)
-    return Error(ErrorCode::NotFound, "no template at " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string source = text.str();
-  for (size_t at; (at = source.find("@N@")) != std::string::npos;)
-    source.replace(at, 3, std::to_string(kElements));
-  JitOptions options;
-  options.useCache = false;
-  Compiler compiler(options);
-  return compiler.compileString(source, path);
-}
-#endif
-
-Status check(bool condition, const std::string &what) {
-  if (condition)
+Status check(size_t wrong, const std::string &what) {
+  if (wrong == 0)
     return ok();
-  return Error(ErrorCode::InvalidArgument, what);
+  return Error(ErrorCode::InvalidArgument,
+               what + ": " + std::to_string(wrong) + " wrong elements");
 }
 
-/// Runs the all-reduce on a loopback team; member r's input is r + 1 in
-/// every element, so every output element must be D (D + 1) / 2.
-Status runOnGpu(Bundle bundle) {
-  WEAVE_ASSIGN_OR_RETURN(Team team, Team::createLoopback(kMembers));
-  WEAVE_ASSIGN_OR_RETURN(SymmetricHeap heap,
-                         SymmetricHeap::create(team, 1 << 20));
-  WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer input,
-                         heap.allocateTensor("f32", {kElements}));
-  WEAVE_ASSIGN_OR_RETURN(SemaphoreArray barrier, heap.allocateSemaphores(2));
-  WEAVE_ASSIGN_OR_RETURN(Program program, Program::load(team, std::move(bundle)));
-  WEAVE_ASSIGN_OR_RETURN(Kernel kernel, Kernel::get(program, kKernel));
+/// Per member: a device buffer of `count` f32 and a stream.
+struct Member {
+  CUdeviceptr input = 0, sum = 0, gathered = 0;
+  CUstream stream = nullptr;
+};
 
-  DeviceBuffers output{{}, "f32", {kElements}, kElements * sizeof(float)};
-  std::vector<CUstream> streams(team.localCount());
-  for (size_t i = 0; i < team.localCount(); ++i) {
+/// The README's program: a team, a heap, the ops, a call each. Member r's
+/// input is r + 1 + round in every element.
+Status runOps(std::shared_ptr<ops::KernelSource> source) {
+  WEAVE_ASSIGN_OR_RETURN(Team team, Team::createLoopback(kMembers));
+  WEAVE_ASSIGN_OR_RETURN(SymmetricHeap heap, SymmetricHeap::create(team, 1 << 20));
+  ops::Communicator comm(team, heap, std::move(source));
+  WEAVE_ASSIGN_OR_RETURN(ops::AllReduce sum,
+                         ops::AllReduce::create(comm, "f32", kElements));
+  WEAVE_ASSIGN_OR_RETURN(ops::AllGather gather,
+                         ops::AllGather::create(comm, "f32", kElements));
+
+  uint64_t bytes = kElements * sizeof(float);
+  std::vector<Member> members(team.localCount());
+  std::vector<CUdeviceptr> inputs, sums, gathered;
+  std::vector<CUstream> streams;
+  for (size_t i = 0; i < members.size(); ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
-    CUdeviceptr out = 0;
-    WEAVE_CU_TRY(cuMemAlloc(&out, output.bytes), "allocating an output");
-    output.pointers.push_back(out);
-    WEAVE_CU_TRY(cuStreamCreate(&streams[i], CU_STREAM_NON_BLOCKING),
+    Member &m = members[i];
+    WEAVE_CU_TRY(cuMemAlloc(&m.input, bytes), "allocating an input");
+    WEAVE_CU_TRY(cuMemAlloc(&m.sum, bytes), "allocating an output");
+    WEAVE_CU_TRY(cuMemAlloc(&m.gathered, bytes * kMembers),
+                 "allocating an output");
+    WEAVE_CU_TRY(cuStreamCreate(&m.stream, CU_STREAM_NON_BLOCKING),
                  "creating a stream");
-    std::vector<float> mine(kElements, float(team.rankOf(i) + 1));
-    WEAVE_CU_TRY(cuMemcpyHtoD(heap.localPointer(input, i), mine.data(),
-                              output.bytes),
-                 "writing an input");
+    inputs.push_back(m.input);
+    sums.push_back(m.sum);
+    gathered.push_back(m.gathered);
+    streams.push_back(m.stream);
   }
-  WEAVE_TRY(kernel.launch(heap, {input, output, barrier}, streams));
-  WEAVE_TRY(team.synchronize());
-  float expected = float(kMembers * (kMembers + 1) / 2);
-  size_t wrong = 0;
-  for (size_t i = 0; i < team.localCount(); ++i) {
-    WEAVE_TRY(team.device(i).makeCurrent());
-    std::vector<float> got(kElements);
-    WEAVE_CU_TRY(cuMemcpyDtoH(got.data(), output.pointers[i], output.bytes),
-                 "reading an output");
-    for (float x : got)
-      wrong += x != expected;
-    cuMemFree(output.pointers[i]);
-    cuStreamDestroy(streams[i]);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < members.size(); ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      std::vector<float> mine(kElements, float(team.rankOf(i) + 1 + round));
+      WEAVE_CU_TRY(cuMemcpyHtoD(members[i].input, mine.data(), bytes),
+                   "writing an input");
+    }
+    auto refs = [](const std::vector<CUdeviceptr> &pointers, int64_t count) {
+      std::vector<ops::TensorRef> out;
+      for (CUdeviceptr p : pointers)
+        out.push_back({p, "f32", {count}});
+      return out;
+    };
+    WEAVE_TRY(sum(refs(inputs, kElements), refs(sums, kElements), streams));
+    WEAVE_TRY(gather(refs(inputs, kElements),
+                     refs(gathered, kElements * kMembers), streams));
+    WEAVE_TRY(team.synchronize());
+    size_t wrongSum = 0, wrongGather = 0;
+    for (size_t i = 0; i < members.size(); ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      std::vector<float> got(kElements), all(kElements * kMembers);
+      WEAVE_CU_TRY(cuMemcpyDtoH(got.data(), members[i].sum, bytes),
+                   "reading an output");
+      WEAVE_CU_TRY(cuMemcpyDtoH(all.data(), members[i].gathered,
+                                bytes * kMembers),
+                   "reading an output");
+      float expected = 0;
+      for (uint32_t r = 0; r < kMembers; ++r)
+        expected += float(r + 1 + round);
+      for (float x : got)
+        wrongSum += x != expected;
+      for (int64_t e = 0; e < kElements * kMembers; ++e)
+        wrongGather += all[e] != float(e / kElements + 1 + round);
+    }
+    WEAVE_TRY(check(wrongSum, "AllReduce round " + std::to_string(round)));
+    WEAVE_TRY(check(wrongGather, "AllGather round " + std::to_string(round)));
   }
-  return check(wrong == 0, std::to_string(wrong) + " wrong output elements");
+  for (size_t i = 0; i < members.size(); ++i) {
+    (void)team.device(i).makeCurrent();
+    cuMemFree(members[i].input);
+    cuMemFree(members[i].sum);
+    cuMemFree(members[i].gathered);
+    cuStreamDestroy(members[i].stream);
+  }
+  return ok();
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::printf("weave-consumer: Weave ABI version %u, templates in %s\n",
-              abi::kAbiVersion, WEAVE_TEMPLATE_DIR);
 #ifdef WEAVE_CONSUMER_HAVE_JIT
-  Expected<Bundle> bundle = compileTemplate();
-  if (!bundle)
-    return fail(bundle.error());
-  std::printf("weave-consumer: JIT-compiled %s (%zu bytes of cubin)\n", kKernel,
-              bundle->cubin.size());
+  const bool jit = true;
 #else
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: weave-consumer <bundle> (this package has "
-                         "no JIT: pass a bundle compiled by weavec)\n");
-    return 1;
-  }
-  Expected<Bundle> bundle = readBundleFile(argv[1]);
+  const bool jit = false;
+#endif
+  std::printf("weave-consumer: Weave ABI version %u, %s\n", abi::kAbiVersion,
+              jit ? "with the JIT" : "runtime only");
+  std::shared_ptr<ops::KernelSource> source;
+#ifdef WEAVE_CONSUMER_HAVE_JIT
+  source = std::make_shared<ops::JitSource>();
+#endif
+  if (argc > 1)
+    source = ops::bundleFolder(argv[1]);
+  if (!source)
+    return fail(Error(ErrorCode::InvalidArgument,
+                      "runtime only: pass the folder of the ops' bundles"));
+  Expected<ops::KernelInstance> instance = ops::AllReduce::instanceFor(
+      kMembers, "f32", kElements, ops::AllReduceAlgorithm::Auto);
+  if (!instance)
+    return fail(instance.error());
+  Expected<Bundle> bundle = source->bundleFor(*instance);
   if (!bundle)
     return fail(bundle.error());
-  std::printf("weave-consumer: read %s\n", argv[1]);
-#endif
-  (void)argc;
-  (void)argv;
-  const KernelInfo *info = findKernel(*bundle, kKernel);
-  if (!info || info->params.size() < 3 ||
+  const KernelInfo *info = findKernel(*bundle, instance->kernelName);
+  if (!info || info->params.empty() ||
       info->params[0].shape != std::vector<int64_t>{kElements})
     return fail(Error(ErrorCode::InvalidBundle,
-                      std::string("the bundle has no ") + kKernel + " over " +
+                      "the bundle has no " + instance->kernelName + " over " +
                           std::to_string(kElements) + " elements"));
+  std::printf("weave-consumer: %s %s (%zu bytes of cubin)\n",
+              argc > 1 ? "read" : "JIT-compiled", instance->key().c_str(),
+              bundle->cubin.size());
 
   Expected<int> devices = deviceCount();
   if (!devices || *devices == 0) {
-    // The GPU suite sets WEAVE_REQUIRE_GPU=1: there a skip is a failure.
     const char *require = std::getenv("WEAVE_REQUIRE_GPU");
     if (require && std::string(require) == "1")
       return fail(devices ? Error(ErrorCode::NotFound, "no CUDA device")
@@ -155,9 +179,10 @@ int main(int argc, char **argv) {
                 devices ? "0 devices" : devices.error().toString().c_str());
     return 0;
   }
-  if (Status s = runOnGpu(std::move(*bundle)); !s)
+  if (Status s = runOps(source); !s)
     return fail(s.error());
-  std::printf("weave-consumer: PASS: %s on a loopback team of %u members\n",
-              kKernel, kMembers);
+  std::printf("weave-consumer: PASS: ops::AllReduce and ops::AllGather, twice "
+              "each, on a loopback team of %u members\n",
+              kMembers);
   return 0;
 }

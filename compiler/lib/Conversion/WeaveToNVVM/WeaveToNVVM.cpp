@@ -297,13 +297,16 @@ struct SpinReport {
 };
 
 /// Builds, at the rewriter's insertion point, a spin that reloads `counter`
-/// with `ld.acquire.sys` until `reached(observed)`; the rewriter ends up
-/// after it. With a timeout, a spin that lasts longer prints what it waited
-/// for (`report(observed)`) and traps.
-void buildSpin(ConversionPatternRewriter &rewriter, Location loc, Operation *op,
-               const TeamArgs &team, Value counter, uint64_t timeoutNs,
-               function_ref<Value(OpBuilder &, Value)> reached,
-               function_ref<SpinReport(OpBuilder &, Value)> report) {
+/// with `ld.acquire.sys` (or with `load`, when given) until
+/// `reached(observed)`; the rewriter ends up after it, and the observed
+/// value it returns is usable there. With a timeout, a spin that lasts
+/// longer prints what it waited for (`report(observed)`) and traps.
+Value buildSpin(ConversionPatternRewriter &rewriter, Location loc,
+                Operation *op, const TeamArgs &team, Value counter,
+                uint64_t timeoutNs,
+                function_ref<Value(OpBuilder &, Value)> reached,
+                function_ref<SpinReport(OpBuilder &, Value)> report,
+                function_ref<Value(OpBuilder &)> load = nullptr) {
   Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
   Value start;
   if (timeoutNs)
@@ -315,12 +318,13 @@ void buildSpin(ConversionPatternRewriter &rewriter, Location loc, Operation *op,
   LLVM::BrOp::create(rewriter, loc, ValueRange{}, spin);
 
   rewriter.setInsertionPointToEnd(spin);
-  Value observed = loadAcquire(rewriter, loc, counter);
+  Value observed =
+      load ? load(rewriter) : loadAcquire(rewriter, loc, counter);
   Value done = reached(rewriter, observed);
   if (!timeoutNs) {
     LLVM::CondBrOp::create(rewriter, loc, done, after, spin);
     rewriter.setInsertionPointToStart(after);
-    return;
+    return observed;
   }
   Block *check = rewriter.createBlock(after);
   Block *expire = rewriter.createBlock(after);
@@ -354,17 +358,26 @@ void buildSpin(ConversionPatternRewriter &rewriter, Location loc, Operation *op,
   LLVM::Trap::create(rewriter, loc);
   LLVM::UnreachableOp::create(rewriter, loc);
   rewriter.setInsertionPointToStart(after);
+  return observed;
 }
+
+/// A pattern for an op that spins (semaphore waits, barriers, packet
+/// reads): `timeoutNs` is the `--wait-timeout-ns` of buildSpin (0: none).
+template <typename OpTy>
+struct SpinningOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  SpinningOpLowering(const LLVMTypeConverter &converter, uint64_t timeoutNs)
+      : ConvertOpToLLVMPattern<OpTy>(converter), timeoutNs(timeoutNs) {}
+
+protected:
+  uint64_t timeoutNs;
+};
 
 /// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32` until the
 /// counter is `>=` (`cmp(ge)`) or `==` (`cmp(eq)`) the value, then (with
 /// `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With a
 /// timeout, a spin that lasts too long prints what it waited for and traps.
-struct SemaphoreWaitOpLowering
-    : public ConvertOpToLLVMPattern<SemaphoreWaitOp> {
-  SemaphoreWaitOpLowering(const LLVMTypeConverter &converter,
-                          uint64_t timeoutNs)
-      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
+  using SpinningOpLowering::SpinningOpLowering;
 
   LogicalResult
   matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
@@ -418,9 +431,6 @@ struct SemaphoreWaitOpLowering
     rewriter.eraseOp(op);
     return success();
   }
-
-private:
-  uint64_t timeoutNs;
 };
 
 /// The threads that share a put or get: this thread's index among them,
@@ -523,9 +533,8 @@ constexpr int64_t kBarrierPhaseBit = 0x80000000;
 ///       own (atom.release.sys, keeping the old value) and spins until the
 ///       top bit flips. Rank 0 adds 2^31 - (P - 1), the others 1.
 ///   bar.sync 0
-struct BarrierOpLowering : public ConvertOpToLLVMPattern<BarrierOp> {
-  BarrierOpLowering(const LLVMTypeConverter &converter, uint64_t timeoutNs)
-      : ConvertOpToLLVMPattern(converter), timeoutNs(timeoutNs) {}
+struct BarrierOpLowering : public SpinningOpLowering<BarrierOp> {
+  using SpinningOpLowering::SpinningOpLowering;
 
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
@@ -702,8 +711,111 @@ private:
       buildPhaseSpin(rewriter, loc, op, team, teamCounter, old, "team counter");
     });
   }
+};
 
-  uint64_t timeoutNs;
+/// "in kernel 'name' at loc" of `op`, for the messages of run-time traps.
+std::string whereIs(Operation *op) {
+  std::string location;
+  llvm::raw_string_ostream os(location);
+  op->getLoc().print(os);
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  return ("in kernel '" + func.getName() + "' at " + location).str();
+}
+
+/// The number of 32-bit data words (i64) of a packet copy between `data`
+/// and `packets`; where a size is dynamic, checks at run time that the data
+/// is a whole number of words, one per packet, or prints both sizes and
+/// traps.
+Value packetWords(ConversionPatternRewriter &rewriter, Location loc,
+                  Operation *op, MemRefType dataType, Value data,
+                  MemRefType packetsType, Value packets) {
+  auto c = [&](int64_t v) { return i64Constant(rewriter, loc, v); };
+  Value bytes = LLVM::MulOp::create(rewriter, loc,
+                                    numElements(rewriter, loc, dataType, data),
+                                    c(dataType.getElementTypeBitWidth() / 8));
+  Value words = LLVM::LShrOp::create(rewriter, loc, bytes, c(2));
+  if (dataType.hasStaticShape() && packetsType.hasStaticShape())
+    return words; // the verifier checked them
+  Value count = numElements(rewriter, loc, packetsType, packets);
+  Value whole = LLVM::ICmpOp::create(
+      rewriter, loc, LLVM::ICmpPredicate::eq,
+      LLVM::AndOp::create(rewriter, loc, bytes, c(3)), c(0));
+  Value match = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                     words, count);
+  trapUnless(rewriter, loc, LLVM::AndOp::create(rewriter, loc, whole, match),
+             "weave: " + op->getName().stripDialect().str() + " " +
+                 whereIs(op) +
+                 ": %lu bytes of data for %lu packets (expected one packet "
+                 "per 32-bit word)\n",
+             {bytes, count});
+  return words;
+}
+
+/// `weave.read_packets` -> thread i of the scope spins on packets i, i +
+/// count, ... of this device's buffer with `ld.relaxed.sys.global.u64`
+/// until the high half equals the flag, then stores the low half as word i
+/// of the target. With a timeout, a spin that lasts too long prints the
+/// packet, the flag and what it saw, and traps.
+struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
+  using SpinningOpLowering::SpinningOpLowering;
+
+  LogicalResult
+  matchAndRewrite(ReadPacketsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    const LLVMTypeConverter &converter = *getTypeConverter();
+    auto packetsType = cast<MemRefType>(op.getPackets().getType());
+    auto targetType = cast<MemRefType>(op.getTarget().getType());
+    Value packets = bufferAddress(rewriter, loc, converter, packetsType,
+                                  adaptor.getPackets());
+    Value target = bufferAddress(rewriter, loc, converter, targetType,
+                                 adaptor.getTarget());
+    Value words = packetWords(rewriter, loc, op, targetType,
+                              adaptor.getTarget(), packetsType,
+                              adaptor.getPackets());
+    unsigned align = std::min(4u, targetType.getElementTypeBitWidth() / 8);
+    Value flag = adaptor.getFlag();
+    CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
+    buildLoop(rewriter, loc, threads.index, words, threads.count,
+              [&](OpBuilder &, Value i) {
+                Value at = LLVM::GEPOp::create(rewriter, loc, packets.getType(),
+                                               i64, packets, ValueRange{i});
+                auto flagOf = [&](OpBuilder &b, Value packet) -> Value {
+                  return LLVM::TruncOp::create(
+                      b, loc, i32,
+                      LLVM::LShrOp::create(b, loc, packet,
+                                           i64Constant(b, loc, 32)));
+                };
+                Value packet = buildSpin(
+                    rewriter, loc, op, *team, at, timeoutNs,
+                    [&](OpBuilder &b, Value observed) -> Value {
+                      return LLVM::ICmpOp::create(b, loc,
+                                                  LLVM::ICmpPredicate::eq,
+                                                  flagOf(b, observed), flag);
+                    },
+                    [&](OpBuilder &b, Value observed) {
+                      return SpinReport{"read_packets",
+                                        "packet %lu expected flag %u, "
+                                        "observed %u",
+                                        {i, flag, flagOf(b, observed)}};
+                    },
+                    [&](OpBuilder &b) {
+                      return inlinePtx(b, loc, i64,
+                                       "ld.relaxed.sys.global.u64 $0, [$1];",
+                                       "=l,l,~{memory}", {at});
+                    });
+                Value word = LLVM::TruncOp::create(rewriter, loc, i32, packet);
+                Value to = LLVM::GEPOp::create(rewriter, loc, target.getType(),
+                                               i32, target, ValueRange{i});
+                LLVM::StoreOp::create(rewriter, loc, word, to, align);
+              });
+    rewriter.eraseOp(op);
+    return success();
+  }
 };
 
 /// `weave.put` / `weave.get` -> the cooperating threads (see CopyThreads)
@@ -725,6 +837,9 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
     FailureOr<TeamArgs> team = getTeamArgs(op);
     if (failed(team))
       return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    if constexpr (kIsPut)
+      if (adaptor.getPacketFlag())
+        return lowerPutPackets(op, adaptor, rewriter, *team);
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
     auto sourceType = cast<MemRefType>(op.getSource().getType());
@@ -860,6 +975,49 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
   }
 
 private:
+  /// `weave.put ... packets(%flag)`: thread i of the scope stores packets
+  /// i, i + count, ...: word w of the source as `(flag << 32) | w`, with
+  /// one `st.relaxed.sys.global.u64` on the peer's packet buffer.
+  LogicalResult lowerPutPackets(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter,
+                                const TeamArgs &team) const {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    const LLVMTypeConverter &converter = *this->getTypeConverter();
+    auto sourceType = cast<MemRefType>(op.getSource().getType());
+    auto targetType = cast<MemRefType>(op.getTarget().getType());
+    Value source = bufferAddress(rewriter, loc, converter, sourceType,
+                                 adaptor.getSource());
+    Value packets = offsetPointer(
+        rewriter, loc,
+        bufferAddress(rewriter, loc, converter, targetType,
+                      adaptor.getTarget()),
+        peerDelta(rewriter, loc, team, adaptor.getDevice()));
+    Value words = packetWords(rewriter, loc, op, sourceType,
+                              adaptor.getSource(), targetType,
+                              adaptor.getTarget());
+    unsigned align = std::min(4u, sourceType.getElementTypeBitWidth() / 8);
+    Value flag = LLVM::ShlOp::create(
+        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64,
+                                            adaptor.getPacketFlag()),
+        i64Constant(rewriter, loc, 32));
+    CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
+    buildLoop(rewriter, loc, threads.index, words, threads.count,
+              [&](OpBuilder &b, Value i) {
+                Value from = LLVM::GEPOp::create(b, loc, source.getType(), i32,
+                                                 source, ValueRange{i});
+                Value word = LLVM::LoadOp::create(b, loc, i32, from, align);
+                Value packet = LLVM::OrOp::create(
+                    b, loc, LLVM::ZExtOp::create(b, loc, i64, word), flag);
+                Value to = LLVM::GEPOp::create(b, loc, packets.getType(), i64,
+                                               packets, ValueRange{i});
+                inlinePtx(b, loc, {}, "st.relaxed.sys.global.u64 [$0], $1;",
+                          "l,l,~{memory}", {to, packet});
+              });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   /// What a copy whose run-time element counts differ prints before it
   /// traps.
   static std::string copyMismatchMessage(OpTy op, StringRef name) {
@@ -1265,8 +1423,8 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
                OneSidedCopyLowering<GetOp>, WaitSmemToGmemOpLowering,
                CopySmemToGmemOpLowering, CopyGmemToSmemOpLowering>(
       converter);
-  patterns.add<SemaphoreWaitOpLowering, BarrierOpLowering>(converter,
-                                                           waitTimeoutNs);
+  patterns.add<SemaphoreWaitOpLowering, BarrierOpLowering,
+               ReadPacketsOpLowering>(converter, waitTimeoutNs);
   patterns.add<UnsupportedOpLowering<MatmulPipelineOp>>(
       converter, "must be expanded by weave-expand-pipelines before "
                  "convert-weave-to-nvvm");

@@ -130,6 +130,23 @@ static bool isContiguousRowMajor(MemRefType type) {
   return true;
 }
 
+/// Checks that both sides of a copy are contiguous row-major views of
+/// fewer than 2^63 bytes: the lowerings walk both with one linear index.
+static LogicalResult verifyContiguous(Operation *op, MemRefType a,
+                                      MemRefType b) {
+  for (MemRefType type : {a, b}) {
+    if (!isContiguousRowMajor(type))
+      return op->emitOpError()
+             << "expects a contiguous row-major view (unit innermost stride, "
+                "each outer stride the product of the inner sizes), got "
+             << type;
+    if (type.hasStaticShape() && !staticByteSize(type))
+      return op->emitOpError()
+             << "expects a buffer of fewer than 2^63 bytes, got " << type;
+  }
+  return success();
+}
+
 /// Checks the local and remote side of a `weave.put` / `weave.get`.
 static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
                                         MemRefType remote) {
@@ -144,19 +161,9 @@ static LogicalResult verifyOneSidedCopy(Operation *op, MemRefType local,
     return op->emitOpError() << "expects matching element types, got "
                              << local.getElementType() << " and "
                              << remote.getElementType();
-  if (failed(verifyScalarElements(op, local)))
+  if (failed(verifyScalarElements(op, local)) ||
+      failed(verifyContiguous(op, local, remote)))
     return failure();
-  for (MemRefType type : {local, remote}) {
-    // The lowering walks both sides with one linear element index.
-    if (!isContiguousRowMajor(type))
-      return op->emitOpError()
-             << "expects a contiguous row-major view (unit innermost stride, "
-                "each outer stride the product of the inner sizes), got "
-             << type;
-    if (type.hasStaticShape() && !staticByteSize(type))
-      return op->emitOpError()
-             << "expects a buffer of fewer than 2^63 bytes, got " << type;
-  }
   // Dynamic counts are compared at run time (a mismatch traps).
   if (local.hasStaticShape() && remote.hasStaticShape() &&
       local.getNumElements() != remote.getNumElements())
@@ -351,13 +358,68 @@ LogicalResult BarrierOp::verify() {
 // One-sided copies
 //===----------------------------------------------------------------------===//
 
+/// Checks the data side and the packet buffer of `weave.put ... packets`
+/// and `weave.read_packets`: a packet buffer of i64 in #weave.symmetric
+/// memory, data in global memory made of whole 32-bit words, both
+/// contiguous, one packet per word where both sizes are static.
+static LogicalResult verifyPackets(Operation *op, MemRefType data,
+                                   MemRefType packets) {
+  if (!isSymmetric(packets))
+    return op->emitOpError() << "expects the packet buffer in "
+                                "#weave.symmetric memory, got "
+                             << packets;
+  if (!packets.getElementType().isInteger(64))
+    return op->emitOpError() << "expects a packet buffer of i64 elements (a "
+                                "32-bit word and its flag each), got "
+                             << packets;
+  if (!isGlobal(data))
+    return op->emitOpError()
+           << "expects the data buffer in global memory, got " << data;
+  if (failed(verifyScalarElements(op, data)))
+    return failure();
+  unsigned bits = data.getElementTypeBitWidth();
+  if (bits < 8 || !llvm::isPowerOf2_32(bits))
+    return op->emitOpError() << "expects data elements of 1, 2, 4 or 8 bytes, "
+                                "got "
+                             << data.getElementType();
+  if (failed(verifyContiguous(op, data, packets)))
+    return failure();
+  // Dynamic sizes are checked at run time (a mismatch traps).
+  if (std::optional<int64_t> bytes =
+          data.hasStaticShape() ? staticByteSize(data) : std::nullopt) {
+    if (*bytes % 4)
+      return op->emitOpError() << "expects data of a whole number of 32-bit "
+                                  "words, got "
+                               << *bytes << " bytes";
+    if (packets.hasStaticShape() && packets.getNumElements() != *bytes / 4)
+      return op->emitOpError()
+             << "expects " << *bytes / 4 << " packets for " << *bytes
+             << " bytes of data, got " << packets.getNumElements();
+  }
+  return success();
+}
+
 LogicalResult PutOp::verify() {
-  if (failed(verifyOneSidedCopy(*this, cast<MemRefType>(getSource().getType()),
-                                cast<MemRefType>(getTarget().getType()))) ||
+  auto source = cast<MemRefType>(getSource().getType());
+  auto target = cast<MemRefType>(getTarget().getType());
+  if (getPacketFlag()) {
+    if (getSignal())
+      return emitOpError() << "expects no signal with packets: each packet "
+                              "carries its own flag";
+    if (failed(verifyPackets(*this, source, target)))
+      return failure();
+    return verifyDevice(*this, getDevice());
+  }
+  if (failed(verifyOneSidedCopy(*this, source, target)) ||
       failed(verifyDevice(*this, getDevice())))
     return failure();
   return verifyCopySignal(*this, getSignal(), getSignalIndex(),
                           getSignalValue());
+}
+
+LogicalResult ReadPacketsOp::verify() {
+  return verifyPackets(*this, cast<MemRefType>(getTarget().getType()),
+                       cast<MemRefType>(getPackets().getType()));
 }
 
 LogicalResult GetOp::verify() {
@@ -780,6 +842,8 @@ static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
       scope = put.getScope();
     else if (auto get = dyn_cast<GetOp>(op))
       scope = get.getScope();
+    else if (auto read = dyn_cast<ReadPacketsOp>(op))
+      scope = read.getScope();
     if (scope == CopyScope::Block || (!oneWarp && scope == CopyScope::Warp)) {
       op->emitOpError() << "cannot be used in the " << name
                         << " region of a weave.matmul_pipeline: it is a "

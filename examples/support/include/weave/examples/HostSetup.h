@@ -21,6 +21,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -149,6 +150,34 @@ SessionStart startSession(const TeamRequest &request);
 /// Program::load, then Kernel::get: the kernel keeps the program's modules
 /// loaded.
 Expected<Kernel> loadKernel(Team &team, Bundle bundle, const std::string &name);
+
+/// One CUDA graph per local team member, captured from what a callback
+/// enqueues on the members' streams, and launched on them together.
+/// Destroyed with the object.
+class TeamGraphs {
+public:
+  /// Begins a capture on every member's stream, runs `enqueue` (which must
+  /// put its work on those streams only), ends the captures and
+  /// instantiates the graphs. Every capture ends, whatever fails.
+  static Expected<TeamGraphs> capture(const Team &team,
+                                      const LocalStreams &streams,
+                                      const std::function<Status()> &enqueue);
+  TeamGraphs(TeamGraphs &&) noexcept = default;
+  TeamGraphs &operator=(TeamGraphs &&) noexcept;
+  TeamGraphs(const TeamGraphs &) = delete;
+  TeamGraphs &operator=(const TeamGraphs &) = delete;
+  ~TeamGraphs();
+
+  /// Launches member i's graph on streams[i], for every local member.
+  Status launch(const LocalStreams &streams) const;
+
+private:
+  TeamGraphs() = default;
+  void release();
+  std::shared_ptr<detail::TeamState> team_;
+  std::vector<CUgraph> graphs_;
+  std::vector<CUgraphExec> execs_;
+};
 
 /// Captures one launch of `kernel` with `args` per local member in a CUDA
 /// graph on the member's stream (after prepare(), which must not be

@@ -246,8 +246,20 @@ def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
     `weave.matmul_pipeline` run on one thread, so only `thread` is allowed
     there.
 
+    With `packets(%flag)` the target is instead a packet buffer of `i64`
+    elements, one per 32-bit word of the source (whose size must be a whole
+    number of words): each packet holds a word in its low half and `%flag`
+    in its high half and is stored with one 64-bit `st.relaxed.sys`, so the
+    data is visible at the destination as soon as its flag is, with no
+    fence, barrier or signal (NCCL's LL and MSCCL++'s LL8 protocols). The
+    destination reads them with `weave.read_packets`, which waits for each
+    packet's flag. Choose a flag the buffer does not already hold (an epoch
+    that changes every use) and do not reuse the buffer before its reader
+    has read it (double-buffer by epoch parity). No `signal` with packets.
     ```mlir
     weave.put %src, %dst on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+    weave.put %src, %lines on %right scope(warp) packets(%epoch)
+        : memref<1024xf32> -> memref<1024xi64, #weave.symmetric>
     weave.put %a, %b on %peer scope(warp) signal %sem[%me], %c1_i32
         : memref<?xbf16, strided<[1], offset: ?>>
         -> memref<?xbf16, strided<[1], offset: ?>, #weave.symmetric>, !weave.semaphore<8>
@@ -256,10 +268,12 @@ def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target, Index:$device,
                        DefaultValuedAttr<Weave_CopyScope, "CopyScope::Block">:$scope,
                        Optional<AnyType>:$signal, Optional<Index>:$signal_index,
-                       Optional<I32>:$signal_value);
+                       Optional<I32>:$signal_value,
+                       Optional<I32>:$packet_flag);
   let assemblyFormat = [{
     $source `,` $target `on` $device (`scope` `(` $scope^ `)`)?
-    (`signal` $signal^ (`[` $signal_index^ `]`)? `,` $signal_value)? attr-dict
+    (`signal` $signal^ (`[` $signal_index^ `]`)? `,` $signal_value)?
+    (`packets` `(` $packet_flag^ `)`)? attr-dict
     `:` type($source) `->` type($target) (`,` qualified(type($signal))^)?
   }];
   let hasVerifier = 1;
@@ -287,6 +301,32 @@ def Weave_GetOp : Weave_Op<"get", [AttrSizedOperandSegments]> {
     $source `on` $device `,` $target (`scope` `(` $scope^ `)`)?
     (`signal` $signal^ (`[` $signal_index^ `]`)? `,` $signal_value)? attr-dict
     `:` type($source) `->` type($target) (`,` qualified(type($signal))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Weave_ReadPacketsOp : Weave_Op<"read_packets"> {
+  let summary = "wait for low-latency packets and unpack their data";
+  let description = [{
+    Reads this device's packet buffer `packets` (symmetric, `i64` elements,
+    written by peers with `weave.put ... packets(%flag)`) into `target`
+    (global memory of this device, a whole number of 32-bit words, one per
+    packet): each cooperating thread spins on its packets with 64-bit
+    `ld.relaxed.sys` until the high half equals `flag`, then stores the low
+    half. `scope` is as for `weave.put`. The op orders nothing for the
+    other threads: `gpu.barrier` before they read `target`. With
+    `weavec --wait-timeout-ms` a spin that lasts too long prints the packet,
+    the flag it waited for and the one it saw, then traps.
+    ```mlir
+    weave.read_packets %lines, %epoch into %dst
+        : memref<1024xi64, #weave.symmetric> -> memref<1024xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$packets, I32:$flag, AnyMemRef:$target,
+                       DefaultValuedAttr<Weave_CopyScope, "CopyScope::Block">:$scope);
+  let assemblyFormat = [{
+    $packets `,` $flag `into` $target (`scope` `(` $scope^ `)`)? attr-dict
+    `:` type($packets) `->` type($target)
   }];
   let hasVerifier = 1;
 }

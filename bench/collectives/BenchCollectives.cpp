@@ -1,0 +1,454 @@
+//===- BenchCollectives.cpp - the collective kernels against NCCL --------===//
+//
+//   weave_bench_collectives [--bundles DIR] [--kernels K,...] [--types f32,bf16]
+//       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] [--rounds R]
+//       [--graph-ops K] [--check-only] [--no-nccl] [--seed S]
+//       [--timeout SECONDS] [--no-gate]
+//
+// One process drives D GPUs (default: every visible one; at least 2), or
+// with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible
+// GPUs (with --check-only, or with --loopback-timing to compare kernels
+// with each other: members of one GPU share it, so their times are no
+// speed claim). Every bundle DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle
+// (made from the example templates by the target weave_bench_bundles) for
+// the team size is one case:
+// - fresh random inputs (all-to-all-v: random counts, a quarter of them 0),
+//   NaN-poisoned outputs; the kernel, and NCCL on a second output copy,
+//   each captured `--graph-ops` times back to back in one CUDA graph per
+//   GPU and replayed once; both outputs checked against float64
+//   (examples/support Collectives.h: ours bit for bit against the f32
+//   rank-order sum, NCCL within its rounding bound);
+// - then (without --check-only) both graphs timed in R rounds whose order
+//   rotates every round (bench/support Timing.h: CUDA events around each
+//   replay on every GPU, the longest GPU, the median), divided by the
+//   operations per graph, and both outputs checked again.
+// NCCL: ncclAllReduce, ncclAllGather, ncclReduceScatter, ncclAlltoAll, and
+// grouped ncclSend/ncclRecv with the same counts for all-to-all-v.
+// Columns: the message size S as nccl-tests counts it (all-reduce: one
+// member's input; the others: the whole D x n of a member's input or
+// output; all-to-all-v: the bytes a member sends, on average), latency per
+// operation, and bus bandwidth S / t x 2(D-1)/D (all-reduce) or (D-1)/D
+// (the others).
+//
+// Exit status: 0 when every output was correct (or "SKIP:" without 2 GPUs),
+// 1 when one was wrong or a run failed, 2 on a usage error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/bench/Args.h"
+#include "weave/bench/Gpus.h"
+#include "weave/bench/Nccl.h"
+#include "weave/bench/Table.h"
+#include "weave/bench/Timing.h"
+#include "weave/examples/Collectives.h"
+#include "weave/examples/HostSetup.h"
+#include "weave/runtime/Bundle.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <regex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace weave;
+using namespace weave::bench;
+using namespace weave::examples;
+
+namespace {
+
+const char *kProgram = "weave_bench_collectives";
+
+const char *const kKernels[] = {
+    "one_shot_all_reduce", "two_shot_all_reduce", "all_gather",
+    "all_gather_ll",       "reduce_scatter",      "all_to_all",
+    "all_to_all_v"};
+
+struct Options : CommonOptions {
+  std::vector<std::string> kernels{std::begin(kKernels), std::end(kKernels)};
+  std::vector<std::string> types = {"f32", "bf16"};
+  std::vector<int64_t> bytes; ///< empty: every size there is a bundle for
+  int devices = 0;
+  int graphOps = 10;
+  bool nccl = WEAVE_BENCH_HAVE_NCCL;
+  bool loopbackTiming = false;
+};
+
+void usage(FILE *out) {
+  std::fprintf(
+      out,
+      "usage: %s [--bundles DIR] [--kernels K,...] [--types f32,bf16]\n"
+      "       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] "
+      "[--rounds R]\n"
+      "       [--graph-ops K] [--check-only] [--no-nccl] [--seed S] "
+      "[--timeout SECONDS] [--no-gate]\n"
+      "       [--loopback-timing]\n"
+      "Runs DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle (default DIR: %s)\n"
+      "on D GPUs in one process, checks every output against float64 and "
+      "times\nthe kernels against NCCL%s, each replayed from CUDA graphs.\n"
+      "The element types are --types (--dtype is the matmul benchmarks' "
+      "option and is ignored here).\n",
+      kProgram, WEAVE_BENCH_COLLECTIVES_BUNDLE_DIR,
+      WEAVE_BENCH_HAVE_NCCL ? "" : " (not in this build: no NCCL)");
+}
+
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  o.bundleDir = WEAVE_BENCH_COLLECTIVES_BUNDLE_DIR;
+  o.rounds = 3;
+  Args args(kProgram, usage, argc, argv);
+  parseCommandLine(args, o, [&](const std::string &key) {
+    if (key == "--kernels") {
+      o.kernels = splitCommas(args.value());
+    } else if (key == "--types") {
+      o.types = splitCommas(args.value());
+      for (const std::string &t : o.types)
+        if (t != "f32" && t != "bf16")
+          args.fail("--types takes f32 and bf16");
+    } else if (key == "--bytes") {
+      auto list = parseIntList(args.value());
+      if (!list)
+        args.fail("--bytes wants 4096,65536,...");
+      o.bytes = *list;
+    } else if (key == "--devices") {
+      o.devices = static_cast<int>(args.number());
+    } else if (key == "--graph-ops") {
+      o.graphOps = std::max(1, static_cast<int>(args.number()));
+    } else if (key == "--no-nccl") {
+      o.nccl = false;
+    } else if (key == "--loopback-timing") {
+      o.loopbackTiming = true;
+    } else {
+      return false;
+    }
+    return true;
+  });
+  return o;
+}
+
+struct Case {
+  std::string path, kernel, dtype;
+  int64_t n = 0;
+};
+
+/// The bundles of DIR for a team of `d` that the options ask for.
+std::vector<Case> findCases(const Options &o, int d) {
+  namespace fs = std::filesystem;
+  static const std::regex name(
+      "([a-z_]+)_(f32|bf16)_d(any|[0-9]+)_n([0-9]+)\\.wbundle");
+  std::vector<Case> out;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
+    std::string file = entry.path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(file, m, name) ||
+        (m[3] != "any" && std::stoi(m[3]) != d))
+      continue;
+    auto wanted = [](const std::vector<std::string> &list,
+                     const std::string &x) {
+      return std::find(list.begin(), list.end(), x) != list.end();
+    };
+    if (!wanted(o.kernels, m[1]) || !wanted(o.types, m[2]))
+      continue;
+    out.push_back({entry.path().string(), m[1], m[2], std::stoll(m[4])});
+  }
+  std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {
+    return std::make_tuple(a.kernel, a.dtype, a.n) <
+           std::make_tuple(b.kernel, b.dtype, b.n);
+  });
+  return out;
+}
+
+/// The message size as nccl-tests counts it and the bus-bandwidth factor.
+std::pair<double, double> messageBytes(const CollectiveKernel &k,
+                                       const CollectiveData &data, int d) {
+  double elt = dtypeBytes(k.dtype);
+  switch (k.kind) {
+  case Collective::AllReduce:
+    return {k.n * elt, 2.0 * (d - 1) / d};
+  case Collective::AllToAllV: {
+    double sent = 0;
+    for (const auto &counts : data.counts)
+      for (int32_t c : counts)
+        sent += c * elt;
+    return {sent / d, double(d - 1) / d};
+  }
+  default:
+    return {double(k.n) * d * elt, double(d - 1) / d};
+  }
+}
+
+struct Result {
+  std::string kernel, dtype, status = "ok";
+  double bytes = 0, busFactor = 0;
+  std::optional<TimingResult> ours, nccl;
+  bool ncclOk = true;
+};
+
+#if WEAVE_BENCH_HAVE_NCCL
+/// Enqueues the NCCL collective of `k` on every local member: inputs and
+/// outputs are `buffers`' input and output slot `slot`.
+Status enqueueNccl(const NcclComms &comms, const Team &team,
+                   const LocalStreams &streams, const CollectiveKernel &k,
+                   const CollectiveBuffers &buffers, int slot,
+                   const CollectiveData &data) {
+  ncclDataType_t type = k.dtype == "bf16" ? ncclBfloat16 : ncclFloat32;
+  size_t elt = dtypeBytes(k.dtype), n = k.n;
+  ncclResult_t r = ncclGroupStart();
+  for (size_t i = 0; i < team.localCount() && r == ncclSuccess; ++i) {
+    auto in = reinterpret_cast<const char *>(buffers.inputPointer(i));
+    auto out = reinterpret_cast<char *>(buffers.outputPointer(slot, i));
+    switch (k.kind) {
+    case Collective::AllReduce:
+      r = ncclAllReduce(in, out, n, type, ncclSum, comms[i], streams[i]);
+      break;
+    case Collective::AllGather:
+      r = ncclAllGather(in, out, n, type, comms[i], streams[i]);
+      break;
+    case Collective::ReduceScatter:
+      r = ncclReduceScatter(in, out, n, type, ncclSum, comms[i], streams[i]);
+      break;
+    case Collective::AllToAll:
+      r = ncclAlltoAll(in, out, n, type, comms[i], streams[i]);
+      break;
+    case Collective::AllToAllV: {
+      uint32_t me = team.rankOf(i);
+      size_t sent = 0, received = 0;
+      for (uint32_t j = 0; j < team.size() && r == ncclSuccess; ++j) {
+        size_t give = data.counts[me][j], take = data.counts[j][me];
+        r = ncclSend(in + sent * elt, give, type, j, comms[i], streams[i]);
+        if (r == ncclSuccess)
+          r = ncclRecv(out + received * elt, take, type, j, comms[i],
+                       streams[i]);
+        sent += give;
+        received += take;
+      }
+      break;
+    }
+    }
+  }
+  ncclResult_t e = ncclGroupEnd();
+  if (r != ncclSuccess || e != ncclSuccess)
+    return Error(ErrorCode::DriverError,
+                 std::string("NCCL failed: ") +
+                     ncclGetErrorString(r != ncclSuccess ? r : e));
+  return ok();
+}
+#endif
+
+/// One case: its own team session (the heap is sized for it), check,
+/// timings, check again.
+Result runCase(const Options &o, const Case &c, int d,
+               const NcclComms *comms) {
+  Result r{c.kernel, c.dtype};
+  auto fail = [&](const Error &e) {
+    if (e.code() == ErrorCode::Timeout)
+      abandon(kProgram, c.path + ": " + e.toString());
+    std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
+                 e.toString().c_str());
+    r.status = "ERROR";
+    return r;
+  };
+  Expected<Bundle> bundle = readBundleFile(c.path);
+  if (!bundle)
+    return fail(bundle.error());
+  Expected<CollectiveKernel> k = findCollective(*bundle);
+  if (!k)
+    return fail(k.error());
+  TeamRequest request;
+  request.program = kProgram;
+  request.allowMultiProcess = false;
+  request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
+  request.heapBytes = k->heapBytes(2);
+  Expected<HostSession> session = createSession(request);
+  if (!session)
+    return fail(session.error());
+  auto &[team, heap, streams] = *session;
+  Expected<CollectiveBuffers> buffers =
+      CollectiveBuffers::create(team, heap, *k, 2);
+  if (!buffers)
+    return fail(buffers.error());
+  Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), c.kernel);
+  if (!kernel)
+    return fail(kernel.error());
+
+  std::mt19937 rng(static_cast<uint32_t>(o.seed));
+  CollectiveData data = randomCollectiveData(*k, d, rng);
+  std::tie(r.bytes, r.busFactor) = messageBytes(*k, data, d);
+  for (int slot = 0; slot < 2; ++slot)
+    if (Status s = buffers->poison(slot); !s)
+      return fail(s.error());
+  if (Status s = buffers->write(0, data, streams); !s)
+    return fail(s.error());
+  if (Status s = streams.synchronize(); !s)
+    return fail(s.error());
+
+  // Slot 0: ours; slot 1: NCCL's. K operations per graph.
+  std::vector<KernelArg> args = buffers->args(0);
+  if (Status s = kernel->prepare(heap, args); !s)
+    return fail(s.error());
+  Expected<TeamGraphs> ours = TeamGraphs::capture(team, streams, [&]() -> Status {
+    for (int op = 0; op < o.graphOps; ++op)
+      WEAVE_TRY(kernel->launch(heap, args, streams));
+    return ok();
+  });
+  if (!ours)
+    return fail(ours.error());
+  std::optional<TeamGraphs> theirs;
+#if WEAVE_BENCH_HAVE_NCCL
+  if (comms) {
+    Expected<TeamGraphs> g = TeamGraphs::capture(team, streams, [&]() -> Status {
+      for (int op = 0; op < o.graphOps; ++op)
+        WEAVE_TRY(enqueueNccl(*comms, team, streams, *k, *buffers, 1, data));
+      return ok();
+    });
+    if (!g)
+      return fail(g.error());
+    theirs.emplace(std::move(*g));
+  }
+#endif
+  auto checkAll = [&](const char *when) {
+    size_t wrong = buffers->check(0, data, kProgram, when);
+    if (theirs) {
+      size_t bad = buffers->check(1, data, kProgram, when, /*anyOrder=*/true);
+      r.ncclOk = r.ncclOk && bad == 0;
+    }
+    if (wrong)
+      r.status = "WRONG";
+  };
+  for (const TeamGraphs *g : {&*ours, theirs ? &*theirs : nullptr})
+    if (g)
+      if (Status s = g->launch(streams); !s)
+        return fail(s.error());
+  if (Status s = streams.synchronize(); !s)
+    return fail(s.error());
+  checkAll("first replay");
+  if (o.checkOnly || r.status != "ok")
+    return r;
+
+  std::vector<TimedStream> timed = timedStreams(team, streams.get());
+  auto timer = [&](const TeamGraphs &g) {
+    return [&, gp = &g]() {
+      return timeIterations(
+          timed, [&](int) { return gp->launch(streams); }, o.timing);
+    };
+  };
+  std::vector<std::function<Expected<TimingResult>()>> timers = {timer(*ours)};
+  if (theirs)
+    timers.push_back(timer(*theirs));
+  Expected<std::vector<TimingResult>> times = timeInRounds(o.rounds, timers);
+  if (!times)
+    return fail(times.error());
+  r.ours = (*times)[0];
+  if (theirs)
+    r.nccl = (*times)[1];
+  checkAll("after the timed replays");
+  return r;
+}
+
+/// "12.3" microseconds per operation, or "-".
+std::string micros(const std::optional<TimingResult> &t, int ops) {
+  return t ? strprintf("%.1f", t->medianMs * 1e3 / ops) : "-";
+}
+
+/// Bus bandwidth in GB/s, or "-".
+std::string busGBs(const std::optional<TimingResult> &t, const Result &r,
+                   int ops) {
+  if (!t || t->medianMs <= 0)
+    return "-";
+  double seconds = t->medianMs * 1e-3 / ops;
+  return strprintf("%.1f", r.bytes / seconds * r.busFactor / 1e9);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parseOptions(argc, argv);
+  int count = visibleGpusOrExit(kProgram, 1);
+  Expected<uint32_t> loopback = loopbackMembersFromEnvironment();
+  if (!loopback)
+    return reportError(kProgram, loopback.error());
+  int d = o.devices ? o.devices : *loopback ? int(*loopback) : count;
+  if (*loopback && !o.checkOnly && !o.loopbackTiming) {
+    std::fprintf(stderr, "%s: error: a loopback team shares one GPU: run it "
+                         "with --check-only (or --loopback-timing, for a "
+                         "comparison of kernels that is no speed claim)\n",
+                 kProgram);
+    return 2;
+  }
+  if (d < 2 || (!*loopback && d > count)) {
+    std::printf("SKIP: %s needs 2 GPUs (or WEAVE_LOOPBACK_TEAM with "
+                "--check-only), this machine has %d\n", kProgram, count);
+    return 0;
+  }
+  std::vector<Case> cases = findCases(o, d);
+  if (!o.bytes.empty()) // keep the cases whose message size was asked for
+    cases.erase(std::remove_if(cases.begin(), cases.end(),
+                               [&](const Case &c) {
+                                 int64_t elt = c.dtype == "bf16" ? 2 : 4;
+                                 bool reduce = c.kernel.find("all_reduce") !=
+                                               std::string::npos;
+                                 int64_t s = c.n * elt * (reduce ? 1 : d);
+                                 return std::find(o.bytes.begin(),
+                                                  o.bytes.end(),
+                                                  s) == o.bytes.end();
+                               }),
+                cases.end());
+  if (cases.empty()) {
+    std::fprintf(stderr, "%s: error: no bundle in '%s' for D=%d and the "
+                         "asked kernels, types and sizes\n",
+                 kProgram, o.bundleDir.c_str(), d);
+    return 2;
+  }
+
+  std::optional<NcclComms> comms;
+  std::string ncclNote = "no NCCL in this build";
+#if WEAVE_BENCH_HAVE_NCCL
+  ncclNote = "NCCL off (--no-nccl or --check-only)";
+  if (o.nccl && !o.checkOnly) {
+    std::vector<int> ordinals;
+    for (int i = 0; i < d; ++i)
+      ordinals.push_back(i);
+    Expected<NcclComms> made = NcclComms::create(ordinals);
+    if (!made)
+      return reportError(kProgram, made.error());
+    comms.emplace(std::move(*made));
+    int version = 0;
+    ncclGetVersion(&version);
+    ncclNote = "NCCL " + std::to_string(version) + ", captured in graphs";
+  }
+#endif
+
+  Table table({"kernel", "dtype", "D", "size (B)", "ours us", "NCCL us",
+               "NCCL/ours", "ours busbw GB/s", "NCCL busbw GB/s", "check"});
+  int wrong = 0;
+  for (const Case &c : cases) {
+    std::fprintf(stderr, "%s: %s ...\n", kProgram, c.path.c_str());
+    Result r = runCase(o, c, d, comms ? &*comms : nullptr);
+    wrong += r.status != "ok" || !r.ncclOk;
+    table.addRow({r.kernel, r.dtype, std::to_string(d),
+                  strprintf("%.0f", r.bytes), micros(r.ours, o.graphOps),
+                  micros(r.nccl, o.graphOps),
+                  r.ours && r.nccl ? strprintf("%.2f", r.nccl->medianMs /
+                                                           r.ours->medianMs)
+                                   : "-",
+                  busGBs(r.ours, r, o.graphOps), busGBs(r.nccl, r, o.graphOps),
+                  r.status + (r.ncclOk ? "" : ", NCCL WRONG")});
+  }
+  std::printf("\nweave collectives vs NCCL, D = %d%s; %s; %d operations per "
+              "CUDA graph, %d timed replays after %d warm-up ones in %d "
+              "rotated round(s), the longest GPU, median\n\n%s",
+              d,
+              !*loopback      ? ""
+              : o.checkOnly   ? " (loopback: correctness only)"
+                              : " (loopback: the members share one GPU; the "
+                                "times compare kernels, they are no speed "
+                                "claim)",
+              ncclNote.c_str(), o.graphOps, o.timing.iterations,
+              o.timing.warmup, o.rounds, table.str().c_str());
+  std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram, cases.size(),
+              wrong);
+  return wrong ? 1 : 0;
+}

@@ -1,0 +1,16 @@
+//===- ops.h - Weave's ready-made ops (umbrella header) ---------*- C++ -*-===//
+//
+// Collectives on a team, each a dialect kernel of examples/ instantiated for
+// the op's shape (docs/OPS.md). Link Weave::ops; for JitSource also
+// Weave::jit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_H
+#define WEAVE_OPS_H
+
+#include "weave/ops/Collectives.h"
+#include "weave/ops/Communicator.h"
+#include "weave/ops/KernelSource.h"
+
+#endif // WEAVE_OPS_H

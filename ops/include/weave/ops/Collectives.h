@@ -1,0 +1,181 @@
+//===- Collectives.h - Ready-made collectives on a team ---------*- C++ -*-===//
+//
+// All-reduce, all-gather, reduce-scatter, all-to-all and all-to-all-v, each
+// the dialect kernel of its example (examples/<name>/*.mlir.in) instantiated
+// for the op's dtype and size. The caller passes plain device buffers, one
+// per local member, and one stream per local member; the op owns the
+// symmetric staging buffers and semaphores its kernel needs, so repeated
+// calls need no host synchronization and a call can be captured in a CUDA
+// graph (the first call builds the kernel: make it before capturing).
+//
+//   auto comm = ops::Communicator(team, heap, std::make_shared<ops::JitSource>());
+//   auto sum = ops::AllReduce::create(comm, "bf16", n).value();
+//   sum({in}, {out}, {stream});
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_COLLECTIVES_H
+#define WEAVE_OPS_COLLECTIVES_H
+
+#include "weave/ops/Communicator.h"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weave::ops {
+
+/// A device buffer of one local member. Its element count must match what
+/// the op was created for (any shape with that many elements).
+struct TensorRef {
+  uint64_t data = 0;
+  std::string dtype; ///< "f32", "bf16", ... ("i32" for all-to-all-v counts)
+  std::vector<int64_t> shape;
+};
+
+namespace detail {
+class StagedKernel;
+} // namespace detail
+
+/// The common part of every op: its kernel and its symmetric staging.
+class CollectiveOp {
+public:
+  CollectiveOp(CollectiveOp &&) noexcept;
+  CollectiveOp &operator=(CollectiveOp &&) noexcept;
+  ~CollectiveOp();
+  /// The kernel instance this op runs (for messages, tools and tests).
+  const KernelInstance &instance() const;
+
+  /// Built by the ops' create functions.
+  explicit CollectiveOp(std::unique_ptr<detail::StagedKernel> kernel);
+
+protected:
+  /// Runs the op: `tensors[r]` holds one TensorRef per local member for the
+  /// op's tensor role r (in the order the op documents).
+  Status run(const std::vector<std::vector<TensorRef>> &tensors,
+             const std::vector<CUstream> &streams);
+
+private:
+  std::unique_ptr<detail::StagedKernel> kernel_;
+};
+
+enum class AllReduceAlgorithm {
+  Auto,    ///< one-shot up to kOneShotMaxBytes, two-shot above
+  OneShot, ///< every member reads every peer's whole input
+  TwoShot, ///< reduce-scatter, then all-gather: each element read once
+};
+
+/// out = the sum over the team of `in` (`count` elements of f32 or bf16,
+/// summed in f32 in rank order: every member gets the same bits).
+class AllReduce : public CollectiveOp {
+public:
+  static constexpr uint64_t kOneShotMaxBytes = 256 * 1024;
+  static Expected<AllReduce> create(Communicator &comm, const std::string &dtype,
+                                    int64_t count,
+                                    AllReduceAlgorithm algorithm =
+                                        AllReduceAlgorithm::Auto);
+  Status operator()(const std::vector<TensorRef> &in,
+                    const std::vector<TensorRef> &out,
+                    const std::vector<CUstream> &streams) {
+    return run({in, out}, streams);
+  }
+  AllReduceAlgorithm algorithm() const { return algorithm_; }
+
+  /// The kernel instance create() builds (no GPU needed: tools and tests
+  /// compile it ahead of time). Auto picks by size, as create() does.
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                           const std::string &dtype,
+                                           int64_t count,
+                                           AllReduceAlgorithm algorithm);
+  /// What Auto picks for `count` elements of `dtype`.
+  static AllReduceAlgorithm choose(const std::string &dtype, int64_t count);
+  using CollectiveOp::CollectiveOp;
+
+private:
+  AllReduceAlgorithm algorithm_ = AllReduceAlgorithm::OneShot;
+};
+
+/// out (team size x count) = every member's `in` (count), in rank order.
+class AllGather : public CollectiveOp {
+public:
+  static Expected<AllGather> create(Communicator &comm, const std::string &dtype,
+                                    int64_t count);
+  Status operator()(const std::vector<TensorRef> &in,
+                    const std::vector<TensorRef> &out,
+                    const std::vector<CUstream> &streams) {
+    return run({in, out}, streams);
+  }
+
+  /// The kernel instance create() builds (no GPU needed).
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                           const std::string &dtype,
+                                           int64_t count);
+  using CollectiveOp::CollectiveOp;
+};
+
+/// Member m's out (count) = the sum over the team of block m of `in`
+/// (team size x count), summed in f32 in rank order.
+class ReduceScatter : public CollectiveOp {
+public:
+  static Expected<ReduceScatter> create(Communicator &comm,
+                                        const std::string &dtype, int64_t count);
+  Status operator()(const std::vector<TensorRef> &in,
+                    const std::vector<TensorRef> &out,
+                    const std::vector<CUstream> &streams) {
+    return run({in, out}, streams);
+  }
+
+  /// The kernel instance create() builds (no GPU needed).
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                           const std::string &dtype,
+                                           int64_t count);
+  using CollectiveOp::CollectiveOp;
+};
+
+/// Block j of member i's `in` (team size x count) lands in block i of
+/// member j's `out`.
+class AllToAll : public CollectiveOp {
+public:
+  static Expected<AllToAll> create(Communicator &comm, const std::string &dtype,
+                                   int64_t count);
+  Status operator()(const std::vector<TensorRef> &in,
+                    const std::vector<TensorRef> &out,
+                    const std::vector<CUstream> &streams) {
+    return run({in, out}, streams);
+  }
+
+  /// The kernel instance create() builds (no GPU needed).
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                           const std::string &dtype,
+                                           int64_t count);
+  using CollectiveOp::CollectiveOp;
+};
+
+/// MoE dispatch: member i sends counts_i[j] (0..capacity) elements to
+/// member j, packed in `in` in destination order; member j receives them
+/// packed in source order in `out`. `in` and `out` hold team size x
+/// capacity elements; `counts` is an i32 device array of team size.
+class AllToAllV : public CollectiveOp {
+public:
+  static Expected<AllToAllV> create(Communicator &comm, const std::string &dtype,
+                                    int64_t capacity);
+  Status operator()(const std::vector<TensorRef> &in,
+                    const std::vector<TensorRef> &counts,
+                    const std::vector<TensorRef> &out,
+                    const std::vector<CUstream> &streams) {
+    return run({in, counts, out}, streams);
+  }
+
+  /// The kernel instance create() builds (no GPU needed).
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                           const std::string &dtype,
+                                           int64_t count);
+  using CollectiveOp::CollectiveOp;
+};
+
+} // namespace weave::ops
+
+#endif // WEAVE_OPS_COLLECTIVES_H

@@ -1,0 +1,91 @@
+//===- KernelSource.h - Where the ops' kernels come from --------*- C++ -*-===//
+//
+// Every op runs a kernel written in the dialect: one of the templates of
+// examples/ (embedded in the library) with its placeholders filled for the
+// op's shape and dtype, a *kernel instance*. A KernelSource turns an
+// instance into a bundle: the JIT compiles it (JitSource.h, needs
+// Weave::jit), or a folder of bundles compiled ahead of time with weavec
+// answers it on a machine without LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_KERNELSOURCE_H
+#define WEAVE_OPS_KERNELSOURCE_H
+
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace weave::ops {
+
+using TemplateValues = std::vector<std::pair<std::string, std::string>>;
+
+/// A collective template (examples/<example>/<stem>.mlir.in) instantiated
+/// for a dtype, a team size and an element count. Every placeholder a
+/// collective template may use follows from these three
+/// (collectiveValues); `extra` adds what a particular template needs
+/// besides.
+struct KernelInstance {
+  /// The template, as `<example>/<stem>`, e.g.
+  /// "all_reduce/one_shot_all_reduce".
+  std::string templateName;
+  /// The kernel (gpu.func) to launch from it.
+  std::string kernelName;
+  std::string dtype;     ///< @T@: "f32", "bf16", "f16"
+  uint32_t teamSize = 0; ///< @D@; 0: the kernel serves any team size
+  int64_t count = 0;     ///< @N@: elements (per member, block or pair)
+  TemplateValues extra;  ///< template-specific placeholders
+
+  /// `<kernel>_<dtype>_d<D|any>_n<count>`: unique to the instance, the
+  /// bundle's file name (`<key>.wbundle`) in a bundle folder and in the
+  /// build's examples/ (examples/CMakeLists.txt names them so).
+  std::string key() const;
+  /// Every placeholder's value: collectiveValues, then `extra`.
+  TemplateValues values() const;
+  /// The embedded template's text with every placeholder filled; NotFound
+  /// for an unknown template, InvalidArgument when a placeholder is left.
+  Expected<std::string> source() const;
+};
+
+/// The placeholders every collective template may use, from the dtype, the
+/// team size (0: any, then the team-dependent ones are absent) and the
+/// element count N: T, N, CAP (= N), WIDEN / NARROW (arith.extf /
+/// arith.truncf between a 16-bit T and f32, an identity arith.bitcast for
+/// f32), WORDS (32-bit words of N elements), VW (the most elements, a power
+/// of two, within 16 bytes, that divides N), VB (VW's bytes), NV (N / VW),
+/// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D) and
+/// LINES (2 x D x WORDS). With `extra` holding WIDTH, also PIECES (N /
+/// WIDTH).
+TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
+                                int64_t count, const TemplateValues &extra = {});
+/// `text` with every @KEY@ of `values` replaced; InvalidArgument naming
+/// `what` when a placeholder is left.
+Expected<std::string> fillTemplate(std::string text, const TemplateValues &values,
+                                   const std::string &what);
+
+/// The names of the embedded templates (`<example>/<stem>`).
+std::vector<std::string> templateNames();
+/// The embedded text of one template; NotFound if there is none.
+Expected<std::string> templateText(const std::string &name);
+
+class KernelSource {
+public:
+  virtual ~KernelSource();
+  /// The bundle holding `instance.kernelName`, compiled for `instance`.
+  virtual Expected<Bundle> bundleFor(const KernelInstance &instance) = 0;
+};
+
+/// Bundles compiled ahead of time: `<folder>/<instance.key()>.wbundle`. A
+/// missing one is NotFound, naming the file and how to make it (the
+/// instance's source, written by `weave-ops-source`-style tooling or by
+/// KernelInstance::source, through `weavec --emit=bundle`).
+std::unique_ptr<KernelSource> bundleFolder(std::string folder);
+
+} // namespace weave::ops
+
+#endif // WEAVE_OPS_KERNELSOURCE_H

@@ -1,0 +1,23 @@
+//===- EmbeddedTemplates.h - The examples' kernel templates -----*- C++ -*-===//
+//
+// Generated at build time (EmbedTemplates.cmake) from examples/*/*.mlir.in,
+// so that the ops need no file at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_LIB_EMBEDDEDTEMPLATES_H
+#define WEAVE_OPS_LIB_EMBEDDEDTEMPLATES_H
+
+#include <vector>
+
+namespace weave::ops::detail {
+
+struct EmbeddedTemplate {
+  const char *name; ///< `<example>/<stem>`
+  const char *text;
+};
+const std::vector<EmbeddedTemplate> &embeddedTemplates();
+
+} // namespace weave::ops::detail
+
+#endif // WEAVE_OPS_LIB_EMBEDDEDTEMPLATES_H

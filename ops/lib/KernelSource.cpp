@@ -1,0 +1,138 @@
+//===- KernelSource.cpp - Kernel instances and where they come from -------===//
+
+#include "weave/ops/KernelSource.h"
+
+#include "EmbeddedTemplates.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+
+namespace weave::ops {
+
+KernelSource::~KernelSource() = default;
+
+std::string KernelInstance::key() const {
+  return kernelName + "_" + dtype + "_d" +
+         (teamSize ? std::to_string(teamSize) : std::string("any")) + "_n" +
+         std::to_string(count);
+}
+
+TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
+                                int64_t count, const TemplateValues &extra) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  bool narrow = dtype != "f32";
+  int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
+  int64_t words = count * element / 4;
+  int64_t vw = 16 / element;
+  while (vw > 1 && count % vw != 0)
+    vw /= 2;
+  TemplateValues values{{"T", dtype},
+                        {"N", str(count)},
+                        {"CAP", str(count)},
+                        {"WIDEN", narrow ? "arith.extf" : "arith.bitcast"},
+                        {"NARROW", narrow ? "arith.truncf" : "arith.bitcast"},
+                        {"WORDS", str(words)},
+                        {"VW", str(vw)},
+                        {"VB", str(vw * element)},
+                        {"NV", str(count / vw)}};
+  if (teamSize) {
+    int64_t d = teamSize;
+    values.insert(values.end(), {{"D", str(d)},
+                                 {"LAST", str(d - 1)},
+                                 {"ROWS", str(d * count)},
+                                 {"DD", str(d * d)},
+                                 {"LINES", str(2 * d * words)}});
+  }
+  for (const auto &[name, value] : extra)
+    if (name == "WIDTH") {
+      int64_t width = std::strtoll(value.c_str(), nullptr, 10);
+      if (width > 0)
+        values.push_back({"PIECES", str(count / width)});
+    }
+  return values;
+}
+
+TemplateValues KernelInstance::values() const {
+  TemplateValues all = collectiveValues(teamSize, dtype, count, extra);
+  all.insert(all.end(), extra.begin(), extra.end());
+  return all;
+}
+
+std::vector<std::string> templateNames() {
+  std::vector<std::string> names;
+  for (const detail::EmbeddedTemplate &t : detail::embeddedTemplates())
+    names.push_back(t.name);
+  return names;
+}
+
+Expected<std::string> templateText(const std::string &name) {
+  for (const detail::EmbeddedTemplate &t : detail::embeddedTemplates())
+    if (name == t.name)
+      return std::string(t.text);
+  std::string names;
+  for (const std::string &n : templateNames())
+    names += (names.empty() ? "" : ", ") + n;
+  return Error(ErrorCode::NotFound,
+               "no kernel template '" + name + "' (embedded: " + names + ")");
+}
+
+Expected<std::string> fillTemplate(std::string text,
+                                   const TemplateValues &values,
+                                   const std::string &what) {
+  for (const auto &[name, value] : values) {
+    std::string token = "@" + name + "@";
+    for (size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + value.size()))
+      text.replace(at, token.size(), value);
+  }
+  // A placeholder left means the caller and the template disagree.
+  for (size_t at = text.find('@'); at != std::string::npos;
+       at = text.find('@', at + 1)) {
+    size_t end = text.find('@', at + 1);
+    if (end == std::string::npos)
+      break;
+    std::string inner = text.substr(at + 1, end - at - 1);
+    if (!inner.empty() && inner.find_first_not_of(
+                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") ==
+                              std::string::npos)
+      return Error(ErrorCode::InvalidArgument,
+                   what + ": placeholder @" + inner + "@ has no value");
+  }
+  return text;
+}
+
+Expected<std::string> KernelInstance::source() const {
+  WEAVE_ASSIGN_OR_RETURN(std::string text, templateText(templateName));
+  return fillTemplate(std::move(text), values(), "template '" + templateName + "'");
+}
+
+namespace {
+
+class BundleFolder : public KernelSource {
+public:
+  explicit BundleFolder(std::string folder) : folder_(std::move(folder)) {}
+  Expected<Bundle> bundleFor(const KernelInstance &instance) override {
+    std::string path = folder_ + "/" + instance.key() + ".wbundle";
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0)
+      return Error(ErrorCode::NotFound,
+                   "no bundle " + path + " for kernel '" + instance.kernelName +
+                       "' (this build has no compiler: compile the instance "
+                       "of template '" + instance.templateName +
+                       "' with weavec --emit=bundle into that file, or use a "
+                       "JitSource)");
+    return readBundleFile(path);
+  }
+
+private:
+  std::string folder_;
+};
+
+} // namespace
+
+std::unique_ptr<KernelSource> bundleFolder(std::string folder) {
+  return std::make_unique<BundleFolder>(std::move(folder));
+}
+
+} // namespace weave::ops

@@ -1,0 +1,277 @@
+//===- CoreModule.cpp - weave._core: bundles, argument checks, the JIT ----===//
+//
+// Everything of the Python package that needs no GPU and no CUDA driver:
+// reading and inspecting bundles, the manifest's kernels and parameters, the
+// argument values a launch binds, the checks of those values against a
+// manifest, and (when Weave is built with its compiler) the in-process JIT.
+// It links weave_bundle and weave_runtime_host only, so `import weave`
+// works on a machine without libcuda.so.1 (CI).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "weave/ops/Collectives.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/KernelArgs.h"
+#ifdef WEAVE_PYTHON_WITH_JIT
+#include "weave/Compiler.h"
+#endif
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace weave;
+using weave::python::unwrap;
+
+namespace {
+
+py::object tmaDict(const ParamInfo &param) {
+  if (param.kind != ::weave::abi::ParamKind::Tma)
+    return py::none();
+  py::dict tma;
+  tma["source"] = param.tma.sourceParam;
+  tma["box"] = param.tma.box;
+  tma["swizzle"] = param.tma.swizzleBytes;
+  tma["peer_view"] = param.tma.isPeerView;
+  tma["peer_offset"] = param.tma.peerOffset;
+  return tma;
+}
+
+std::string kernelRepr(const KernelInfo &kernel) {
+  return "<weave.KernelInfo '" + kernel.name + "' with " +
+         std::to_string(userParamCount(kernel)) + " user parameters>";
+}
+
+#ifdef WEAVE_PYTHON_WITH_JIT
+JitOptions jitOptions(const std::string &arch, unsigned optLevel,
+                      uint64_t waitTimeoutNs, const std::string &cacheDir,
+                      bool useCache) {
+  JitOptions options;
+  options.arch = arch;
+  options.optLevel = optLevel;
+  options.waitTimeoutNs = waitTimeoutNs;
+  options.cacheDir = cacheDir;
+  options.useCache = useCache;
+  return options;
+}
+#endif
+
+} // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "Weave bundles, manifests, argument checks and the JIT (no CUDA)";
+
+  py::class_<ParamInfo>(m, "ParamInfo",
+                        "One kernel parameter of a manifest, in ABI order")
+      .def_property_readonly(
+          "kind", [](const ParamInfo &p) { return paramKindName(p.kind); },
+          "buffer, symmetric, semaphore, scalar, rank, team_size, "
+          "peer_bases or tma")
+      .def_readonly("name", &ParamInfo::name)
+      .def_readonly("dtype", &ParamInfo::dtype)
+      .def_readonly("shape", &ParamInfo::shape)
+      .def_readonly("semaphore_count", &ParamInfo::semaphoreCount)
+      .def_property_readonly("tma", &tmaDict,
+                             "for a tma parameter: source, box (innermost "
+                             "first), swizzle, peer_view, peer_offset")
+      .def("__repr__", [](const ParamInfo &p) {
+        std::string shape;
+        for (int64_t d : p.shape)
+          shape += (shape.empty() ? "" : "x") + std::to_string(d);
+        return "<weave.ParamInfo " + std::string(paramKindName(p.kind)) +
+               " '" + p.name + "' " + p.dtype +
+               (shape.empty() ? "" : " " + shape) + ">";
+      });
+
+  py::class_<KernelInfo>(m, "KernelInfo", "One kernel of a bundle's manifest")
+      .def_readonly("name", &KernelInfo::name)
+      .def_readonly("grid", &KernelInfo::grid,
+                    "grid[0] == 0: a persistent grid, sized at launch")
+      .def_readonly("block", &KernelInfo::block)
+      .def_readonly("cluster", &KernelInfo::cluster)
+      .def_readonly("dynamic_smem_bytes", &KernelInfo::dynamicSmemBytes)
+      .def_readonly("team_size", &KernelInfo::teamSize,
+                    "the team size it was compiled for; 0: any")
+      .def_readonly("compute_capability", &KernelInfo::computeCapability)
+      .def_property_readonly("persistent_grid", &KernelInfo::persistentGrid)
+      .def_readonly("params", &KernelInfo::params,
+                    "every parameter, the ones the runtime fills included")
+      .def_property_readonly(
+          "user_params",
+          [](const KernelInfo &k) {
+            return std::vector<ParamInfo>(k.params.begin(),
+                                          k.params.begin() + userParamCount(k));
+          },
+          "the parameters a caller binds, in order")
+      .def("__repr__", &kernelRepr);
+
+  py::class_<Bundle>(m, "Bundle", "A cubin and its manifest")
+      .def_static(
+          "load", [](const std::string &path) {
+            return unwrap(readBundleFile(path));
+          },
+          py::arg("path"), "reads and verifies a .wbundle file")
+      .def_static(
+          "from_bytes",
+          [](py::bytes data) {
+            std::string bytes = data;
+            return unwrap(parseBundle(
+                reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+          },
+          py::arg("data"), "parses and verifies a bundle image")
+      .def("to_bytes",
+           [](const Bundle &b) {
+             std::vector<uint8_t> bytes = serializeBundle(b);
+             return py::bytes(reinterpret_cast<const char *>(bytes.data()),
+                              bytes.size());
+           })
+      .def(
+          "save",
+          [](const Bundle &b, const std::string &path) {
+            unwrap(writeBundleFile(path, b));
+          },
+          py::arg("path"))
+      .def_readonly("arch", &Bundle::arch)
+      .def_readonly("producer", &Bundle::producer)
+      .def_readonly("kernels", &Bundle::kernels)
+      .def_property_readonly("cubin_bytes",
+                             [](const Bundle &b) { return b.cubin.size(); })
+      .def_property_readonly("manifest", &printManifest,
+                             "the manifest text (docs/BUNDLE.md)")
+      .def(
+          "kernel",
+          [](const Bundle &b, const std::string &name) {
+            if (const KernelInfo *k = findKernel(b, name))
+              return *k;
+            std::string names;
+            for (const KernelInfo &k : b.kernels)
+              names += (names.empty() ? "" : ", ") + k.name;
+            weave::python::raise(Error(ErrorCode::NotFound,
+                                       "no kernel '" + name +
+                                           "' in the bundle (it has: " + names +
+                                           ")"));
+          },
+          py::arg("name"))
+      .def("__repr__", [](const Bundle &b) {
+        return "<weave.Bundle " + b.arch + ", " +
+               std::to_string(b.kernels.size()) + " kernel(s)>";
+      });
+
+  // The values a launch binds (KernelArgs.h). weave._cuda's heap returns the
+  // symmetric ones; the package's launch wrapper builds the rest from
+  // tensors.
+  py::class_<SymmetricBuffer>(m, "SymmetricBuffer")
+      .def_readonly("heap_id", &SymmetricBuffer::heapId)
+      .def_readonly("offset", &SymmetricBuffer::offset)
+      .def_readonly("bytes", &SymmetricBuffer::bytes)
+      .def_readonly("dtype", &SymmetricBuffer::dtype)
+      .def_readonly("shape", &SymmetricBuffer::shape);
+  py::class_<SemaphoreArray>(m, "SemaphoreArray")
+      .def_readonly("heap_id", &SemaphoreArray::heapId)
+      .def_readonly("offset", &SemaphoreArray::offset)
+      .def_readonly("count", &SemaphoreArray::count);
+  py::class_<DeviceBuffers>(m, "DeviceBuffers",
+                            "plain device buffers, one pointer per local "
+                            "team member")
+      .def(py::init([](std::vector<uint64_t> pointers, std::string dtype,
+                       std::vector<int64_t> shape, uint64_t bytes) {
+             DeviceBuffers b;
+             b.pointers = std::move(pointers);
+             b.dtype = std::move(dtype);
+             b.shape = std::move(shape);
+             b.bytes = bytes;
+             return b;
+           }),
+           py::arg("pointers"), py::arg("dtype"), py::arg("shape"),
+           py::arg("bytes"))
+      .def_readonly("pointers", &DeviceBuffers::pointers)
+      .def_readonly("dtype", &DeviceBuffers::dtype)
+      .def_readonly("shape", &DeviceBuffers::shape)
+      .def_readonly("bytes", &DeviceBuffers::bytes);
+  py::class_<ScalarValue>(m, "ScalarValue")
+      .def_static("i32", &ScalarValue::i32)
+      .def_static("u32", &ScalarValue::u32)
+      .def_static("i64", &ScalarValue::i64)
+      .def_static("f32", &ScalarValue::f32)
+      .def_static("f64", &ScalarValue::f64)
+      .def_readonly("dtype", &ScalarValue::dtype);
+
+  m.def(
+      "check_args",
+      [](const KernelInfo &kernel, const std::vector<KernelArg> &args,
+         uint64_t heapId, size_t localCount, uint32_t teamSize) {
+        BindingTarget target;
+        target.heapId = heapId;
+        target.localCount = localCount;
+        target.teamSize = teamSize;
+        unwrap(checkKernelArgs(kernel, args, target));
+      },
+      py::arg("kernel"), py::arg("args"), py::arg("heap_id"),
+      py::arg("local_count"), py::arg("team_size"),
+      "the checks a launch makes before anything runs (count, kind, dtype, "
+      "shape, alignment, heap); raises WeaveError naming the parameter");
+  m.def("dtype_bytes", &dtypeBytes, py::arg("dtype"));
+
+  m.def(
+      "op_instance",
+      [](const std::string &op, uint32_t teamSize, const std::string &dtype,
+         int64_t count, const std::string &algorithm) {
+        Expected<ops::KernelInstance> instance = [&]()
+            -> Expected<ops::KernelInstance> {
+          if (op == "all_reduce") {
+            ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
+            if (algorithm == "one_shot")
+              a = ops::AllReduceAlgorithm::OneShot;
+            else if (algorithm == "two_shot")
+              a = ops::AllReduceAlgorithm::TwoShot;
+            return ops::AllReduce::instanceFor(teamSize, dtype, count, a);
+          }
+          if (op == "all_gather")
+            return ops::AllGather::instanceFor(teamSize, dtype, count);
+          if (op == "reduce_scatter")
+            return ops::ReduceScatter::instanceFor(teamSize, dtype, count);
+          if (op == "all_to_all")
+            return ops::AllToAll::instanceFor(teamSize, dtype, count);
+          if (op == "all_to_all_v")
+            return ops::AllToAllV::instanceFor(teamSize, dtype, count);
+          return Error(ErrorCode::InvalidArgument,
+                       "unknown op '" + op +
+                           "' (all_reduce, all_gather, reduce_scatter, "
+                           "all_to_all, all_to_all_v)");
+        }();
+        ops::KernelInstance value = unwrap(std::move(instance));
+        return py::make_tuple(value.key(), value.kernelName,
+                              unwrap(value.source()));
+      },
+      py::arg("op"), py::arg("team_size"), py::arg("dtype"), py::arg("count"),
+      py::arg("algorithm") = "auto",
+      "(key, kernel name, source) of the kernel a ready-made op runs: what "
+      "weave.compile_op compiles ahead of time");
+
+#ifdef WEAVE_PYTHON_WITH_JIT
+  m.attr("has_compiler") = true;
+  m.def(
+      "compile",
+      [](const std::string &source, const std::string &name,
+         const std::string &arch, unsigned optLevel, uint64_t waitTimeoutNs,
+         const std::string &cacheDir, bool useCache) {
+        Compiler compiler(
+            jitOptions(arch, optLevel, waitTimeoutNs, cacheDir, useCache));
+        Expected<Bundle> bundle = [&] {
+          py::gil_scoped_release release;
+          return compiler.compileString(source, name);
+        }();
+        return py::make_tuple(unwrap(std::move(bundle)),
+                              compiler.lastCompileHitCache());
+      },
+      py::arg("source"), py::arg("name"), py::arg("arch"),
+      py::arg("opt_level"), py::arg("wait_timeout_ns"), py::arg("cache_dir"),
+      py::arg("use_cache"),
+      "compiles kernel source to (Bundle, hit_cache); diagnostics name "
+      "`name`");
+  m.def("default_cache_dir", &Compiler::defaultCacheDir);
+#else
+  m.attr("has_compiler") = false;
+#endif
+}

@@ -1,0 +1,520 @@
+//===- CudaModule.cpp - weave._cuda: teams, heaps, launches ---------------===//
+//
+// The part of the Python package that drives GPUs: teams (in-process,
+// loopback, or one process per GPU from torchrun's environment), symmetric
+// heaps, loaded programs and kernel launches on the caller's streams, and
+// symmetric buffers exported as DLPack tensors (torch.from_dlpack). It links
+// the runtime, hence libcuda.so.1: `weave` imports it lazily, so that a
+// machine without a driver still imports the package.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+#include "DLPack.h"
+
+#include "weave/ops/Collectives.h"
+#ifdef WEAVE_PYTHON_WITH_JIT
+#include "weave/ops/JitSource.h"
+#endif
+#include "weave/runtime/Kernel.h"
+#include "weave/runtime/SymmetricHeap.h"
+#include "weave/runtime/Team.h"
+
+#include <pybind11/stl.h>
+
+#include <cuda.h>
+
+#include <memory>
+
+namespace py = pybind11;
+using namespace weave;
+using weave::python::raise;
+using weave::python::unwrap;
+namespace dl = weave::python::dlpack;
+
+namespace {
+
+std::vector<CUstream> toStreams(const std::vector<uint64_t> &handles) {
+  std::vector<CUstream> streams;
+  for (uint64_t h : handles)
+    streams.push_back(reinterpret_cast<CUstream>(h));
+  return streams;
+}
+
+using TeamPtr = std::shared_ptr<Team>;
+using HeapPtr = std::shared_ptr<SymmetricHeap>;
+
+void checkLocal(const Team &team, size_t local) {
+  if (local >= team.localCount())
+    raise(Error(ErrorCode::InvalidArgument,
+                "local member " + std::to_string(local) +
+                    " out of range: this process drives " +
+                    std::to_string(team.localCount()) + " member(s)"));
+}
+
+/// A stream on one local member's device (non-blocking, so it never waits
+/// on the legacy default stream). Loopback members on one GPU each need
+/// their own: a protocol whose members wait on each other deadlocks when
+/// they share a stream.
+class Stream {
+public:
+  Stream(const TeamPtr &team, size_t local) : team_(team) {
+    checkLocal(*team, local);
+    unwrap([&]() -> Status {
+      WEAVE_TRY(team->device(local).makeCurrent());
+      WEAVE_CU_TRY(cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING),
+                   "creating a stream");
+      return ok();
+    }());
+  }
+  ~Stream() {
+    if (stream_)
+      cuStreamDestroy(stream_);
+  }
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  uint64_t handle() const { return reinterpret_cast<uint64_t>(stream_); }
+  void synchronize() const {
+    unwrap([&]() -> Status {
+      WEAVE_CU_TRY(cuStreamSynchronize(stream_), "synchronizing a stream");
+      return ok();
+    }());
+  }
+
+private:
+  TeamPtr team_; ///< keeps the device's context alive
+  CUstream stream_ = nullptr;
+};
+
+/// Device memory on one local member's device (cuMemAlloc), for programs
+/// and tests that do not use PyTorch's allocator.
+class DeviceMemory {
+public:
+  DeviceMemory(const TeamPtr &team, size_t local, size_t bytes)
+      : team_(team), local_(local), bytes_(bytes) {
+    checkLocal(*team, local);
+    unwrap([&]() -> Status {
+      WEAVE_TRY(team->device(local).makeCurrent());
+      WEAVE_CU_TRY(cuMemAlloc(&pointer_, bytes ? bytes : 1),
+                   "allocating device memory");
+      return ok();
+    }());
+  }
+  ~DeviceMemory() {
+    if (pointer_)
+      cuMemFree(pointer_);
+  }
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+  uint64_t pointer() const { return pointer_; }
+  size_t bytes() const { return bytes_; }
+  size_t local() const { return local_; }
+
+private:
+  TeamPtr team_;
+  size_t local_;
+  size_t bytes_;
+  CUdeviceptr pointer_ = 0;
+};
+
+/// Copies between host bytes and device memory of local member `local`
+/// (synchronous; for tests and small set-up).
+void copyToDevice(const Team &team, size_t local, uint64_t pointer,
+                  const py::bytes &data) {
+  checkLocal(team, local);
+  std::string bytes = data;
+  unwrap([&]() -> Status {
+    WEAVE_TRY(team.device(local).makeCurrent());
+    WEAVE_CU_TRY(cuMemcpyHtoD(pointer, bytes.data(), bytes.size()),
+                 "copying to the device");
+    return ok();
+  }());
+}
+py::bytes copyFromDevice(const Team &team, size_t local, uint64_t pointer,
+                         size_t size) {
+  checkLocal(team, local);
+  std::string bytes(size, '\0');
+  unwrap([&]() -> Status {
+    WEAVE_TRY(team.device(local).makeCurrent());
+    WEAVE_CU_TRY(cuMemcpyDtoH(bytes.data(), pointer, size),
+                 "copying from the device");
+    return ok();
+  }());
+  return py::bytes(bytes);
+}
+
+dl::DataType dlType(const std::string &dtype) {
+  if (dtype == "f16")
+    return {dl::kFloat, 16, 1};
+  if (dtype == "bf16")
+    return {dl::kBfloat, 16, 1};
+  if (dtype == "f32")
+    return {dl::kFloat, 32, 1};
+  if (dtype == "f64")
+    return {dl::kFloat, 64, 1};
+  if (dtype == "i8")
+    return {dl::kInt, 8, 1};
+  if (dtype == "i32")
+    return {dl::kInt, 32, 1};
+  if (dtype == "i64")
+    return {dl::kInt, 64, 1};
+  if (dtype == "u32")
+    return {dl::kUInt, 32, 1};
+  raise(Error(ErrorCode::InvalidArgument,
+              "a symmetric buffer of dtype '" + dtype +
+                  "' cannot be exported (allocate it with allocate_tensor "
+                  "and a dtype: f16, bf16, f32, f64, i8, i32, i64, u32)"));
+}
+
+/// What a DLPack tensor of a symmetric buffer owns: the heap (so that the
+/// mapping outlives the tensor) and the shape array DLPack points into.
+struct DlContext {
+  HeapPtr heap;
+  std::vector<int64_t> shape;
+  dl::ManagedTensor managed;
+};
+
+/// A "dltensor" capsule viewing member `peer`'s copy of `buffer` as mapped
+/// on local member `local` (peer = that member's own rank: its own copy).
+/// `deviceOrdinal` is local member `local`'s device: the tensor lives there
+/// for its consumer, also when it views a peer's copy (mapped on it).
+py::capsule exportBuffer(const HeapPtr &heap, const SymmetricBuffer &buffer,
+                         size_t local, std::optional<uint32_t> peer,
+                         int deviceOrdinal) {
+  if (local >= heap->localCount())
+    raise(Error(ErrorCode::InvalidArgument,
+                "local member " + std::to_string(local) + " out of range"));
+  if (buffer.heapId != heap->id())
+    raise(Error(ErrorCode::InvalidArgument,
+                "the buffer was not allocated from this heap"));
+  if (peer && *peer >= heap->teamSize())
+    raise(Error(ErrorCode::InvalidArgument,
+                "peer " + std::to_string(*peer) + " out of range: the team has " +
+                    std::to_string(heap->teamSize()) + " members"));
+  auto context = std::make_unique<DlContext>();
+  context->heap = heap;
+  context->shape = buffer.shape;
+  if (context->shape.empty()) { // untyped: bytes
+    context->shape = {static_cast<int64_t>(buffer.bytes)};
+  }
+  CUdeviceptr address = peer ? heap->peerPointer(buffer, local, *peer)
+                              : heap->localPointer(buffer, local);
+  dl::Tensor &t = context->managed.tensor;
+  t.data = reinterpret_cast<void *>(address);
+  t.device = {dl::kCUDA, deviceOrdinal};
+  t.ndim = static_cast<int32_t>(context->shape.size());
+  t.dtype = buffer.dtype.empty() ? dl::DataType{dl::kUInt, 8, 1}
+                                 : dlType(buffer.dtype);
+  t.shape = context->shape.data();
+  t.strides = nullptr;
+  t.byteOffset = 0;
+  context->managed.managerContext = context.get();
+  context->managed.deleter = [](dl::ManagedTensor *self) {
+    delete static_cast<DlContext *>(self->managerContext);
+  };
+  dl::ManagedTensor *managed = &context.release()->managed;
+  // A capsule that no consumer took still owns the tensor.
+  return py::capsule(managed, dl::kCapsuleName, [](PyObject *capsule) {
+    if (PyCapsule_IsValid(capsule, dl::kCapsuleName)) {
+      auto *m = static_cast<dl::ManagedTensor *>(
+          PyCapsule_GetPointer(capsule, dl::kCapsuleName));
+      m->deleter(m);
+    }
+  });
+}
+
+/// One TensorRef per local member from (pointer, dtype, shape) tuples.
+std::vector<ops::TensorRef>
+toRefs(const std::vector<std::tuple<uint64_t, std::string, std::vector<int64_t>>>
+           &tensors) {
+  std::vector<ops::TensorRef> refs;
+  for (const auto &[data, dtype, shape] : tensors)
+    refs.push_back({data, dtype, shape});
+  return refs;
+}
+using PyTensors =
+    std::vector<std::tuple<uint64_t, std::string, std::vector<int64_t>>>;
+
+/// A Communicator that keeps its team and heap alive (the C++ one refers
+/// to them).
+struct PyCommunicator {
+  TeamPtr team;
+  HeapPtr heap;
+  ops::Communicator comm;
+};
+
+std::shared_ptr<ops::KernelSource> kernelSource(const std::string &kernels) {
+  if (kernels != "jit")
+    return ops::bundleFolder(kernels);
+#ifdef WEAVE_PYTHON_WITH_JIT
+  return std::make_shared<ops::JitSource>();
+#else
+  raise(Error(ErrorCode::InvalidArgument,
+              "kernels='jit' needs a weave build with the compiler; pass the "
+              "folder of the ops' bundles compiled ahead of time"));
+#endif
+}
+
+/// Binds an op class: create(comm, dtype, count) and __call__(tensors...,
+/// streams) with `Roles` tensor roles.
+template <typename Op, size_t Roles, typename... Extra>
+void bindOp(py::module_ &m, const char *name, const char *doc) {
+  auto cls = py::class_<Op, std::shared_ptr<Op>>(m, name, doc);
+  cls.def_property_readonly("kernel_key",
+                            [](const Op &op) { return op.instance().key(); });
+  if constexpr (Roles == 2)
+    cls.def("__call__", [](Op &op, const PyTensors &a, const PyTensors &b,
+                           const std::vector<uint64_t> &streams) {
+      unwrap(op(toRefs(a), toRefs(b), toStreams(streams)));
+    });
+  else
+    cls.def("__call__", [](Op &op, const PyTensors &a, const PyTensors &b,
+                           const PyTensors &c,
+                           const std::vector<uint64_t> &streams) {
+      unwrap(op(toRefs(a), toRefs(b), toRefs(c), toStreams(streams)));
+    });
+}
+
+} // namespace
+
+PYBIND11_MODULE(_cuda, m) {
+  m.doc() = "Weave teams, symmetric heaps and kernel launches (CUDA)";
+  py::module_::import("weave._core"); // the argument and manifest types
+
+  py::class_<Team, TeamPtr>(m, "Team", "The GPUs running one kernel together")
+      .def_static(
+          "in_process",
+          [](std::vector<int> devices) {
+            return std::make_shared<Team>(
+                unwrap(Team::createInProcess(std::move(devices))));
+          },
+          py::arg("devices"), "one process, member i on devices[i]")
+      .def_static(
+          "loopback",
+          [](uint32_t members, std::vector<int> devices) {
+            return std::make_shared<Team>(
+                unwrap(Team::createLoopback(members, std::move(devices))));
+          },
+          py::arg("members"), py::arg("devices") = std::vector<int>{0},
+          "`members` members in this process over `devices` (correctness "
+          "tests of multi-GPU protocols on one GPU)")
+      .def_static(
+          "from_environment",
+          [](uint32_t loopbackMembers, uint64_t timeoutMs,
+             const std::string &rendezvousDir) {
+            TeamOptions options;
+            options.loopbackMembers = loopbackMembers;
+            options.timeout = std::chrono::milliseconds(timeoutMs);
+            options.rendezvousDir = rendezvousDir;
+            py::gil_scoped_release release; // the rendezvous blocks
+            return std::make_shared<Team>(
+                unwrap(Team::createFromEnvironment(options)));
+          },
+          py::arg("loopback_members") = 0, py::arg("timeout_ms") = 60000,
+          py::arg("rendezvous_dir") = "",
+          "torchrun's RANK / WORLD_SIZE / LOCAL_RANK (one GPU per process), "
+          "or WEAVE_LOOPBACK_TEAM / loopback_members")
+      .def_property_readonly("size", &Team::size)
+      .def_property_readonly("local_count", &Team::localCount)
+      .def("rank_of", &Team::rankOf, py::arg("local"))
+      .def(
+          "device_ordinal",
+          [](const Team &t, size_t local) {
+            checkLocal(t, local);
+            return t.device(local).ordinal();
+          },
+          py::arg("local"))
+      .def_property_readonly("is_loopback", &Team::isLoopback)
+      .def_property_readonly("is_multi_process", &Team::isMultiProcess)
+      .def("synchronize", [](Team &t) {
+        py::gil_scoped_release release;
+        unwrap(t.synchronize());
+      })
+      .def("__repr__", [](const Team &t) {
+        return "<weave.Team of " + std::to_string(t.size()) + ", " +
+               std::to_string(t.localCount()) + " local>";
+      });
+
+  py::class_<Stream, std::shared_ptr<Stream>>(m, "Stream")
+      .def(py::init<const TeamPtr &, size_t>(), py::arg("team"),
+           py::arg("local"))
+      .def_property_readonly("handle", &Stream::handle)
+      .def("synchronize", &Stream::synchronize);
+  py::class_<DeviceMemory, std::shared_ptr<DeviceMemory>>(m, "DeviceMemory")
+      .def(py::init<const TeamPtr &, size_t, size_t>(), py::arg("team"),
+           py::arg("local"), py::arg("bytes"))
+      .def_property_readonly("pointer", &DeviceMemory::pointer)
+      .def_property_readonly("bytes", &DeviceMemory::bytes)
+      .def_property_readonly("local", &DeviceMemory::local);
+  m.def("copy_to_device", &copyToDevice, py::arg("team"), py::arg("local"),
+        py::arg("pointer"), py::arg("data"));
+  m.def("copy_from_device", &copyFromDevice, py::arg("team"),
+        py::arg("local"), py::arg("pointer"), py::arg("size"));
+
+  py::class_<SymmetricHeap, HeapPtr>(m, "SymmetricHeap")
+      .def_static(
+          "create",
+          [](Team &team, size_t bytes, size_t signalPadBytes) {
+            py::gil_scoped_release release; // collective across processes
+            return std::make_shared<SymmetricHeap>(
+                unwrap(SymmetricHeap::create(team, bytes, signalPadBytes)));
+          },
+          py::arg("team"), py::arg("bytes"),
+          py::arg("signal_pad_bytes") = SymmetricHeap::kDefaultSignalPadBytes)
+      .def(
+          "allocate",
+          [](SymmetricHeap &h, size_t bytes, size_t alignment) {
+            return unwrap(h.allocate(bytes, alignment));
+          },
+          py::arg("bytes"), py::arg("alignment") = 256)
+      .def(
+          "allocate_tensor",
+          [](SymmetricHeap &h, const std::string &dtype,
+             std::vector<int64_t> shape, size_t alignment) {
+            return unwrap(h.allocateTensor(dtype, std::move(shape), alignment));
+          },
+          py::arg("dtype"), py::arg("shape"), py::arg("alignment") = 256)
+      .def(
+          "allocate_semaphores",
+          [](SymmetricHeap &h, uint32_t count) {
+            return unwrap(h.allocateSemaphores(count));
+          },
+          py::arg("count"))
+      .def("reset_semaphores",
+           [](SymmetricHeap &h) {
+             py::gil_scoped_release release;
+             unwrap(h.resetSemaphores());
+           })
+      .def_property_readonly("id", &SymmetricHeap::id)
+      .def_property_readonly("bytes_per_device", &SymmetricHeap::bytesPerDevice)
+      .def_property_readonly("team_size", &SymmetricHeap::teamSize)
+      .def_property_readonly("local_count", &SymmetricHeap::localCount)
+      .def(
+          "pointer",
+          [](const SymmetricHeap &h, const SymmetricBuffer &b, size_t local,
+             std::optional<uint32_t> peer) -> uint64_t {
+            if (local >= h.localCount() || (peer && *peer >= h.teamSize()))
+              raise(Error(ErrorCode::InvalidArgument,
+                          "local member or peer out of range"));
+            return peer ? h.peerPointer(b, local, *peer)
+                        : h.localPointer(b, local);
+          },
+          py::arg("buffer"), py::arg("local"), py::arg("peer") = py::none(),
+          "the address, on local member `local`, of its own copy of the "
+          "buffer or of member `peer`'s")
+      .def(
+          "dlpack",
+          [](const HeapPtr &h, const Team &team, const SymmetricBuffer &b,
+             size_t local, std::optional<uint32_t> peer) {
+            checkLocal(team, local);
+            return exportBuffer(h, b, local, peer, team.device(local).ordinal());
+          },
+          py::arg("team"), py::arg("buffer"), py::arg("local"),
+          py::arg("peer") = py::none(),
+          "a DLPack capsule of the buffer as local member `local` sees it "
+          "(its own copy, or member `peer`'s); it keeps the heap alive");
+
+  py::class_<Program, std::shared_ptr<Program>>(m, "Program")
+      .def_static(
+          "load",
+          [](Team &team, Bundle bundle) {
+            return std::make_shared<Program>(
+                unwrap(Program::load(team, std::move(bundle))));
+          },
+          py::arg("team"), py::arg("bundle"),
+          "verifies the bundle and loads its cubin on every local device")
+      .def_property_readonly("bundle", &Program::bundle);
+
+  py::class_<Kernel, std::shared_ptr<Kernel>>(m, "Kernel")
+      .def_static(
+          "get",
+          [](const Program &program, const std::string &name) {
+            return std::make_shared<Kernel>(
+                unwrap(Kernel::get(program, name)));
+          },
+          py::arg("program"), py::arg("name"))
+      .def_property_readonly("info", &Kernel::info)
+      .def_property_readonly("launch_grid", &Kernel::launchGrid)
+      .def(
+          "prepare",
+          [](Kernel &k, const SymmetricHeap &heap,
+             const std::vector<KernelArg> &args) {
+            unwrap(k.prepare(heap, args));
+          },
+          py::arg("heap"), py::arg("args"),
+          "checks the arguments and launch limits and builds the TMA "
+          "descriptors; call before capturing a CUDA graph")
+      .def(
+          "launch",
+          [](Kernel &k, const SymmetricHeap &heap,
+             const std::vector<KernelArg> &args,
+             const std::vector<uint64_t> &streams) {
+            if (streams.size() != heap.localCount())
+              raise(Error(ErrorCode::InvalidArgument,
+                          "expected one stream per local member (" +
+                              std::to_string(heap.localCount()) + "), got " +
+                              std::to_string(streams.size())));
+            unwrap(k.launch(heap, args, toStreams(streams)));
+          },
+          py::arg("heap"), py::arg("args"), py::arg("streams"),
+          "launches on every local member, member i on streams[i] (raw "
+          "CUstream handles); no synchronization, so it can be captured "
+          "in a CUDA graph");
+
+  // The ready-made ops (weave::ops); weave/ops.py wraps them for torch.
+  py::class_<PyCommunicator, std::shared_ptr<PyCommunicator>>(
+      m, "Communicator",
+      "a team, its symmetric heap and where the ops' kernels come from "
+      "('jit', or a folder of bundles compiled ahead of time)")
+      .def(py::init([](const TeamPtr &team, const HeapPtr &heap,
+                       const std::string &kernels) {
+             auto source = kernelSource(kernels);
+             return std::shared_ptr<PyCommunicator>(new PyCommunicator{
+                 team, heap, ops::Communicator(*team, *heap, source)});
+           }),
+           py::arg("team"), py::arg("heap"), py::arg("kernels") = "jit");
+  bindOp<ops::AllReduce, 2>(m, "AllReduce", "out = sum over the team of in");
+  bindOp<ops::AllGather, 2>(m, "AllGather", "out = every member's in");
+  bindOp<ops::ReduceScatter, 2>(m, "ReduceScatter",
+                                "out = block `rank` of the sum of in");
+  bindOp<ops::AllToAll, 2>(m, "AllToAll", "block j of in goes to member j");
+  bindOp<ops::AllToAllV, 3>(m, "AllToAllV",
+                            "counts[j] elements of in go to member j");
+  m.def(
+      "all_reduce_op",
+      [](PyCommunicator &c, const std::string &dtype, int64_t count,
+         const std::string &algorithm) {
+        ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
+        if (algorithm == "one_shot")
+          a = ops::AllReduceAlgorithm::OneShot;
+        else if (algorithm == "two_shot")
+          a = ops::AllReduceAlgorithm::TwoShot;
+        else if (algorithm != "auto")
+          raise(Error(ErrorCode::InvalidArgument,
+                      "algorithm must be 'auto', 'one_shot' or 'two_shot', "
+                      "got '" + algorithm + "'"));
+        Expected<ops::AllReduce> op = [&] {
+          py::gil_scoped_release release; // may compile
+          return ops::AllReduce::create(c.comm, dtype, count, a);
+        }();
+        return std::make_shared<ops::AllReduce>(unwrap(std::move(op)));
+      },
+      py::arg("comm"), py::arg("dtype"), py::arg("count"),
+      py::arg("algorithm") = "auto");
+#define WEAVE_BIND_CREATE(fn, Op)                                              \
+  m.def(                                                                       \
+      fn,                                                                      \
+      [](PyCommunicator &c, const std::string &dtype, int64_t count) {        \
+        Expected<ops::Op> op = [&] {                                           \
+          py::gil_scoped_release release;                                      \
+          return ops::Op::create(c.comm, dtype, count);                        \
+        }();                                                                   \
+        return std::make_shared<ops::Op>(unwrap(std::move(op)));               \
+      },                                                                       \
+      py::arg("comm"), py::arg("dtype"), py::arg("count"));
+  WEAVE_BIND_CREATE("all_gather_op", AllGather)
+  WEAVE_BIND_CREATE("reduce_scatter_op", ReduceScatter)
+  WEAVE_BIND_CREATE("all_to_all_op", AllToAll)
+  WEAVE_BIND_CREATE("all_to_all_v_op", AllToAllV)
+#undef WEAVE_BIND_CREATE
+}

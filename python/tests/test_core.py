@@ -1,0 +1,147 @@
+"""CPU tests: import, the JIT, bundles, manifests and argument checks."""
+
+import pytest
+
+import weave
+
+RING = """
+gpu.module @kernels {
+  gpu.func @scale(%x: memref<256xf32> {weave.name = "x"},
+                  %y: memref<256xf32, #weave.symmetric> {weave.name = "y"},
+                  %sem: !weave.semaphore<2> {weave.name = "sem"},
+                  %factor: f32 {weave.name = "factor"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>,
+          grid = [1, 1, 1], block = [256, 1, 1]>} {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<256xf32>
+    %s = arith.mulf %v, %factor : f32
+    memref.store %s, %y[%i] : memref<256xf32, #weave.symmetric>
+    gpu.return
+  }
+}
+"""
+
+needs_compiler = pytest.mark.skipif(
+    not weave.has_compiler, reason="this build has no compiler (WEAVE_ENABLE_COMPILER=OFF)")
+
+
+def test_import_without_a_gpu_names_the_error_type():
+    assert issubclass(weave.WeaveError, RuntimeError)
+    error = weave.WeaveError("InvalidArgument", "parameter 0 ('x'): bad")
+    assert error.code == "InvalidArgument"
+    assert str(error) == "parameter 0 ('x'): bad"
+
+
+@needs_compiler
+def test_compile_gives_a_bundle_with_the_manifest():
+    bundle = weave.compile(RING, name="scale.mlir", use_cache=False)
+    assert bundle.arch == "sm_90a"
+    assert bundle.cubin_bytes > 0
+    kernel = bundle.kernel("scale")
+    assert [p.name for p in kernel.user_params] == ["x", "y", "sem", "factor"]
+    assert [p.kind for p in kernel.user_params] == ["buffer", "symmetric", "semaphore", "scalar"]
+    assert kernel.user_params[0].dtype == "f32"
+    assert list(kernel.user_params[0].shape) == [256]
+    assert kernel.user_params[2].semaphore_count == 2
+    # The runtime fills these itself.
+    assert [p.kind for p in kernel.params[4:]] == ["rank", "team_size", "peer_bases"]
+    assert list(kernel.block) == [256, 1, 1]
+    assert kernel.team_size == 0
+    assert "kernel scale" in bundle.manifest
+
+
+@needs_compiler
+def test_compile_error_is_located():
+    broken = RING.replace("arith.mulf %v, %factor", "arith.mulf %v, %nothing")
+    with pytest.raises(weave.WeaveError) as caught:
+        weave.compile(broken, name="broken.mlir", use_cache=False)
+    assert caught.value.code == "CompileError"
+    assert "broken.mlir:" in str(caught.value)
+    assert "nothing" in str(caught.value)
+
+
+@needs_compiler
+def test_compile_reads_a_path(tmp_path):
+    path = tmp_path / "k.mlir"
+    path.write_text(RING)
+    bundle = weave.compile(path, use_cache=False)
+    assert bundle.kernel("scale").name == "scale"
+
+
+@needs_compiler
+def test_bundle_round_trip_and_file(tmp_path):
+    bundle = weave.compile(RING, use_cache=False)
+    again = weave.Bundle.from_bytes(bundle.to_bytes())
+    assert again.manifest == bundle.manifest
+    bundle.save(str(tmp_path / "k.wbundle"))
+    assert weave.load_bundle(tmp_path / "k.wbundle").manifest == bundle.manifest
+
+
+def test_bad_bundles_are_errors(tmp_path):
+    with pytest.raises(weave.WeaveError) as caught:
+        weave.Bundle.from_bytes(b"WEAVEBND" + b"\0" * 10)
+    assert caught.value.code == "InvalidBundle"
+    with pytest.raises(weave.WeaveError) as caught:
+        weave.load_bundle(tmp_path / "missing.wbundle")
+    assert caught.value.code == "NotFound"
+
+
+@needs_compiler
+def test_unknown_kernel_names_the_ones_there():
+    bundle = weave.compile(RING, use_cache=False)
+    with pytest.raises(weave.WeaveError, match="no kernel 'nope'.*scale"):
+        bundle.kernel("nope")
+
+
+@needs_compiler
+def test_argument_checks_name_the_parameter():
+    kernel = weave.compile(RING, use_cache=False).kernel("scale")
+    good = weave.DeviceBuffers([0x10000], "f32", [256], 1024)
+    wrong_dtype = weave.DeviceBuffers([0x10000], "f16", [256], 512)
+    wrong_shape = weave.DeviceBuffers([0x10000], "f32", [255], 1020)
+    scalar = weave.ScalarValue.f32(2.0)
+    with pytest.raises(weave.WeaveError, match="expected 4"):
+        weave.check_args(kernel, [good], heap_id=1, local_count=1, team_size=2)
+    with pytest.raises(weave.WeaveError, match=r"argument 0 \('x'\).*f32"):
+        weave.check_args(kernel, [wrong_dtype, good, good, scalar], 1, 1, 2)
+    with pytest.raises(weave.WeaveError, match=r"argument 0 \('x'\)"):
+        weave.check_args(kernel, [wrong_shape, good, good, scalar], 1, 1, 2)
+    # A plain buffer where the kernel takes symmetric memory.
+    with pytest.raises(weave.WeaveError, match=r"argument 1 \('y'\): expected a symmetric"):
+        weave.check_args(kernel, [good, good, good, scalar], 1, 1, 2)
+
+
+def test_op_instances_name_their_kernels():
+    key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001)
+    assert key == "all_gather_bf16_d4_n1001" and kernel == "all_gather"
+    assert "memref<4004xbf16, #weave.symmetric>" in source
+    with pytest.raises(weave.WeaveError, match="not supported"):
+        weave._core.op_instance("all_reduce", 2, "f64", 8)
+    with pytest.raises(weave.WeaveError, match="unknown op"):
+        weave._core.op_instance("broadcast", 2, "f32", 8)
+
+
+@needs_compiler
+def test_op_kernel_compiles():
+    _, _, source = weave._core.op_instance("all_reduce", 2, "bf16", 1001, "one_shot")
+    bundle = weave.compile(source, use_cache=False)
+    assert bundle.kernel("one_shot_all_reduce").persistent_grid
+
+
+@needs_compiler
+def test_compile_op_writes_the_bundle_the_ops_read(tmp_path):
+    path = weave.compile_op("reduce_scatter", 2, "f32", 64, tmp_path)
+    assert path.endswith("reduce_scatter_f32_d2_n64.wbundle")
+    assert weave.load_bundle(path).kernel("reduce_scatter").name == "reduce_scatter"
+
+
+def test_cuda_part_loads_or_says_why():
+    ok, reason = weave.cuda_available()
+    if ok:
+        assert weave.Team is not None
+    else:
+        assert "weave._cuda" in reason
+        with pytest.raises(weave.WeaveError) as caught:
+            weave.Team
+        assert caught.value.code == "DriverError"

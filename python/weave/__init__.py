@@ -1,0 +1,106 @@
+"""Weave: kernels that fuse NVLink communication with computation.
+
+``import weave`` works on any machine: bundles, manifests, argument checks
+and (where Weave was built with its compiler) the in-process JIT need no GPU.
+Teams, symmetric memory and launches need the CUDA driver; they are loaded
+on first use and raise :class:`WeaveError` with the reason where there is
+none.
+
+    bundle = weave.compile(open("all_reduce.mlir").read())
+    team = weave.Team.from_environment()          # torchrun, or WEAVE_LOOPBACK_TEAM
+    mem = weave.SymmetricMemory(team, 64 << 20)
+    kernel = weave.load(team, bundle, mem).kernel("one_shot_all_reduce")
+    x = mem.empty((n,), torch.float32)
+    kernel(x, out, mem.semaphores(2))             # on the current CUDA stream
+"""
+
+from . import _core
+from ._core import (Bundle, DeviceBuffers, KernelInfo, ParamInfo,
+                    ScalarValue, SemaphoreArray, SymmetricBuffer, check_args)
+from .errors import WeaveError
+
+__all__ = [
+    "Bundle", "DeviceBuffers", "KernelInfo", "ParamInfo", "ScalarValue",
+    "SemaphoreArray", "SymmetricBuffer", "WeaveError", "check_args",
+    "compile", "compile_op", "has_compiler", "load_bundle", "cuda_available",
+    "Team", "SymmetricMemory", "load", "Program", "KernelLauncher",
+]
+
+#: True when this build carries the JIT (weave.compile); a runtime-only
+#: build (no LLVM on the machine) loads bundles compiled elsewhere.
+has_compiler = _core.has_compiler
+
+
+def compile(source_or_path, *, name=None, arch="sm_90a", opt_level=3,
+            wait_timeout_ms=0, cache_dir="", use_cache=True):
+    """Compiles a weave kernel (source text, or the path of a .mlir file) to
+    a :class:`Bundle` with the weavec pipeline, in-process and cached on
+    disk. Raises :class:`WeaveError` (code ``CompileError``) with the
+    located diagnostics of a rejected kernel."""
+    import os
+    if not has_compiler:
+        raise WeaveError(
+            "NotFound",
+            "this weave build has no compiler (built with "
+            "WEAVE_ENABLE_COMPILER=OFF): compile with weavec elsewhere and "
+            "use weave.load_bundle")
+    source = source_or_path
+    if name is None:
+        name = "<string>"
+    if isinstance(source_or_path, os.PathLike) or (
+            isinstance(source_or_path, str) and "\n" not in source_or_path
+            and source_or_path.endswith(".mlir")):
+        path = os.fspath(source_or_path)
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        if name == "<string>":
+            name = path
+    if wait_timeout_ms < 0:
+        raise WeaveError("InvalidArgument", "wait_timeout_ms must be >= 0")
+    bundle, _ = _core.compile(source, name, arch, opt_level,
+                              int(wait_timeout_ms * 1_000_000), cache_dir,
+                              use_cache)
+    return bundle
+
+
+def compile_op(op, team_size, dtype, count, folder, algorithm="auto", **options):
+    """Compiles the kernel a ready-made op (weave.ops) runs for this team
+    size, dtype and count into ``folder/<key>.wbundle``, where
+    ``Collectives(..., kernels=folder)`` finds it on a machine without the
+    compiler. Returns the bundle's path."""
+    import os
+    key, _, source = _core.op_instance(op, int(team_size), dtype, int(count), algorithm)
+    bundle = compile(source, name=f"{key}.mlir", **options)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(os.fspath(folder), f"{key}.wbundle")
+    bundle.save(path)
+    return path
+
+
+def load_bundle(path):
+    """Reads and verifies a .wbundle file (written by weavec or Bundle.save)."""
+    return Bundle.load(str(path))
+
+
+def cuda_available():
+    """(True, "") where the CUDA part of weave loads, else (False, reason)."""
+    try:
+        from . import _cuda  # noqa: F401
+    except ImportError as error:
+        return False, f"weave._cuda cannot load: {error}"
+    return True, ""
+
+
+_CUDA_NAMES = {"Team", "SymmetricMemory", "load", "Program", "KernelLauncher"}
+
+
+def __getattr__(name):
+    # The CUDA half loads on first use, so that `import weave` works without
+    # a driver.
+    if name in _CUDA_NAMES:
+        ok, reason = cuda_available()
+        if not ok:
+            raise WeaveError("DriverError", reason)
+        from . import runtime
+        return getattr(runtime, name)
+    raise AttributeError(f"module 'weave' has no attribute {name!r}")

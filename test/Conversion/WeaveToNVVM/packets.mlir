@@ -1,0 +1,64 @@
+// RUN: weave-opt %s -pass-pipeline='builtin.module(gpu.module(convert-weave-to-nvvm))' | FileCheck %s --implicit-check-not=weave.
+// RUN: weave-opt %s -pass-pipeline='builtin.module(gpu.module(convert-weave-to-nvvm{wait-timeout-ns=1000}))' | FileCheck %s --check-prefix=TIMEOUT
+
+gpu.module @packets {
+
+// Thread tid packs words tid, tid + ntid, ... of the source: the word in
+// the low half, the flag in the high half, one 64-bit relaxed store at
+// system scope on the peer's packet buffer. No fence, no barrier, no signal.
+// CHECK-LABEL: llvm.func @put_packets
+//  CHECK-SAME:   (%[[SRC:[^:]+]]: !llvm.ptr, %[[LINES:[^:]+]]: !llvm.ptr<1>, %[[PEER:[^:]+]]: i64, %[[FLAG:[^:]+]]: i32,
+//       CHECK:   %[[DELTA:.*]] = llvm.sub
+//       CHECK:   %[[REMOTE:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+//       CHECK:   %[[WORDS:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i64
+//       CHECK:   %[[WIDE:.*]] = llvm.zext %[[FLAG]] : i32 to i64
+//       CHECK:   %[[HIGH:.*]] = llvm.shl %[[WIDE]], %{{.*}} : i64
+//       CHECK:   llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}} : i64)
+//       CHECK: ^[[HEAD]](%[[I:.*]]: i64):
+//  CHECK-NEXT:   %{{.*}} = llvm.icmp "ult" %[[I]], %[[WORDS]] : i64
+//       CHECK:   %[[FROM:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+//  CHECK-NEXT:   %[[WORD:.*]] = llvm.load %[[FROM]] {alignment = 2 : i64} : !llvm.ptr -> i32
+//  CHECK-NEXT:   %[[W64:.*]] = llvm.zext %[[WORD]] : i32 to i64
+//  CHECK-NEXT:   %[[PACKET:.*]] = llvm.or %[[W64]], %[[HIGH]] : i64
+//  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %[[REMOTE]][%[[I]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64
+//  CHECK-NEXT:   llvm.inline_asm has_side_effects "st.relaxed.sys.global.u64 [$0], $1;", "l,l,~{memory}" %[[TO]], %[[PACKET]]
+//   CHECK-NOT:   fence
+//       CHECK:   llvm.return
+gpu.func @put_packets(%src: memref<64xbf16>, %lines: memref<32xi64, #weave.symmetric>, %peer_i64: i64, %flag: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %peer = arith.index_cast %peer_i64 : i64 to index
+  weave.put %src, %lines on %peer packets(%flag) : memref<64xbf16> -> memref<32xi64, #weave.symmetric>
+  gpu.return
+}
+
+// Each packet: spin on a 64-bit relaxed load at system scope until its high
+// half is the flag, then store the low half as the data word.
+// CHECK-LABEL: llvm.func @read_packets
+//  CHECK-SAME:   (%[[LINES:[^:]+]]: !llvm.ptr<1>, %[[FLAG:[^:]+]]: i32, %[[DST:[^:]+]]: !llvm.ptr,
+//       CHECK:   llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}} : i64)
+//       CHECK: ^[[HEAD]](%[[I:.*]]: i64):
+//       CHECK:   %[[AT:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64
+//       CHECK:   llvm.br ^[[SPIN:bb[0-9]+]]
+//       CHECK: ^[[SPIN]]:
+//  CHECK-NEXT:   %[[P:.*]] = llvm.inline_asm has_side_effects "ld.relaxed.sys.global.u64 $0, [$1];", "=l,l,~{memory}" %[[AT]] : (!llvm.ptr<1>) -> i64
+//  CHECK-NEXT:   %[[C32:.*]] = llvm.mlir.constant(32 : i64) : i64
+//  CHECK-NEXT:   %[[HI:.*]] = llvm.lshr %[[P]], %[[C32]] : i64
+//  CHECK-NEXT:   %[[GOT:.*]] = llvm.trunc %[[HI]] : i64 to i32
+//  CHECK-NEXT:   %[[SAME:.*]] = llvm.icmp "eq" %[[GOT]], %[[FLAG]] : i32
+//  CHECK-NEXT:   llvm.cond_br %[[SAME]], ^[[DONE:bb[0-9]+]], ^[[SPIN]]
+//       CHECK: ^[[DONE]]:
+//  CHECK-NEXT:   %[[WORD:.*]] = llvm.trunc %[[P]] : i64 to i32
+//  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+//  CHECK-NEXT:   llvm.store %[[WORD]], %[[TO]] {alignment = 4 : i64} : i32, !llvm.ptr
+// With a timeout, the spin reads the global timer and reports the packet.
+// TIMEOUT:       @[[$FMT:printfFormat_[0-9]+]]("weave: read_packets timed out after 1000 ns in kernel 'read_packets' at {{.*}}packet %lu expected flag %u, observed %u
+// TIMEOUT-LABEL: llvm.func @read_packets
+//       TIMEOUT:   nvvm.read.ptx.sreg.globaltimer
+//       TIMEOUT:   llvm.inline_asm {{.*}}"ld.relaxed.sys.global.u64 $0, [$1];"
+//       TIMEOUT:   llvm.mlir.addressof @[[$FMT]]
+//       TIMEOUT:   llvm.intr.trap
+gpu.func @read_packets(%lines: memref<16xi64, #weave.symmetric>, %flag: i32, %dst: memref<16xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.read_packets %lines, %flag into %dst : memref<16xi64, #weave.symmetric> -> memref<16xf32>
+  gpu.return
+}
+
+}

@@ -1,0 +1,192 @@
+//===- OpsInstancesTest.cpp - The ready-made ops' kernel instances --------===//
+//
+// CPU: every op fills every placeholder of its template, for several team
+// sizes, dtypes and counts; bad requests are errors; a bundle folder names
+// a missing bundle. With the compiler: every op's instance compiles, and
+// its kernel has the parameters the op binds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/ops/Collectives.h"
+#ifdef WEAVE_OPS_TEST_JIT
+#include "weave/ops/JitSource.h"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+
+using namespace weave;
+using namespace weave::ops;
+
+namespace {
+
+using InstanceFn = std::function<Expected<KernelInstance>(
+    uint32_t, const std::string &, int64_t)>;
+
+struct OpCase {
+  const char *name;
+  InstanceFn instance;
+  std::vector<std::string> params; ///< the parameters the op binds
+  bool reduces;
+};
+
+std::vector<OpCase> opCases() {
+  return {
+      {"one_shot_all_reduce",
+       [](uint32_t d, const std::string &t, int64_t n) {
+         return AllReduce::instanceFor(d, t, n, AllReduceAlgorithm::OneShot);
+       },
+       {"input", "output"},
+       true},
+      {"two_shot_all_reduce",
+       [](uint32_t d, const std::string &t, int64_t n) {
+         return AllReduce::instanceFor(d, t, n, AllReduceAlgorithm::TwoShot);
+       },
+       {"input", "output"},
+       true},
+      {"all_gather", &AllGather::instanceFor, {"input", "output"}, false},
+      {"reduce_scatter", &ReduceScatter::instanceFor, {"input", "output"}, true},
+      {"all_to_all", &AllToAll::instanceFor, {"input", "output"}, false},
+      {"all_to_all_v",
+       &AllToAllV::instanceFor,
+       {"input", "counts", "output"},
+       false},
+  };
+}
+
+TEST(OpsInstances, EveryPlaceholderIsFilled) {
+  for (const OpCase &op : opCases())
+    for (uint32_t d : {2u, 4u, 8u})
+      for (std::string dtype : {"f32", "bf16"})
+        for (int64_t n : {int64_t(1), int64_t(1001), int64_t(262147)}) {
+          SCOPED_TRACE(std::string(op.name) + " D=" + std::to_string(d) + " " +
+                       dtype + " n=" + std::to_string(n));
+          Expected<KernelInstance> instance = op.instance(d, dtype, n);
+          ASSERT_TRUE(instance) << instance.error().toString();
+          EXPECT_EQ(instance->kernelName, op.name);
+          Expected<std::string> source = instance->source();
+          ASSERT_TRUE(source) << source.error().toString();
+          EXPECT_NE(source->find("@" + instance->kernelName),
+                    std::string::npos);
+          EXPECT_NE(source->find(std::to_string(n)), std::string::npos);
+        }
+}
+
+TEST(OpsInstances, KeysTellInstancesApart) {
+  auto key = [](Expected<KernelInstance> i) { return i->key(); };
+  std::string a = key(AllGather::instanceFor(2, "bf16", 1001));
+  // The names examples/CMakeLists.txt gives the examples' bundles.
+  EXPECT_EQ(a, "all_gather_bf16_d2_n1001");
+  EXPECT_EQ(key(AllReduce::instanceFor(4, "f32", 7, AllReduceAlgorithm::OneShot)),
+            "one_shot_all_reduce_f32_dany_n7");
+  EXPECT_NE(a, key(AllGather::instanceFor(4, "bf16", 1001)));
+  EXPECT_NE(a, key(AllGather::instanceFor(2, "f32", 1001)));
+  EXPECT_NE(a, key(AllGather::instanceFor(2, "bf16", 1000)));
+}
+
+TEST(OpsInstances, AutoPicksBySize) {
+  EXPECT_EQ(AllReduce::choose("bf16", 1024), AllReduceAlgorithm::OneShot);
+  EXPECT_EQ(AllReduce::choose("f32", AllReduce::kOneShotMaxBytes / 4),
+            AllReduceAlgorithm::OneShot);
+  EXPECT_EQ(AllReduce::choose("f32", AllReduce::kOneShotMaxBytes / 4 + 1),
+            AllReduceAlgorithm::TwoShot);
+  EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 20, AllReduceAlgorithm::Auto)
+                ->kernelName,
+            "two_shot_all_reduce");
+}
+
+TEST(OpsInstances, BadRequestsAreErrors) {
+  for (const OpCase &op : opCases()) {
+    SCOPED_TRACE(op.name);
+    Expected<KernelInstance> zero = op.instance(2, "f32", 0);
+    ASSERT_FALSE(zero);
+    EXPECT_EQ(zero.error().code(), ErrorCode::InvalidArgument);
+    Expected<KernelInstance> f64 = op.instance(2, "f64", 16);
+    ASSERT_FALSE(f64);
+    EXPECT_NE(f64.error().message().find("'f64' is not supported"),
+              std::string::npos);
+    // f16 sums would round in f16 on the way: only the moving ops take it.
+    EXPECT_EQ(bool(op.instance(2, "f16", 16)), !op.reduces);
+  }
+}
+
+TEST(OpsInstances, TemplatesAreEmbedded) {
+  std::vector<std::string> names = templateNames();
+  for (const char *name :
+       {"all_reduce/one_shot_all_reduce", "all_reduce/two_shot_all_reduce",
+        "all_gather/all_gather", "reduce_scatter/reduce_scatter",
+        "all_to_all/all_to_all", "all_to_all/all_to_all_v",
+        "collective_matmul/all_gather_matmul"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  Expected<std::string> missing = templateText("nope/nope");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+  // all_gather needs a team size: without one @D@ is left.
+  KernelInstance partial{"all_gather/all_gather", "all_gather", "f32", 0, 8, {}};
+  Expected<std::string> source = partial.source();
+  ASSERT_FALSE(source);
+  EXPECT_NE(source.error().message().find("has no value"), std::string::npos);
+}
+
+TEST(OpsInstances, CollectiveValues) {
+  auto value = [](const TemplateValues &values, const std::string &name) {
+    for (const auto &[k, v] : values)
+      if (k == name)
+        return v;
+    return std::string("<none>");
+  };
+  TemplateValues odd = collectiveValues(2, "f32", 1001);
+  EXPECT_EQ(value(odd, "VW"), "1");
+  EXPECT_EQ(value(odd, "NV"), "1001");
+  EXPECT_EQ(value(odd, "ROWS"), "2002");
+  EXPECT_EQ(value(odd, "LINES"), "4004");
+  EXPECT_EQ(value(odd, "WIDEN"), "arith.bitcast");
+  TemplateValues wide = collectiveValues(0, "bf16", 262144);
+  EXPECT_EQ(value(wide, "VW"), "8");
+  EXPECT_EQ(value(wide, "VB"), "16");
+  EXPECT_EQ(value(wide, "NV"), "32768");
+  EXPECT_EQ(value(wide, "WIDEN"), "arith.extf");
+  EXPECT_EQ(value(wide, "D"), "<none>");
+  EXPECT_EQ(value(collectiveValues(0, "f32", 6), "VW"), "2");
+  EXPECT_EQ(value(collectiveValues(0, "bf16", 1002, {{"WIDTH", "2"}}), "PIECES"),
+            "501");
+}
+
+TEST(OpsInstances, BundleFolderNamesTheMissingBundle) {
+  auto folder = bundleFolder("/nonexistent-weave-bundles");
+  Expected<Bundle> bundle =
+      folder->bundleFor(*AllGather::instanceFor(2, "f32", 8));
+  ASSERT_FALSE(bundle);
+  EXPECT_EQ(bundle.error().code(), ErrorCode::NotFound);
+  EXPECT_NE(bundle.error().message().find(
+                "/nonexistent-weave-bundles/all_gather_f32_d2_n8.wbundle"),
+            std::string::npos);
+}
+
+#ifdef WEAVE_OPS_TEST_JIT
+TEST(OpsInstances, EveryInstanceCompiles) {
+  JitOptions options;
+  options.useCache = false;
+  JitSource jit(options);
+  for (const OpCase &op : opCases())
+    for (std::string dtype : {"f32", "bf16"}) {
+      SCOPED_TRACE(std::string(op.name) + " " + dtype);
+      Expected<KernelInstance> instance = op.instance(4, dtype, 1001);
+      ASSERT_TRUE(instance);
+      Expected<Bundle> bundle = jit.bundleFor(*instance);
+      ASSERT_TRUE(bundle) << bundle.error().toString();
+      const KernelInfo *kernel = findKernel(*bundle, op.name);
+      ASSERT_NE(kernel, nullptr);
+      for (const std::string &param : op.params)
+        EXPECT_TRUE(std::any_of(kernel->params.begin(), kernel->params.end(),
+                                [&](const ParamInfo &p) {
+                                  return p.name == param;
+                                }))
+            << "no parameter " << param;
+    }
+}
+#endif
+
+} // namespace

@@ -1,0 +1,191 @@
+//===- weave-ops.cpp - The kernel instances of the ready-made ops ---------===//
+//
+//   weave-ops list
+//   weave-ops key    OP --team-size D --dtype T --count N [--algorithm A]
+//   weave-ops source OP --team-size D --dtype T --count N [--algorithm A] [-o FILE]
+//   weave-ops instantiate TEMPLATE.mlir.in --team-size D|any --dtype T
+//             --count N [--set KEY=VALUE]... -o FILE
+//
+// Prints what weave::ops would compile for an op (its instance key, or the
+// kernel source with the template filled), so that bundles for a machine
+// without LLVM are made ahead of time; `instantiate` fills any collective
+// template file with the same values (collectiveValues: what the build's
+// examples and benchmarks compile), plus the KEY=VALUE pairs given:
+//   weave-ops source all_reduce --team-size 2 --dtype bf16 --count 4096 -o k.mlir
+//   weavec k.mlir --emit=bundle -o "$(weave-ops key all_reduce ...).wbundle"
+// A folder of such bundles is what ops::bundleFolder reads. No GPU, no
+// compiler needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/ops/Collectives.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+using namespace weave;
+using namespace weave::ops;
+
+namespace {
+
+int usage(int status) {
+  std::fprintf(status ? stderr : stdout,
+               "usage: weave-ops list\n"
+               "       weave-ops key    OP --team-size D --dtype T --count N "
+               "[--algorithm auto|one_shot|two_shot]\n"
+               "       weave-ops source OP --team-size D --dtype T --count N "
+               "[--algorithm ...] [-o FILE]\n"
+               "       weave-ops instantiate TEMPLATE.mlir.in --team-size D|any "
+               "--dtype T --count N [--set KEY=VALUE]... -o FILE\n"
+               "OP: all_reduce, all_gather, reduce_scatter, all_to_all, "
+               "all_to_all_v (--count: elements per member, per block, or the "
+               "all-to-all-v capacity per pair; docs/OPS.md)\n");
+  return status;
+}
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "weave-ops: error: %s\n", message.c_str());
+  return 1;
+}
+
+bool parseInt(const char *text, int64_t &value) {
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text, &end, 10);
+  if (errno || !end || *end || end == text)
+    return false;
+  value = v;
+  return true;
+}
+
+Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
+                                    const std::string &dtype, int64_t count,
+                                    const std::string &algorithm) {
+  if (teamSize < 1 || teamSize > 65536)
+    return Error(ErrorCode::InvalidArgument,
+                 "--team-size must be between 1 and 65536");
+  uint32_t d = static_cast<uint32_t>(teamSize);
+  if (op == "all_reduce") {
+    AllReduceAlgorithm a;
+    if (algorithm == "auto")
+      a = AllReduceAlgorithm::Auto;
+    else if (algorithm == "one_shot")
+      a = AllReduceAlgorithm::OneShot;
+    else if (algorithm == "two_shot")
+      a = AllReduceAlgorithm::TwoShot;
+    else
+      return Error(ErrorCode::InvalidArgument,
+                   "--algorithm must be auto, one_shot or two_shot");
+    return AllReduce::instanceFor(d, dtype, count, a);
+  }
+  if (op == "all_gather")
+    return AllGather::instanceFor(d, dtype, count);
+  if (op == "reduce_scatter")
+    return ReduceScatter::instanceFor(d, dtype, count);
+  if (op == "all_to_all")
+    return AllToAll::instanceFor(d, dtype, count);
+  if (op == "all_to_all_v")
+    return AllToAllV::instanceFor(d, dtype, count);
+  return Error(ErrorCode::InvalidArgument, "unknown op '" + op + "'");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage(2);
+  std::string command = argv[1];
+  if (command == "--help" || command == "-h")
+    return usage(0);
+  if (command == "list") {
+    for (const std::string &name : templateNames())
+      std::printf("%s\n", name.c_str());
+    return 0;
+  }
+  if ((command != "key" && command != "source" && command != "instantiate") ||
+      argc < 3)
+    return usage(2);
+  std::string op = argv[2], dtype, algorithm = "auto", output;
+  int64_t teamSize = 0, count = 0;
+  bool anyTeam = false;
+  TemplateValues extra;
+  for (int i = 3; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (i + 1 >= argc)
+      return fail("missing value after " + arg);
+    const char *value = argv[++i];
+    if (arg == "--team-size") {
+      if (command == "instantiate" && std::string(value) == "any")
+        anyTeam = true;
+      else if (!parseInt(value, teamSize))
+        return fail("--team-size takes an integer, got '" + std::string(value) + "'");
+    } else if (arg == "--set" && command == "instantiate") {
+      std::string pair = value;
+      size_t eq = pair.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return fail("--set takes KEY=VALUE, got '" + pair + "'");
+      extra.push_back({pair.substr(0, eq), pair.substr(eq + 1)});
+    } else if (arg == "--count") {
+      if (!parseInt(value, count))
+        return fail("--count takes an integer, got '" + std::string(value) + "'");
+    } else if (arg == "--dtype") {
+      dtype = value;
+    } else if (arg == "--algorithm") {
+      algorithm = value;
+    } else if (arg == "-o" && command != "key") {
+      output = value;
+    } else {
+      return fail("unknown option '" + arg + "'");
+    }
+  }
+  if ((teamSize == 0 && !anyTeam) || dtype.empty() || count == 0)
+    return fail("--team-size, --dtype and --count are required");
+  if (command == "instantiate") {
+    if (output.empty())
+      return fail("instantiate needs -o FILE");
+    if (count < 1 || teamSize < 0 || teamSize > 65536)
+      return fail("--count must be positive and --team-size at most 65536");
+    std::ifstream in(op, std::ios::binary);
+    if (!in)
+      return fail("cannot read the template " + op);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    KernelInstance instance{op, "", dtype, static_cast<uint32_t>(teamSize),
+                            count, extra};
+    Expected<std::string> filled =
+        fillTemplate(std::move(text), instance.values(), op);
+    if (!filled)
+      return fail(filled.error().message());
+    std::ofstream out(output, std::ios::binary);
+    out << *filled;
+    out.close();
+    if (!out)
+      return fail("cannot write " + output);
+    return 0;
+  }
+  Expected<KernelInstance> instance =
+      instanceOf(op, teamSize, dtype, count, algorithm);
+  if (!instance)
+    return fail(instance.error().message());
+  if (command == "key") {
+    std::printf("%s\n", instance->key().c_str());
+    return 0;
+  }
+  Expected<std::string> source = instance->source();
+  if (!source)
+    return fail(source.error().message());
+  if (output.empty()) {
+    std::fwrite(source->data(), 1, source->size(), stdout);
+    return 0;
+  }
+  std::ofstream out(output, std::ios::binary);
+  out << *source;
+  out.close();
+  if (!out)
+    return fail("cannot write " + output);
+  return 0;
+}
