@@ -8,9 +8,8 @@
 // output `c` = [A_0; ...; A_1] @ b. The pipeline visits row tiles
 // starting with the device's own shard (rotate_m), so it computes on the
 // rows it has while the ring brings the rest:
-//   - callback (one warp beside the producer): its first thread sends lhs
-//     tiles straight from
-//     shared memory to the same rows of the previous device's `a` (a TMA
+//   - callback (one elected thread beside the producer): sends lhs tiles
+//     straight from shared memory to the same rows of the previous device's `a` (a TMA
 //     store over NVLink), unless that device owns the shard. The column
 //     tiles of a row tile share the work: column tile n sends the k steps
 //     k = n (mod column tiles), then waits for its stores and signals
@@ -45,7 +44,6 @@ gpu.module @all_gather_matmul {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
-    %c32 = arith.constant 32 : index
     %c128 = arith.constant 128 : index
     %one = arith.constant 1 : i32
     %col_tiles = arith.constant 16 : index
@@ -101,11 +99,8 @@ gpu.module @all_gather_matmul {
          %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>,
          %m: index, %nt: index, %k: index):
       %shard = arith.divui %m, %tiles_per_shard : index
-      %tid = gpu.thread_id x
-      %leader = arith.cmpi eq, %tid, %c32 : index
       %needed = arith.cmpi ne, %shard, %prev : index
-      %forwarder = arith.andi %leader, %needed : i1
-      scf.if %forwarder {
+      scf.if %needed {
         // The store issued in the previous step has read its slot before
         // the pipeline hands that slot back, after this callback.
         weave.wait_smem_to_gmem 0 read_only

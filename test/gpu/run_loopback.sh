@@ -31,14 +31,15 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes; do
+  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
   cp "$BUILD"/examples/ring_exchange/ring_exchange.wbundle \
      "$BUILD"/examples/tma_forward/tma_forward.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
-     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle "$CARRY/bundles/" || exit 1
+     "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
+     "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle "$CARRY/bundles/" || exit 1
   for dir in all_reduce all_gather reduce_scatter all_to_all; do
     cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
   done
@@ -124,6 +125,11 @@ done
 run "collectives bench check D=2" env WEAVE_LOOPBACK_TEAM=2 \
   "$CARRY/bin/weave_bench_collectives" --bundles "$CARRY/bench-collectives" \
   --check-only --bytes 4096,65536,16777216
+for d in 2 4 8; do
+  run "epilogue reduce D=$d (matmul epilogue region, TMA reduce-add to self and next)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/epilogue_reduce" \
+    "$CARRY/bundles/epilogue_reduce.wbundle"
+done
 for d in 2 4 8; do
   run "dynamic shapes D=$d (M = 1, 127, 1001, 4099 from one bundle)" \
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \

@@ -59,3 +59,27 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// reduce(add) into a peer's symmetric buffer: cp.reduce.async.bulk.tensor
+// through the same tensor-map parameter, then commit_group.
+// CHECK-LABEL: llvm.func @remote_reduce
+//  CHECK-SAME: %[[MAP:arg[0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}] {redKind = #nvvm.tma_redux_kind<add>}
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+gpu.module @m {
+  gpu.func @remote_reduce(%dst: memref<256x64xf32, #weave.symmetric>)
+      workgroup(%tile: memref<64x32xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] reduce(add) on %right
+        : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    gpu.return
+  }
+}

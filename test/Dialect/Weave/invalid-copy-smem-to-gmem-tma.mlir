@@ -67,3 +67,29 @@ func.func @copy_wide_row_unswizzled(%t: memref<64x128xf16, #gpu.address_space<wo
   weave.copy_smem_to_gmem %t, %g[%i, %i] {swizzle = -128} : memref<64x128xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
   return
 }
+
+// -----
+
+// cp.reduce.async.bulk.tensor has min/max for halves only.
+func.func @reduce_max_f32(%t: memref<64x32xf32, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf32>, %i: index) {
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects f16 or bf16 elements for a TMA reduce(max) (cp.reduce.async.bulk.tensor has no f32 max), got 'f32'}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] reduce(max) : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1024x4096xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_min_f32(%t: memref<64x32xf32, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf32>, %i: index) {
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects f16 or bf16 elements for a TMA reduce(min) (cp.reduce.async.bulk.tensor has no f32 min), got 'f32'}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] reduce(min) : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1024x4096xf32>
+  return
+}
+
+// -----
+
+// A reduction into another device's buffer needs that buffer symmetric.
+func.func @reduce_remote_not_symmetric(%t: memref<64x64xf16, #gpu.address_space<workgroup>>, %g: memref<1024x4096xf16>, %i: index, %d: index) {
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects a target in #weave.symmetric memory when storing to another device, got 'memref<1024x4096xf16>'}}
+  weave.copy_smem_to_gmem %t, %g[%i, %i] reduce(add) on %d : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
+  return
+}

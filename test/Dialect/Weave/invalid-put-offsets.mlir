@@ -136,8 +136,21 @@ func.func @warp_put_in_before_load(%a: memref<1024x4096xf16>, %b: memref<4096x10
 
 // -----
 
-// Scopes that fit the regions: a warp copy in the one-warp callback, a
-// thread copy in the one-thread regions.
+// The callback runs on an elected lane: a warp copy there would copy only
+// that lane's share.
+func.func @warp_get_in_callback(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %src: memref<64xf32>, %dst: memref<64xf32, #weave.symmetric>, %dev: index) {
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'weave.get' op cannot be used in the callback region of a weave.matmul_pipeline: it is a copy by every thread of the warp, and the region runs on one thread}}
+    weave.get %dst on %dev, %src scope(warp) : memref<64xf32, #weave.symmetric> -> memref<64xf32>
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+// Scopes that fit the regions, which all run on one thread: thread copies.
 func.func @scoped_copies_in_regions(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %src: memref<64xf32>, %dst: memref<64xf32, #weave.symmetric>, %dev: index) {
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
   ^bb0(%m: index, %n: index, %k: index):
@@ -145,7 +158,7 @@ func.func @scoped_copies_in_regions(%a: memref<1024x4096xf16>, %b: memref<4096x1
     weave.yield
   } callback {
   ^bb0(%l: memref<128x64xf16, #gpu.address_space<workgroup>>, %r: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
-    weave.get %dst on %dev, %src scope(warp) : memref<64xf32, #weave.symmetric> -> memref<64xf32>
+    weave.get %dst on %dev, %src scope(thread) : memref<64xf32, #weave.symmetric> -> memref<64xf32>
     weave.yield
   }
   return

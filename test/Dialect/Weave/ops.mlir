@@ -133,6 +133,39 @@ gpu.func @copy_smem_to_gmem_remote(%tile: memref<128x64xf16, 3>, %out: memref<10
   gpu.return
 }
 
+// CHECK-LABEL: gpu.func @copy_smem_to_gmem_reduce
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(add) on %{{.*}} : memref<64x32xf32, 3> -> memref<1024x4096xf32, #weave.symmetric>
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(max) : memref<64x64xbf16, 3> -> memref<1024x4096xbf16>
+gpu.func @copy_smem_to_gmem_reduce(%box: memref<64x32xf32, 3>, %out: memref<1024x4096xf32, #weave.symmetric>, %hbox: memref<64x64xbf16, 3>, %hout: memref<1024x4096xbf16>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 4>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %me = weave.device_id "x"
+  %n = weave.num_devices "x"
+  %c1 = arith.constant 1 : index
+  %sum = arith.addi %me, %c1 : index
+  %next = arith.remui %sum, %n : index
+  weave.copy_smem_to_gmem %box, %out[%row, %col] reduce(add) on %next : memref<64x32xf32, 3> -> memref<1024x4096xf32, #weave.symmetric>
+  weave.copy_smem_to_gmem %hbox, %hout[%row, %col] reduce(max) : memref<64x64xbf16, 3> -> memref<1024x4096xbf16>
+  gpu.return
+}
+
+// CHECK-LABEL: gpu.func @pipeline_epilogue
+//       CHECK:   weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(128, 256, 64) stages(4) : memref<1024x4096xbf16>, memref<4096x4096xbf16> into memref<1024x4096xf32, #weave.symmetric> epilogue {
+//  CHECK-NEXT:   ^bb0(%[[BOX:.*]]: memref<64x32xf32, #gpu.address_space<workgroup>>, %[[M:.*]]: index, %[[N:.*]]: index, %[[I:.*]]: index):
+//       CHECK:     weave.copy_smem_to_gmem %[[BOX]], %{{.*}}[%{{.*}}, %{{.*}}] reduce(add) on %{{.*}}
+gpu.func @pipeline_epilogue(%a: memref<1024x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<1024x4096xf32, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
+      : memref<1024x4096xbf16>, memref<4096x4096xbf16> into memref<1024x4096xf32, #weave.symmetric>
+      epilogue {
+  ^bb0(%box: memref<64x32xf32, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+    %me = weave.device_id "x"
+    %d = weave.num_devices "x"
+    %c1 = arith.constant 1 : index
+    %sum = arith.addi %me, %c1 : index
+    %next = arith.remui %sum, %d : index
+    weave.copy_smem_to_gmem %box, %c[%m, %n] reduce(add) on %next : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1024x4096xf32, #weave.symmetric>
+  }
+  gpu.return
+}
+
 // CHECK-LABEL: gpu.func @wait_smem_to_gmem
 //       CHECK:   weave.wait_smem_to_gmem 0{{$}}
 //       CHECK:   weave.wait_smem_to_gmem 1 read_only

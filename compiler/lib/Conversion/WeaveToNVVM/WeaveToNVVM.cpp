@@ -1105,8 +1105,9 @@ SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
   return coordinates;
 }
 
-/// `weave.copy_smem_to_gmem` -> `cp.async.bulk.tensor` through the tensor
-/// map parameter the ABI gave it (a peer view for `on %device`), then
+/// `weave.copy_smem_to_gmem` -> `cp.async.bulk.tensor` (`reduce(...)`:
+/// `cp.reduce.async.bulk.tensor`) through the tensor map parameter the ABI
+/// gave it (a peer view for `on %device`), then
 /// `cp.async.bulk.commit_group`.
 struct CopySmemToGmemOpLowering
     : public ConvertOpToLLVMPattern<CopySmemToGmemOp> {
@@ -1124,9 +1125,24 @@ struct CopySmemToGmemOpLowering
                                adaptor.getSource());
     SmallVector<Value> coordinates =
         tensorMapCoordinates(rewriter, loc, adaptor.getIndices());
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        rewriter, loc, descriptor, tile, coordinates, /*l2CacheHint=*/Value(),
-        NVVM::TMAStoreMode::TILE, /*predicate=*/Value());
+    if (std::optional<TmaReduceKind> reduce = op.getReduce()) {
+      NVVM::TMAReduxKind kind = *reduce == TmaReduceKind::Add
+                                    ? NVVM::TMAReduxKind::ADD
+                                : *reduce == TmaReduceKind::Min
+                                    ? NVVM::TMAReduxKind::MIN
+                                    : NVVM::TMAReduxKind::MAX;
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          rewriter, loc, descriptor, tile,
+          NVVM::TMAReduxKindAttr::get(rewriter.getContext(), kind),
+          NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
+                                      NVVM::TMAStoreMode::TILE),
+          coordinates, /*l2CacheHint=*/Value());
+    } else {
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, loc, descriptor, tile, coordinates,
+          /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+          /*predicate=*/Value());
+    }
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();

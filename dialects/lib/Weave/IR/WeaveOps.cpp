@@ -549,8 +549,21 @@ LogicalResult CopySmemToGmemOp::verify() {
                          << target;
   if (failed(verifyDevice(*this, getDevice())))
     return failure();
-  return verifyTensorMapCopy(*this, /*tile=*/source, /*global=*/target,
-                             getIndices().size(), "target", getSwizzle());
+  if (failed(verifyTensorMapCopy(*this, /*tile=*/source, /*global=*/target,
+                                 getIndices().size(), "target",
+                                 getSwizzle())))
+    return failure();
+  // cp.reduce.async.bulk.tensor: .add on f16, bf16 and f32 (the tensor map
+  // types); .min/.max on f16 and bf16, not f32.
+  std::optional<TmaReduceKind> reduce = getReduce();
+  Type elt = source.getElementType();
+  if (reduce && *reduce != TmaReduceKind::Add && elt.isF32())
+    return emitOpError() << "expects f16 or bf16 elements for a TMA reduce("
+                         << stringifyTmaReduceKind(*reduce)
+                         << ") (cp.reduce.async.bulk.tensor has no f32 "
+                         << stringifyTmaReduceKind(*reduce) << "), got "
+                         << elt;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -716,10 +729,6 @@ LogicalResult MatmulPipelineOp::verify() {
   if (consumers > 2)
     return emitOpError() << "expects 1 or 2 consumer warpgroups, got "
                          << consumers;
-  if (!outElt.isF16() && !outElt.isBF16())
-    return emitOpError() << "expects an f16 or bf16 output (f32 output is "
-                            "not lowered yet), got "
-                         << outElt;
   if (tm > 256 || tn > 256)
     return emitOpError() << "expects tile_m and tile_n of at most 256 (a TMA "
                             "box limit), got "
@@ -870,8 +879,34 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
       failed(verifyRegionThreads(*this, getAfterLoads(), "after_loads",
                                  /*oneWarp=*/false)) ||
       failed(verifyRegionThreads(*this, getCallback(), "callback",
-                                 /*oneWarp=*/true)))
+                                 /*oneWarp=*/false)) ||
+      failed(verifyRegionThreads(*this, getEpilogue(), "epilogue",
+                                 /*oneWarp=*/false)))
     return failure();
+  if (!getEpilogue().empty()) {
+    // (box, m, n, box index): the box is 64 rows x 128 bytes of the output.
+    Block &block = getEpilogue().front();
+    auto out = cast<MemRefType>(getOut().getType());
+    int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
+    auto box = block.getNumArguments() == 4
+                   ? dyn_cast<MemRefType>(block.getArgument(0).getType())
+                   : MemRefType();
+    bool indices = block.getNumArguments() == 4 &&
+                   llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
+                                [](Type t) { return t.isIndex(); });
+    if (!box || !indices || !isWorkgroup(box) ||
+        box.getShape() != ArrayRef<int64_t>{64, cols} ||
+        box.getElementType() != out.getElementType() ||
+        !box.getLayout().isIdentity()) {
+      std::string expected;
+      llvm::raw_string_ostream os(expected);
+      os << "64x" << cols << "x" << out.getElementType();
+      return emitOpError() << "expects the epilogue to take a " << expected
+                           << " box in workgroup memory and 3 indices (box, "
+                              "m, n, box index), got ("
+                           << block.getNumArguments() << " arguments)";
+    }
+  }
   if (!getBeforeLoad().empty()) {
     Block &block = getBeforeLoad().front();
     if (block.getNumArguments() != 3 ||

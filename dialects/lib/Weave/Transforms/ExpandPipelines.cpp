@@ -7,8 +7,10 @@
 // wgmma mainloop (WgmmaMainloop) and the epilogue (Epilogue). This file
 // assigns warp roles and wires them:
 //   warpgroup 0   thread 0: the producer (before_load, ring acquire/arm,
-//                 loads, after_loads); warp 1: the callback, if any
-//   warpgroups 1..consumers: mainloop and epilogue of each tile
+//                 loads, after_loads); warp 1: waits for each step's tiles,
+//                 runs the callback (if any) on its lane 0, releases slots
+//   warpgroups 1..consumers: mainloop and epilogue of each tile (the
+//                 epilogue region, if any, on each warpgroup's leader)
 // The TMA ops stay weave ops so that convert-weave-to-nvvm gives them
 // tensor-map parameters; the rest is NVVM, scf, arith and memref.
 //
@@ -91,9 +93,11 @@ private:
   int64_t emptyArrivals() {
     return tiling.consumers + (op.getCallback().empty() ? 0 : 1);
   }
-  /// Inlines `region` with `args`, marking copies of `lhsTile` (if given)
-  /// with its swizzle. (The rhs tile has no uses: the pass rejects them.)
-  void inlineRegion(Region &region, ValueRange args, Value lhsTile);
+  /// Inlines `region` with `args`, giving bulk stores of each swizzled
+  /// shared memory view of `swizzled` (a region argument's value) its
+  /// swizzle. (The rhs tile has no uses: the pass rejects them.)
+  void inlineRegion(Region &region, ValueRange args,
+                    ArrayRef<std::pair<Value, int64_t>> swizzled = {});
   Type inputType() {
     return cast<MemRefType>(op.getLhs().getType()).getElementType();
   }
@@ -109,18 +113,20 @@ private:
   Value tid, warpgroup, laneInGroup, numK;
 };
 
-void PipelineBuilder::inlineRegion(Region &region, ValueRange args,
-                                   Value lhsTile) {
+void PipelineBuilder::inlineRegion(
+    Region &region, ValueRange args,
+    ArrayRef<std::pair<Value, int64_t>> swizzled) {
   IRMapping mapping;
   Block &block = region.front();
   mapping.map(block.getArguments(), args);
   for (Operation &inner : block.without_terminator()) {
     Operation *clone = b.clone(inner, mapping);
-    // Tiles are in the 128-byte swizzled layout: stores of them need a
+    // Tiles and boxes are in a swizzled layout: stores of them need a
     // tensor map with the same swizzle.
     clone->walk([&](CopySmemToGmemOp copy) {
-      if (lhsTile && copy.getSource() == lhsTile)
-        copy.setSwizzle(tiling.lhsRowBytes);
+      for (auto [view, swizzle] : swizzled)
+        if (copy.getSource() == view)
+          copy.setSwizzle(swizzle);
     });
   }
 }
@@ -205,7 +211,7 @@ void PipelineBuilder::buildProducer() {
     Value steps = scheduler->forEachStep(
         numK, [&](Value m, Value n, Value k, Value step) {
           if (!op.getBeforeLoad().empty())
-            inlineRegion(op.getBeforeLoad(), {m, n, k}, Value());
+            inlineRegion(op.getBeforeLoad(), {m, n, k});
           Value slot = ring->acquire(step);
           Value barrier = ring->arm(slot, layout.stageBytes);
           mainloop.issueLoads(m, n, k, slot, barrier, workers.clusterRank);
@@ -223,7 +229,7 @@ void PipelineBuilder::buildProducer() {
       // slot, so wait for the last phase of every slot the block used: no
       // later load will move them on. (A block without steps has none.)
       ring->waitLastUses(/*full=*/true, steps);
-      inlineRegion(op.getAfterLoads(), {}, Value());
+      inlineRegion(op.getAfterLoads(), {});
     }
     scf::YieldOp::create(b);
   });
@@ -250,7 +256,13 @@ void PipelineBuilder::buildCallbackWarp() {
         Value rhsTile = smem->view(
             b, arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
             sharedType({tiling.tk, tiling.tn}, elt));
-        inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k}, lhsTile);
+        // The callback runs on an elected lane (lane 0): user IR names no
+        // thread. The rest of the warp waits with it below.
+        scf::IfOp::create(b, eq(lane, cIndex(0)), [&](OpBuilder &, Location) {
+          inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k},
+                       {{lhsTile, tiling.lhsRowBytes}});
+          scf::YieldOp::create(b);
+        });
         // The slot of step s goes back after the callback of s + delay.
         scf::IfOp::create(b,
                           arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
@@ -286,6 +298,11 @@ void PipelineBuilder::buildConsumer() {
   Epilogue epilogue(b, tiling, layout, *smem,
                     cast<MemRefType>(op.getOut().getType()).getElementType(),
                     out, warpgroup, laneInGroup);
+  if (!op.getEpilogue().empty())
+    epilogue.setBoxHandler([&](Value box, Value m, Value n, Value index) {
+      inlineRegion(op.getEpilogue(), {box, m, n, index},
+                   {{box, kSwizzleBytes}});
+    });
   scheduler->forEachTile([&](Value m, Value n, Value first) {
     auto [accs, end] = mainloop.consumeTile(consumer, laneInGroup, numK, first);
     epilogue.store(accs, m, n);

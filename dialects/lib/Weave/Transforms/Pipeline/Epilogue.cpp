@@ -104,13 +104,16 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
           for (int64_t q = 0; q < 2; ++q) {
             int64_t index = 4 * j + 2 * half + q;
             Value v = LLVM::ExtractValueOp::create(b, acc, index);
-            Value t = LLVM::FPTruncOp::create(b, outElt, v);
+            // f32 output: the accumulator as it is.
+            Value t =
+                outElt.isF32() ? v : LLVM::FPTruncOp::create(b, outElt, v);
             pair = LLVM::InsertElementOp::create(b, pair, t, cI32(q));
           }
           Value ptr = LLVM::GEPOp::create(
               b, regionPtr.getType(), b.getI8Type(), regionPtr,
               ValueRange{arith::IndexCastOp::create(b, b.getI64Type(), offset)});
-          LLVM::StoreOp::create(b, pair, ptr, /*alignment=*/4);
+          LLVM::StoreOp::create(b, pair, ptr,
+                                /*alignment=*/2 * tiling.outBytes);
         }
       }
     }
@@ -130,8 +133,29 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
             b, row0, cIndex(box / boxesPerBlock * 64));
         Value col = arith::AddIOp::create(
             b, col0, cIndex(box % boxesPerBlock * tiling.outBoxCols()));
-        CopySmemToGmemOp::create(b, tile, out.argument, ValueRange{row, col},
-                                 Value(), kSwizzleBytes);
+        if (!boxHandler) {
+          CopySmemToGmemOp::create(b, tile, out.argument,
+                                   ValueRange{row, col}, Value(),
+                                   kSwizzleBytes,
+                                   /*reduce=*/TmaReduceKindAttr());
+          continue;
+        }
+        // The box's index in the whole tile, row-major over its 64-row x
+        // boxCols boxes.
+        int64_t tileBoxCols = tiling.tn / tiling.outBoxCols();
+        Value rowBox = cIndex(box / boxesPerBlock);
+        Value colBox = cIndex(box % boxesPerBlock);
+        if (tiling.splitM)
+          rowBox = arith::AddIOp::create(
+              b, rowBox,
+              arith::MulIOp::create(b, consumer, cIndex(tiling.mBlocks())));
+        else
+          colBox = arith::AddIOp::create(
+              b, colBox,
+              arith::MulIOp::create(b, consumer, cIndex(boxesPerBlock)));
+        Value index = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, rowBox, cIndex(tileBoxCols)), colBox);
+        boxHandler(tile, m, n, index);
       }
     });
   }

@@ -242,10 +242,9 @@ def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
     `block`, a `bar.warp.sync` for `warp`), one thread executes a
     system-scope fence and adds `%v` to counter `%i` of `%sem` on `device`
     with a system-scope release, so a `weave.semaphore_wait` on that device
-    that observes it sees the data. In the regions of a
-    `weave.matmul_pipeline`, which run on one warp or one thread, only the
-    scopes that fit are allowed (`warp` in the one-warp callback, `thread`
-    anywhere).
+    that observes it sees the data. The regions of a
+    `weave.matmul_pipeline` run on one thread, so only `thread` is allowed
+    there.
 
     With `packets(%flag)` the target is instead a packet buffer of `i64`
     elements, one per 32-bit word of the source (whose size must be a whole
@@ -332,6 +331,15 @@ def Weave_ReadPacketsOp : Weave_Op<"read_packets"> {
   let hasVerifier = 1;
 }
 
+def Weave_TmaReduceKind : I32EnumAttr<"TmaReduceKind",
+    "how a TMA reduction combines a tile with the data it lands on", [
+      I32EnumAttrCase<"Add", 0, "add">,
+      I32EnumAttrCase<"Min", 1, "min">,
+      I32EnumAttrCase<"Max", 2, "max">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
 def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     [AttrSizedOperandSegments]> {
   let summary = "asynchronous bulk (TMA) store of a shared-memory tile";
@@ -347,17 +355,27 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     Elements are f16, bf16 or f32: the tensor map types the runtime encodes
     (f64 and integers are not, yet).
 
+    With `reduce(add|min|max)` the tile is combined element-wise with what
+    is in `target` (`cp.reduce.async.bulk.tensor`, atomic per element
+    against other reductions into the same place, performed at L2 of the
+    device that holds `target`): `add` on f16, bf16 and f32, `min` and
+    `max` on f16 and bf16 only (PTX has no f32 min/max for this
+    instruction). Completion and visibility are those of the store.
+
     ```mlir
     weave.copy_smem_to_gmem %tile, %scratch[%row, %c0] on %prev
         : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
+    weave.copy_smem_to_gmem %box, %out[%row, %col] reduce(add) on %owner
+        : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1024x4096xf32, #weave.symmetric>
     ```
   }];
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
                        Variadic<Index>:$indices, Optional<Index>:$device,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       OptionalAttr<Weave_TmaReduceKind>:$reduce);
   let assemblyFormat = [{
-    $source `,` $target `[` $indices `]` (`on` $device^)? attr-dict
-    `:` type($source) `->` type($target)
+    $source `,` $target `[` $indices `]` (`reduce` `(` $reduce^ `)`)?
+    (`on` $device^)? attr-dict `:` type($source) `->` type($target)
   }];
   let hasVerifier = 1;
 }
@@ -517,7 +535,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       saw the last use of every slot released by the whole cluster (no
       peer writes into it or arrives on its barriers after that). The
       number of row tiles and `grid_tile_width` must be multiples of `c`;
-    - the epilogue converts the accumulators to the output type and
+    - the epilogue converts the accumulators to the output type (f16 or
+      bf16; an f32 output gets them as they are) and
       streams them through two 64-row x 128-byte boxes per consumer in
       shared memory (128-byte swizzled, so the stores are conflict-free)
       and out with TMA stores (edges are clipped).
@@ -526,14 +545,30 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
 
-    The regions run on fewer threads than the block: `before_load` and
-    `after_loads` on one thread, `callback` on one warp. The verifier
-    rejects in them what waits for other threads (`gpu.barrier`,
-    `nvvm.barrier`, `bar.sync` in inline PTX, cluster barriers, wgmma; in
-    the one-thread regions also shuffles and other warp-wide ops) and the
-    block-cooperative `weave.put` / `weave.get`: the first deadlock, the
-    second would copy only part of the data. All three run on warpgroup 0,
-    which keeps only 40 registers per thread (see below).
+    Every region runs on one thread. The verifier rejects in them what
+    waits for other threads (`gpu.barrier`, `nvvm.barrier`, `bar.sync` in
+    inline PTX, cluster barriers, wgmma, shuffles and other warp-wide ops)
+    and the cooperative `weave.put` / `weave.get` of a block or a warp: the
+    first deadlock, the second would copy only part of the data.
+    `before_load`, `after_loads` and `callback` run on warpgroup 0, which
+    keeps only 40 registers per thread (see below).
+
+    `epilogue` (optional) replaces the store of each output box: it runs on
+    the leader thread of the consumer warpgroup that owns the box, once the
+    box (64 rows x 128 bytes of the output type, 128-byte swizzled) is in
+    shared memory and visible to the TMA unit. Its arguments are the box,
+    the tile indices `m, n` and the box index `i` in the tile, row-major
+    over the tile's `tile_m / 64` x `tile_n / box_cols` boxes (`box_cols =
+    128 / bytes of the output element`): the box covers rows
+    `m * tile_m + 64 * (i / (tile_n / box_cols))` and columns
+    `n * tile_n + box_cols * (i mod (tile_n / box_cols))` of `out`. The
+    region decides where the box goes, typically one
+    `weave.copy_smem_to_gmem` of it (to `out`, to a peer's symmetric
+    buffer, or with `reduce(add)`), which the expansion gives the box's
+    swizzle. The box is reused once the region's bulk stores have read it
+    (the expansion waits for that); a region that signals a peer after its
+    stores waits for them first (`weave.wait_smem_to_gmem 0`). Without the
+    region, each box is stored to `out`.
 
     `after_loads` (optional, no arguments) runs on the producer thread once
     every load the block issued has landed in shared memory: the block
@@ -541,10 +576,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (e.g. signal a peer that writes the next launch's rows into `lhs`). It
     runs while the consumers may still compute and store.
 
-    `callback` (optional) runs on one warp beside the producer (warp 1 of
-    the producer warpgroup, threads 32..63 of the block) once the tiles of
-    step `(m, n, k)` are resident, on every step of every tile of the
-    block. Its tile arguments are views of the ring slot in the 128-byte
+    `callback` (optional) runs on one elected thread of a warp beside the
+    producer (lane 0 of warp 1 of the producer warpgroup; user IR names no
+    thread) once the tiles of step `(m, n, k)` are resident, on every step
+    of every tile of the block. Its tile arguments are views of the ring slot in the 128-byte
     swizzled layout: they are meant for `weave.copy_smem_to_gmem`, which
     the expansion gives a tensor map of the same swizzle; plain loads do
     not see the logical layout. The warp takes part in handing slots back:
@@ -602,7 +637,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     Optional<Index>:$rotate_m);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
-                        MaxSizedRegion<1>:$after_loads);
+                        MaxSizedRegion<1>:$after_loads,
+                        MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
     `stages` `(` $stages `)`
@@ -613,6 +649,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`before_load` $before_load^)?
     (`callback` $callback^)?
     (`after_loads` $after_loads^)?
+    (`epilogue` $epilogue^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

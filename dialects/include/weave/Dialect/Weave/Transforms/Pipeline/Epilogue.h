@@ -2,10 +2,11 @@
 //
 // Contract. `store(accs, m, n)`, run by every thread of consumer warpgroup
 // `consumer` after its mainloop of tile (m, n), converts its wgmma
-// accumulators to the output element type and writes them out through its
-// `epilogueBuffers` boxes of 64 rows x 128 bytes in shared memory (the
-// 128-byte swizzled layout, so the 32-bit fragment stores are free of bank
-// conflicts), `epilogueBuffers` boxes at a time: before a round, the
+// accumulators to the output element type (f16, bf16; f32 as they are)
+// and writes them out through its `epilogueBuffers` boxes of 64 rows x 128
+// bytes in shared memory, `epilogueBuffers` boxes at a time. The boxes are
+// 128-byte swizzled, so the fragment stores (a pair of adjacent columns
+// each: 4 or 8 bytes) are free of bank conflicts. Before a round, the
 // warpgroup's leader waits until the previous round's TMA stores have read
 // the boxes; after writing, the boxes are fenced to the async proxy and the
 // leader issues one TMA store per box (clipped at the edge of `out`'s
@@ -14,6 +15,10 @@
 // of it, boxesPerBlock = subN / boxCols, boxCols = 128 / outBytes. On
 // return stores may still be in flight: the caller waits (bulk group) before
 // the boxes' shared memory is reused otherwise or the output is signalled.
+// With a box handler (`setBoxHandler`), the leader calls it instead of
+// storing each box, with the box view, m, n and the box's index in the
+// whole tile (row-major over its tile_m / 64 x tile_n / boxCols boxes); the
+// handler's bulk stores are waited for like the default ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +27,8 @@
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/Builders.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+
+#include <functional>
 
 namespace mlir::weave::pipeline {
 
@@ -37,9 +44,15 @@ public:
         outputType(outputType), out(out), warpgroup(warpgroup),
         laneInGroup(laneInGroup) {}
 
+  /// `handler(box, m, n, boxIndex)` emits what happens to a box (on the
+  /// leader thread) instead of the TMA store to `out`.
+  using BoxHandler = std::function<void(Value, Value, Value, Value)>;
+  void setBoxHandler(BoxHandler handler) { boxHandler = std::move(handler); }
+
   void store(ArrayRef<Value> accs, Value m, Value n);
 
 private:
+  BoxHandler boxHandler;
   const MatmulTiling &tiling;
   const MatmulSmemLayout &layout;
   const SmemBase &smem;

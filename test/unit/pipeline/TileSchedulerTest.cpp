@@ -1,0 +1,114 @@
+//===- TileSchedulerTest.cpp - the persistent tile schedule ---------------===//
+//
+// For grids of tiles, worker counts, cluster sizes, group widths and
+// rotations: every tile is visited exactly once, busy workers get the same
+// number of tiles give or take one, the blocks of a cluster take vertically
+// adjacent tiles of one column together, and a rotation starts at its row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineTestSupport.h"
+
+#include "weave/Dialect/Weave/Transforms/Pipeline/TileScheduler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::weave::pipeline;
+using namespace weave_test;
+
+namespace {
+
+struct Schedule {
+  int64_t tilesM, tilesN, workers, cluster, groupWidth;
+  int64_t rotate; ///< -1: none
+};
+
+class TileSchedulerTest : public ::testing::TestWithParam<Schedule> {};
+
+TEST_P(TileSchedulerTest, VisitsEveryTileOnceInBalancedShares) {
+  Schedule s = GetParam();
+  auto ctx = makeContext();
+  ctx->getOrLoadDialect<func::FuncDialect>();
+  OpBuilder top(ctx.get());
+  auto module = ModuleOp::create(top.getUnknownLoc());
+  top.setInsertionPointToEnd(module.getBody());
+  Type index = top.getIndexType();
+  // Free inputs: the worker, the worker count, the rank in the cluster,
+  // the linear tile index and the rotation.
+  auto func = func::FuncOp::create(
+      top, top.getUnknownLoc(), "schedule",
+      top.getFunctionType({index, index, index, index, index}, {}));
+  Block *body = func.addEntryBlock();
+  ImplicitLocOpBuilder b(top.getUnknownLoc(), ctx.get());
+  b.setInsertionPointToStart(body);
+  Value worker = body->getArgument(0), count = body->getArgument(1),
+        rank = body->getArgument(2), t = body->getArgument(3),
+        rotate = body->getArgument(4);
+  Value tilesM = arith::ConstantIndexOp::create(b, s.tilesM);
+  Value tilesN = arith::ConstantIndexOp::create(b, s.tilesN);
+  TileScheduler scheduler(b, tilesM, tilesN, s.cluster, s.groupWidth,
+                          s.rotate >= 0 ? rotate : Value());
+  scheduler.distribute(Workers{worker, count, rank});
+  auto [m, n] = scheduler.tileCoords(t);
+
+  std::map<std::pair<int64_t, int64_t>, int> visits;
+  int64_t most = 0, fewest = INT64_MAX;
+  for (int64_t w = 0; w < s.workers; ++w) {
+    IndexEvaluator ev;
+    ev.bind(worker, w);
+    ev.bind(count, s.workers);
+    ev.bind(rotate, std::max<int64_t>(s.rotate, 0));
+    int64_t begin = ev(scheduler.getBegin()), end = ev(scheduler.getEnd()),
+            step = ev(scheduler.getStep());
+    ASSERT_GT(step, 0);
+    int64_t tiles = 0;
+    for (int64_t tile = begin; tile < end; tile += step, ++tiles) {
+      ev.bind(t, tile);
+      int64_t column = -1, firstRow = -1;
+      for (int64_t r = 0; r < s.cluster; ++r) {
+        ev.bind(rank, r);
+        int64_t mm = ev(m), nn = ev(n);
+        ASSERT_LT(mm, s.tilesM);
+        ASSERT_LT(nn, s.tilesN);
+        ++visits[{mm, nn}];
+        // A cluster's blocks: one column, consecutive rows (mod a
+        // rotation), rank r on row first + r.
+        if (r == 0) {
+          column = nn;
+          firstRow = mm;
+        } else {
+          EXPECT_EQ(nn, column);
+          EXPECT_EQ(mm, (firstRow + r) % s.tilesM);
+        }
+      }
+      if (w == 0 && tile == begin && s.rotate >= 0)
+        EXPECT_EQ(firstRow, s.rotate % s.tilesM) << "rotation start";
+    }
+    if (tiles > 0) {
+      most = std::max(most, tiles);
+      fewest = std::min(fewest, tiles);
+    }
+  }
+  EXPECT_EQ(static_cast<int64_t>(visits.size()), s.tilesM * s.tilesN);
+  for (auto &[tile, count] : visits)
+    EXPECT_EQ(count, 1) << "tile (" << tile.first << ", " << tile.second
+                        << ")";
+  EXPECT_LE(most - fewest, 1) << "unbalanced shares";
+  module->erase();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Grids, TileSchedulerTest,
+    ::testing::Values(Schedule{8, 16, 132, 1, 8, -1},   // fewer tiles
+                      Schedule{64, 16, 132, 1, 8, -1},  // 1024 tiles
+                      Schedule{7, 5, 4, 1, 8, -1},      // ragged groups
+                      Schedule{13, 3, 5, 1, 4, 6},      // rotated
+                      Schedule{16, 16, 66, 2, 8, -1},   // clusters of 2
+                      Schedule{12, 7, 9, 4, 4, -1},     // clusters of 4
+                      Schedule{8, 4, 3, 2, 2, 3},       // rotated clusters
+                      Schedule{1, 1, 132, 1, 8, -1}));  // one tile
+
+} // namespace
