@@ -1,0 +1,193 @@
+//===- main.cpp - check matmul_reduce_scatter on a team --------------------===//
+//
+//   matmul_reduce_scatter <bundle>
+//
+// Member d holds A_d and B_d (bf16 or f16, from the manifest's shapes) and
+// must end with rows [d * m_shard, (d + 1) * m_shard) of sum_d A_d @ B_d.
+// The inputs are multiples of 1/8 in [-1/2, 1/2], so every partial sum and
+// the team's sum are exact in f32: the f32 accumulator must equal the
+// float64 reference bit for bit whatever the order of the reductions, and
+// `c` must be that sum rounded once to the dtype (within half an ulp). `c`
+// is NaN-poisoned, and the kernel launched twice with no host
+// synchronization in between (the second launch must zero and reduce
+// again). Runs on 2+ GPUs or a loopback team (WEAVE_LOOPBACK_TEAM).
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/examples/HostSetup.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Kernel.h"
+
+#include <cuda.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+using namespace weave;
+using namespace weave::examples;
+
+namespace {
+
+const char *kProgram = "matmul_reduce_scatter";
+
+int fail(const Error &error) { return reportError(kProgram, error); }
+
+double aValue(uint32_t d, int64_t r, int64_t k) {
+  return static_cast<double>((r * 7 + k * 3 + d * 5) % 9 - 4) / 8;
+}
+double bValue(uint32_t d, int64_t k, int64_t c) {
+  return static_cast<double>((k * 5 + c * 11 + d * 3) % 9 - 4) / 8;
+}
+
+/// The 16-bit pattern of a value both bf16 and f16 hold exactly (multiples
+/// of 1/8 in [-1/2, 1/2]).
+uint16_t bits16(double v, bool bf16) {
+  float f = static_cast<float>(v);
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  if (bf16)
+    return static_cast<uint16_t>(b >> 16);
+  if (v == 0)
+    return static_cast<uint16_t>((b >> 16) & 0x8000);
+  uint32_t sign = (b >> 16) & 0x8000;
+  int32_t exponent = static_cast<int32_t>((b >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = (b >> 13) & 0x3ff; // exact: few mantissa bits
+  return static_cast<uint16_t>(sign | (uint32_t(exponent) << 10) | mantissa);
+}
+float float16(uint16_t h, bool bf16) {
+  if (bf16) {
+    uint32_t b = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  float magnitude;
+  if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(float(mantissa), -24);
+  else
+    magnitude = std::ldexp(float(mantissa + 1024), exponent - 25);
+  return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <bundle>\n", kProgram);
+    return 1;
+  }
+  Expected<Bundle> bundle = readBundleFile(argv[1]);
+  if (!bundle)
+    return fail(bundle.error());
+  const KernelInfo *info = findKernel(*bundle, kProgram);
+  if (!info)
+    return fail(Error(ErrorCode::NotFound, "no kernel matmul_reduce_scatter"));
+  // a: rows x k, b: k x cols, acc: shard x cols (manifest order).
+  const std::vector<int64_t> &aShape = info->params[0].shape;
+  const std::vector<int64_t> &bShape = info->params[1].shape;
+  const std::vector<int64_t> &accShape = info->params[3].shape;
+  int64_t rows = aShape[0], depth = aShape[1], cols = bShape[1],
+          shard = accShape[0];
+  std::string dtype = info->params[0].dtype;
+  bool bf16 = dtype == "bf16";
+
+  TeamRequest request;
+  request.program = kProgram;
+  request.minDevices = 2;
+  request.maxDevices = 8;
+  request.heapBytes = (shard * cols * 4 + (8 << 20));
+  SessionStart start = startSession(request);
+  if (!start.session)
+    return start.exitCode;
+  auto &[team, heap, streams] = *start.session;
+  if (team.size() * shard != rows)
+    return fail(Error(ErrorCode::InvalidArgument,
+                      "the bundle is for a team of " +
+                          std::to_string(rows / shard) + ", the team has " +
+                          std::to_string(team.size())));
+
+  Expected<SymmetricBuffer> acc = heap.allocateTensor("f32", {shard, cols});
+  Expected<SemaphoreArray> barrier = heap.allocateSemaphores(2);
+  if (!acc || !barrier)
+    return fail(!acc ? acc.error() : barrier.error());
+  Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), kProgram);
+  if (!kernel)
+    return fail(kernel.error());
+  size_t local = team.localCount();
+  Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {rows, depth});
+  Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {depth, cols});
+  Expected<LocalBuffers> partial = LocalBuffers::create(team, "f32", {rows, cols});
+  Expected<LocalBuffers> c = LocalBuffers::create(team, dtype, {shard, cols});
+  if (!a || !b || !partial || !c)
+    return fail(!a ? a.error() : !b ? b.error() : !partial ? partial.error() : c.error());
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t d = team.rankOf(i);
+    std::vector<uint16_t> ha(rows * depth), hb(depth * cols);
+    for (int64_t e = 0; e < rows * depth; ++e)
+      ha[e] = bits16(aValue(d, e / depth, e % depth), bf16);
+    for (int64_t e = 0; e < depth * cols; ++e)
+      hb[e] = bits16(bValue(d, e / cols, e % cols), bf16);
+    if (Status s = a->upload(i, ha.data()); !s)
+      return fail(s.error());
+    if (Status s = b->upload(i, hb.data()); !s)
+      return fail(s.error());
+    // NaN everywhere in c: every element must be written.
+    std::vector<uint16_t> poison(shard * cols, 0x7fff);
+    if (Status s = c->upload(i, poison.data()); !s)
+      return fail(s.error());
+  }
+  // The reference: sum over the team of A_d @ B_d, float64, all rows.
+  std::vector<double> want(rows * cols, 0.0);
+  for (uint32_t d = 0; d < team.size(); ++d)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t k = 0; k < depth; ++k) {
+        double x = aValue(d, r, k);
+        for (int64_t q = 0; q < cols; ++q)
+          want[r * cols + q] += x * bValue(d, k, q);
+      }
+
+  // Two launches, no host synchronization between them.
+  std::vector<KernelArg> args{a->args(), b->args(), partial->args(), *acc,
+                              c->args(), *barrier};
+  for (int launch = 0; launch < 2; ++launch)
+    if (Status s = kernel->launch(heap, args, streams); !s)
+      return fail(s.error());
+  if (Status s = team.synchronize(); !s)
+    return fail(s.error());
+
+  size_t wrongAcc = 0, wrongC = 0;
+  double ulp = bf16 ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11);
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t d = team.rankOf(i);
+    std::vector<float> sums(shard * cols);
+    std::vector<uint16_t> got(shard * cols);
+    (void)team.device(i).makeCurrent();
+    if (cuMemcpyDtoH(sums.data(), heap.localPointer(*acc, i), sums.size() * 4))
+      return fail(Error(ErrorCode::DriverError, "reading acc"));
+    if (Status s = c->download(i, got.data()); !s)
+      return fail(s.error());
+    for (int64_t e = 0; e < shard * cols; ++e) {
+      double w = want[(d * shard + e / cols) * cols + e % cols];
+      if (sums[e] != w && wrongAcc++ < 5)
+        std::fprintf(stderr, "%s: rank %u acc[%lld][%lld] = %.9g, expected %.9g\n",
+                     kProgram, d, (long long)(e / cols), (long long)(e % cols),
+                     sums[e], w);
+      float value = float16(got[e], bf16);
+      if (!(std::fabs(value - w) <= ulp * std::fabs(w)) && wrongC++ < 5)
+        std::fprintf(stderr, "%s: rank %u c[%lld][%lld] = %.9g, expected %.9g\n",
+                     kProgram, d, (long long)(e / cols), (long long)(e % cols),
+                     value, w);
+    }
+  }
+  std::printf("%s: team of %u, %s, m_shard %lld, %lldx%lldx%lld per member, two "
+              "launches: acc %s, c %s\n",
+              kProgram, team.size(), dtype.c_str(), (long long)shard,
+              (long long)rows, (long long)depth, (long long)cols,
+              wrongAcc ? "WRONG" : "exact", wrongC ? "WRONG" : "rounded once");
+  return wrongAcc || wrongC ? 1 : 0;
+}
