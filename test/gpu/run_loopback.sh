@@ -31,7 +31,7 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
+  for b in matmul_reduce_scatter weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
@@ -40,6 +40,8 @@ if [ "${1:-}" = "--stage" ]; then
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
      "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle "$CARRY/bundles/" || exit 1
+  mkdir -p "$CARRY/bundles-mrs"
+  cp "$BUILD"/examples/matmul_reduce_scatter/*.wbundle "$CARRY/bundles-mrs/" || exit 1
   for dir in all_reduce all_gather reduce_scatter all_to_all; do
     cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
   done
@@ -149,6 +151,12 @@ run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
   env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/weave_bench_collective_matmul" \
   --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
   --check-only --no-nccl
+# GEMM + reduce-scatter: each bundle is for one team size (its name says).
+for b in "$CARRY"/bundles-mrs/*.wbundle; do
+  d=$(basename "$b" | sed -E 's/.*_d([0-9]+)_n.*/\1/')
+  run "matmul reduce-scatter D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
+    "$CARRY/bin/matmul_reduce_scatter" "$b"
+done
 # The Python package (runtime only, pybind11 from torch) and its pytest
 # suite on torch tensors: the kernel launcher, symmetric tensors, the ops
 # (weave.ops over weave::ops, every collective) and the torch custom ops.
