@@ -87,12 +87,14 @@ int main(int argc, char **argv) {
   const KernelInfo *info = findKernel(*bundle, kProgram);
   if (!info)
     return fail(Error(ErrorCode::NotFound, "no kernel matmul_reduce_scatter"));
-  // a: rows x k, b: k x cols, acc: shard x cols (manifest order).
+  // a: rows x k, b: k x cols, c: shard x cols (manifest order); acc has
+  // 64 rows of halo above the shard (the template says why).
   const std::vector<int64_t> &aShape = info->params[0].shape;
   const std::vector<int64_t> &bShape = info->params[1].shape;
-  const std::vector<int64_t> &accShape = info->params[3].shape;
+  const std::vector<int64_t> &cShape = info->params[4].shape;
+  constexpr int64_t kHalo = 64;
   int64_t rows = aShape[0], depth = aShape[1], cols = bShape[1],
-          shard = accShape[0];
+          shard = cShape[0];
   std::string dtype = info->params[0].dtype;
   bool bf16 = dtype == "bf16";
 
@@ -100,7 +102,7 @@ int main(int argc, char **argv) {
   request.program = kProgram;
   request.minDevices = 2;
   request.maxDevices = 8;
-  request.heapBytes = (shard * cols * 4 + (8 << 20));
+  request.heapBytes = ((shard + kHalo) * cols * 4 + (8 << 20));
   SessionStart start = startSession(request);
   if (!start.session)
     return start.exitCode;
@@ -111,7 +113,8 @@ int main(int argc, char **argv) {
                           std::to_string(rows / shard) + ", the team has " +
                           std::to_string(team.size())));
 
-  Expected<SymmetricBuffer> acc = heap.allocateTensor("f32", {shard, cols});
+  Expected<SymmetricBuffer> acc =
+      heap.allocateTensor("f32", {shard + kHalo, cols});
   Expected<SemaphoreArray> barrier = heap.allocateSemaphores(2);
   if (!acc || !barrier)
     return fail(!acc ? acc.error() : barrier.error());
@@ -167,7 +170,9 @@ int main(int argc, char **argv) {
     std::vector<float> sums(shard * cols);
     std::vector<uint16_t> got(shard * cols);
     (void)team.device(i).makeCurrent();
-    if (cuMemcpyDtoH(sums.data(), heap.localPointer(*acc, i), sums.size() * 4))
+    if (cuMemcpyDtoH(sums.data(),
+                     heap.localPointer(*acc, i) + kHalo * cols * 4,
+                     sums.size() * 4))
       return fail(Error(ErrorCode::DriverError, "reading acc"));
     if (Status s = c->download(i, got.data()); !s)
       return fail(s.error());
