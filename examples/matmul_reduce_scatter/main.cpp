@@ -1,6 +1,6 @@
 //===- main.cpp - check matmul_reduce_scatter on a team --------------------===//
 //
-//   matmul_reduce_scatter <bundle>
+//   matmul_reduce_scatter <bundle> [--time ITERS]
 //
 // Member d holds A_d and B_d (bf16 or f16, from the manifest's shapes) and
 // must end with rows [d * m_shard, (d + 1) * m_shard) of sum_d A_d @ B_d.
@@ -10,7 +10,13 @@
 // `c` must be that sum rounded once to the dtype (within half an ulp). `c`
 // is NaN-poisoned, and the kernel launched twice with no host
 // synchronization in between (the second launch must zero and reduce
-// again). Runs on 2+ GPUs or a loopback team (WEAVE_LOOPBACK_TEAM).
+// again). Runs on 2+ GPUs or a loopback team (WEAVE_LOOPBACK_TEAM), or on
+// one member (a bundle for D = 1: the epilogue's own cost). Where the
+// product is too large for a float64 reference on the host (over 2^28
+// multiply-adds per member), 4096 sampled elements of every member are
+// checked instead of all. With --time ITERS, launches ITERS times per
+// round on every member, 5 rounds, and prints the median time per launch
+// (CUDA events on member 0's stream).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +26,10 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -77,8 +86,11 @@ float float16(uint16_t h, bool bf16) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s <bundle>\n", kProgram);
+  int timeIters = 0;
+  if (argc == 4 && std::string(argv[2]) == "--time")
+    timeIters = std::atoi(argv[3]);
+  if ((argc != 2 && argc != 4) || (argc == 4 && timeIters <= 0)) {
+    std::fprintf(stderr, "usage: %s <bundle> [--time ITERS]\n", kProgram);
     return 1;
   }
   Expected<Bundle> bundle = readBundleFile(argv[1]);
@@ -100,7 +112,7 @@ int main(int argc, char **argv) {
 
   TeamRequest request;
   request.program = kProgram;
-  request.minDevices = 2;
+  request.minDevices = 1;
   request.maxDevices = 8;
   request.heapBytes = ((shard + kHalo) * cols * 4 + (8 << 20));
   SessionStart start = startSession(request);
@@ -144,15 +156,16 @@ int main(int argc, char **argv) {
     if (Status s = c->upload(i, poison.data()); !s)
       return fail(s.error());
   }
-  // The reference: sum over the team of A_d @ B_d, float64, all rows.
-  std::vector<double> want(rows * cols, 0.0);
-  for (uint32_t d = 0; d < team.size(); ++d)
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t k = 0; k < depth; ++k) {
-        double x = aValue(d, r, k);
-        for (int64_t q = 0; q < cols; ++q)
-          want[r * cols + q] += x * bValue(d, k, q);
-      }
+  // The reference: sum over the team of A_d @ B_d in float64, of every
+  // element (small products) or of sampled ones.
+  bool sampled = double(rows) * cols * depth > double(1 << 28);
+  auto reference = [&](int64_t r, int64_t q) {
+    double sum = 0;
+    for (uint32_t d = 0; d < team.size(); ++d)
+      for (int64_t k = 0; k < depth; ++k)
+        sum += aValue(d, r, k) * bValue(d, k, q);
+    return sum;
+  };
 
   // Two launches, no host synchronization between them.
   std::vector<KernelArg> args{a->args(), b->args(), partial->args(), *acc,
@@ -162,6 +175,28 @@ int main(int argc, char **argv) {
       return fail(s.error());
   if (Status s = team.synchronize(); !s)
     return fail(s.error());
+  std::vector<float> perLaunchMs;
+  if (timeIters > 0) {
+    (void)team.device(0).makeCurrent();
+    CUevent begin, end;
+    cuEventCreate(&begin, CU_EVENT_DEFAULT);
+    cuEventCreate(&end, CU_EVENT_DEFAULT);
+    for (int round = 0; round < 5; ++round) {
+      cuEventRecord(begin, streams[0]);
+      for (int it = 0; it < timeIters; ++it)
+        if (Status s = kernel->launch(heap, args, streams); !s)
+          return fail(s.error());
+      cuEventRecord(end, streams[0]);
+      if (Status s = team.synchronize(); !s)
+        return fail(s.error());
+      float ms = 0;
+      cuEventElapsedTime(&ms, begin, end);
+      perLaunchMs.push_back(ms / timeIters);
+    }
+    cuEventDestroy(begin);
+    cuEventDestroy(end);
+    std::sort(perLaunchMs.begin(), perLaunchMs.end());
+  }
 
   size_t wrongAcc = 0, wrongC = 0;
   double ulp = bf16 ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11);
@@ -176,8 +211,11 @@ int main(int argc, char **argv) {
       return fail(Error(ErrorCode::DriverError, "reading acc"));
     if (Status s = c->download(i, got.data()); !s)
       return fail(s.error());
-    for (int64_t e = 0; e < shard * cols; ++e) {
-      double w = want[(d * shard + e / cols) * cols + e % cols];
+    int64_t count = sampled ? 4096 : shard * cols;
+    for (int64_t j = 0; j < count; ++j) {
+      // Sampled: a fixed pseudo-random walk over the shard.
+      int64_t e = sampled ? (j * 2654435761LL + d * 97) % (shard * cols) : j;
+      double w = reference(d * shard + e / cols, e % cols);
       if (sums[e] != w && wrongAcc++ < 5)
         std::fprintf(stderr, "%s: rank %u acc[%lld][%lld] = %.9g, expected %.9g\n",
                      kProgram, d, (long long)(e / cols), (long long)(e % cols),
@@ -190,9 +228,14 @@ int main(int argc, char **argv) {
     }
   }
   std::printf("%s: team of %u, %s, m_shard %lld, %lldx%lldx%lld per member, two "
-              "launches: acc %s, c %s\n",
+              "launches: acc %s, c %s%s\n",
               kProgram, team.size(), dtype.c_str(), (long long)shard,
               (long long)rows, (long long)depth, (long long)cols,
-              wrongAcc ? "WRONG" : "exact", wrongC ? "WRONG" : "rounded once");
+              wrongAcc ? "WRONG" : "exact", wrongC ? "WRONG" : "rounded once",
+              sampled ? " (4096 sampled elements per member)" : "");
+  if (!perLaunchMs.empty())
+    std::printf("%s: time per launch, median of 5 rounds of %d: %.4f ms "
+                "(min %.4f)\n",
+                kProgram, timeIters, perLaunchMs[2], perLaunchMs[0]);
   return wrongAcc || wrongC ? 1 : 0;
 }
