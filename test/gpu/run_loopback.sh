@@ -157,6 +157,14 @@ for b in "$CARRY"/bundles-mrs/*.wbundle; do
   run "matmul reduce-scatter D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
     "$CARRY/bin/matmul_reduce_scatter" "$b"
 done
+# The C++ package as a deployment without LLVM uses it: the runtime and the
+# ops installed from this source tree, the consumer built against the
+# install alone, its ops' kernels from the bundle folder made here.
+if [ -d "$CARRY/python-src" ]; then
+  run "package consumer (runtime-only install, weave::ops on the GPU)" env \
+    WEAVE_REQUIRE_GPU=1 bash "$CARRY/python-src/test/package/run.sh" --runtime-only \
+    /tmp/weave-package-test "$CARRY/op-bundles"
+fi
 # The Python package (runtime only, pybind11 from torch) and its pytest
 # suite on torch tensors: the kernel launcher, symmetric tensors, the ops
 # (weave.ops over weave::ops, every collective) and the torch custom ops.
