@@ -11,6 +11,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,6 +47,10 @@ void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
   // sizes are affine.apply, lowered to arith.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Arith ops with no LLVM lowering of their own (ceildivui, floordivsi,
+  // maximumf, ...) become plain arith: without this a kernel using them
+  // failed at translation with no location.
+  pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createSCFToControlFlowPass());
   ConvertWeaveToNVVMPassOptions convertOptions;
   convertOptions.waitTimeoutNs = options.waitTimeoutNs;
