@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/examples/ExactInputs.h"
 #include "weave/examples/HostSetup.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Kernel.h"
@@ -31,27 +32,14 @@ constexpr int64_t kM = 200, kK = 256, kN = 320;
 
 int fail(const Error &error) { return reportError("epilogue_reduce", error); }
 
-double aValue(uint32_t d, int64_t r, int64_t k) {
-  return static_cast<double>((r * 7 + k * 3 + d * 5) % 9 - 4) / 8;
-}
-double bValue(uint32_t d, int64_t k, int64_t c) {
-  return static_cast<double>((k * 5 + c * 11 + d * 3) % 9 - 4) / 8;
-}
-/// bf16 bits of a value bf16 holds exactly (multiples of 1/8 here).
-uint16_t bf16(double v) {
-  float f = static_cast<float>(v);
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return static_cast<uint16_t>(bits >> 16);
-}
 /// P_d = A_d @ B_d in float64.
 std::vector<double> partial(uint32_t d) {
   std::vector<double> p(kM * kN, 0.0);
   for (int64_t r = 0; r < kM; ++r)
     for (int64_t k = 0; k < kK; ++k) {
-      double a = aValue(d, r, k);
+      double a = exactA(d, r, k);
       for (int64_t c = 0; c < kN; ++c)
-        p[r * kN + c] += a * bValue(d, k, c);
+        p[r * kN + c] += a * exactB(d, k, c);
     }
   return p;
 }
@@ -91,9 +79,9 @@ int main(int argc, char **argv) {
     uint32_t d = team.rankOf(i);
     std::vector<uint16_t> ha(kM * kK), hb(kK * kN);
     for (int64_t e = 0; e < kM * kK; ++e)
-      ha[e] = bf16(aValue(d, e / kK, e % kK));
+      ha[e] = exactBits16(exactA(d, e / kK, e % kK), true);
     for (int64_t e = 0; e < kK * kN; ++e)
-      hb[e] = bf16(bValue(d, e / kN, e % kN));
+      hb[e] = exactBits16(exactB(d, e / kN, e % kN), true);
     if (Status s = a->upload(i, ha.data()); !s)
       return fail(s.error());
     if (Status s = b->upload(i, hb.data()); !s)

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/examples/ExactInputs.h"
 #include "weave/examples/HostSetup.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Kernel.h"
@@ -42,46 +43,6 @@ namespace {
 const char *kProgram = "matmul_reduce_scatter";
 
 int fail(const Error &error) { return reportError(kProgram, error); }
-
-double aValue(uint32_t d, int64_t r, int64_t k) {
-  return static_cast<double>((r * 7 + k * 3 + d * 5) % 9 - 4) / 8;
-}
-double bValue(uint32_t d, int64_t k, int64_t c) {
-  return static_cast<double>((k * 5 + c * 11 + d * 3) % 9 - 4) / 8;
-}
-
-/// The 16-bit pattern of a value both bf16 and f16 hold exactly (multiples
-/// of 1/8 in [-1/2, 1/2]).
-uint16_t bits16(double v, bool bf16) {
-  float f = static_cast<float>(v);
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  if (bf16)
-    return static_cast<uint16_t>(b >> 16);
-  if (v == 0)
-    return static_cast<uint16_t>((b >> 16) & 0x8000);
-  uint32_t sign = (b >> 16) & 0x8000;
-  int32_t exponent = static_cast<int32_t>((b >> 23) & 0xff) - 127 + 15;
-  uint32_t mantissa = (b >> 13) & 0x3ff; // exact: few mantissa bits
-  return static_cast<uint16_t>(sign | (uint32_t(exponent) << 10) | mantissa);
-}
-float float16(uint16_t h, bool bf16) {
-  if (bf16) {
-    uint32_t b = uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
-  }
-  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  float magnitude;
-  if (exponent == 31)
-    magnitude = mantissa ? NAN : INFINITY;
-  else if (exponent == 0)
-    magnitude = std::ldexp(float(mantissa), -24);
-  else
-    magnitude = std::ldexp(float(mantissa + 1024), exponent - 25);
-  return (h & 0x8000) ? -magnitude : magnitude;
-}
 
 } // namespace
 
@@ -144,9 +105,9 @@ int main(int argc, char **argv) {
     uint32_t d = team.rankOf(i);
     std::vector<uint16_t> ha(rows * depth), hb(depth * cols);
     for (int64_t e = 0; e < rows * depth; ++e)
-      ha[e] = bits16(aValue(d, e / depth, e % depth), bf16);
+      ha[e] = exactBits16(exactA(d, e / depth, e % depth), bf16);
     for (int64_t e = 0; e < depth * cols; ++e)
-      hb[e] = bits16(bValue(d, e / cols, e % cols), bf16);
+      hb[e] = exactBits16(exactB(d, e / cols, e % cols), bf16);
     if (Status s = a->upload(i, ha.data()); !s)
       return fail(s.error());
     if (Status s = b->upload(i, hb.data()); !s)
@@ -163,7 +124,7 @@ int main(int argc, char **argv) {
     double sum = 0;
     for (uint32_t d = 0; d < team.size(); ++d)
       for (int64_t k = 0; k < depth; ++k)
-        sum += aValue(d, r, k) * bValue(d, k, q);
+        sum += exactA(d, r, k) * exactB(d, k, q);
     return sum;
   };
 
@@ -220,7 +181,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "%s: rank %u acc[%lld][%lld] = %.9g, expected %.9g\n",
                      kProgram, d, (long long)(e / cols), (long long)(e % cols),
                      sums[e], w);
-      float value = float16(got[e], bf16);
+      float value = float16Value(got[e], bf16);
       if (!(std::fabs(value - w) <= ulp * std::fabs(w)) && wrongC++ < 5)
         std::fprintf(stderr, "%s: rank %u c[%lld][%lld] = %.9g, expected %.9g\n",
                      kProgram, d, (long long)(e / cols), (long long)(e % cols),
