@@ -84,4 +84,38 @@ Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
                         teamSize, capacity, {}};
 }
 
+Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
+  if (name == "auto")
+    return AllReduceAlgorithm::Auto;
+  if (name == "one_shot")
+    return AllReduceAlgorithm::OneShot;
+  if (name == "two_shot")
+    return AllReduceAlgorithm::TwoShot;
+  return Error(ErrorCode::InvalidArgument,
+               "algorithm must be 'auto', 'one_shot' or 'two_shot', got '" +
+                   name + "'");
+}
+
+Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
+                                    const std::string &dtype, int64_t count,
+                                    const std::string &algorithm) {
+  if (op == "all_reduce") {
+    WEAVE_ASSIGN_OR_RETURN(AllReduceAlgorithm a,
+                           parseAllReduceAlgorithm(algorithm));
+    return AllReduce::instanceFor(teamSize, dtype, count, a);
+  }
+  if (op == "all_gather")
+    return AllGather::instanceFor(teamSize, dtype, count);
+  if (op == "reduce_scatter")
+    return ReduceScatter::instanceFor(teamSize, dtype, count);
+  if (op == "all_to_all")
+    return AllToAll::instanceFor(teamSize, dtype, count);
+  if (op == "all_to_all_v")
+    return AllToAllV::instanceFor(teamSize, dtype, count);
+  return Error(ErrorCode::InvalidArgument,
+               "unknown op '" + op +
+                   "' (all_reduce, all_gather, reduce_scatter, all_to_all, "
+                   "all_to_all_v)");
+}
+
 } // namespace weave::ops

@@ -217,30 +217,8 @@ PYBIND11_MODULE(_core, m) {
       "op_instance",
       [](const std::string &op, uint32_t teamSize, const std::string &dtype,
          int64_t count, const std::string &algorithm) {
-        Expected<ops::KernelInstance> instance = [&]()
-            -> Expected<ops::KernelInstance> {
-          if (op == "all_reduce") {
-            ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
-            if (algorithm == "one_shot")
-              a = ops::AllReduceAlgorithm::OneShot;
-            else if (algorithm == "two_shot")
-              a = ops::AllReduceAlgorithm::TwoShot;
-            return ops::AllReduce::instanceFor(teamSize, dtype, count, a);
-          }
-          if (op == "all_gather")
-            return ops::AllGather::instanceFor(teamSize, dtype, count);
-          if (op == "reduce_scatter")
-            return ops::ReduceScatter::instanceFor(teamSize, dtype, count);
-          if (op == "all_to_all")
-            return ops::AllToAll::instanceFor(teamSize, dtype, count);
-          if (op == "all_to_all_v")
-            return ops::AllToAllV::instanceFor(teamSize, dtype, count);
-          return Error(ErrorCode::InvalidArgument,
-                       "unknown op '" + op +
-                           "' (all_reduce, all_gather, reduce_scatter, "
-                           "all_to_all, all_to_all_v)");
-        }();
-        ops::KernelInstance value = unwrap(std::move(instance));
+        ops::KernelInstance value =
+            unwrap(ops::opInstance(op, teamSize, dtype, count, algorithm));
         return py::make_tuple(value.key(), value.kernelName,
                               unwrap(value.source()));
       },

@@ -536,15 +536,8 @@ PYBIND11_MODULE(_cuda, m) {
       "all_reduce_op",
       [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype,
          int64_t count, const std::string &algorithm) {
-        ops::AllReduceAlgorithm a = ops::AllReduceAlgorithm::Auto;
-        if (algorithm == "one_shot")
-          a = ops::AllReduceAlgorithm::OneShot;
-        else if (algorithm == "two_shot")
-          a = ops::AllReduceAlgorithm::TwoShot;
-        else if (algorithm != "auto")
-          raise(Error(ErrorCode::InvalidArgument,
-                      "algorithm must be 'auto', 'one_shot' or 'two_shot', "
-                      "got '" + algorithm + "'"));
+        ops::AllReduceAlgorithm a =
+            unwrap(ops::parseAllReduceAlgorithm(algorithm));
         Expected<ops::AllReduce> op = [&] {
           py::gil_scoped_release release; // may compile
           return ops::AllReduce::create(c->comm, dtype, count, a);

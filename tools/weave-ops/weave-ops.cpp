@@ -68,29 +68,8 @@ Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
   if (teamSize < 1 || teamSize > 65536)
     return Error(ErrorCode::InvalidArgument,
                  "--team-size must be between 1 and 65536");
-  uint32_t d = static_cast<uint32_t>(teamSize);
-  if (op == "all_reduce") {
-    AllReduceAlgorithm a;
-    if (algorithm == "auto")
-      a = AllReduceAlgorithm::Auto;
-    else if (algorithm == "one_shot")
-      a = AllReduceAlgorithm::OneShot;
-    else if (algorithm == "two_shot")
-      a = AllReduceAlgorithm::TwoShot;
-    else
-      return Error(ErrorCode::InvalidArgument,
-                   "--algorithm must be auto, one_shot or two_shot");
-    return AllReduce::instanceFor(d, dtype, count, a);
-  }
-  if (op == "all_gather")
-    return AllGather::instanceFor(d, dtype, count);
-  if (op == "reduce_scatter")
-    return ReduceScatter::instanceFor(d, dtype, count);
-  if (op == "all_to_all")
-    return AllToAll::instanceFor(d, dtype, count);
-  if (op == "all_to_all_v")
-    return AllToAllV::instanceFor(d, dtype, count);
-  return Error(ErrorCode::InvalidArgument, "unknown op '" + op + "'");
+  return opInstance(op, static_cast<uint32_t>(teamSize), dtype, count,
+                    algorithm);
 }
 
 } // namespace

@@ -97,6 +97,30 @@ TEST(OpsInstances, AutoPicksBySize) {
             "two_shot_all_reduce");
 }
 
+TEST(OpsInstances, OpsByName) {
+  for (const OpCase &op : opCases()) {
+    SCOPED_TRACE(op.name);
+    std::string name = op.name;
+    std::string algorithm = "auto";
+    if (name == "one_shot_all_reduce" || name == "two_shot_all_reduce") {
+      algorithm = name.substr(0, 8);
+      name = "all_reduce";
+    }
+    Expected<KernelInstance> byName = opInstance(name, 4, "bf16", 77, algorithm);
+    ASSERT_TRUE(byName) << byName.error().toString();
+    EXPECT_EQ(byName->key(), op.instance(4, "bf16", 77)->key());
+  }
+  Expected<KernelInstance> unknown = opInstance("broadcast", 2, "f32", 8);
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message().find("unknown op 'broadcast'"),
+            std::string::npos);
+  Expected<KernelInstance> badAlgorithm =
+      opInstance("all_reduce", 2, "f32", 8, "three_shot");
+  ASSERT_FALSE(badAlgorithm);
+  EXPECT_NE(badAlgorithm.error().message().find("got 'three_shot'"),
+            std::string::npos);
+}
+
 TEST(OpsInstances, BadRequestsAreErrors) {
   for (const OpCase &op : opCases()) {
     SCOPED_TRACE(op.name);

@@ -149,6 +149,17 @@ public:
   using CollectiveOp::CollectiveOp;
 };
 
+/// "auto", "one_shot" or "two_shot": the spelling of tools and bindings.
+Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
+
+/// The kernel instance of the ready-made op named `op` ("all_reduce",
+/// "all_gather", "reduce_scatter", "all_to_all", "all_to_all_v"; `algorithm`
+/// as parseAllReduceAlgorithm, all-reduce only): the one dispatch from an
+/// op's name to its instanceFor, for weave-ops and the Python bindings.
+Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
+                                    const std::string &dtype, int64_t count,
+                                    const std::string &algorithm = "auto");
+
 } // namespace weave::ops
 
 #endif // WEAVE_OPS_COLLECTIVES_H
