@@ -25,6 +25,7 @@
 
 #ifdef WEAVE_HAVE_JIT
 #include "weave/Compiler.h"
+#include "weave/ops/KernelSource.h"
 #endif
 
 #include <cuda.h>
@@ -67,18 +68,6 @@ int usage() {
   return 2;
 }
 
-/// Replaces every @KEY@ of the kernel template.
-std::string instantiate(std::string text,
-                        const std::vector<std::pair<std::string, std::string>> &values) {
-  for (const auto &[key, value] : values) {
-    std::string token = "@" + key + "@";
-    for (size_t at = text.find(token); at != std::string::npos;
-         at = text.find(token, at + value.size()))
-      text.replace(at, token.size(), value);
-  }
-  return text;
-}
-
 Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
   if (!options.bundlePath.empty())
     return readBundleFile(options.bundlePath);
@@ -98,7 +87,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
   int64_t tilesPerShard = options.mShard / kTileM, groupRows = 8;
   while (tilesPerShard % groupRows != 0)
     --groupRows;
-  std::string source = instantiate(
+  // ops::fillTemplate also refuses a placeholder left without a value.
+  WEAVE_ASSIGN_OR_RETURN(std::string source, ops::fillTemplate(
       text.str(),
       {{"D", std::to_string(teamSize)},
        {"LAST", std::to_string(teamSize - 1)},
@@ -111,7 +101,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
        // A row tile arrives in min(column tiles, k steps) parts.
-       {"PARTS_PER_TILE", std::to_string(std::min(colTiles, steps))}});
+       {"PARTS_PER_TILE", std::to_string(std::min(colTiles, steps))}},
+      WEAVE_COLLECTIVE_MATMUL_TEMPLATE));
   Compiler compiler;
   auto start = std::chrono::steady_clock::now();
   Expected<Bundle> bundle = compiler.compileString(source, "all_gather_matmul.mlir");
