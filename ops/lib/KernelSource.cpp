@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace weave::ops {
@@ -54,7 +55,13 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
 }
 
 TemplateValues KernelInstance::values() const {
-  TemplateValues all = collectiveValues(teamSize, dtype, count, extra);
+  // fillTemplate replaces the first value of a key it meets, so a key in
+  // `extra` must replace the derived one rather than follow it.
+  TemplateValues all;
+  for (auto &entry : collectiveValues(teamSize, dtype, count, extra))
+    if (std::none_of(extra.begin(), extra.end(),
+                     [&](const auto &e) { return e.first == entry.first; }))
+      all.push_back(std::move(entry));
   all.insert(all.end(), extra.begin(), extra.end());
   return all;
 }

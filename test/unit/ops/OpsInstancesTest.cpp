@@ -176,6 +176,14 @@ TEST(OpsInstances, CollectiveValues) {
   EXPECT_EQ(value(collectiveValues(0, "f32", 6), "VW"), "2");
   EXPECT_EQ(value(collectiveValues(0, "bf16", 1002, {{"WIDTH", "2"}}), "PIECES"),
             "501");
+  // A template-specific value overrides a derived one of the same key.
+  KernelInstance custom{"", "", "f32", 2, 8, {{"ROWS", "99"}, {"K", "4"}}};
+  TemplateValues all = custom.values();
+  EXPECT_EQ(value(all, "ROWS"), "99");
+  EXPECT_EQ(value(all, "K"), "4");
+  EXPECT_EQ(std::count_if(all.begin(), all.end(),
+                          [](const auto &e) { return e.first == "ROWS"; }),
+            1);
 }
 
 TEST(OpsInstances, BundleFolderNamesTheMissingBundle) {

@@ -39,13 +39,15 @@ struct KernelInstance {
   std::string dtype;     ///< @T@: "f32", "bf16", "f16"
   uint32_t teamSize = 0; ///< @D@; 0: the kernel serves any team size
   int64_t count = 0;     ///< @N@: elements (per member, block or pair)
-  TemplateValues extra;  ///< template-specific placeholders
+  TemplateValues extra;  ///< template-specific placeholders; a key also
+                         ///< in collectiveValues overrides it
 
   /// `<kernel>_<dtype>_d<D|any>_n<count>`: unique to the instance, the
   /// bundle's file name (`<key>.wbundle`) in a bundle folder and in the
   /// build's examples/ (examples/CMakeLists.txt names them so).
   std::string key() const;
-  /// Every placeholder's value: collectiveValues, then `extra`.
+  /// Every placeholder's value: collectiveValues, with `extra`'s keys
+  /// replacing theirs, then `extra`.
   TemplateValues values() const;
   /// The embedded template's text with every placeholder filled; NotFound
   /// for an unknown template, InvalidArgument when a placeholder is left.
