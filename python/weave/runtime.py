@@ -54,21 +54,18 @@ def _is_tensor(value):
     return torch is not None and isinstance(value, torch.Tensor)
 
 
-def _dtype_name(tensor):
-    name = str(tensor.dtype).replace("torch.", "")
+def _weave_dtype(dtype):
+    """The weave name of a torch dtype (torch.bfloat16 -> "bf16")."""
+    name = str(dtype).replace("torch.", "")
     if name not in _TORCH_DTYPES:
         raise WeaveError("InvalidArgument",
-                         f"tensor dtype {tensor.dtype} has no weave dtype "
+                         f"torch dtype {dtype} has no weave dtype "
                          f"(supported: {', '.join(_TORCH_DTYPES)})")
     return _TORCH_DTYPES[name]
 
 
-def _torch_dtype(name):
-    torch = _torch()
-    for key, value in _TORCH_DTYPES.items():
-        if value == name:
-            return getattr(torch, key)
-    raise WeaveError("InvalidArgument", f"no torch dtype for weave dtype {name}")
+def _dtype_name(tensor):
+    return _weave_dtype(tensor.dtype)
 
 
 def tensor_refs(team, where, arg):
@@ -214,10 +211,7 @@ class SymmetricMemory:
     def empty(self, shape, dtype):
         """A typed symmetric buffer (dtype: a torch dtype or a weave name)."""
         if not isinstance(dtype, str):
-            name = str(dtype).replace("torch.", "")
-            if name not in _TORCH_DTYPES:
-                raise WeaveError("InvalidArgument", f"no weave dtype for {dtype}")
-            dtype = _TORCH_DTYPES[name]
+            dtype = _weave_dtype(dtype)
         if isinstance(shape, int):
             shape = (shape,)
         return SymmetricTensor(self, self.heap.allocate_tensor(dtype, list(shape)))
