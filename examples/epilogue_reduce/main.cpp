@@ -75,18 +75,9 @@ int main(int argc, char **argv) {
   Expected<LocalBuffers> b = LocalBuffers::create(team, "bf16", {kK, kN});
   if (!a || !b)
     return fail(!a ? a.error() : b.error());
-  for (size_t i = 0; i < local; ++i) {
-    uint32_t d = team.rankOf(i);
-    std::vector<uint16_t> ha(kM * kK), hb(kK * kN);
-    for (int64_t e = 0; e < kM * kK; ++e)
-      ha[e] = exactBits16(exactA(d, e / kK, e % kK), true);
-    for (int64_t e = 0; e < kK * kN; ++e)
-      hb[e] = exactBits16(exactB(d, e / kN, e % kN), true);
-    if (Status s = a->upload(i, ha.data()); !s)
-      return fail(s.error());
-    if (Status s = b->upload(i, hb.data()); !s)
-      return fail(s.error());
-  }
+  if (Status s = uploadExactOperands(team, *a, *b, kM, kK, kN, /*bf16=*/true);
+      !s)
+    return fail(s.error());
   std::vector<std::vector<double>> partials(team.size());
   for (uint32_t d = 0; d < team.size(); ++d)
     partials[d] = partial(d);

@@ -101,17 +101,9 @@ int main(int argc, char **argv) {
   Expected<LocalBuffers> c = LocalBuffers::create(team, dtype, {shard, cols});
   if (!a || !b || !partial || !c)
     return fail(!a ? a.error() : !b ? b.error() : !partial ? partial.error() : c.error());
+  if (Status s = uploadExactOperands(team, *a, *b, rows, depth, cols, bf16); !s)
+    return fail(s.error());
   for (size_t i = 0; i < local; ++i) {
-    uint32_t d = team.rankOf(i);
-    std::vector<uint16_t> ha(rows * depth), hb(depth * cols);
-    for (int64_t e = 0; e < rows * depth; ++e)
-      ha[e] = exactBits16(exactA(d, e / depth, e % depth), bf16);
-    for (int64_t e = 0; e < depth * cols; ++e)
-      hb[e] = exactBits16(exactB(d, e / cols, e % cols), bf16);
-    if (Status s = a->upload(i, ha.data()); !s)
-      return fail(s.error());
-    if (Status s = b->upload(i, hb.data()); !s)
-      return fail(s.error());
     // NaN everywhere in c: every element must be written.
     std::vector<uint16_t> poison(shard * cols, 0x7fff);
     if (Status s = c->upload(i, poison.data()); !s)

@@ -11,9 +11,12 @@
 #ifndef WEAVE_EXAMPLES_EXACTINPUTS_H
 #define WEAVE_EXAMPLES_EXACTINPUTS_H
 
+#include "weave/examples/HostSetup.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace weave::examples {
 
@@ -57,6 +60,24 @@ inline float float16Value(uint16_t h, bool bf16) {
   else
     magnitude = std::ldexp(float(mantissa + 1024), exponent - 25);
   return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+/// Uploads every local member's exact operands: its lhs (rows x depth)
+/// into `a` and its rhs (depth x cols) into `b`, as bf16 or f16.
+inline Status uploadExactOperands(const Team &team, const LocalBuffers &a,
+                                  const LocalBuffers &b, int64_t rows,
+                                  int64_t depth, int64_t cols, bool bf16) {
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    uint32_t d = team.rankOf(i);
+    std::vector<uint16_t> ha(rows * depth), hb(depth * cols);
+    for (int64_t e = 0; e < rows * depth; ++e)
+      ha[e] = exactBits16(exactA(d, e / depth, e % depth), bf16);
+    for (int64_t e = 0; e < depth * cols; ++e)
+      hb[e] = exactBits16(exactB(d, e / cols, e % cols), bf16);
+    WEAVE_TRY(a.upload(i, ha.data()));
+    WEAVE_TRY(b.upload(i, hb.data()));
+  }
+  return ok();
 }
 
 } // namespace weave::examples
