@@ -53,7 +53,9 @@ public:
   /// grid, block, cluster, static + dynamic shared memory) and `args`
   /// (InvalidArgument naming the kernel or the parameter, nothing launched),
   /// and builds the TMA descriptors they need (cached per parameter and
-  /// address). Call it before graph capture when descriptors are new.
+  /// address) and the per-member TMA tables (written once to device memory
+  /// per parameter, addresses and shape, with a synchronous copy). Call it
+  /// before graph capture when descriptors or tables are new.
   Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
   /// prepare(), then launches on every local device, member i on
   /// streams[i]. No synchronization or device allocation, so it can be
@@ -80,10 +82,21 @@ public:
   }
   /// Number of TMA descriptors encoded so far (tests).
   size_t cachedDescriptorCount() const { return tmaCache_.size(); }
+  /// Number of per-member TMA tables written so far (tests).
+  size_t cachedTableCount() const { return tableCache_.size(); }
 
 private:
   struct alignas(64) Descriptor {
     CUtensorMap map;
+  };
+  /// Device memory holding one per-member tensor-map table (TmaTable).
+  struct DeviceTable {
+    CUcontext context = nullptr;
+    CUdeviceptr address = 0;
+    DeviceTable() = default;
+    DeviceTable(const DeviceTable &) = delete;
+    DeviceTable &operator=(const DeviceTable &) = delete;
+    ~DeviceTable(); ///< frees after the context's work; reports failures
   };
   Status bind(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
               size_t local, std::vector<uint8_t> &storage, size_t &base);
@@ -108,6 +121,12 @@ private:
   std::map<std::tuple<size_t, size_t, uint64_t, std::vector<int64_t>>,
            std::unique_ptr<Descriptor>>
       tmaCache_;
+  /// (local member, parameter index, every member's address of the source,
+  /// launch shape) -> table in that member's device memory.
+  std::map<std::tuple<size_t, size_t, std::vector<uint64_t>,
+                      std::vector<int64_t>>,
+           std::unique_ptr<DeviceTable>>
+      tableCache_;
 };
 
 } // namespace weave

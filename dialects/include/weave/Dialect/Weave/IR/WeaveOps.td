@@ -347,9 +347,12 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     Issued by one thread: stores the shared-memory tile `source` into
     `target` at element offsets `indices` with the tensor memory accelerator,
     as one bulk group. With `on %device`, `target` must be symmetric and the
-    store goes to that device's copy over NVLink; the device must be
-    `(device_id + c) mod num_devices` for a constant `c`, because the tensor
-    map of a peer view is built on the host. Wait for completion with
+    store goes to that device's copy over NVLink. The tensor maps are built
+    on the host: for `(device_id + c) mod num_devices` with a constant `c`
+    the kernel gets one tensor map of that peer's copy; for any other device
+    (known only at run time, `0 <= %device < num_devices`) it gets a table
+    of one tensor map per member in global memory and reads entry `%device`
+    (docs/ABI.md, "Per-member tables"). Wait for completion with
     `weave.wait_smem_to_gmem` before reusing `source` or signalling.
 
     Elements are f16, bf16 or f32: the tensor map types the runtime encodes
