@@ -306,6 +306,20 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Expected<SemaphoreArray> barrier = heap.allocateSemaphores(2);
   if (!barrier)
     return fail(barrier.error());
+  // Both go back to the heap when the case ends (after its work), so that
+  // the heap sized for the largest case holds every case in turn.
+  struct Release {
+    SymmetricHeap &heap;
+    const std::vector<TimedStream> &timed;
+    double timeoutSeconds;
+    SymmetricBuffer acc;
+    SemaphoreArray barrier;
+    ~Release() {
+      (void)waitStreams(timed, timeoutSeconds);
+      (void)heap.free(acc);
+      (void)heap.free(barrier);
+    }
+  } release{heap, ctx.timed, o.timing.timeoutSeconds, *acc, *barrier};
   Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {rows, c.k});
   Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
   Expected<LocalBuffers> partial =
@@ -636,15 +650,17 @@ int main(int argc, char **argv) {
                  kProgram, o.bundleDir.c_str(), d);
     return 2;
   }
+  // One case's accumulator at a time (runCase frees it).
   size_t heapBytes = 0;
   for (const Case &c : cases)
-    heapBytes += roundUp(static_cast<size_t>((c.m + kHalo) * c.n) * 4, 1 << 20);
+    heapBytes = std::max(
+        heapBytes, roundUp(static_cast<size_t>((c.m + kHalo) * c.n) * 4, 1 << 20));
 
   examples::TeamRequest request;
   request.program = kProgram;
   request.allowMultiProcess = false;
   request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
-  request.heapBytes = heapBytes + (1 << 20);
+  request.heapBytes = heapBytes + (4 << 20);
   Expected<examples::HostSession> session = examples::createSession(request);
   if (!session)
     return examples::reportError(kProgram, session.error());
