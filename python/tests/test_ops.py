@@ -298,8 +298,17 @@ def test_all_gather_matmul_matches_torch_symm_mem(gpu_team_factory, tmp_path):
         b = _randn16(torch, (K, NCOLS), torch.bfloat16, 4)
         ours = weave.ops.all_gather_matmul(a, b, "pg1")
         try:
+            # PyTorch's op takes its shard of A in its symmetric memory;
+            # return_A=True keeps it off the multicast path.
+            import torch.distributed._symmetric_memory as symm_mem
+            group_name = dist.group.WORLD.group_name
+            if hasattr(symm_mem, "enable_symm_mem_for_group"):
+                symm_mem.enable_symm_mem_for_group(group_name)
+            shard = symm_mem.empty(M, K, dtype=torch.bfloat16, device="cuda:0")
+            shard.copy_(a)
+            symm_mem.rendezvous(shard, group_name)
             _, (theirs,) = torch.ops.symm_mem.fused_all_gather_matmul(
-                a, [b], gather_dim=0, group_name=dist.group.WORLD.group_name)
+                shard, [b], gather_dim=0, group_name=group_name, return_A=True)
         except Exception as error:  # noqa: BLE001 - torch says why it cannot
             pytest.skip(f"torch.ops.symm_mem.fused_all_gather_matmul does not run "
                         f"on one GPU here: {error}")
