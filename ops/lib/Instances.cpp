@@ -120,6 +120,12 @@ Status checkMatmul(const std::string &op, const std::string &dtype,
 Status AllGatherMatmul::checkShape(uint32_t teamSize, const std::string &dtype,
                                    int64_t mShard, int64_t k, int64_t n) {
   WEAVE_TRY(checkMatmul("all-gather matmul", dtype, teamSize, mShard, k, n));
+  // The ring forwards to the previous member: a team of one has none (its
+  // all-gather matmul is a plain matmul).
+  if (teamSize < 2)
+    return Error(ErrorCode::InvalidArgument,
+                 "all-gather matmul: the team size must be at least 2 (a ring), "
+                 "got " + std::to_string(teamSize));
   // The ring forwards and counts whole row tiles of a shard.
   if (mShard % kRowTile != 0)
     return Error(ErrorCode::InvalidArgument,

@@ -256,8 +256,9 @@ def test_fused_matmuls_match_torch(loopback, dtype_name):
 
 
 def test_fused_matmul_custom_ops(gpu_team_factory):
-    """torch.ops.weave.all_gather_matmul / matmul_reduce_scatter with a team of
-    one: a plain matmul, eager and under torch.compile(fullgraph=True)."""
+    """torch.ops.weave.matmul_reduce_scatter with a team of one: a plain
+    matmul, eager and under torch.compile(fullgraph=True); the all-gather
+    matmul needs a ring of 2 and says so."""
     torch = torch_or_skip((2, 4))
     import weave.ops
     team = gpu_team_factory(1)
@@ -267,20 +268,22 @@ def test_fused_matmul_custom_ops(gpu_team_factory):
     b = _randn16(torch, (K, NCOLS), torch.bfloat16, 2)
     expected = (a.double() @ b.double())
     tol = dict(rtol=1e-2, atol=1e-2)
-    torch.testing.assert_close(weave.ops.all_gather_matmul(a, b, "solo_mm").double(),
-                               expected, **tol)
     torch.testing.assert_close(weave.ops.matmul_reduce_scatter(a, b, "solo_mm").double(),
                                expected, **tol)
 
     def f(x, y):
-        return weave.ops.all_gather_matmul(x, y, "solo_mm") * 2
+        return weave.ops.matmul_reduce_scatter(x, y, "solo_mm") * 2
     compiled = torch.compile(f, fullgraph=True)
     torch.testing.assert_close(compiled(a, b).double(), expected * 2, **tol)
+    with pytest.raises(weave.WeaveError, match="team size must be at least 2"):
+        weave.ops.all_gather_matmul(a, b, "solo_mm")
 
 
-def test_all_gather_matmul_matches_torch_symm_mem(gpu_team_factory, tmp_path):
-    """weave.ops.all_gather_matmul against torch.ops.symm_mem.fused_all_gather_matmul
-    on a process group of one (PyTorch's symmetric memory under both)."""
+def test_matmul_reduce_scatter_matches_torch_symm_mem(gpu_team_factory, tmp_path):
+    """weave.ops.matmul_reduce_scatter against
+    torch.ops.symm_mem.fused_matmul_reduce_scatter on a process group of one
+    (PyTorch's symmetric memory under both; the all-gather matmul needs two
+    GPUs: bench/collective_matmul/torch_weave_vs_fused.py)."""
     torch = torch_or_skip((2, 4))
     import torch.distributed as dist
     import weave.ops
@@ -296,22 +299,19 @@ def test_all_gather_matmul_matches_torch_symm_mem(gpu_team_factory, tmp_path):
         weave.ops.register_group("pg1", weave.ops.Collectives(team, memory, kernels_or_skip()))
         a = _randn16(torch, (M, K), torch.bfloat16, 3)
         b = _randn16(torch, (K, NCOLS), torch.bfloat16, 4)
-        ours = weave.ops.all_gather_matmul(a, b, "pg1")
+        ours = weave.ops.matmul_reduce_scatter(a, b, "pg1")
         try:
-            # PyTorch's op takes its shard of A in its symmetric memory;
-            # return_A=True keeps it off the multicast path.
             import torch.distributed._symmetric_memory as symm_mem
             group_name = dist.group.WORLD.group_name
             if hasattr(symm_mem, "enable_symm_mem_for_group"):
                 symm_mem.enable_symm_mem_for_group(group_name)
-            shard = symm_mem.empty(M, K, dtype=torch.bfloat16, device="cuda:0")
-            shard.copy_(a)
-            symm_mem.rendezvous(shard, group_name)
-            _, (theirs,) = torch.ops.symm_mem.fused_all_gather_matmul(
-                shard, [b], gather_dim=0, group_name=group_name, return_A=True)
+            theirs = torch.ops.symm_mem.fused_matmul_reduce_scatter(
+                a, b, "sum", scatter_dim=0, group_name=group_name)
         except Exception as error:  # noqa: BLE001 - torch says why it cannot
-            pytest.skip(f"torch.ops.symm_mem.fused_all_gather_matmul does not run "
+            pytest.skip(f"torch.ops.symm_mem.fused_matmul_reduce_scatter does not run "
                         f"on one GPU here: {error}")
         torch.testing.assert_close(ours.double(), theirs.double(), rtol=1e-2, atol=1e-2)
+        torch.testing.assert_close(ours.double(), a.double() @ b.double(),
+                                   rtol=1e-2, atol=1e-2)
     finally:
         dist.destroy_process_group()

@@ -113,8 +113,6 @@ OPS
     fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
       --m-shard 200 --k 256 --n 320 || exit 1
   done
-  fused_bundle "$CARRY/op-bundles" all_gather_matmul --team-size 1 --dtype bf16 \
-    --m-shard 128 --k 256 --n 320 || exit 1
   fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
     --m-shard 128 --k 256 --n 320 || exit 1
   rm -f "$CARRY/op-bundles/op.mlir"

@@ -78,6 +78,9 @@ TEST(OpsFused, AllGatherMatmulShapes) {
   ASSERT_FALSE(k);
   EXPECT_TRUE(mentions(k.error(), "k must be a positive multiple of 8"));
   EXPECT_TRUE(mentions(k.error(), "got 100"));
+  Status solo = AllGatherMatmul::checkShape(1, "bf16", 128, 64, 64);
+  ASSERT_FALSE(solo);
+  EXPECT_TRUE(mentions(solo.error(), "the team size must be at least 2 (a ring), got 1"));
   EXPECT_FALSE(AllGatherMatmul::checkShape(2, "bf16", 0, 64, 64));
   EXPECT_FALSE(AllGatherMatmul::checkShape(2, "bf16", 128, 64, 0));
 }

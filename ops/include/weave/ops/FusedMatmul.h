@@ -25,7 +25,8 @@ namespace weave::ops {
 /// mShard rows x n) = [A_0; ...; A_{D-1}] @ b, f16 or bf16 (f32 sums). The
 /// ring forwards A's tiles from the matmul's shared memory while it computes
 /// (docs/OPS.md). One kernel instance serves every mShard (a dynamic row
-/// count): ops of other mShard on the same communicator share it.
+/// count): ops of other mShard on the same communicator share it. A team of
+/// at least 2 (a ring).
 class AllGatherMatmul : public CollectiveOp {
 public:
   /// The row tile: mShard must be a multiple of it.
