@@ -219,7 +219,7 @@ if [ -d "$CARRY/python-src" ] && python3 -c "import torch" 2>/dev/null; then
   # The 2-GPU comparison with torch's fused_all_gather_matmul: on one GPU it
   # must say why it cannot run and exit 0.
   run "torch_weave_vs_fused.py under torchrun (1 process: says why it skips)" env \
-    PYTHONPATH=$PYBUILD/python torchrun --nproc-per-node=1 \
+    PYTHONPATH=$PYBUILD/python python3 -m torch.distributed.run --nproc-per-node=1 \
     "$CARRY/python-src/bench/collective_matmul/torch_weave_vs_fused.py" \
     --kernels "$CARRY/op-bundles"
 fi
