@@ -1,6 +1,6 @@
 //===- main.cpp - check the fused matmul ops on a team ---------------------===//
 //
-//   fused_ops [--bundles DIR] [--dtype bf16|f16|all]
+//   fused_ops --bundles DIR [--dtype bf16|f16|all]
 //
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
 // instance, K = 256, n = 320: a ragged column tile) and
@@ -13,18 +13,16 @@
 // inputs are multiples of 1/8 (ExactInputs.h), so every f32 sum is exact:
 // each output element must be the float64 reference rounded once to the
 // dtype (within half an ulp). Outputs are NaN-poisoned before every call.
-// Kernels come from the JIT (a build with the compiler) or from DIR, a
-// folder of `<weave-ops key>.wbundle` (a runtime-only machine). Runs on 2+
-// GPUs or a loopback team (WEAVE_LOOPBACK_TEAM); "SKIP:" without a GPU.
+// Kernels come from DIR, a folder of `<weave-ops key>.wbundle` made with
+// weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them), so the
+// program needs the runtime only. Runs on 2+ GPUs or a loopback team
+// (WEAVE_LOOPBACK_TEAM); "SKIP:" without a GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "weave/examples/ExactInputs.h"
 #include "weave/examples/HostSetup.h"
 #include "weave/ops.h"
-#ifdef WEAVE_HAVE_JIT
-#include "weave/ops/JitSource.h"
-#endif
 
 #include <cmath>
 #include <cstdio>
@@ -270,7 +268,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: %s [--bundles DIR] [--dtype bf16|f16|all]\n",
+  std::fprintf(stderr, "usage: %s --bundles DIR [--dtype bf16|f16|all]\n",
                kProgram);
   return 2;
 }
@@ -295,19 +293,9 @@ int main(int argc, char **argv) {
                      : std::vector<std::string>{dtype};
   if (dtype != "all" && dtype != "bf16" && dtype != "f16")
     return usage();
-  std::shared_ptr<ops::KernelSource> source;
-  if (!bundles.empty())
-    source = ops::bundleFolder(bundles);
-#ifdef WEAVE_HAVE_JIT
-  else
-    source = std::make_shared<ops::JitSource>();
-#endif
-  if (!source) {
-    std::fprintf(stderr,
-                 "%s: error: this build has no compiler: pass --bundles DIR\n",
-                 kProgram);
-    return 2;
-  }
+  if (bundles.empty())
+    return usage();
+  std::shared_ptr<ops::KernelSource> source = ops::bundleFolder(bundles);
   TeamRequest request;
   request.program = kProgram;
   request.minDevices = 1;
