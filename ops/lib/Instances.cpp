@@ -52,7 +52,7 @@ Expected<KernelInstance> AllReduce::instanceFor(uint32_t,
                          ? "one_shot_all_reduce"
                          : "two_shot_all_reduce";
   // One bundle serves every team size.
-  return KernelInstance{"all_reduce/" + stem, stem, dtype, 0, count, {}};
+  return KernelInstance{"all_reduce/" + stem, stem, dtype, 0, count, {}, {}};
 }
 
 Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
@@ -60,7 +60,7 @@ Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
                                                 int64_t count) {
   WEAVE_TRY(checkRequest("all-gather", dtype, false, "count", count));
   return KernelInstance{"all_gather/all_gather", "all_gather", dtype,
-                        teamSize, count, {}};
+                        teamSize, count, {}, {}};
 }
 
 Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
@@ -68,7 +68,7 @@ Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
                                                     int64_t count) {
   WEAVE_TRY(checkRequest("reduce-scatter", dtype, true, "count", count));
   return KernelInstance{"reduce_scatter/reduce_scatter", "reduce_scatter",
-                        dtype, teamSize, count, {}};
+                        dtype, teamSize, count, {}, {}};
 }
 
 Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
@@ -76,7 +76,7 @@ Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
                                                int64_t count) {
   WEAVE_TRY(checkRequest("all-to-all", dtype, false, "count", count));
   return KernelInstance{"all_to_all/all_to_all", "all_to_all", dtype,
-                        teamSize, count, {}};
+                        teamSize, count, {}, {}};
 }
 
 Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
@@ -84,7 +84,7 @@ Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
                                                 int64_t capacity) {
   WEAVE_TRY(checkRequest("all-to-all-v", dtype, false, "capacity", capacity));
   return KernelInstance{"all_to_all/all_to_all_v", "all_to_all_v", dtype,
-                        teamSize, capacity, {}};
+                        teamSize, capacity, {}, {}};
 }
 
 namespace {
@@ -158,11 +158,13 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
                        // A row tile arrives in min(column tiles, k steps)
                        // parts.
                        {"PARTS_PER_TILE", str(std::min(colTiles, steps))}};
-  KernelInstance instance{"collective_matmul/all_gather_matmul",
-                          "all_gather_matmul", dtype, teamSize, 0,
-                          std::move(extra)};
-  instance.shape = "mdyn_k" + str(k) + "_n" + str(n);
-  return instance;
+  return KernelInstance{"collective_matmul/all_gather_matmul",
+                        "all_gather_matmul",
+                        dtype,
+                        teamSize,
+                        0,
+                        std::move(extra),
+                        "mdyn_k" + str(k) + "_n" + str(n)};
 }
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
@@ -177,11 +179,13 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
                      std::to_string(teamSize));
   // @N@ = m_shard and @ROWS@ = D x m_shard come from the count.
   auto str = [](int64_t v) { return std::to_string(v); };
-  KernelInstance instance{"matmul_reduce_scatter/matmul_reduce_scatter",
-                          "matmul_reduce_scatter", dtype, teamSize, mShard,
-                          {{"K", str(k)}, {"COLS", str(n)}}};
-  instance.shape = "m" + str(mShard) + "_k" + str(k) + "_n" + str(n);
-  return instance;
+  return KernelInstance{"matmul_reduce_scatter/matmul_reduce_scatter",
+                        "matmul_reduce_scatter",
+                        dtype,
+                        teamSize,
+                        mShard,
+                        {{"K", str(k)}, {"COLS", str(n)}},
+                        "m" + str(mShard) + "_k" + str(k) + "_n" + str(n)};
 }
 
 Expected<KernelInstance> matmulOpInstance(const std::string &op,

@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
     std::string text((std::istreambuf_iterator<char>(in)),
                      std::istreambuf_iterator<char>());
     KernelInstance instance{op, "", dtype, static_cast<uint32_t>(teamSize),
-                            count, extra};
+                            count, extra, {}};
     Expected<std::string> filled =
         fillTemplate(std::move(text), instance.values(), op);
     if (!filled)
