@@ -20,6 +20,7 @@
 namespace weave {
 
 class Module; // a cubin loaded on one device (internal)
+class Kernel;
 
 /// A bundle's cubin loaded on every local device of a team. Move-only.
 class Program {
@@ -39,6 +40,22 @@ private:
   std::shared_ptr<std::vector<Module>> modules_; ///< one per local device
 };
 
+/// A kernel's arguments checked and bound for every local member
+/// (Kernel::bind): the packed parameter blocks, TMA descriptors included,
+/// ready to launch any number of times. Valid while its kernel lives.
+class BoundArgs {
+public:
+  /// The kernel these arguments were bound for.
+  const Kernel *kernel() const { return kernel_; }
+
+private:
+  friend class Kernel;
+  const Kernel *kernel_ = nullptr;
+  /// One parameter block per local member, 64-byte aligned at bases_[i].
+  std::vector<std::vector<uint8_t>> storage_;
+  std::vector<size_t> bases_;
+};
+
 /// One kernel of a loaded Program, ready to launch on the team.
 class Kernel {
 public:
@@ -54,12 +71,20 @@ public:
   /// (InvalidArgument naming the kernel or the parameter, nothing launched),
   /// and builds the TMA descriptors they need (cached per parameter and
   /// address) and the per-member TMA tables (written once to device memory
-  /// per parameter, addresses and shape, with a synchronous copy). Call it
-  /// before graph capture when descriptors or tables are new.
+  /// per parameter, addresses and shape, with a synchronous copy), and packs
+  /// every local member's parameter block once. Nothing is enqueued: a
+  /// caller that must not start work that cannot finish binds first, then
+  /// launches the result.
+  Expected<BoundArgs> bind(const SymmetricHeap &heap,
+                           const std::vector<KernelArg> &args);
+  /// bind(), keeping nothing: call it before graph capture when
+  /// descriptors or tables are new.
   Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
-  /// prepare(), then launches on every local device, member i on
-  /// streams[i]. No synchronization or device allocation, so it can be
-  /// captured in a CUDA graph.
+  /// Launches arguments bound by this kernel's bind() on every local
+  /// device, member i on streams[i]. No synchronization or device
+  /// allocation, so it can be captured in a CUDA graph.
+  Status launch(const BoundArgs &args, const std::vector<CUstream> &streams);
+  /// bind(), then launch().
   Status launch(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
                 const std::vector<CUstream> &streams);
 
@@ -98,8 +123,9 @@ private:
     DeviceTable &operator=(const DeviceTable &) = delete;
     ~DeviceTable(); ///< frees after the context's work; reports failures
   };
-  Status bind(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
-              size_t local, std::vector<uint8_t> &storage, size_t &base);
+  Status bindMember(const SymmetricHeap &heap,
+                    const std::vector<KernelArg> &args, size_t local,
+                    std::vector<uint8_t> &storage, size_t &base);
   /// Sizes launchGrid_ (collective in a multi-process team when the grid is
   /// persistent) and records in residency_ why a team launch would hang.
   Status planGrid();
