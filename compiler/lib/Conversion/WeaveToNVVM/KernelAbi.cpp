@@ -316,9 +316,9 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
                  ::weave::abi::ParamKind::Symmetric) {
         param.kind = ::weave::abi::ParamKind::TmaTable;
       } else {
-        op->emitOpError() << "expects its target to be a symmetric kernel "
-                             "argument: a TMA store to another device goes "
-                             "through that device's copy";
+        op->emitOpError() << "expects its global buffer to be a symmetric "
+                             "kernel argument: a TMA copy to or from another "
+                             "device goes through that device's copy";
         return WalkResult::interrupt();
       }
     }
@@ -352,7 +352,7 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     if (auto load = dyn_cast<CopyGmemToSmemOp>(op))
       return addTensorMap(load, load.getSource(),
                           cast<MemRefType>(load.getTarget().getType()),
-                          Value(), load.getSwizzle());
+                          load.getDevice(), load.getSwizzle());
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())

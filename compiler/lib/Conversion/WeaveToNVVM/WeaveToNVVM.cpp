@@ -1219,6 +1219,9 @@ struct CopyGmemToSmemOpLowering
     if (!descriptor)
       return rewriter.notifyMatchFailure(op, "no tensor map parameter");
     Location loc = op.getLoc();
+    if (adaptor.getDevice())
+      descriptor =
+          tensorMapOfDevice(rewriter, loc, descriptor, adaptor.getDevice());
     Value tile = bufferAddress(rewriter, loc, *getTypeConverter(),
                                cast<MemRefType>(op.getTarget().getType()),
                                adaptor.getTarget());

@@ -421,6 +421,13 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
     for those bytes, and a destination's slot must be free before any block
     multicasts into it.
 
+    With `on %device`, `source` must be symmetric and the tile is read from
+    that device's copy (over NVLink), with the tensor maps of
+    `weave.copy_smem_to_gmem ... on`: one of the peer's copy for
+    `(device_id + c) mod num_devices`, else entry `%device` of a
+    per-member table (docs/ABI.md). The data must be there before the load
+    is issued (e.g. after a `weave.semaphore_wait` for the peer's signal).
+
     ```mlir
     weave.copy_gmem_to_smem %a[%row, %col], %tile, %full {swizzle = 128}
         : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -434,12 +441,22 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
                        AnyMemRef:$target, AnyMemRef:$barrier,
                        Optional<I16>:$multicast_mask,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       Optional<Index>:$device);
   let assemblyFormat = [{
     $source `[` $indices `]` `,` $target `,` $barrier
-    (`multicast` `(` $multicast_mask^ `)`)? attr-dict
+    (`multicast` `(` $multicast_mask^ `)`)? (`on` $device^)? attr-dict
     `:` type($source) `->` type($target) `,` type($barrier)
   }];
+  // The loads of this device's buffers (the pipeline's) name no device.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$indices,
+                   "::mlir::Value":$target, "::mlir::Value":$barrier,
+                   "::mlir::Value":$multicast_mask, "int64_t":$swizzle), [{
+      build($_builder, $_state, source, indices, target, barrier,
+            multicast_mask, swizzle, /*device=*/::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
