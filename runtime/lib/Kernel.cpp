@@ -216,6 +216,46 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
 
 } // namespace
 
+namespace {
+
+/// Restores this thread's stream-capture mode when it goes out of scope.
+class RelaxedCaptureMode {
+public:
+  RelaxedCaptureMode() { cuThreadExchangeStreamCaptureMode(&mode_); }
+  ~RelaxedCaptureMode() { cuThreadExchangeStreamCaptureMode(&mode_); }
+  RelaxedCaptureMode(const RelaxedCaptureMode &) = delete;
+  RelaxedCaptureMode &operator=(const RelaxedCaptureMode &) = delete;
+
+private:
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
+
+} // namespace
+
+/// Allocates `table` and writes `bytes` from `data` into it before
+/// returning. The first binding may come while a stream of this thread is
+/// being captured into a CUDA graph (a PyTorch op's first call inside
+/// torch.cuda.graph): capture in global mode refuses allocations and copies
+/// that synchronize, and the table must exist before the graph, not be a
+/// node of it. So the allocation and the copy run in relaxed capture mode,
+/// on a stream of their own that no capture involves.
+Status Kernel::writeDeviceTable(DeviceTable &table, const void *data,
+                                size_t bytes, const std::string &what) {
+  RelaxedCaptureMode relaxed;
+  WEAVE_CU_TRY(cuMemAlloc(&table.address, bytes), "allocating " + what);
+  CUstream stream = nullptr;
+  WEAVE_CU_TRY(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+               "creating a stream to write " + what);
+  CUresult copied = cuMemcpyHtoDAsync(table.address, data, bytes, stream);
+  CUresult synced =
+      copied == CUDA_SUCCESS ? cuStreamSynchronize(stream) : copied;
+  CUresult destroyed = cuStreamDestroy(stream);
+  WEAVE_CU_TRY(copied, "writing " + what);
+  WEAVE_CU_TRY(synced, "writing " + what);
+  WEAVE_CU_TRY(destroyed, "destroying the stream that wrote " + what);
+  return ok();
+}
+
 Kernel::DeviceTable::~DeviceTable() {
   if (!address)
     return;
@@ -480,10 +520,8 @@ Status Kernel::bindMember(const SymmetricHeap &heap,
         table->context = device.context();
         std::string on = " of kernel '" + info.name + "' on device " +
                          std::to_string(device.ordinal());
-        WEAVE_CU_TRY(cuMemAlloc(&table->address, plan->bytes),
-                     "allocating TMA table '" + param.name + "'" + on);
-        WEAVE_CU_TRY(cuMemcpyHtoD(table->address, entries.data(), plan->bytes),
-                     "writing TMA table '" + param.name + "'" + on);
+        WEAVE_TRY(writeDeviceTable(*table, entries.data(), plan->bytes,
+                                   "TMA table '" + param.name + "'" + on));
         it = tableCache_.emplace(key, std::move(table)).first;
       }
       uint64_t address = it->second->address;

@@ -71,7 +71,8 @@ public:
   /// (InvalidArgument naming the kernel or the parameter, nothing launched),
   /// and builds the TMA descriptors they need (cached per parameter and
   /// address) and the per-member TMA tables (written once to device memory
-  /// per parameter, addresses and shape, with a synchronous copy), and packs
+  /// per parameter, addresses and shape, with a copy that finishes before
+  /// bind returns, also while the caller's stream is being captured), and packs
   /// every local member's parameter block once. Nothing is enqueued: a
   /// caller that must not start work that cannot finish binds first, then
   /// launches the result.
@@ -123,6 +124,10 @@ private:
     DeviceTable &operator=(const DeviceTable &) = delete;
     ~DeviceTable(); ///< frees after the context's work; reports failures
   };
+  /// Allocates `table` and writes `bytes` of `data` into it, also while a
+  /// stream of this thread is being captured (Kernel.cpp says how).
+  static Status writeDeviceTable(DeviceTable &table, const void *data,
+                                 size_t bytes, const std::string &what);
   Status bindMember(const SymmetricHeap &heap,
                     const std::vector<KernelArg> &args, size_t local,
                     std::vector<uint8_t> &storage, size_t &base);
