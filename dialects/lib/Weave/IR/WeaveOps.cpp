@@ -1035,5 +1035,98 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// MatmulPipelineOp regions: custom parser and printer
+//===----------------------------------------------------------------------===//
+
+/// Drops every use of `region`'s block arguments from outside the region and
+/// says whether there was one. The MLIR 22 parser resolves a forward
+/// reference (`%k` used before any definition) to a block argument of the
+/// same name in a nested region parsed later; if the op then fails to parse,
+/// its regions are destroyed while the outer user still holds the argument,
+/// and the cleanup writes freed memory (docs/FUZZING.md). A region's block
+/// arguments are visible only inside it, so such a use is an error anyway;
+/// dropped here, the failed op can be destroyed safely.
+static bool dropOutsideUsesOfArguments(Region &region) {
+  // Walks up by hand: while the enclosing ops are being parsed, the blocks
+  // around an outer user are not attached to their regions yet.
+  auto inside = [&](Operation *op) {
+    for (Block *block = op->getBlock(); block;) {
+      Region *parent = block->getParent();
+      if (parent == &region)
+        return true;
+      Operation *parentOp = parent ? parent->getParentOp() : nullptr;
+      block = parentOp ? parentOp->getBlock() : nullptr;
+    }
+    return false;
+  };
+  bool found = false;
+  for (Block &block : region)
+    for (BlockArgument arg : block.getArguments())
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
+        if (!inside(use.getOwner())) {
+          use.drop();
+          found = true;
+        }
+  return found;
+}
+
+/// `(before_load {...})? (callback {...})? (after_loads {...})?
+/// (epilogue {...})?`, as the declarative form printed them, with the
+/// regions checked for the parser's forward-reference bug above.
+static ParseResult parsePipelineRegions(OpAsmParser &parser, Region &beforeLoad,
+                                        Region &callback, Region &afterLoads,
+                                        Region &epilogue) {
+  std::pair<StringRef, Region *> regions[] = {{"before_load", &beforeLoad},
+                                              {"callback", &callback},
+                                              {"after_loads", &afterLoads},
+                                              {"epilogue", &epilogue}};
+  auto dropAll = [&] {
+    for (auto &entry : regions)
+      dropOutsideUsesOfArguments(*entry.second);
+  };
+  for (auto &[keyword, region] : regions) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      continue;
+    SMLoc at = parser.getCurrentLocation();
+    if (failed(parser.parseRegion(*region))) {
+      dropAll();
+      return failure();
+    }
+    if (dropOutsideUsesOfArguments(*region)) {
+      dropAll();
+      return parser.emitError(at)
+             << "a block argument of the " << keyword
+             << " region is used outside the region (a value used before "
+                "its definition took the name of the region's argument)";
+    }
+    MatmulPipelineOp::ensureTerminator(
+        *region, parser.getBuilder(),
+        parser.getEncodedSourceLoc(parser.getCurrentLocation()));
+  }
+  return success();
+}
+
+static void printPipelineRegions(OpAsmPrinter &printer, MatmulPipelineOp,
+                                 Region &beforeLoad, Region &callback,
+                                 Region &afterLoads, Region &epilogue) {
+  std::pair<StringRef, Region *> regions[] = {{"before_load", &beforeLoad},
+                                              {"callback", &callback},
+                                              {"after_loads", &afterLoads},
+                                              {"epilogue", &epilogue}};
+  for (auto &[keyword, region] : regions) {
+    if (region->empty())
+      continue;
+    // The implicit weave.yield is elided unless it carries something.
+    Operation *term = region->front().getTerminator();
+    bool printTerminator = !term || !term->getAttrDictionary().empty() ||
+                           term->getNumOperands() != 0 ||
+                           term->getNumResults() != 0;
+    printer << ' ' << keyword << ' ';
+    printer.printRegion(*region, /*printEntryBlockArgs=*/true,
+                        /*printBlockTerminators=*/printTerminator);
+  }
+}
+
 #define GET_OP_CLASSES
 #include "weave/Dialect/Weave/IR/WeaveOps.cpp.inc"

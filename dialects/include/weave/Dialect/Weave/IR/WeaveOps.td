@@ -680,10 +680,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
-    (`before_load` $before_load^)?
-    (`callback` $callback^)?
-    (`after_loads` $after_loads^)?
-    (`epilogue` $epilogue^)?
+    `` custom<PipelineRegions>($before_load, $callback, $after_loads, $epilogue)
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
