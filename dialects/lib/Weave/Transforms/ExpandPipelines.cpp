@@ -387,7 +387,12 @@ struct ExpandPipelinesPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      int64_t tm = op.getTileM(), tn = op.getTileN(), tk = op.getTileK();
+      if (op.isAutoTile()) {
+        op.emitOpError() << "has tile(auto); run weave-configure-pipelines "
+                            "first";
+        return signalPassFailure();
+      }
+      int64_t tm = op.tileM(), tn = op.tileN(), tk = op.tileK();
       // One error per pipeline: the first operand that cannot be used.
       FailureOr<TmaOperand> lhs =
           resolveOperand(op, op.getLhs(), "lhs", {tm, tk}, builder);

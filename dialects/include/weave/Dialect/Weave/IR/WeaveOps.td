@@ -541,6 +541,16 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       shared memory (128-byte swizzled, so the stores are conflict-free)
       and out with TMA stores (edges are clipped).
 
+    `tile(auto)`, or no tile clause, lets `weave-configure-pipelines`
+    choose the tile, stages, consumers, split and cluster_m per shape (the
+    least estimated time with wave quantization: Pipeline/ConfigChooser.h);
+    `stages(N)`, and consumers, split or cluster_m other than their
+    defaults, constrain the choice, as do the kernel's explicit block,
+    cluster and smem. The kernel may leave those three `auto` for the
+    choice to fill in. An explicit tile needs `stages(N)` and is used as
+    written. A pipeline with a `callback` or an `epilogue` needs an
+    explicit tile (their arguments depend on it).
+
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
@@ -625,10 +635,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   let arguments = (ins
     Arg<AnyMemRef, "", [MemRead]>:$lhs, Arg<AnyMemRef, "", [MemRead]>:$rhs,
     Arg<AnyMemRef, "", [MemWrite]>:$out,
-    ConfinedAttr<I64Attr, [IntPositive]>:$tile_m,
-    ConfinedAttr<I64Attr, [IntPositive]>:$tile_n,
-    ConfinedAttr<I64Attr, [IntPositive]>:$tile_k,
-    ConfinedAttr<I64Attr, [IntPositive]>:$stages,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_m,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_n,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_k,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$stages,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$delay_release,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
@@ -640,8 +650,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
                         MaxSizedRegion<1>:$after_loads,
                         MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
-    `stages` `(` $stages `)`
+    $lhs `,` $rhs `into` $out
+    custom<PipelineTile>($tile_m, $tile_n, $tile_k, $stages)
     (`delay_release` `(` $delay_release^ `)`)?
     (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
@@ -663,6 +673,17 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t getEpilogueBuffers();
     /// Hopper's limit of dynamic shared memory per block.
     static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+    /// True while the tile is `auto` (weave-configure-pipelines chooses it).
+    bool isAutoTile() { return !getTileMAttr(); }
+    /// The tile and stage count; 0 while they are `auto`.
+    int64_t tileM() { return getTileM().value_or(0); }
+    int64_t tileN() { return getTileN().value_or(0); }
+    int64_t tileK() { return getTileK().value_or(0); }
+    int64_t numStages() { return getStages().value_or(0); }
+  private:
+    /// The rules of `tile(auto)` (verify calls it first).
+    ::mlir::LogicalResult verifyAutoTile();
+  public:
   }];
 }
 

@@ -27,6 +27,7 @@
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace mlir::weave::pipeline {
@@ -74,10 +75,10 @@ struct MatmulTiling {
     auto lhs = cast<MemRefType>(op.getLhs().getType());
     auto out = cast<MemRefType>(op.getOut().getType());
     MatmulTiling t;
-    t.tm = op.getTileM();
-    t.tn = op.getTileN();
-    t.tk = op.getTileK();
-    t.stages = op.getStages();
+    t.tm = op.tileM();
+    t.tn = op.tileN();
+    t.tk = op.tileK();
+    t.stages = op.numStages();
     t.consumers = op.getConsumers();
     t.splitM = op.getSplit() == ConsumerSplit::M;
     t.inBytes = lhs.getElementTypeBitWidth() / 8;
@@ -87,6 +88,17 @@ struct MatmulTiling {
     t.subN = t.splitM ? t.tn : t.tn / t.consumers;
     t.epilogueBuffers = op.getEpilogueBuffers();
     return t;
+  }
+  /// 64-row x 128-byte boxes a consumer owning `subM x subN` of the tile
+  /// streams its output through at once: two, or one if that is all of its
+  /// part (clamped to at least one box each way: the op asks before its
+  /// verifier ran).
+  static int64_t epilogueBuffersFor(int64_t subM, int64_t subN,
+                                    int64_t outBytes) {
+    int64_t boxCols = std::max<int64_t>(1, 128 / std::max<int64_t>(1, outBytes));
+    int64_t boxes = std::max<int64_t>(1, subM / 64) *
+                    std::max<int64_t>(1, subN / boxCols);
+    return std::min<int64_t>(2, boxes);
   }
   /// 64-row wgmma blocks of one consumer, each with its own accumulator.
   int64_t mBlocks() const { return subM / 64; }
