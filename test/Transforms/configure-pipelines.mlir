@@ -82,3 +82,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// 64 rows: 16 tiles of 64x256 on 132 SMs. With a workspace the chooser
+// splits K; the same kernel without one cannot.
+// CHECK-LABEL: gpu.func @split_k_with_workspace
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 256, 64) stages(4) split_k({{[2-9]|1[0-6]}}) workspace(
+// CHECK-LABEL: gpu.func @no_workspace
+//   CHECK-NOT:   split_k
+//       CHECK:   gpu.return
+gpu.module @m {
+  gpu.func @split_k_with_workspace(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<4194304xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>} {
+    weave.matmul_pipeline %a, %b into %c tile(auto) workspace(%ws : memref<4194304xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+    gpu.return
+  }
+  gpu.func @no_workspace(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>} {
+    weave.matmul_pipeline %a, %b into %c tile(auto) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+    gpu.return
+  }
+}

@@ -91,11 +91,15 @@ TEST(ConfigChooser, SplitKOnlyWithAWorkspace) {
   MatmulProblem p = problem(64, 4096, 8192);
   EXPECT_EQ(choose(p).splitK, 1);
   MatmulConstraints ws;
-  ws.workspace = true;
+  ws.workspaceWords = int64_t(1) << 28;
   MatmulConfig c = choose(p, ws);
   EXPECT_GT(c.splitK, 1) << c.name();
   // At least four k steps per split.
   EXPECT_GE(8192 / c.tileK / c.splitK, 4);
+  // Not where the workspace is too small for its partial tiles.
+  MatmulConstraints small;
+  small.workspaceWords = 64 * 4096;
+  EXPECT_EQ(choose(p, small).splitK, 1);
   // Large M fills the machine without it.
   EXPECT_EQ(choose(problem(8192, 8192, 4096), ws).splitK, 1);
 }
@@ -119,7 +123,7 @@ TEST(ConfigChooser, ConstraintsAreHonoured) {
 
 TEST(ConfigChooser, DynamicRowsNeitherClusterNorSplit) {
   MatmulConstraints ws;
-  ws.workspace = true;
+  ws.workspaceWords = int64_t(1) << 28;
   for (int64_t n : {1024, 4096, 4040, 14336}) {
     MatmulConfig c = choose(problem(-1, n, 4096), ws);
     EXPECT_EQ(c.clusterM, 1) << c.name();

@@ -634,6 +634,15 @@ static void printPipelineTile(OpAsmPrinter &printer, MatmulPipelineOp,
     printer << " stages(" << stages.getInt() << ")";
 }
 
+int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  if (lhs.isDynamicDim(0) || isAutoTile())
+    return 0;
+  return pipeline::splitKWorkspaceWords(lhs.getDimSize(0), rhs.getDimSize(1),
+                                       tileM(), tileN(), getConsumers());
+}
+
 LogicalResult MatmulPipelineOp::verifyAutoTile() {
   int given = bool(getTileMAttr()) + bool(getTileNAttr()) +
               bool(getTileKAttr());
@@ -643,6 +652,32 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
                          << given << " of 3";
   if (!isAutoTile() && !getStagesAttr())
     return emitOpError() << "expects stages(N) with an explicit tile";
+  if (getSplitK() > 1 || getWorkspace()) {
+    auto ws = getWorkspace() ? dyn_cast<MemRefType>(getWorkspace().getType())
+                             : MemRefType();
+    if (getSplitK() > 1 && !ws)
+      return emitOpError() << "expects workspace(%ws : memref<Nxf32>) with "
+                              "split_k("
+                           << getSplitK() << ")";
+    if (ws && (ws.getRank() != 1 || !ws.getElementType().isF32() ||
+               ws.isDynamicDim(0) || !isGlobal(ws) ||
+               !ws.getLayout().isIdentity()))
+      return emitOpError() << "expects a static 1-d f32 workspace in global "
+                              "memory, got "
+                           << ws;
+    if (getSplitK() > 1 &&
+        cast<MemRefType>(getLhs().getType()).isDynamicDim(0))
+      return emitOpError() << "expects a static row count with split_k("
+                           << getSplitK()
+                           << ") (the workspace holds one region per tile)";
+    if (getSplitK() > 1 && getClusterM() != 1)
+      return emitOpError() << "expects cluster_m(1) with split_k("
+                           << getSplitK() << ")";
+    if (getSplitK() > 1 && (!getEpilogue().empty() || !getCallback().empty()))
+      return emitOpError() << "expects no callback or epilogue region with "
+                              "split_k("
+                           << getSplitK() << ") (units see partial sums)";
+  }
   if (isAutoTile() && !getEpilogue().empty())
     return emitOpError() << "expects an explicit tile with an epilogue "
                             "region (its tile indices and box index depend on "
@@ -833,6 +868,20 @@ LogicalResult MatmulPipelineOp::verify() {
                          << " bytes (the shared memory a Hopper block can "
                             "have), got "
                          << numStages();
+  if (getSplitK() > 1) {
+    int64_t numK = (lhs.getDimSize(1) + tk - 1) / tk;
+    if (getSplitK() > numK)
+      return emitOpError() << "expects split_k (" << getSplitK()
+                           << ") to be at most the " << numK
+                           << " k steps of a tile";
+    int64_t need = getSplitKWorkspaceWords();
+    int64_t have = cast<MemRefType>(getWorkspace().getType()).getDimSize(0);
+    if (have < need)
+      return emitOpError() << "needs a workspace of at least " << need
+                           << " f32 (tiles x (tile_m x tile_n + consumers)), "
+                              "got "
+                           << have;
+  }
   int64_t smem = getSharedMemoryBytes();
   if (smem > kMaxSharedMemoryBytes)
     return emitOpError() << "needs " << smem

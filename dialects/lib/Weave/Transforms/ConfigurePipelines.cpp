@@ -51,6 +51,10 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.splitM = false;
   if (op.getClusterM() != 1)
     c.clusterM = op.getClusterM();
+  if (op.getSplitK() != 1)
+    c.splitK = op.getSplitK();
+  if (Value ws = op.getWorkspace())
+    c.workspaceWords = cast<MemRefType>(ws.getType()).getNumElements();
   if (kernel) {
     if (!kernel.isBlockAuto()) {
       int64_t threads = kernel.getNumThreads();
@@ -83,6 +87,8 @@ std::string constraintText(const MatmulConstraints &c) {
     add("cluster_m(" + std::to_string(*c.clusterM) + ")");
   if (c.stages)
     add(std::to_string(*c.stages) + " stages");
+  if (c.splitK)
+    add("split_k(" + std::to_string(*c.splitK) + ")");
   if (c.maxSmemBytes)
     add("at most " + std::to_string(*c.maxSmemBytes) +
         " bytes of shared memory");
@@ -100,6 +106,7 @@ void apply(MatmulPipelineOp op, const MatmulConfig &config) {
   op.setSplitAttr(ConsumerSplitAttr::get(
       op.getContext(), config.splitM ? ConsumerSplit::M : ConsumerSplit::N));
   op.setClusterMAttr(b.getI64IntegerAttr(config.clusterM));
+  op.setSplitKAttr(b.getI64IntegerAttr(config.splitK));
 }
 
 struct ConfigurePipelinesPass

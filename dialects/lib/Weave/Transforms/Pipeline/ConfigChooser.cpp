@@ -190,8 +190,12 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         continue;
       for (int64_t split = 1; split <= kMaxSplitK; ++split) {
         if (c.splitK ? *c.splitK != split
-                     : split > 1 && (!c.workspace || p.dynamicM() ||
-                                     cluster > 1))
+                     : split > 1 && (p.dynamicM() || cluster > 1))
+          continue;
+        if (split > 1 &&
+            (p.dynamicM() || cluster > 1 ||
+             splitKWorkspaceWords(p.m, p.n, base.tileM, base.tileN,
+                                  base.consumers) > c.workspaceWords))
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
           continue;

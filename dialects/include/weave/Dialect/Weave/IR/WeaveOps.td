@@ -483,7 +483,8 @@ def Weave_AtomicAddOp : Weave_Op<"atomic_add", [AttrSizedOperandSegments]> {
 //===----------------------------------------------------------------------===//
 
 def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
-    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    AttrSizedOperandSegments]> {
   let summary = "warp-specialized TMA + wgmma matmul with a per-tile callback";
   let description = [{
     Computes `out = lhs @ rhs` (row-major `M x K`, `K x N`, `M x N`; f16 or
@@ -550,6 +551,24 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     choice to fill in. An explicit tile needs `stages(N)` and is used as
     written. A pipeline with a `callback` or an `epilogue` needs an
     explicit tile (their arguments depend on it).
+
+    `split_k(s)` (with `workspace(%ws : memref<Wxf32>)`, static M, no
+    cluster, callback or epilogue region) divides each tile's k steps among
+    `s` units that run on different blocks: unit `u` of the persistent walk
+    is split `u mod s` of tile `u / s` and takes k steps
+    `[j * numK / s, (j + 1) * numK / s)`. Each unit but the last reduce-adds
+    its f32 partial into the workspace (`red.global.add.f32`, one region
+    of `tile_m * tile_n` floats per tile) and then arrives on a per-tile
+    counter with release semantics (the `tiles * consumers` 32-bit words
+    after the partials: W must be at least `tiles * (tile_m * tile_n +
+    consumers)`); the last unit waits (acquire) until `s - 1` have arrived,
+    adds the workspace into its accumulators, writes zeros back over it and
+    the counter, and stores the tile. So the workspace must be zero before
+    the first launch and every launch leaves it zero: repeated launches
+    need no host synchronization. A unit waits only for lower-numbered
+    units, which blocks of a grid that is resident at once reach first,
+    so it cannot deadlock. With `tile(auto)` a workspace lets the chooser
+    pick split-K where it fits in W.
 
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
@@ -644,7 +663,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
-    Optional<Index>:$rotate_m);
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
+    Optional<Index>:$rotate_m,
+    Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
                         MaxSizedRegion<1>:$after_loads,
@@ -655,6 +676,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`delay_release` `(` $delay_release^ `)`)?
     (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
+    (`split_k` `(` $split_k^ `)`)?
+    (`workspace` `(` $workspace^ `:` type($workspace) `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
     (`before_load` $before_load^)?
     (`callback` $callback^)?
@@ -680,6 +703,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t tileN() { return getTileN().value_or(0); }
     int64_t tileK() { return getTileK().value_or(0); }
     int64_t numStages() { return getStages().value_or(0); }
+    /// f32 words `split_k` needs in the workspace: the partial tiles, then
+    /// one 32-bit counter per tile and consumer (0 for a dynamic M).
+    int64_t getSplitKWorkspaceWords();
   private:
     /// The rules of `tile(auto)` (verify calls it first).
     ::mlir::LogicalResult verifyAutoTile();

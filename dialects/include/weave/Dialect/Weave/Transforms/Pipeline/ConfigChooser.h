@@ -9,7 +9,7 @@
 //    128x128 (2 consumers), 64x256 (1 consumer), each also with
 //    cluster_m(2) where the row tiles pair up (static M only), and each
 //    with split_k(s) (2 <= s <= 16, at least 4 k steps per split) when the
-//    constraints allow it (a workspace is present, static M);
+//    constraints allow it (a workspace large enough, static M, no cluster);
 //  - tile_k is one 128-byte lhs row, stages the largest power of two (at
 //    most 8) whose shared memory fits a Hopper block (a power of two keeps
 //    the slot arithmetic to masks);
@@ -78,8 +78,9 @@ struct MatmulConstraints {
   std::optional<bool> splitM;
   /// Dynamic shared memory the kernel declares (a candidate must fit).
   std::optional<int64_t> maxSmemBytes;
-  /// Split-K needs an f32 workspace operand.
-  bool workspace = false;
+  /// f32 words of the workspace operand (0: none); split-K candidates
+  /// must fit in it (splitKWorkspaceWords, SmemArena.h).
+  int64_t workspaceWords = 0;
 };
 
 /// Shared memory the pipeline needs in this configuration (the layout of

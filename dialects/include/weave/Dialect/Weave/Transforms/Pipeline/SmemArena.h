@@ -58,10 +58,20 @@ private:
   int64_t end = 0;
 };
 
+/// f32 words of the split-K workspace of an m x n output in tm x tn tiles:
+/// one partial tile per tile, then one 32-bit counter per tile and
+/// consumer (SplitKFixup.h). Shared by the op verifier and the chooser.
+inline int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm,
+                                    int64_t tn, int64_t consumers) {
+  int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
+  return tiles * (tm * tn + consumers);
+}
+
 /// The tile geometry of a matmul pipeline, in elements and bytes.
 struct MatmulTiling {
   int64_t tm, tn, tk, stages, consumers;
   bool splitM;
+  int64_t splitK = 1; ///< units per tile (split_k)
   int64_t inBytes, outBytes;
   /// Bytes of one lhs row (tile_k elements): also the lhs swizzle span, 128
   /// or 64 (the swizzle pattern repeats every 8 rows).
@@ -81,6 +91,7 @@ struct MatmulTiling {
     t.stages = op.numStages();
     t.consumers = op.getConsumers();
     t.splitM = op.getSplit() == ConsumerSplit::M;
+    t.splitK = op.getSplitK();
     t.inBytes = lhs.getElementTypeBitWidth() / 8;
     t.outBytes = out.getElementTypeBitWidth() / 8;
     t.lhsRowBytes = t.tk * t.inBytes;
