@@ -42,11 +42,12 @@ instantiate() {
 declare -A dynamic_done
 while read -r dtype m n k _; do
   case "$dtype" in ''|'#'*) continue ;; esac
-  # Room for the partial tiles of any candidate (and their counters) at
-  # small M, where splitting K can pay (ConfigChooser.h).
+  # Room for 4 partials of every tile of 256 x 256 elements (more splits
+  # of smaller tiles) and their counters at small M, where splitting K can
+  # pay (ConfigChooser.h; the chooser takes what fits).
   ws=0
   if [ "$m" -le 1024 ]; then
-    ws=$(( (m + 255) / 256 * 256 * ((n + 255) / 256 * 256)
+    ws=$(( 4 * (m + 255) / 256 * 256 * ((n + 255) / 256 * 256)
            + 2 * ((m + 63) / 64) * ((n + 63) / 64) ))
   fi
   static=matmul_${dtype}_${m}x${n}x${k}

@@ -2,8 +2,9 @@
 
 // split_k(3): the units of a tile are its 3 splits (unit u: tile u / 3,
 // split u mod 3, k steps [j * 64 / 3, (j + 1) * 64 / 3)); the consumers of
-// the last split wait for the counter, add and clear the workspace and
-// store; the others reduce-add into it and arrive (SplitKFixup.h).
+// the last split wait for the counter, reset it, add the other splits'
+// partials and store; the others store their partials and arrive
+// (SplitKFixup.h).
 
 // CHECK-LABEL: gpu.func @split_k
 // The producer walks the units: 16 tiles x 3.
@@ -22,10 +23,9 @@
 //       CHECK:       st.relaxed.gpu.global.u32 [$0], 0;
 //       CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 //       CHECK:       llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-//       CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 //       CHECK:       weave.copy_smem_to_gmem
 //       CHECK:     } else {
-//       CHECK:       red.relaxed.gpu.global.add.f32 [$0], $1;
+//       CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 //       CHECK:       nvvm.barrier id
 //       CHECK:       fence.acq_rel.gpu;
 //  CHECK-SAME:       red.relaxed.gpu.global.add.u32 [$0], 1;

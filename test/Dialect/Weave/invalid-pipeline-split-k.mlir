@@ -42,9 +42,9 @@ func.func @too_many_splits(%a: memref<64x256xf16>, %b: memref<256x4096xf16>, %c:
 
 // -----
 
-// 16 tiles of 128x256: 16 x (32768 + 2) words.
+// 16 tiles of 128x256 in 4 splits: 16 x (3 x 32768 + 2) words.
 func.func @workspace_too_small(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<4096xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 524320 f32 (tiles x (tile_m x tile_n + consumers)), got 4096}}
+  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 1572896 f32 (tiles x ((split_k - 1) x tile_m x tile_n + consumers)), got 4096}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<4096xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
   return
 }

@@ -640,7 +640,8 @@ int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
   if (lhs.isDynamicDim(0) || isAutoTile())
     return 0;
   return pipeline::splitKWorkspaceWords(lhs.getDimSize(0), rhs.getDimSize(1),
-                                       tileM(), tileN(), getConsumers());
+                                       tileM(), tileN(), getConsumers(),
+                                       getSplitK());
 }
 
 LogicalResult MatmulPipelineOp::verifyAutoTile() {
@@ -878,7 +879,8 @@ LogicalResult MatmulPipelineOp::verify() {
     int64_t have = cast<MemRefType>(getWorkspace().getType()).getDimSize(0);
     if (have < need)
       return emitOpError() << "needs a workspace of at least " << need
-                           << " f32 (tiles x (tile_m x tile_n + consumers)), "
+                           << " f32 (tiles x ((split_k - 1) x tile_m x tile_n + "
+                              "consumers)), "
                               "got "
                            << have;
   }

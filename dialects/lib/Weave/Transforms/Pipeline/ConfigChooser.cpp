@@ -20,12 +20,16 @@ namespace {
 /// Tensor-core multiply-adds per SM cycle (f16/bf16 dense): a 128x256x64
 /// step takes 1024 cycles (docs/PERF.md).
 constexpr double kMacsPerCycle = 2048;
-/// Bytes an SM's TMA loads bring in per cycle at most.
+/// Bytes an SM's TMA loads bring in per cycle at most: from L2, and when
+/// the rhs streams from DRAM (one or two row tiles: little reuse). The
+/// second from the sweep on an H100 (docs/PERF.md): 128x128 tiles at
+/// 64-127 rows moved 32 KB per 900 cycles.
 constexpr double kSmLoadBytesPerCycle = 64;
+constexpr double kSmStreamBytesPerCycle = 36;
+/// The fix-up's wait: a release, an acquire and a barrier, about 1 us.
+constexpr double kFixupSyncCycles = 2000;
 /// Bytes the epilogue stores per cycle (through shared memory and TMA).
 constexpr double kStoreBytesPerCycle = 64;
-/// Bytes of f32 reductions (red.global.add) one SM issues per cycle.
-constexpr double kReduceBytesPerCycle = 32;
 /// DRAM bytes per SM cycle for the whole device (about 3 TB/s).
 constexpr double kDramBytesPerCycle = 1700;
 /// Launch, barrier initialization, the first loads' latency, the tail.
@@ -39,17 +43,19 @@ constexpr int64_t kMaxSmem = 227 * 1024;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
-/// 0.97-0.99x; 128x128 0.94-0.95x against 0.97-0.98x; a lone consumer keeps
-/// only one wgmma group in flight).
+/// 0.97-0.99x; 128x128 0.89 in the sweep, where the same shapes ran 11-13%
+/// slower with it than with 128x256 at whole waves; a lone consumer keeps
+/// only one wgmma group in flight and nothing hides its epilogue: a guess
+/// below 128x128, not measured alone yet).
 double tileEfficiency(const MatmulConfig &c) {
   if (c.tileM == 128 && c.tileN == 256)
     return 1.0;
   if (c.tileM == 256 && c.tileN == 128)
     return 0.98;
   if (c.tileM == 128 && c.tileN == 128)
-    return 0.96;
+    return 0.89;
   if (c.tileM == 64 && c.tileN == 256)
-    return 0.92;
+    return 0.85;
   return 0.9;
 }
 
@@ -129,22 +135,24 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
   double stageBytes =
       (c.tileM + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
-  double step = std::max(mma / efficiency, stageBytes / kSmLoadBytesPerCycle);
+  double load = ceilDiv(m, c.tileM) <= 2 ? kSmStreamBytesPerCycle
+                                          : kSmLoadBytesPerCycle;
+  double step = std::max(mma / efficiency, stageBytes / load);
 
   double unit = steps * step +
                 double(c.tileM) * c.tileN * p.outBytes / kStoreBytesPerCycle;
   if (c.splitK > 1) {
-    // Every unit but a tile's last reduce-adds its f32 partial; the last
-    // one reads the sum back.
+    // Every unit but a tile's last stores its f32 partial; the last one
+    // waits for them and reads the s - 1 partials back.
     double partial = double(c.tileM) * c.tileN * 4;
-    unit += partial / kReduceBytesPerCycle + partial / kSmLoadBytesPerCycle;
+    unit += c.splitK * partial / kSmLoadBytesPerCycle + kFixupSyncCycles;
   }
   double compute = rounds * unit;
 
   double dramBytes = (double(m) * p.k + double(p.k) * p.n) * p.inBytes +
                      double(m) * p.n * p.outBytes;
   if (c.splitK > 1)
-    dramBytes += 2.0 * tiles * c.tileM * c.tileN * 4;
+    dramBytes += double(c.splitK - 1) * tiles * c.tileM * c.tileN * 4;
   double dram = dramBytes / kDramBytesPerCycle;
   return std::max(compute, dram) + kFixedCycles;
 }
@@ -195,7 +203,7 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         if (split > 1 &&
             (p.dynamicM() || cluster > 1 ||
              splitKWorkspaceWords(p.m, p.n, base.tileM, base.tileN,
-                                  base.consumers) > c.workspaceWords))
+                                  base.consumers, split) > c.workspaceWords))
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
           continue;

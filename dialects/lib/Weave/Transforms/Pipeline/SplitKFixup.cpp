@@ -53,18 +53,26 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
   Value slotIndex = arith::AddIOp::create(
       b, arith::MulIOp::create(b, unit.tile, cIndex(tiling.consumers)),
       consumer);
-  Value region = arith::MulIOp::create(
-      b, slotIndex, cIndex(kWarpgroupThreads * perThread));
-  Value threadWords = arith::AddIOp::create(
-      b, region, arith::MulIOp::create(b, laneInGroup, cIndex(4)));
-  // Word i of this thread's accumulators: group of 4 (i / 4), then i % 4.
-  auto groupPointer = [&](int64_t group) {
-    return wordPointer(arith::AddIOp::create(
-        b, threadWords, cIndex(group * 4 * kWarpgroupThreads)));
+  // Split j < s - 1 of (tile, consumer) `slot` owns words
+  // [(slot * (s - 1) + j) * regionWords, ...); the counters follow all of
+  // them.
+  int64_t regionWords = kWarpgroupThreads * perThread;
+  Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
+  // Word group g (4 words) of this thread in split j's region.
+  auto groupPointer = [&](Value split, int64_t group) {
+    Value region = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, slotIndex, cIndex(tiling.splitK - 1)),
+        split);
+    Value words = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, region, cIndex(regionWords)),
+        arith::AddIOp::create(b, laneWords,
+                              cIndex(group * 4 * kWarpgroupThreads)));
+    return wordPointer(words);
   };
   Value counter = wordPointer(arith::AddIOp::create(
       b,
-      arith::MulIOp::create(b, numTiles, cIndex(tiling.tm * tiling.tn)),
+      arith::MulIOp::create(
+          b, numTiles, cIndex(tiling.tm * tiling.tn * (tiling.splitK - 1))),
       slotIndex));
   Value leader = eq(laneInGroup, cIndex(0));
   auto onLeader = [&](function_ref<void()> body) {
@@ -93,43 +101,48 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
                     "st.relaxed.gpu.global.u32 [$0], 0;", "l,~{memory}");
         });
         syncConsumer();
-        SmallVector<Value> total(accs);
-        Value zeros = LLVM::ZeroOp::create(b, vec4);
+        // Add the other splits' partials, in split order (a loop, not
+        // unrolled: each split's loads then reuse the same registers; the
+        // unrolled form spilled 300 bytes at 64x256 with 5 splits).
+        auto splits = scf::ForOp::create(b, cIndex(0),
+                                         cIndex(tiling.splitK - 1),
+                                         cIndex(1), ValueRange(accs));
+        b.setInsertionPointToStart(splits.getBody());
+        SmallVector<Value> total(splits.getRegionIterArgs());
         for (int64_t g = 0; g < perThread / 4; ++g) {
-          Value ptr = groupPointer(g);
-          Value sum = LLVM::LoadOp::create(b, vec4, ptr, /*alignment=*/16,
-                                           /*isVolatile=*/true);
-          LLVM::StoreOp::create(b, zeros, ptr, /*alignment=*/16);
+          Value sum = LLVM::LoadOp::create(
+              b, vec4, groupPointer(splits.getInductionVar(), g),
+              /*alignment=*/16, /*isVolatile=*/true);
           for (int64_t q = 0; q < 4; ++q) {
             int64_t i = 4 * g + q;
             int64_t block = i / perBlock, index = i % perBlock;
             Value part = LLVM::ExtractElementOp::create(b, sum, cI32(q));
-            Value mine =
-                LLVM::ExtractValueOp::create(b, total[block], index);
+            Value mine = LLVM::ExtractValueOp::create(b, total[block], index);
             total[block] = LLVM::InsertValueOp::create(
-                b, total[block], arith::AddFOp::create(b, mine, part),
-                index);
+                b, total[block], arith::AddFOp::create(b, mine, part), index);
           }
         }
+        scf::YieldOp::create(b, total);
+        b.setInsertionPointAfter(splits);
+        total.assign(splits.getResults().begin(), splits.getResults().end());
         store(total);
         scf::YieldOp::create(b);
       },
       [&](OpBuilder &, Location) {
-        // Any other split: reduce-add the partial, then arrive.
+        // Any other split: store the partial into its own region (16-byte
+        // stores, coalesced across the warpgroup), then arrive.
         for (int64_t g = 0; g < perThread / 4; ++g) {
-          Value ptr = groupPointer(g);
+          Value group = LLVM::PoisonOp::create(b, vec4);
           for (int64_t q = 0; q < 4; ++q) {
             int64_t i = 4 * g + q;
             Value v = LLVM::ExtractValueOp::create(b, accs[i / perBlock],
                                                    i % perBlock);
-            Value at = LLVM::GEPOp::create(b, ptr.getType(), f32, ptr,
-                                           ArrayRef<LLVM::GEPArg>{q});
-            inlinePtx(b, ValueRange{at, v},
-                      "red.relaxed.gpu.global.add.f32 [$0], $1;",
-                      "l,f,~{memory}");
+            group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
           }
+          LLVM::StoreOp::create(b, group, groupPointer(unit.split, g),
+                                /*alignment=*/16);
         }
-        // Every thread's reductions precede the leader's release.
+        // Every thread's stores precede the leader's release.
         syncConsumer();
         onLeader([&] {
           inlinePtx(b, ValueRange{counter},

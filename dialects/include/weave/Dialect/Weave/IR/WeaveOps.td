@@ -556,18 +556,19 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     cluster, callback or epilogue region) divides each tile's k steps among
     `s` units that run on different blocks: unit `u` of the persistent walk
     is split `u mod s` of tile `u / s` and takes k steps
-    `[j * numK / s, (j + 1) * numK / s)`. Each unit but the last reduce-adds
-    its f32 partial into the workspace (`red.global.add.f32`, one region
-    of `tile_m * tile_n` floats per tile) and then arrives on a per-tile
-    counter with release semantics (the `tiles * consumers` 32-bit words
-    after the partials: W must be at least `tiles * (tile_m * tile_n +
-    consumers)`); the last unit waits (acquire) until `s - 1` have arrived,
-    adds the workspace into its accumulators, writes zeros back over it and
-    the counter, and stores the tile. So the workspace must be zero before
-    the first launch and every launch leaves it zero: repeated launches
-    need no host synchronization. A unit waits only for lower-numbered
-    units, which blocks of a grid that is resident at once reach first,
-    so it cannot deadlock. With `tile(auto)` a workspace lets the chooser
+    `[j * numK / s, (j + 1) * numK / s)`. Each unit but the last stores its
+    f32 partial into its own region of the workspace (`tile_m * tile_n`
+    floats per tile and split) and then arrives on a per-tile counter with
+    release semantics (the `tiles * consumers` 32-bit words after the
+    partials: W must be at least `tiles * ((s - 1) * tile_m * tile_n +
+    consumers)`); the last unit waits (acquire) until `s - 1` have
+    arrived, adds the partials into its accumulators in split order, sets
+    the counter back to zero and stores the tile. So the workspace's
+    counters must be zero before the first launch and every launch leaves
+    them zero: repeated launches need no host synchronization. A unit
+    waits only for lower-numbered units, which blocks of a grid that is
+    resident at once reach first, so it cannot deadlock. With `tile(auto)`
+    a workspace lets the chooser
     pick split-K where it fits in W.
 
     `before_load` (optional) runs on the producer thread before it issues
@@ -703,8 +704,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t tileN() { return getTileN().value_or(0); }
     int64_t tileK() { return getTileK().value_or(0); }
     int64_t numStages() { return getStages().value_or(0); }
-    /// f32 words `split_k` needs in the workspace: the partial tiles, then
-    /// one 32-bit counter per tile and consumer (0 for a dynamic M).
+    /// f32 words `split_k` needs in the workspace: split_k - 1 partial
+    /// tiles per tile, then one 32-bit counter per tile and consumer (0 for
+    /// a dynamic M).
     int64_t getSplitKWorkspaceWords();
   private:
     /// The rules of `tile(auto)` (verify calls it first).

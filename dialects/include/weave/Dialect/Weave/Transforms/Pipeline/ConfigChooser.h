@@ -20,13 +20,14 @@
 //    rounds = ceil(units / workers), units = tiles * split_k, workers = the
 //    SMs (whole clusters of them);
 //    per unit = steps * max(tensor cycles / efficiency, stage bytes / the
-//    SM's load bandwidth) + epilogue, with efficiency per configuration
+//    SM's load bandwidth, lower when the rhs streams from DRAM at one or
+//    two row tiles) + epilogue, with efficiency per configuration
 //    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
-//    0.98-0.985, 128x128 0.96, 64x256 0.92) and a penalty for rhs rows off
+//    0.98-0.985, 128x128 0.89, 64x256 0.85) and a penalty for rhs rows off
 //    the 32-byte grid that grows with the rhs columns a block loads per step
 //    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid");
-//    split-K adds the fix-up (partials reduce-added into the f32 workspace,
-//    read back by the last unit);
+//    split-K adds the fix-up (partials stored into the f32 workspace, read
+//    back by the last unit, and the wait);
 //    time = max(rounds * per unit, DRAM bytes / DRAM bandwidth) + a fixed
 //    launch and prologue cost.
 // For a dynamic M (`problem.m < 0`) it minimizes the summed regret

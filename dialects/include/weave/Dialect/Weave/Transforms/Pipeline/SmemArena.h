@@ -58,13 +58,15 @@ private:
   int64_t end = 0;
 };
 
-/// f32 words of the split-K workspace of an m x n output in tm x tn tiles:
-/// one partial tile per tile, then one 32-bit counter per tile and
-/// consumer (SplitKFixup.h). Shared by the op verifier and the chooser.
+/// f32 words of the split-K workspace of an m x n output in tm x tn tiles
+/// split `splitK` ways: splitK - 1 partial tiles per tile, then one 32-bit
+/// counter per tile and consumer (SplitKFixup.h). Shared by the op
+/// verifier and the chooser.
 inline int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm,
-                                    int64_t tn, int64_t consumers) {
+                                    int64_t tn, int64_t consumers,
+                                    int64_t splitK) {
   int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
-  return tiles * (tm * tn + consumers);
+  return tiles * ((splitK - 1) * tm * tn + consumers);
 }
 
 /// The tile geometry of a matmul pipeline, in elements and bytes.

@@ -4,22 +4,26 @@
 // each hold an f32 partial of the tile in their consumers' accumulators.
 // `finish(accs, unit, store)`, run by every thread of consumer warpgroup
 // `consumer` after its mainloop of `unit`:
-//  - a unit with split < s - 1 reduce-adds its accumulators into the
-//    workspace (`red.relaxed.gpu.global.add.f32`), then, after a barrier of
+//  - a unit with split j < s - 1 stores its accumulators into its own
+//    region of the workspace (16-byte stores), then, after a barrier of
 //    the warpgroup, its leader fences (`fence.acq_rel.gpu`) and adds 1 to
-//    the counter of (tile, consumer); nothing is stored;
+//    the counter of (tile, consumer); nothing is stored to the output;
 //  - the unit with split s - 1 has its leader spin (`ld.acquire.gpu`)
 //    until that counter reaches s - 1 and reset it to 0; after a barrier
-//    of the warpgroup every thread adds the workspace words of its
-//    accumulators (volatile loads: L2, never a stale L1 line) into them,
-//    writes zeros back, and calls `store(total)` (the epilogue).
-// Workspace layout, in f32 words: the partial of (tile t, consumer c) at
-// `(t * consumers + c) * 128 * perThread`, perThread = mBlocks * subN / 2,
-// thread-major in groups of 4 (word `4 * (i / 4) * 128 + 4 * thread + i %
-// 4` for the thread's accumulator word i: coalesced); then one 32-bit
-// counter per (tile, consumer) after `tiles * tile_m * tile_n` words
-// (splitKWorkspaceWords, SmemArena.h). Zero before the first launch; every
-// launch leaves it zero.
+//    of the warpgroup every thread adds the s - 1 regions' words of its
+//    accumulators (volatile loads: L2, never a stale L1 line), in split
+//    order, into them and calls `store(total)` (the epilogue).
+// (Plain stores, not reductions: scalar `red.global.add.f32` of the
+// partials ran 2-3x slower than cuBLAS at 64-127 rows on an H100,
+// docs/PERF.md; PTX 8.0 has no vector red.)
+// Workspace layout, in f32 words: split j's partial of (tile t, consumer
+// c) at `((t * consumers + c) * (s - 1) + j) * 128 * perThread`,
+// perThread = mBlocks * subN / 2, thread-major in groups of 4 (word
+// `4 * (i / 4) * 128 + 4 * thread + i % 4` for the thread's accumulator
+// word i: coalesced); then one 32-bit counter per (tile, consumer) after
+// `tiles * (s - 1) * tile_m * tile_n` words (splitKWorkspaceWords,
+// SmemArena.h). The counters must be zero before the first launch; every
+// launch leaves them zero (the partials need no clearing).
 // Deadlock freedom: the last split of a tile has the highest unit index
 // and waits only for lower ones, which the blocks of a resident grid
 // reach first (each walks its units in increasing order).
