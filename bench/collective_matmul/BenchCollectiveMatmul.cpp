@@ -33,9 +33,10 @@
 //   c      device buffers [D*m_shard, n_shard], c = AllGather(A) @ b
 //   ready  semaphores (count from the manifest), zeroed once after
 //          allocation and never reset: the counters only grow
-//   epoch  (optional i32 scalar) the launch number since the zeroing,
-//          0, 1, 2, ...: launch e waits for the counts of e + 1 launches
-//   done   (optional, with epoch) one semaphore, zeroed once like ready:
+//   launches (optional) device buffers [1] of i32, zeroed once like
+//          ready: the kernel counts its launches there (its epoch), so a
+//          launch e waits for the counts of e + 1 launches
+//   done   (optional, with launches) one semaphore, zeroed once like ready:
 //          the kernel counts there which blocks of the previous device
 //          have finished reading `a`
 //
@@ -93,7 +94,7 @@ struct Case {
   int64_t k = 0, n = 0; ///< from the manifest
   uint32_t semaphores = 0;
   bool dynamicRows = false; ///< an _mdyn bundle run at this m
-  bool hasEpoch = false; ///< the kernel takes the launch number
+  bool hasEpoch = false; ///< the kernel counts its launches (`launches`)
   bool hasDone = false;  ///< ... and a `done` semaphore after it
 };
 
@@ -198,9 +199,11 @@ Status loadCase(Case &c) {
       contractParam(*kernel, 3, "ready", abi::ParamKind::Semaphore, "", -1));
   if (c.hasEpoch) {
     WEAVE_ASSIGN_OR_RETURN(
-        const ParamInfo *epoch,
-        contractParam(*kernel, 4, "epoch", abi::ParamKind::Scalar, "i32", -1));
-    (void)epoch;
+        const ParamInfo *launches,
+        contractParam(*kernel, 4, "launches", abi::ParamKind::Buffer, "i32", -1));
+    if (launches->shape != std::vector<int64_t>{1})
+      return Error(ErrorCode::InvalidBundle,
+                   "parameter 'launches' must be one i32 counter");
   }
   if (c.hasDone) {
     WEAVE_ASSIGN_OR_RETURN(
@@ -314,7 +317,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Expected<LocalBuffers> b = buffers({c.k, c.n});
   Expected<LocalBuffers> out = buffers({rows, c.n});
   Expected<LocalBuffers> ref = buffers({rows, c.n});
-  for (auto *buf : {&shard, &gathered, &b, &out, &ref})
+  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i32", {1});
+  for (auto *buf : {&shard, &gathered, &b, &out, &ref, &launches})
     if (!*buf)
       return fail(buf->error());
 
@@ -354,6 +358,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
               "zeroing the semaphores"));
     TRY(check(cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
               "zeroing the semaphores"));
+    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 1, streams[i]),
+              "zeroing the launch count"));
     for (size_t s = 0; s < devices; ++s)
       TRY(check(
           cuMemcpyPeerAsync(gathered->pointer(i) + team.rankOf(s) * shardBytes,
@@ -364,13 +370,12 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // No device may start before every device's poison and shard landed.
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
 
-  // Every launch of this case passes the next epoch (when the kernel takes
-  // one): the semaphore counters are never reset.
-  int32_t epoch = 0;
+  // The semaphore counters are never reset: the kernel counts its launches
+  // in `launches` (when it takes it) and waits for that many rounds.
   auto launch = [&]() -> Status {
     std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
     if (c.hasEpoch)
-      args.push_back(ScalarValue::i32(epoch++));
+      args.push_back(launches->args());
     if (c.hasDone)
       args.push_back(*done);
     return kernel->launch(heap, args, streams);

@@ -18,7 +18,12 @@
 //     device's shard, the producer waits until every part of the shard has
 //     arrived.
 // Counters only grow: launch number `epoch` (0, 1, ...) of the kernel waits
-// for (epoch + 1) * (parts of a shard).
+// for (epoch + 1) * (parts of a shard). The epoch is kept on the device, so
+// that a CUDA graph replay (same arguments every time) still counts
+// launches: every block adds 1 to the member's `launches` (zeroed once by
+// the host) when it ends, and reads it when it starts; the launches before
+// added exactly `blocks` each and this one's other blocks fewer than
+// `blocks`, so epoch = launches / blocks.
 //   - after_loads: once a block's loads have all landed it reads `a` no
 //     more, and signals done on the next device, the one that writes into
 //     this device's `a`. Before a block's first forwarding store of a tile,
@@ -36,7 +41,7 @@ gpu.module @all_gather_matmul {
       %b: memref<4096x4096xf16> {weave.name = "b"},
       %c: memref<2048x4096xf16> {weave.name = "c"},
       %ready: !weave.semaphore<2> {weave.name = "ready"},
-      %epoch: i32 {weave.name = "epoch"},
+      %launches: memref<1xi32> {weave.name = "launches"},
       %done: !weave.semaphore {weave.name = "done"}) kernel
       attributes {weave.kernel = #weave.kernel<
           mesh = #weave.mesh<axis = "x", size = 2>,
@@ -69,6 +74,10 @@ gpu.module @all_gather_matmul {
     %parts_per_tile = arith.constant 16 : index
     %parts = arith.muli %tiles_per_shard, %parts_per_tile : index
     %parts_per_shard = arith.index_cast %parts : index to i32
+    %blocks = gpu.grid_dim x
+    %blocks_i32 = arith.index_cast %blocks : index to i32
+    %ended = memref.load %launches[%c0] : memref<1xi32>
+    %epoch = arith.divui %ended, %blocks_i32 : i32
     %n_minus_1 = arith.subi %n, %c1 : index
     %me_plus = arith.addi %me, %n_minus_1 : index
     %prev = arith.remui %me_plus, %n : index
@@ -77,8 +86,6 @@ gpu.module @all_gather_matmul {
     %own_first = arith.muli %me, %tiles_per_shard : index
     %me_plus_1 = arith.addi %me, %c1 : index
     %writer = arith.remui %me_plus_1, %n : index
-    %blocks = gpu.grid_dim x
-    %blocks_i32 = arith.index_cast %blocks : index to i32
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
         delay_release(1) rotate_m(%own_first) {grid_tile_width = 8 : i64}
@@ -132,6 +139,15 @@ gpu.module @all_gather_matmul {
     }
         after_loads {
       weave.semaphore_signal %done, %one on %writer : !weave.semaphore
+    }
+    // Every thread has read `launches` (above) before one adds this block's
+    // end to it.
+    gpu.barrier
+    %thread = gpu.thread_id x
+    %leader = arith.cmpi eq, %thread, %c0 : index
+    scf.if %leader {
+      %ended_now = memref.atomic_rmw addi %one, %launches[%c0]
+          : (i32, memref<1xi32>) -> i32
     }
     gpu.return
   }

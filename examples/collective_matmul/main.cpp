@@ -213,8 +213,12 @@ int main(int argc, char **argv) {
       examples::LocalBuffers::create(*team, options.dtype, {options.k, options.nShard});
   Expected<examples::LocalBuffers> c =
       examples::LocalBuffers::create(*team, options.dtype, {rows, options.nShard});
-  if (!b || !c)
-    return examples::reportError(kProgram, !b ? b.error() : c.error());
+  // The kernel counts its launches here (its epoch; zeroed once).
+  Expected<examples::LocalBuffers> launches =
+      examples::LocalBuffers::create(*team, "i32", {1});
+  if (!b || !c || !launches)
+    return examples::reportError(
+        kProgram, !b ? b.error() : !c ? c.error() : launches.error());
   Expected<examples::LocalStreams> streams = examples::LocalStreams::create(*team);
   if (!streams)
     return examples::reportError(kProgram, streams.error());
@@ -246,7 +250,8 @@ int main(int argc, char **argv) {
         cuMemcpyHtoD(aPtr + rank * shardBytes, shardsA[rank].data(), shardBytes) ||
         cuMemsetD16(c->pointer(i), 0xFFFF, c->bytes() / 2) ||
         cuMemsetD32(heap->localPointer(*ready, i), 0, d) ||
-        cuMemsetD32(heap->localPointer(*done, i), 0, 1))
+        cuMemsetD32(heap->localPointer(*done, i), 0, 1) ||
+        cuMemsetD32(launches->pointer(i), 0, 1))
       return examples::reportError(kProgram, Error(ErrorCode::DriverError, "cannot set up inputs"));
     for (uint32_t other = 0; options.allShards && other < d; ++other)
       if (cuMemcpyHtoD(aPtr + other * shardBytes, shardsA[other].data(), shardBytes))
@@ -271,13 +276,13 @@ int main(int argc, char **argv) {
       return examples::reportError(kProgram, s.error());
   }
   const DeviceBuffers &aPlain = aLocal->args();
-  int epoch = 0;
   auto launch = [&]() -> Status {
-    ScalarValue epochArg{"i32", static_cast<uint64_t>(epoch++)};
     if (!aIsSymmetric)
-      return kernel->launch(*heap, {aPlain, b->args(), c->args(), *ready, epochArg, *done},
+      return kernel->launch(*heap, {aPlain, b->args(), c->args(), *ready,
+                                    launches->args(), *done},
                             streams->get());
-    return kernel->launch(*heap, {*a, b->args(), c->args(), *ready, epochArg, *done},
+    return kernel->launch(*heap, {*a, b->args(), c->args(), *ready,
+                                  launches->args(), *done},
                           streams->get());
   };
   if (Status s = launch(); !s)

@@ -75,7 +75,7 @@ gpu.module @dynamic_shapes {
           : memref<?x32xf32> -> memref<?x32xf32, strided<[32, 1], offset: ?>, #weave.symmetric>,
             !weave.semaphore
     }
-    weave.semaphore_wait %arrived, %all decrement : !weave.semaphore
+    weave.semaphore_wait %arrived, %all decrement scope(block) : !weave.semaphore
     gpu.return
   }
 

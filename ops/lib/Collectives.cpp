@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StagedKernel.h"
+#include "weave/ops/FusedMatmul.h"
 
 namespace weave::ops {
 
@@ -35,7 +36,7 @@ Expected<AllReduce> AllReduce::create(Communicator &comm,
   WEAVE_ASSIGN_OR_RETURN(auto kernel,
                          detail::StagedKernel::create(
                              comm, std::move(instance),
-                             {{"input", false}, {"output", true}}));
+                             detail::opRoles("all_reduce")));
   AllReduce op(std::move(kernel));
   op.algorithm_ = algorithm;
   return op;
@@ -45,40 +46,71 @@ Expected<AllReduce> AllReduce::create(Communicator &comm,
 /// dtype and one count only.
 template <typename Op>
 Expected<Op> createOp(Communicator &comm, const std::string &dtype,
-                      int64_t count, std::vector<detail::RoleSpec> roles) {
+                      int64_t count, const std::string &name) {
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
                          Op::instanceFor(comm.team().size(), dtype, count));
   WEAVE_ASSIGN_OR_RETURN(auto kernel,
                          detail::StagedKernel::create(comm, std::move(instance),
-                                                      std::move(roles)));
+                                                      detail::opRoles(name)));
   return Op(std::move(kernel));
 }
 
 Expected<AllGather> AllGather::create(Communicator &comm,
                                       const std::string &dtype, int64_t count) {
-  return createOp<AllGather>(comm, dtype, count,
-                             {{"input", false}, {"output", true}});
+  return createOp<AllGather>(comm, dtype, count, "all_gather");
 }
 
 Expected<ReduceScatter> ReduceScatter::create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t count) {
-  return createOp<ReduceScatter>(comm, dtype, count,
-                                 {{"input", false}, {"output", true}});
+  return createOp<ReduceScatter>(comm, dtype, count, "reduce_scatter");
 }
 
 Expected<AllToAll> AllToAll::create(Communicator &comm,
                                     const std::string &dtype, int64_t count) {
-  return createOp<AllToAll>(comm, dtype, count,
-                            {{"input", false}, {"output", true}});
+  return createOp<AllToAll>(comm, dtype, count, "all_to_all");
 }
 
 Expected<AllToAllV> AllToAllV::create(Communicator &comm,
                                       const std::string &dtype,
                                       int64_t capacity) {
-  return createOp<AllToAllV>(
-      comm, dtype, capacity,
-      {{"input", false}, {"counts", false}, {"output", true}});
+  return createOp<AllToAllV>(comm, dtype, capacity, "all_to_all_v");
+}
+
+Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
+                                                  const std::string &dtype,
+                                                  int64_t mShard, int64_t k,
+                                                  int64_t n) {
+  uint32_t d = comm.team().size();
+  WEAVE_TRY(checkShape(d, dtype, mShard, k, n));
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance, instanceFor(d, dtype, k, n));
+  // `launches` (the kernel's epoch) and the semaphores are the op's,
+  // zeroed once.
+  WEAVE_ASSIGN_OR_RETURN(
+      auto kernel, detail::StagedKernel::create(
+                       comm, std::move(instance),
+                       detail::opRoles("all_gather_matmul"),
+                       detail::matmulParamShapes("all_gather_matmul", d,
+                                                 {mShard, k, n})));
+  return AllGatherMatmul(std::move(kernel));
+}
+
+Expected<MatmulReduceScatter>
+MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
+                            int64_t mShard, int64_t k, int64_t n) {
+  uint32_t d = comm.team().size();
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         instanceFor(d, dtype, mShard, k, n));
+  // `acc` (symmetric f32, kHalo rows above the shard: the template says
+  // why) and `partial` (the pipeline's f32 operand, whose stores the
+  // epilogue replaces) are the op's workspace.
+  WEAVE_ASSIGN_OR_RETURN(
+      auto kernel, detail::StagedKernel::create(
+                       comm, std::move(instance),
+                       detail::opRoles("matmul_reduce_scatter"),
+                       detail::matmulParamShapes("matmul_reduce_scatter", d,
+                                                 {mShard, k, n})));
+  return MatmulReduceScatter(std::move(kernel));
 }
 
 } // namespace weave::ops

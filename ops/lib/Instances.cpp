@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/ops/Collectives.h"
+#include "weave/ops/FusedMatmul.h"
+
+#include <algorithm>
 
 namespace weave::ops {
 
@@ -49,7 +52,7 @@ Expected<KernelInstance> AllReduce::instanceFor(uint32_t,
                          ? "one_shot_all_reduce"
                          : "two_shot_all_reduce";
   // One bundle serves every team size.
-  return KernelInstance{"all_reduce/" + stem, stem, dtype, 0, count, {}};
+  return KernelInstance{"all_reduce/" + stem, stem, dtype, 0, count, {}, {}};
 }
 
 Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
@@ -57,7 +60,7 @@ Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
                                                 int64_t count) {
   WEAVE_TRY(checkRequest("all-gather", dtype, false, "count", count));
   return KernelInstance{"all_gather/all_gather", "all_gather", dtype,
-                        teamSize, count, {}};
+                        teamSize, count, {}, {}};
 }
 
 Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
@@ -65,7 +68,7 @@ Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
                                                     int64_t count) {
   WEAVE_TRY(checkRequest("reduce-scatter", dtype, true, "count", count));
   return KernelInstance{"reduce_scatter/reduce_scatter", "reduce_scatter",
-                        dtype, teamSize, count, {}};
+                        dtype, teamSize, count, {}, {}};
 }
 
 Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
@@ -73,7 +76,7 @@ Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
                                                int64_t count) {
   WEAVE_TRY(checkRequest("all-to-all", dtype, false, "count", count));
   return KernelInstance{"all_to_all/all_to_all", "all_to_all", dtype,
-                        teamSize, count, {}};
+                        teamSize, count, {}, {}};
 }
 
 Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
@@ -81,7 +84,125 @@ Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
                                                 int64_t capacity) {
   WEAVE_TRY(checkRequest("all-to-all-v", dtype, false, "capacity", capacity));
   return KernelInstance{"all_to_all/all_to_all_v", "all_to_all_v", dtype,
-                        teamSize, capacity, {}};
+                        teamSize, capacity, {}, {}};
+}
+
+namespace {
+
+/// The dtypes and dimensions the fused matmul templates take: 16-bit
+/// operands (wgmma f16/bf16, f32 sums) whose rows are whole 16-byte TMA
+/// rows.
+Status checkMatmul(const std::string &op, const std::string &dtype,
+                   uint32_t teamSize, int64_t mShard, int64_t k, int64_t n) {
+  auto fail = [&](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument, op + ": " + what);
+  };
+  if (dtype != "f16" && dtype != "bf16")
+    return fail("dtype '" + dtype +
+                "' is not supported (f16 or bf16: the matmul sums in f32)");
+  if (teamSize < 1)
+    return fail("the team size must be at least 1");
+  for (auto [name, value] : {std::pair<const char *, int64_t>{"k", k},
+                             {"n", n}})
+    if (value < 8 || value % 8 != 0 || value > (int64_t(1) << 31))
+      return fail(std::string(name) +
+                  " must be a positive multiple of 8 (whole 16-byte rows) "
+                  "up to 2^31, got " +
+                  std::to_string(value));
+  if (mShard < 1 || mShard * int64_t(teamSize) > (int64_t(1) << 31))
+    return fail("m_shard must be between 1 and 2^31 / team size, got " +
+                std::to_string(mShard));
+  return ok();
+}
+
+} // namespace
+
+Status AllGatherMatmul::checkShape(uint32_t teamSize, const std::string &dtype,
+                                   int64_t mShard, int64_t k, int64_t n) {
+  WEAVE_TRY(checkMatmul("all-gather matmul", dtype, teamSize, mShard, k, n));
+  // The ring forwards to the previous member: a team of one has none (its
+  // all-gather matmul is a plain matmul).
+  if (teamSize < 2)
+    return Error(ErrorCode::InvalidArgument,
+                 "all-gather matmul: the team size must be at least 2 (a ring), "
+                 "got " + std::to_string(teamSize));
+  // The ring forwards and counts whole row tiles of a shard.
+  if (mShard % kRowTile != 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "all-gather matmul: m_shard must be a multiple of " +
+                     std::to_string(kRowTile) + " (the row tile), got " +
+                     std::to_string(mShard));
+  return ok();
+}
+
+Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
+                                                      const std::string &dtype,
+                                                      int64_t k, int64_t n) {
+  WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
+  // The template's tiles: 128 x 256 output tiles, k steps of 64.
+  constexpr int64_t kTileN = 256, kTileK = 64;
+  auto str = [](int64_t v) { return std::to_string(v); };
+  int64_t steps = (k + kTileK - 1) / kTileK;
+  int64_t colTiles = (n + kTileN - 1) / kTileN;
+  // ROWS = ?: one bundle serves every m_shard (rows bound at launch).
+  // Row-tile groups of 1, the only width that divides every shard (a group
+  // must not straddle two: the template says why).
+  TemplateValues extra{{"ROWS", "?"},
+                       {"M_SHARD", "?"},
+                       {"K", str(k)},
+                       {"N_SHARD", str(n)},
+                       {"DTYPE", dtype},
+                       {"GROUP_ROWS", "1"},
+                       {"LAST_K", str(steps - 1)},
+                       {"COL_TILES", str(colTiles)},
+                       // A row tile arrives in min(column tiles, k steps)
+                       // parts.
+                       {"PARTS_PER_TILE", str(std::min(colTiles, steps))}};
+  return KernelInstance{"collective_matmul/all_gather_matmul",
+                        "all_gather_matmul",
+                        dtype,
+                        teamSize,
+                        0,
+                        std::move(extra),
+                        "mdyn_k" + str(k) + "_n" + str(n)};
+}
+
+Expected<KernelInstance> MatmulReduceScatter::instanceFor(
+    uint32_t teamSize, const std::string &dtype, int64_t mShard, int64_t k,
+    int64_t n) {
+  WEAVE_TRY(checkMatmul("matmul reduce-scatter", dtype, teamSize, mShard, k, n));
+  if (teamSize > kMaxTeamSize)
+    return Error(ErrorCode::InvalidArgument,
+                 "matmul reduce-scatter: the team size must be at most " +
+                     std::to_string(kMaxTeamSize) +
+                     " (the template's table of peer tensor maps), got " +
+                     std::to_string(teamSize));
+  // @N@ = m_shard and @ROWS@ = D x m_shard come from the count.
+  auto str = [](int64_t v) { return std::to_string(v); };
+  return KernelInstance{"matmul_reduce_scatter/matmul_reduce_scatter",
+                        "matmul_reduce_scatter",
+                        dtype,
+                        teamSize,
+                        mShard,
+                        {{"K", str(k)}, {"COLS", str(n)}},
+                        "m" + str(mShard) + "_k" + str(k) + "_n" + str(n)};
+}
+
+Expected<KernelInstance> matmulOpInstance(const std::string &op,
+                                          uint32_t teamSize,
+                                          const std::string &dtype,
+                                          const MatmulShape &shape) {
+  if (op == "all_gather_matmul") {
+    WEAVE_TRY(AllGatherMatmul::checkShape(teamSize, dtype, shape.mShard,
+                                          shape.k, shape.n));
+    return AllGatherMatmul::instanceFor(teamSize, dtype, shape.k, shape.n);
+  }
+  if (op == "matmul_reduce_scatter")
+    return MatmulReduceScatter::instanceFor(teamSize, dtype, shape.mShard,
+                                            shape.k, shape.n);
+  return Error(ErrorCode::InvalidArgument,
+               "unknown fused matmul op '" + op +
+                   "' (all_gather_matmul, matmul_reduce_scatter)");
 }
 
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {

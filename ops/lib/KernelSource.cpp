@@ -15,8 +15,8 @@ KernelSource::~KernelSource() = default;
 
 std::string KernelInstance::key() const {
   return kernelName + "_" + dtype + "_d" +
-         (teamSize ? std::to_string(teamSize) : std::string("any")) + "_n" +
-         std::to_string(count);
+         (teamSize ? std::to_string(teamSize) : std::string("any")) +
+         (shape.empty() ? "_n" + std::to_string(count) : "_" + shape);
 }
 
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,

@@ -1,8 +1,7 @@
-//===- StagedKernel.cpp - One op's kernel and its symmetric staging -------===//
+//===- StagedKernel.cpp - One op's kernel and its workspace ---------------===//
 
 #include "StagedKernel.h"
 
-#include <algorithm>
 #include <cstdio>
 
 namespace weave::ops::detail {
@@ -27,54 +26,92 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 
 Expected<std::unique_ptr<StagedKernel>>
 StagedKernel::create(Communicator &comm, KernelInstance instance,
-                     std::vector<RoleSpec> roles) {
+                     std::vector<RoleSpec> roles, ParamShapes shapes) {
   auto staged = std::unique_ptr<StagedKernel>(new StagedKernel());
   staged->comm_ = &comm;
   WEAVE_ASSIGN_OR_RETURN(staged->kernel_, comm.kernel(instance));
   staged->instance_ = std::move(instance);
   staged->roles_ = std::move(roles);
   const KernelInfo &info = staged->kernel_->info();
-  size_t users = userParamCount(info);
+  WEAVE_ASSIGN_OR_RETURN(staged->params_, resolveParamShapes(info, shapes));
+  WEAVE_ASSIGN_OR_RETURN(
+      std::vector<ParamBinding> plan,
+      planBindings(info, staged->instance_.templateName, staged->roles_));
+  uint32_t teamSize = comm.team().size();
   staged->roleParam_.assign(staged->roles_.size(), SIZE_MAX);
   SymmetricHeap &heap = comm.heap();
-  for (size_t p = 0; p < users; ++p) {
-    const ParamInfo &param = info.params[p];
-    auto role = std::find_if(
-        staged->roles_.begin(), staged->roles_.end(),
-        [&](const RoleSpec &r) { return r.param == param.name; });
-    if (role != staged->roles_.end()) {
-      size_t r = role - staged->roles_.begin();
+  // Every allocation is recorded in bindings_ as it is made, so that the
+  // destructor gives back what a failing create() allocated.
+  for (size_t p = 0; p < plan.size(); ++p) {
+    const ParamInfo &param = staged->params_[p];
+    switch (plan[p].kind) {
+    case ParamBinding::Role: {
+      size_t r = plan[p].role;
       staged->roleParam_[r] = p;
-      RoleBinding binding{r, std::nullopt};
+      if (staged->roles_[r].memberBlock &&
+          elementCount(param.shape) % teamSize != 0)
+        return Error(ErrorCode::InvalidArgument,
+                     "kernel '" + info.name + "': parameter '" + param.name +
+                         "' (" + shapeText(param.shape) +
+                         ") is not " + std::to_string(teamSize) +
+                         " member blocks");
+      staged->bindings_.push_back(RoleBinding{r, std::nullopt});
       if (param.kind == abi::ParamKind::Symmetric) {
-        WEAVE_ASSIGN_OR_RETURN(binding.staging,
-                               heap.allocateTensor(param.dtype, param.shape));
+        WEAVE_ASSIGN_OR_RETURN(
+            SymmetricBuffer staging,
+            heap.allocateTensor(param.dtype, param.shape));
+        std::get<RoleBinding>(staged->bindings_.back()).staging = staging;
       }
-      staged->bindings_.push_back(binding);
-    } else if (param.kind == abi::ParamKind::Semaphore) {
+      break;
+    }
+    case ParamBinding::Semaphores: {
       WEAVE_ASSIGN_OR_RETURN(SemaphoreArray sems,
                              heap.allocateSemaphores(param.semaphoreCount));
       staged->bindings_.push_back(sems);
-    } else if (param.kind == abi::ParamKind::Symmetric) {
+      break;
+    }
+    case ParamBinding::SymmetricWorkspace: {
       // Workspace the kernel keeps to itself (e.g. all-to-all-v's table of
-      // counts). The heap hands out zeroed memory only for semaphores, and
-      // the kernels write workspace before reading it.
+      // counts, the GEMM + reduce-scatter's accumulator). The heap hands out
+      // zeroed memory only for semaphores, and the kernels write workspace
+      // before reading it.
       WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer workspace,
                              heap.allocateTensor(param.dtype, param.shape));
       staged->bindings_.push_back(workspace);
-    } else {
-      return Error(ErrorCode::InvalidArgument,
-                   "kernel '" + info.name + "' of template '" +
-                       staged->instance_.templateName + "': parameter '" +
-                       param.name + "' is bound by no role of the op");
+      break;
+    }
+    case ParamBinding::LocalWorkspace: {
+      staged->bindings_.push_back(DeviceBuffers{});
+      WEAVE_TRY(staged->allocateLocal(
+          param, std::get<DeviceBuffers>(staged->bindings_.back())));
+      break;
+    }
     }
   }
-  for (size_t r = 0; r < staged->roles_.size(); ++r)
-    if (staged->roleParam_[r] == SIZE_MAX)
-      return Error(ErrorCode::InvalidArgument,
-                   "kernel '" + info.name + "' has no parameter '" +
-                       staged->roles_[r].param + "'");
   return staged;
+}
+
+Status StagedKernel::allocateLocal(const ParamInfo &param,
+                                   DeviceBuffers &buffers) {
+  // Plain memory of each local member (e.g. the all-gather matmul's launch
+  // count, which must start at zero), zeroed once here, outside any
+  // capture; the kernels keep it consistent from then on.
+  Team &team = comm_->team();
+  buffers.dtype = param.dtype;
+  buffers.shape = param.shape;
+  buffers.bytes = tensorBytes(param);
+  for (size_t local = 0; local < team.localCount(); ++local) {
+    WEAVE_TRY(team.device(local).makeCurrent());
+    CUdeviceptr pointer = 0;
+    WEAVE_CU_TRY(cuMemAlloc(&pointer, buffers.bytes),
+                 "allocating workspace '" + param.name + "' of op '" +
+                     instance_.kernelName + "'");
+    buffers.pointers.push_back(pointer);
+    WEAVE_CU_TRY(cuMemsetD8(pointer, 0, buffers.bytes),
+                 "zeroing workspace '" + param.name + "'");
+    WEAVE_CU_TRY(cuCtxSynchronize(), "zeroing workspace '" + param.name + "'");
+  }
+  return ok();
 }
 
 StagedKernel::~StagedKernel() {
@@ -93,10 +130,25 @@ StagedKernel::~StagedKernel() {
         report(heap.free(*role->staging));
     } else if (const auto *sems = std::get_if<SemaphoreArray>(&binding)) {
       report(heap.free(*sems));
+    } else if (const auto *buffer = std::get_if<SymmetricBuffer>(&binding)) {
+      report(heap.free(*buffer));
     } else {
-      report(heap.free(std::get<SymmetricBuffer>(binding)));
+      const auto &local = std::get<DeviceBuffers>(binding);
+      for (size_t i = 0; i < local.pointers.size(); ++i) {
+        (void)comm_->team().device(i).makeCurrent();
+        if (CUresult result = cuMemFree(local.pointers[i]))
+          std::fprintf(stderr,
+                       "weave: warning: freeing the workspace of op '%s': "
+                       "cuMemFree returned %d\n",
+                       instance_.kernelName.c_str(), int(result));
+      }
     }
   }
+}
+
+int64_t StagedKernel::roleElements(size_t r) const {
+  int64_t all = elementCount(params_[roleParam_[r]].shape);
+  return roles_[r].memberBlock ? all / comm_->team().size() : all;
 }
 
 Status StagedKernel::checkTensors(
@@ -115,12 +167,13 @@ Status StagedKernel::checkTensors(
     return fail("expected " + std::to_string(roles_.size()) +
                 " tensor arguments, got " + std::to_string(tensors.size()));
   for (size_t r = 0; r < roles_.size(); ++r) {
-    const ParamInfo &param = info.params[roleParam_[r]];
+    const ParamInfo &param = params_[roleParam_[r]];
     const std::string &name = roles_[r].param;
     if (tensors[r].size() != locals)
       return fail("'" + name + "': expected one tensor per local member (" +
                   std::to_string(locals) + "), got " +
                   std::to_string(tensors[r].size()));
+    int64_t expected = roleElements(r);
     for (size_t local = 0; local < locals; ++local) {
       const TensorRef &t = tensors[r][local];
       std::string where = "'" + name + "' of local member " +
@@ -130,10 +183,13 @@ Status StagedKernel::checkTensors(
       if (t.dtype != param.dtype)
         return fail(where + "expected dtype " + param.dtype + ", got '" +
                     t.dtype + "'");
-      if (elementCount(t.shape) != elementCount(param.shape))
-        return fail(where + "expected " +
-                    std::to_string(elementCount(param.shape)) +
+      if (elementCount(t.shape) != expected)
+        return fail(where + "expected " + std::to_string(expected) +
                     " elements (the op was created for " +
+                    (roles_[r].memberBlock
+                         ? "1/" + std::to_string(comm_->team().size()) +
+                               " of "
+                         : std::string()) +
                     shapeText(param.shape) + "), got " + shapeText(t.shape));
     }
   }
@@ -153,12 +209,9 @@ Status StagedKernel::copy(uint64_t dst, uint64_t src, uint64_t bytes,
 Status StagedKernel::run(const std::vector<std::vector<TensorRef>> &tensors,
                          const std::vector<CUstream> &streams) {
   WEAVE_TRY(checkTensors(tensors, streams));
-  const KernelInfo &info = kernel_->info();
   SymmetricHeap &heap = comm_->heap();
-  size_t locals = comm_->team().localCount();
-  auto bytesOf = [&](size_t param) {
-    return tensorBytes(info.params[param]);
-  };
+  Team &team = comm_->team();
+  size_t locals = team.localCount();
 
   std::vector<KernelArg> args;
   for (size_t p = 0; p < bindings_.size(); ++p) {
@@ -171,35 +224,53 @@ Status StagedKernel::run(const std::vector<std::vector<TensorRef>> &tensors,
       DeviceBuffers buffers;
       for (const TensorRef &t : tensors[role->role])
         buffers.pointers.push_back(t.data);
-      buffers.dtype = info.params[p].dtype;
-      buffers.shape = info.params[p].shape;
-      buffers.bytes = bytesOf(p);
+      buffers.dtype = params_[p].dtype;
+      buffers.shape = params_[p].shape;
+      buffers.bytes = tensorBytes(params_[p]);
       args.push_back(std::move(buffers));
     } else if (const auto *sems = std::get_if<SemaphoreArray>(&binding)) {
       args.push_back(*sems);
+    } else if (const auto *buffer = std::get_if<SymmetricBuffer>(&binding)) {
+      args.push_back(*buffer);
     } else {
-      args.push_back(std::get<SymmetricBuffer>(binding));
+      args.push_back(std::get<DeviceBuffers>(binding));
     }
   }
-  // Check everything (arguments, launch limits) before the first copy, so
-  // that a failing call changes nothing.
-  WEAVE_TRY(kernel_->prepare(heap, args));
+  // Check and bind everything (arguments, launch limits, tensor maps) once,
+  // before the first copy, so that a failing call enqueues nothing.
+  WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, kernel_->bind(heap, args));
 
+  // The staged part of role r for local member `local`: the whole buffer,
+  // or the member's own block of it.
+  auto staged = [&](size_t p, size_t r, size_t local, uint64_t &at,
+                    uint64_t &bytes) {
+    const RoleBinding &role = std::get<RoleBinding>(bindings_[p]);
+    at = heap.localPointer(*role.staging, local);
+    bytes = tensorBytes(params_[p]);
+    if (roles_[r].memberBlock) {
+      bytes /= team.size();
+      at += bytes * team.rankOf(local);
+    }
+  };
   for (size_t p = 0; p < bindings_.size(); ++p)
     if (const auto *role = std::get_if<RoleBinding>(&bindings_[p]))
       if (role->staging && !roles_[role->role].written)
-        for (size_t local = 0; local < locals; ++local)
-          WEAVE_TRY(copy(heap.localPointer(*role->staging, local),
-                         tensors[role->role][local].data, bytesOf(p), local,
+        for (size_t local = 0; local < locals; ++local) {
+          uint64_t at = 0, bytes = 0;
+          staged(p, role->role, local, at, bytes);
+          WEAVE_TRY(copy(at, tensors[role->role][local].data, bytes, local,
                          streams[local]));
-  WEAVE_TRY(kernel_->launch(heap, args, streams));
+        }
+  WEAVE_TRY(kernel_->launch(bound, streams));
   for (size_t p = 0; p < bindings_.size(); ++p)
     if (const auto *role = std::get_if<RoleBinding>(&bindings_[p]))
       if (role->staging && roles_[role->role].written)
-        for (size_t local = 0; local < locals; ++local)
-          WEAVE_TRY(copy(tensors[role->role][local].data,
-                         heap.localPointer(*role->staging, local), bytesOf(p),
-                         local, streams[local]));
+        for (size_t local = 0; local < locals; ++local) {
+          uint64_t at = 0, bytes = 0;
+          staged(p, role->role, local, at, bytes);
+          WEAVE_TRY(copy(tensors[role->role][local].data, at, bytes, local,
+                         streams[local]));
+        }
   return ok();
 }
 

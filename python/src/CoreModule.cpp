@@ -12,6 +12,7 @@
 #include "Common.h"
 
 #include "weave/ops/Collectives.h"
+#include "weave/ops/FusedMatmul.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/KernelArgs.h"
 #ifdef WEAVE_PYTHON_WITH_JIT
@@ -226,6 +227,19 @@ PYBIND11_MODULE(_core, m) {
       py::arg("algorithm") = "auto",
       "(key, kernel name, source) of the kernel a ready-made op runs: what "
       "weave.compile_op compiles ahead of time");
+  m.def(
+      "matmul_op_instance",
+      [](const std::string &op, uint32_t teamSize, const std::string &dtype,
+         int64_t mShard, int64_t k, int64_t n) {
+        ops::KernelInstance value = unwrap(
+            ops::matmulOpInstance(op, teamSize, dtype, {mShard, k, n}));
+        return py::make_tuple(value.key(), value.kernelName,
+                              unwrap(value.source()));
+      },
+      py::arg("op"), py::arg("team_size"), py::arg("dtype"),
+      py::arg("m_shard"), py::arg("k"), py::arg("n"),
+      "(key, kernel name, source) of the kernel a fused matmul op "
+      "(all_gather_matmul, matmul_reduce_scatter) runs");
 
 #ifdef WEAVE_PYTHON_WITH_JIT
   m.attr("has_compiler") = true;

@@ -13,6 +13,7 @@
 #include "DLPack.h"
 
 #include "weave/ops/Collectives.h"
+#include "weave/ops/FusedMatmul.h"
 #ifdef WEAVE_PYTHON_WITH_JIT
 #include "weave/ops/JitSource.h"
 #endif
@@ -532,6 +533,10 @@ PYBIND11_MODULE(_cuda, m) {
   bindOp<ops::AllToAll, 2>(m, "AllToAll", "block j of in goes to member j");
   bindOp<ops::AllToAllV, 3>(m, "AllToAllV",
                             "counts[j] elements of in go to member j");
+  bindOp<ops::AllGatherMatmul, 3>(m, "AllGatherMatmul",
+                                  "c = AllGather(a) @ b");
+  bindOp<ops::MatmulReduceScatter, 3>(
+      m, "MatmulReduceScatter", "c = rows `rank` of the sum of a @ b");
   m.def(
       "all_reduce_op",
       [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype,
@@ -565,4 +570,21 @@ PYBIND11_MODULE(_cuda, m) {
   WEAVE_BIND_CREATE("all_to_all_op", AllToAll)
   WEAVE_BIND_CREATE("all_to_all_v_op", AllToAllV)
 #undef WEAVE_BIND_CREATE
+#define WEAVE_BIND_CREATE_MATMUL(fn, Op)                                       \
+  m.def(                                                                       \
+      fn,                                                                      \
+      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
+         int64_t mShard, int64_t k, int64_t n) {                               \
+        Expected<ops::Op> op = [&] {                                           \
+          py::gil_scoped_release release;                                      \
+          return ops::Op::create(c->comm, dtype, mShard, k, n);                \
+        }();                                                                   \
+        return std::make_shared<PyOp<ops::Op>>(                                \
+            PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
+      },                                                                       \
+      py::arg("comm"), py::arg("dtype"), py::arg("m_shard"), py::arg("k"),     \
+      py::arg("n"));
+  WEAVE_BIND_CREATE_MATMUL("all_gather_matmul_op", AllGatherMatmul)
+  WEAVE_BIND_CREATE_MATMUL("matmul_reduce_scatter_op", MatmulReduceScatter)
+#undef WEAVE_BIND_CREATE_MATMUL
 }

@@ -155,3 +155,169 @@ def test_ops_on_torch_symmetric_memory(gpu_team_factory, tmp_path):
         assert base <= staged[0].data_ptr() < base + (8 << 20)
     finally:
         dist.destroy_process_group()
+
+
+# The fused matmuls. Shapes: a member's shard of 128 rows (the row tile), k =
+# 256 and n = 320 (a ragged column tile): the ahead-of-time bundles of
+# test/gpu/run_loopback.sh are made for these.
+M, K, NCOLS = 128, 256, 320
+MRS_M = 200  # matmul reduce-scatter: boxes straddle two shards
+
+
+def test_matmul_shape_errors_without_a_gpu():
+    """The operand checks of the fused matmuls need neither a GPU nor torch."""
+    import weave.ops
+    check = weave.ops._check_matmul_shapes
+    check("all_gather_matmul", (128, 64), (64, 32), "bf16", "bf16")
+    with pytest.raises(weave.WeaveError, match="a is 128x64 and b 32x32: a's columns must be b's rows"):
+        check("all_gather_matmul", (128, 64), (32, 32), "bf16", "bf16")
+    with pytest.raises(weave.WeaveError, match="expected 2-D a and b, got a \\[128\\]"):
+        check("matmul_reduce_scatter", (128,), (64, 32), "bf16", "bf16")
+    with pytest.raises(weave.WeaveError, match="expected one dtype"):
+        check("all_gather_matmul", (128, 64), (64, 32), "bf16", "f16")
+
+
+def test_matmul_op_instances():
+    """One all-gather matmul kernel for every m_shard; one GEMM + RS kernel
+    per shape; bad shapes are errors naming what was expected."""
+    key = weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K, NCOLS)[0]
+    assert key == f"all_gather_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
+    assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 1024, K, NCOLS)[0] == key
+    key, kernel, source = weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16",
+                                                         MRS_M, K, NCOLS)
+    assert (key, kernel) == (f"matmul_reduce_scatter_f16_d2_m{MRS_M}_k{K}_n{NCOLS}",
+                             "matmul_reduce_scatter")
+    assert f"memref<{2 * MRS_M}x{K}xf16>" in source
+    with pytest.raises(weave.WeaveError, match="m_shard must be a multiple of 128"):
+        weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 100, K, NCOLS)
+    with pytest.raises(weave.WeaveError, match="team size must be at most 8"):
+        weave._core.matmul_op_instance("matmul_reduce_scatter", 16, "bf16", 128, K, NCOLS)
+    with pytest.raises(weave.WeaveError, match="unknown fused matmul op"):
+        weave._core.matmul_op_instance("matmul_all_reduce", 2, "bf16", 128, K, NCOLS)
+
+
+def test_fused_matmul_fake_shapes():
+    """The fake implementations give the output shapes (and reject wrong
+    operands) without a GPU: what torch.compile traces with."""
+    torch = torch_or_skip((2, 4))
+    import types
+    import weave.ops
+    assert weave.ops.custom_ops_registered
+    # A group of 4 members as far as the fake implementations can tell.
+    weave.ops._GROUPS["fake4"] = types.SimpleNamespace(
+        team=types.SimpleNamespace(size=4, local_count=1))
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    try:
+        with FakeTensorMode():
+            a = torch.empty(M, K, dtype=torch.bfloat16)
+            b = torch.empty(K, NCOLS, dtype=torch.bfloat16)
+            assert weave.ops.all_gather_matmul(a, b, "fake4").shape == (4 * M, NCOLS)
+            tall = torch.empty(4 * M, K, dtype=torch.bfloat16)
+            assert weave.ops.matmul_reduce_scatter(tall, b, "fake4").shape == (M, NCOLS)
+            with pytest.raises(Exception, match="a's columns must be b's rows"):
+                weave.ops.all_gather_matmul(a, torch.empty(K + 8, NCOLS, dtype=torch.bfloat16),
+                                            "fake4")
+            with pytest.raises(Exception, match="do not split into 4 shards"):
+                weave.ops.matmul_reduce_scatter(torch.empty(M + 1, K, dtype=torch.bfloat16),
+                                                b, "fake4")
+    finally:
+        del weave.ops._GROUPS["fake4"]
+
+
+def _randn16(torch, shape, dtype, seed):
+    g = torch.Generator(device="cpu").manual_seed(seed)
+    return torch.randn(shape, generator=g).to(dtype).to("cuda:0")
+
+
+@pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
+def test_fused_matmuls_match_torch(loopback, dtype_name):
+    """Loopback D = 2: each op called twice with new inputs and no host
+    synchronization, against float64 products of the same inputs."""
+    torch, team, coll = loopback
+    dtype = getattr(torch, dtype_name)
+    d = team.size
+    tol = dict(rtol=1e-2, atol=1e-2) if dtype == torch.bfloat16 else dict(rtol=2e-3, atol=2e-3)
+    results = []
+    for call in range(2):
+        a = [_randn16(torch, (M, K), dtype, 10 * call + r) for r in range(d)]
+        b = [_randn16(torch, (K, NCOLS), dtype, 100 + 10 * call + r) for r in range(d)]
+        tall = [_randn16(torch, (d * MRS_M, K), dtype, 200 + 10 * call + r) for r in range(d)]
+        results.append((a, b, tall, coll.all_gather_matmul(a, b),
+                        coll.matmul_reduce_scatter(tall, b)))
+    torch.cuda.synchronize()
+    for a, b, tall, gathered, scattered in results:
+        whole = torch.cat(a).double()
+        total = sum(t.double() @ bb.double() for t, bb in zip(tall, b))
+        for r in range(d):
+            assert gathered[r].shape == (d * M, NCOLS)
+            torch.testing.assert_close(gathered[r].double(), whole @ b[r].double(), **tol)
+            torch.testing.assert_close(scattered[r].double(),
+                                       total[r * MRS_M:(r + 1) * MRS_M], **tol)
+
+
+def test_fused_matmul_custom_ops(gpu_team_factory):
+    """torch.ops.weave.matmul_reduce_scatter with a team of one: a plain
+    matmul, eager and under torch.compile(fullgraph=True); the all-gather
+    matmul needs a ring of 2 and says so."""
+    torch = torch_or_skip((2, 4))
+    import weave.ops
+    team = gpu_team_factory(1)
+    memory = weave.SymmetricMemory(team, 16 << 20)
+    weave.ops.register_group("solo_mm", weave.ops.Collectives(team, memory, kernels_or_skip()))
+    a = _randn16(torch, (M, K), torch.bfloat16, 1)
+    b = _randn16(torch, (K, NCOLS), torch.bfloat16, 2)
+    expected = (a.double() @ b.double())
+    tol = dict(rtol=1e-2, atol=1e-2)
+    torch.testing.assert_close(weave.ops.matmul_reduce_scatter(a, b, "solo_mm").double(),
+                               expected, **tol)
+
+    def f(x, y):
+        return weave.ops.matmul_reduce_scatter(x, y, "solo_mm") * 2
+    compiled = torch.compile(f, fullgraph=True)
+    torch.testing.assert_close(compiled(a, b).double(), expected * 2, **tol)
+    with pytest.raises(weave.WeaveError, match="team size must be at least 2"):
+        weave.ops.all_gather_matmul(a, b, "solo_mm")
+
+
+def test_matmul_reduce_scatter_matches_torch_symm_mem(gpu_team_factory, tmp_path):
+    """weave.ops.matmul_reduce_scatter against
+    torch.ops.symm_mem.fused_matmul_reduce_scatter on a process group of one
+    (PyTorch's symmetric memory under both; the all-gather matmul needs two
+    GPUs: bench/collective_matmul/torch_weave_vs_fused.py)."""
+    torch = torch_or_skip((2, 4))
+    import torch.distributed as dist
+    import weave.ops
+    if not dist.is_available():
+        pytest.skip("torch.distributed is not available")
+    gpu_team_factory(1)  # skips without a GPU
+    dist.init_process_group("nccl", init_method=f"file://{tmp_path}/store",
+                            rank=0, world_size=1, device_id=torch.device("cuda", 0))
+    try:
+        torch.cuda.set_device(0)
+        team = weave.team_from_process_group()
+        memory = weave.SymmetricMemory.from_torch(team, dist.group.WORLD, 16 << 20)
+        weave.ops.register_group("pg1", weave.ops.Collectives(team, memory, kernels_or_skip()))
+        a = _randn16(torch, (M, K), torch.bfloat16, 3)
+        b = _randn16(torch, (K, NCOLS), torch.bfloat16, 4)
+        ours = weave.ops.matmul_reduce_scatter(a, b, "pg1")
+        try:
+            import torch.distributed._symmetric_memory as symm_mem
+            group_name = dist.group.WORLD.group_name
+            if hasattr(symm_mem, "enable_symm_mem_for_group"):
+                symm_mem.enable_symm_mem_for_group(group_name)
+            theirs = torch.ops.symm_mem.fused_matmul_reduce_scatter(
+                a, b, "sum", scatter_dim=0, group_name=group_name)
+        except Exception as error:  # noqa: BLE001 - torch says why it cannot
+            pytest.skip(f"torch.ops.symm_mem.fused_matmul_reduce_scatter does not run "
+                        f"on one GPU here: {error}")
+        torch.testing.assert_close(ours.double(), theirs.double(), rtol=1e-2, atol=1e-2)
+        torch.testing.assert_close(ours.double(), a.double() @ b.double(),
+                                   rtol=1e-2, atol=1e-2)
+    finally:
+        # The op gives its workspace back to PyTorch's memory: before the
+        # group (and that memory) goes.
+        torch.cuda.synchronize()
+        weave.ops._GROUPS.pop("pg1", None)
+        import gc
+        gc.collect()
+        dist.destroy_process_group()

@@ -64,13 +64,27 @@ def compile(source_or_path, *, name=None, arch="sm_90a", opt_level=3,
     return bundle
 
 
-def compile_op(op, team_size, dtype, count, folder, algorithm="auto", **options):
+def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
+               *, shape=None, **options):
     """Compiles the kernel a ready-made op (weave.ops) runs for this team
     size, dtype and count into ``folder/<key>.wbundle``, where
     ``Collectives(..., kernels=folder)`` finds it on a machine without the
-    compiler. Returns the bundle's path."""
+    compiler. The fused matmuls (``all_gather_matmul``,
+    ``matmul_reduce_scatter``) take ``shape=(m_shard, k, n)`` instead of a
+    count. Returns the bundle's path."""
     import os
-    key, _, source = _core.op_instance(op, int(team_size), dtype, int(count), algorithm)
+    if folder is None:
+        raise WeaveError("InvalidArgument", "compile_op: folder is required")
+    if shape is not None:
+        m_shard, k, n = (int(v) for v in shape)
+        key, _, source = _core.matmul_op_instance(op, int(team_size), dtype,
+                                                  m_shard, k, n)
+    else:
+        if count is None:
+            raise WeaveError("InvalidArgument",
+                             f"compile_op: {op} needs a count (or shape= for a fused matmul)")
+        key, _, source = _core.op_instance(op, int(team_size), dtype, int(count),
+                                           algorithm)
     bundle = compile(source, name=f"{key}.mlir", **options)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(os.fspath(folder), f"{key}.wbundle")

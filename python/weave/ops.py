@@ -6,18 +6,41 @@ examples/, instantiated per dtype and size, cached) on a team:
     coll = weave.ops.Collectives(team, weave.SymmetricMemory(team, 256 << 20))
     out = coll.all_reduce(x)              # x: a tensor, or one per local member
 
-With torch >= 2.4 the same collectives are torch.library custom ops with
-fake (meta) implementations, so they trace under torch.compile. They take a
+and the fused matmuls, ``coll.all_gather_matmul(a, b)`` (AllGather(a) @ b)
+and ``coll.matmul_reduce_scatter(a, b)`` (this member's rows of the sum
+over the team of a @ b).
+
+With torch >= 2.4 the same ops are torch.library custom ops with fake
+(meta) implementations, so they trace under torch.compile. They take a
 group name registered with :func:`register_group` (one local member per
 process, as under torchrun):
 
     weave.ops.register_group("tp", coll)
     y = torch.ops.weave.all_reduce(x, "tp")
+    c = weave.ops.all_gather_matmul(a, b, "tp")   # torch.ops.weave.all_gather_matmul
 """
 
-from . import _cuda
 from .errors import WeaveError
-from .runtime import MemberStreams, _dtype_name, _torch, tensor_refs
+
+
+# The CUDA part (weave._cuda, weave.runtime) loads when an op is first made,
+# so that this module, its shape checks and the custom ops' fake
+# implementations also load on a machine without a driver.
+def _runtime():
+    from . import runtime
+    return runtime
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def _dtype_name(tensor):
+    return _runtime()._dtype_name(tensor)
 
 
 class Collectives:
@@ -29,19 +52,21 @@ class Collectives:
     def __init__(self, team, memory, kernels="jit"):
         self.team = team
         self.memory = memory
+        from . import _cuda
+        self._cuda = _cuda
         self._comm = _cuda.Communicator(team, memory.heap, str(kernels))
         self._ops = {}
-        self._streams = MemberStreams(team)
+        self._streams = _runtime().MemberStreams(team)
 
     def _op(self, kind, dtype, count, *extra):
         key = (kind, dtype, count) + extra
         if key not in self._ops:
-            create = getattr(_cuda, f"{kind}_op")
+            create = getattr(self._cuda, f"{kind}_op")
             self._ops[key] = create(self._comm, dtype, count, *extra)
         return self._ops[key]
 
     def _refs(self, name, arg):
-        refs = tensor_refs(self.team, name, arg)
+        refs = _runtime().tensor_refs(self.team, name, arg)
         if refs is None:
             raise WeaveError("InvalidArgument", f"{name}: expected a CUDA tensor "
                              f"or a list of them (one per local member)")
@@ -119,6 +144,63 @@ class Collectives:
                   x, counts, out)
         return out
 
+    def _matmul_operands(self, kind, a, b):
+        a0 = a if not isinstance(a, (list, tuple)) else a[0]
+        b0 = b if not isinstance(b, (list, tuple)) else b[0]
+        _check_matmul_shapes(kind, tuple(a0.shape), tuple(b0.shape), a0.dtype, b0.dtype)
+        return a0, b0
+
+    def _matmul_outputs(self, like, rows, cols):
+        torch = _torch()
+        inputs = like if isinstance(like, (list, tuple)) else [like]
+        outs = [torch.empty((rows, cols), dtype=t.dtype, device=t.device) for t in inputs]
+        return outs if isinstance(like, (list, tuple)) else outs[0]
+
+    def all_gather_matmul(self, a, b, out=None):
+        """``AllGather(a) @ b``, fused: ``a`` is this member's row shard
+        (m_shard x k, m_shard a multiple of 128), ``b`` its k x n operand;
+        the result has team size x m_shard rows. f16 or bf16, summed in
+        f32. One kernel serves every m_shard."""
+        a0, b0 = self._matmul_operands("all_gather_matmul", a, b)
+        m, k = a0.shape
+        n = b0.shape[1]
+        out = self._matmul_outputs(a, self.team.size * m, n) if out is None else out
+        self._run("all_gather_matmul", _dtype_name(a0), m, (k, n), a, b, out)
+        return out
+
+    def matmul_reduce_scatter(self, a, b, out=None):
+        """Rows ``[rank * m, (rank + 1) * m)`` of the sum over the team of
+        ``a @ b`` (``a``: team size x m rows by k, ``b``: k x n), reduced in
+        f32 as the matmul produces it and rounded once. f16 or bf16; a team
+        of at most 8."""
+        a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
+        rows, k = a0.shape
+        n = b0.shape[1]
+        if rows % self.team.size:
+            raise WeaveError("InvalidArgument",
+                             f"matmul_reduce_scatter: {rows} rows of a do not split "
+                             f"into {self.team.size} shards")
+        m = rows // self.team.size
+        out = self._matmul_outputs(a, m, n) if out is None else out
+        self._run("matmul_reduce_scatter", _dtype_name(a0), m, (k, n), a, b, out)
+        return out
+
+
+def _check_matmul_shapes(kind, a_shape, b_shape, a_dtype, b_dtype):
+    """What a fused matmul op needs of its operands, checked before a kernel
+    is made (and by the fake implementations, so torch.compile sees it)."""
+    if len(a_shape) != 2 or len(b_shape) != 2:
+        raise WeaveError("InvalidArgument",
+                         f"{kind}: expected 2-D a and b, got a {list(a_shape)} "
+                         f"and b {list(b_shape)}")
+    if a_shape[1] != b_shape[0]:
+        raise WeaveError("InvalidArgument",
+                         f"{kind}: a is {a_shape[0]}x{a_shape[1]} and b "
+                         f"{b_shape[0]}x{b_shape[1]}: a's columns must be b's rows")
+    if a_dtype != b_dtype:
+        raise WeaveError("InvalidArgument",
+                         f"{kind}: a is {a_dtype} and b {b_dtype}: expected one dtype")
+
 
 _GROUPS = {}
 
@@ -182,8 +264,55 @@ def _register_custom_ops():
     def _(x, counts, group):
         return torch.empty_like(x)
 
+    @torch.library.custom_op("weave::all_gather_matmul", mutates_args=())
+    def all_gather_matmul(a: torch.Tensor, b: torch.Tensor, group: str) -> torch.Tensor:
+        return _group(group).all_gather_matmul(a.contiguous(), b.contiguous())
+
+    @all_gather_matmul.register_fake
+    def _(a, b, group):
+        _check_matmul_shapes("all_gather_matmul", tuple(a.shape), tuple(b.shape),
+                             a.dtype, b.dtype)
+        size = _group(group).team.size
+        return a.new_empty((size * a.shape[0], b.shape[1]))
+
+    @torch.library.custom_op("weave::matmul_reduce_scatter", mutates_args=())
+    def matmul_reduce_scatter(a: torch.Tensor, b: torch.Tensor, group: str) -> torch.Tensor:
+        return _group(group).matmul_reduce_scatter(a.contiguous(), b.contiguous())
+
+    @matmul_reduce_scatter.register_fake
+    def _(a, b, group):
+        _check_matmul_shapes("matmul_reduce_scatter", tuple(a.shape), tuple(b.shape),
+                             a.dtype, b.dtype)
+        size = _group(group).team.size
+        if a.shape[0] % size:
+            raise WeaveError("InvalidArgument",
+                             f"matmul_reduce_scatter: {a.shape[0]} rows of a do not "
+                             f"split into {size} shards")
+        return a.new_empty((a.shape[0] // size, b.shape[1]))
+
     return True
 
 
 #: True when the torch custom ops (torch.ops.weave.*) are registered.
 custom_ops_registered = _register_custom_ops()
+
+
+def _custom_op(name):
+    if not custom_ops_registered:
+        raise WeaveError("NotFound",
+                         f"weave.ops.{name} is a torch custom op and needs torch >= 2.4 "
+                         f"(torch.library.custom_op); use Collectives.{name}")
+    return getattr(_torch().ops.weave, name)
+
+
+def all_gather_matmul(a, b, group):
+    """``AllGather(a) @ b`` over the registered group ``group``:
+    torch.ops.weave.all_gather_matmul (a custom op with a fake
+    implementation: it traces under torch.compile)."""
+    return _custom_op("all_gather_matmul")(a, b, group)
+
+
+def matmul_reduce_scatter(a, b, group):
+    """This member's rows of the sum over the group of ``a @ b``:
+    torch.ops.weave.matmul_reduce_scatter."""
+    return _custom_op("matmul_reduce_scatter")(a, b, group)

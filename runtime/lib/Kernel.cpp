@@ -325,9 +325,9 @@ Expected<int> Kernel::maxResidentClusters(size_t local) const {
   return clusters;
 }
 
-Status Kernel::bind(const SymmetricHeap &heap,
-                    const std::vector<KernelArg> &args, size_t local,
-                    std::vector<uint8_t> &storage, size_t &base) {
+Status Kernel::bindMember(const SymmetricHeap &heap,
+                          const std::vector<KernelArg> &args, size_t local,
+                          std::vector<uint8_t> &storage, size_t &base) {
   const KernelInfo &info = *info_;
   // Align the parameter block to 64 bytes inside `storage`.
   storage.assign(layout_.totalBytes + 64, 0);
@@ -428,8 +428,8 @@ Status Kernel::bind(const SymmetricHeap &heap,
   return ok();
 }
 
-Status Kernel::prepare(const SymmetricHeap &heap,
-                       const std::vector<KernelArg> &args) {
+Expected<BoundArgs> Kernel::bind(const SymmetricHeap &heap,
+                                 const std::vector<KernelArg> &args) {
   if (heap.team() != team_)
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name +
@@ -440,33 +440,51 @@ Status Kernel::prepare(const SymmetricHeap &heap,
     return *residency_;
   WEAVE_TRY(checkKernelArgs(
       *info_, args, BindingTarget{heap.id(), team_->devices.size(), team_->size}));
-  std::vector<uint8_t> storage;
-  size_t base = 0;
-  for (size_t local = 0; local < team_->devices.size(); ++local)
-    WEAVE_TRY(bind(heap, args, local, storage, base));
+  // Every member's block before any launch, so that nothing launches
+  // unless all devices can.
+  BoundArgs bound;
+  bound.kernel_ = this;
+  size_t localCount = team_->devices.size();
+  bound.storage_.resize(localCount);
+  bound.bases_.resize(localCount);
+  for (size_t local = 0; local < localCount; ++local)
+    WEAVE_TRY(bindMember(heap, args, local, bound.storage_[local],
+                         bound.bases_[local]));
+  return bound;
+}
+
+Status Kernel::prepare(const SymmetricHeap &heap,
+                       const std::vector<KernelArg> &args) {
+  Expected<BoundArgs> bound = bind(heap, args);
+  if (!bound)
+    return std::move(bound).takeError();
   return ok();
 }
 
 Status Kernel::launch(const SymmetricHeap &heap,
                       const std::vector<KernelArg> &args,
                       const std::vector<CUstream> &streams) {
+  WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, bind(heap, args));
+  return launch(bound, streams);
+}
+
+Status Kernel::launch(const BoundArgs &args,
+                      const std::vector<CUstream> &streams) {
   if (streams.size() != team_->devices.size())
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name + "': expected one stream per local "
                  "device (" + std::to_string(team_->devices.size()) +
                      "), got " + std::to_string(streams.size()));
-  WEAVE_TRY(prepare(heap, args));
+  if (args.kernel_ != this)
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + info_->name +
+                     "': the arguments were bound for another kernel");
   const KernelInfo &info = *info_;
-  // Bind everything first, so that nothing launches unless all devices can.
-  size_t localCount = team_->devices.size();
-  std::vector<std::vector<uint8_t>> storage(localCount);
-  std::vector<size_t> bases(localCount);
-  for (size_t local = 0; local < localCount; ++local)
-    WEAVE_TRY(bind(heap, args, local, storage[local], bases[local]));
-  for (size_t local = 0; local < localCount; ++local) {
+  for (size_t local = 0; local < team_->devices.size(); ++local) {
+    const uint8_t *block = args.storage_[local].data() + args.bases_[local];
     std::vector<void *> pointers(info.params.size());
     for (size_t p = 0; p < info.params.size(); ++p)
-      pointers[p] = storage[local].data() + bases[local] + layout_.offsets[p];
+      pointers[p] = const_cast<uint8_t *>(block) + layout_.offsets[p];
     CUlaunchAttribute attribute;
     CUlaunchConfig config =
         launchConfig(info, launchGrid_, attribute, /*alwaysCluster=*/false);

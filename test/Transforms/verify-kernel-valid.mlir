@@ -12,7 +12,7 @@ gpu.module @m {
 //       CHECK:   weave.put %[[SRC]], %[[BUF]] on %[[RIGHT]]
 //       CHECK:   gpu.barrier
 //       CHECK:   weave.semaphore_signal %[[SEM]], %{{.*}} on %[[RIGHT]] : !weave.semaphore
-//       CHECK:   weave.semaphore_wait %[[SEM]], %{{.*}} decrement : !weave.semaphore
+//       CHECK:   weave.semaphore_wait %[[SEM]], %{{.*}} decrement scope(block) : !weave.semaphore
 gpu.func @ring_exchange(%src: memref<1024xf32>, %buf: memref<1024xf32, #weave.symmetric>, %sem: !weave.semaphore) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   %me = weave.device_id "x"
   %n = weave.num_devices "x"
@@ -23,7 +23,7 @@ gpu.func @ring_exchange(%src: memref<1024xf32>, %buf: memref<1024xf32, #weave.sy
   weave.put %src, %buf on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
   gpu.barrier
   weave.semaphore_signal %sem, %one on %right : !weave.semaphore
-  weave.semaphore_wait %sem, %one decrement : !weave.semaphore
+  weave.semaphore_wait %sem, %one decrement scope(block) : !weave.semaphore
   gpu.return
 }
 

@@ -13,7 +13,7 @@ gpu.module @m {
     %flat = memref.collapse_shape %buf [[0, 1]] : memref<2x1024xf32, #weave.symmetric> into memref<2048xf32, #weave.symmetric>
     %r = weave.remote_ref %flat on %right : memref<2048xf32, #weave.symmetric>
     weave.semaphore_signal %sem, %c1_i32 on %right : !weave.semaphore
-    weave.semaphore_wait %sem, %c1_i32 decrement : !weave.semaphore
+    weave.semaphore_wait %sem, %c1_i32 decrement scope(block) : !weave.semaphore
     gpu.return
   }
 }

@@ -19,7 +19,8 @@
 # collectives benchmark's check mode at D = 2, the matmul pipeline with a
 # dynamic row count and the collective matmul with a dynamic m_shard at
 # D = 2, and the collective matmul's check at D = 2, 4, 8, f16 and bf16,
-# m_shard 1024 and 1152 (not a multiple of 1024).
+# m_shard 1024 and 1152 (not a multiple of 1024), and weave::ops' fused
+# matmuls (examples/fused_ops) at D = 2, 4, 8.
 # With LOOPBACK_ONLY=REGEX only the runs whose name matches (grep -E) run;
 # LOOPBACK_TIMEOUT (seconds, default 300) bounds each run. Ends with one
 # line per run and "N passed, N failed".
@@ -31,7 +32,7 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in matmul_reduce_scatter weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
+  for b in fused_ops matmul_reduce_scatter weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
@@ -56,6 +57,29 @@ if [ "${1:-}" = "--stage" ]; then
   mkdir -p "$CARRY/bundles-dyn"
   cp "$BUILD"/bench/collective_matmul/all_gather_matmul_*_d2_mdyn.wbundle \
      "$CARRY/bundles-dyn/" || exit 1
+  # The fused matmul ops' bundles (weave-ops + weavec, the documented way):
+  # the all-gather matmul (one bundle for every m_shard) and the GEMM + RS
+  # at the shapes examples/fused_ops checks, D = 2, 4, 8.
+  rm -rf "$CARRY/fused-bundles" && mkdir -p "$CARRY/fused-bundles"
+  fused_bundle() { # DIR OP ARGS...
+    local dir=$1 op=$2; shift 2
+    local key
+    key=$("$BUILD/bin/weave-ops" key "$op" "$@") || return 1
+    [ -f "$dir/$key.wbundle" ] && return 0
+    "$BUILD/bin/weave-ops" source "$op" "$@" -o "$dir/op.mlir" &&
+      "$BUILD/bin/weavec" "$dir/op.mlir" --emit=bundle -o "$dir/$key.wbundle" &&
+      rm -f "$dir/op.mlir"
+  }
+  for d in 2 4 8; do
+    for t in bf16 f16; do
+      fused_bundle "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
+        --m-shard 128 --k 256 --n 320 || exit 1
+      for m in 200 256; do
+        fused_bundle "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
+          --m-shard $m --k 256 --n 320 || exit 1
+      done
+    done
+  done
   # The Python package, built there (its modules need the GPU machine's
   # Python and torch), with the ops' bundles its tests need (made here:
   # the GPU machines have no LLVM).
@@ -82,6 +106,15 @@ reduce_scatter 2 bf16 1001 auto
 all_to_all 2 bf16 1001 auto
 all_to_all_v 2 bf16 1001 auto
 OPS
+  # The fused matmuls of the Python tests: loopback D = 2, and a team of one.
+  for t in bf16 f16; do
+    fused_bundle "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
+      --m-shard 128 --k 256 --n 320 || exit 1
+    fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
+      --m-shard 200 --k 256 --n 320 || exit 1
+  done
+  fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
+    --m-shard 128 --k 256 --n 320 || exit 1
   rm -f "$CARRY/op-bundles/op.mlir"
   du -sh "$CARRY"
   exit 0
@@ -157,6 +190,12 @@ for b in "$CARRY"/bundles-mrs/*.wbundle; do
   run "matmul reduce-scatter D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
     "$CARRY/bin/matmul_reduce_scatter" "$b"
 done
+# weave::ops' fused matmuls as a user calls them (two calls without host
+# synchronization, graph replays, float64 reference), kernels from bundles.
+for d in 2 4 8; do
+  run "fused ops D=$d (ops::AllGatherMatmul + ops::MatmulReduceScatter, bf16+f16)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/fused_ops" --bundles "$CARRY/fused-bundles"
+done
 # The C++ package as a deployment without LLVM uses it: the runtime and the
 # ops installed from this source tree, the consumer built against the
 # install alone, its ops' kernels from the bundle folder made here.
@@ -177,6 +216,12 @@ if [ -d "$CARRY/python-src" ] && python3 -c "import torch" 2>/dev/null; then
     PYTHONPATH=$PYBUILD/python WEAVE_TEST_BUNDLES="$CARRY/op-bundles" \
     WEAVE_SOURCE_DIR="$CARRY/python-src" \
     python3 -m pytest -q -rs -p no:cacheprovider "$CARRY/python-src/python/tests"
+  # The 2-GPU comparison with torch's fused_all_gather_matmul: on one GPU it
+  # must say why it cannot run and exit 0.
+  run "torch_weave_vs_fused.py under torchrun (1 process: says why it skips)" env \
+    PYTHONPATH=$PYBUILD/python python3 -m torch.distributed.run --nproc-per-node=1 \
+    "$CARRY/python-src/bench/collective_matmul/torch_weave_vs_fused.py" \
+    --kernels "$CARRY/op-bundles"
 fi
 grep -E "^\[  (FAILED|PASSED|SKIPPED) |^(ok|FAIL|error|SKIP)|wrong|mismatch" "$LOG" | sort | uniq -c | head -40
 printf '%s\n' "${results[@]}"

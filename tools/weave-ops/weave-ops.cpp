@@ -3,6 +3,7 @@
 //   weave-ops list
 //   weave-ops key    OP --team-size D --dtype T --count N [--algorithm A]
 //   weave-ops source OP --team-size D --dtype T --count N [--algorithm A] [-o FILE]
+//   weave-ops key|source FUSED --team-size D --dtype T --m-shard M --k K --n N [-o FILE]
 //   weave-ops instantiate TEMPLATE.mlir.in --team-size D|any --dtype T
 //             --count N [--set KEY=VALUE]... -o FILE
 //
@@ -19,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/ops/Collectives.h"
+#include "weave/ops/FusedMatmul.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -41,9 +43,13 @@ int usage(int status) {
                "[--algorithm ...] [-o FILE]\n"
                "       weave-ops instantiate TEMPLATE.mlir.in --team-size D|any "
                "--dtype T --count N [--set KEY=VALUE]... -o FILE\n"
+               "       weave-ops key|source FUSED --team-size D --dtype T "
+               "--m-shard M --k K --n N [-o FILE]\n"
                "OP: all_reduce, all_gather, reduce_scatter, all_to_all, "
                "all_to_all_v (--count: elements per member, per block, or the "
-               "all-to-all-v capacity per pair; docs/OPS.md)\n");
+               "all-to-all-v capacity per pair; docs/OPS.md)\n"
+               "FUSED: all_gather_matmul, matmul_reduce_scatter (a member's "
+               "shard has M rows; K x N is its b)\n");
   return status;
 }
 
@@ -62,12 +68,19 @@ bool parseInt(const char *text, int64_t &value) {
   return true;
 }
 
+bool isFused(const std::string &op) {
+  return op == "all_gather_matmul" || op == "matmul_reduce_scatter";
+}
+
 Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
                                     const std::string &dtype, int64_t count,
-                                    const std::string &algorithm) {
+                                    const std::string &algorithm,
+                                    const MatmulShape &shape) {
   if (teamSize < 1 || teamSize > 65536)
     return Error(ErrorCode::InvalidArgument,
                  "--team-size must be between 1 and 65536");
+  if (isFused(op))
+    return matmulOpInstance(op, static_cast<uint32_t>(teamSize), dtype, shape);
   return opInstance(op, static_cast<uint32_t>(teamSize), dtype, count,
                     algorithm);
 }
@@ -90,6 +103,7 @@ int main(int argc, char **argv) {
     return usage(2);
   std::string op = argv[2], dtype, algorithm = "auto", output;
   int64_t teamSize = 0, count = 0;
+  MatmulShape shape;
   bool anyTeam = false;
   TemplateValues extra;
   for (int i = 3; i < argc; ++i) {
@@ -111,6 +125,13 @@ int main(int argc, char **argv) {
     } else if (arg == "--count") {
       if (!parseInt(value, count))
         return fail("--count takes an integer, got '" + std::string(value) + "'");
+    } else if ((arg == "--m-shard" || arg == "--k" || arg == "--n") &&
+               isFused(op)) {
+      int64_t &dim = arg == "--m-shard" ? shape.mShard
+                     : arg == "--k"     ? shape.k
+                                        : shape.n;
+      if (!parseInt(value, dim))
+        return fail(arg + " takes an integer, got '" + std::string(value) + "'");
     } else if (arg == "--dtype") {
       dtype = value;
     } else if (arg == "--algorithm") {
@@ -121,8 +142,12 @@ int main(int argc, char **argv) {
       return fail("unknown option '" + arg + "'");
     }
   }
-  if ((teamSize == 0 && !anyTeam) || dtype.empty() || count == 0)
+  if (isFused(op) && command != "instantiate") {
+    if (teamSize == 0 || dtype.empty() || !shape.mShard || !shape.k || !shape.n)
+      return fail("--team-size, --dtype, --m-shard, --k and --n are required");
+  } else if ((teamSize == 0 && !anyTeam) || dtype.empty() || count == 0) {
     return fail("--team-size, --dtype and --count are required");
+  }
   if (command == "instantiate") {
     if (output.empty())
       return fail("instantiate needs -o FILE");
@@ -134,7 +159,7 @@ int main(int argc, char **argv) {
     std::string text((std::istreambuf_iterator<char>(in)),
                      std::istreambuf_iterator<char>());
     KernelInstance instance{op, "", dtype, static_cast<uint32_t>(teamSize),
-                            count, extra};
+                            count, extra, {}};
     Expected<std::string> filled =
         fillTemplate(std::move(text), instance.values(), op);
     if (!filled)
@@ -147,7 +172,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   Expected<KernelInstance> instance =
-      instanceOf(op, teamSize, dtype, count, algorithm);
+      instanceOf(op, teamSize, dtype, count, algorithm, shape);
   if (!instance)
     return fail(instance.error().message());
   if (command == "key") {

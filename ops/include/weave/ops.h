@@ -1,6 +1,6 @@
 //===- ops.h - Weave's ready-made ops (umbrella header) ---------*- C++ -*-===//
 //
-// Collectives on a team, each a dialect kernel of examples/ instantiated for
+// Collectives and fused matmuls on a team, each a dialect kernel of examples/ instantiated for
 // the op's shape (docs/OPS.md). Link Weave::ops; for JitSource also
 // Weave::jit.
 //
@@ -11,6 +11,7 @@
 
 #include "weave/ops/Collectives.h"
 #include "weave/ops/Communicator.h"
+#include "weave/ops/FusedMatmul.h"
 #include "weave/ops/KernelSource.h"
 
 #endif // WEAVE_OPS_H

@@ -108,7 +108,7 @@ gpu.module @m {
 //       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global
 gpu.module @m {
   gpu.func @wait_decrement_then_load(%src: memref<1024x4096xf16>, %sem: !weave.semaphore, %v: i32) kernel
-      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1], smem = 32768>} {
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [1, 1, 1], smem = 32768>} {
     %c0 = arith.constant 0 : index
     %c16384 = arith.constant 16384 : index
     %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>

@@ -52,7 +52,7 @@ gpu.func @wait_eq(%sem: !weave.semaphore, %v: i32) kernel attributes {weave.kern
 //  CHECK-NEXT:   %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 //  CHECK-NEXT:   %[[NEG:.*]] = llvm.sub %[[ZERO]], %[[V]] : i32
 //  CHECK-NEXT:   llvm.inline_asm has_side_effects "red.relaxed.sys.global.add.u32 [$0], $1;", "l,r,~{memory}" %[[CTR]], %[[NEG]]
-gpu.func @wait_eq_decrement(%sem: !weave.semaphore, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+gpu.func @wait_eq_decrement(%sem: !weave.semaphore, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [1, 1, 1]>} {
   weave.semaphore_wait %sem, %v cmp(eq) decrement : !weave.semaphore
   gpu.return
 }

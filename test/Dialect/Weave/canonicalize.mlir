@@ -73,7 +73,7 @@ gpu.func @dead_pure_ops(%buf: memref<16xf32, #weave.symmetric>) kernel attribute
 gpu.func @effects_kept(%sem: !weave.semaphore) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   %c1 = arith.constant 1 : i32
   weave.semaphore_signal %sem, %c1 : !weave.semaphore
-  weave.semaphore_wait %sem, %c1 decrement : !weave.semaphore
+  weave.semaphore_wait %sem, %c1 decrement scope(block) : !weave.semaphore
   weave.wait_smem_to_gmem 0
   gpu.return
 }

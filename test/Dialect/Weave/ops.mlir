@@ -71,9 +71,18 @@ gpu.func @signal_single_indexed(%sem: !weave.semaphore, %v: i32) kernel attribut
 
 // CHECK-LABEL: gpu.func @wait_decrement
 //  CHECK-SAME:   (%[[SEM:.*]]: !weave.semaphore<4>, %[[I:.*]]: index, %[[V:.*]]: i32)
+//       CHECK:   weave.semaphore_wait %[[SEM]][%[[I]]], %[[V]] decrement scope(block) : !weave.semaphore<4>
+//       CHECK:   weave.semaphore_wait %[[SEM]][%[[I]]], %[[V]] cmp(eq) decrement scope(warp) : !weave.semaphore<4>
 //       CHECK:   weave.semaphore_wait %[[SEM]][%[[I]]], %[[V]] decrement : !weave.semaphore<4>
 gpu.func @wait_decrement(%sem: !weave.semaphore<4>, %i: index, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
-  weave.semaphore_wait %sem[%i], %v decrement : !weave.semaphore<4>
+  weave.semaphore_wait %sem[%i], %v decrement scope(block) : !weave.semaphore<4>
+  weave.semaphore_wait %sem[%i], %v cmp(eq) decrement scope(warp) : !weave.semaphore<4>
+  %tid = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %tid, %c0 : index
+  scf.if %first {
+    weave.semaphore_wait %sem[%i], %v decrement scope(thread) : !weave.semaphore<4>
+  }
   gpu.return
 }
 

@@ -9,9 +9,9 @@ gpu.module @modes {
 //       CHECK:   weave.semaphore_wait %[[SEM]], %[[V]] decrement : !weave.semaphore{{$}}
 //       CHECK:   weave.semaphore_signal %[[SEM]], %[[V]] : !weave.semaphore{{$}}
 //       CHECK:   weave.semaphore_wait %[[SEM]], %[[V]] : !weave.semaphore{{$}}
-gpu.func @defaults_elided(%sem: !weave.semaphore, %v: i32, %peer: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+gpu.func @defaults_elided(%sem: !weave.semaphore, %v: i32, %peer: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [1, 1, 1]>} {
   weave.semaphore_signal %sem, %v on %peer mode(add) : !weave.semaphore
-  weave.semaphore_wait %sem, %v cmp(ge) decrement : !weave.semaphore
+  weave.semaphore_wait %sem, %v cmp(ge) decrement scope(thread) : !weave.semaphore
   weave.semaphore_signal %sem, %v : !weave.semaphore
   weave.semaphore_wait %sem, %v : !weave.semaphore
   gpu.return
@@ -23,7 +23,7 @@ gpu.func @defaults_elided(%sem: !weave.semaphore, %v: i32, %peer: index) kernel 
 //       CHECK:   weave.semaphore_signal %[[SEM]][%[[I]]], %[[V]] mode(set) : !weave.semaphore<8>
 //       CHECK:   weave.semaphore_wait %[[SEM]][%[[I]]], %[[V]] cmp(eq) : !weave.semaphore<8>
 //       CHECK:   weave.semaphore_wait %[[SEM]][%[[I]]], %[[V]] cmp(eq) decrement : !weave.semaphore<8>
-gpu.func @set_and_eq(%sem: !weave.semaphore<8>, %i: index, %v: i32, %peer: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+gpu.func @set_and_eq(%sem: !weave.semaphore<8>, %i: index, %v: i32, %peer: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [1, 1, 1]>} {
   weave.semaphore_signal %sem[%i], %v on %peer mode(set) : !weave.semaphore<8>
   weave.semaphore_signal %sem[%i], %v mode(set) : !weave.semaphore<8>
   weave.semaphore_wait %sem[%i], %v cmp(eq) : !weave.semaphore<8>

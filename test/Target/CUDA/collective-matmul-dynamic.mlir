@@ -21,5 +21,6 @@
 // CHECK:      param symmetric a dtype=f16 shape=?,4096 align=16
 // CHECK-NEXT: param buffer b dtype=f16 shape=4096,4096 align=16
 // CHECK-NEXT: param buffer c dtype=f16 shape=?,4096 align=16
+// CHECK-NEXT: param buffer launches dtype=i32 shape=1 align=16
 // CHECK-NEXT: param dim a.dim0 source=0 axis=0
 // CHECK-NEXT: param dim c.dim0 source=2 axis=0

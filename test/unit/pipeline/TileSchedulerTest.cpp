@@ -85,8 +85,9 @@ TEST_P(TileSchedulerTest, VisitsEveryTileOnceInBalancedShares) {
           EXPECT_EQ(mm, (firstRow + r) % s.tilesM);
         }
       }
-      if (w == 0 && tile == begin && s.rotate >= 0)
+      if (w == 0 && tile == begin && s.rotate >= 0) {
         EXPECT_EQ(firstRow, s.rotate % s.tilesM) << "rotation start";
+      }
     }
     if (tiles > 0) {
       most = std::max(most, tiles);

@@ -372,67 +372,6 @@ protected:
   uint64_t timeoutNs;
 };
 
-/// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32` until the
-/// counter is `>=` (`cmp(ge)`) or `==` (`cmp(eq)`) the value, then (with
-/// `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With a
-/// timeout, a spin that lasts too long prints what it waited for and traps.
-struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
-  using SpinningOpLowering::SpinningOpLowering;
-
-  LogicalResult
-  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<TeamArgs> team = getTeamArgs(op);
-    if (failed(team))
-      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
-    Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    Value counter =
-        semaphoreCounter<SemaphoreWaitOp>(rewriter, loc, adaptor, *team, {});
-    Value expected = adaptor.getValue();
-    bool eq = op.getCmp() == SemaphoreCmp::EQ;
-
-    buildSpin(
-        rewriter, loc, op, *team, counter, timeoutNs,
-        [&](OpBuilder &b, Value observed) -> Value {
-          return LLVM::ICmpOp::create(
-              b, loc, eq ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::uge,
-              observed, expected);
-        },
-        [&](OpBuilder &b, Value observed) {
-          Value index = adaptor.getIndex()
-                            ? Value(LLVM::TruncOp::create(b, loc, i32,
-                                                          adaptor.getIndex()))
-                            : Value(LLVM::ConstantOp::create(
-                                  b, loc, i32, b.getI32IntegerAttr(0)));
-          return SpinReport{"semaphore_wait",
-                            std::string("counter %u expected ") +
-                                (eq ? "==" : ">=") + " %u, observed %u",
-                            {index, expected, observed}};
-        });
-
-    // Data a peer stored before its release is read by TMA loads (the async
-    // proxy) after this acquire: order the proxies.
-    if (op->hasAttr(kAsyncProxyFenceAttrName))
-      NVVM::FenceProxyOp::create(
-          rewriter, loc,
-          NVVM::ProxyKindAttr::get(rewriter.getContext(),
-                                   NVVM::ProxyKind::async_global),
-          NVVM::SharedSpaceAttr());
-    if (op.getDecrement()) {
-      Value negated = LLVM::SubOp::create(
-          rewriter, loc,
-          LLVM::ConstantOp::create(rewriter, loc, i32,
-                                   rewriter.getI32IntegerAttr(0)),
-          expected);
-      inlinePtx(rewriter, loc, {}, "red.relaxed.sys.global.add.u32 [$0], $1;",
-                "l,r,~{memory}", {counter, negated});
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// The threads that share a put or get: this thread's index among them,
 /// their number (both i64) and, for a warp, the mask of its threads (i32).
 struct CopyThreads {
@@ -517,6 +456,93 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
 
 /// The top bit of a barrier counter: every barrier adds exactly 2^31 to it.
 constexpr int64_t kBarrierPhaseBit = 0x80000000;
+
+/// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32` until the
+/// counter is `>=` (`cmp(ge)`) or `==` (`cmp(eq)`) the value, then (with
+/// `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With
+/// scope(block|warp) only the leader spins, then `bar.sync 0` (or
+/// `bar.warp.sync`). With a timeout, a spin that lasts too long prints what
+/// it waited for and traps.
+struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
+  using SpinningOpLowering::SpinningOpLowering;
+
+  LogicalResult
+  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TeamArgs> team = getTeamArgs(op);
+    if (failed(team))
+      return rewriter.notifyMatchFailure(op, "not inside a weave kernel");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value counter =
+        semaphoreCounter<SemaphoreWaitOp>(rewriter, loc, adaptor, *team, {});
+    Value expected = adaptor.getValue();
+    bool eq = op.getCmp() == SemaphoreCmp::EQ;
+
+    // Data a peer stored before its release is read by TMA loads (the async
+    // proxy) after this acquire: order the proxies, in each thread that may
+    // issue them (after the block's or warp's synchronization).
+    auto fenceProxy = [&] {
+      if (op->hasAttr(kAsyncProxyFenceAttrName))
+        NVVM::FenceProxyOp::create(
+            rewriter, loc,
+            NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                     NVVM::ProxyKind::async_global),
+            NVVM::SharedSpaceAttr());
+    };
+    // The spin (and the decrement) of one waiting thread.
+    auto wait = [&](OpBuilder &) {
+      buildSpin(
+          rewriter, loc, op, *team, counter, timeoutNs,
+          [&](OpBuilder &b, Value observed) -> Value {
+            return LLVM::ICmpOp::create(
+                b, loc, eq ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::uge,
+                observed, expected);
+          },
+          [&](OpBuilder &b, Value observed) {
+            Value index = adaptor.getIndex()
+                              ? Value(LLVM::TruncOp::create(b, loc, i32,
+                                                            adaptor.getIndex()))
+                              : Value(LLVM::ConstantOp::create(
+                                    b, loc, i32, b.getI32IntegerAttr(0)));
+            return SpinReport{"semaphore_wait",
+                              std::string("counter %u expected ") +
+                                  (eq ? "==" : ">=") + " %u, observed %u",
+                              {index, expected, observed}};
+          });
+      if (op.getScope() == CopyScope::Thread)
+        fenceProxy();
+      if (op.getDecrement()) {
+        Value negated =
+            LLVM::SubOp::create(rewriter, loc, i32Constant(rewriter, loc, 0),
+                                expected);
+        inlinePtx(rewriter, loc, {}, "red.relaxed.sys.global.add.u32 [$0], $1;",
+                  "l,r,~{memory}", {counter, negated});
+      }
+    };
+    if (op.getScope() == CopyScope::Thread) {
+      wait(rewriter);
+    } else {
+      // Thread 0 of the block (lane 0 of each warp) waits; the others learn
+      // of its acquire through the barrier, which orders (cumulatively)
+      // what the signaller released before their later reads.
+      CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
+      Value leader =
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                               threads.index, i64Constant(rewriter, loc, 0));
+      buildIf(rewriter, loc, leader, wait);
+      if (op.getScope() == CopyScope::Block)
+        NVVM::Barrier0Op::create(rewriter, loc);
+      else
+        NVVM::SyncWarpOp::create(rewriter, loc, threads.warpMask);
+    }
+
+    if (op.getScope() != CopyScope::Thread)
+      fenceProxy();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 /// `weave.barrier` -> monotonic counters that gain exactly 2^31 per barrier
 /// (docs/Rationale.md, "weave.barrier"):

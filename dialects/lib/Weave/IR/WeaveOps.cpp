@@ -239,6 +239,10 @@ LogicalResult SemaphoreSignalOp::verify() {
   return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
 }
 
+static LogicalResult verifyReachedByEveryThread(Operation *op,
+                                                bool blocksDiverge);
+static bool runsOnEveryThread(Operation *op);
+
 LogicalResult SemaphoreWaitOp::verify() {
   APInt value;
   bool constant = matchPattern(getValue(), m_ConstantInt(&value));
@@ -252,7 +256,40 @@ LogicalResult SemaphoreWaitOp::verify() {
       value.isZero())
     return emitOpError() << "expects a non-zero value with cmp(eq) "
                             "decrement, got 0 (nothing to decrement)";
-  return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
+  if (failed(verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex())))
+    return failure();
+
+  switch (getScope()) {
+  case CopyScope::Block:
+    // One thread waits, then the block synchronizes: all must get there.
+    return verifyReachedByEveryThread(*this, /*blocksDiverge=*/false);
+  case CopyScope::Warp:
+    if ((*this)->getParentOfType<MatmulPipelineOp>())
+      return emitOpError() << "expects scope(warp) to be reached by every "
+                              "thread of the warp, but is inside a "
+                              "'weave.matmul_pipeline' region, which runs on "
+                              "one thread";
+    return success();
+  case CopyScope::Thread:
+    break;
+  }
+  // Every thread that runs a decrementing wait subtracts the value: run by
+  // a whole block, it drives the counter far below zero.
+  KernelAttr kernel = getEnclosingKernelAttr(*this);
+  if (!getDecrement() || !kernel)
+    return success();
+  int64_t threads = 1;
+  for (int32_t d : kernel.getBlock())
+    threads *= d;
+  if (threads > 1 && runsOnEveryThread(*this))
+    return emitOpError()
+           << "expects a decrementing wait to run on one thread, but every "
+              "thread of the block ("
+           << threads
+           << ") runs it and each subtracts the value; use scope(block) (one "
+              "thread waits and decrements, then the block synchronizes), or "
+              "put it under an scf.if on gpu.thread_id";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -285,29 +322,22 @@ static Operation *findDivergenceSource(Value value, bool blocksDiverge) {
   return nullptr;
 }
 
-LogicalResult BarrierOp::verify() {
-  SemaphoreType type = getSemaphore().getType();
-  bool teamBlocks = getScope() == BarrierScope::TeamBlocks;
-  if (type.getCount() < getNumCounters())
-    return emitOpError() << "expects at least " << getNumCounters()
-                         << " counters for scope(" << stringifyEnum(getScope())
-                         << ")"
-                         << (teamBlocks ? " (a team counter and a grid counter)"
-                                        : "")
-                         << ", got " << type;
-
-  // Every thread of the block (and, for team_blocks, every block) must reach
-  // the barrier, or the team deadlocks.
-  StringRef who =
-      teamBlocks ? "every thread of every block" : "every thread of the block";
-  for (Operation *parent = (*this)->getParentOp(); parent;
+/// Checks that every thread of the block (with `blocksDiverge`, of every
+/// block) reaches `op`, as far as the IR shows: not inside a
+/// `weave.matmul_pipeline` region (one thread or warp), nor under a condition
+/// or loop bounds fed by a thread (block) index.
+static LogicalResult verifyReachedByEveryThread(Operation *op,
+                                                bool blocksDiverge) {
+  StringRef who = blocksDiverge ? "every thread of every block"
+                                : "every thread of the block";
+  for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
     if (isa<FunctionOpInterface>(parent))
       break;
     if (isa<MatmulPipelineOp>(parent))
-      return emitOpError() << "expects to be reached by " << who
-                           << ", but is inside a 'weave.matmul_pipeline' "
-                              "region, which runs on one thread or warp";
+      return op->emitOpError() << "expects to be reached by " << who
+                               << ", but is inside a 'weave.matmul_pipeline' "
+                                  "region, which runs on one thread or warp";
     SmallVector<Value> conditions;
     StringRef what;
     StringRef name = parent->getName().getStringRef();
@@ -324,16 +354,58 @@ LogicalResult BarrierOp::verify() {
       what = "bounds depend";
     }
     for (Value condition : conditions) {
-      if (Operation *source = findDivergenceSource(condition, teamBlocks)) {
+      if (Operation *source = findDivergenceSource(condition, blocksDiverge)) {
         InFlightDiagnostic diag =
-            emitOpError() << "expects to be reached by " << who
-                          << ", but is inside '" << name << "' whose " << what
-                          << " on '" << source->getName() << "'";
+            op->emitOpError() << "expects to be reached by " << who
+                              << ", but is inside '" << name << "' whose "
+                              << what << " on '" << source->getName() << "'";
         diag.attachNote(source->getLoc()) << "divergent value defined here";
         return diag;
       }
     }
   }
+  return success();
+}
+
+/// True when the IR shows that every thread of the block runs `op`: each op
+/// around it, up to the function, is an scf.for whose bounds no thread index
+/// feeds, and it is in the function's entry block. Anything else (a
+/// condition, a while loop, a pipeline region, branches) may select threads.
+static bool runsOnEveryThread(Operation *op) {
+  Operation *outer = op;
+  for (Operation *parent = op->getParentOp(); parent;
+       outer = parent, parent = parent->getParentOp()) {
+    if (isa<FunctionOpInterface>(parent))
+      return outer->getBlock()->isEntryBlock();
+    auto loop = dyn_cast<LoopLikeOpInterface>(parent);
+    if (!loop || parent->getName().getStringRef() != "scf.for")
+      return false;
+    for (auto bounds : {loop.getLoopLowerBounds(), loop.getLoopUpperBounds(),
+                        loop.getLoopSteps()})
+      if (bounds)
+        for (OpFoldResult bound : *bounds)
+          if (auto v = dyn_cast<Value>(bound);
+              v && findDivergenceSource(v, /*blocksDiverge=*/false))
+            return false;
+  }
+  return false;
+}
+
+LogicalResult BarrierOp::verify() {
+  SemaphoreType type = getSemaphore().getType();
+  bool teamBlocks = getScope() == BarrierScope::TeamBlocks;
+  if (type.getCount() < getNumCounters())
+    return emitOpError() << "expects at least " << getNumCounters()
+                         << " counters for scope(" << stringifyEnum(getScope())
+                         << ")"
+                         << (teamBlocks ? " (a team counter and a grid counter)"
+                                        : "")
+                         << ", got " << type;
+
+  // Every thread of the block (and, for team_blocks, every block) must reach
+  // the barrier, or the team deadlocks.
+  if (failed(verifyReachedByEveryThread(*this, teamBlocks)))
+    return failure();
 
   // scope(team) counts one arrival per device: run by every block of a
   // larger grid, it would count too many and corrupt the counter for every

@@ -41,10 +41,15 @@ struct KernelInstance {
   int64_t count = 0;     ///< @N@: elements (per member, block or pair)
   TemplateValues extra;  ///< template-specific placeholders; a key also
                          ///< in collectiveValues overrides it
+  /// For an instance that `extra` shapes (the fused matmuls): a short
+  /// spelling of that shape for the key, e.g. "mdyn_k4096_n4096"; empty
+  /// when teamSize, dtype and count say everything.
+  std::string shape;
 
-  /// `<kernel>_<dtype>_d<D|any>_n<count>`: unique to the instance, the
-  /// bundle's file name (`<key>.wbundle`) in a bundle folder and in the
-  /// build's examples/ (examples/CMakeLists.txt names them so).
+  /// `<kernel>_<dtype>_d<D|any>_n<count>`, or `<kernel>_<dtype>_d<D>_<shape>`
+  /// with a shape: unique to the instance, the bundle's file name
+  /// (`<key>.wbundle`) in a bundle folder and in the build's examples/
+  /// (examples/CMakeLists.txt names the collectives' so).
   std::string key() const;
   /// Every placeholder's value: collectiveValues, with `extra`'s keys
   /// replacing theirs, then `extra`.

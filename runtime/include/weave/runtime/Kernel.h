@@ -20,6 +20,7 @@
 namespace weave {
 
 class Module; // a cubin loaded on one device (internal)
+class Kernel;
 
 /// A bundle's cubin loaded on every local device of a team. Move-only.
 class Program {
@@ -39,6 +40,22 @@ private:
   std::shared_ptr<std::vector<Module>> modules_; ///< one per local device
 };
 
+/// A kernel's arguments checked and bound for every local member
+/// (Kernel::bind): the packed parameter blocks, TMA descriptors included,
+/// ready to launch any number of times. Valid while its kernel lives.
+class BoundArgs {
+public:
+  /// The kernel these arguments were bound for.
+  const Kernel *kernel() const { return kernel_; }
+
+private:
+  friend class Kernel;
+  const Kernel *kernel_ = nullptr;
+  /// One parameter block per local member, 64-byte aligned at bases_[i].
+  std::vector<std::vector<uint8_t>> storage_;
+  std::vector<size_t> bases_;
+};
+
 /// One kernel of a loaded Program, ready to launch on the team.
 class Kernel {
 public:
@@ -53,11 +70,19 @@ public:
   /// grid, block, cluster, static + dynamic shared memory) and `args`
   /// (InvalidArgument naming the kernel or the parameter, nothing launched),
   /// and builds the TMA descriptors they need (cached per parameter and
-  /// address). Call it before graph capture when descriptors are new.
+  /// address), and packs every local member's parameter block once.
+  /// Nothing is enqueued: a caller that must not start work that cannot
+  /// finish binds first, then launches the result.
+  Expected<BoundArgs> bind(const SymmetricHeap &heap,
+                           const std::vector<KernelArg> &args);
+  /// bind(), keeping nothing: call it before graph capture when
+  /// descriptors are new.
   Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
-  /// prepare(), then launches on every local device, member i on
-  /// streams[i]. No synchronization or device allocation, so it can be
-  /// captured in a CUDA graph.
+  /// Launches arguments bound by this kernel's bind() on every local
+  /// device, member i on streams[i]. No synchronization or device
+  /// allocation, so it can be captured in a CUDA graph.
+  Status launch(const BoundArgs &args, const std::vector<CUstream> &streams);
+  /// bind(), then launch().
   Status launch(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
                 const std::vector<CUstream> &streams);
 
@@ -85,8 +110,9 @@ private:
   struct alignas(64) Descriptor {
     CUtensorMap map;
   };
-  Status bind(const SymmetricHeap &heap, const std::vector<KernelArg> &args,
-              size_t local, std::vector<uint8_t> &storage, size_t &base);
+  Status bindMember(const SymmetricHeap &heap,
+                    const std::vector<KernelArg> &args, size_t local,
+                    std::vector<uint8_t> &storage, size_t &base);
   /// Sizes launchGrid_ (collective in a multi-process team when the grid is
   /// persistent) and records in residency_ why a team launch would hang.
   Status planGrid();

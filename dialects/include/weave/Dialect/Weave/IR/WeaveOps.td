@@ -74,6 +74,15 @@ def Weave_RemoteRefOp : Weave_Op<"remote_ref",
 // Semaphores
 //===----------------------------------------------------------------------===//
 
+def Weave_CopyScope : I32EnumAttr<"CopyScope",
+    "the threads that take part in a cooperative op (a one-sided copy, a wait)", [
+      I32EnumAttrCase<"Block", 0, "block">,
+      I32EnumAttrCase<"Warp", 1, "warp">,
+      I32EnumAttrCase<"Thread", 2, "thread">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
 def Weave_SemaphoreSignalMode : I32EnumAttr<"SemaphoreSignalMode",
     "how weave.semaphore_signal updates the counter", [
       I32EnumAttrCase<"Add", 0, "add">,
@@ -148,19 +157,32 @@ def Weave_SemaphoreWaitOp : Weave_Op<"semaphore_wait"> {
     observation (nothing signalled is lost). A counter that is also written
     with `mode(set)` must not be decremented.
 
+    `scope` says who waits. `thread` (the default): every thread that
+    reaches the op spins, and with `decrement` each one subtracts `value`,
+    so a decrementing wait that every thread of a block runs is rejected.
+    `block`: thread 0 of the block waits (and decrements once), then the
+    block synchronizes (`bar.sync 0`), so every thread of the block must
+    reach it; what the signaller released is then visible to all of them.
+    `warp`: lane 0 of each warp waits (and decrements once per warp), then
+    the warp synchronizes.
+
     ```mlir
     weave.semaphore_wait %sem[%c0], %c1_i32 decrement : !weave.semaphore<2>
     weave.semaphore_wait %flag[%peer], %epoch cmp(eq) : !weave.semaphore<8>
+    weave.semaphore_wait %ready, %c1_i32 decrement scope(block) : !weave.semaphore
     ```
   }];
   let arguments = (ins Weave_SemaphoreType:$semaphore, Optional<Index>:$index,
                        I32:$value,
                        DefaultValuedAttr<Weave_SemaphoreCmp,
                          "::mlir::weave::SemaphoreCmp::GE">:$cmp,
-                       UnitAttr:$decrement);
+                       UnitAttr:$decrement,
+                       DefaultValuedAttr<Weave_CopyScope,
+                         "::mlir::weave::CopyScope::Thread">:$scope);
   let assemblyFormat = [{
     $semaphore (`[` $index^ `]`)? `,` $value (`cmp` `(` $cmp^ `)`)?
-    (`decrement` $decrement^)? attr-dict `:` qualified(type($semaphore))
+    (`decrement` $decrement^)? (`scope` `(` $scope^ `)`)? attr-dict
+    `:` qualified(type($semaphore))
   }];
   let hasVerifier = 1;
 }
@@ -208,14 +230,6 @@ def Weave_BarrierOp : Weave_Op<"barrier"> {
 // One-sided copies
 //===----------------------------------------------------------------------===//
 
-def Weave_CopyScope : I32EnumAttr<"CopyScope",
-    "the threads that cooperate in a one-sided copy", [
-      I32EnumAttrCase<"Block", 0, "block">,
-      I32EnumAttrCase<"Warp", 1, "warp">,
-      I32EnumAttrCase<"Thread", 2, "thread">
-    ]> {
-  let cppNamespace = "::mlir::weave";
-}
 
 def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
   let summary = "cooperative copy from local memory into a peer's symmetric buffer";

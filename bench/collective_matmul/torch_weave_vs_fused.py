@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""weave.ops.all_gather_matmul against torch.ops.symm_mem.fused_all_gather_matmul.
+
+On D GPUs of one host, one process per GPU (torchrun), for every m_shard and
+dtype: each rank holds its row shard of A [m_shard, K] and its column shard
+of B [K, n_shard] and computes AllGather(A) @ B [D * m_shard, n_shard] with
+  weave   weave.ops.all_gather_matmul(a, b, "tp"): the custom op over
+          weave::ops::AllGatherMatmul (Weave's fused ring kernel), on a team
+          from the process group and symmetric memory PyTorch allocated
+          (weave.SymmetricMemory.from_torch);
+  torch   torch.ops.symm_mem.fused_all_gather_matmul (PyTorch's async-TP op).
+Both are checked against NCCL all_gather_into_tensor + matmul (relative
+Frobenius error, worst rank) and timed, eager and from a CUDA graph: CUDA
+events around each of N back-to-back iterations after warm-up, the longest
+rank's time, the median.
+
+  torchrun --nproc-per-node=2 bench/collective_matmul/torch_weave_vs_fused.py \\
+      [--kernels jit|BUNDLE_DIR] [--m-shards 1024,4096] [--k 4096] [--n-shard 4096]
+
+Needs 2 GPUs: with fewer it prints the reason and exits 0. Kernels come from
+the JIT (a weave build with the compiler) or from a folder of bundles made
+ahead of time (weave.compile_op(..., shape=(m_shard, k, n)) or weave-ops +
+weavec; one all-gather matmul bundle serves every m_shard). NVLink multicast
+stays off (TORCH_SYMM_MEM_DISABLE_MULTICAST=1, NCCL_NVLS_ENABLE=0,
+NVSHMEM_DISABLE_NVLS=1).
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_common import (capture, fmt, launch, log, markdown,  # noqa: E402
+                          time_iterations, uniform)
+
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--m-shards", default="1024,4096",
+                   help="rows of A per rank (multiples of 128), comma-separated")
+    p.add_argument("--k", type=int, default=4096)
+    p.add_argument("--n-shard", type=int, default=4096, help="columns of B per rank")
+    p.add_argument("--dtype", default="bf16", choices=["f16", "bf16", "all"])
+    p.add_argument("--kernels", default="jit",
+                   help="'jit', or the folder of weave's op bundles")
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--nproc", type=int, default=2,
+                   help="GPUs when not started by torchrun (mp.spawn)")
+    p.add_argument("--no-graph", action="store_true", help="skip the CUDA graph timings")
+    args = p.parse_args(argv)
+    args.m_shards = [int(x) for x in args.m_shards.split(",") if x]
+    args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
+    return args
+
+
+def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m):
+    import weave.ops
+    dtype = DTYPES[dtype_name]
+    k, n = args.k, args.n_shard
+    row = {"m_shard": m, "D": world, "dtype": dtype_name, "notes": []}
+    a = symm_mem.empty(m, k, dtype=dtype, device=device)
+    a.copy_(uniform((m, k), 1000 + rank, dtype, device))
+    symm_mem.rendezvous(a, group_name)
+    b = uniform((k, n), 2000 + rank, dtype, device)
+    gathered = torch.empty(world * m, k, dtype=dtype, device=device)
+
+    def nccl_mm():
+        dist.all_gather_into_tensor(gathered, a)
+        return gathered @ b
+
+    def ours():
+        return weave.ops.all_gather_matmul(a, b, "tp")
+
+    def theirs():
+        # return_A=True keeps PyTorch off its multimem (multicast) path.
+        _, outs = torch.ops.symm_mem.fused_all_gather_matmul(
+            a, [b], gather_dim=0, group_name=group_name, return_A=True)
+        return outs[0]
+
+    reference = nccl_mm().double()
+    errors = []
+    for fn in (ours, theirs):
+        got = fn().double()
+        errors.append(((got - reference).norm() / reference.norm()).item())
+    torch.cuda.synchronize()
+    worst = torch.tensor(errors, dtype=torch.float64, device=device)
+    dist.all_reduce(worst, op=dist.ReduceOp.MAX)
+    row["rel_weave"], row["rel_torch"] = worst.tolist()
+    del reference
+    for key, fn in (("weave", ours), ("torch", theirs)):
+        row[key] = time_iterations(fn, args.iters, args.warmup, device)
+        row[key + "_graph"] = None
+        if args.no_graph:
+            continue
+        graph, error = capture(fn, device)
+        if graph is None:
+            row["notes"].append(f"{key} graph: {error}")
+            continue
+        row[key + "_graph"] = time_iterations(graph.replay, args.iters, args.warmup, device)
+        del graph
+    torch.cuda.synchronize()
+    dist.barrier()
+    return row
+
+
+def body(args, rank, world, device, group_name, symm_mem):
+    import weave
+    import weave.ops
+    team = weave.team_from_process_group()
+    # Weave's staging of the gathered A (world x m_shard x K) per op, one op
+    # per shape.
+    staging = sum(world * m * args.k * 2 for m in args.m_shards) * len(args.dtypes)
+    memory = weave.SymmetricMemory.from_torch(team, dist.group.WORLD, staging + (64 << 20))
+    weave.ops.register_group("tp", weave.ops.Collectives(team, memory, args.kernels))
+    rows = []
+    for dtype_name in args.dtypes:
+        for m in args.m_shards:
+            log(rank, f"torch_weave_vs_fused: m_shard {m} {dtype_name} on {world} GPUs ...")
+            rows.append(run_case(args, rank, world, device, group_name, symm_mem,
+                                 dtype_name, m))
+    if rank != 0:
+        return 0
+    print(f"\nweave.ops.all_gather_matmul vs torch.ops.symm_mem.fused_all_gather_matmul, "
+          f"PyTorch {torch.__version__}, {world} x {torch.cuda.get_device_name(device)}; "
+          f"K={args.k}, n_shard={args.n_shard}")
+    header = ["m_shard", "D", "dtype", "weave ms", "weave graph ms", "torch ms",
+              "torch graph ms", "torch / weave (graphs where captured)",
+              "rel err weave", "rel err torch"]
+    table = []
+    for r in rows:
+        best_weave = r["weave_graph"] or r["weave"]
+        best_torch = r["torch_graph"] or r["torch"]
+        table.append([str(r["m_shard"]), str(r["D"]), r["dtype"], fmt(r["weave"]),
+                      fmt(r["weave_graph"]), fmt(r["torch"]), fmt(r["torch_graph"]),
+                      f"{best_torch / best_weave:.2f}", f"{r['rel_weave']:.2e}",
+                      f"{r['rel_torch']:.2e}"])
+    print(markdown(header, table))
+    for r in rows:
+        for note in r["notes"]:
+            print(f"note: m_shard {r['m_shard']} {r['dtype']}: {note}")
+    bad = [r for r in rows if not (r["rel_weave"] < 1e-2 and r["rel_torch"] < 1e-2)]
+    if bad:
+        print(f"torch_weave_vs_fused: {len(bad)} case(s) differ from NCCL + mm by 1e-2 or more")
+        return 1
+    return 0
+
+
+def main():
+    args = parse_args()
+    world = int(os.environ.get("WORLD_SIZE", "0"))
+    if "RANK" in os.environ and world < 2:
+        print(f"SKIP: torch_weave_vs_fused needs 2 GPUs (torchrun started {world} "
+              f"process); nothing to compare on one")
+        return 0
+    return launch(args, body, "torch_weave_vs_fused")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

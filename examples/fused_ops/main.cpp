@@ -1,0 +1,309 @@
+//===- main.cpp - check the fused matmul ops on a team ---------------------===//
+//
+//   fused_ops --bundles DIR [--dtype bf16|f16|all]
+//
+// Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
+// instance, K = 256, n = 320: a ragged column tile) and
+// weave::ops::MatmulReduceScatter (m_shard 200, whose boxes straddle two
+// shards, and 256; K = 256, n = 320) on the team, the way a user does:
+// plain device tensors, one stream per member, the op owning its
+// workspace. Each op is called twice with no host synchronization (new
+// inputs written on the stream in between), then captured once in a CUDA
+// graph per member and replayed 3 times with new inputs each time. The
+// inputs are multiples of 1/8 (ExactInputs.h), so every f32 sum is exact:
+// each output element must be the float64 reference rounded once to the
+// dtype (within half an ulp). Outputs are NaN-poisoned before every call.
+// Kernels come from DIR, a folder of `<weave-ops key>.wbundle` made with
+// weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them), so the
+// program needs the runtime only. Runs on 2+ GPUs or a loopback team
+// (WEAVE_LOOPBACK_TEAM); "SKIP:" without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/examples/ExactInputs.h"
+#include "weave/examples/HostSetup.h"
+#include "weave/ops.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace weave;
+using namespace weave::examples;
+
+namespace {
+
+const char *kProgram = "fused_ops";
+constexpr int64_t kK = 256, kN = 320;
+
+/// Inputs of round `round`: member d's values are exactA/B of a member
+/// number no other member or round uses.
+uint32_t seedOf(uint32_t rank, int round) { return rank + 16 * round; }
+
+/// One operand per local member as host bits, uploaded on the streams.
+struct HostOperand {
+  std::vector<std::vector<uint16_t>> bits; ///< per local member
+};
+
+HostOperand makeA(const Team &team, int64_t rows, int round, bool bf16) {
+  HostOperand h;
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    uint32_t s = seedOf(team.rankOf(i), round);
+    std::vector<uint16_t> v(rows * kK);
+    for (int64_t e = 0; e < rows * kK; ++e)
+      v[e] = exactBits16(exactA(s, e / kK, e % kK), bf16);
+    h.bits.push_back(std::move(v));
+  }
+  return h;
+}
+
+HostOperand makeB(const Team &team, int round, bool bf16) {
+  HostOperand h;
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    uint32_t s = seedOf(team.rankOf(i), round);
+    std::vector<uint16_t> v(kK * kN);
+    for (int64_t e = 0; e < kK * kN; ++e)
+      v[e] = exactBits16(exactB(s, e / kN, e % kN), bf16);
+    h.bits.push_back(std::move(v));
+  }
+  return h;
+}
+
+/// Enqueues the host bits on each member's stream (the host vectors must
+/// live until the streams are synchronized).
+Status upload(const Team &team, const LocalBuffers &buffers,
+              const HostOperand &host, const LocalStreams &streams) {
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_CU_TRY(cuMemcpyHtoDAsync(buffers.pointer(i), host.bits[i].data(),
+                                   buffers.bytes(), streams[i]),
+                 "uploading an operand");
+  }
+  return ok();
+}
+
+Status poison(const Team &team, const LocalBuffers &buffers,
+              const LocalStreams &streams) {
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_CU_TRY(cuMemsetD16Async(buffers.pointer(i), 0xFFFF,
+                                  buffers.bytes() / 2, streams[i]),
+                 "poisoning an output");
+  }
+  return ok();
+}
+
+std::vector<ops::TensorRef> refs(const LocalBuffers &buffers,
+                                 const std::string &dtype,
+                                 std::vector<int64_t> shape) {
+  std::vector<ops::TensorRef> out;
+  for (uint64_t p : buffers.args().pointers)
+    out.push_back({p, dtype, shape});
+  return out;
+}
+
+/// Compares every member's output (rows x kN) with `expected(rank, row,
+/// col)`: the exact f32 sum, which the kernel rounds once.
+Status check(const Team &team, const LocalBuffers &out, int64_t rows,
+             bool bf16, const std::string &what,
+             const std::function<double(uint32_t, int64_t, int64_t)> &expected) {
+  size_t wrong = 0;
+  std::string first;
+  std::vector<uint16_t> got(rows * kN);
+  // Half an ulp of the dtype, relative (8 or 11 significant bits).
+  double halfUlp = bf16 ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11);
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    uint32_t rank = team.rankOf(i);
+    WEAVE_TRY(out.download(i, got.data()));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < kN; ++c) {
+        double want = expected(rank, r, c);
+        double have = float16Value(got[r * kN + c], bf16);
+        if (std::fabs(have - want) <= std::fabs(want) * halfUlp)
+          continue;
+        if (wrong++ == 0)
+          first = "member " + std::to_string(rank) + " (" + std::to_string(r) +
+                  ", " + std::to_string(c) + "): got " + std::to_string(have) +
+                  ", expected " + std::to_string(want);
+      }
+  }
+  if (wrong)
+    return Error(ErrorCode::InvalidArgument,
+                 what + ": " + std::to_string(wrong) + " wrong elements, first " +
+                     first);
+  std::printf("%s: ok: %s\n", kProgram, what.c_str());
+  return ok();
+}
+
+/// A fused op under test: its call and its float64 reference for a round.
+struct Case {
+  std::string name;
+  int64_t aRows, cRows;
+  std::function<Status(const std::vector<ops::TensorRef> &,
+                       const std::vector<ops::TensorRef> &,
+                       const std::vector<ops::TensorRef> &,
+                       const std::vector<CUstream> &)>
+      call;
+  /// Expected c of member `rank` at (row, col) for inputs of `round`.
+  std::function<double(int, uint32_t, int64_t, int64_t)> expected;
+};
+
+/// Two calls without host synchronization, then a graph replayed 3 times.
+Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
+  Team &team = s.team;
+  bool bf16 = dtype == "bf16";
+  WEAVE_ASSIGN_OR_RETURN(LocalBuffers a,
+                         LocalBuffers::create(team, dtype, {c.aRows, kK}));
+  WEAVE_ASSIGN_OR_RETURN(LocalBuffers b, LocalBuffers::create(team, dtype, {kK, kN}));
+  WEAVE_ASSIGN_OR_RETURN(LocalBuffers c0,
+                         LocalBuffers::create(team, dtype, {c.cRows, kN}));
+  WEAVE_ASSIGN_OR_RETURN(LocalBuffers c1,
+                         LocalBuffers::create(team, dtype, {c.cRows, kN}));
+  auto call = [&](const LocalBuffers &out) {
+    return c.call(refs(a, dtype, {c.aRows, kK}), refs(b, dtype, {kK, kN}),
+                  refs(out, dtype, {c.cRows, kN}), s.streams.get());
+  };
+  std::string what = c.name + " " + dtype + " D=" + std::to_string(team.size());
+
+  // A call with a wrong shape fails before anything is enqueued.
+  Status refused = c.call(refs(a, dtype, {c.aRows + 1, kK}),
+                          refs(b, dtype, {kK, kN}),
+                          refs(c0, dtype, {c.cRows, kN}), s.streams.get());
+  if (refused)
+    return Error(ErrorCode::InvalidArgument, what + ": a wrong shape was taken");
+
+  // Two calls, new inputs in between, no host synchronization.
+  std::vector<HostOperand> as, bs;
+  for (int round = 0; round < 2; ++round) {
+    as.push_back(makeA(team, c.aRows, round, bf16));
+    bs.push_back(makeB(team, round, bf16));
+  }
+  WEAVE_TRY(poison(team, c0, s.streams));
+  WEAVE_TRY(poison(team, c1, s.streams));
+  for (int round = 0; round < 2; ++round) {
+    WEAVE_TRY(upload(team, a, as[round], s.streams));
+    WEAVE_TRY(upload(team, b, bs[round], s.streams));
+    WEAVE_TRY(call(round == 0 ? c0 : c1));
+  }
+  WEAVE_TRY(s.streams.synchronize());
+  for (int round = 0; round < 2; ++round)
+    WEAVE_TRY(check(team, round == 0 ? c0 : c1, c.cRows, bf16,
+                    what + " call " + std::to_string(round + 1),
+                    [&](uint32_t r, int64_t i, int64_t j) {
+                      return c.expected(round, r, i, j);
+                    }));
+
+  // One call captured per member, replayed with new inputs each time: the
+  // op's counters must advance although the graph's arguments never change.
+  WEAVE_ASSIGN_OR_RETURN(TeamGraphs graphs,
+                         TeamGraphs::capture(team, s.streams,
+                                             [&] { return call(c0); }));
+  for (int replay = 0; replay < 3; ++replay) {
+    int round = 2 + replay;
+    HostOperand ha = makeA(team, c.aRows, round, bf16), hb = makeB(team, round, bf16);
+    WEAVE_TRY(poison(team, c0, s.streams));
+    WEAVE_TRY(upload(team, a, ha, s.streams));
+    WEAVE_TRY(upload(team, b, hb, s.streams));
+    WEAVE_TRY(graphs.launch(s.streams));
+    WEAVE_TRY(s.streams.synchronize());
+    WEAVE_TRY(check(team, c0, c.cRows, bf16,
+                    what + " graph replay " + std::to_string(replay + 1),
+                    [&](uint32_t r, int64_t i, int64_t j) {
+                      return c.expected(round, r, i, j);
+                    }));
+  }
+  return ok();
+}
+
+Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
+              const std::vector<std::string> &dtypes) {
+  Team &team = s.team;
+  uint32_t d = team.size();
+  ops::Communicator comm(team, s.heap, std::move(source));
+  for (const std::string &dtype : dtypes) {
+    // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r.
+    for (int64_t m : {int64_t(128), int64_t(256)}) {
+      WEAVE_ASSIGN_OR_RETURN(ops::AllGatherMatmul op,
+                             ops::AllGatherMatmul::create(comm, dtype, m, kK, kN));
+      Case c{"all_gather_matmul m_shard=" + std::to_string(m), m, d * m,
+             [&](auto &a, auto &b, auto &out, auto &streams) {
+               return op(a, b, out, streams);
+             },
+             [&](int round, uint32_t rank, int64_t row, int64_t col) {
+               uint32_t owner = static_cast<uint32_t>(row / m);
+               double sum = 0;
+               for (int64_t k = 0; k < kK; ++k)
+                 sum += exactA(seedOf(owner, round), row % m, k) *
+                        exactB(seedOf(rank, round), k, col);
+               return sum;
+             }};
+      WEAVE_TRY(runCase(s, c, dtype));
+    }
+    if (d > ops::MatmulReduceScatter::kMaxTeamSize)
+      continue;
+    // GEMM + reduce-scatter: member r's c = rows of shard r of
+    // sum_d A_d @ B_d.
+    for (int64_t m : {int64_t(200), int64_t(256)}) {
+      WEAVE_ASSIGN_OR_RETURN(
+          ops::MatmulReduceScatter op,
+          ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN));
+      Case c{"matmul_reduce_scatter m_shard=" + std::to_string(m), d * m, m,
+             [&](auto &a, auto &b, auto &out, auto &streams) {
+               return op(a, b, out, streams);
+             },
+             [&](int round, uint32_t rank, int64_t row, int64_t col) {
+               double sum = 0;
+               for (uint32_t member = 0; member < d; ++member)
+                 for (int64_t k = 0; k < kK; ++k)
+                   sum += exactA(seedOf(member, round), rank * m + row, k) *
+                          exactB(seedOf(member, round), k, col);
+               return sum;
+             }};
+      WEAVE_TRY(runCase(s, c, dtype));
+    }
+  }
+  return ok();
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: %s --bundles DIR [--dtype bf16|f16|all]\n",
+               kProgram);
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string bundles, dtype = "all";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (i + 1 >= argc)
+      return usage();
+    if (arg == "--bundles")
+      bundles = argv[++i];
+    else if (arg == "--dtype")
+      dtype = argv[++i];
+    else
+      return usage();
+  }
+  std::vector<std::string> dtypes =
+      dtype == "all" ? std::vector<std::string>{"bf16", "f16"}
+                     : std::vector<std::string>{dtype};
+  if (dtype != "all" && dtype != "bf16" && dtype != "f16")
+    return usage();
+  if (bundles.empty())
+    return usage();
+  std::shared_ptr<ops::KernelSource> source = ops::bundleFolder(bundles);
+  TeamRequest request;
+  request.program = kProgram;
+  request.minDevices = 1;
+  SessionStart start = startSession(request);
+  if (!start.session)
+    return start.exitCode;
+  if (Status s = runAll(*start.session, std::move(source), dtypes); !s)
+    return reportError(kProgram, s.error());
+  std::printf("%s: PASS: D=%u\n", kProgram, start.session->team.size());
+  return 0;
+}

@@ -1,0 +1,103 @@
+//===- FusedMatmul.h - Matmuls fused with a collective ----------*- C++ -*-===//
+//
+// The all-gather matmul (examples/collective_matmul) and the GEMM +
+// reduce-scatter (examples/matmul_reduce_scatter) as ops: the caller passes
+// one device tensor per local member for each operand and one stream per
+// local member; the op owns the symmetric staging of the gathered rows, the
+// accumulator, semaphores and launch counters its kernel needs, so repeated
+// calls need no host synchronization and a call can be captured in a CUDA
+// graph and replayed (make the op before capturing).
+//
+//   auto agmm = ops::AllGatherMatmul::create(comm, "bf16", mShard, k, n).value();
+//   agmm({a}, {b}, {c}, {stream});   // c = AllGather(a) @ b
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_FUSEDMATMUL_H
+#define WEAVE_OPS_FUSEDMATMUL_H
+
+#include "weave/ops/Collectives.h"
+
+namespace weave::ops {
+
+/// c = AllGather(a) @ b on a ring: member r holds a (mShard x k, its row
+/// shard of A), b (k x n, its column shard of B) and gets c (team size x
+/// mShard rows x n) = [A_0; ...; A_{D-1}] @ b, f16 or bf16 (f32 sums). The
+/// ring forwards A's tiles from the matmul's shared memory while it computes
+/// (docs/OPS.md). One kernel instance serves every mShard (a dynamic row
+/// count): ops of other mShard on the same communicator share it. A team of
+/// at least 2 (a ring).
+class AllGatherMatmul : public CollectiveOp {
+public:
+  /// The row tile: mShard must be a multiple of it.
+  static constexpr int64_t kRowTile = 128;
+  static Expected<AllGatherMatmul> create(Communicator &comm,
+                                          const std::string &dtype,
+                                          int64_t mShard, int64_t k, int64_t n);
+  Status operator()(const std::vector<TensorRef> &a,
+                    const std::vector<TensorRef> &b,
+                    const std::vector<TensorRef> &c,
+                    const std::vector<CUstream> &streams) {
+    return run({a, b, c}, streams);
+  }
+
+  /// The kernel instance create() builds (no GPU needed); it does not
+  /// depend on mShard.
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                              const std::string &dtype,
+                                              int64_t k, int64_t n);
+  /// InvalidArgument unless the shapes are ones the kernel takes.
+  static Status checkShape(uint32_t teamSize, const std::string &dtype,
+                           int64_t mShard, int64_t k, int64_t n);
+  using CollectiveOp::CollectiveOp;
+};
+
+/// GEMM + reduce-scatter: member r holds a (team size x mShard rows x k)
+/// and b (k x n) and gets c (mShard x n) = rows [r x mShard, (r + 1) x
+/// mShard) of sum over the team of a @ b, f16 or bf16; the partial products
+/// are reduced in f32 (TMA reduce-adds into the owner's accumulator as the
+/// matmul produces them) and rounded once. Team size at most 8.
+class MatmulReduceScatter : public CollectiveOp {
+public:
+  static constexpr uint32_t kMaxTeamSize = 8;
+  /// Rows of the accumulator above the shard (the template's halo).
+  static constexpr int64_t kHalo = 64;
+  static Expected<MatmulReduceScatter> create(Communicator &comm,
+                                              const std::string &dtype,
+                                              int64_t mShard, int64_t k,
+                                              int64_t n);
+  Status operator()(const std::vector<TensorRef> &a,
+                    const std::vector<TensorRef> &b,
+                    const std::vector<TensorRef> &c,
+                    const std::vector<CUstream> &streams) {
+    return run({a, b, c}, streams);
+  }
+
+  /// The kernel instance create() builds (no GPU needed): one per mShard.
+  static Expected<KernelInstance> instanceFor(uint32_t teamSize,
+                                              const std::string &dtype,
+                                              int64_t mShard, int64_t k,
+                                              int64_t n);
+  using CollectiveOp::CollectiveOp;
+};
+
+/// The shape of a fused matmul op: rows per member's shard, the reduction
+/// dimension, the columns (of a member's b).
+struct MatmulShape {
+  int64_t mShard = 0;
+  int64_t k = 0;
+  int64_t n = 0;
+};
+
+/// The kernel instance of the fused matmul op named `op`
+/// ("all_gather_matmul", "matmul_reduce_scatter"): the dispatch from an
+/// op's name for weave-ops and the Python bindings, as opInstance for the
+/// collectives.
+Expected<KernelInstance> matmulOpInstance(const std::string &op,
+                                          uint32_t teamSize,
+                                          const std::string &dtype,
+                                          const MatmulShape &shape);
+
+} // namespace weave::ops
+
+#endif // WEAVE_OPS_FUSEDMATMUL_H

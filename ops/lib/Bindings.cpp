@@ -1,0 +1,133 @@
+//===- Bindings.cpp - How an op binds its kernel's parameters -------------===//
+
+#include "Bindings.h"
+
+#include "weave/runtime/KernelArgs.h"
+
+#include <algorithm>
+
+namespace weave::ops::detail {
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text;
+  for (int64_t d : shape)
+    text += (text.empty() ? "" : "x") +
+            (d == abi::kDynamicDim ? std::string("?") : std::to_string(d));
+  return text.empty() ? "scalar" : text;
+}
+
+} // namespace
+
+Expected<std::vector<ParamInfo>> resolveParamShapes(const KernelInfo &kernel,
+                                                    const ParamShapes &shapes) {
+  auto fail = [&](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + kernel.name + "': " + what);
+  };
+  size_t users = userParamCount(kernel);
+  std::vector<ParamInfo> params(kernel.params.begin(),
+                                kernel.params.begin() + users);
+  for (const auto &[name, shape] : shapes) {
+    auto param = std::find_if(params.begin(), params.end(),
+                              [&](const ParamInfo &p) { return p.name == name; });
+    if (param == params.end() || !param->hasDynamicDims())
+      return fail("the op gives a shape for '" + name +
+                  "', which is not a parameter with dynamic dimensions");
+  }
+  for (ParamInfo &param : params) {
+    if (!param.hasDynamicDims())
+      continue;
+    auto found = shapes.find(param.name);
+    if (found == shapes.end())
+      return fail("parameter '" + param.name + "' has dynamic dimensions (" +
+                  shapeText(param.shape) + ") and the op gives no shape");
+    const std::vector<int64_t> &shape = found->second;
+    bool matches = shape.size() == param.shape.size();
+    for (size_t i = 0; matches && i < shape.size(); ++i)
+      matches = shape[i] >= 1 && (param.shape[i] == abi::kDynamicDim ||
+                                  param.shape[i] == shape[i]);
+    if (!matches)
+      return fail("parameter '" + param.name + "' is " +
+                  shapeText(param.shape) + ", the op gives " +
+                  shapeText(shape));
+    param.shape = shape;
+  }
+  return params;
+}
+
+Expected<std::vector<ParamBinding>>
+planBindings(const KernelInfo &kernel, const std::string &templateName,
+             const std::vector<RoleSpec> &roles) {
+  auto fail = [&](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument, "kernel '" + kernel.name +
+                                                 "' of template '" +
+                                                 templateName + "': " + what);
+  };
+  size_t users = userParamCount(kernel);
+  std::vector<ParamBinding> plan;
+  std::vector<bool> bound(roles.size(), false);
+  for (size_t p = 0; p < users; ++p) {
+    const ParamInfo &param = kernel.params[p];
+    auto role = std::find_if(roles.begin(), roles.end(), [&](const RoleSpec &r) {
+      return r.param == param.name;
+    });
+    if (role != roles.end()) {
+      size_t r = role - roles.begin();
+      bool tensor = param.kind == abi::ParamKind::Buffer ||
+                    param.kind == abi::ParamKind::Symmetric;
+      if (!tensor)
+        return fail("parameter '" + param.name + "' is a " +
+                    paramKindName(param.kind) +
+                    ", expected a tensor for the op's role");
+      if (role->memberBlock && param.kind != abi::ParamKind::Symmetric)
+        return fail("parameter '" + param.name +
+                    "' takes the member's block of a symmetric tensor, but "
+                    "it is a plain buffer");
+      bound[r] = true;
+      plan.push_back({ParamBinding::Role, r});
+    } else if (param.kind == abi::ParamKind::Semaphore) {
+      plan.push_back({ParamBinding::Semaphores});
+    } else if (param.kind == abi::ParamKind::Symmetric) {
+      plan.push_back({ParamBinding::SymmetricWorkspace});
+    } else if (param.kind == abi::ParamKind::Buffer) {
+      plan.push_back({ParamBinding::LocalWorkspace});
+    } else {
+      return fail("parameter '" + param.name + "' (a " +
+                  paramKindName(param.kind) +
+                  ") is bound by no role of the op");
+    }
+  }
+  for (size_t r = 0; r < roles.size(); ++r)
+    if (!bound[r])
+      return fail("no parameter '" + roles[r].param + "'");
+  return plan;
+}
+
+std::vector<RoleSpec> opRoles(const std::string &op) {
+  if (op == "all_reduce" || op == "all_gather" || op == "reduce_scatter" ||
+      op == "all_to_all")
+    return {{"input", false}, {"output", true}};
+  if (op == "all_to_all_v")
+    return {{"input", false}, {"counts", false}, {"output", true}};
+  // The all-gather matmul's `a` is symmetric (D x m_shard rows): the
+  // member's shard is staged into its own rows, the ring fills the others.
+  if (op == "all_gather_matmul")
+    return {{"a", false, /*memberBlock=*/true}, {"b", false}, {"c", true}};
+  if (op == "matmul_reduce_scatter")
+    return {{"a", false}, {"b", false}, {"c", true}};
+  return {};
+}
+
+ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
+                              const MatmulShape &shape) {
+  int64_t rows = int64_t(teamSize) * shape.mShard;
+  if (op == "all_gather_matmul")
+    return {{"a", {rows, shape.k}}, {"c", {rows, shape.n}}};
+  if (op == "matmul_reduce_scatter")
+    return {{"acc", {shape.mShard + MatmulReduceScatter::kHalo, shape.n}}};
+  return {};
+}
+
+} // namespace weave::ops::detail

@@ -1,0 +1,74 @@
+//===- Bindings.h - How an op binds its kernel's parameters -----*- C++ -*-===//
+//
+// The driver-free half of StagedKernel (library WeaveOpsHost): which kernel
+// parameter each tensor role of an op binds, what the op owns for the
+// others, and the shapes of parameters with dynamic dimensions. Checked on
+// the CPU against the templates' manifests (test/unit/ops).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_LIB_BINDINGS_H
+#define WEAVE_OPS_LIB_BINDINGS_H
+
+#include "weave/ops/FusedMatmul.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace weave::ops::detail {
+
+struct RoleSpec {
+  std::string param; ///< the kernel parameter the role binds
+  bool written;      ///< the kernel writes it (copied out when staged)
+  /// The caller's tensor is the member's own block of the (symmetric)
+  /// parameter: elements [rank x n, (rank + 1) x n), n = the parameter's
+  /// elements / team size (the all-gather matmul's shard of A). Only that
+  /// block is copied; the kernel fills the rest.
+  bool memberBlock = false;
+};
+
+/// The shape of every parameter with dynamic dimensions, by name: what the
+/// op was created for.
+using ParamShapes = std::map<std::string, std::vector<int64_t>>;
+
+/// The parameters of `kernel` with each dynamic dimension replaced by
+/// `shapes`' (InvalidArgument naming the parameter when a shape is missing,
+/// has another rank, or differs in a static dimension; or when `shapes`
+/// names no dynamic parameter of the kernel). No driver call: unit-tested.
+Expected<std::vector<ParamInfo>> resolveParamShapes(const KernelInfo &kernel,
+                                                    const ParamShapes &shapes);
+
+/// How one user parameter is bound: by a role of the op, or as workspace
+/// the op owns (semaphores, zeroed by the heap; a symmetric buffer; plain
+/// device memory per local member, zeroed once).
+struct ParamBinding {
+  enum Kind { Role, Semaphores, SymmetricWorkspace, LocalWorkspace } kind;
+  size_t role = 0; ///< with Role: the index in `roles`
+};
+
+/// The binding of each user parameter of `kernel` for `roles`: each role
+/// names a parameter of the kernel (a member block only a symmetric one),
+/// and every other parameter is one the op can own (a by-value scalar is
+/// not). InvalidArgument naming the kernel, the template and the
+/// parameter. No driver call.
+Expected<std::vector<ParamBinding>>
+planBindings(const KernelInfo &kernel, const std::string &templateName,
+             const std::vector<RoleSpec> &roles);
+
+/// The tensor roles of the op named `op` (as opInstance / matmulOpInstance
+/// spell it), in the order its call takes them: the one list create() and
+/// the tests use. Empty for an unknown op.
+std::vector<RoleSpec> opRoles(const std::string &op);
+
+/// The shapes a fused matmul op gives its kernel's dynamic parameters
+/// (all-gather matmul: `a` and `c` of team size x mShard rows;
+/// matmul reduce-scatter: `acc` of mShard + kHalo rows).
+ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
+                              const MatmulShape &shape);
+
+} // namespace weave::ops::detail
+
+#endif // WEAVE_OPS_LIB_BINDINGS_H

@@ -1,0 +1,270 @@
+//===- OpsFusedTest.cpp - The fused matmul ops and how ops bind -----------===//
+//
+// CPU: the all-gather matmul's and the GEMM + reduce-scatter's kernel
+// instances (which template, which values, one instance for every m_shard
+// where the template allows it), their errors, and how an op binds its
+// kernel's parameters (roles, workspace, dynamic shapes) on hand-made
+// manifests. With the compiler: the same binding plan against the manifest
+// of every op's compiled template.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+#include "weave/ops/FusedMatmul.h"
+#ifdef WEAVE_OPS_TEST_JIT
+#include "weave/ops/JitSource.h"
+#endif
+
+#include <gtest/gtest.h>
+
+using namespace weave;
+using namespace weave::ops;
+using namespace weave::ops::detail;
+
+namespace {
+
+std::string value(const TemplateValues &values, const std::string &name) {
+  for (const auto &[k, v] : values)
+    if (k == name)
+      return v;
+  return "<none>";
+}
+
+bool mentions(const Error &error, const std::string &text) {
+  return error.message().find(text) != std::string::npos;
+}
+
+TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
+  Expected<KernelInstance> i = AllGatherMatmul::instanceFor(4, "bf16", 4096, 1000);
+  ASSERT_TRUE(i) << i.error().toString();
+  EXPECT_EQ(i->templateName, "collective_matmul/all_gather_matmul");
+  EXPECT_EQ(i->key(), "all_gather_matmul_bf16_d4_mdyn_k4096_n1000");
+  TemplateValues all = i->values();
+  EXPECT_EQ(value(all, "ROWS"), "?");
+  EXPECT_EQ(value(all, "D"), "4");
+  EXPECT_EQ(value(all, "LAST"), "3");
+  EXPECT_EQ(value(all, "DTYPE"), "bf16");
+  EXPECT_EQ(value(all, "LAST_K"), "63");    // 4096 / 64 k steps
+  EXPECT_EQ(value(all, "COL_TILES"), "4");  // ceil(1000 / 256)
+  EXPECT_EQ(value(all, "PARTS_PER_TILE"), "4");
+  EXPECT_EQ(value(all, "GROUP_ROWS"), "1");
+  Expected<std::string> source = i->source();
+  ASSERT_TRUE(source) << source.error().toString();
+  EXPECT_NE(source->find("memref<?x4096xbf16, #weave.symmetric>"),
+            std::string::npos);
+  EXPECT_NE(source->find("memref<?x1000xbf16>"), std::string::npos);
+  // Fewer k steps than column tiles: a row tile arrives in k-step parts.
+  EXPECT_EQ(value(AllGatherMatmul::instanceFor(2, "f16", 128, 4096)->values(),
+                  "PARTS_PER_TILE"),
+            "2");
+  // Every m_shard has the same instance: only create() sees it.
+  for (std::string op : {"all_gather_matmul"})
+    for (int64_t m : {128, 1152, 8192})
+      EXPECT_EQ(matmulOpInstance(op, 4, "bf16", {m, 4096, 1000})->key(),
+                i->key());
+}
+
+TEST(OpsFused, AllGatherMatmulShapes) {
+  EXPECT_TRUE(AllGatherMatmul::checkShape(2, "f16", 1024, 4096, 4096));
+  Expected<KernelInstance> ragged =
+      matmulOpInstance("all_gather_matmul", 2, "f16", {200, 4096, 4096});
+  ASSERT_FALSE(ragged);
+  EXPECT_TRUE(mentions(ragged.error(),
+                       "m_shard must be a multiple of 128 (the row tile), got 200"));
+  Status f32 = AllGatherMatmul::checkShape(2, "f32", 128, 64, 64);
+  ASSERT_FALSE(f32);
+  EXPECT_TRUE(mentions(f32.error(), "dtype 'f32' is not supported (f16 or bf16"));
+  Status k = AllGatherMatmul::checkShape(2, "bf16", 128, 100, 64);
+  ASSERT_FALSE(k);
+  EXPECT_TRUE(mentions(k.error(), "k must be a positive multiple of 8"));
+  EXPECT_TRUE(mentions(k.error(), "got 100"));
+  Status solo = AllGatherMatmul::checkShape(1, "bf16", 128, 64, 64);
+  ASSERT_FALSE(solo);
+  EXPECT_TRUE(mentions(solo.error(), "the team size must be at least 2 (a ring), got 1"));
+  EXPECT_FALSE(AllGatherMatmul::checkShape(2, "bf16", 0, 64, 64));
+  EXPECT_FALSE(AllGatherMatmul::checkShape(2, "bf16", 128, 64, 0));
+}
+
+TEST(OpsFused, MatmulReduceScatterInstances) {
+  Expected<KernelInstance> i =
+      MatmulReduceScatter::instanceFor(8, "f16", 200, 256, 320);
+  ASSERT_TRUE(i) << i.error().toString();
+  EXPECT_EQ(i->templateName, "matmul_reduce_scatter/matmul_reduce_scatter");
+  EXPECT_EQ(i->key(), "matmul_reduce_scatter_f16_d8_m200_k256_n320");
+  TemplateValues all = i->values();
+  EXPECT_EQ(value(all, "N"), "200");
+  EXPECT_EQ(value(all, "ROWS"), "1600");
+  EXPECT_EQ(value(all, "K"), "256");
+  EXPECT_EQ(value(all, "COLS"), "320");
+  EXPECT_EQ(value(all, "NARROW"), "arith.truncf");
+  Expected<std::string> source = i->source();
+  ASSERT_TRUE(source) << source.error().toString();
+  EXPECT_NE(source->find("memref<1600x256xf16>"), std::string::npos);
+  // The template's m_shard is static: one instance per shape.
+  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 256, 256, 320)->key(),
+            i->key());
+  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 200, 512, 320)->key(),
+            i->key());
+  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 200, 256, 640)->key(),
+            i->key());
+  EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 8, "f16", {200, 256, 320})
+                ->key(),
+            i->key());
+  Expected<KernelInstance> big =
+      MatmulReduceScatter::instanceFor(16, "bf16", 256, 256, 256);
+  ASSERT_FALSE(big);
+  EXPECT_TRUE(mentions(big.error(), "team size must be at most 8"));
+  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "f32", 256, 256, 256));
+  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "bf16", 256, 256, 12));
+  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "bf16", 0, 256, 256));
+  Expected<KernelInstance> unknown =
+      matmulOpInstance("matmul_all_reduce", 2, "bf16", {128, 64, 64});
+  ASSERT_FALSE(unknown);
+  EXPECT_TRUE(mentions(unknown.error(), "unknown fused matmul op 'matmul_all_reduce'"));
+}
+
+ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
+                std::vector<int64_t> shape = {}) {
+  ParamInfo p{kind, std::move(name), std::move(dtype), std::move(shape)};
+  if (kind == weave::abi::ParamKind::Semaphore)
+    p.semaphoreCount = 2;
+  return p;
+}
+
+KernelInfo handMade() {
+  KernelInfo k;
+  k.name = "fused";
+  k.params = {param(weave::abi::ParamKind::Symmetric, "a", "bf16", {-1, 64}),
+              param(weave::abi::ParamKind::Buffer, "b", "bf16", {64, 32}),
+              param(weave::abi::ParamKind::Buffer, "count", "i32", {1}),
+              param(weave::abi::ParamKind::Symmetric, "acc", "f32", {16, 32}),
+              param(weave::abi::ParamKind::Semaphore, "sems"),
+              param(weave::abi::ParamKind::Rank, "rank")};
+  return k;
+}
+
+TEST(OpsBindings, RolesAndWorkspace) {
+  KernelInfo k = handMade();
+  Expected<std::vector<ParamBinding>> plan =
+      planBindings(k, "t/fused", {{"b", false}, {"a", false, true}});
+  ASSERT_TRUE(plan) << plan.error().toString();
+  ASSERT_EQ(plan->size(), 5u); // the rank is not a user parameter
+  EXPECT_EQ((*plan)[0].kind, ParamBinding::Role);
+  EXPECT_EQ((*plan)[0].role, 1u);
+  EXPECT_EQ((*plan)[1].kind, ParamBinding::Role);
+  EXPECT_EQ((*plan)[1].role, 0u);
+  EXPECT_EQ((*plan)[2].kind, ParamBinding::LocalWorkspace);
+  EXPECT_EQ((*plan)[3].kind, ParamBinding::SymmetricWorkspace);
+  EXPECT_EQ((*plan)[4].kind, ParamBinding::Semaphores);
+}
+
+TEST(OpsBindings, BadRolesAreErrors) {
+  KernelInfo k = handMade();
+  Expected<std::vector<ParamBinding>> missing =
+      planBindings(k, "t/fused", {{"x", false}});
+  ASSERT_FALSE(missing);
+  EXPECT_TRUE(mentions(missing.error(),
+                       "kernel 'fused' of template 't/fused': no parameter 'x'"));
+  Expected<std::vector<ParamBinding>> block =
+      planBindings(k, "t/fused", {{"b", false, true}});
+  ASSERT_FALSE(block);
+  EXPECT_TRUE(mentions(block.error(), "parameter 'b' takes the member's block"));
+  Expected<std::vector<ParamBinding>> sems =
+      planBindings(k, "t/fused", {{"sems", false}});
+  ASSERT_FALSE(sems);
+  EXPECT_TRUE(mentions(sems.error(), "parameter 'sems' is a semaphore"));
+  // A by-value scalar can be neither a role nor workspace.
+  k.params.insert(k.params.begin() + 2, param(weave::abi::ParamKind::Scalar, "epoch", "i32"));
+  Expected<std::vector<ParamBinding>> scalar = planBindings(k, "t/fused", {});
+  ASSERT_FALSE(scalar);
+  EXPECT_TRUE(mentions(scalar.error(), "parameter 'epoch' (a scalar) is bound by no role"));
+}
+
+TEST(OpsBindings, DynamicShapes) {
+  KernelInfo k = handMade();
+  Expected<std::vector<ParamInfo>> resolved =
+      resolveParamShapes(k, {{"a", {256, 64}}});
+  ASSERT_TRUE(resolved) << resolved.error().toString();
+  ASSERT_EQ(resolved->size(), 5u);
+  EXPECT_EQ((*resolved)[0].shape, (std::vector<int64_t>{256, 64}));
+  EXPECT_EQ((*resolved)[1].shape, (std::vector<int64_t>{64, 32}));
+  Expected<std::vector<ParamInfo>> none = resolveParamShapes(k, {});
+  ASSERT_FALSE(none);
+  EXPECT_TRUE(mentions(none.error(), "parameter 'a' has dynamic dimensions (?x64) "
+                                     "and the op gives no shape"));
+  Expected<std::vector<ParamInfo>> wrong =
+      resolveParamShapes(k, {{"a", {256, 32}}});
+  ASSERT_FALSE(wrong);
+  EXPECT_TRUE(mentions(wrong.error(), "parameter 'a' is ?x64, the op gives 256x32"));
+  EXPECT_FALSE(resolveParamShapes(k, {{"a", {0, 64}}}));
+  EXPECT_FALSE(resolveParamShapes(k, {{"a", {256}}}));
+  Expected<std::vector<ParamInfo>> extra =
+      resolveParamShapes(k, {{"a", {256, 64}}, {"b", {64, 32}}});
+  ASSERT_FALSE(extra);
+  EXPECT_TRUE(mentions(extra.error(), "shape for 'b', which is not a parameter "
+                                      "with dynamic dimensions"));
+}
+
+TEST(OpsBindings, FusedShapes) {
+  ParamShapes agmm = matmulParamShapes("all_gather_matmul", 4, {256, 512, 320});
+  EXPECT_EQ(agmm["a"], (std::vector<int64_t>{1024, 512}));
+  EXPECT_EQ(agmm["c"], (std::vector<int64_t>{1024, 320}));
+  ParamShapes mrs = matmulParamShapes("matmul_reduce_scatter", 4, {200, 512, 320});
+  EXPECT_EQ(mrs["acc"], (std::vector<int64_t>{264, 320}));
+  EXPECT_TRUE(opRoles("broadcast").empty());
+  EXPECT_TRUE(opRoles("all_gather_matmul")[0].memberBlock);
+}
+
+#ifdef WEAVE_OPS_TEST_JIT
+/// Every op's roles and workspace against its compiled template's manifest.
+TEST(OpsBindings, EveryOpBindsItsTemplate) {
+  JitOptions options;
+  options.useCache = false;
+  JitSource jit(options);
+  struct Case {
+    std::string op;
+    Expected<KernelInstance> instance;
+    ParamShapes shapes;
+    std::vector<ParamBinding::Kind> kinds;
+  };
+  using K = ParamBinding;
+  std::vector<Case> cases;
+  cases.push_back({"all_gather_matmul",
+                   matmulOpInstance("all_gather_matmul", 2, "bf16", {256, 512, 320}),
+                   matmulParamShapes("all_gather_matmul", 2, {256, 512, 320}),
+                   {K::Role, K::Role, K::Role, K::Semaphores, K::LocalWorkspace,
+                    K::Semaphores}});
+  cases.push_back(
+      {"matmul_reduce_scatter",
+       matmulOpInstance("matmul_reduce_scatter", 4, "f16", {200, 256, 320}),
+       matmulParamShapes("matmul_reduce_scatter", 4, {200, 256, 320}),
+       {K::Role, K::Role, K::LocalWorkspace, K::SymmetricWorkspace, K::Role,
+        K::Semaphores}});
+  for (std::string op : {"all_reduce", "all_gather", "reduce_scatter",
+                         "all_to_all", "all_to_all_v"})
+    cases.push_back({op, opInstance(op, 4, "bf16", 1001), {}, {}});
+  for (Case &c : cases) {
+    SCOPED_TRACE(c.op);
+    ASSERT_TRUE(c.instance) << c.instance.error().toString();
+    Expected<Bundle> bundle = jit.bundleFor(*c.instance);
+    ASSERT_TRUE(bundle) << bundle.error().toString();
+    const KernelInfo *kernel = findKernel(*bundle, c.instance->kernelName);
+    ASSERT_NE(kernel, nullptr);
+    Expected<std::vector<ParamBinding>> plan =
+        planBindings(*kernel, c.instance->templateName, opRoles(c.op));
+    ASSERT_TRUE(plan) << plan.error().toString();
+    if (!c.kinds.empty()) {
+      ASSERT_EQ(plan->size(), c.kinds.size());
+      for (size_t p = 0; p < plan->size(); ++p)
+        EXPECT_EQ((*plan)[p].kind, c.kinds[p]) << kernel->params[p].name;
+    }
+    Expected<std::vector<ParamInfo>> resolved =
+        resolveParamShapes(*kernel, c.shapes);
+    ASSERT_TRUE(resolved) << resolved.error().toString();
+    for (const ParamInfo &p : *resolved)
+      EXPECT_FALSE(p.hasDynamicDims()) << p.name;
+  }
+}
+#endif
+
+} // namespace
