@@ -7,16 +7,21 @@
 #
 # CARRY_DIR (default .carry) holds
 #   bin/weave_bench_matmul, bin/weave_bench_collective_matmul,
-#   bin/weave_bench_collectives,
+#   bin/weave_bench_collectives, bin/weave_bench_matmul_reduce_scatter,
 #   bin/weave_bench_runtime (optional)      built with WEAVE_STATIC_RUNTIME_LIBS=ON
 #   bench/matmul/*.wbundle                  ninja weave_bench_bundles
 #   bench/collective_matmul/*.wbundle
 #   bench/collectives/*.wbundle
+#   bench/matmul_reduce_scatter/*.wbundle
 # --only takes a comma-separated subset of:
-# matmul,collective,collectives,torch,torch-collectives,runtime (default: all
-# of them that are there; torch-collectives runs bench/collectives/
-# torch_symm_mem.py twice: the all-reduces, then all_to_all_vdev on the
-# NVSHMEM backend). BENCH_ARGS go to both C++ benches
+# matmul,collective,collectives,mrs,torch,torch-mrs,torch-collectives,runtime
+# (default: all of them that are there; torch-collectives runs
+# bench/collectives/torch_symm_mem.py twice: the all-reduces, then
+# all_to_all_vdev on the NVSHMEM backend; mrs runs the GEMM +
+# reduce-scatter bench on one member (D = 1, its epilogue's cost, with
+# bench/matmul's bundles as the plain matmul), on a loopback team of 2, and
+# on 2 and 4 GPUs where there are that many; torch-mrs runs
+# bench/matmul_reduce_scatter/torch_fused.py on 2 GPUs). BENCH_ARGS go to both C++ benches
 # (e.g. -- --iters 50 --dtype bf16). Logs go to --out (default $OUT when set,
 # else /tmp/weave-bench-out). Each bench runs under `timeout
 # ${BENCH_TIMEOUT:-200}` seconds. libcublas.so.13 / libnccl.so.2 are found
@@ -33,12 +38,12 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bench/matmul" "$CARRY/bench/collective_matmul" \
-    "$CARRY/bench/collectives"
+    "$CARRY/bench/collectives" "$CARRY/bench/matmul_reduce_scatter"
   for b in weave_bench_matmul weave_bench_collective_matmul weave_bench_collectives \
-           weave_bench_runtime; do
+           weave_bench_matmul_reduce_scatter weave_bench_runtime; do
     [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" "$CARRY/bin/" && echo "staged bin/$b"
   done
-  for d in matmul collective_matmul collectives; do
+  for d in matmul collective_matmul collectives matmul_reduce_scatter; do
     n=$(ls "$BUILD/bench/$d"/*.wbundle 2>/dev/null | wc -l)
     [ "$n" -gt 0 ] && cp "$BUILD/bench/$d"/*.wbundle "$CARRY/bench/$d/"
     echo "staged $n bundle(s) in bench/$d"
@@ -52,7 +57,7 @@ fi
 
 CARRY=$ROOT/.carry
 OUTDIR=${OUT:-/tmp/weave-bench-out}
-ONLY=matmul,collective,collectives,torch,torch-collectives,runtime
+ONLY=matmul,collective,collectives,mrs,torch,torch-mrs,torch-collectives,runtime
 BENCH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -139,6 +144,19 @@ if wants collectives; then
   run collectives "$CARRY/bin/weave_bench_collectives" \
     --bundles "$CARRY/bench/collectives" "${BENCH_ARGS[@]}"
 fi
+if wants mrs; then
+  MRS=("$CARRY/bin/weave_bench_matmul_reduce_scatter" --bundles "$CARRY/bench/matmul_reduce_scatter"
+       --matmul-bundles "$CARRY/bench/matmul")
+  run mrs-d1 "${MRS[@]}" --devices 1 "${BENCH_ARGS[@]}"
+  WEAVE_LOOPBACK_TEAM=2 run mrs-loopback-d2 "${MRS[@]}" "${BENCH_ARGS[@]}"
+  for d in 2 4; do
+    if [ "$GPUS" -ge "$d" ]; then
+      run mrs-d$d "${MRS[@]}" --devices $d "${BENCH_ARGS[@]}"
+    else
+      echo "== mrs-d$d: skipped (cuBLAS + NCCL reduce-scatter needs $d GPUs, this machine has $GPUS)"
+    fi
+  done
+fi
 if wants runtime && [ -x "$CARRY/bin/weave_bench_runtime" ]; then
   run runtime "$CARRY/bin/weave_bench_runtime"
 fi
@@ -153,6 +171,20 @@ if wants torch; then
     LOGS+=("$OUTDIR/torch.log")
   else
     echo "== torch: skipped (needs 2 GPUs and PyTorch)"
+  fi
+fi
+
+if wants torch-mrs; then
+  if [ "$GPUS" -ge 2 ] && python3 -c 'import torch' 2>/dev/null; then
+    echo "== torch-mrs (fused_matmul_reduce_scatter, mm + NCCL)"
+    PYTHONUNBUFFERED=1 timeout "$TIMEOUT" python3 "$ROOT/bench/matmul_reduce_scatter/torch_fused.py" \
+      --nproc 2 2>&1 | tee "$OUTDIR/torch-mrs.log"
+    rc=${PIPESTATUS[0]}
+    echo "torch-mrs: exit $rc"
+    [ "$rc" -ne 0 ] && status=1
+    LOGS+=("$OUTDIR/torch-mrs.log")
+  else
+    echo "== torch-mrs: skipped (needs 2 GPUs and PyTorch)"
   fi
 fi
 

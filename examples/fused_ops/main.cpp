@@ -241,8 +241,6 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
              }};
       WEAVE_TRY(runCase(s, c, dtype));
     }
-    if (d > ops::MatmulReduceScatter::kMaxTeamSize)
-      continue;
     // GEMM + reduce-scatter: member r's c = rows of shard r of
     // sum_d A_d @ B_d.
     for (int64_t m : {int64_t(200), int64_t(256)}) {

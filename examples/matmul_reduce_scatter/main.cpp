@@ -74,7 +74,6 @@ int main(int argc, char **argv) {
   TeamRequest request;
   request.program = kProgram;
   request.minDevices = 1;
-  request.maxDevices = 8;
   request.heapBytes = ((shard + kHalo) * cols * 4 + (8 << 20));
   SessionStart start = startSession(request);
   if (!start.session)

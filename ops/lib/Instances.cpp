@@ -171,12 +171,6 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     uint32_t teamSize, const std::string &dtype, int64_t mShard, int64_t k,
     int64_t n) {
   WEAVE_TRY(checkMatmul("matmul reduce-scatter", dtype, teamSize, mShard, k, n));
-  if (teamSize > kMaxTeamSize)
-    return Error(ErrorCode::InvalidArgument,
-                 "matmul reduce-scatter: the team size must be at most " +
-                     std::to_string(kMaxTeamSize) +
-                     " (the template's table of peer tensor maps), got " +
-                     std::to_string(teamSize));
   // @N@ = m_shard and @ROWS@ = D x m_shard come from the count.
   auto str = [](int64_t v) { return std::to_string(v); };
   return KernelInstance{"matmul_reduce_scatter/matmul_reduce_scatter",

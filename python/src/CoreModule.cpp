@@ -28,9 +28,12 @@ using weave::python::unwrap;
 namespace {
 
 py::object tmaDict(const ParamInfo &param) {
-  if (param.kind != ::weave::abi::ParamKind::Tma)
+  if (param.kind != ::weave::abi::ParamKind::Tma &&
+      param.kind != ::weave::abi::ParamKind::TmaTable)
     return py::none();
   py::dict tma;
+  // A table holds one tensor map per member (entry r: member r's copy).
+  tma["per_member"] = param.kind == ::weave::abi::ParamKind::TmaTable;
   tma["source"] = param.tma.sourceParam;
   tma["box"] = param.tma.box;
   tma["swizzle"] = param.tma.swizzleBytes;

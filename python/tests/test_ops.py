@@ -190,8 +190,10 @@ def test_matmul_op_instances():
     assert f"memref<{2 * MRS_M}x{K}xf16>" in source
     with pytest.raises(weave.WeaveError, match="m_shard must be a multiple of 128"):
         weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 100, K, NCOLS)
-    with pytest.raises(weave.WeaveError, match="team size must be at most 8"):
-        weave._core.matmul_op_instance("matmul_reduce_scatter", 16, "bf16", 128, K, NCOLS)
+    # No team limit past 8 (the per-member tensor-map table).
+    key16 = weave._core.matmul_op_instance("matmul_reduce_scatter", 16, "bf16", 128, K,
+                                           NCOLS)[0]
+    assert key16 == f"matmul_reduce_scatter_bf16_d16_m128_k{K}_n{NCOLS}"
     with pytest.raises(weave.WeaveError, match="unknown fused matmul op"):
         weave._core.matmul_op_instance("matmul_all_reduce", 2, "bf16", 128, K, NCOLS)
 
@@ -253,6 +255,42 @@ def test_fused_matmuls_match_torch(loopback, dtype_name):
             torch.testing.assert_close(gathered[r].double(), whole @ b[r].double(), **tol)
             torch.testing.assert_close(scattered[r].double(),
                                        total[r * MRS_M:(r + 1) * MRS_M], **tol)
+
+
+def test_matmul_reduce_scatter_first_call_in_a_cuda_graph(gpu_team_factory):
+    """A fresh op whose first call is captured (torch.cuda.graph captures in
+    global mode): the kernel's per-member TMA table is written during that
+    first binding, outside the graph. Three replays with new inputs, against
+    float64."""
+    torch = torch_or_skip()
+    import weave.ops
+    team = gpu_team_factory(2)
+    coll = weave.ops.Collectives(team, weave.SymmetricMemory(team, 64 << 20),
+                                 kernels_or_skip())
+    dtype, d = torch.bfloat16, team.size
+    tall = [torch.empty((d * MRS_M, K), device="cuda:0", dtype=dtype) for _ in range(d)]
+    b = [torch.empty((K, NCOLS), device="cuda:0", dtype=dtype) for _ in range(d)]
+    # Made (kernel loaded, workspace allocated) before the capture; its
+    # first binding, which writes the table, is inside it.
+    coll._op("matmul_reduce_scatter", "bf16", MRS_M, K, NCOLS)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        with torch.cuda.graph(graph, stream=side):
+            outs = coll.matmul_reduce_scatter(tall, b)
+    for replay in range(3):
+        for r in range(d):
+            tall[r].copy_(_randn16(torch, (d * MRS_M, K), dtype, 300 + 10 * replay + r))
+            b[r].copy_(_randn16(torch, (K, NCOLS), dtype, 400 + 10 * replay + r))
+        for out in outs:
+            out.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        total = sum(t.double() @ bb.double() for t, bb in zip(tall, b))
+        for r in range(d):
+            torch.testing.assert_close(outs[r].double(), total[r * MRS_M:(r + 1) * MRS_M],
+                                       rtol=1e-2, atol=1e-2)
 
 
 def test_fused_matmul_custom_ops(gpu_team_factory):

@@ -171,8 +171,7 @@ class Collectives:
     def matmul_reduce_scatter(self, a, b, out=None):
         """Rows ``[rank * m, (rank + 1) * m)`` of the sum over the team of
         ``a @ b`` (``a``: team size x m rows by k, ``b``: k x n), reduced in
-        f32 as the matmul produces it and rounded once. f16 or bf16; a team
-        of at most 8."""
+        f32 as the matmul produces it and rounded once. f16 or bf16."""
         a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
         rows, k = a0.shape
         n = b0.shape[1]

@@ -245,7 +245,9 @@ Status checkKernelArgs(const KernelInfo &kernel,
   // checks could not see the sizes (row pitch a multiple of 16 bytes, dims
   // up to 2^31), so they are made here, before anything launches.
   for (const ParamInfo &tma : kernel.params) {
-    if (tma.kind != abi::ParamKind::Tma || tma.tma.sourceParam >= args.size())
+    if ((tma.kind != abi::ParamKind::Tma &&
+         tma.kind != abi::ParamKind::TmaTable) ||
+        tma.tma.sourceParam >= args.size())
       continue;
     size_t src = tma.tma.sourceParam;
     const ParamInfo &source = kernel.params[src];

@@ -95,7 +95,7 @@ Status verifyKernel(const KernelInfo &kernel) {
     return kernelError(kernel, "compute capability is 0");
 
   // ABI order: user params, then exactly Rank, TeamSize, PeerBases, then
-  // one Dim per '?', then Tma.
+  // one Dim per '?', then Tma and TmaTable.
   const auto &params = kernel.params;
   size_t i = 0;
   std::set<std::string> names;
@@ -161,14 +161,16 @@ Status verifyKernel(const KernelInfo &kernel) {
     }
   }
   for (; i < params.size(); ++i)
-    if (params[i].kind != abi::ParamKind::Tma)
+    if (params[i].kind != abi::ParamKind::Tma &&
+        params[i].kind != abi::ParamKind::TmaTable)
       return kernelError(kernel, "expected parameter " + std::to_string(i) +
                                      " ('" + params[i].name +
-                                     "') to be tma, found " +
+                                     "') to be tma or tma_table, found " +
                                      paramKindName(params[i].kind) +
-                                     " (only tma parameters may follow the "
-                                     "team and dim parameters, and a dim "
-                                     "parameter only for a '?' dimension)");
+                                     " (only tma and tma_table parameters may "
+                                     "follow the team and dim parameters, and "
+                                     "a dim parameter only for a '?' "
+                                     "dimension)");
 
   for (size_t p = 0; p < params.size(); ++p) {
     const ParamInfo &param = params[p];
@@ -217,7 +219,8 @@ Status verifyKernel(const KernelInfo &kernel) {
     case abi::ParamKind::Dim:
       // Placed and matched to its dimension by the order check above.
       break;
-    case abi::ParamKind::Tma: {
+    case abi::ParamKind::Tma:
+    case abi::ParamKind::TmaTable: {
       uint32_t src = param.tma.sourceParam;
       if (src >= userCount ||
           (params[src].kind != abi::ParamKind::Buffer &&
@@ -231,6 +234,12 @@ Status verifyKernel(const KernelInfo &kernel) {
                              : std::string("no such parameter")));
       if (param.tma.isPeerView && params[src].kind != abi::ParamKind::Symmetric)
         return kernelError(kernel, what + " is a peer view of '" +
+                                       params[src].name +
+                                       "', which is not symmetric");
+      // A table views every member's copy: only symmetric buffers have one.
+      if (param.kind == abi::ParamKind::TmaTable &&
+          params[src].kind != abi::ParamKind::Symmetric)
+        return kernelError(kernel, what + " is a per-member table over '" +
                                        params[src].name +
                                        "', which is not symmetric");
       if (!param.dtype.empty() && param.dtype != params[src].dtype)
@@ -286,6 +295,8 @@ uint32_t paramBytes(const ParamInfo &param) {
     return abi::kTmaParamBytes;
   case abi::ParamKind::Dim:
     return abi::kDimParamBytes;
+  case abi::ParamKind::TmaTable:
+    return abi::kPointerParamBytes;
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace weave {
@@ -36,6 +37,33 @@ CUtensorMapSwizzle swizzleOf(uint32_t bytes) {
   default:
     return CU_TENSOR_MAP_SWIZZLE_NONE;
   }
+}
+
+/// Destructors never fail: a failed driver call is reported and skipped.
+void report(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = "?";
+  cuGetErrorName(result, &name);
+  std::fprintf(stderr, "weave: warning: %s failed with %s\n", what, name);
+}
+
+/// Encodes `layout` at `address` into `map` (no interleave, no
+/// out-of-bounds fill: loads past an edge read zeros, stores are clipped).
+Status encodeTensorMap(const TmaLayout &layout, uint64_t address,
+                       CUtensorMap *map, const std::string &what) {
+  WEAVE_CU_TRY(cuTensorMapEncodeTiled(
+                   map, toCuda(layout.dataType), layout.rank,
+                   reinterpret_cast<void *>(address), layout.globalDim.data(),
+                   layout.globalStride.data(), layout.boxDim.data(),
+                   layout.elementStride.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   swizzleOf(layout.swizzleBytes),
+                   layout.l2PromotionBytes == 256
+                       ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                       : CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+               "encoding " + what);
+  return ok();
 }
 
 bool isArchSpecific(const std::string &arch) {
@@ -187,6 +215,56 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
 }
 
 } // namespace
+
+namespace {
+
+/// Restores this thread's stream-capture mode when it goes out of scope.
+class RelaxedCaptureMode {
+public:
+  RelaxedCaptureMode() { cuThreadExchangeStreamCaptureMode(&mode_); }
+  ~RelaxedCaptureMode() { cuThreadExchangeStreamCaptureMode(&mode_); }
+  RelaxedCaptureMode(const RelaxedCaptureMode &) = delete;
+  RelaxedCaptureMode &operator=(const RelaxedCaptureMode &) = delete;
+
+private:
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
+
+} // namespace
+
+/// Allocates `table` and writes `bytes` from `data` into it before
+/// returning. The first binding may come while a stream of this thread is
+/// being captured into a CUDA graph (a PyTorch op's first call inside
+/// torch.cuda.graph): capture in global mode refuses allocations and copies
+/// that synchronize, and the table must exist before the graph, not be a
+/// node of it. So the allocation and the copy run in relaxed capture mode,
+/// on a stream of their own that no capture involves.
+Status Kernel::writeDeviceTable(DeviceTable &table, const void *data,
+                                size_t bytes, const std::string &what) {
+  RelaxedCaptureMode relaxed;
+  WEAVE_CU_TRY(cuMemAlloc(&table.address, bytes), "allocating " + what);
+  CUstream stream = nullptr;
+  WEAVE_CU_TRY(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+               "creating a stream to write " + what);
+  CUresult copied = cuMemcpyHtoDAsync(table.address, data, bytes, stream);
+  CUresult synced =
+      copied == CUDA_SUCCESS ? cuStreamSynchronize(stream) : copied;
+  CUresult destroyed = cuStreamDestroy(stream);
+  WEAVE_CU_TRY(copied, "writing " + what);
+  WEAVE_CU_TRY(synced, "writing " + what);
+  WEAVE_CU_TRY(destroyed, "destroying the stream that wrote " + what);
+  return ok();
+}
+
+Kernel::DeviceTable::~DeviceTable() {
+  if (!address)
+    return;
+  // A launch may still read the table: the context's work ends first.
+  report(cuCtxSetCurrent(context), "making a device current to free a TMA "
+                                   "table");
+  report(cuCtxSynchronize(), "synchronizing before freeing a TMA table");
+  report(cuMemFree(address), "freeing a TMA table");
+}
 
 Expected<Program> Program::load(Team &team, Bundle bundle) {
   WEAVE_TRY(verifyBundle(bundle));
@@ -405,22 +483,49 @@ Status Kernel::bindMember(const SymmetricHeap &heap,
         if (!layout)
           return Error(ErrorCode::InvalidArgument, layout.error().message());
         auto descriptor = std::make_unique<Descriptor>();
-        WEAVE_CU_TRY(
-            cuTensorMapEncodeTiled(
-                &descriptor->map, toCuda(layout->dataType), layout->rank,
-                reinterpret_cast<void *>(address), layout->globalDim.data(),
-                layout->globalStride.data(), layout->boxDim.data(),
-                layout->elementStride.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
-                swizzleOf(layout->swizzleBytes),
-                layout->l2PromotionBytes == 256
-                    ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
-                    : CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-            "encoding TMA descriptor '" + param.name + "' of kernel '" +
-                info.name + "'");
+        WEAVE_TRY(encodeTensorMap(*layout, address, &descriptor->map,
+                                  "TMA descriptor '" + param.name +
+                                      "' of kernel '" + info.name + "'"));
         it = tmaCache_.emplace(key, std::move(descriptor)).first;
       }
       put(p, &it->second->map, sizeof(CUtensorMap));
+      break;
+    }
+    case abi::ParamKind::TmaTable: {
+      // One tensor map per member, in device memory, written once per
+      // distinct set of addresses and shape and never rewritten: a launch
+      // in flight or a captured graph may still read an older table.
+      size_t src = param.tma.sourceParam;
+      std::vector<uint64_t> addresses(teamSize);
+      for (uint32_t member = 0; member < teamSize; ++member)
+        addresses[member] = addressOf(src, member);
+      ParamInfo source = withLaunchShape(info.params[src], args[src]);
+      auto key = std::make_tuple(local, p, addresses, source.shape);
+      auto it = tableCache_.find(key);
+      if (it == tableCache_.end()) {
+        auto plan = planTmaTable(param, source, addresses);
+        if (!plan)
+          return Error(ErrorCode::InvalidArgument, plan.error().message());
+        std::vector<Descriptor> entries(teamSize);
+        static_assert(sizeof(Descriptor) == abi::kTmaTableEntryBytes,
+                      "a table entry is one CUtensorMap");
+        for (uint32_t member = 0; member < teamSize; ++member)
+          WEAVE_TRY(encodeTensorMap(
+              plan->layout, plan->addresses[member], &entries[member].map,
+              "entry " + std::to_string(member) + " of TMA table '" +
+                  param.name + "' of kernel '" + info.name + "'"));
+        const Device &device = team_->devices[local];
+        WEAVE_TRY(device.makeCurrent());
+        auto table = std::make_unique<DeviceTable>();
+        table->context = device.context();
+        std::string on = " of kernel '" + info.name + "' on device " +
+                         std::to_string(device.ordinal());
+        WEAVE_TRY(writeDeviceTable(*table, entries.data(), plan->bytes,
+                                   "TMA table '" + param.name + "'" + on));
+        it = tableCache_.emplace(key, std::move(table)).first;
+      }
+      uint64_t address = it->second->address;
+      put(p, &address, 8);
       break;
     }
     }

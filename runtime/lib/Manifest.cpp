@@ -122,7 +122,7 @@ constexpr KindName kKinds[] = {
     {ParamKind::Semaphore, "semaphore"}, {ParamKind::Scalar, "scalar"},
     {ParamKind::Rank, "rank"},           {ParamKind::TeamSize, "team_size"},
     {ParamKind::PeerBases, "peer_bases"}, {ParamKind::Tma, "tma"},
-    {ParamKind::Dim, "dim"}};
+    {ParamKind::Dim, "dim"},             {ParamKind::TmaTable, "tma_table"}};
 
 /// The `grid`/`block`/`cluster` (3 values) and `smem`/`team`/`cc` (one
 /// value) lines of a kernel, in the order the printer writes them.
@@ -144,6 +144,9 @@ constexpr unsigned kindBit(ParamKind kind) {
 }
 constexpr unsigned kTensorKinds =
     kindBit(ParamKind::Buffer) | kindBit(ParamKind::Symmetric);
+/// The TMA parameters: a descriptor, or a table of one per member.
+constexpr unsigned kTmaKinds =
+    kindBit(ParamKind::Tma) | kindBit(ParamKind::TmaTable);
 
 /// One `key=value` field of a `param` line.
 struct ParamKey {
@@ -182,9 +185,9 @@ std::string parseTmaU32(const std::string &value, ParamInfo &param) {
 /// function's result completes "expected ..., found '<value>'"; the exact
 /// texts are part of the reader's tested messages.
 const ParamKey kParamKeys[] = {
-    {"dtype", kTensorKinds | kindBit(ParamKind::Scalar) | kindBit(ParamKind::Tma),
+    {"dtype", kTensorKinds | kindBit(ParamKind::Scalar) | kTmaKinds,
      [](const ParamInfo &p) {
-       return p.kind != ParamKind::Tma || !p.dtype.empty();
+       return !(kindBit(p.kind) & kTmaKinds) || !p.dtype.empty();
      },
      [](const ParamInfo &p) { return p.dtype; },
      [](const std::string &value, ParamInfo &p) -> std::string {
@@ -194,7 +197,7 @@ const ParamKey kParamKeys[] = {
        p.dtype = value;
        return "";
      }},
-    {"shape", kTensorKinds | kindBit(ParamKind::Tma),
+    {"shape", kTensorKinds | kTmaKinds,
      [](const ParamInfo &p) { return !p.shape.empty(); },
      [](const ParamInfo &p) { return formatList(p.shape); },
      [](const std::string &value, ParamInfo &p) -> std::string {
@@ -214,7 +217,7 @@ const ParamKey kParamKeys[] = {
     {"count", kindBit(ParamKind::Semaphore), always,
      [](const ParamInfo &p) { return std::to_string(p.semaphoreCount); },
      parseU32<&ParamInfo::semaphoreCount>},
-    {"source", kindBit(ParamKind::Tma) | kindBit(ParamKind::Dim), always,
+    {"source", kTmaKinds | kindBit(ParamKind::Dim), always,
      [](const ParamInfo &p) {
        return std::to_string(p.kind == ParamKind::Dim ? p.dim.sourceParam
                                                       : p.tma.sourceParam);
@@ -236,7 +239,7 @@ const ParamKey kParamKeys[] = {
        p.dim.axis = static_cast<uint32_t>(u);
        return "";
      }},
-    {"box", kindBit(ParamKind::Tma), always,
+    {"box", kTmaKinds, always,
      [](const ParamInfo &p) { return formatList(p.tma.box); },
      [](const std::string &value, ParamInfo &p) -> std::string {
        for (const std::string &item : splitList(value)) {
@@ -247,7 +250,7 @@ const ParamKey kParamKeys[] = {
        }
        return "";
      }},
-    {"swizzle", kindBit(ParamKind::Tma), always,
+    {"swizzle", kTmaKinds, always,
      [](const ParamInfo &p) { return std::to_string(p.tma.swizzleBytes); },
      parseTmaU32<&TmaInfo::swizzleBytes>},
     {"view", kindBit(ParamKind::Tma), always,
@@ -349,7 +352,7 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
   if (!kind)
     return lineError("unknown parameter kind '" + words[1] +
                      "' (expected buffer, symmetric, semaphore, scalar, rank, "
-                     "team_size, peer_bases, dim or tma)");
+                     "team_size, peer_bases, dim, tma or tma_table)");
   param.kind = *kind;
   param.name = words[2];
   if (!isValidName(param.name))
@@ -378,8 +381,9 @@ Status ManifestParser::parseParam(const std::vector<std::string> &words,
       expected += " for '" + name + "'";
     return lineError("expected " + expected + ", found '" + value + "'");
   }
-  if (param.kind == ParamKind::Tma && !seen.count("source"))
-    return lineError("tma parameter '" + param.name + "' needs source=N");
+  if ((kindBit(param.kind) & kTmaKinds) && !seen.count("source"))
+    return lineError(std::string(paramKindName(param.kind)) + " parameter '" +
+                     param.name + "' needs source=N");
   if (param.kind == ParamKind::Dim &&
       (!seen.count("source") || !seen.count("axis")))
     return lineError("dim parameter '" + param.name +

@@ -3,6 +3,8 @@
 #include "weave/runtime/detail/BundleDetail.h"
 #include "weave/runtime/detail/TmaLayout.h"
 
+#include <cstdio>
+
 namespace weave {
 
 namespace {
@@ -118,6 +120,31 @@ Status checkTmaAddress(const ParamInfo &tma, uint64_t address) {
                      }() +
                      " is not 16-byte aligned");
   return ok();
+}
+
+Expected<TmaTablePlan> planTmaTable(const ParamInfo &tma,
+                                    const ParamInfo &source,
+                                    const std::vector<uint64_t> &addresses) {
+  if (tma.kind != abi::ParamKind::TmaTable)
+    return tmaError(tma, "expected a tma_table parameter, found " +
+                             std::string(paramKindName(tma.kind)));
+  if (addresses.empty())
+    return tmaError(tma, "a per-member table needs at least one member");
+  TmaTablePlan plan;
+  WEAVE_ASSIGN_OR_RETURN(plan.layout, computeTmaLayout(tma, source));
+  for (size_t r = 0; r < addresses.size(); ++r)
+    if (addresses[r] % 16 != 0) {
+      char text[32];
+      std::snprintf(text, sizeof(text), "%llx",
+                    static_cast<unsigned long long>(addresses[r]));
+      return Error(ErrorCode::InvalidArgument,
+                   "tma_table parameter '" + tma.name + "': member " +
+                       std::to_string(r) + "'s copy of '" + source.name +
+                       "' at 0x" + text + " is not 16-byte aligned");
+    }
+  plan.addresses = addresses;
+  plan.bytes = uint64_t(addresses.size()) * abi::kTmaTableEntryBytes;
+  return plan;
 }
 
 } // namespace weave

@@ -40,15 +40,17 @@ gpu.module @m {
 // -----
 
 // The rhs tile is stored as 64-column swizzled boxes, not as the
-// 64x256 tile the callback's type describes: using it is an error, at the
-// use.
+// 64x256 tile the callback's type describes: only a whole-tile store may
+// read it (split into one store per box); anything else is an error at the
+// use: a store into the tile,
 gpu.module @m {
-  gpu.func @callback_uses_rhs(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>, %scratch: memref<128x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+  gpu.func @callback_stores_into_rhs(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16> callback {
     ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
       %c0 = arith.constant 0 : index
-      // expected-error @below {{'weave.copy_smem_to_gmem' op uses the rhs tile of a pipeline callback, which is stored as 64-column swizzled boxes; only the lhs tile can be used for now}}
-      weave.copy_smem_to_gmem %rhs, %scratch[%c0, %c0] : memref<64x256xf16, #gpu.address_space<workgroup>> -> memref<128x512xf16>
+      %v = arith.constant 1.0 : f16
+      // expected-error @below {{'memref.store' op uses the rhs tile of a pipeline callback other than as the source of weave.copy_smem_to_gmem: the tile is stored as 4 swizzled boxes of 128-byte rows, which only a whole-tile TMA store (split into one store per box) reads}}
+      memref.store %v, %rhs[%c0, %c0] : memref<64x256xf16, #gpu.address_space<workgroup>>
     }
     gpu.return
   }
@@ -60,7 +62,8 @@ gpu.module @m {
   gpu.func @callback_loads_rhs(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16> callback {
     ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
-      // expected-error @below {{'memref.load' op uses the rhs tile of a pipeline callback, which is stored as 64-column swizzled boxes; only the lhs tile can be used for now}}
+      // or a load from it.
+      // expected-error @below {{'memref.load' op uses the rhs tile of a pipeline callback other than as the source of weave.copy_smem_to_gmem: the tile is stored as 4 swizzled boxes of 128-byte rows}}
       %v = memref.load %rhs[%k, %n] : memref<64x256xf16, #gpu.address_space<workgroup>>
     }
     gpu.return

@@ -147,6 +147,57 @@ gpu.module @m {
 
 // -----
 
+// A store of the callback's rhs tile: the ring slot holds it as 4 boxes of
+// 64 rows x 64 f16 (128-byte rows, swizzled), 8192 bytes apart after the
+// 16384-byte lhs tile, so the store becomes 4 stores of those boxes at
+// columns col, col + 64, col + 128, col + 192, each with swizzle 128 and
+// the store's device and reduction.
+// CHECK-LABEL: gpu.func @callback_store_rhs
+//  CHECK-SAME:   %[[BSCR:[^:]*]]: memref<128x512xf16, #weave.symmetric>
+//   CHECK-NOT:   weave.copy_smem_to_gmem
+//       CHECK:   %[[SLOT:.*]] = arith.muli %{{.*}}, %c49152 : index
+//       CHECK:   %[[RHS:.*]] = arith.addi %[[SLOT]], %c16384 : index
+//       CHECK:   memref.view {{.*}} to memref<64x256xf16, #gpu.address_space<workgroup>>
+//       CHECK:   scf.if
+//       CHECK:     %[[ROW:.*]] = arith.muli %{{.*}}, %c64{{.*}} : index
+//       CHECK:     %[[COL:.*]] = arith.muli %{{.*}}, %c256{{.*}} : index
+//       CHECK:     %[[O0:.*]] = arith.addi %[[RHS]], %c0{{.*}} : index
+//       CHECK:     %[[C0:.*]] = arith.addi %[[COL]], %c0{{.*}} : index
+//       CHECK:     weave.copy_smem_to_gmem %{{.*}}, %[[BSCR]][%[[ROW]], %[[C0]]] reduce(add) on %{{.*}} {swizzle = 128 : i64} : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<128x512xf16, #weave.symmetric>
+//       CHECK:     %[[O1:.*]] = arith.addi %[[RHS]], %c8192 : index
+//       CHECK:     %[[C1:.*]] = arith.addi %[[COL]], %c64{{.*}} : index
+//       CHECK:     weave.copy_smem_to_gmem %{{.*}}, %[[BSCR]][%[[ROW]], %[[C1]]] reduce(add) on %{{.*}} {swizzle = 128 : i64}
+//       CHECK:     arith.addi %[[RHS]], %c16384{{.*}} : index
+//       CHECK:     arith.addi %[[COL]], %c128{{.*}} : index
+//       CHECK:     weave.copy_smem_to_gmem
+//       CHECK:     arith.addi %[[RHS]], %c24576 : index
+//       CHECK:     arith.addi %[[COL]], %c192 : index
+//       CHECK:     weave.copy_smem_to_gmem
+//   CHECK-NOT:     weave.copy_smem_to_gmem
+//       CHECK:     weave.wait_smem_to_gmem 0 read_only
+//       CHECK:   gpu.return
+gpu.module @m {
+  gpu.func @callback_store_rhs(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>, %bscratch: memref<128x512xf16, #weave.symmetric>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %c1 = arith.constant 1 : index
+    %sum = arith.addi %me, %c1 : index
+    %next = arith.remui %sum, %n : index
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) delay_release(1) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16> callback {
+    ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>, %m: index, %nn: index, %k: index):
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %row = arith.muli %k, %c64 : index
+      %col = arith.muli %nn, %c256 : index
+      weave.copy_smem_to_gmem %rhs, %bscratch[%row, %col] reduce(add) on %next : memref<64x256xf16, #gpu.address_space<workgroup>> -> memref<128x512xf16, #weave.symmetric>
+      weave.wait_smem_to_gmem 0 read_only
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // before_load is inlined on the producer thread, in the k loop, before the
 // slot is armed and loaded; the consumers do not run it.
 // CHECK-LABEL: gpu.func @before_load_inlined

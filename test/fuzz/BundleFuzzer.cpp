@@ -45,7 +45,8 @@ void putLE(uint8_t *p, uint64_t v, int bytes) {
 void checkAccepted(const Bundle &bundle) {
   for (const KernelInfo &kernel : bundle.kernels) {
     for (const ParamInfo &param : kernel.params) {
-      if (param.kind != abi::ParamKind::Tma)
+      if (param.kind != abi::ParamKind::Tma &&
+          param.kind != abi::ParamKind::TmaTable)
         continue;
       const ParamInfo &source = kernel.params.at(param.tma.sourceParam);
       auto layout = computeTmaLayout(param, source);

@@ -16,7 +16,9 @@
 # all-to-all, all-to-all-v; f32 and bf16; 1, 1001 and a large element
 # count -- through the `collectives` checker, and the dynamic-shape kernels
 # at M = 1, 127, 1001 and 4099 from one bundle) at D = 2, 4, 8, the
-# collectives benchmark's check mode at D = 2, the matmul pipeline with a
+# collectives benchmark's check mode at D = 2, callback_rhs (the rhs tile
+# stored from a callback through a tensor-map table) at D = 1, 2, 4, GEMM +
+# reduce-scatter at D = 2, 4, 8, 12, the matmul pipeline with a
 # dynamic row count and the collective matmul with a dynamic m_shard at
 # D = 2, and the collective matmul's check at D = 2, 4, 8, f16 and bf16,
 # m_shard 1024 and 1152 (not a multiple of 1024), and weave::ops' fused
@@ -32,7 +34,7 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  for b in fused_ops matmul_reduce_scatter weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
+  for b in fused_ops matmul_reduce_scatter callback_rhs weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done
   cp "$BUILD/test/support/AbiTestKernels.cubin" "$CARRY/bundles/" || exit 1
@@ -40,7 +42,8 @@ if [ "${1:-}" = "--stage" ]; then
      "$BUILD"/examples/tma_forward/tma_forward.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
-     "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle "$CARRY/bundles/" || exit 1
+     "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle \
+     "$BUILD"/examples/callback_rhs/callback_rhs.wbundle "$CARRY/bundles/" || exit 1
   mkdir -p "$CARRY/bundles-mrs"
   cp "$BUILD"/examples/matmul_reduce_scatter/*.wbundle "$CARRY/bundles-mrs/" || exit 1
   for dir in all_reduce all_gather reduce_scatter all_to_all; do
@@ -165,6 +168,11 @@ for d in 2 4 8; do
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/epilogue_reduce" \
     "$CARRY/bundles/epilogue_reduce.wbundle"
 done
+for d in 1 2 4; do
+  run "callback rhs D=$d (rhs tiles stored from the callback through a tensor-map table)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/callback_rhs" \
+    "$CARRY/bundles/callback_rhs.wbundle"
+done
 for d in 2 4 8; do
   run "dynamic shapes D=$d (M = 1, 127, 1001, 4099 from one bundle)" \
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
@@ -184,7 +192,8 @@ run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
   env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/weave_bench_collective_matmul" \
   --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
   --check-only --no-nccl
-# GEMM + reduce-scatter: each bundle is for one team size (its name says).
+# GEMM + reduce-scatter: each bundle is for one team size (its name says):
+# D = 2, 4, 8 and 12 (more than 8: the per-member tensor-map table).
 for b in "$CARRY"/bundles-mrs/*.wbundle; do
   d=$(basename "$b" | sed -E 's/.*_d([0-9]+)_n.*/\1/')
   run "matmul reduce-scatter D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \

@@ -88,7 +88,7 @@ std::string launchSummary(const KernelInfo &kernel) {
                     ", dynamic smem " +
                     std::to_string(kernel.dynamicSmemBytes) + " B";
   for (const ParamInfo &p : kernel.params) {
-    if (p.kind != abi::ParamKind::Tma)
+    if (p.kind != abi::ParamKind::Tma && p.kind != abi::ParamKind::TmaTable)
       continue;
     std::string box;
     for (size_t i = 0; i < p.tma.box.size(); ++i)
@@ -98,6 +98,8 @@ std::string launchSummary(const KernelInfo &kernel) {
       out += " swizzle " + std::to_string(p.tma.swizzleBytes);
     if (p.tma.isPeerView)
       out += " peer " + std::to_string(p.tma.peerOffset);
+    if (p.kind == abi::ParamKind::TmaTable)
+      out += " per member";
   }
   return out;
 }

@@ -279,7 +279,8 @@ checkTensorMaps(gpu::GPUFuncOp func, const ::weave::KernelInfo &info,
                 const llvm::DenseMap<Operation *, unsigned> &tmaOf) {
   for (unsigned index = 0; index < info.params.size(); ++index) {
     const ::weave::ParamInfo &param = info.params[index];
-    if (param.kind != ::weave::abi::ParamKind::Tma ||
+    if ((param.kind != ::weave::abi::ParamKind::Tma &&
+         param.kind != ::weave::abi::ParamKind::TmaTable) ||
         param.tma.sourceParam >= info.params.size())
       continue;
     auto layout = ::weave::computeTmaLayout(
@@ -407,7 +408,16 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   configureIRPrinting(target, options);
   GpuNVVMAttachTargetOptions attach;
   attach.chip = options.arch;
-  attach.features = "+ptx80";
+  // A per-member tensor-map table is read after a
+  // fence.proxy.tensormap::generic, which needs PTX ISA 8.3; every other
+  // kernel keeps 8.0, so its PTX is unchanged.
+  bool tables = llvm::any_of(
+      artifacts.bundle.kernels, [](const ::weave::KernelInfo &kernel) {
+        return llvm::any_of(kernel.params, [](const ::weave::ParamInfo &p) {
+          return p.kind == ::weave::abi::ParamKind::TmaTable;
+        });
+      });
+  attach.features = tables ? "+ptx83" : "+ptx80";
   attach.optLevel = options.optLevel;
   target.addPass(createGpuNVVMAttachTarget(attach));
   GpuModuleToBinaryPassOptions toBinary;

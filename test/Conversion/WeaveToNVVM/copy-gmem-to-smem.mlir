@@ -181,3 +181,32 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Loads from another device: a constant offset gets a by-value peer view,
+// a run-time device entry %dev of a per-member table (a global pointer, after
+// a tensormap proxy fence), as stores do.
+// CHECK-LABEL: llvm.func @peer_loads
+//  CHECK-SAME:   %[[VIEW:arg[0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[TABLE:arg[0-9]+]]: !llvm.ptr<1>)
+//       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[VIEW]], %{{.*}}, box
+//       CHECK:   %[[ENTRY:.*]] = llvm.getelementptr %[[TABLE]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+//       CHECK:   %[[MAP:.*]] = llvm.addrspacecast %[[ENTRY]] : !llvm.ptr<1> to !llvm.ptr
+//       CHECK:   nvvm.fence.proxy.acquire <sys> %[[MAP]]
+//       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %{{.*}}, box
+gpu.module @m {
+  gpu.func @peer_loads(%src: memref<1024x4096xf16, #weave.symmetric>, %owner: i32)
+      workgroup(%tile: memref<128x64xf16, #gpu.address_space<workgroup>>, %bar: memref<i64, #gpu.address_space<workgroup>>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    weave.copy_gmem_to_smem %src[%c0, %c0], %tile, %bar on %right {swizzle = 128} : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+    %dev = arith.index_cast %owner : i32 to index
+    weave.copy_gmem_to_smem %src[%c0, %c0], %tile, %bar on %dev {swizzle = 128} : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

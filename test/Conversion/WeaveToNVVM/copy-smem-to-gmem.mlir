@@ -28,16 +28,58 @@ gpu.module @m {
 
 // -----
 
-// The host builds a peer view's tensor map, so it must be able to compute
-// the peer: anything but (device_id + c) mod num_devices is an error.
+// A device known only at run time: the kernel gets a per-member table (a
+// plain global pointer after the team parameters, no by-value tensor map)
+// and uses entry %dev, 128 bytes apart, after a tensormap proxy fence at
+// system scope (the host wrote the table).
+// CHECK-LABEL: llvm.func @table_store
+//  CHECK-SAME: %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %[[TABLE:arg[0-9]+]]: !llvm.ptr<1>)
+//   CHECK-DAG: %[[C128:.*]] = llvm.mlir.constant(128 : i64) : i64
+//   CHECK-DAG: %[[BYTES:.*]] = llvm.mlir.constant(128 : i32) : i32
+//       CHECK: %[[OFF:.*]] = llvm.mul %{{.*}}, %[[C128]] : i64
+//       CHECK: %[[ENTRY:.*]] = llvm.getelementptr %[[TABLE]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+//       CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[ENTRY]] : !llvm.ptr<1> to !llvm.ptr
+//       CHECK: nvvm.fence.proxy.acquire <sys> %[[MAP]], %[[BYTES]]
+//       CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}]
+//  CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 gpu.module @m {
-  gpu.func @bad_peer(%dst: memref<256x64xf32, #weave.symmetric>, %peer: i32)
+  gpu.func @table_store(%dst: memref<256x64xf32, #weave.symmetric>, %peer: i32)
       workgroup(%tile: memref<64x64xf32, #gpu.address_space<workgroup>>) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
     %c0 = arith.constant 0 : index
     %dev = arith.index_cast %peer : i32 to index
-    // expected-error @below {{expects the device of a TMA store to another device to be (device_id + c) mod num_devices for a constant c}}
     weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] on %dev
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    gpu.return
+  }
+}
+
+// -----
+
+// A peer view and a table over the same buffer are two parameters: the
+// tensor map stays by value and grid-constant, the table a plain pointer;
+// a reduce through the table reads the entry the same way.
+// CHECK-LABEL: llvm.func @view_and_table
+//  CHECK-SAME: %[[VIEW:arg[0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[TABLE:arg[0-9]+]]: !llvm.ptr<1>)
+//       CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[VIEW]]
+//       CHECK: %[[ENTRY:.*]] = llvm.getelementptr %[[TABLE]]
+//       CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[ENTRY]]
+//       CHECK: nvvm.fence.proxy.acquire <sys> %[[MAP]]
+//       CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MAP]], %{{.*}} {redKind = #nvvm.tma_redux_kind<add>}
+gpu.module @m {
+  gpu.func @view_and_table(%dst: memref<256x64xf32, #weave.symmetric>, %owner: i32)
+      workgroup(%tile: memref<64x64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] on %right
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    %dev = arith.index_cast %owner : i32 to index
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] reduce(add) on %dev
         : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
     gpu.return
   }

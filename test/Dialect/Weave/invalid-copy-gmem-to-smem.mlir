@@ -140,3 +140,21 @@ func.func @load_row_wider_than_swizzle_64(%s: memref<1024x4096xf16>, %t: memref<
   weave.copy_gmem_to_smem %s[%i, %i], %t, %bar {swizzle = 64} : memref<1024x4096xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// Only a symmetric buffer has a copy on another device.
+func.func @load_on_local_buffer(%s: memref<1024x4096xf16>, %t: memref<128x64xf16, 3>, %bar: memref<i64, 3>, %i: index) {
+  // expected-error @below {{'weave.copy_gmem_to_smem' op expects a source in #weave.symmetric memory when loading from another device, got 'memref<1024x4096xf16>'}}
+  weave.copy_gmem_to_smem %s[%i, %i], %t, %bar on %i : memref<1024x4096xf16> -> memref<128x64xf16, 3>, memref<i64, 3>
+  return
+}
+
+// -----
+
+func.func @load_on_negative_device(%s: memref<1024x4096xf16, #weave.symmetric>, %t: memref<128x64xf16, 3>, %bar: memref<i64, 3>, %i: index) {
+  %m1 = arith.constant -1 : index
+  // expected-error @below {{'weave.copy_gmem_to_smem' op expects a device index of at least 0, got -1}}
+  weave.copy_gmem_to_smem %s[%i, %i], %t, %bar on %m1 : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, 3>, memref<i64, 3>
+  return
+}

@@ -295,6 +295,19 @@ gpu.func @copy_gmem_to_smem(%src: memref<4096x4096xf16>, %row: index, %col: inde
   gpu.return
 }
 
+// A load from another device's copy of a symmetric buffer: `on` after the
+// multicast mask.
+// CHECK-LABEL: gpu.func @copy_gmem_to_smem_on
+//  CHECK-SAME:   (%[[SRC:[^:]*]]: memref<1024x4096xf16, #weave.symmetric>, %[[DEV:[^:]*]]: index, %[[MASK:[^:]*]]: i16)
+//       CHECK:   weave.copy_gmem_to_smem %[[SRC]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} on %[[DEV]] {swizzle = 128 : i64} : memref<1024x4096xf16, #weave.symmetric>
+//       CHECK:   weave.copy_gmem_to_smem %[[SRC]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} multicast(%[[MASK]]) on %[[DEV]] : memref<1024x4096xf16, #weave.symmetric>
+gpu.func @copy_gmem_to_smem_on(%src: memref<1024x4096xf16, #weave.symmetric>, %dev: index, %mask: i16) workgroup(%tile: memref<128x64xf16, 3>, %bar: memref<i64, 3>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  weave.copy_gmem_to_smem %src[%c0, %c0], %tile, %bar on %dev {swizzle = 128} : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, 3>, memref<i64, 3>
+  weave.copy_gmem_to_smem %src[%c0, %c0], %tile, %bar multicast(%mask) on %dev : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, 3>, memref<i64, 3>
+  gpu.return
+}
+
 // A 3-d load with the numeric shared address space.
 // CHECK-LABEL: gpu.func @copy_gmem_to_smem_3d
 //       CHECK:   weave.copy_gmem_to_smem %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 64 : i64} : memref<8x256x256xbf16, #gpu.address_space<global>> -> memref<2x16x32xbf16, 3>, memref<i64, 3>

@@ -223,23 +223,3 @@ gpu.module @m {
     gpu.return
   }
 }
-
-// -----
-
-// A (device_id + c) mod num_devices whose c does not fit the manifest's i32.
-gpu.module @m {
-  gpu.func @k(%s: memref<64x64xf16, #weave.symmetric>) kernel
-      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1], smem = 16384>} {
-    %c0 = arith.constant 0 : index
-    %big = arith.constant 4294967297 : index
-    %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-    %tile = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
-    %me = weave.device_id "x"
-    %n = weave.num_devices "x"
-    %sum = arith.addi %me, %big : index
-    %peer = arith.remui %sum, %n : index
-    // expected-error @below {{'weave.copy_smem_to_gmem' op expects the device of a TMA store to another device to be (device_id + c) mod num_devices for a constant c in the range of i32}}
-    weave.copy_smem_to_gmem %tile, %s[%c0, %c0] on %peer : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<64x64xf16, #weave.symmetric>
-    gpu.return
-  }
-}

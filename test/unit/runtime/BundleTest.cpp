@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -485,7 +486,7 @@ TEST(BundleVerify, TeamParamsOutOfOrder) {
 TEST(BundleVerify, UserParamAfterTeamParams) {
   Bundle b = makeBundle();
   b.kernels[1].params.push_back(param(weave::abi::ParamKind::Scalar, "late", "i32"));
-  expectInvalid(b, "expected parameter 3 ('late') to be tma, found scalar");
+  expectInvalid(b, "expected parameter 3 ('late') to be tma or tma_table, found scalar");
 }
 
 TEST(BundleVerify, TmaBeforeTeamParams) {
@@ -874,3 +875,160 @@ TEST(TmaLayout, Rejections) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Per-member tensor-map tables (tma_table)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A kernel with a symmetric accumulator, a local buffer, a peer view and a
+/// per-member table over the accumulator.
+Bundle makeTableBundle() {
+  Bundle b;
+  b.arch = "sm_90a";
+  KernelInfo k;
+  k.name = "rs";
+  k.block = {384, 1, 1};
+  k.params.push_back(
+      param(weave::abi::ParamKind::Symmetric, "acc", "f32", {256, 320}));
+  k.params.push_back(param(weave::abi::ParamKind::Buffer, "b", "f16", {64, 64}));
+  addTeamParams(k);
+  ParamInfo view = param(weave::abi::ParamKind::Tma, "acc.tma0", "f32");
+  view.tma.sourceParam = 0;
+  view.tma.box = {32, 64};
+  view.tma.swizzleBytes = 128;
+  view.tma.isPeerView = true;
+  view.tma.peerOffset = 1;
+  k.params.push_back(view);
+  ParamInfo table = param(weave::abi::ParamKind::TmaTable, "acc.tma_table1", "f32");
+  table.tma.sourceParam = 0;
+  table.tma.box = {32, 64};
+  table.tma.swizzleBytes = 128;
+  k.params.push_back(table);
+  b.kernels.push_back(k);
+  b.cubin = makeFakeCubin({"rs"});
+  return b;
+}
+
+} // namespace
+
+TEST(TmaTable, ManifestRoundTrip) {
+  Bundle b = makeTableBundle();
+  std::string text = printManifest(b);
+  EXPECT_NE(text.find("  param tma_table acc.tma_table1 dtype=f32 source=0 "
+                      "box=32,64 swizzle=128\n"),
+            std::string::npos)
+      << text;
+  auto data = serializeBundle(b);
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+  expectSame(b, *parsed);
+  EXPECT_EQ(parsed->kernels[0].params[6].kind, weave::abi::ParamKind::TmaTable);
+}
+
+TEST(TmaTable, HandWrittenManifest) {
+  std::string manifest = "weave-manifest " +
+                         std::to_string(weave::abi::kAbiVersion) +
+                         "\narch sm_90a\nkernel rs\n  block 384 1 1\n"
+                         "  param symmetric acc dtype=f32 shape=?,320\n"
+                         "  param rank rank\n  param team_size team_size\n"
+                         "  param peer_bases peer_bases\n"
+                         "  param dim acc.dim0 source=0 axis=0\n"
+                         "  param tma_table acc.tma_table0 source=0 box=32,64 "
+                         "swizzle=128\nend\n";
+  auto data = withManifest(manifest, makeFakeCubin({"rs"}));
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+  const KernelInfo &k = parsed->kernels[0];
+  ASSERT_EQ(k.params.size(), 6u);
+  const ParamInfo &table = k.params[5];
+  EXPECT_EQ(table.kind, weave::abi::ParamKind::TmaTable);
+  EXPECT_EQ(table.tma.sourceParam, 0u);
+  EXPECT_EQ(table.tma.box, (std::vector<uint64_t>{32, 64}));
+  EXPECT_EQ(table.tma.swizzleBytes, 128u);
+  EXPECT_FALSE(table.tma.isPeerView);
+  // A pointer in the launch block: 8 bytes at 8-byte alignment, after the
+  // i64 dim at 24 (acc 0, rank 8, team_size 12, peer_bases 16, dim 24).
+  EXPECT_EQ(paramBytes(table), 8u);
+  EXPECT_EQ(paramBlockBytes(k), 40u);
+}
+
+TEST(TmaTable, ManifestRejectsViewAndMissingSource) {
+  std::string manifest = printManifest(makeTableBundle());
+  std::vector<uint8_t> cubin = makeTableBundle().cubin;
+  std::string line = "param tma_table acc.tma_table1 dtype=f32 source=0 ";
+  expectInvalid(withManifest(replaceOnce(manifest, line, line + "view=peer "),
+                             cubin),
+                "unknown key 'view' for tma_table parameter 'acc.tma_table1'");
+  expectInvalid(
+      withManifest(replaceOnce(manifest, line,
+                               "param tma_table acc.tma_table1 dtype=f32 "),
+                   cubin),
+      "tma_table parameter 'acc.tma_table1' needs source=N");
+}
+
+TEST(TmaTable, VerifyRejectsLocalSourceAndBadLayout) {
+  Bundle b = makeTableBundle();
+  b.kernels[0].params[6].tma.sourceParam = 1;
+  b.kernels[0].params[6].dtype = "f16";
+  b.kernels[0].params[6].tma.box = {64, 64};
+  expectInvalid(b, "parameter 'acc.tma_table1' is a per-member table over "
+                   "'b', which is not symmetric");
+  Bundle wide = makeTableBundle();
+  wide.kernels[0].params[6].tma.box = {64, 64}; // 256 bytes > 128 swizzle
+  expectInvalid(wide, "more than the 128-byte swizzle span");
+}
+
+TEST(TmaTable, VerifyRejectsTableBeforeTeamParams) {
+  Bundle b = makeTableBundle();
+  auto &params = b.kernels[0].params;
+  std::rotate(params.begin() + 2, params.begin() + 6, params.end());
+  expectInvalid(b, "expected parameter 2 ('acc.tma_table1') to be rank");
+}
+
+TEST(TmaTable, PlanEntriesInMemberOrder) {
+  Bundle b = makeTableBundle();
+  const ParamInfo &table = b.kernels[0].params[6];
+  ParamInfo source = b.kernels[0].params[0];
+  std::vector<uint64_t> addresses{0x7f0000000000, 0x7f0100000000,
+                                  0x7f0200000000};
+  auto plan = planTmaTable(table, source, addresses);
+  ASSERT_TRUE(plan) << plan.error().toString();
+  EXPECT_EQ(plan->bytes, 3u * 128u);
+  EXPECT_EQ(plan->addresses, addresses);
+  EXPECT_EQ(plan->layout.rank, 2u);
+  EXPECT_EQ(plan->layout.globalDim[0], 320u);
+  EXPECT_EQ(plan->layout.globalDim[1], 256u);
+  EXPECT_EQ(plan->layout.globalStride[0], 320u * 4u);
+  EXPECT_EQ(plan->layout.boxDim[0], 32u);
+  EXPECT_EQ(plan->layout.boxDim[1], 64u);
+  EXPECT_EQ(plan->layout.swizzleBytes, 128u);
+  // A launch shape for a dynamic source: the plan takes its sizes.
+  source.shape = {1000, 320};
+  auto launched = planTmaTable(table, source, addresses);
+  ASSERT_TRUE(launched);
+  EXPECT_EQ(launched->layout.globalDim[1], 1000u);
+  EXPECT_TRUE(launched->layout.complete);
+}
+
+TEST(TmaTable, PlanRejectsMisalignedMemberAndWrongKind) {
+  Bundle b = makeTableBundle();
+  const ParamInfo &table = b.kernels[0].params[6];
+  const ParamInfo &source = b.kernels[0].params[0];
+  auto plan = planTmaTable(table, source, {0x1000, 0x2008});
+  ASSERT_FALSE(plan);
+  EXPECT_EQ(plan.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(plan.error().message().find(
+                "member 1's copy of 'acc' at 0x2008 is not 16-byte aligned"),
+            std::string::npos)
+      << plan.error().message();
+  auto empty = planTmaTable(table, source, {});
+  ASSERT_FALSE(empty);
+  EXPECT_NE(empty.error().message().find("at least one member"),
+            std::string::npos);
+  auto view = planTmaTable(b.kernels[0].params[5], source, {0x1000});
+  ASSERT_FALSE(view);
+  EXPECT_NE(view.error().message().find("expected a tma_table parameter"),
+            std::string::npos);
+}

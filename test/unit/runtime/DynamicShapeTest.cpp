@@ -189,8 +189,8 @@ TEST(DynamicManifest, EveryDynamicDimNeedsItsDimParamInOrder) {
   dim.name = "rows.dim1";
   dim.dim.axis = 1;
   extra.kernels[0].params.insert(extra.kernels[0].params.begin() + 8, dim);
-  expectBundleRejected(extra, "expected parameter 8 ('rows.dim1') to be tma, "
-                              "found dim");
+  expectBundleRejected(extra, "expected parameter 8 ('rows.dim1') to be tma "
+                              "or tma_table, found dim");
   // A dim before the team parameters.
   Bundle early = b;
   early.kernels[0].params.insert(early.kernels[0].params.begin() + 3, dim);

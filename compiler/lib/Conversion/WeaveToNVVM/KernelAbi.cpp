@@ -286,7 +286,9 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   }
   unsigned firstTma = result.params.size();
 
-  // One tensor map per distinct (global buffer, tile, swizzle, peer view).
+  // One tensor map per distinct (global buffer, tile, swizzle, peer view);
+  // a store to a device known only at run time gets a table of one tensor
+  // map per member instead (TmaTable), which the kernel indexes.
   auto addTensorMap = [&](Operation *op, Value global, MemRefType tile,
                           Value device, int64_t swizzle) -> WalkResult {
     auto arg = dyn_cast<BlockArgument>(global);
@@ -303,16 +305,22 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     param.tma.box.assign(tile.getShape().rbegin(), tile.getShape().rend());
     param.tma.swizzleBytes = static_cast<uint32_t>(swizzle);
     if (device) {
+      // A constant offset from this member is a peer view, a by-value tensor
+      // map the host encodes for (rank + c) mod team; any other device is
+      // only known at run time.
       FailureOr<int64_t> offset = matchPeerOffset(device, result.teamSize);
-      if (failed(offset)) {
-        op->emitOpError() << "expects the device of a TMA store to another "
-                             "device to be (device_id + c) mod num_devices "
-                             "for a constant c in the range of i32, so that "
-                             "the host can build its tensor map";
+      if (succeeded(offset)) {
+        param.tma.isPeerView = true;
+        param.tma.peerOffset = static_cast<int32_t>(*offset);
+      } else if (result.params[param.tma.sourceParam].kind ==
+                 ::weave::abi::ParamKind::Symmetric) {
+        param.kind = ::weave::abi::ParamKind::TmaTable;
+      } else {
+        op->emitOpError() << "expects its global buffer to be a symmetric "
+                             "kernel argument: a TMA copy to or from another "
+                             "device goes through that device's copy";
         return WalkResult::interrupt();
       }
-      param.tma.isPeerView = true;
-      param.tma.peerOffset = static_cast<int32_t>(*offset);
     }
     param.dtype = result.params[param.tma.sourceParam].dtype;
     unsigned index = 0;
@@ -326,7 +334,9 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
         break;
     }
     if (index == result.params.size()) {
-      param.name = result.params[param.tma.sourceParam].name + ".tma" +
+      bool table = param.kind == ::weave::abi::ParamKind::TmaTable;
+      param.name = result.params[param.tma.sourceParam].name +
+                   (table ? ".tma_table" : ".tma") +
                    std::to_string(index - firstTma);
       result.params.push_back(std::move(param));
     }
@@ -342,7 +352,7 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     if (auto load = dyn_cast<CopyGmemToSmemOp>(op))
       return addTensorMap(load, load.getSource(),
                           cast<MemRefType>(load.getTarget().getType()),
-                          Value(), load.getSwizzle());
+                          load.getDevice(), load.getSwizzle());
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())

@@ -1122,6 +1122,33 @@ Value tensorMapArgument(Operation *op) {
   return func.getFunctionBody().front().getArgument(tmaArg.getInt());
 }
 
+/// The tensor map of a store `on %device` whose parameter is a per-member
+/// table (TmaTable, a global pointer): entry `device` of the table, after the
+/// proxy fence that orders the host's write of the table (generic proxy)
+/// before this thread's TMA reads it (tensormap proxy), at system scope
+/// because the host wrote it. Any other parameter is returned as it is.
+Value tensorMapOfDevice(OpBuilder &b, Location loc, Value descriptor,
+                        Value device) {
+  auto type = dyn_cast<LLVM::LLVMPointerType>(descriptor.getType());
+  if (!type || type.getAddressSpace() != kGlobalAddressSpace)
+    return descriptor;
+  Value offset = LLVM::MulOp::create(
+      b, loc, device,
+      LLVM::ConstantOp::create(b, loc, device.getType(),
+                               b.getIntegerAttr(device.getType(),
+                                                ::weave::abi::kTmaTableEntryBytes)));
+  Value entry = LLVM::GEPOp::create(b, loc, type, b.getI8Type(), descriptor,
+                                    ValueRange{offset});
+  Value generic = LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), entry);
+  Value bytes = LLVM::ConstantOp::create(
+      b, loc, b.getI32Type(),
+      b.getI32IntegerAttr(::weave::abi::kTmaTableEntryBytes));
+  NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, generic,
+                                    bytes);
+  return generic;
+}
+
 /// Tensor map coordinates: innermost first, in elements, as i32.
 SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
                                         ValueRange indices) {
@@ -1146,6 +1173,9 @@ struct CopySmemToGmemOpLowering
     if (!descriptor)
       return rewriter.notifyMatchFailure(op, "no tensor map parameter");
     Location loc = op.getLoc();
+    if (adaptor.getDevice())
+      descriptor =
+          tensorMapOfDevice(rewriter, loc, descriptor, adaptor.getDevice());
     auto sourceType = cast<MemRefType>(op.getSource().getType());
     Value tile = bufferAddress(rewriter, loc, *getTypeConverter(), sourceType,
                                adaptor.getSource());
@@ -1189,6 +1219,9 @@ struct CopyGmemToSmemOpLowering
     if (!descriptor)
       return rewriter.notifyMatchFailure(op, "no tensor map parameter");
     Location loc = op.getLoc();
+    if (adaptor.getDevice())
+      descriptor =
+          tensorMapOfDevice(rewriter, loc, descriptor, adaptor.getDevice());
     Value tile = bufferAddress(rewriter, loc, *getTypeConverter(),
                                cast<MemRefType>(op.getTarget().getType()),
                                adaptor.getTarget());
@@ -1338,6 +1371,13 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
       ++firstTma;
       continue;
     }
+    // A per-member table is a plain pointer to global memory; a tensor map
+    // is passed by value.
+    if (abi->params[i].kind == ::weave::abi::ParamKind::TmaTable) {
+      types.push_back(globalPtr);
+      attrs.push_back(DictionaryAttr::get(ctx));
+      continue;
+    }
     types.push_back(genericPtr);
     attrs.push_back(tmaAttrs);
   }
@@ -1413,6 +1453,11 @@ struct ConvertWeaveToNVVMPass
       auto bytes = LLVM::LLVMArrayType::get(b.getIntegerType(8),
                                             ::weave::abi::kTmaParamBytes);
       for (unsigned i = first.getInt(); i < func.getNumArguments(); ++i) {
+        // Per-member tables (global pointers) stay plain pointers.
+        auto type = dyn_cast<LLVM::LLVMPointerType>(
+            func.getFunctionType().getParamType(i));
+        if (type && type.getAddressSpace() == kGlobalAddressSpace)
+          continue;
         func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
                         TypeAttr::get(bytes));
         func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),

@@ -658,6 +658,12 @@ LogicalResult CopyGmemToSmemOp::verify() {
     return emitOpError() << "expects the barrier to be a memref<i64> in "
                             "shared memory (an mbarrier), got "
                          << barrier;
+  if (getDevice() && !isSymmetric(source))
+    return emitOpError() << "expects a source in #weave.symmetric memory when "
+                            "loading from another device, got "
+                         << source;
+  if (failed(verifyDevice(*this, getDevice())))
+    return failure();
   return verifyTensorMapCopy(*this, /*tile=*/target, /*global=*/source,
                              getIndices().size(), "source", getSwizzle());
 }

@@ -96,9 +96,17 @@ private:
   }
   /// Inlines `region` with `args`, giving bulk stores of each swizzled
   /// shared memory view of `swizzled` (a region argument's value) its
-  /// swizzle. (The rhs tile has no uses: the pass rejects them.)
+  /// swizzle. (The rhs tile is only ever the source of whole-tile stores:
+  /// the pass rejects other uses; storeRhsByBoxes rewrites them.)
   void inlineRegion(Region &region, ValueRange args,
                     ArrayRef<std::pair<Value, int64_t>> swizzled = {});
+  /// Rewrites each store of `rhsTile` (the callback's rhs view) in `block`
+  /// into one store per rhs box: the ring slot holds the tile as tile_n /
+  /// inBoxCols boxes of tile_k rows of 128 bytes, `rhsBoxBytes` apart from
+  /// `rhsBase`, 128-byte swizzled (as loaded and read by wgmma), not as a
+  /// row-major tile_k x tile_n tile. Box j goes to columns col + j *
+  /// inBoxCols with the store's target, device and reduction.
+  void storeRhsByBoxes(Block &block, Value rhsTile, Value rhsBase);
   Type inputType() {
     return cast<MemRefType>(op.getLhs().getType()).getElementType();
   }
@@ -129,6 +137,33 @@ void PipelineBuilder::inlineRegion(
         if (copy.getSource() == view)
           copy.setSwizzle(swizzle);
     });
+  }
+}
+
+void PipelineBuilder::storeRhsByBoxes(Block &block, Value rhsTile,
+                                      Value rhsBase) {
+  SmallVector<CopySmemToGmemOp> stores;
+  block.walk([&](CopySmemToGmemOp copy) {
+    if (copy.getSource() == rhsTile)
+      stores.push_back(copy);
+  });
+  MemRefType boxType =
+      sharedType({tiling.tk, tiling.inBoxCols()}, inputType());
+  for (CopySmemToGmemOp copy : stores) {
+    ImplicitLocOpBuilder at(copy.getLoc(), copy);
+    SmallVector<Value> indices(copy.getIndices());
+    Value col = indices.back();
+    for (int64_t j = 0; j < tiling.tn / tiling.inBoxCols(); ++j) {
+      Value offset = arith::AddIOp::create(
+          at, rhsBase,
+          arith::ConstantIndexOp::create(at, j * layout.rhsBoxBytes));
+      indices.back() = arith::AddIOp::create(
+          at, col, arith::ConstantIndexOp::create(at, j * tiling.inBoxCols()));
+      CopySmemToGmemOp::create(at, smem->view(at, offset, boxType),
+                               copy.getTarget(), indices, copy.getDevice(),
+                               kSwizzleBytes, copy.getReduceAttr());
+    }
+    copy.erase();
   }
 }
 
@@ -255,16 +290,19 @@ void PipelineBuilder::buildCallbackWarp() {
             arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
         Value lhsTile =
             smem->view(b, slotBase, sharedType({tiling.tm, tiling.tk}, elt));
-        Value rhsTile = smem->view(
-            b, arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes)),
-            sharedType({tiling.tk, tiling.tn}, elt));
+        Value rhsBase =
+            arith::AddIOp::create(b, slotBase, cIndex(layout.lhsBytes));
+        Value rhsTile =
+            smem->view(b, rhsBase, sharedType({tiling.tk, tiling.tn}, elt));
         // The callback runs on an elected lane (lane 0): user IR names no
         // thread. The rest of the warp waits with it below.
-        scf::IfOp::create(b, eq(lane, cIndex(0)), [&](OpBuilder &, Location) {
-          inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k},
-                       {{lhsTile, tiling.lhsRowBytes}});
-          scf::YieldOp::create(b);
-        });
+        auto elected =
+            scf::IfOp::create(b, eq(lane, cIndex(0)), [&](OpBuilder &, Location) {
+              inlineRegion(op.getCallback(), {lhsTile, rhsTile, m, n, k},
+                           {{lhsTile, tiling.lhsRowBytes}});
+              scf::YieldOp::create(b);
+            });
+        storeRhsByBoxes(*elected.thenBlock(), rhsTile, rhsBase);
         // The slot of step s goes back after the callback of s + delay.
         scf::IfOp::create(b,
                           arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
@@ -419,12 +457,24 @@ struct ExpandPipelinesPass
       if (failed(out))
         return signalPassFailure();
       if (!op.getCallback().empty()) {
+        // The rhs tile is in the ring as 128-byte-row boxes (swizzled), so
+        // only a whole-tile TMA store, split into one store per box, can
+        // read it.
         Value rhsTile = op.getCallback().front().getArgument(1);
         for (Operation *user : rhsTile.getUsers()) {
+          auto store = dyn_cast<CopySmemToGmemOp>(user);
+          if (store && store.getSource() == rhsTile &&
+              store.getTarget() != rhsTile)
+            continue;
           user->emitOpError()
-              << "uses the rhs tile of a pipeline callback, which is stored "
-                 "as 64-column swizzled boxes; only the lhs tile can be used "
-                 "for now";
+              << "uses the rhs tile of a pipeline callback other than as "
+                 "the source of weave.copy_smem_to_gmem: the tile is stored "
+                 "as "
+              << tn / (128 / (cast<MemRefType>(rhsTile.getType())
+                                  .getElementTypeBitWidth() /
+                              8))
+              << " swizzled boxes of 128-byte rows, which only a whole-tile "
+                 "TMA store (split into one store per box) reads";
           return signalPassFailure();
         }
       }

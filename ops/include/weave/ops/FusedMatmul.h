@@ -56,10 +56,10 @@ public:
 /// and b (k x n) and gets c (mShard x n) = rows [r x mShard, (r + 1) x
 /// mShard) of sum over the team of a @ b, f16 or bf16; the partial products
 /// are reduced in f32 (TMA reduce-adds into the owner's accumulator as the
-/// matmul produces them) and rounded once. Team size at most 8.
+/// matmul produces them) and rounded once. Any team size (a box for
+/// another member goes through a per-member tensor-map table).
 class MatmulReduceScatter : public CollectiveOp {
 public:
-  static constexpr uint32_t kMaxTeamSize = 8;
   /// Rows of the accumulator above the shard (the template's halo).
   static constexpr int64_t kHalo = 64;
   static Expected<MatmulReduceScatter> create(Communicator &comm,

@@ -24,8 +24,10 @@ inline constexpr uint32_t kAbiVersion = 2;
 ///   2. the team parameters: Rank, TeamSize, PeerBases (always present);
 ///   3. the sizes of dynamic dimensions (Dim), one i64 per `?` of the user
 ///      buffers, in parameter order, then outermost dimension first;
-///   4. TMA descriptors (Tma), one 128-byte CUtensorMap each, passed by value
-///      as grid-constant parameters.
+///   4. TMA parameters, in the order of the ops that use them: descriptors
+///      (Tma), one 128-byte CUtensorMap each, passed by value as
+///      grid-constant parameters, and per-member tables (TmaTable), one u64
+///      pointer each to TeamSize CUtensorMaps in global memory.
 enum class ParamKind : uint32_t {
   Buffer = 0,    ///< u64 device pointer to a device-local global buffer
   Symmetric = 1, ///< u64 device pointer into this device's symmetric heap
@@ -38,6 +40,10 @@ enum class ParamKind : uint32_t {
   Tma = 7,       ///< 128-byte CUtensorMap, 64-byte aligned, by value
   Dim = 8,       ///< i64: the launch size of one dynamic dimension of a
                  ///< Buffer/Symmetric parameter, filled by the runtime
+  TmaTable = 9,  ///< u64 device pointer to CUtensorMap[TeamSize] in global
+                 ///< memory (kTmaTableEntryBytes apart, 64-byte aligned):
+                 ///< entry r views member r's copy of a Symmetric parameter;
+                 ///< for TMA ops whose peer is known only at run time
 };
 
 /// How a shape records a dynamic dimension (`?` in the manifest): its size
@@ -51,6 +57,9 @@ inline constexpr uint32_t kTeamScalarParamBytes = 4;
 inline constexpr uint32_t kDimParamBytes = 8;
 inline constexpr uint32_t kTmaParamBytes = 128;
 inline constexpr uint32_t kTmaParamAlign = 64;
+/// Bytes between two entries of a TmaTable (one CUtensorMap each); the
+/// kernel finds member r's at table + r * kTmaTableEntryBytes.
+inline constexpr uint32_t kTmaTableEntryBytes = 128;
 
 /// Semaphore counters are 32-bit unsigned words in the signal pad, which is
 /// part of the symmetric heap: a peer's counter is addressed like any other

@@ -21,7 +21,10 @@
 
 namespace weave {
 
-/// A TMA descriptor parameter: what tensor it views and how.
+/// A TMA descriptor parameter (Tma) or per-member table (TmaTable): what
+/// tensor it views and how. A table has one entry per member with the same
+/// box and swizzle, entry r at member r's copy of the source; it is never a
+/// peer view itself.
 struct TmaInfo {
   /// Index (in KernelInfo::params) of the Buffer/Symmetric param it views.
   uint32_t sourceParam = 0;

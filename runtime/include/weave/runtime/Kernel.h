@@ -70,13 +70,16 @@ public:
   /// grid, block, cluster, static + dynamic shared memory) and `args`
   /// (InvalidArgument naming the kernel or the parameter, nothing launched),
   /// and builds the TMA descriptors they need (cached per parameter and
-  /// address), and packs every local member's parameter block once.
-  /// Nothing is enqueued: a caller that must not start work that cannot
-  /// finish binds first, then launches the result.
+  /// address) and the per-member TMA tables (written once to device memory
+  /// per parameter, addresses and shape, with a copy that finishes before
+  /// bind returns, also while the caller's stream is being captured), and packs
+  /// every local member's parameter block once. Nothing is enqueued: a
+  /// caller that must not start work that cannot finish binds first, then
+  /// launches the result.
   Expected<BoundArgs> bind(const SymmetricHeap &heap,
                            const std::vector<KernelArg> &args);
   /// bind(), keeping nothing: call it before graph capture when
-  /// descriptors are new.
+  /// descriptors or tables are new.
   Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
   /// Launches arguments bound by this kernel's bind() on every local
   /// device, member i on streams[i]. No synchronization or device
@@ -105,11 +108,26 @@ public:
   }
   /// Number of TMA descriptors encoded so far (tests).
   size_t cachedDescriptorCount() const { return tmaCache_.size(); }
+  /// Number of per-member TMA tables written so far (tests).
+  size_t cachedTableCount() const { return tableCache_.size(); }
 
 private:
   struct alignas(64) Descriptor {
     CUtensorMap map;
   };
+  /// Device memory holding one per-member tensor-map table (TmaTable).
+  struct DeviceTable {
+    CUcontext context = nullptr;
+    CUdeviceptr address = 0;
+    DeviceTable() = default;
+    DeviceTable(const DeviceTable &) = delete;
+    DeviceTable &operator=(const DeviceTable &) = delete;
+    ~DeviceTable(); ///< frees after the context's work; reports failures
+  };
+  /// Allocates `table` and writes `bytes` of `data` into it, also while a
+  /// stream of this thread is being captured (Kernel.cpp says how).
+  static Status writeDeviceTable(DeviceTable &table, const void *data,
+                                 size_t bytes, const std::string &what);
   Status bindMember(const SymmetricHeap &heap,
                     const std::vector<KernelArg> &args, size_t local,
                     std::vector<uint8_t> &storage, size_t &base);
@@ -134,6 +152,12 @@ private:
   std::map<std::tuple<size_t, size_t, uint64_t, std::vector<int64_t>>,
            std::unique_ptr<Descriptor>>
       tmaCache_;
+  /// (local member, parameter index, every member's address of the source,
+  /// launch shape) -> table in that member's device memory.
+  std::map<std::tuple<size_t, size_t, std::vector<uint64_t>,
+                      std::vector<int64_t>>,
+           std::unique_ptr<DeviceTable>>
+      tableCache_;
 };
 
 } // namespace weave

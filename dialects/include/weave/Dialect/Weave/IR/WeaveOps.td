@@ -361,9 +361,12 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     Issued by one thread: stores the shared-memory tile `source` into
     `target` at element offsets `indices` with the tensor memory accelerator,
     as one bulk group. With `on %device`, `target` must be symmetric and the
-    store goes to that device's copy over NVLink; the device must be
-    `(device_id + c) mod num_devices` for a constant `c`, because the tensor
-    map of a peer view is built on the host. Wait for completion with
+    store goes to that device's copy over NVLink. The tensor maps are built
+    on the host: for `(device_id + c) mod num_devices` with a constant `c`
+    the kernel gets one tensor map of that peer's copy; for any other device
+    (known only at run time, `0 <= %device < num_devices`) it gets a table
+    of one tensor map per member in global memory and reads entry `%device`
+    (docs/ABI.md, "Per-member tables"). Wait for completion with
     `weave.wait_smem_to_gmem` before reusing `source` or signalling.
 
     Elements are f16, bf16 or f32: the tensor map types the runtime encodes
@@ -418,6 +421,13 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
     for those bytes, and a destination's slot must be free before any block
     multicasts into it.
 
+    With `on %device`, `source` must be symmetric and the tile is read from
+    that device's copy (over NVLink), with the tensor maps of
+    `weave.copy_smem_to_gmem ... on`: one of the peer's copy for
+    `(device_id + c) mod num_devices`, else entry `%device` of a
+    per-member table (docs/ABI.md). The data must be there before the load
+    is issued (e.g. after a `weave.semaphore_wait` for the peer's signal).
+
     ```mlir
     weave.copy_gmem_to_smem %a[%row, %col], %tile, %full {swizzle = 128}
         : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -431,12 +441,22 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
                        AnyMemRef:$target, AnyMemRef:$barrier,
                        Optional<I16>:$multicast_mask,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       Optional<Index>:$device);
   let assemblyFormat = [{
     $source `[` $indices `]` `,` $target `,` $barrier
-    (`multicast` `(` $multicast_mask^ `)`)? attr-dict
+    (`multicast` `(` $multicast_mask^ `)`)? (`on` $device^)? attr-dict
     `:` type($source) `->` type($target) `,` type($barrier)
   }];
+  // The loads of this device's buffers (the pipeline's) name no device.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::ValueRange":$indices,
+                   "::mlir::Value":$target, "::mlir::Value":$barrier,
+                   "::mlir::Value":$multicast_mask, "int64_t":$swizzle), [{
+      build($_builder, $_state, source, indices, target, barrier,
+            multicast_mask, swizzle, /*device=*/::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

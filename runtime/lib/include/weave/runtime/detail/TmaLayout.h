@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace weave {
 
@@ -50,6 +51,25 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
 
 /// Checks a global address against the TMA alignment rule (16 bytes).
 Status checkTmaAddress(const ParamInfo &tma, uint64_t address);
+
+/// What the runtime writes for a per-member table (kind TmaTable): one
+/// tensor map per member, all with `layout`, entry r at byte
+/// r * abi::kTmaTableEntryBytes encoding member r's copy of the source.
+struct TmaTablePlan {
+  TmaLayout layout;
+  /// Entry r's global address: member r's copy of the source.
+  std::vector<uint64_t> addresses;
+  /// Bytes of the table: one entry per member.
+  uint64_t bytes = 0;
+};
+
+/// Plans the table of `tma` (kind TmaTable) over `source` (its launch
+/// shape) from the address of every member's copy, in member order: the
+/// layout is checked once (computeTmaLayout) and every address against the
+/// TMA alignment, the message naming the member.
+Expected<TmaTablePlan> planTmaTable(const ParamInfo &tma,
+                                    const ParamInfo &source,
+                                    const std::vector<uint64_t> &addresses);
 
 } // namespace weave
 

@@ -1,0 +1,769 @@
+//===- BenchMatmulReduceScatter.cpp - GEMM + RS against cuBLAS (+ NCCL) ---===//
+//
+//   weave_bench_matmul_reduce_scatter [--bundles DIR] [--matmul-bundles DIR]
+//       [--m-shards 1024,...] [--dtype f16|bf16|all] [--devices D]
+//       [--iters N] [--warmup N] [--rounds R] [--check-only] [--no-nccl]
+//       [--samples N] [--seed S] [--timeout SECONDS] [--no-gate]
+//
+// C = ReduceScatter_rows(A_d @ B_d) on a team of D: member d holds A_d
+// [D*m_shard, K] and B_d [K, N] and ends with rows [d*m_shard, (d+1)*m_shard)
+// of the sum. For every bundle DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M>
+// .wbundle of the team's size (examples/matmul_reduce_scatter's template):
+// random inputs per member (uniform in [-1, 1), rounded to the dtype),
+// NaN-poisoned outputs, one launch, then
+//  - the check: every element of every member's c against the sum of the
+//    members' cuBLAS partial products (fp32 accumulation, each rounded to
+//    the dtype), summed in float64 and rounded once: within the default
+//    tolerance (bench/README.md);
+//  - the numerics: at --samples positions per member, the error against
+//    float64 dot products of the fused kernel and of the NCCL path, cuBLAS
+//    partials in the output dtype + a reduce-scatter summing in that dtype.
+//    On a physical team of 2+ GPUs with NCCL: ncclReduceScatter itself. On
+//    one GPU (a loopback team, or D = 1) the ring is emulated on the host
+//    from the real cuBLAS partials: member d's rows are summed in ring
+//    order P_{d+1} + P_{d+2} + ... + P_d, rounded to the dtype after every
+//    addition as NCCL's ring does (its reduction adds in float and stores
+//    the dtype);
+//  - timings (unless --check-only), CUDA events around each of N
+//    back-to-back iterations, the longest member, median, in R rotated
+//    rounds (bench/support/include/weave/bench/Timing.h):
+//      ours          the fused kernel on every member
+//      local cuBLAS  the partial product (D*m_shard) x K x N on member 0
+//                    (the compute floor of one member)
+//      plain matmul  (D = 1 only) weave's matmul of the same m_shard x N x K
+//                    (DIR2/matmul_<dtype>_<M>x<N>x<K>.wbundle, bench/matmul),
+//                    when its bundle is there: the epilogue's cost
+//      cuBLAS+NCCL   (2+ GPUs, NCCL) cuBLAS partial in the dtype, then
+//                    ncclReduceScatter (sum) of it
+//    A loopback team's times are of D members sharing one GPU: no speed
+//    claim, except D = 1.
+//
+// The kernel contract: kernel `matmul_reduce_scatter`, user parameters
+// a [D*m, K], b [K, N] (dtype), partial [D*m, N] f32 (never written),
+// acc symmetric f32 [?, N] (bound with m + 64 rows: 64 rows of halo), c
+// [m, N] (dtype), barrier (2 semaphores, zero at rest).
+//
+// Exit status: 0 when every result was correct, 1 when one was wrong or a
+// run failed, 2 on a usage or bundle error; "SKIP:" without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/bench/Args.h"
+#include "weave/bench/Cublas.h"
+#include "weave/bench/Gpus.h"
+#include "weave/bench/HostData.h"
+#include "weave/bench/Manifest.h"
+#include "weave/bench/Nccl.h"
+#include "weave/bench/Table.h"
+#include "weave/bench/Timing.h"
+#include "weave/examples/HostSetup.h"
+#include "weave/runtime/Bootstrap.h"
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/Kernel.h"
+#include "weave/runtime/KernelArgs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <random>
+#include <regex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace weave;
+using namespace weave::bench;
+using examples::LocalBuffers;
+
+namespace {
+
+constexpr const char *kProgram = "weave_bench_matmul_reduce_scatter";
+constexpr const char *kKernel = "matmul_reduce_scatter";
+/// Rows of halo above each member's accumulator (the template says why).
+constexpr int64_t kHalo = 64;
+
+struct Options : CommonOptions {
+  std::string matmulDir = WEAVE_BENCH_MATMUL_BUNDLE_DIR;
+  std::vector<int64_t> mShards; ///< empty: every bundle found for D
+  int devices = 0;              ///< 0: every visible GPU (or the loopback)
+  bool nccl = WEAVE_BENCH_HAVE_NCCL;
+  int samples = 1024; ///< float64 positions per member
+};
+
+struct Case {
+  DType dtype;
+  int64_t d = 0, m = 0; ///< team size, rows per shard
+  int64_t k = 0, n = 0; ///< from the manifest
+  std::string path;
+  Bundle bundle;
+};
+
+/// Error against float64 at the sampled positions.
+struct Numerics {
+  double sumSq = 0, refSq = 0, maxAbs = 0;
+  void add(double value, double exact) {
+    double e = value - exact;
+    sumSq += e * e;
+    refSq += exact * exact;
+    maxAbs = std::max(maxAbs, std::fabs(e));
+  }
+  double relFrobenius() const {
+    return refSq > 0 ? std::sqrt(sumSq / refSq) : 0;
+  }
+};
+
+struct Result {
+  const Case *c = nullptr;
+  std::string status = "not run";
+  Comparison check;
+  Numerics fused, viaNccl;
+  bool ncclReal = false; ///< the NCCL numbers come from NCCL itself
+  std::optional<TimingResult> ours, local, plain, nccl;
+  std::string plainNote;
+};
+
+void usage(FILE *out) {
+  std::fprintf(
+      out,
+      "usage: %s [--bundles DIR] [--matmul-bundles DIR] [--m-shards 1024,...]\n"
+      "       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]\n"
+      "       [--rounds R] [--check-only] [--no-nccl] [--samples N] "
+      "[--seed S]\n"
+      "       [--timeout SECONDS] [--no-gate]\n"
+      "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle "
+      "(default DIR: %s)\non a team of D (GPUs, or WEAVE_LOOPBACK_TEAM=D on "
+      "one), checks it, reports its\nnumerics against the NCCL path and "
+      "times it against local cuBLAS, weave's plain\nmatmul (D = 1) and "
+      "cuBLAS + NCCL reduce-scatter%s.\n",
+      kProgram, WEAVE_BENCH_MRS_BUNDLE_DIR,
+      WEAVE_BENCH_HAVE_NCCL ? " (2+ GPUs)" : " (not in this build: no NCCL)");
+}
+
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  o.bundleDir = WEAVE_BENCH_MRS_BUNDLE_DIR;
+  Args args(kProgram, usage, argc, argv);
+  parseCommandLine(args, o, [&](const std::string &key) {
+    if (key == "--m-shards") {
+      auto list = parseIntList(args.value());
+      if (!list)
+        args.fail("--m-shards wants 1024,2048,...");
+      o.mShards = *list;
+    } else if (key == "--matmul-bundles") {
+      o.matmulDir = args.value();
+    } else if (key == "--devices") {
+      o.devices = static_cast<int>(args.number());
+    } else if (key == "--samples") {
+      o.samples = static_cast<int>(args.number());
+    } else if (key == "--no-nccl") {
+      o.nccl = false;
+    } else {
+      return false;
+    }
+    return true;
+  });
+  return o;
+}
+
+std::vector<Case> findBundles(const Options &o) {
+  namespace fs = std::filesystem;
+  static const std::regex name(
+      "matmul_reduce_scatter_(f16|bf16)_d([0-9]+)_m([0-9]+)\\.wbundle");
+  std::vector<Case> out;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
+    std::string file = entry.path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(file, m, name))
+      continue;
+    Case c;
+    c.dtype = *parseDType(m[1]);
+    c.d = std::stoll(m[2]);
+    c.m = std::stoll(m[3]);
+    c.path = entry.path().string();
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {
+    return std::make_tuple(a.d, a.dtype, a.m) <
+           std::make_tuple(b.d, b.dtype, b.m);
+  });
+  return out;
+}
+
+/// Reads the bundle and checks it against the contract.
+Status loadCase(Case &c) {
+  WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
+  WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
+                         contractKernel(c.bundle, kKernel));
+  WEAVE_TRY(expectUserParamCount(*kernel, 6));
+  std::string dt = dtypeName(c.dtype);
+  using K = abi::ParamKind;
+  WEAVE_ASSIGN_OR_RETURN(const ParamInfo *a,
+                         contractParam(*kernel, 0, "a", K::Buffer, dt, 2));
+  WEAVE_ASSIGN_OR_RETURN(const ParamInfo *b,
+                         contractParam(*kernel, 1, "b", K::Buffer, dt, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *partial,
+      contractParam(*kernel, 2, "partial", K::Buffer, "f32", 2));
+  WEAVE_ASSIGN_OR_RETURN(const ParamInfo *acc,
+                         contractParam(*kernel, 3, "acc", K::Symmetric, "f32", 2));
+  WEAVE_ASSIGN_OR_RETURN(const ParamInfo *out,
+                         contractParam(*kernel, 4, "c", K::Buffer, dt, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *barrier,
+      contractParam(*kernel, 5, "barrier", K::Semaphore, "", -1));
+  c.k = a->shape[1];
+  c.n = b->shape[1];
+  int64_t rows = c.d * c.m;
+  if (a->shape[0] != rows || b->shape[0] != c.k || partial->shape[0] != rows ||
+      partial->shape[1] != c.n || acc->shape[0] != abi::kDynamicDim ||
+      acc->shape[1] != c.n || out->shape[0] != c.m || out->shape[1] != c.n ||
+      barrier->semaphoreCount != 2)
+    return Error(ErrorCode::InvalidBundle,
+                 "shapes a " + shapeText(a->shape) + ", b " +
+                     shapeText(b->shape) + ", acc " + shapeText(acc->shape) +
+                     ", c " + shapeText(out->shape) +
+                     " are not a [D*m,K], b [K,N], acc [?,N], c [m,N] for D=" +
+                     std::to_string(c.d) + ", m=" + std::to_string(c.m));
+  if (kernel->teamSize != 0 && kernel->teamSize != c.d)
+    return Error(ErrorCode::InvalidBundle,
+                 "the kernel was compiled for a team of " +
+                     std::to_string(kernel->teamSize) +
+                     ", the file name says " + std::to_string(c.d));
+  return ok();
+}
+
+uint64_t seedFor(const Options &o, const Case &c, uint64_t rank,
+                 uint64_t tensor) {
+  uint64_t h = o.seed * 0x100000001b3ull;
+  for (uint64_t v : {uint64_t(c.dtype), uint64_t(c.d), uint64_t(c.m),
+                     uint64_t(c.k), uint64_t(c.n), rank, tensor})
+    h = (h ^ v) * 0x100000001b3ull;
+  return h;
+}
+
+struct Context {
+  examples::HostSession session;
+  bool loopback = false;
+  std::vector<CublasHandle> cublas;
+  std::vector<NcclComms> nccl; ///< empty: no NCCL baseline
+  std::string ncclNote;
+  std::vector<TimedStream> timed;
+};
+
+Status check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return ok();
+  const char *name = "?";
+  cuGetErrorName(result, &name);
+  return Error(ErrorCode::DriverError,
+               std::string(what) + " failed with " + name);
+}
+
+/// Rounds `value` to the dtype and back.
+double roundTo(DType dtype, double value) {
+  return toFloat(dtype, fromFloat(dtype, static_cast<float>(value)));
+}
+
+Result runCase(const Options &o, const Case &c, Context &ctx) {
+  Result r;
+  r.c = &c;
+  std::string label = "m_shard " + std::to_string(c.m) + " " +
+                      dtypeName(c.dtype) + " on a team of " +
+                      std::to_string(c.d);
+  auto fail = [&](const Error &e) {
+    if (e.code() == ErrorCode::Timeout)
+      abandon(kProgram, label + ": " + e.toString());
+    r.status = "ERROR";
+    std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, label.c_str(),
+                 e.toString().c_str());
+    return r;
+  };
+#define TRY(expr)                                                              \
+  do {                                                                         \
+    if (Status s_ = (expr); !s_)                                               \
+      return fail(s_.error());                                                 \
+  } while (false)
+
+  Team &team = ctx.session.team;
+  SymmetricHeap &heap = ctx.session.heap;
+  const std::vector<CUstream> &streams = ctx.session.streams.get();
+  size_t local = team.localCount();
+  std::string dtype = dtypeName(c.dtype);
+  const int64_t rows = c.d * c.m;
+
+  Expected<Kernel> kernel = examples::loadKernel(team, c.bundle, kKernel);
+  if (!kernel)
+    return fail(kernel.error());
+  Expected<SymmetricBuffer> acc =
+      heap.allocateTensor("f32", {c.m + kHalo, c.n});
+  if (!acc)
+    return fail(acc.error());
+  Expected<SemaphoreArray> barrier = heap.allocateSemaphores(2);
+  if (!barrier)
+    return fail(barrier.error());
+  // Both go back to the heap when the case ends (after its work), so that
+  // the heap sized for the largest case holds every case in turn.
+  struct Release {
+    SymmetricHeap &heap;
+    const std::vector<TimedStream> &timed;
+    double timeoutSeconds;
+    SymmetricBuffer acc;
+    SemaphoreArray barrier;
+    ~Release() {
+      (void)waitStreams(timed, timeoutSeconds);
+      (void)heap.free(acc);
+      (void)heap.free(barrier);
+    }
+  } release{heap, ctx.timed, o.timing.timeoutSeconds, *acc, *barrier};
+  Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {rows, c.k});
+  Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
+  Expected<LocalBuffers> partial =
+      LocalBuffers::create(team, "f32", {rows, c.n});
+  Expected<LocalBuffers> out = LocalBuffers::create(team, dtype, {c.m, c.n});
+  // cuBLAS's partial product in the dtype (the NCCL path's input and the
+  // check's reference), and the NCCL path's reduce-scattered rows.
+  Expected<LocalBuffers> cublasPartial =
+      LocalBuffers::create(team, dtype, {rows, c.n});
+  Expected<LocalBuffers> ncclOut = LocalBuffers::create(team, dtype, {c.m, c.n});
+  for (auto *buf : {&a, &b, &partial, &out, &cublasPartial, &ncclOut})
+    if (!*buf)
+      return fail(buf->error());
+
+  // Inputs of every member, kept on the host for the float64 samples.
+  std::vector<std::vector<uint16_t>> hostA(local), hostB(local);
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t rank = team.rankOf(i);
+    hostA[i] = randomValues(c.dtype, rows * c.k, seedFor(o, c, rank, 0));
+    hostB[i] = randomValues(c.dtype, c.k * c.n, seedFor(o, c, rank, 1));
+    TRY(a->upload(i, hostA[i].data()));
+    TRY(b->upload(i, hostB[i].data()));
+    TRY(team.device(i).makeCurrent());
+    TRY(check(cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n,
+                               streams[i]),
+              "poisoning c"));
+    TRY(check(cuMemsetD16Async(ncclOut->pointer(i), kPoison16, c.m * c.n,
+                               streams[i]),
+              "poisoning the NCCL output"));
+    TRY(check(cuMemsetD16Async(cublasPartial->pointer(i), kPoison16,
+                               rows * c.n, streams[i]),
+              "poisoning the cuBLAS partial"));
+  }
+  TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+
+  std::vector<KernelArg> args{a->args(), b->args(),  partial->args(),
+                              *acc,      out->args(), *barrier};
+  auto launch = [&]() { return kernel->launch(heap, args, streams); };
+  // The tensor-map tables are written by the first binding (synchronous
+  // copies): bind before anything is timed.
+  TRY(kernel->prepare(heap, args));
+  TRY(launch());
+  for (size_t i = 0; i < local; ++i)
+    TRY(gemmRowMajor(ctx.cublas[i], c.dtype, rows, c.n, c.k, a->pointer(i),
+                     b->pointer(i), cublasPartial->pointer(i), streams[i],
+                     Reduction::Fp32));
+  TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+
+  // The partials of every member (host), by rank.
+  std::vector<std::vector<uint16_t>> partials(c.d);
+  std::vector<size_t> localOf(c.d);
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t rank = team.rankOf(i);
+    localOf[rank] = i;
+    partials[rank].resize(rows * c.n);
+    TRY(cublasPartial->download(i, partials[rank].data()));
+  }
+
+  // The NCCL path, for real where there is NCCL and a physical team.
+#if WEAVE_BENCH_HAVE_NCCL
+  if (!ctx.nccl.empty()) {
+    const NcclComms &comms = ctx.nccl.front();
+    ncclDataType_t type = c.dtype == DType::BF16 ? ncclBfloat16 : ncclFloat16;
+    ncclResult_t g = ncclGroupStart();
+    for (size_t i = 0; i < local && g == ncclSuccess; ++i)
+      g = ncclReduceScatter(
+          reinterpret_cast<const void *>(cublasPartial->pointer(i)),
+          reinterpret_cast<void *>(ncclOut->pointer(i)), c.m * c.n, type,
+          ncclSum, comms[i], streams[i]);
+    ncclResult_t e = ncclGroupEnd();
+    if (g != ncclSuccess || e != ncclSuccess)
+      return fail(Error(ErrorCode::DriverError,
+                        std::string("ncclReduceScatter failed: ") +
+                            ncclGetErrorString(g != ncclSuccess ? g : e)));
+    TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+    r.ncclReal = true;
+  }
+#endif
+
+  // The check: every element of every member's c against the cuBLAS
+  // partials summed in float64, rounded once.
+  Tolerance tolerance = defaultTolerance(c.dtype);
+  bool correct = true;
+  std::vector<uint16_t> got(c.m * c.n), ref(c.m * c.n), viaNccl(c.m * c.n);
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t d = team.rankOf(i);
+    TRY(out->download(i, got.data()));
+    if (r.ncclReal)
+      TRY(ncclOut->download(i, viaNccl.data()));
+    parallelChunks(c.m * c.n, [&](unsigned, size_t begin, size_t end) {
+      for (size_t e = begin; e < end; ++e) {
+        double sum = 0;
+        for (int64_t s = 0; s < c.d; ++s)
+          sum += toFloat(c.dtype, partials[s][d * c.m * c.n + e]);
+        ref[e] = fromFloat(c.dtype, static_cast<float>(sum));
+      }
+    });
+    Comparison cmp = compare(c.dtype, got.data(), ref.data(), got.size(),
+                             tolerance);
+    if (!cmp.passed) {
+      std::fprintf(stderr, "%s: %s: rank %u: %s; worst at [%zu, %zu]: ours "
+                   "%g, reference %g\n",
+                   kProgram, label.c_str(), d, cmp.summary().c_str(),
+                   cmp.worstIndex / c.n, cmp.worstIndex % c.n, cmp.worstOurs,
+                   cmp.worstRef);
+      correct = false;
+    }
+    if (i == 0 || cmp.relFrobenius > r.check.relFrobenius)
+      r.check = cmp;
+
+    // Numerics at sampled positions of this member's rows.
+    std::mt19937_64 rng(seedFor(o, c, d, 2));
+    for (int s = 0; s < o.samples; ++s) {
+      int64_t row = static_cast<int64_t>(rng() % c.m);
+      int64_t col = static_cast<int64_t>(rng() % c.n);
+      int64_t global = d * c.m + row;
+      double exact = 0;
+      for (int64_t src = 0; src < c.d; ++src) {
+        const std::vector<uint16_t> &A = hostA[localOf[src]];
+        const std::vector<uint16_t> &B = hostB[localOf[src]];
+        for (int64_t k = 0; k < c.k; ++k)
+          exact += double(toFloat(c.dtype, A[global * c.k + k])) *
+                   toFloat(c.dtype, B[k * c.n + col]);
+      }
+      size_t e = row * c.n + col;
+      r.fused.add(toFloat(c.dtype, got[e]), exact);
+      double ring;
+      if (r.ncclReal) {
+        ring = toFloat(c.dtype, viaNccl[e]);
+      } else {
+        // NCCL's ring: member d's rows start at d + 1 and end at d, each
+        // addition rounded to the dtype.
+        size_t at = global * c.n + col;
+        ring = toFloat(c.dtype, partials[(d + 1) % c.d][at]);
+        for (int64_t step = 2; step <= c.d; ++step)
+          ring = roundTo(c.dtype,
+                         ring + toFloat(c.dtype,
+                                        partials[(d + step) % c.d][at]));
+      }
+      r.viaNccl.add(ring, exact);
+    }
+  }
+  r.status = correct ? "ok" : "WRONG";
+  if (o.checkOnly)
+    return r;
+
+  // Timings, in rotated rounds.
+  std::vector<std::function<Expected<TimingResult>()>> timers;
+  std::vector<std::optional<TimingResult> *> slots;
+  timers.push_back([&]() {
+    return timeIterations(ctx.timed, [&](int) { return launch(); }, o.timing);
+  });
+  slots.push_back(&r.ours);
+  timers.push_back([&]() {
+    return timeIterations(
+        {ctx.timed.front()},
+        [&](int) {
+          return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
+                              a->pointer(0), b->pointer(0),
+                              cublasPartial->pointer(0), streams[0],
+                              Reduction::Default);
+        },
+        o.timing);
+  });
+  slots.push_back(&r.local);
+
+  // Weave's plain matmul of the same shape, on one member.
+  std::optional<Kernel> plain;
+  std::optional<LocalBuffers> plainOut;
+  if (c.d == 1) {
+    std::string path = o.matmulDir + "/matmul_" + dtype + "_" +
+                       std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+                       std::to_string(c.k) + ".wbundle";
+    Expected<Bundle> bundle = readBundleFile(path);
+    Expected<Kernel> k = bundle ? examples::loadKernel(team, std::move(*bundle),
+                                                       "matmul")
+                                : Expected<Kernel>(bundle.error());
+    Expected<LocalBuffers> buffer =
+        LocalBuffers::create(team, dtype, {c.m, c.n});
+    if (k && buffer) {
+      plain.emplace(std::move(*k));
+      plainOut.emplace(std::move(*buffer));
+      timers.push_back([&]() {
+        std::vector<KernelArg> plainArgs{a->args(), b->args(),
+                                         plainOut->args()};
+        return timeIterations(
+            ctx.timed,
+            [&](int) { return plain->launch(heap, plainArgs, streams); },
+            o.timing);
+      });
+      slots.push_back(&r.plain);
+    } else {
+      r.plainNote = "no plain matmul: " +
+                    (k ? buffer.error() : k.error()).toString();
+    }
+  }
+#if WEAVE_BENCH_HAVE_NCCL
+  if (!ctx.nccl.empty()) {
+    timers.push_back([&]() {
+      const NcclComms &comms = ctx.nccl.front();
+      ncclDataType_t type =
+          c.dtype == DType::BF16 ? ncclBfloat16 : ncclFloat16;
+      auto enqueue = [&](int) -> Status {
+        for (size_t i = 0; i < local; ++i)
+          WEAVE_TRY(gemmRowMajor(ctx.cublas[i], c.dtype, rows, c.n, c.k,
+                                 a->pointer(i), b->pointer(i),
+                                 cublasPartial->pointer(i), streams[i],
+                                 Reduction::Default));
+        ncclResult_t g = ncclGroupStart();
+        for (size_t i = 0; i < local && g == ncclSuccess; ++i)
+          g = ncclReduceScatter(
+              reinterpret_cast<const void *>(cublasPartial->pointer(i)),
+              reinterpret_cast<void *>(ncclOut->pointer(i)), c.m * c.n, type,
+              ncclSum, comms[i], streams[i]);
+        ncclResult_t e = ncclGroupEnd();
+        if (g != ncclSuccess || e != ncclSuccess)
+          return Error(ErrorCode::DriverError,
+                       std::string("ncclReduceScatter failed: ") +
+                           ncclGetErrorString(g != ncclSuccess ? g : e));
+        return ok();
+      };
+      return timeIterations(ctx.timed, enqueue, o.timing);
+    });
+    slots.push_back(&r.nccl);
+  }
+#endif
+  Expected<std::vector<TimingResult>> timings = timeInRounds(o.rounds, timers);
+  if (!timings)
+    return fail(timings.error());
+  for (size_t t = 0; t < slots.size(); ++t)
+    *slots[t] = (*timings)[t];
+
+  // The timed launches must still be right: c again against the reference
+  // of the last member checked is not enough, so check member 0 again.
+  TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+  TRY(out->download(0, got.data()));
+  {
+    uint32_t d = team.rankOf(0);
+    parallelChunks(c.m * c.n, [&](unsigned, size_t begin, size_t end) {
+      for (size_t e = begin; e < end; ++e) {
+        double sum = 0;
+        for (int64_t s = 0; s < c.d; ++s)
+          sum += toFloat(c.dtype, partials[s][d * c.m * c.n + e]);
+        ref[e] = fromFloat(c.dtype, static_cast<float>(sum));
+      }
+    });
+    Comparison again = compare(c.dtype, got.data(), ref.data(), got.size(),
+                               tolerance);
+    if (!again.passed) {
+      std::fprintf(stderr, "%s: %s: after the timed launches: %s\n", kProgram,
+                   label.c_str(), again.summary().c_str());
+      r.status = "WRONG (timed)";
+    }
+  }
+  return r;
+#undef TRY
+}
+
+size_t roundUp(size_t bytes, size_t unit) {
+  return (bytes + unit - 1) / unit * unit;
+}
+
+std::string ms(const std::optional<TimingResult> &t) {
+  return t ? formatMs(t->medianMs, 4) : "-";
+}
+
+std::string ratio(const std::optional<TimingResult> &x,
+                  const std::optional<TimingResult> &y, double scale = 1) {
+  return x && y ? strprintf("%.3f", x->medianMs / (scale * y->medianMs)) : "-";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Never NVLink multicast (NVLS).
+  ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
+  Options o = parseOptions(argc, argv);
+  std::vector<Case> found = findBundles(o);
+  if (found.empty()) {
+    std::fprintf(stderr,
+                 "%s: error: no bundles in '%s' (expected "
+                 "matmul_reduce_scatter_<f16|bf16>_d<D>_m<M_SHARD>.wbundle; "
+                 "`ninja weave_bench_bundles` makes them)\n",
+                 kProgram, o.bundleDir.c_str());
+    return 2;
+  }
+  int bad = 0;
+  for (Case &c : found)
+    if (Status s = loadCase(c); !s) {
+      std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
+                   s.error().toString().c_str());
+      ++bad;
+    }
+  if (bad)
+    return 2;
+
+  Expected<uint32_t> loopback = loopbackMembersFromEnvironment();
+  if (!loopback) {
+    std::fprintf(stderr, "%s: error: %s\n", kProgram,
+                 loopback.error().toString().c_str());
+    return 2;
+  }
+  int count = visibleGpusOrExit(kProgram, 1);
+  int d = o.devices ? o.devices : (*loopback ? int(*loopback) : count);
+  if ((*loopback && d != int(*loopback)) || d < 1 ||
+      (!*loopback && d > count)) {
+    std::fprintf(stderr,
+                 "%s: error: --devices %d, %d GPUs, WEAVE_LOOPBACK_TEAM=%u\n",
+                 kProgram, d, count, *loopback);
+    return 2;
+  }
+
+  std::vector<Case> cases;
+  for (Case &c : found) {
+    bool wanted =
+        c.d == d &&
+        std::find(o.dtypes.begin(), o.dtypes.end(), c.dtype) !=
+            o.dtypes.end() &&
+        (o.mShards.empty() ||
+         std::find(o.mShards.begin(), o.mShards.end(), c.m) != o.mShards.end());
+    if (wanted)
+      cases.push_back(std::move(c));
+  }
+  if (cases.empty()) {
+    std::fprintf(stderr,
+                 "%s: error: no bundle in '%s' for D=%d and the asked dtypes "
+                 "and m_shards\n",
+                 kProgram, o.bundleDir.c_str(), d);
+    return 2;
+  }
+  // One case's accumulator at a time (runCase frees it).
+  size_t heapBytes = 0;
+  for (const Case &c : cases)
+    heapBytes = std::max(
+        heapBytes, roundUp(static_cast<size_t>((c.m + kHalo) * c.n) * 4, 1 << 20));
+
+  examples::TeamRequest request;
+  request.program = kProgram;
+  request.allowMultiProcess = false;
+  request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
+  request.heapBytes = heapBytes + (4 << 20);
+  Expected<examples::HostSession> session = examples::createSession(request);
+  if (!session)
+    return examples::reportError(kProgram, session.error());
+  Context ctx{std::move(*session), *loopback != 0, {}, {}, {}, {}};
+  Team &team = ctx.session.team;
+  ctx.timed = timedStreams(team, ctx.session.streams.get());
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    Expected<CublasHandle> h = CublasHandle::create(team.device(i).context());
+    if (!h)
+      return examples::reportError(kProgram, h.error());
+    ctx.cublas.push_back(std::move(*h));
+  }
+  // The NCCL baseline needs one GPU per rank: not on a loopback team or one
+  // GPU.
+  if (ctx.loopback || d < 2) {
+    ctx.ncclNote = "cuBLAS + NCCL reduce-scatter skipped: it needs 2+ GPUs, "
+                   "one per rank (this run: " +
+                   std::string(ctx.loopback ? "a loopback team" : "one GPU") +
+                   "); its numerics are emulated on the host";
+  } else {
+#if WEAVE_BENCH_HAVE_NCCL
+    if (o.nccl) {
+      std::vector<int> ordinals;
+      for (size_t i = 0; i < team.localCount(); ++i)
+        ordinals.push_back(team.device(i).ordinal());
+      Expected<NcclComms> comms = NcclComms::create(ordinals);
+      if (!comms)
+        return examples::reportError(kProgram, comms.error());
+      ctx.nccl.push_back(std::move(*comms));
+      int version = 0;
+      ncclGetVersion(&version);
+      ctx.ncclNote = "NCCL " + std::to_string(version);
+    } else {
+      ctx.ncclNote = "NCCL baseline off (--no-nccl); numerics emulated";
+    }
+#else
+    ctx.ncclNote = "built without NCCL: no NCCL baseline; numerics emulated";
+#endif
+  }
+
+  std::vector<Result> results;
+  for (const Case &c : cases) {
+    std::fprintf(stderr, "%s: m_shard %lld %s, team of %d ...\n", kProgram,
+                 static_cast<long long>(c.m), dtypeName(c.dtype), d);
+    results.push_back(runCase(o, c, ctx));
+  }
+
+  // Loopback members share one GPU: ours does D members' work there.
+  double share = ctx.loopback ? d : 1;
+  Table times({"m_shard", "D", "dtype", "ours ms", "local cuBLAS ms",
+               "plain matmul ms", "cuBLAS+NCCL ms", "ours/local",
+               "ours/plain", "NCCL/ours", "check"});
+  Table numerics({"m_shard", "D", "dtype", "fused rel err", "fused max |err|",
+                  "NCCL-path rel err", "NCCL-path max |err|", "NCCL path",
+                  "check vs cuBLAS partials"});
+  int wrong = 0;
+  for (const Result &r : results) {
+    const Case &c = *r.c;
+    wrong += r.status != "ok";
+    times.addRow({std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
+                  ms(r.ours), ms(r.local), ms(r.plain), ms(r.nccl),
+                  ratio(r.ours, r.local, share), ratio(r.ours, r.plain),
+                  ratio(r.nccl, r.ours), r.status});
+    bool checked = r.status != "ERROR" && r.status != "not run";
+    numerics.addRow(
+        {std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
+         checked ? strprintf("%.3e", r.fused.relFrobenius()) : "-",
+         checked ? strprintf("%.3e", r.fused.maxAbs) : "-",
+         checked ? strprintf("%.3e", r.viaNccl.relFrobenius()) : "-",
+         checked ? strprintf("%.3e", r.viaNccl.maxAbs) : "-",
+         r.ncclReal ? "NCCL" : "host ring emulation",
+         checked ? r.check.summary() : "-"});
+    if (!r.plainNote.empty())
+      std::fprintf(stderr, "%s: m_shard %lld %s: %s\n", kProgram,
+                   static_cast<long long>(c.m), dtypeName(c.dtype),
+                   r.plainNote.c_str());
+  }
+  std::printf("\nweave matmul_reduce_scatter, team of %d%s on %s; K=%lld per "
+              "member, N=%lld; %s\n",
+              d, ctx.loopback ? " (loopback: members share the GPU)" : "",
+              team.device(0).name().c_str(),
+              static_cast<long long>(cases.front().k),
+              static_cast<long long>(cases.front().n), ctx.ncclNote.c_str());
+  if (!o.checkOnly) {
+    std::printf("timing: CUDA events around each of %d back-to-back "
+                "iterations after %d warm-up ones, in %d rotating round(s), "
+                "the longest member, median. local cuBLAS: the partial "
+                "product (D*m_shard) x K x N on member 0; plain matmul: "
+                "weave's matmul of m_shard x N x K (D = 1).%s\n\n",
+                o.timing.iterations, o.timing.warmup, o.rounds,
+                ctx.loopback && d > 1
+                    ? " ours/local divides by D local products: the members "
+                      "share the GPU; not a speed claim"
+                    : "");
+    std::printf("%s\n", times.str().c_str());
+  }
+  std::printf("numerics: error against float64 at %d sampled positions per "
+              "member (rel err: ||x - exact|| / ||exact|| over the samples). "
+              "fused: f32 partials reduced in f32, rounded once. NCCL path: "
+              "cuBLAS partials rounded to the dtype, summed in the dtype in "
+              "ring order (rounded after every addition).\n\n%s",
+              o.samples, numerics.str().c_str());
+  std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram,
+              results.size(), wrong);
+  return wrong ? 1 : 0;
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""PyTorch references for C = ReduceScatter_rows(A_d @ B_d)
+(bench/matmul_reduce_scatter).
+
+Times, on D GPUs of one host, for every m_shard and dtype:
+  fused       torch.ops.symm_mem.fused_matmul_reduce_scatter (PyTorch's
+              async-TP matmul + reduce-scatter over symmetric memory), eager
+              and replayed from a CUDA graph;
+  mm + NCCL   torch.matmul of the partial product, then
+              dist.reduce_scatter_tensor (sum), eager and from a CUDA graph.
+Each rank holds A_d [D * m_shard, K] and B_d [K, N] and ends with rows
+[d * m_shard, (d + 1) * m_shard) of the sum over the ranks, [m_shard, N].
+CUDA events around each of N back-to-back iterations after warm-up; an
+iteration's time is the longest rank's (all_reduce MAX); the median is
+reported. The fused result is checked against mm + NCCL.
+
+Run one process per GPU (it needs 2+ GPUs), either way:
+  torchrun --nproc-per-node=2 bench/matmul_reduce_scatter/torch_fused.py
+  python3 bench/matmul_reduce_scatter/torch_fused.py --nproc 2      (mp.spawn)
+NVLink multicast stays off (TORCH_SYMM_MEM_DISABLE_MULTICAST=1,
+NCCL_NVLS_ENABLE=0, NVSHMEM_DISABLE_NVLS=1), set by torch_common before
+torch loads.
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_common import (capture, fmt, launch, log, markdown,  # noqa: E402
+                          time_iterations, uniform)
+
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--m-shards", default="1024,2048,4096,8192",
+                   help="rows of the result per rank, comma-separated")
+    p.add_argument("--k", type=int, default=4096, help="K per rank")
+    p.add_argument("--n", type=int, default=4096, help="columns of B")
+    p.add_argument("--dtype", default="all", choices=["f16", "bf16", "all"])
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--nproc", type=int, default=2,
+                   help="GPUs when not started by torchrun (mp.spawn)")
+    p.add_argument("--no-graph", action="store_true",
+                   help="skip the CUDA graph timings")
+    args = p.parse_args(argv)
+    args.m_shards = [int(x) for x in args.m_shards.split(",") if x]
+    args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
+    return args
+
+
+def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m):
+    dtype = DTYPES[dtype_name]
+    k, n = args.k, args.n
+    row = {"m_shard": m, "D": world, "dtype": dtype_name}
+
+    a = uniform((world * m, k), 1000 + rank, dtype, device)
+    b = uniform((k, n), 2000 + rank, dtype, device)
+    partial = torch.empty(world * m, n, dtype=dtype, device=device)
+    out = torch.empty(m, n, dtype=dtype, device=device)
+
+    def mm_nccl():
+        torch.matmul(a, b, out=partial)
+        dist.reduce_scatter_tensor(out, partial)
+        return out
+
+    def fused():
+        return torch.ops.symm_mem.fused_matmul_reduce_scatter(
+            a, b, "sum", scatter_dim=0, group_name=group_name)
+
+    reference = mm_nccl().double()
+    got = fused().double()
+    torch.cuda.synchronize()
+    rel = ((got - reference).norm() / reference.norm()).item()
+    max_abs = (got - reference).abs().max().item()
+    stats = torch.tensor([rel, max_abs], dtype=torch.float64, device=device)
+    dist.all_reduce(stats, op=dist.ReduceOp.MAX)
+    row["rel"], row["max_abs"] = stats.tolist()
+    del reference, got
+
+    row["fused"] = time_iterations(fused, args.iters, args.warmup, device)
+    row["nccl"] = time_iterations(mm_nccl, args.iters, args.warmup, device)
+    row["fused_graph"] = row["nccl_graph"] = None
+    row["notes"] = []
+    if not args.no_graph:
+        for key, fn in (("fused_graph", fused), ("nccl_graph", mm_nccl)):
+            graph, error = capture(fn, device)
+            if graph is None:
+                row["notes"].append(f"{key}: {error}")
+                continue
+            row[key] = time_iterations(graph.replay, args.iters, args.warmup,
+                                       device)
+            del graph
+    torch.cuda.synchronize()
+    dist.barrier()
+    return row
+
+
+def print_table(args, rows, world, device_name):
+    print(f"\nPyTorch {torch.__version__}: fused_matmul_reduce_scatter vs "
+          f"matmul + NCCL reduce_scatter_tensor, {world} x {device_name}; "
+          f"K={args.k} per rank, N={args.n}")
+    print(f"timing: CUDA events around each of {args.iters} back-to-back "
+          f"iterations after {args.warmup} warm-up ones, longest rank, median")
+    header = ["m_shard", "D", "dtype", "fused ms", "fused graph ms",
+              "mm+NCCL ms", "mm+NCCL graph ms",
+              "speed-up (mm+NCCL / fused, graphs where captured)",
+              "rel err fused vs mm+NCCL"]
+    table = []
+    for r in rows:
+        best_fused = r["fused_graph"] or r["fused"]
+        best_nccl = r["nccl_graph"] or r["nccl"]
+        table.append([
+            str(r["m_shard"]), str(r["D"]), r["dtype"], fmt(r["fused"]),
+            fmt(r["fused_graph"]), fmt(r["nccl"]), fmt(r["nccl_graph"]),
+            f"{best_nccl / best_fused:.2f}", f"{r['rel']:.2e}"])
+    print(markdown(header, table))
+    for r in rows:
+        for note in r["notes"]:
+            print(f"note: m_shard {r['m_shard']} {r['dtype']}: {note}")
+
+
+def body(args, rank, world, device, group_name, symm_mem):
+    rows = []
+    for dtype_name in args.dtypes:
+        for m in args.m_shards:
+            log(rank, f"torch_fused (matmul_reduce_scatter): m_shard {m} "
+                      f"{dtype_name} on {world} GPUs ...")
+            rows.append(run_case(args, rank, world, device, group_name,
+                                 symm_mem, dtype_name, m))
+    if rank == 0:
+        print_table(args, rows, world, torch.cuda.get_device_name(device))
+        bad = [r for r in rows if not r["rel"] < 1e-2]
+        if bad:
+            print(f"torch_fused: {len(bad)} case(s) where the fused result "
+                  "differs from mm + NCCL by 1e-2 or more")
+            return 1
+    return 0
+
+
+def main():
+    return launch(parse_args(), body, "torch_fused_mrs")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
