@@ -40,6 +40,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -59,6 +61,7 @@ constexpr const char *kProgram = "weave_bench_matmul";
 
 struct Options : CommonOptions {
   std::vector<std::array<int64_t, 3>> shapes; ///< empty: every bundle found
+  std::string sweep; ///< --sweep FILE: the sweep's list (see readSweep)
   int device = 0;
   bool tileConfig = false;
   int samples = 256;
@@ -69,12 +72,19 @@ struct Case {
   int64_t m, n, k;
   std::string path;
   Bundle bundle; ///< read and checked before any GPU work
+  std::string config;   ///< the chosen configuration (sweep), if known
+  int64_t wsWords = 0;  ///< f32 words of its `ws` parameter; 0: none
+  int twin = -1;        ///< sweep: the dynamic-M case of the same row
+  bool dynamic = false; ///< its bundle has a '?' row count
 };
 
 struct Result {
   const Case *c = nullptr;
   std::string status = "not run"; ///< "ok", "WRONG", "ERROR: ..."
   Comparison comparison;
+  /// The output of the last launch after timing, checked again (a split-K
+  /// workspace must be left zero by every launch).
+  Comparison again;
   SampleCheck samples;
   TimingResult ours, cublas;
   bool timed = false;
@@ -86,7 +96,7 @@ void usage(FILE *out) {
       "usage: %s [--bundles DIR] [--shapes MxNxK,...] [--dtype f16|bf16|all]\n"
       "       [--iters N] [--warmup N] [--device N] [--check-only]\n"
       "       [--tile-config] [--seed S] [--timeout SECONDS] [--no-gate]\n"
-      "       [--rounds R]\n"
+      "       [--rounds R] [--sweep FILE]\n"
       "Runs DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (default DIR: %s),\n"
       "checks it against cuBLAS and times both: N launches of each, in R\n"
       "alternating rounds (default 1), median over all rounds.\n",
@@ -110,6 +120,8 @@ Options parseOptions(int argc, char **argv) {
       }
     } else if (key == "--device") {
       o.device = static_cast<int>(args.number());
+    } else if (key == "--sweep") {
+      o.sweep = args.value();
     } else if (key == "--tile-config") {
       o.tileConfig = true;
     } else {
@@ -179,11 +191,29 @@ Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
                          contractKernel(c.bundle, "matmul"));
-  WEAVE_TRY(expectUserParamCount(*kernel, 3));
+  // a, b, c, and optionally a split-K workspace `ws` (f32, 1-d).
+  size_t users = 0;
+  for (const ParamInfo &p : kernel->params)
+    users += p.kind == abi::ParamKind::Buffer;
+  WEAVE_TRY(expectUserParamCount(*kernel, users == 4 ? 4 : 3));
   WEAVE_ASSIGN_OR_RETURN(MatmulParams p,
                          matmulParams(*kernel, dtypeName(c.dtype)));
-  std::vector<int64_t> wantA = {c.m, c.k}, wantB = {c.k, c.n},
-                       wantC = {c.m, c.n};
+  if (users == 4) {
+    const ParamInfo &ws = kernel->params[3];
+    if (ws.name != "ws" || ws.dtype != "f32" || ws.shape.size() != 1 ||
+        ws.shape[0] < 1)
+      return Error(ErrorCode::InvalidBundle,
+                   "expects the 4th parameter to be the workspace ws, a "
+                   "static 1-d f32 buffer");
+    c.wsWords = ws.shape[0];
+  }
+  // A '?' row count (dynamic-M bundle) serves any M.
+  int64_t rows = p.a->shape.size() == 2 && p.a->shape[0] == abi::kDynamicDim
+                     ? abi::kDynamicDim
+                     : c.m;
+  c.dynamic = rows == abi::kDynamicDim;
+  std::vector<int64_t> wantA = {rows, c.k}, wantB = {c.k, c.n},
+                       wantC = {rows, c.n};
   if (p.a->shape != wantA || p.b->shape != wantB || p.c->shape != wantC)
     return Error(ErrorCode::InvalidBundle,
                  "the manifest's shapes a " + shapeText(p.a->shape) + ", b " +
@@ -206,6 +236,12 @@ Status poison(const LocalBuffers &buffer, CUstream stream) {
   WEAVE_CU_TRY(cuMemsetD16Async(buffer.pointer(0), kPoison16,
                                 buffer.bytes() / 2, stream),
                "poisoning an output buffer");
+  return ok();
+}
+
+Status zeroWords(const LocalBuffers &buffer) {
+  WEAVE_CU_TRY(cuMemsetD32(buffer.pointer(0), 0, buffer.bytes() / 4),
+               "zeroing the split-K workspace");
   return ok();
 }
 
@@ -271,6 +307,17 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
 
   std::vector<TimedStream> timed = timedStreams(team, streams.get());
   std::vector<KernelArg> args = {a->args(), b->args(), out->args()};
+  // The split-K workspace starts zero; every launch leaves it zero.
+  std::optional<LocalBuffers> ws;
+  if (c.wsWords > 0) {
+    Expected<LocalBuffers> w = LocalBuffers::create(team, "f32", {c.wsWords});
+    if (!w)
+      return fail(w.error());
+    ws.emplace(std::move(*w));
+    if (Status st = zeroWords(*ws); !st)
+      return fail(st.error());
+    args.push_back(ws->args());
+  }
   if (Status s = kernel->launch(heap, args, streams); !s)
     return fail(s.error());
   if (Status s =
@@ -338,6 +385,22 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
   r.ours = (*timings)[0];
   r.cublas = (*timings)[1];
   r.timed = true;
+  // After all those launches (no host synchronization between them), the
+  // next one is still right: poison, launch, compare with cuBLAS again.
+  for (Status st : {poison(*out, stream), kernel->launch(heap, args, streams),
+                    waitStreams(timed, o.timing.timeoutSeconds),
+                    out->download(0, hostOut.data()),
+                    ref->download(0, hostRef.data())})
+    if (!st)
+      return fail(st.error());
+  r.again = compare(c.dtype, hostOut.data(), hostRef.data(), hostOut.size(),
+                    tolerance);
+  if (!r.again.passed) {
+    r.status = "WRONG after repeated launches";
+    std::fprintf(stderr, "%s: %s %s: after the timed launches: %s\n",
+                 kProgram, shapeName(c.m, c.n, c.k).c_str(),
+                 dtypeName(c.dtype), r.again.summary().c_str());
+  }
   return r;
 }
 
@@ -345,12 +408,138 @@ double tflops(const Case &c, double ms) {
   return ms > 0 ? 2.0 * c.m * c.n * c.k / (ms * 1e-3) / 1e12 : 0;
 }
 
+/// The first line of `path` (a bundle's `.config` sidecar: the pipeline
+/// configuration weavec chose), or "?".
+std::string readConfig(const std::string &path) {
+  FILE *f = std::fopen(path.c_str(), "r");
+  if (!f)
+    return "?";
+  char line[512] = {0};
+  if (!std::fgets(line, sizeof(line), f))
+    line[0] = 0;
+  std::fclose(f);
+  std::string text(line);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+    text.pop_back();
+  return text.empty() ? "?" : text;
+}
+
+/// The sweep's list: one row per line, `dtype M N K static.wbundle
+/// dynamic.wbundle|-`, bundle paths relative to the list's folder, each
+/// with a `<bundle>.config` sidecar. A row's dynamic case follows its
+/// static one (twin).
+std::vector<Case> readSweep(const Options &o) {
+  std::vector<Case> cases;
+  namespace fs = std::filesystem;
+  std::string dir = fs::path(o.sweep).parent_path().string();
+  FILE *f = std::fopen(o.sweep.c_str(), "r");
+  if (!f) {
+    std::fprintf(stderr, "%s: error: cannot read the sweep list '%s'\n",
+                 kProgram, o.sweep.c_str());
+    std::exit(2);
+  }
+  char line[1024];
+  while (std::fgets(line, sizeof(line), f)) {
+    char dtype[16], stat[400], dyn[400];
+    long long m, n, k;
+    if (line[0] == '#' ||
+        std::sscanf(line, "%15s %lld %lld %lld %399s %399s", dtype, &m, &n, &k,
+                    stat, dyn) != 6)
+      continue;
+    std::optional<DType> dt = parseDType(dtype);
+    if (!dt || std::find(o.dtypes.begin(), o.dtypes.end(), *dt) ==
+                   o.dtypes.end())
+      continue;
+    Case c{*dt, m, n, k, (fs::path(dir) / stat).string(), {}, "", 0, -1,
+           false};
+    c.config = readConfig(c.path + ".config");
+    cases.push_back(c);
+    if (std::string(dyn) != "-") {
+      Case d = c;
+      d.path = (fs::path(dir) / dyn).string();
+      d.config = readConfig(d.path + ".config");
+      cases.back().twin = static_cast<int>(cases.size());
+      cases.push_back(d);
+    }
+  }
+  std::fclose(f);
+  return cases;
+}
+
+/// The sweep's table: per row ours / cuBLAS, the dynamic-M bundle beside
+/// the static one, and the geometric mean and minimum of the ratios.
+void printSweep(const std::vector<Case> &cases,
+                const std::vector<Result> &results) {
+  Table table({"shape (MxNxK)", "dtype", "config (static)", "ours ms",
+               "cuBLAS ms", "ratio", "dyn config", "dyn ms", "dyn ratio",
+               "dyn/static", "check"});
+  double logSum = 0, dynLogSum = 0, minRatio = 1e9, minDyn = 1e9,
+         worstDyn = 0;
+  int count = 0, dynCount = 0;
+  std::string minShape, minDynShape, worstDynShape;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (cases[i].dynamic && i > 0 && cases[i - 1].twin == int(i))
+      continue; // printed with its static row
+    const Result &r = results[i];
+    const Result *d = cases[i].twin >= 0 ? &results[cases[i].twin] : nullptr;
+    std::string name =
+        shapeName(cases[i].m, cases[i].n, cases[i].k);
+    double ratio = r.timed ? r.cublas.medianMs / r.ours.medianMs : 0;
+    if (r.timed) {
+      logSum += std::log(ratio);
+      ++count;
+      if (ratio < minRatio) {
+        minRatio = ratio;
+        minShape = name + " " + dtypeName(cases[i].dtype);
+      }
+    }
+    double dynRatio = d && d->timed ? d->cublas.medianMs / d->ours.medianMs : 0;
+    double dynSlow = d && d->timed && r.timed
+                         ? d->ours.medianMs / r.ours.medianMs
+                         : 0;
+    if (d && d->timed) {
+      dynLogSum += std::log(dynRatio);
+      ++dynCount;
+      if (dynRatio < minDyn) {
+        minDyn = dynRatio;
+        minDynShape = name + " " + dtypeName(cases[i].dtype);
+      }
+      if (dynSlow > worstDyn) {
+        worstDyn = dynSlow;
+        worstDynShape = name + " " + dtypeName(cases[i].dtype);
+      }
+    }
+    std::string check = r.status;
+    if (d && d->status != "ok")
+      check += " / dyn " + d->status;
+    table.addRow(
+        {name, dtypeName(cases[i].dtype), cases[i].config,
+         r.timed ? formatMs(r.ours.medianMs, 4) : "-",
+         r.timed ? formatMs(r.cublas.medianMs, 4) : "-",
+         r.timed ? strprintf("%.3f", ratio) : "-",
+         d ? cases[cases[i].twin].config : "-",
+         d && d->timed ? formatMs(d->ours.medianMs, 4) : "-",
+         d && d->timed ? strprintf("%.3f", dynRatio) : "-",
+         dynSlow > 0 ? strprintf("%.3f", dynSlow) : "-", check});
+  }
+  std::printf("%s", table.str().c_str());
+  if (count)
+    std::printf("static: %d shapes, geometric mean %.3f, minimum %.3f (%s)\n",
+                count, std::exp(logSum / count), minRatio, minShape.c_str());
+  if (dynCount)
+    std::printf("dynamic M: %d shapes, geometric mean %.3f, minimum %.3f "
+                "(%s); slowest against static %.3f (%s)\n",
+                dynCount, std::exp(dynLogSum / dynCount), minDyn,
+                minDynShape.c_str(), worstDyn, worstDynShape.c_str());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Options o = parseOptions(argc, argv);
   std::vector<std::string> missing;
-  std::vector<Case> cases = findCases(o, missing);
+  std::vector<Case> cases =
+      o.sweep.empty() ? findCases(o, missing) : readSweep(o);
   for (const std::string &path : missing)
     std::fprintf(stderr, "%s: error: no bundle %s\n", kProgram, path.c_str());
   if (cases.empty()) {
@@ -402,6 +591,20 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s: %s %s ...\n", kProgram,
                  shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype));
     results.push_back(runCase(o, c, *team, *heap, *streams, *cublas));
+  }
+
+  if (!o.sweep.empty()) {
+    int wrong = 0;
+    for (const Result &r : results)
+      wrong += r.status != "ok";
+    std::printf("\nweave matmul sweep vs cuBLAS (cublasGemmEx, fp32 "
+                "accumulation), %s, device %d; ratio = cuBLAS / ours; every "
+                "result checked, and checked again after the timed launches\n",
+                team->device(0).name().c_str(), o.device);
+    printSweep(cases, results);
+    std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram,
+                results.size(), wrong);
+    return wrong ? 1 : 0;
   }
 
   Table table({"shape (MxNxK)", "dtype", "ours ms", "cuBLAS ms",

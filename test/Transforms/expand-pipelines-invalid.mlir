@@ -126,3 +126,14 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// tile(auto) is resolved by weave-configure-pipelines (weavec runs it).
+gpu.module @m {
+  gpu.func @auto_tile(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    // expected-error @below {{'weave.matmul_pipeline' op has tile(auto); run weave-configure-pipelines first}}
+    weave.matmul_pipeline %a, %b into %c tile(auto) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}

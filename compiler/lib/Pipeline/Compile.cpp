@@ -38,6 +38,7 @@ using namespace mlir::weave;
 
 void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
                                            const CompileOptions &options) {
+  pm.addPass(createConfigurePipelinesPass());
   pm.addPass(createVerifyKernelPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createExpandPipelinesPass());
@@ -327,6 +328,9 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
 
   PassManager verify(ctx);
   configureIRPrinting(verify, options);
+  // tile(auto) pipelines and `auto` kernel fields are resolved first: the
+  // kernel's launch shape and the manifest follow from the choice.
+  verify.addPass(createConfigurePipelinesPass());
   verify.addPass(createVerifyKernelPass());
   if (failed(verify.run(module)))
     return failure();

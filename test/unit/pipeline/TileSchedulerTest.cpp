@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::weave::pipeline;
@@ -99,6 +100,61 @@ TEST_P(TileSchedulerTest, VisitsEveryTileOnceInBalancedShares) {
                         << ")";
   EXPECT_LE(most - fewest, 1) << "unbalanced shares";
   module->erase();
+}
+
+/// Split-K units: every (tile, k step) once; a tile's units consecutive
+/// with its last split highest, and a unit on a worker comes after the
+/// worker's lower units (what the fix-up's deadlock freedom rests on).
+TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
+  for (auto [tilesM, tilesN, workers, splitK, numK] :
+       {std::tuple{1, 16, 132, 3, 64}, {2, 16, 132, 4, 64},
+        {3, 5, 7, 5, 16}, {1, 1, 132, 16, 67}}) {
+    auto ctx = makeContext();
+    ctx->getOrLoadDialect<func::FuncDialect>();
+    OpBuilder top(ctx.get());
+    auto module = ModuleOp::create(top.getUnknownLoc());
+    top.setInsertionPointToEnd(module.getBody());
+    Type index = top.getIndexType();
+    auto func = func::FuncOp::create(
+        top, top.getUnknownLoc(), "schedule",
+        top.getFunctionType({index, index, index}, {}));
+    Block *body = func.addEntryBlock();
+    ImplicitLocOpBuilder b(top.getUnknownLoc(), ctx.get());
+    b.setInsertionPointToStart(body);
+    Value worker = body->getArgument(0), count = body->getArgument(1),
+          u = body->getArgument(2);
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
+                            arith::ConstantIndexOp::create(b, tilesN),
+                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
+                            splitK);
+    scheduler.distribute(Workers{worker, count, zero});
+    Unit unit = scheduler.unitOf(u, arith::ConstantIndexOp::create(b, numK));
+
+    std::map<std::tuple<int64_t, int64_t, int64_t>, int> steps;
+    for (int64_t w = 0; w < workers; ++w) {
+      IndexEvaluator ev;
+      ev.bind(worker, w);
+      ev.bind(count, workers);
+      int64_t begin = ev(scheduler.getBegin()), end = ev(scheduler.getEnd()),
+              step = ev(scheduler.getStep());
+      EXPECT_EQ(end, tilesM * tilesN * splitK);
+      for (int64_t v = begin; v < end; v += step) {
+        ev.bind(u, v);
+        int64_t split = ev(unit.split), kBegin = ev(unit.kBegin),
+                kCount = ev(unit.kCount);
+        EXPECT_EQ(ev(unit.tile), v / splitK);
+        EXPECT_EQ(split, v % splitK);
+        EXPECT_GE(kCount, numK / splitK) << "unit " << v;
+        for (int64_t k = kBegin; k < kBegin + kCount; ++k)
+          ++steps[{ev(unit.m), ev(unit.n), k}];
+      }
+    }
+    EXPECT_EQ(static_cast<int64_t>(steps.size()), tilesM * tilesN * numK);
+    for (auto &[key, visits] : steps)
+      EXPECT_EQ(visits, 1);
+    module->erase();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

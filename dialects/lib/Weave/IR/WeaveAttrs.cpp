@@ -108,6 +108,7 @@ Attribute KernelAttr::parse(AsmParser &parser, Type) {
   MeshAttr mesh;
   SmallVector<int32_t> grid, block, cluster;
   int64_t smem = 0;
+  bool blockAuto = false, clusterAuto = false;
   if (parser.parseLess())
     return {};
   llvm::SMLoc loc = parser.getCurrentLocation();
@@ -120,24 +121,42 @@ Attribute KernelAttr::parse(AsmParser &parser, Type) {
       return parser.parseAttribute(mesh);
     if (key == "grid")
       return parseDims(parser, grid, /*allowPersistent=*/true);
-    if (key == "block")
-      return parseDims(parser, block);
-    if (key == "cluster")
-      return parseDims(parser, cluster);
-    if (key == "smem")
-      return parser.parseInteger(smem);
+    // `auto`: chosen with the kernel's one tile(auto) pipeline by
+    // weave-configure-pipelines (empty dims, smem kAutoSmem inside).
+    if (key == "block") {
+      blockAuto = succeeded(parser.parseOptionalKeyword("auto"));
+      return blockAuto ? success() : parseDims(parser, block);
+    }
+    if (key == "cluster") {
+      clusterAuto = succeeded(parser.parseOptionalKeyword("auto"));
+      return clusterAuto ? success() : parseDims(parser, cluster);
+    }
+    if (key == "smem") {
+      if (succeeded(parser.parseOptionalKeyword("auto"))) {
+        smem = kAutoSmem;
+        return success();
+      }
+      llvm::SMLoc smemLoc = parser.getCurrentLocation();
+      if (parser.parseInteger(smem))
+        return failure();
+      if (smem < 0)
+        return parser.emitError(smemLoc)
+               << "expects dynamic shared memory in [0, " << 227 * 1024
+               << "] bytes, got " << smem;
+      return success();
+    }
     return parser.emitError(keyLoc)
            << "unknown #weave.kernel field '" << key
            << "'; expected one of mesh, grid, block, cluster, smem";
   };
   if (parser.parseCommaSeparatedList(parseField) || parser.parseGreater())
     return {};
-  if (!mesh || grid.empty() || block.empty()) {
+  if (!mesh || grid.empty() || (block.empty() && !blockAuto)) {
     parser.emitError(loc) << "#weave.kernel expects 'mesh', 'grid' and "
                              "'block' fields";
     return {};
   }
-  if (cluster.empty())
+  if (cluster.empty() && !clusterAuto)
     cluster.assign(grid.size(), 1);
   return getChecked([&] { return parser.emitError(loc); },
                     parser.getContext(), mesh, grid, block, cluster, smem);
@@ -163,12 +182,19 @@ void KernelAttr::print(AsmPrinter &printer) const {
   printer << ", grid = ";
   printDims(printer, getGrid(), isPersistent());
   printer << ", block = ";
-  printDims(printer, getBlock());
-  if (llvm::any_of(getCluster(), [](int32_t d) { return d != 1; })) {
+  if (isBlockAuto())
+    printer << "auto";
+  else
+    printDims(printer, getBlock());
+  if (isClusterAuto()) {
+    printer << ", cluster = auto";
+  } else if (llvm::any_of(getCluster(), [](int32_t d) { return d != 1; })) {
     printer << ", cluster = ";
     printDims(printer, getCluster());
   }
-  if (getSmem() != 0)
+  if (isSmemAuto())
+    printer << ", smem = auto";
+  else if (getSmem() != 0)
     printer << ", smem = " << getSmem();
   printer << ">";
 }
@@ -189,10 +215,17 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return success();
   };
   // A persistent x dimension is checked as if it were one cluster wide.
+  // `auto` fields (empty block or cluster, smem kAutoSmem) are filled in
+  // by weave-configure-pipelines; they are checked once they are.
+  SmallVector<int32_t> autoOne(3, 1);
+  if (block.empty())
+    block = autoOne;
+  if (cluster.empty())
+    cluster = autoOne;
   bool persistent = grid.size() == 3 && grid[0] == kPersistent;
   SmallVector<int32_t> fixedGrid(grid);
   if (persistent)
-    fixedGrid[0] = cluster.empty() ? 1 : cluster[0];
+    fixedGrid[0] = cluster[0];
   if (failed(checkDims("grid", fixedGrid)) ||
       failed(checkDims("block", block)) || failed(checkDims("cluster", cluster)))
     return failure();
@@ -214,7 +247,7 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << ") to be a multiple of the cluster dimension ("
                          << cluster[i] << ")";
   constexpr int64_t kMaxSmem = 227 * 1024;
-  if (smem < 0 || smem > kMaxSmem)
+  if ((smem < 0 && smem != kAutoSmem) || smem > kMaxSmem)
     return emitError() << "expects dynamic shared memory in [0, " << kMaxSmem
                        << "] bytes, got " << smem;
   return success();
@@ -222,5 +255,5 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 int64_t KernelAttr::getNumThreads() const {
   ArrayRef<int32_t> b = getBlock();
-  return int64_t(b[0]) * b[1] * b[2];
+  return b.empty() ? 0 : int64_t(b[0]) * b[1] * b[2];
 }

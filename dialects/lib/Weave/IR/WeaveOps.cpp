@@ -672,17 +672,105 @@ LogicalResult CopyGmemToSmemOp::verify() {
 // MatmulPipelineOp
 //===----------------------------------------------------------------------===//
 
+/// `tile(m, n, k) stages(s)`, `tile(auto) [stages(s)]` or nothing (auto).
+static ParseResult parsePipelineTile(OpAsmParser &parser, IntegerAttr &tileM,
+                                     IntegerAttr &tileN, IntegerAttr &tileK,
+                                     IntegerAttr &stages) {
+  Builder &b = parser.getBuilder();
+  auto parseInt = [&](IntegerAttr &attr) -> ParseResult {
+    int64_t value = 0;
+    if (parser.parseInteger(value))
+      return failure();
+    attr = b.getI64IntegerAttr(value);
+    return success();
+  };
+  if (succeeded(parser.parseOptionalKeyword("tile"))) {
+    if (parser.parseLParen())
+      return failure();
+    if (failed(parser.parseOptionalKeyword("auto")) &&
+        (parseInt(tileM) || parser.parseComma() || parseInt(tileN) ||
+         parser.parseComma() || parseInt(tileK)))
+      return failure();
+    if (parser.parseRParen())
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalKeyword("stages")) &&
+      (parser.parseLParen() || parseInt(stages) || parser.parseRParen()))
+    return failure();
+  return success();
+}
+
+static void printPipelineTile(OpAsmPrinter &printer, MatmulPipelineOp,
+                              IntegerAttr tileM, IntegerAttr tileN,
+                              IntegerAttr tileK, IntegerAttr stages) {
+  if (tileM && tileN && tileK)
+    printer << "tile(" << tileM.getInt() << ", " << tileN.getInt() << ", "
+            << tileK.getInt() << ")";
+  else
+    printer << "tile(auto)";
+  if (stages)
+    printer << " stages(" << stages.getInt() << ")";
+}
+
+int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  if (lhs.isDynamicDim(0) || isAutoTile())
+    return 0;
+  return pipeline::splitKWorkspaceWords(lhs.getDimSize(0), rhs.getDimSize(1),
+                                       tileM(), tileN(), getConsumers(),
+                                       getSplitK());
+}
+
+LogicalResult MatmulPipelineOp::verifyAutoTile() {
+  int given = bool(getTileMAttr()) + bool(getTileNAttr()) +
+              bool(getTileKAttr());
+  if (given != 0 && given != 3)
+    return emitOpError() << "expects tile_m, tile_n and tile_k together, or "
+                            "none of them (tile(auto)); got "
+                         << given << " of 3";
+  if (!isAutoTile() && !getStagesAttr())
+    return emitOpError() << "expects stages(N) with an explicit tile";
+  if (getSplitK() > 1 || getWorkspace()) {
+    auto ws = getWorkspace() ? dyn_cast<MemRefType>(getWorkspace().getType())
+                             : MemRefType();
+    if (getSplitK() > 1 && !ws)
+      return emitOpError() << "expects workspace(%ws : memref<Nxf32>) with "
+                              "split_k("
+                           << getSplitK() << ")";
+    if (ws && (ws.getRank() != 1 || !ws.getElementType().isF32() ||
+               ws.isDynamicDim(0) || !isGlobal(ws) ||
+               !ws.getLayout().isIdentity()))
+      return emitOpError() << "expects a static 1-d f32 workspace in global "
+                              "memory, got "
+                           << ws;
+    if (getSplitK() > 1 &&
+        cast<MemRefType>(getLhs().getType()).isDynamicDim(0))
+      return emitOpError() << "expects a static row count with split_k("
+                           << getSplitK()
+                           << ") (the workspace holds one region per tile)";
+    if (getSplitK() > 1 && getClusterM() != 1)
+      return emitOpError() << "expects cluster_m(1) with split_k("
+                           << getSplitK() << ")";
+    if (getSplitK() > 1 && (!getEpilogue().empty() || !getCallback().empty()))
+      return emitOpError() << "expects no callback or epilogue region with "
+                              "split_k("
+                           << getSplitK() << ") (units see partial sums)";
+  }
+  if (isAutoTile() && !getEpilogue().empty())
+    return emitOpError() << "expects an explicit tile with an epilogue "
+                            "region (its tile indices and box index depend on "
+                            "the tile), got tile(auto)";
+  return success();
+}
+
 int64_t MatmulPipelineOp::getEpilogueBuffers() {
-  // The output tile streams through two 64-row x 128-byte boxes per
-  // consumer warpgroup, or one if that is all of its part of the tile.
-  // (Clamped to at least one box each way: this also runs before verify.)
   int64_t outBytes = elementBytes(cast<MemRefType>(getOut().getType()));
   bool splitM = getSplit() == ConsumerSplit::M;
-  int64_t subM = splitM ? getTileM() / getConsumers() : getTileM();
-  int64_t subN = splitM ? getTileN() : getTileN() / getConsumers();
-  int64_t boxCols = std::max<int64_t>(1, 128 / std::max<int64_t>(1, outBytes));
-  int64_t boxes = std::max<int64_t>(1, subM / 64) * std::max<int64_t>(1, subN / boxCols);
-  return std::min<int64_t>(2, boxes);
+  int64_t tm = tileM(), tn = tileN();
+  int64_t subM = splitM ? tm / getConsumers() : tm;
+  int64_t subN = splitM ? tn : tn / getConsumers();
+  return pipeline::MatmulTiling::epilogueBuffersFor(subM, subN, outBytes);
 }
 
 int64_t MatmulPipelineOp::getSharedMemoryBytes() {
@@ -747,7 +835,11 @@ LogicalResult MatmulPipelineOp::verify() {
                                  : std::to_string(lhs.getDimSize(0)))
                          << "x" << rhs.getDimSize(1) << ", got " << out;
 
-  int64_t tm = getTileM(), tn = getTileN(), tk = getTileK();
+  if (failed(verifyAutoTile()))
+    return failure();
+  if (isAutoTile())
+    return success();
+  int64_t tm = tileM(), tn = tileN(), tk = tileK();
   int64_t consumers = getConsumers();
   // wgmma: each consumer warpgroup owns a 64*i x N sub-tile with N a
   // multiple of 8 up to 256, and consumes K in steps of 16 (f16/bf16).
@@ -811,9 +903,9 @@ LogicalResult MatmulPipelineOp::verify() {
     return emitOpError() << "expects tile_m and tile_n of at most 256 (a TMA "
                             "box limit), got "
                          << tm << "x" << tn;
-  if (getDelayRelease() >= getStages())
+  if (getDelayRelease() >= numStages())
     return emitOpError() << "expects delay_release (" << getDelayRelease()
-                         << ") to be smaller than stages (" << getStages()
+                         << ") to be smaller than stages (" << numStages()
                          << ")";
   int64_t cluster = getClusterM();
   if (cluster != 1) {
@@ -848,13 +940,28 @@ LogicalResult MatmulPipelineOp::verify() {
   // Bound stages before counting bytes: a huge count would overflow the
   // sum (and the expansion unrolls one barrier init per stage).
   int64_t stageBytes = (tm * tk + tk * tn) * elementBytes(lhs);
-  if (getStages() > static_cast<uint64_t>(kMaxSharedMemoryBytes / stageBytes))
+  if (numStages() > kMaxSharedMemoryBytes / stageBytes)
     return emitOpError() << "expects at most "
                          << kMaxSharedMemoryBytes / stageBytes
                          << " stages of " << stageBytes
                          << " bytes (the shared memory a Hopper block can "
                             "have), got "
-                         << getStages();
+                         << numStages();
+  if (getSplitK() > 1) {
+    int64_t numK = (lhs.getDimSize(1) + tk - 1) / tk;
+    if (getSplitK() > numK)
+      return emitOpError() << "expects split_k (" << getSplitK()
+                           << ") to be at most the " << numK
+                           << " k steps of a tile";
+    int64_t need = getSplitKWorkspaceWords();
+    int64_t have = cast<MemRefType>(getWorkspace().getType()).getDimSize(0);
+    if (have < need)
+      return emitOpError() << "needs a workspace of at least " << need
+                           << " f32 (tiles x ((split_k - 1) x tile_m x tile_n + "
+                              "consumers)), "
+                              "got "
+                           << have;
+  }
   int64_t smem = getSharedMemoryBytes();
   if (smem > kMaxSharedMemoryBytes)
     return emitOpError() << "needs " << smem
@@ -1024,8 +1131,12 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
     return emitOpError() << "expects the callback to take 5 arguments (lhs "
                             "tile, rhs tile, m, n, k), got "
                          << block.getNumArguments();
-  if (failed(expectTile(0, getTileM(), getTileK(), lhs.getElementType())) ||
-      failed(expectTile(1, getTileK(), getTileN(), rhs.getElementType())))
+  if (isAutoTile())
+    return emitOpError() << "expects an explicit tile with a callback (its "
+                            "tile arguments have the tile's shape), got "
+                            "tile(auto)";
+  if (failed(expectTile(0, tileM(), tileK(), lhs.getElementType())) ||
+      failed(expectTile(1, tileK(), tileN(), rhs.getElementType())))
     return failure();
   for (unsigned i = 2; i < 5; ++i)
     if (!block.getArgument(i).getType().isIndex())

@@ -27,6 +27,7 @@
 #include "weave/Dialect/Weave/Transforms/Pipeline/BarrierRing.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/Epilogue.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/SplitKFixup.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/TileScheduler.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/WgmmaMainloop.h"
 
@@ -118,7 +119,7 @@ private:
   std::optional<BarrierRing> ring;
   std::optional<TileScheduler> scheduler;
   Workers workers;
-  Value tid, warpgroup, laneInGroup, numK;
+  Value tid, warpgroup, laneInGroup, numK, numTiles;
 };
 
 void PipelineBuilder::inlineRegion(
@@ -196,7 +197,8 @@ void PipelineBuilder::build() {
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);
   int64_t clusterM = op.getClusterM();
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
-                    op.getRotateM());
+                    op.getRotateM(), tiling.splitK);
+  numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 
   // Barriers: full[s] completes when both TMA loads of slot s landed (one
@@ -341,9 +343,19 @@ void PipelineBuilder::buildConsumer() {
       inlineRegion(op.getEpilogue(), {box, m, n, index},
                    {{box, kSwizzleBytes}});
     });
-  scheduler->forEachTile([&](Value m, Value n, Value first) {
-    auto [accs, end] = mainloop.consumeTile(consumer, laneInGroup, numK, first);
-    epilogue.store(accs, m, n);
+  std::optional<SplitKFixup> fixup;
+  if (tiling.splitK > 1)
+    fixup.emplace(b, tiling, op.getWorkspace(), numTiles, warpgroup,
+                  laneInGroup);
+  scheduler->forEachUnit(numK, [&](const Unit &unit, Value first) {
+    auto [accs, end] =
+        mainloop.consumeTile(consumer, laneInGroup, unit.kCount, first);
+    if (fixup)
+      fixup->finish(accs, unit, [&](ArrayRef<Value> total) {
+        epilogue.store(total, unit.m, unit.n);
+      });
+    else
+      epilogue.store(accs, unit.m, unit.n);
     return end;
   });
   // Stores must have read shared memory before the block may exit, and be
@@ -425,7 +437,12 @@ struct ExpandPipelinesPass
         return signalPassFailure();
       }
       OpBuilder builder(op);
-      int64_t tm = op.getTileM(), tn = op.getTileN(), tk = op.getTileK();
+      if (op.isAutoTile()) {
+        op.emitOpError() << "has tile(auto); run weave-configure-pipelines "
+                            "first";
+        return signalPassFailure();
+      }
+      int64_t tm = op.tileM(), tn = op.tileN(), tk = op.tileK();
       // One error per pipeline: the first operand that cannot be used.
       FailureOr<TmaOperand> lhs =
           resolveOperand(op, op.getLhs(), "lhs", {tm, tk}, builder);

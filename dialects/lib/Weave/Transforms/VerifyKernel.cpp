@@ -186,6 +186,11 @@ FailureOr<int64_t> staticSharedMemoryBytes(gpu::GPUFuncOp func,
 
 LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
                            SymbolTableCollection &symbols) {
+  if (kernel.hasAutoFields())
+    return func.emitError()
+           << "weave kernel has 'auto' launch fields (block, cluster or "
+              "smem) that weave-configure-pipelines did not fill in; run it "
+              "first (weavec does)";
   for (BlockArgument arg : func.getArguments()) {
     auto memref = dyn_cast<MemRefType>(arg.getType());
     if (!memref)
@@ -240,6 +245,12 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
     auto pipeline = dyn_cast<MatmulPipelineOp>(op);
     if (!pipeline)
       return WalkResult::advance();
+    if (pipeline.isAutoTile()) {
+      pipeline.emitOpError() << "has tile(auto), which "
+                                "weave-configure-pipelines did not resolve; "
+                                "run it first (weavec does)";
+      return WalkResult::interrupt();
+    }
     int64_t warpgroups = pipeline.getConsumers() + 1;
     if (kernel.getNumThreads() != warpgroups * 128) {
       pipeline.emitOpError()

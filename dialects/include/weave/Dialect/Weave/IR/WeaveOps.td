@@ -517,7 +517,8 @@ def Weave_AtomicAddOp : Weave_Op<"atomic_add", [AttrSizedOperandSegments]> {
 //===----------------------------------------------------------------------===//
 
 def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
-    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    AttrSizedOperandSegments]> {
   let summary = "warp-specialized TMA + wgmma matmul with a per-tile callback";
   let description = [{
     Computes `out = lhs @ rhs` (row-major `M x K`, `K x N`, `M x N`; f16 or
@@ -574,6 +575,35 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       streams them through two 64-row x 128-byte boxes per consumer in
       shared memory (128-byte swizzled, so the stores are conflict-free)
       and out with TMA stores (edges are clipped).
+
+    `tile(auto)`, or no tile clause, lets `weave-configure-pipelines`
+    choose the tile, stages, consumers, split and cluster_m per shape (the
+    least estimated time with wave quantization: Pipeline/ConfigChooser.h);
+    `stages(N)`, and consumers, split or cluster_m other than their
+    defaults, constrain the choice, as do the kernel's explicit block,
+    cluster and smem. The kernel may leave those three `auto` for the
+    choice to fill in. An explicit tile needs `stages(N)` and is used as
+    written. A pipeline with a `callback` or an `epilogue` needs an
+    explicit tile (their arguments depend on it).
+
+    `split_k(s)` (with `workspace(%ws : memref<Wxf32>)`, static M, no
+    cluster, callback or epilogue region) divides each tile's k steps among
+    `s` units that run on different blocks: unit `u` of the persistent walk
+    is split `u mod s` of tile `u / s` and takes k steps
+    `[j * numK / s, (j + 1) * numK / s)`. Each unit but the last stores its
+    f32 partial into its own region of the workspace (`tile_m * tile_n`
+    floats per tile and split) and then arrives on a per-tile counter with
+    release semantics (the `tiles * consumers` 32-bit words after the
+    partials: W must be at least `tiles * ((s - 1) * tile_m * tile_n +
+    consumers)`); the last unit waits (acquire) until `s - 1` have
+    arrived, adds the partials into its accumulators in split order, sets
+    the counter back to zero and stores the tile. So the workspace's
+    counters must be zero before the first launch and every launch leaves
+    them zero: repeated launches need no host synchronization. A unit
+    waits only for lower-numbered units, which blocks of a grid that is
+    resident at once reach first, so it cannot deadlock. With `tile(auto)`
+    a workspace lets the chooser
+    pick split-K where it fits in W.
 
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
@@ -659,26 +689,30 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   let arguments = (ins
     Arg<AnyMemRef, "", [MemRead]>:$lhs, Arg<AnyMemRef, "", [MemRead]>:$rhs,
     Arg<AnyMemRef, "", [MemWrite]>:$out,
-    ConfinedAttr<I64Attr, [IntPositive]>:$tile_m,
-    ConfinedAttr<I64Attr, [IntPositive]>:$tile_n,
-    ConfinedAttr<I64Attr, [IntPositive]>:$tile_k,
-    ConfinedAttr<I64Attr, [IntPositive]>:$stages,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_m,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_n,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_k,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$stages,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$delay_release,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
-    Optional<Index>:$rotate_m);
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
+    Optional<Index>:$rotate_m,
+    Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
                         MaxSizedRegion<1>:$after_loads,
                         MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $lhs `,` $rhs `into` $out `tile` `(` $tile_m `,` $tile_n `,` $tile_k `)`
-    `stages` `(` $stages `)`
+    $lhs `,` $rhs `into` $out
+    custom<PipelineTile>($tile_m, $tile_n, $tile_k, $stages)
     (`delay_release` `(` $delay_release^ `)`)?
     (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
+    (`split_k` `(` $split_k^ `)`)?
+    (`workspace` `(` $workspace^ `:` type($workspace) `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
     `` custom<PipelineRegions>($before_load, $callback, $after_loads, $epilogue)
   }];
@@ -694,6 +728,21 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t getEpilogueBuffers();
     /// Hopper's limit of dynamic shared memory per block.
     static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+    /// True while the tile is `auto` (weave-configure-pipelines chooses it).
+    bool isAutoTile() { return !getTileMAttr(); }
+    /// The tile and stage count; 0 while they are `auto`.
+    int64_t tileM() { return getTileM().value_or(0); }
+    int64_t tileN() { return getTileN().value_or(0); }
+    int64_t tileK() { return getTileK().value_or(0); }
+    int64_t numStages() { return getStages().value_or(0); }
+    /// f32 words `split_k` needs in the workspace: split_k - 1 partial
+    /// tiles per tile, then one 32-bit counter per tile and consumer (0 for
+    /// a dynamic M).
+    int64_t getSplitKWorkspaceWords();
+  private:
+    /// The rules of `tile(auto)` (verify calls it first).
+    ::mlir::LogicalResult verifyAutoTile();
+  public:
   }];
 }
 

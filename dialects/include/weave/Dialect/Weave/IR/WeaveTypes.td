@@ -92,6 +92,14 @@ def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
     `smem = N`, the dynamic shared memory in bytes (default 0). The number of
     warpgroups is `block / 128`.
 
+    `block = auto`, `cluster = auto` and `smem = auto` leave those fields to
+    the kernel's one `weave.matmul_pipeline` with `tile(auto)`:
+    `weave-configure-pipelines` chooses its configuration and sets them to
+    what it needs (`128 * (1 + consumers)` threads, `[cluster_m, 1, 1]`,
+    its shared memory). The fields given explicitly constrain the choice.
+    A kernel with an `auto` field and no such pipeline, or several, is
+    rejected.
+
     `grid = [persistent, 1, 1]` makes the grid persistent: the runtime sizes
     its x dimension at launch to the blocks (clusters, with a cluster) that
     can be resident at once on the device, divided among the team members
@@ -113,6 +121,15 @@ def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
     /// The value of a persistent grid dimension (`persistent` in the
     /// assembly, 0 in the bundle's manifest).
     static constexpr int32_t kPersistent = 0;
+    /// The value of `smem = auto` (block and cluster: empty arrays).
+    static constexpr int64_t kAutoSmem = -1;
+    bool isBlockAuto() const { return getBlock().empty(); }
+    bool isClusterAuto() const { return getCluster().empty(); }
+    bool isSmemAuto() const { return getSmem() == kAutoSmem; }
+    bool hasAutoFields() const {
+      return isBlockAuto() || isClusterAuto() || isSmemAuto();
+    }
+    /// Threads per block (0 while the block is `auto`).
     int64_t getNumThreads() const;
     /// True when the grid's x dimension is sized at launch.
     bool isPersistent() const { return getGrid()[0] == kPersistent; }

@@ -5,6 +5,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConfigurePipelinesPass : Pass<"weave-configure-pipelines", "mlir::ModuleOp"> {
+  let summary = "Choose the configuration of every tile(auto) matmul pipeline";
+  let description = [{
+    For each `weave.matmul_pipeline` with `tile(auto)` (or no tile clause),
+    chooses the tile, stage count, consumer warpgroups and their split and
+    `cluster_m` with the least estimated time for its shape
+    (`pipeline::chooseMatmulConfig`, Transforms/Pipeline/ConfigChooser.h:
+    wave quantization of the persistent tiles over `sm-count` SMs times a
+    per-configuration cost) and writes them on the op. What the op states
+    (stages, consumers, split, cluster_m) and what the kernel's
+    `#weave.kernel` fixes (block: the consumers; cluster: cluster_m; smem:
+    an upper bound; an odd fixed grid: no cluster) constrain the choice.
+    The kernel's `auto` fields (`block`, `cluster`, `smem`) are then set to
+    what the chosen configuration needs; they require exactly one
+    `tile(auto)` pipeline in the kernel. A dynamic row count is chosen for
+    the row counts a launch may have (see the chooser). Runs before
+    `weave-verify-kernel`; configured pipelines are left alone.
+  }];
+  let options = [Option<"smCount", "sm-count", "int64_t", "132",
+                        "SMs of the target GPU (H100 SXM and H200: 132)">];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def VerifyKernelPass : Pass<"weave-verify-kernel", "mlir::ModuleOp"> {
   let summary = "Check the whole-kernel rules of weave kernels";
   let description = [{

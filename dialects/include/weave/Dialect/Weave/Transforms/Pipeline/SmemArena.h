@@ -27,6 +27,7 @@
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace mlir::weave::pipeline {
@@ -57,10 +58,22 @@ private:
   int64_t end = 0;
 };
 
+/// f32 words of the split-K workspace of an m x n output in tm x tn tiles
+/// split `splitK` ways: splitK - 1 partial tiles per tile, then one 32-bit
+/// counter per tile and consumer (SplitKFixup.h). Shared by the op
+/// verifier and the chooser.
+inline int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm,
+                                    int64_t tn, int64_t consumers,
+                                    int64_t splitK) {
+  int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
+  return tiles * ((splitK - 1) * tm * tn + consumers);
+}
+
 /// The tile geometry of a matmul pipeline, in elements and bytes.
 struct MatmulTiling {
   int64_t tm, tn, tk, stages, consumers;
   bool splitM;
+  int64_t splitK = 1; ///< units per tile (split_k)
   int64_t inBytes, outBytes;
   /// Bytes of one lhs row (tile_k elements): also the lhs swizzle span, 128
   /// or 64 (the swizzle pattern repeats every 8 rows).
@@ -74,12 +87,13 @@ struct MatmulTiling {
     auto lhs = cast<MemRefType>(op.getLhs().getType());
     auto out = cast<MemRefType>(op.getOut().getType());
     MatmulTiling t;
-    t.tm = op.getTileM();
-    t.tn = op.getTileN();
-    t.tk = op.getTileK();
-    t.stages = op.getStages();
+    t.tm = op.tileM();
+    t.tn = op.tileN();
+    t.tk = op.tileK();
+    t.stages = op.numStages();
     t.consumers = op.getConsumers();
     t.splitM = op.getSplit() == ConsumerSplit::M;
+    t.splitK = op.getSplitK();
     t.inBytes = lhs.getElementTypeBitWidth() / 8;
     t.outBytes = out.getElementTypeBitWidth() / 8;
     t.lhsRowBytes = t.tk * t.inBytes;
@@ -87,6 +101,17 @@ struct MatmulTiling {
     t.subN = t.splitM ? t.tn : t.tn / t.consumers;
     t.epilogueBuffers = op.getEpilogueBuffers();
     return t;
+  }
+  /// 64-row x 128-byte boxes a consumer owning `subM x subN` of the tile
+  /// streams its output through at once: two, or one if that is all of its
+  /// part (clamped to at least one box each way: the op asks before its
+  /// verifier ran).
+  static int64_t epilogueBuffersFor(int64_t subM, int64_t subN,
+                                    int64_t outBytes) {
+    int64_t boxCols = std::max<int64_t>(1, 128 / std::max<int64_t>(1, outBytes));
+    int64_t boxes = std::max<int64_t>(1, subM / 64) *
+                    std::max<int64_t>(1, subN / boxCols);
+    return std::min<int64_t>(2, boxes);
   }
   /// 64-row wgmma blocks of one consumer, each with its own accumulator.
   int64_t mBlocks() const { return subM / 64; }

@@ -13,9 +13,14 @@
 //    in L2; in a cluster, m is this block's row tile (`clusterRank`) of the
 //    group's cluster-high row; with `rotateM`, row tiles start at that row
 //    tile and wrap around. Every tile is visited exactly once.
-//  - `forEachStep` walks this worker's tiles and their `numK` k steps,
-//    counting steps across tiles (what the ring's slot and phase follow);
-//    `forEachTile` walks the tiles only, for a body with its own k loop.
+//  - with `splitK` = s > 1 the work is `tiles * s` units: unit u is split
+//    `u mod s` of linear tile `u / s` and covers k steps
+//    `[j * numK / s, (j + 1) * numK / s)` (unitOf); the units of a tile
+//    are consecutive, its last split has the highest index. With s = 1 a
+//    unit is a tile with all numK steps;
+//  - `forEachStep` walks this worker's units and their k steps, counting
+//    steps across units (what the ring's slot and phase follow);
+//    `forEachUnit` walks the units only, for a body with its own k loop.
 // `numTilesM` must be a multiple of clusterSize and groupWidth of it (the
 // op verifier checks both).
 //
@@ -35,11 +40,18 @@ struct Workers {
   static Workers hardware(ImplicitLocOpBuilder &b, int64_t clusterSize);
 };
 
+/// One unit of work: tile (m, n) (linear index `tile`), its split and
+/// the k steps it covers.
+struct Unit {
+  Value m, n, tile, split, kBegin, kCount;
+};
+
 class TileScheduler : BuilderBase {
 public:
   /// `numTilesM`, `numTilesN`: index values; `rotateM` may be null.
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
-                int64_t clusterSize, int64_t groupWidth, Value rotateM);
+                int64_t clusterSize, int64_t groupWidth, Value rotateM,
+                int64_t splitK = 1);
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -49,10 +61,12 @@ public:
 
   /// The (m, n) tile indices of linear tile `t`.
   std::pair<Value, Value> tileCoords(Value t);
-  /// `body(m, n, step)` for every tile of this worker, in a loop that
-  /// carries the step count: `body` returns the count after the tile.
+  /// Unit `u` of a tile walk with `numK` k steps per tile.
+  Unit unitOf(Value u, Value numK);
+  /// `body(unit, step)` for every unit of this worker, in a loop that
+  /// carries the step count: `body` returns the count after the unit.
   /// Returns the number of steps.
-  Value forEachTile(function_ref<Value(Value, Value, Value)> body);
+  Value forEachUnit(Value numK, function_ref<Value(const Unit &, Value)> body);
   /// `body(m, n, k, step)` for every k step of every tile of this worker,
   /// `afterTile(m, n, end)` after a tile's last one. Returns the number of
   /// steps.
@@ -62,7 +76,7 @@ public:
 
 private:
   Value numTilesM, numTilesN, numClusterRows, rotateM;
-  int64_t clusterSize, groupWidth;
+  int64_t clusterSize, groupWidth, splitK;
   Value clusterRank, tilesBegin, numTiles, tileStep;
 };
 

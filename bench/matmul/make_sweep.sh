@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds the matmul sweep's bundles (not part of the default build: the
+# target weave_bench_matmul_sweep_bundles, or this script directly).
+#
+#   bench/matmul/make_sweep.sh WEAVEC OUT_DIR [SHAPES_FILE]
+#
+# For each row `dtype M N K` of SHAPES_FILE (default sweep_shapes.txt beside
+# this script): a static bundle from matmul_auto.mlir.in (tile(auto); with a
+# split-K workspace when M <= 1024), and one dynamic-M bundle (`?` rows) per
+# (dtype, N, K), shared by the rows with that N and K. Each bundle gets a
+# `<bundle>.config` sidecar: the configuration weavec chose (from
+# --emit=mlir). OUT_DIR/sweep.txt lists the rows for
+# `weave_bench_matmul --sweep OUT_DIR/sweep.txt`. Runs ${JOBS:-2} weavec at once.
+set -euo pipefail
+WEAVEC=${1:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
+OUT=${2:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
+HERE=$(cd "$(dirname "$0")" && pwd)
+SHAPES=${3:-$HERE/sweep_shapes.txt}
+TEMPLATE=$HERE/matmul_auto.mlir.in
+mkdir -p "$OUT"
+: > "$OUT/sweep.txt"
+jobs_file=$(mktemp)
+trap 'rm -f "$jobs_file"' EXIT
+
+# instantiate NAME M N K DTYPE WS: writes OUT/NAME.mlir
+instantiate() {
+  local name=$1 m=$2 n=$3 k=$4 dtype=$5 ws=$6 wsarg="" wsclause=""
+  if [ "$ws" -gt 0 ]; then
+    wsarg=",
+                   %ws: memref<${ws}xf32> {weave.name = \"ws\"}"
+    wsclause=" workspace(%ws : memref<${ws}xf32>)"
+  fi
+  WSARG=$wsarg WSCLAUSE=$wsclause awk -v M="$m" -v N="$n" -v K="$k" \
+    -v D="$dtype" -v W="$ws" '{
+      gsub(/@M@/, M); gsub(/@N@/, N); gsub(/@K@/, K); gsub(/@DTYPE@/, D);
+      gsub(/@WS@/, W); gsub(/@WS_ARG@/, ENVIRON["WSARG"]);
+      gsub(/@WS_CLAUSE@/, ENVIRON["WSCLAUSE"]); print }' \
+    "$TEMPLATE" > "$OUT/$name.mlir"
+  echo "$name" >> "$jobs_file"
+}
+
+declare -A dynamic_done
+while read -r dtype m n k _; do
+  case "$dtype" in ''|'#'*) continue ;; esac
+  # Room for 4 partials of every tile of 256 x 256 elements (more splits
+  # of smaller tiles) and their counters at small M, where splitting K can
+  # pay (ConfigChooser.h; the chooser takes what fits).
+  ws=0
+  if [ "$m" -le 1024 ]; then
+    ws=$(( 4 * (m + 255) / 256 * 256 * ((n + 255) / 256 * 256)
+           + 2 * ((m + 63) / 64) * ((n + 63) / 64) ))
+  fi
+  static=matmul_${dtype}_${m}x${n}x${k}
+  instantiate "$static" "$m" "$n" "$k" "$dtype" "$ws"
+  dynamic=matmul_dyn_${dtype}_${n}x${k}
+  if [ -z "${dynamic_done[$dynamic]:-}" ]; then
+    dynamic_done[$dynamic]=1
+    instantiate "$dynamic" "?" "$n" "$k" "$dtype" 0
+  fi
+  echo "$dtype $m $n $k $static.wbundle $dynamic.wbundle" >> "$OUT/sweep.txt"
+done < "$SHAPES"
+
+compile_one() {
+  local out=$1 weavec=$2 name=$3
+  "$weavec" "$out/$name.mlir" --emit=bundle -o "$out/$name.wbundle"
+  # The chosen configuration, compactly: 128x256x64 s4 c2 [cluster2] [splitk3].
+  "$weavec" "$out/$name.mlir" --emit=mlir | grep 'weave.matmul_pipeline' |
+    sed -E 's/.*tile\(([0-9]+), ([0-9]+), ([0-9]+)\) stages\(([0-9]+)\)(.*)/\1x\2x\3 s\4 \5/' |
+    awk '{ c = "c2"; if ($0 ~ /consumers = 1/) c = "c1";
+           s = $1 " " $2 " " c;
+           if (match($0, /cluster_m\(([0-9]+)\)/)) s = s " cluster" substr($0, RSTART + 10, RLENGTH - 11);
+           if (match($0, /split_k\(([0-9]+)\)/)) s = s " splitk" substr($0, RSTART + 8, RLENGTH - 9);
+           print s }' > "$out/$name.wbundle.config"
+}
+export -f compile_one
+xargs -P "${JOBS:-2}" -I{} bash -c 'compile_one "$@"' _ "$OUT" "$WEAVEC" {} < "$jobs_file"
+echo "$(wc -l < "$OUT/sweep.txt") rows, $(wc -l < "$jobs_file") bundles in $OUT"

@@ -1,0 +1,107 @@
+//===- ConfigChooser.h - per-shape configuration of a matmul ----*- C++ -*-===//
+//
+// Contract. `chooseMatmulConfig(problem, constraints)` returns the
+// configuration of `weave.matmul_pipeline` (tile, stages, consumers and
+// their split, cluster_m, split_k) with the least estimated time for an
+// M x N x K problem on `problem.smCount` SMs, among the candidates of
+// `candidateConfigs`:
+//  - 128x256 (2 consumers, split M), 256x128 (2 consumers of 128 rows),
+//    128x128 (2 consumers), 64x256 (1 consumer), each also with
+//    cluster_m(2) where the row tiles pair up (static M only), and each
+//    with split_k(s) (2 <= s <= 16, at least 4 k steps per split) when the
+//    constraints allow it (a workspace large enough, static M, no cluster);
+//  - tile_k is one 128-byte lhs row, stages the largest power of two (at
+//    most 8) whose shared memory fits a Hopper block (a power of two keeps
+//    the slot arithmetic to masks);
+//  - constraints fix what the user wrote (consumers, split, cluster_m,
+//    stages, the kernel's dynamic shared memory); a candidate that
+//    contradicts one is not considered. None left: std::nullopt.
+// `estimateMatmulCycles` is the model, in SM cycles:
+//    rounds = ceil(units / workers), units = tiles * split_k, workers = the
+//    SMs (whole clusters of them);
+//    per unit = steps * max(tensor cycles / efficiency, stage bytes / the
+//    SM's load bandwidth, lower when the rhs streams from DRAM at one or
+//    two row tiles) + epilogue, with efficiency per configuration
+//    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
+//    0.98-0.985, 128x128 0.89, 64x256 0.85) and a penalty for rhs rows off
+//    the 32-byte grid that grows with the rhs columns a block loads per step
+//    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid");
+//    split-K adds the fix-up (partials stored into the f32 workspace, read
+//    back by the last unit, and the wait);
+//    time = max(rounds * per unit, DRAM bytes / DRAM bandwidth) + a fixed
+//    launch and prologue cost.
+// For a dynamic M (`problem.m < 0`) it minimizes the summed regret
+// (estimate / best estimate) over M = 64 ... 16384 instead, without
+// clusters or split-K (the verifier needs a static M for both).
+// Pure arithmetic: no MLIR type, so it is unit-tested directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_CONFIGCHOOSER_H
+#define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_CONFIGCHOOSER_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::weave::pipeline {
+
+/// One configuration of a matmul pipeline.
+struct MatmulConfig {
+  int64_t tileM = 128, tileN = 256, tileK = 64, stages = 4, consumers = 2;
+  bool splitM = true;
+  int64_t clusterM = 1, splitK = 1;
+
+  /// "128x256x64 s4 c2m", then " cluster2" / " splitk4" where they apply.
+  std::string name() const;
+  /// Threads of the block: one producer and `consumers` warpgroups.
+  int64_t blockThreads() const { return 128 * (1 + consumers); }
+  bool operator==(const MatmulConfig &o) const {
+    return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK &&
+           stages == o.stages && consumers == o.consumers &&
+           splitM == o.splitM && clusterM == o.clusterM && splitK == o.splitK;
+  }
+};
+
+/// The problem: sizes (m < 0 for a dynamic row count), element bytes of
+/// the inputs (2: f16, bf16) and the output (2 or 4), the SM count.
+struct MatmulProblem {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t inBytes = 2, outBytes = 2;
+  int64_t smCount = 132;
+  bool dynamicM() const { return m < 0; }
+};
+
+/// What the user fixed; unset fields are free.
+struct MatmulConstraints {
+  std::optional<int64_t> stages, consumers, clusterM, splitK;
+  std::optional<bool> splitM;
+  /// Dynamic shared memory the kernel declares (a candidate must fit).
+  std::optional<int64_t> maxSmemBytes;
+  /// f32 words of the workspace operand (0: none); split-K candidates
+  /// must fit in it (splitKWorkspaceWords, SmemArena.h).
+  int64_t workspaceWords = 0;
+};
+
+/// Shared memory the pipeline needs in this configuration (the layout of
+/// SmemArena.h).
+int64_t matmulSmemBytes(const MatmulConfig &config, int64_t inBytes,
+                        int64_t outBytes);
+
+/// The estimated time of `config` on `problem` (static M), in SM cycles.
+double estimateMatmulCycles(const MatmulProblem &problem,
+                            const MatmulConfig &config);
+
+/// Every configuration the chooser considers for `problem`.
+std::vector<MatmulConfig> candidateConfigs(const MatmulProblem &problem,
+                                           const MatmulConstraints &c = {});
+
+/// The candidate with the least estimate (see the contract above).
+std::optional<MatmulConfig>
+chooseMatmulConfig(const MatmulProblem &problem,
+                   const MatmulConstraints &constraints = {});
+
+} // namespace mlir::weave::pipeline
+
+#endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_CONFIGCHOOSER_H

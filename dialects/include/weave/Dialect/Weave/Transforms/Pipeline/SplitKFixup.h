@@ -1,0 +1,67 @@
+//===- SplitKFixup.h - the serial fix-up of split-K units -------*- C++ -*-===//
+//
+// Contract. With split_k = s, the s units of a tile (TileScheduler's Unit)
+// each hold an f32 partial of the tile in their consumers' accumulators.
+// `finish(accs, unit, store)`, run by every thread of consumer warpgroup
+// `consumer` after its mainloop of `unit`:
+//  - a unit with split j < s - 1 stores its accumulators into its own
+//    region of the workspace (16-byte stores), then, after a barrier of
+//    the warpgroup, its leader fences (`fence.acq_rel.gpu`) and adds 1 to
+//    the counter of (tile, consumer); nothing is stored to the output;
+//  - the unit with split s - 1 has its leader spin (`ld.acquire.gpu`)
+//    until that counter reaches s - 1 and reset it to 0; after a barrier
+//    of the warpgroup every thread adds the s - 1 regions' words of its
+//    accumulators (volatile loads: L2, never a stale L1 line), in split
+//    order, into them and calls `store(total)` (the epilogue).
+// (Plain stores, not reductions: scalar `red.global.add.f32` of the
+// partials ran 2-3x slower than cuBLAS at 64-127 rows on an H100,
+// docs/PERF.md; PTX 8.0 has no vector red.)
+// Workspace layout, in f32 words: split j's partial of (tile t, consumer
+// c) at `((t * consumers + c) * (s - 1) + j) * 128 * perThread`,
+// perThread = mBlocks * subN / 2, thread-major in groups of 4 (word
+// `4 * (i / 4) * 128 + 4 * thread + i % 4` for the thread's accumulator
+// word i: coalesced); then one 32-bit counter per (tile, consumer) after
+// `tiles * (s - 1) * tile_m * tile_n` words (splitKWorkspaceWords,
+// SmemArena.h). The counters must be zero before the first launch; every
+// launch leaves them zero (the partials need no clearing).
+// Deadlock freedom: the last split of a tile has the highest unit index
+// and waits only for lower ones, which the blocks of a resident grid
+// reach first (each walks its units in increasing order).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_SPLITKFIXUP_H
+#define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_SPLITKFIXUP_H
+
+#include "weave/Dialect/Weave/Transforms/Pipeline/Builders.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/TileScheduler.h"
+
+namespace mlir::weave::pipeline {
+
+class SplitKFixup : BuilderBase {
+public:
+  /// `workspace`: the f32 workspace memref; `numTiles`: tiles of the
+  /// output (index); `warpgroup`: this warpgroup's index in the block
+  /// (consumers are 1..consumers), `laneInGroup` the thread's index in it.
+  SplitKFixup(ImplicitLocOpBuilder &b, const MatmulTiling &tiling,
+              Value workspace, Value numTiles, Value warpgroup,
+              Value laneInGroup)
+      : BuilderBase(b), tiling(tiling), workspace(workspace),
+        numTiles(numTiles), warpgroup(warpgroup), laneInGroup(laneInGroup) {}
+
+  using StoreFn = function_ref<void(ArrayRef<Value>)>;
+  void finish(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
+
+private:
+  /// A global pointer `words` f32 words past the workspace's base.
+  Value wordPointer(Value words);
+  void syncConsumer();
+
+  const MatmulTiling &tiling;
+  Value workspace, numTiles, warpgroup, laneInGroup;
+};
+
+} // namespace mlir::weave::pipeline
+
+#endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_SPLITKFIXUP_H

@@ -1,0 +1,252 @@
+//===- ConfigChooser.cpp - per-shape configuration of a matmul ------------===//
+//
+// The cost model and the choice; the contract is in the header. The
+// constants are H100/H200 figures in SM cycles (about 1.75 GHz under load),
+// calibrated on docs/PERF.md's measurements of each configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/Dialect/Weave/Transforms/Pipeline/ConfigChooser.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir::weave::pipeline;
+
+namespace {
+
+/// Tensor-core multiply-adds per SM cycle (f16/bf16 dense): a 128x256x64
+/// step takes 1024 cycles (docs/PERF.md).
+constexpr double kMacsPerCycle = 2048;
+/// Bytes an SM's TMA loads bring in per cycle at most: from L2, and when
+/// the rhs streams from DRAM (one or two row tiles: little reuse). The
+/// second from the sweep on an H100 (docs/PERF.md): 128x128 tiles at
+/// 64-127 rows moved 32 KB per 900 cycles.
+constexpr double kSmLoadBytesPerCycle = 64;
+constexpr double kSmStreamBytesPerCycle = 36;
+/// The fix-up's wait: a release, an acquire and a barrier, about 1 us.
+constexpr double kFixupSyncCycles = 2000;
+/// Bytes the epilogue stores per cycle (through shared memory and TMA).
+constexpr double kStoreBytesPerCycle = 64;
+/// DRAM bytes per SM cycle for the whole device (about 3 TB/s).
+constexpr double kDramBytesPerCycle = 1700;
+/// Launch, barrier initialization, the first loads' latency, the tail.
+constexpr double kFixedCycles = 6000;
+/// Split-K needs this many k steps per split at least: shorter splits
+/// cost more in fix-up than they gain.
+constexpr int64_t kMinStepsPerSplit = 4;
+constexpr int64_t kMaxSplitK = 16;
+constexpr int64_t kMaxStages = 8;
+constexpr int64_t kMaxSmem = 227 * 1024;
+
+/// The mainloop's efficiency per tile shape, relative to 128x256x64 with
+/// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
+/// 0.97-0.99x; 128x128 0.89 in the sweep, where the same shapes ran 11-13%
+/// slower with it than with 128x256 at whole waves; a lone consumer keeps
+/// only one wgmma group in flight and nothing hides its epilogue: a guess
+/// below 128x128, not measured alone yet).
+double tileEfficiency(const MatmulConfig &c) {
+  if (c.tileM == 128 && c.tileN == 256)
+    return 1.0;
+  if (c.tileM == 256 && c.tileN == 128)
+    return 0.98;
+  if (c.tileM == 128 && c.tileN == 128)
+    return 0.89;
+  if (c.tileM == 64 && c.tileN == 256)
+    return 0.85;
+  return 0.9;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The base tile shapes, in the order of preference on a tie.
+std::vector<MatmulConfig> baseTiles(int64_t inBytes) {
+  int64_t tk = 128 / inBytes;
+  std::vector<MatmulConfig> tiles;
+  auto add = [&](int64_t tm, int64_t tn, int64_t consumers) {
+    MatmulConfig c;
+    c.tileM = tm;
+    c.tileN = tn;
+    c.tileK = tk;
+    c.consumers = consumers;
+    c.splitM = true;
+    tiles.push_back(c);
+  };
+  add(128, 256, 2);
+  add(256, 128, 2);
+  add(128, 128, 2);
+  add(64, 256, 1);
+  return tiles;
+}
+
+} // namespace
+
+std::string MatmulConfig::name() const {
+  std::string s = std::to_string(tileM) + "x" + std::to_string(tileN) + "x" +
+                  std::to_string(tileK) + " s" + std::to_string(stages) +
+                  " c" + std::to_string(consumers) + (splitM ? "m" : "n");
+  if (clusterM > 1)
+    s += " cluster" + std::to_string(clusterM);
+  if (splitK > 1)
+    s += " splitk" + std::to_string(splitK);
+  return s;
+}
+
+int64_t mlir::weave::pipeline::matmulSmemBytes(const MatmulConfig &config,
+                                               int64_t inBytes,
+                                               int64_t outBytes) {
+  MatmulTiling t;
+  t.tm = config.tileM;
+  t.tn = config.tileN;
+  t.tk = config.tileK;
+  t.stages = config.stages;
+  t.consumers = config.consumers;
+  t.splitM = config.splitM;
+  t.inBytes = inBytes;
+  t.outBytes = outBytes;
+  t.lhsRowBytes = t.tk * inBytes;
+  t.subM = t.splitM ? t.tm / t.consumers : t.tm;
+  t.subN = t.splitM ? t.tn : t.tn / t.consumers;
+  t.epilogueBuffers = MatmulTiling::epilogueBuffersFor(t.subM, t.subN, outBytes);
+  return MatmulSmemLayout(t).requiredBytes;
+}
+
+double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
+                                                   const MatmulConfig &c) {
+  int64_t m = std::max<int64_t>(p.m, 1);
+  int64_t tiles = ceilDiv(m, c.tileM) * ceilDiv(p.n, c.tileN);
+  int64_t units = tiles * c.splitK;
+  int64_t workers = p.smCount / c.clusterM * c.clusterM;
+  int64_t rounds = ceilDiv(units, workers);
+  int64_t numK = ceilDiv(p.k, c.tileK);
+  int64_t steps = ceilDiv(numK, c.splitK);
+
+  // One k step: the tensor cores, or the loads when they cannot keep up
+  // (small tiles bring in more bytes per multiply-add).
+  double efficiency = tileEfficiency(c) * (c.clusterM > 1 ? 0.985 : 1.0);
+  // Rows off the 32-byte sector grid cost in proportion to the rhs columns
+  // a block loads per step (docs/PERF.md, "Rows off the 32-byte grid").
+  if ((p.n * p.inBytes) % 32 != 0) {
+    double cols = double(c.tileN) / c.clusterM / 256;
+    efficiency *= 1 - 0.12 * cols * cols;
+  }
+  double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
+  double stageBytes =
+      (c.tileM + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
+  double load = ceilDiv(m, c.tileM) <= 2 ? kSmStreamBytesPerCycle
+                                          : kSmLoadBytesPerCycle;
+  double step = std::max(mma / efficiency, stageBytes / load);
+
+  double unit = steps * step +
+                double(c.tileM) * c.tileN * p.outBytes / kStoreBytesPerCycle;
+  if (c.splitK > 1) {
+    // Every unit but a tile's last stores its f32 partial; the last one
+    // waits for them and reads the s - 1 partials back.
+    double partial = double(c.tileM) * c.tileN * 4;
+    unit += c.splitK * partial / kSmLoadBytesPerCycle + kFixupSyncCycles;
+  }
+  double compute = rounds * unit;
+
+  double dramBytes = (double(m) * p.k + double(p.k) * p.n) * p.inBytes +
+                     double(m) * p.n * p.outBytes;
+  if (c.splitK > 1)
+    dramBytes += double(c.splitK - 1) * tiles * c.tileM * c.tileN * 4;
+  double dram = dramBytes / kDramBytesPerCycle;
+  return std::max(compute, dram) + kFixedCycles;
+}
+
+std::vector<MatmulConfig>
+mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
+                                        const MatmulConstraints &c) {
+  std::vector<MatmulConfig> result;
+  int64_t maxSmem = std::min<int64_t>(c.maxSmemBytes.value_or(kMaxSmem),
+                                      kMaxSmem);
+  for (MatmulConfig base : baseTiles(p.inBytes)) {
+    if (c.consumers && *c.consumers != base.consumers)
+      continue;
+    if (c.splitM && *c.splitM != base.splitM)
+      continue;
+    // Stages: as asked, else the largest power of two that fits.
+    if (c.stages) {
+      base.stages = *c.stages;
+      if (matmulSmemBytes(base, p.inBytes, p.outBytes) > maxSmem)
+        continue;
+    } else {
+      base.stages = 0;
+      for (int64_t s = kMaxStages; s >= 2; s /= 2) {
+        MatmulConfig t = base;
+        t.stages = s;
+        if (matmulSmemBytes(t, p.inBytes, p.outBytes) <= maxSmem) {
+          base.stages = s;
+          break;
+        }
+      }
+      if (!base.stages)
+        continue;
+    }
+    int64_t numK = ceilDiv(p.k, base.tileK);
+    for (int64_t cluster : {1, 2}) {
+      if (c.clusterM && *c.clusterM != cluster)
+        continue;
+      // Blocks of a cluster take adjacent row tiles and share the rhs
+      // boxes: static M with paired row tiles only.
+      if (cluster > 1 &&
+          (p.dynamicM() || ceilDiv(p.m, base.tileM) % cluster != 0 ||
+           (base.tileN / 64) % cluster != 0))
+        continue;
+      for (int64_t split = 1; split <= kMaxSplitK; ++split) {
+        if (c.splitK ? *c.splitK != split
+                     : split > 1 && (p.dynamicM() || cluster > 1))
+          continue;
+        if (split > 1 &&
+            (p.dynamicM() || cluster > 1 ||
+             splitKWorkspaceWords(p.m, p.n, base.tileM, base.tileN,
+                                  base.consumers, split) > c.workspaceWords))
+          continue;
+        if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
+          continue;
+        MatmulConfig config = base;
+        config.clusterM = cluster;
+        config.splitK = split;
+        result.push_back(config);
+      }
+    }
+  }
+  return result;
+}
+
+std::optional<MatmulConfig>
+mlir::weave::pipeline::chooseMatmulConfig(const MatmulProblem &p,
+                                          const MatmulConstraints &c) {
+  std::vector<MatmulConfig> candidates = candidateConfigs(p, c);
+  if (candidates.empty())
+    return std::nullopt;
+  auto cost = [&](const MatmulConfig &config) {
+    if (!p.dynamicM())
+      return estimateMatmulCycles(p, config);
+    // Dynamic M: the summed regret over the row counts a launch may have.
+    double regret = 0;
+    for (int64_t m = 64; m <= 16384; m *= 2) {
+      MatmulProblem q = p;
+      q.m = m;
+      double best = std::numeric_limits<double>::infinity();
+      for (const MatmulConfig &other : candidates)
+        best = std::min(best, estimateMatmulCycles(q, other));
+      regret += estimateMatmulCycles(q, config) / best;
+    }
+    return regret;
+  };
+  const MatmulConfig *best = nullptr;
+  double bestCost = std::numeric_limits<double>::infinity();
+  // Earlier candidates win ties: the simpler configuration.
+  for (const MatmulConfig &config : candidates) {
+    double value = cost(config);
+    if (value < bestCost) {
+      bestCost = value;
+      best = &config;
+    }
+  }
+  return *best;
+}

@@ -1,0 +1,61 @@
+// RUN: weave-opt %s -split-input-file -verify-diagnostics
+
+// split_k and its workspace on weave.matmul_pipeline.
+
+func.func @no_workspace(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects workspace(%ws : memref<Nxf32>) with split_k(4)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+  return
+}
+
+// -----
+
+func.func @workspace_type(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<1024x1024xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static 1-d f32 workspace in global memory, got 'memref<1024x1024xf32>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<1024x1024xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+  return
+}
+
+// -----
+
+func.func @dynamic_rows(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static row count with split_k(4) (the workspace holds one region per tile)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<1048576xf32>) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+  return
+}
+
+// -----
+
+func.func @with_cluster(%a: memref<256x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<256x4096xf16>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects cluster_m(1) with split_k(2)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) split_k(2) workspace(%ws : memref<1048576xf32>) : memref<256x4096xf16>, memref<4096x4096xf16> into memref<256x4096xf16>
+  return
+}
+
+// -----
+
+func.func @too_many_splits(%a: memref<64x256xf16>, %b: memref<256x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects split_k (8) to be at most the 4 k steps of a tile}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(8) workspace(%ws : memref<1048576xf32>) : memref<64x256xf16>, memref<256x4096xf16> into memref<64x4096xf16>
+  return
+}
+
+// -----
+
+// 16 tiles of 128x256 in 4 splits: 16 x (3 x 32768 + 2) words.
+func.func @workspace_too_small(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<4096xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 1572896 f32 (tiles x ((split_k - 1) x tile_m x tile_n + consumers)), got 4096}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<4096xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+  return
+}
+
+// -----
+
+func.func @with_epilogue(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf32>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects no callback or epilogue region with split_k(2) (units see partial sums)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(2) workspace(%ws : memref<1048576xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf32> epilogue {
+  ^bb0(%box: memref<64x32xf32, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+    weave.yield
+  }
+  return
+}

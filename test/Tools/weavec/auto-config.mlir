@@ -1,0 +1,31 @@
+// REQUIRES: ptxas
+// RUN: weavec %s --emit=mlir | FileCheck %s --check-prefix=MLIR
+// RUN: weavec %s --emit=bundle -o %t.wbundle
+// RUN: grep -a -E "^ *(block|cluster|smem) " %t.wbundle | FileCheck %s --check-prefix=BUNDLE
+
+// weavec resolves tile(auto) and the kernel's `auto` fields before it
+// verifies the kernel, and the manifest carries the chosen launch shape:
+// 1000x4040x4000 f16 has rhs rows off the 32-byte grid and 4 row tiles of
+// 256, so a cluster of 2 with 256x128 tiles (ConfigChooser.h).
+
+// MLIR: grid = [persistent, 1, 1], block = [384, 1, 1], cluster = [2, 1, 1], smem = 230464>
+// MLIR: weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(256, 128, 64) stages(4) cluster_m(2) :
+
+// BUNDLE-DAG: block 384 1 1
+// BUNDLE-DAG: cluster 2 1 1
+// BUNDLE-DAG: smem 230464
+
+module attributes {gpu.container_module} {
+gpu.module @matmul {
+  gpu.func @matmul(%a: memref<1000x4000xf16> {weave.name = "a"},
+                   %b: memref<4000x4040xf16> {weave.name = "b"},
+                   %c: memref<1000x4040xf16> {weave.name = "c"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1],
+          block = auto, cluster = auto, smem = auto>} {
+    weave.matmul_pipeline %a, %b into %c tile(auto)
+        : memref<1000x4000xf16>, memref<4000x4040xf16> into memref<1000x4040xf16>
+    gpu.return
+  }
+}
+}

@@ -1,0 +1,38 @@
+// RUN: weave-opt %s -weave-expand-pipelines | FileCheck %s
+
+// split_k(3): the units of a tile are its 3 splits (unit u: tile u / 3,
+// split u mod 3, k steps [j * 64 / 3, (j + 1) * 64 / 3)); the consumers of
+// the last split wait for the counter, reset it, add the other splits'
+// partials and store; the others store their partials and arrive
+// (SplitKFixup.h).
+
+// CHECK-LABEL: gpu.func @split_k
+// The producer walks the units: 16 tiles x 3.
+//       CHECK:   scf.for %[[PU:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+//       CHECK:     arith.divui %[[PU]], %c3{{.*}}
+//       CHECK:     arith.remui %[[PU]], %c3{{.*}}
+// The consumers, per unit:
+//       CHECK:   nvvm.setmaxregister  increase 240
+//       CHECK:   scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+//       CHECK:     %[[TILE:.*]] = arith.divui %[[U]], %c3{{.*}}
+//       CHECK:     %[[SPLIT:.*]] = arith.remui %[[U]], %c3{{.*}}
+//       CHECK:     memref.extract_aligned_pointer_as_index %{{.*}} : memref<600000xf32> -> index
+//       CHECK:     %[[LAST:.*]] = arith.cmpi eq, %[[SPLIT]], %c2{{.*}}
+//       CHECK:     scf.if %[[LAST]] {
+//       CHECK:       ld.acquire.gpu.global.u32
+//       CHECK:       st.relaxed.gpu.global.u32 [$0], 0;
+//       CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+//       CHECK:       llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+//       CHECK:       weave.copy_smem_to_gmem
+//       CHECK:     } else {
+//       CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+//       CHECK:       nvvm.barrier id
+//       CHECK:       fence.acq_rel.gpu;
+//  CHECK-SAME:       red.relaxed.gpu.global.add.u32 [$0], 1;
+//       CHECK:     }
+gpu.module @m {
+  gpu.func @split_k(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<600000xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [132, 1, 1], block = [256, 1, 1], smem = 181312>} {
+    weave.matmul_pipeline %a, %b into %c tile(64, 256, 64) stages(4) split_k(3) workspace(%ws : memref<600000xf32>) {consumers = 1 : i64} : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+    gpu.return
+  }
+}

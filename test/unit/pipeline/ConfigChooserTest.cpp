@@ -1,0 +1,159 @@
+//===- ConfigChooserTest.cpp - the per-shape configuration chooser --------===//
+//
+// chooseMatmulConfig against its contract (Pipeline/ConfigChooser.h): wave
+// quantization, rows off the 32-byte grid, constraints, dynamic M, split-K
+// only with a workspace, and shared memory that fits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/Dialect/Weave/Transforms/Pipeline/ConfigChooser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::weave::pipeline;
+
+namespace {
+
+MatmulProblem problem(int64_t m, int64_t n, int64_t k, int64_t outBytes = 2) {
+  MatmulProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.outBytes = outBytes;
+  return p;
+}
+
+MatmulConfig choose(const MatmulProblem &p, const MatmulConstraints &c = {}) {
+  std::optional<MatmulConfig> config = chooseMatmulConfig(p, c);
+  EXPECT_TRUE(config.has_value());
+  return config.value_or(MatmulConfig{});
+}
+
+TEST(ConfigChooser, WholeWavesKeep128x256) {
+  // 8 x 16 = 128 tiles on 132 SMs, and 4096^2 and 8192^3 many full rounds.
+  for (auto [m, n, k] : {std::tuple{1024, 4096, 4096}, {4096, 4096, 4096},
+                         {8192, 8192, 8192}, {6144, 11008, 4096}}) {
+    MatmulConfig c = choose(problem(m, n, k));
+    EXPECT_EQ(c.tileM, 128) << m << "x" << n << "x" << k;
+    EXPECT_EQ(c.tileN, 256) << m << "x" << n << "x" << k;
+    EXPECT_EQ(c.consumers, 2);
+    EXPECT_EQ(c.splitK, 1);
+  }
+}
+
+TEST(ConfigChooser, HalfAWaveTakesSmallerTiles) {
+  // 512 rows: 64 tiles of 128x256 on 132 SMs; smaller tiles fill them.
+  MatmulConfig c = choose(problem(512, 4096, 4096));
+  EXPECT_LT(c.tileM * c.tileN, 128 * 256) << c.name();
+  // 3072x2048: 192 tiles of 128x256 are 1.45 waves.
+  MatmulConfig d = choose(problem(3072, 2048, 8192));
+  EXPECT_LT(d.tileM * d.tileN, 128 * 256) << d.name();
+}
+
+TEST(ConfigChooser, EstimateCountsRounds) {
+  MatmulConfig c; // 128x256
+  // 128 tiles: one round; 136 tiles: two.
+  double one = estimateMatmulCycles(problem(1024, 4096, 4096), c);
+  double two = estimateMatmulCycles(problem(1024 + 64, 4096, 4096), c);
+  EXPECT_GT(two, 1.8 * one - 12000);
+  // More SMs, fewer rounds.
+  MatmulProblem wide = problem(1024 + 64, 4096, 4096);
+  wide.smCount = 264;
+  EXPECT_LT(estimateMatmulCycles(wide, c), two);
+}
+
+TEST(ConfigChooser, RhsRowsOffTheGridShareOrHalveTheRhs) {
+  // 4040 f16 = 8080 bytes a row: off the 32-byte grid. A cluster of 2, or
+  // 128 rhs columns per block, never plain 128x256.
+  for (auto [m, n, k] : {std::tuple{1000, 4040, 4000}, {2000, 4040, 4000},
+                         {4096, 4040, 4096}}) {
+    MatmulConfig c = choose(problem(m, n, k));
+    EXPECT_LE(c.tileN / c.clusterM, 128) << c.name();
+  }
+  // The same shape with N on the grid keeps 128x256 unclustered.
+  MatmulConfig aligned = choose(problem(4096, 4096, 4096));
+  EXPECT_EQ(aligned.clusterM, 1);
+}
+
+TEST(ConfigChooser, ClustersNeedPairedRowTiles) {
+  MatmulConstraints c;
+  c.clusterM = 2;
+  // 3 row tiles of 128 or 2 of 256: only 256-row tiles pair up.
+  MatmulConfig config = choose(problem(300, 4040, 512), c);
+  EXPECT_EQ(config.clusterM, 2);
+  EXPECT_EQ((300 + config.tileM - 1) / config.tileM % 2, 0) << config.name();
+  for (const MatmulConfig &cand : candidateConfigs(problem(129, 4096, 512)))
+    if (cand.clusterM == 2)
+      EXPECT_EQ((129 + cand.tileM - 1) / cand.tileM % 2, 0) << cand.name();
+}
+
+TEST(ConfigChooser, SplitKOnlyWithAWorkspace) {
+  MatmulProblem p = problem(64, 4096, 8192);
+  EXPECT_EQ(choose(p).splitK, 1);
+  MatmulConstraints ws;
+  ws.workspaceWords = int64_t(1) << 28;
+  MatmulConfig c = choose(p, ws);
+  EXPECT_GT(c.splitK, 1) << c.name();
+  // At least four k steps per split.
+  EXPECT_GE(8192 / c.tileK / c.splitK, 4);
+  // Not where the workspace is too small for its partial tiles.
+  MatmulConstraints small;
+  small.workspaceWords = 64 * 4096;
+  EXPECT_EQ(choose(p, small).splitK, 1);
+  // Large M fills the machine without it.
+  EXPECT_EQ(choose(problem(8192, 8192, 4096), ws).splitK, 1);
+}
+
+TEST(ConfigChooser, ConstraintsAreHonoured) {
+  MatmulConstraints one;
+  one.consumers = 1;
+  MatmulConfig c = choose(problem(1024, 4096, 4096), one);
+  EXPECT_EQ(c.consumers, 1);
+  EXPECT_EQ(c.blockThreads(), 256);
+  MatmulConstraints stages;
+  stages.stages = 3;
+  EXPECT_EQ(choose(problem(1024, 4096, 4096), stages).stages, 3);
+  MatmulConstraints tiny;
+  tiny.maxSmemBytes = 20000;
+  EXPECT_FALSE(chooseMatmulConfig(problem(1024, 4096, 4096), tiny));
+  MatmulConstraints noCluster;
+  noCluster.clusterM = 1;
+  EXPECT_EQ(choose(problem(1000, 4040, 4000), noCluster).clusterM, 1);
+}
+
+TEST(ConfigChooser, DynamicRowsNeitherClusterNorSplit) {
+  MatmulConstraints ws;
+  ws.workspaceWords = int64_t(1) << 28;
+  for (int64_t n : {1024, 4096, 4040, 14336}) {
+    MatmulConfig c = choose(problem(-1, n, 4096), ws);
+    EXPECT_EQ(c.clusterM, 1) << c.name();
+    EXPECT_EQ(c.splitK, 1) << c.name();
+  }
+  MatmulConstraints cluster;
+  cluster.clusterM = 2;
+  EXPECT_FALSE(chooseMatmulConfig(problem(-1, 4096, 4096), cluster));
+}
+
+TEST(ConfigChooser, StagesFitSharedMemory) {
+  for (const MatmulConfig &c : candidateConfigs(problem(2048, 4096, 4096))) {
+    int64_t smem = matmulSmemBytes(c, 2, 2);
+    EXPECT_LE(smem, 227 * 1024) << c.name();
+    EXPECT_EQ(c.stages & (c.stages - 1), 0) << c.name();
+    MatmulConfig more = c;
+    more.stages *= 2;
+    EXPECT_GT(matmulSmemBytes(more, 2, 2), 227 * 1024) << c.name();
+  }
+  // The layout of SmemArena.h: 128x256x64, 4 stages, f16 out.
+  MatmulConfig c;
+  EXPECT_EQ(matmulSmemBytes(c, 2, 2), 230464);
+}
+
+TEST(ConfigChooser, Names) {
+  MatmulConfig c;
+  EXPECT_EQ(c.name(), "128x256x64 s4 c2m");
+  c.clusterM = 2;
+  c.splitK = 4;
+  EXPECT_EQ(c.name(), "128x256x64 s4 c2m cluster2 splitk4");
+}
+
+} // namespace
