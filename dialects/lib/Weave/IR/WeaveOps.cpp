@@ -1150,15 +1150,15 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
 // MatmulPipelineOp regions: custom parser and printer
 //===----------------------------------------------------------------------===//
 
-/// Drops every use of `region`'s block arguments from outside the region and
-/// says whether there was one. The MLIR 22 parser resolves a forward
-/// reference (`%k` used before any definition) to a block argument of the
-/// same name in a nested region parsed later; if the op then fails to parse,
-/// its regions are destroyed while the outer user still holds the argument,
-/// and the cleanup writes freed memory (docs/FUZZING.md). A region's block
-/// arguments are visible only inside it, so such a use is an error anyway;
-/// dropped here, the failed op can be destroyed safely.
-static bool dropOutsideUsesOfArguments(Region &region) {
+/// Drops every use from outside `region` of a value defined in it (a block
+/// argument or an op result, at any depth) and says whether there was one.
+/// The MLIR 22 parser resolves a forward reference (`%k` used before any
+/// definition) to a value of the same name defined in a nested region parsed
+/// later; if the op then fails to parse, its regions are destroyed while the
+/// outer user still holds the value, and the cleanup writes freed memory
+/// (docs/FUZZING.md). A region's values are visible only inside it, so such
+/// a use is an error anyway; dropped here, the failed op is destroyed safely.
+static bool dropOutsideUses(Region &region) {
   // Walks up by hand: while the enclosing ops are being parsed, the blocks
   // around an outer user are not attached to their regions yet.
   auto inside = [&](Operation *op) {
@@ -1172,13 +1172,20 @@ static bool dropOutsideUsesOfArguments(Region &region) {
     return false;
   };
   bool found = false;
-  for (Block &block : region)
-    for (BlockArgument arg : block.getArguments())
-      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses()))
-        if (!inside(use.getOwner())) {
-          use.drop();
-          found = true;
-        }
+  auto dropFrom = [&](Value value) {
+    for (OpOperand &use : llvm::make_early_inc_range(value.getUses()))
+      if (!inside(use.getOwner())) {
+        use.drop();
+        found = true;
+      }
+  };
+  region.walk([&](Block *block) {
+    for (BlockArgument arg : block->getArguments())
+      dropFrom(arg);
+    for (Operation &op : *block)
+      for (Value result : op.getResults())
+        dropFrom(result);
+  });
   return found;
 }
 
@@ -1194,7 +1201,7 @@ static ParseResult parsePipelineRegions(OpAsmParser &parser, Region &beforeLoad,
                                               {"epilogue", &epilogue}};
   auto dropAll = [&] {
     for (auto &entry : regions)
-      dropOutsideUsesOfArguments(*entry.second);
+      dropOutsideUses(*entry.second);
   };
   for (auto &[keyword, region] : regions) {
     if (failed(parser.parseOptionalKeyword(keyword)))
@@ -1204,12 +1211,12 @@ static ParseResult parsePipelineRegions(OpAsmParser &parser, Region &beforeLoad,
       dropAll();
       return failure();
     }
-    if (dropOutsideUsesOfArguments(*region)) {
+    if (dropOutsideUses(*region)) {
       dropAll();
       return parser.emitError(at)
-             << "a block argument of the " << keyword
+             << "a value defined in the " << keyword
              << " region is used outside the region (a value used before "
-                "its definition took the name of the region's argument)";
+                "its definition took the name of one defined in the region)";
     }
     MatmulPipelineOp::ensureTerminator(
         *region, parser.getBuilder(),
