@@ -815,9 +815,9 @@ TEST(Nccl, SymmetricWindowIsAWeaveHeap) {
     GTEST_SKIP() << why;
   // One rank per GPU where there are 2. On one GPU, both ranks on GPU 0
   // if NCCL takes that (a loopback team then drives them); NCCL 2.28
-  // refuses, so then one rank: a window of one member, whose LSA base is
-  // still read from the window and its memory still driven by a Weave
-  // kernel (a ring of one) with no second bootstrap.
+  // refuses, so then one rank: memory from ncclMemAlloc registered as a
+  // window of one member, driven by a Weave kernel (a ring of one) with no
+  // second bootstrap (the LSA layout of a multi-rank window needs 2 GPUs).
   int ranks = 2;
   bool loopback = visibleDevices() < ranks;
   std::vector<int> ordinals = loopback ? std::vector<int>{0, 0}
@@ -859,6 +859,13 @@ TEST(Nccl, SymmetricWindowIsAWeaveHeap) {
   memory.bytes = kBytes;
   memory.signalPadBytes = 64 << 10; // the window's first 64 KiB
   for (int r = 0; r < ranks; ++r) {
+    if (ranks == 1) {
+      // A window of one rank is not the device-side structure read below
+      // (NCCL 2.28: reading it fails with an invalid value); the only peer
+      // base is the rank's own buffer.
+      memory.peerBases.push_back({reinterpret_cast<uint64_t>(buffers[0])});
+      continue;
+    }
     NcclWindowHead head{};
     ASSERT_OK(team->device(r).makeCurrent());
     ASSERT_CU(cuMemcpyDtoH(&head, reinterpret_cast<CUdeviceptr>(windows[r]),
