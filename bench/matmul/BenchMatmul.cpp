@@ -39,6 +39,7 @@
 #include "weave/runtime/Kernel.h"
 
 #include <algorithm>
+#include <map>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -72,7 +73,9 @@ struct Case {
   int64_t m, n, k;
   std::string path;
   Bundle bundle; ///< read and checked before any GPU work
-  std::string config;   ///< the chosen configuration (sweep), if known
+  /// The configuration weavec chose per kernel (sweep; the sidecar's
+  /// `KERNEL CONFIG` lines): the variants of a dynamic-M bundle differ.
+  std::map<std::string, std::string> configs;
   int64_t wsWords = 0;  ///< f32 words of its `ws` parameter; 0: none
   int twin = -1;        ///< sweep: the dynamic-M case of the same row
   bool dynamic = false; ///< its bundle has a '?' row count
@@ -88,6 +91,9 @@ struct Result {
   SampleCheck samples;
   TimingResult ours, cublas;
   bool timed = false;
+  /// The configuration launched: that of the kernel (or variant, chosen
+  /// by the runtime for this M) that bind() picked; "?" when unknown.
+  std::string config = "?";
 };
 
 void usage(FILE *out) {
@@ -318,7 +324,16 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
       return fail(st.error());
     args.push_back(ws->args());
   }
-  if (Status s = kernel->launch(heap, args, streams); !s)
+  // Which kernel runs at this M: a dynamic-M bundle's variants differ.
+  Expected<BoundArgs> bound = kernel->bind(heap, args);
+  if (!bound)
+    return fail(bound.error());
+  std::string launched = bound->kernel()->info().name;
+  if (auto it = c.configs.find(launched); it != c.configs.end())
+    r.config = it->second;
+  if (!kernel->variants().empty())
+    r.config += " [" + launched + "]";
+  if (Status s = kernel->launch(*bound, streams); !s)
     return fail(s.error());
   if (Status s =
           gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a->pointer(0),
@@ -365,7 +380,7 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
     return r;
   auto timeOurs = [&]() {
     return timeIterations(
-        timed, [&](int) { return kernel->launch(heap, args, streams); },
+        timed, [&](int) { return kernel->launch(*bound, streams); },
         o.timing);
   };
   auto timeCublas = [&]() {
@@ -387,7 +402,7 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
   r.timed = true;
   // After all those launches (no host synchronization between them), the
   // next one is still right: poison, launch, compare with cuBLAS again.
-  for (Status st : {poison(*out, stream), kernel->launch(heap, args, streams),
+  for (Status st : {poison(*out, stream), kernel->launch(*bound, streams),
                     waitStreams(timed, o.timing.timeoutSeconds),
                     out->download(0, hostOut.data()),
                     ref->download(0, hostRef.data())})
@@ -408,20 +423,24 @@ double tflops(const Case &c, double ms) {
   return ms > 0 ? 2.0 * c.m * c.n * c.k / (ms * 1e-3) / 1e12 : 0;
 }
 
-/// The first line of `path` (a bundle's `.config` sidecar: the pipeline
-/// configuration weavec chose), or "?".
-std::string readConfig(const std::string &path) {
+/// The lines `KERNEL CONFIG` of `path` (a bundle's `.config` sidecar: the
+/// pipeline configuration weavec chose for each kernel); empty if none.
+std::map<std::string, std::string> readConfigs(const std::string &path) {
+  std::map<std::string, std::string> configs;
   FILE *f = std::fopen(path.c_str(), "r");
   if (!f)
-    return "?";
-  char line[512] = {0};
-  if (!std::fgets(line, sizeof(line), f))
-    line[0] = 0;
+    return configs;
+  char line[512];
+  while (std::fgets(line, sizeof(line), f)) {
+    std::string text(line);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+      text.pop_back();
+    size_t space = text.find(' ');
+    if (space != std::string::npos)
+      configs[text.substr(0, space)] = text.substr(space + 1);
+  }
   std::fclose(f);
-  std::string text(line);
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-    text.pop_back();
-  return text.empty() ? "?" : text;
+  return configs;
 }
 
 /// The sweep's list: one row per line, `dtype M N K static.wbundle
@@ -450,14 +469,14 @@ std::vector<Case> readSweep(const Options &o) {
     if (!dt || std::find(o.dtypes.begin(), o.dtypes.end(), *dt) ==
                    o.dtypes.end())
       continue;
-    Case c{*dt, m, n, k, (fs::path(dir) / stat).string(), {}, "", 0, -1,
+    Case c{*dt, m, n, k, (fs::path(dir) / stat).string(), {}, {}, 0, -1,
            false};
-    c.config = readConfig(c.path + ".config");
+    c.configs = readConfigs(c.path + ".config");
     cases.push_back(c);
     if (std::string(dyn) != "-") {
       Case d = c;
       d.path = (fs::path(dir) / dyn).string();
-      d.config = readConfig(d.path + ".config");
+      d.configs = readConfigs(d.path + ".config");
       cases.back().twin = static_cast<int>(cases.size());
       cases.push_back(d);
     }
@@ -513,11 +532,11 @@ void printSweep(const std::vector<Case> &cases,
     if (d && d->status != "ok")
       check += " / dyn " + d->status;
     table.addRow(
-        {name, dtypeName(cases[i].dtype), cases[i].config,
+        {name, dtypeName(cases[i].dtype), r.config,
          r.timed ? formatMs(r.ours.medianMs, 4) : "-",
          r.timed ? formatMs(r.cublas.medianMs, 4) : "-",
          r.timed ? strprintf("%.3f", ratio) : "-",
-         d ? cases[cases[i].twin].config : "-",
+         d ? d->config : "-",
          d && d->timed ? formatMs(d->ours.medianMs, 4) : "-",
          d && d->timed ? strprintf("%.3f", dynRatio) : "-",
          dynSlow > 0 ? strprintf("%.3f", dynSlow) : "-", check});

@@ -63,11 +63,16 @@ done < "$SHAPES"
 compile_one() {
   local out=$1 weavec=$2 name=$3
   "$weavec" "$out/$name.mlir" --emit=bundle -o "$out/$name.wbundle"
-  # The chosen configuration, compactly: 128x256x64 s4 c2 [cluster2] [splitk3].
-  "$weavec" "$out/$name.mlir" --emit=mlir | grep 'weave.matmul_pipeline' |
-    sed -E 's/.*tile\(([0-9]+), ([0-9]+), ([0-9]+)\) stages\(([0-9]+)\)(.*)/\1x\2x\3 s\4 \5/' |
-    awk '{ c = "c2"; if ($0 ~ /consumers = 1/) c = "c1";
-           s = $1 " " $2 " " c;
+  # The chosen configuration per kernel, compactly: `KERNEL 128x256x64 s4 c2
+  # [cluster2] [splitk3]` (a dynamic-M bundle has one kernel per variant).
+  "$weavec" "$out/$name.mlir" --emit=mlir |
+    grep -E "gpu.func @|weave.matmul_pipeline" |
+    awk '/gpu.func @/ { match($0, /@[A-Za-z0-9_$]+/); kernel = substr($0, RSTART + 1, RLENGTH - 1); next }
+         { match($0, /tile\(([0-9]+), ([0-9]+), ([0-9]+)\) stages\(([0-9]+)\)/);
+           t = substr($0, RSTART + 5, RLENGTH - 5);
+           gsub(/\) stages\(/, " s", t); gsub(/\)/, "", t); gsub(/, /, "x", t);
+           c = "c2"; if ($0 ~ /consumers = 1/) c = "c1";
+           s = kernel " " t " " c;
            if (match($0, /cluster_m\(([0-9]+)\)/)) s = s " cluster" substr($0, RSTART + 10, RLENGTH - 11);
            if (match($0, /split_k\(([0-9]+)\)/)) s = s " splitk" substr($0, RSTART + 8, RLENGTH - 9);
            print s }' > "$out/$name.wbundle.config"

@@ -18,8 +18,9 @@
 // Also checks that a launch whose sizes contradict a static dimension is
 // refused before anything launches.
 //
-// Given the bundle of dynamic_matmul.mlir instead, runs the matmul pipeline
-// with a dynamic row count at the same M: c = a @ b (M x 128 @ 128 x 256,
+// Given the bundle of dynamic_matmul.mlir (or auto_matmul.mlir: variants
+// chosen per M at launch) instead, runs the matmul pipeline with a dynamic
+// row count at M = 1, 127, 200, 1001, 4099, 9000: c = a @ b (M x 128 @ 128 x 256,
 // f16, small integers, so the f32 accumulation is exact), checked element
 // for element, with the 128 rows after row M left untouched. Exits 0 when every check passed, 1
 // otherwise; prints "SKIP: <reason>" and exits 0 where it cannot run.
@@ -46,7 +47,11 @@ namespace {
 
 const char *kProgram = "dynamic_shapes";
 constexpr int64_t kRowCounts[] = {1, 127, 1001, 4099};
+/// The matmul's: also 200 and 9000, which the variants of auto_matmul.mlir
+/// serve with other configurations than 1, 127, 1001 and 4099.
+constexpr int64_t kMatmulRowCounts[] = {1, 127, 200, 1001, 4099, 9000};
 constexpr int64_t kMaxRows = 4099;
+constexpr int64_t kMatmulMaxRows = 9000;
 constexpr uint32_t kPoison = 0x7fc00bad;
 
 int fail(const Error &error) { return reportError(kProgram, error); }
@@ -145,11 +150,12 @@ int runMatmul(Bundle bundle) {
   if (!start.session)
     return start.exitCode;
   auto &[team, heap, streams] = *start.session;
-  auto a = LocalBuffers::create(team, "f16", {kMaxRows, kK});
+  auto a = LocalBuffers::create(team, "f16", {kMatmulMaxRows, kK});
   auto b = LocalBuffers::create(team, "f16", {kK, kN});
-  auto c = LocalBuffers::create(team, "f16", {kMaxRows + kTail, kN});
+  auto c = LocalBuffers::create(team, "f16", {kMatmulMaxRows + kTail, kN});
   if (!a || !b || !c)
     return fail(!a ? a.error() : !b ? b.error() : c.error());
+  Bundle bundleCopy = bundle;
   Expected<Kernel> kernel = loadKernel(team, std::move(bundle),
                                        "dynamic_matmul");
   if (!kernel)
@@ -157,13 +163,37 @@ int runMatmul(Bundle bundle) {
   std::mt19937 rng(77);
   std::uniform_int_distribution<int> small(-2, 2);
   size_t totalWrong = 0;
-  for (int64_t m : kRowCounts) {
+  // A bundle of variants (auto_matmul.mlir): each launch runs the variant
+  // whose range holds M; a variant launched by its own name refuses an M
+  // outside its range before anything launches.
+  std::vector<const Kernel *> variants = kernel->variants();
+  if (!variants.empty()) {
+    const KernelInfo &first = variants.front()->info();
+    int64_t beyond = first.params[0].ranges[0].hi + 1;
+    Expected<Kernel> direct = loadKernel(team, bundleCopy, first.name);
+    if (!direct)
+      return fail(direct.error());
+    Status refused = direct->launch(heap,
+                                    {shaped(a->args(), {beyond, kK}),
+                                     b->args(), shaped(c->args(), {beyond, kN})},
+                                    streams);
+    bool good = !refused &&
+                refused.error().code() == ErrorCode::InvalidArgument &&
+                refused.error().message().find("outside") != std::string::npos;
+    std::printf("%s: variant %s launched with M=%lld: %s\n", kProgram,
+                first.name.c_str(), static_cast<long long>(beyond),
+                good ? ("refused: " + refused.error().message()).c_str()
+                     : "NOT refused as out of range (FAILED)");
+    if (!good)
+      return 1;
+  }
+  for (int64_t m : kMatmulRowCounts) {
     std::vector<int> av(m * kK), bv(kK * kN);
     for (int &x : av)
       x = small(rng);
     for (int &x : bv)
       x = small(rng);
-    std::vector<uint16_t> ah(kMaxRows * kK, 0), bh(kK * kN);
+    std::vector<uint16_t> ah(kMatmulMaxRows * kK, 0), bh(kK * kN);
     for (size_t i = 0; i < av.size(); ++i)
       ah[i] = halfOf(av[i]);
     for (size_t i = 0; i < bv.size(); ++i)
@@ -178,20 +208,28 @@ int runMatmul(Bundle bundle) {
     }
     if (Status s = team.synchronize(); !s)
       return fail(s.error());
-    if (Status s = kernel->launch(heap,
-                                  {shaped(a->args(), {m, kK}), b->args(),
-                                   shaped(c->args(), {m, kN})},
-                                  streams);
-        !s)
+    Expected<BoundArgs> bound =
+        kernel->bind(heap, {shaped(a->args(), {m, kK}), b->args(),
+                            shaped(c->args(), {m, kN})});
+    if (!bound)
+      return fail(bound.error());
+    const Kernel &ran = *bound->kernel();
+    if (!variants.empty() && !ran.info().params[0].ranges[0].contains(m)) {
+      std::fprintf(stderr, "%s: matmul M=%lld ran variant %s, whose range "
+                   "does not hold M\n", kProgram, static_cast<long long>(m),
+                   ran.info().name.c_str());
+      return 1;
+    }
+    if (Status s = kernel->launch(*bound, streams); !s)
       return fail(s.error());
     if (Status s = streams.synchronize(); !s)
       return fail(s.error());
     size_t wrong = 0;
     for (size_t i = 0; i < team.localCount(); ++i) {
-      std::vector<uint16_t> got((kMaxRows + kTail) * kN);
+      std::vector<uint16_t> got((kMatmulMaxRows + kTail) * kN);
       if (Status s = c->download(i, got.data()); !s)
         return fail(s.error());
-      for (int64_t r = 0; r < m + kTail && r < kMaxRows + kTail; ++r)
+      for (int64_t r = 0; r < m + kTail && r < kMatmulMaxRows + kTail; ++r)
         for (int64_t col = 0; col < kN; ++col) {
           uint16_t bits = got[r * kN + col];
           bool ok;
@@ -218,14 +256,14 @@ int runMatmul(Bundle bundle) {
                                : "the poison (written past row M)");
         }
     }
-    std::printf("%s: matmul M=%-5lld (x 128 @ 128 x 256, grid %u): %s\n",
-                kProgram, static_cast<long long>(m), kernel->launchGrid()[0],
-                wrong ? "FAILED" : "ok");
+    std::printf("%s: matmul M=%-5lld (x 128 @ 128 x 256, %s, grid %u): %s\n",
+                kProgram, static_cast<long long>(m), ran.info().name.c_str(),
+                ran.launchGrid()[0], wrong ? "FAILED" : "ok");
     totalWrong += wrong;
   }
   std::printf("%s: matmul with a dynamic row count, team of %u, M = 1, 127, "
-              "1001, 4099 from one bundle: %s\n",
-              kProgram, team.size(),
+              "200, 1001, 4099, 9000 from one bundle (%zu variants): %s\n",
+              kProgram, team.size(), variants.size(),
               totalWrong ? "FAILED" : "every output correct");
   return totalWrong ? 1 : 0;
 }
@@ -240,7 +278,8 @@ int run(const std::string &bundlePath, int rounds) {
   Expected<Bundle> bundle = readBundleFile(bundlePath);
   if (!bundle)
     return fail(bundle.error());
-  if (findKernel(*bundle, "dynamic_matmul"))
+  if (findKernel(*bundle, "dynamic_matmul") ||
+      !findVariants(*bundle, "dynamic_matmul").empty())
     return runMatmul(std::move(*bundle));
   for (const char *name :
        {"dynamic_all_reduce", "dynamic_all_gather", "dynamic_tma_store"}) {

@@ -1,6 +1,7 @@
 //===- Binding.cpp - Checking kernel arguments against the manifest -------===//
 
 #include "weave/runtime/KernelArgs.h"
+#include "weave/runtime/detail/BundleDetail.h"
 #include "weave/runtime/detail/TmaLayout.h"
 
 namespace weave {
@@ -73,6 +74,11 @@ std::string shapeMismatch(const ParamInfo &param, const std::string &dtype,
       if (got[i] < 1)
         return expected + " (dynamic dimension " + std::to_string(i) +
                " must be at least 1)";
+      if (!param.ranges.empty() && !param.ranges[i].contains(got[i]))
+        return expected + " (dimension " + std::to_string(i) + " is " +
+               std::to_string(got[i]) + ", outside " +
+               formatRange(param.ranges[i]) +
+               ", the sizes the kernel was compiled for)";
       continue;
     }
     if (got[i] != param.shape[i])

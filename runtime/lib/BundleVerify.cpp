@@ -194,6 +194,29 @@ Status verifyKernel(const KernelInfo &kernel) {
                                        " x " + param.dtype +
                                        " has a byte size " +
                                        "that overflows 63 bits");
+      if (!param.ranges.empty()) {
+        if (param.ranges.size() != param.shape.size())
+          return kernelError(kernel, what + " has " +
+                                         std::to_string(param.ranges.size()) +
+                                         " dimension ranges for a shape of " +
+                                         std::to_string(param.shape.size()) +
+                                         " dimensions");
+        for (size_t axis = 0; axis < param.shape.size(); ++axis) {
+          const DimRange &r = param.ranges[axis];
+          int64_t d = param.shape[axis];
+          bool good = d == abi::kDynamicDim ? r.lo >= 1 && r.lo <= r.hi
+                                            : r.lo == d && r.hi == d;
+          if (!good)
+            return kernelError(
+                kernel, what + " dimension " + std::to_string(axis) +
+                            " has range " + formatRange(r) + ", expected " +
+                            (d == abi::kDynamicDim
+                                 ? std::string("1 <= lo <= hi")
+                                 : std::to_string(d) + ".." +
+                                       std::to_string(d) +
+                                       " (the static size)"));
+        }
+      }
       [[fallthrough]];
     case abi::ParamKind::Semaphore:
       if (param.alignment < 16 || (param.alignment & (param.alignment - 1)))
@@ -335,6 +358,66 @@ const KernelInfo *findKernel(const Bundle &bundle, const std::string &name) {
   return nullptr;
 }
 
+std::vector<const KernelInfo *> findVariants(const Bundle &bundle,
+                                             const std::string &name) {
+  std::vector<const KernelInfo *> variants;
+  for (const KernelInfo &kernel : bundle.kernels)
+    if (!kernel.variantOf.empty() && kernel.variantOf == name)
+      variants.push_back(&kernel);
+  return variants;
+}
+
+namespace {
+
+/// The variants of one name launch with the same arguments: the same user
+/// parameters (kind, name, dtype, shape, alignment, count) and team size;
+/// only their ranges, launch shape and generated parameters differ.
+Status verifyVariants(const Bundle &bundle) {
+  std::set<std::string> groups;
+  for (const KernelInfo &kernel : bundle.kernels)
+    if (!kernel.variantOf.empty())
+      groups.insert(kernel.variantOf);
+  for (const std::string &group : groups) {
+    if (!isValidName(group))
+      return bundleError("invalid variant_of name '" + group + "'");
+    if (findKernel(bundle, group))
+      return bundleError("kernel '" + group +
+                         "' is also the name of a variant group (variant_of " +
+                         group + "): Kernel::get could not tell them apart");
+    std::vector<const KernelInfo *> variants = findVariants(bundle, group);
+    const KernelInfo &first = *variants.front();
+    size_t users = 0;
+    while (users < first.params.size() && isUserKind(first.params[users].kind))
+      ++users;
+    for (const KernelInfo *other : variants) {
+      auto differ = [&](const std::string &what) {
+        return kernelError(*other, "variant of '" + group + "' " + what +
+                                       " differs from variant '" + first.name +
+                                       "''s (variants take the same arguments)");
+      };
+      if (other->teamSize != first.teamSize)
+        return differ("team size");
+      size_t otherUsers = 0;
+      while (otherUsers < other->params.size() &&
+             isUserKind(other->params[otherUsers].kind))
+        ++otherUsers;
+      if (otherUsers != users)
+        return differ("user parameter count");
+      for (size_t p = 0; p < users; ++p) {
+        const ParamInfo &a = first.params[p], &b = other->params[p];
+        if (a.kind != b.kind || a.name != b.name || a.dtype != b.dtype ||
+            a.shape != b.shape || a.alignment != b.alignment ||
+            a.semaphoreCount != b.semaphoreCount)
+          return differ("parameter " + std::to_string(p) + " ('" + b.name +
+                        "')");
+      }
+    }
+  }
+  return ok();
+}
+
+} // namespace
+
 Status verifyBundle(const Bundle &bundle) {
   if (bundle.arch.rfind("sm_", 0) != 0)
     return bundleError("arch must look like 'sm_90a', found '" + bundle.arch +
@@ -355,6 +438,7 @@ Status verifyBundle(const Bundle &bundle) {
                                        "'");
     WEAVE_TRY(verifyKernel(kernel));
   }
+  WEAVE_TRY(verifyVariants(bundle));
   if (bundle.cubin.empty())
     return bundleError("bundle has no cubin");
   auto symbols = readCubinSymbols(bundle.cubin.data(), bundle.cubin.size());

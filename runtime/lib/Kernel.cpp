@@ -1,6 +1,7 @@
 //===- Kernel.cpp - Loading bundles and launching kernels on a team -------===//
 
 #include "weave/runtime/Kernel.h"
+#include "weave/runtime/detail/BundleDetail.h"
 #include "weave/runtime/detail/Module.h"
 #include "weave/runtime/detail/TeamState.h"
 #include "weave/runtime/detail/TmaLayout.h"
@@ -282,10 +283,28 @@ Expected<Program> Program::load(Team &team, Bundle bundle) {
 
 Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
   const KernelInfo *info = findKernel(program.bundle(), name);
-  if (!info)
-    return Error(ErrorCode::NotFound,
-                 "kernel '" + name + "' is not in the bundle");
+  if (!info) {
+    std::vector<const KernelInfo *> variants =
+        findVariants(program.bundle(), name);
+    if (variants.empty())
+      return Error(ErrorCode::NotFound,
+                   "kernel '" + name + "' is not in the bundle");
+    Kernel group;
+    group.name_ = name;
+    for (const KernelInfo *variant : variants) {
+      WEAVE_ASSIGN_OR_RETURN(Kernel kernel, get(program, variant->name));
+      group.variants_.push_back(std::make_unique<Kernel>(std::move(kernel)));
+    }
+    const Kernel &first = *group.variants_.front();
+    group.team_ = first.team_;
+    group.bundle_ = first.bundle_;
+    group.modules_ = first.modules_;
+    group.info_ = first.info_;
+    group.launchGrid_ = first.launchGrid_;
+    return group;
+  }
   Kernel kernel;
+  kernel.name_ = name;
   kernel.team_ = program.team();
   kernel.bundle_ = program.bundlePtr();
   kernel.modules_ = program.modules();
@@ -385,7 +404,77 @@ Status Kernel::planGrid() {
   return ok();
 }
 
+std::vector<const Kernel *> Kernel::variants() const {
+  std::vector<const Kernel *> list;
+  for (const std::unique_ptr<Kernel> &variant : variants_)
+    list.push_back(variant.get());
+  return list;
+}
+
+size_t Kernel::cachedDescriptorCount() const {
+  size_t count = tmaCache_.size();
+  for (const std::unique_ptr<Kernel> &variant : variants_)
+    count += variant->cachedDescriptorCount();
+  return count;
+}
+
+size_t Kernel::cachedTableCount() const {
+  size_t count = tableCache_.size();
+  for (const std::unique_ptr<Kernel> &variant : variants_)
+    count += variant->cachedTableCount();
+  return count;
+}
+
+Expected<Kernel *> Kernel::selectVariant(const std::vector<KernelArg> &args) {
+  for (const std::unique_ptr<Kernel> &variant : variants_) {
+    const KernelInfo &info = variant->info();
+    bool admits = true;
+    for (size_t i = 0; i < args.size() && i < info.params.size() && admits;
+         ++i) {
+      const ParamInfo &param = info.params[i];
+      if (param.ranges.empty())
+        continue;
+      std::vector<int64_t> shape = launchShape(param, args[i]);
+      for (size_t axis = 0; axis < shape.size() && axis < param.ranges.size();
+           ++axis)
+        admits = admits && param.ranges[axis].contains(shape[axis]);
+    }
+    if (admits)
+      return variant.get();
+  }
+  // Name the sizes and what each variant takes.
+  std::string sizes, taken;
+  for (const std::unique_ptr<Kernel> &variant : variants_) {
+    const KernelInfo &info = variant->info();
+    std::string ranges;
+    for (size_t i = 0; i < args.size() && i < info.params.size(); ++i) {
+      const ParamInfo &param = info.params[i];
+      for (size_t axis = 0; axis < param.ranges.size(); ++axis) {
+        if (param.shape[axis] != abi::kDynamicDim)
+          continue;
+        ranges += (ranges.empty() ? "" : ", ") + param.name + " dimension " +
+                  std::to_string(axis) + " in " +
+                  formatRange(param.ranges[axis]);
+        if (variant == variants_.front()) {
+          std::vector<int64_t> shape = launchShape(param, args[i]);
+          if (axis < shape.size())
+            sizes += (sizes.empty() ? "" : ", ") + param.name + " dimension " +
+                     std::to_string(axis) + " is " +
+                     std::to_string(shape[axis]);
+        }
+      }
+    }
+    taken += "; '" + info.name + "' takes " +
+             (ranges.empty() ? std::string("any size") : ranges);
+  }
+  return Error(ErrorCode::InvalidArgument,
+               "kernel '" + name_ + "': no variant takes these sizes (" +
+                   sizes + ")" + taken);
+}
+
 Expected<int> Kernel::maxResidentClusters(size_t local) const {
+  if (!variants_.empty())
+    return variants_.front()->maxResidentClusters(local);
   if (local >= functions_.size())
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name + "': no local device " +
@@ -535,6 +624,22 @@ Status Kernel::bindMember(const SymmetricHeap &heap,
 
 Expected<BoundArgs> Kernel::bind(const SymmetricHeap &heap,
                                  const std::vector<KernelArg> &args) {
+  if (!variants_.empty()) {
+    // Wrong counts, kinds, dtypes or static sizes are the same error for
+    // every variant (they take the same arguments): reported as such, not
+    // as "no variant takes these sizes". The chosen variant checks again,
+    // ranges included.
+    if (heap.team() == team_) {
+      KernelInfo unranged = *info_;
+      for (ParamInfo &param : unranged.params)
+        param.ranges.clear();
+      WEAVE_TRY(checkKernelArgs(unranged, args,
+                                BindingTarget{heap.id(), team_->devices.size(),
+                                              team_->size}));
+    }
+    WEAVE_ASSIGN_OR_RETURN(Kernel * variant, selectVariant(args));
+    return variant->bind(heap, args);
+  }
   if (heap.team() != team_)
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name +
@@ -580,6 +685,9 @@ Status Kernel::launch(const BoundArgs &args,
                  "kernel '" + info_->name + "': expected one stream per local "
                  "device (" + std::to_string(team_->devices.size()) +
                      "), got " + std::to_string(streams.size()));
+  for (const std::unique_ptr<Kernel> &variant : variants_)
+    if (args.kernel_ == variant.get())
+      return variant->launch(args, streams);
   if (args.kernel_ != this)
     return Error(ErrorCode::InvalidArgument,
                  "kernel '" + info_->name +

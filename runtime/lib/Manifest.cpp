@@ -49,6 +49,13 @@ std::string formatList(const std::vector<uint64_t> &values) {
   return joinList(values);
 }
 
+std::string formatRange(const DimRange &range) {
+  // "1..256"; without an upper bound "1..".
+  return std::to_string(range.lo) + ".." +
+         (range.hi == DimRange::kUnbounded ? std::string()
+                                           : std::to_string(range.hi));
+}
+
 namespace {
 
 bool parseUnsigned(const std::string &text, uint64_t max, uint64_t &out) {
@@ -273,6 +280,30 @@ const ParamKey kParamKeys[] = {
        p.tma.peerOffset = static_cast<int32_t>(s);
        return "";
      }},
+    {"range", kTensorKinds,
+     [](const ParamInfo &p) { return !p.ranges.empty(); },
+     [](const ParamInfo &p) {
+       std::string text;
+       for (size_t i = 0; i < p.ranges.size(); ++i)
+         text += (i ? "," : "") + formatRange(p.ranges[i]);
+       return text;
+     },
+     [](const std::string &value, ParamInfo &p) -> std::string {
+       const char *expected = "a comma-separated list of ranges LO..HI or "
+                              "LO.. (one per dimension) in 'range'";
+       for (const std::string &item : splitList(value)) {
+         size_t dots = item.find("..");
+         if (dots == std::string::npos)
+           return expected;
+         uint64_t lo, hi = DimRange::kUnbounded;
+         std::string hiText = item.substr(dots + 2);
+         if (!parseUnsigned(item.substr(0, dots), INT64_MAX, lo) ||
+             (!hiText.empty() && !parseUnsigned(hiText, INT64_MAX, hi)))
+           return expected;
+         p.ranges.push_back({int64_t(lo), int64_t(hi)});
+       }
+       return "";
+     }},
     {"align", kTensorKinds | kindBit(ParamKind::Semaphore), always,
      [](const ParamInfo &p) { return std::to_string(p.alignment); },
      parseU32<&ParamInfo::alignment>},
@@ -472,6 +503,12 @@ Status ManifestParser::parse(Bundle &bundle) {
       kernel->params.push_back(std::move(param));
       continue;
     }
+    if (key == "variant_of") {
+      if (words.size() != 2 || !isValidName(words[1]))
+        return lineError("expected 'variant_of NAME' with a kernel name");
+      kernel->variantOf = words[1];
+      continue;
+    }
     const KernelKey *kernelKey = nullptr;
     for (const KernelKey &candidate : kKernelKeys)
       if (key == candidate.name)
@@ -479,7 +516,7 @@ Status ManifestParser::parse(Bundle &bundle) {
     if (!kernelKey)
       return lineError("unknown keyword '" + key + "' in kernel '" +
                        kernel->name + "' (expected " + kernelKeyList() +
-                       "param or end)");
+                       "variant_of, param or end)");
     WEAVE_TRY(parseKernelKey(*kernelKey, words, *kernel));
   }
   if (!sawHeader)
@@ -532,6 +569,8 @@ std::string printManifest(const Bundle &bundle) {
       else
         out << kernel.*key.value << "\n";
     }
+    if (!kernel.variantOf.empty())
+      out << "  variant_of " << kernel.variantOf << "\n";
     for (const ParamInfo &param : kernel.params) {
       out << "  param " << paramKindName(param.kind) << " " << param.name;
       for (const ParamKey &key : kParamKeys)

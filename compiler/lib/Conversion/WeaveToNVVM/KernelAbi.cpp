@@ -2,6 +2,7 @@
 
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
 
+#include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -220,6 +221,41 @@ static LogicalResult computeUserParams(gpu::GPUFuncOp func,
   return success();
 }
 
+/// Records weave.variant (KernelVariant.h): the group name, and the range
+/// of the argument dimension it bounds (every other dimension of that
+/// argument its static size or any size).
+static LogicalResult applyVariant(gpu::GPUFuncOp func, KernelAbi &abi) {
+  std::optional<KernelVariant> variant = getKernelVariant(func);
+  if (!variant)
+    return success();
+  if (variant->of == func.getName())
+    return func.emitError() << "'" << kVariantAttrName << "' names the kernel "
+                            << "itself ('" << variant->of
+                            << "'); a variant is launched by another name";
+  if (variant->arg >= func.getNumArguments())
+    return func.emitError() << "'" << kVariantAttrName << "' bounds argument #"
+                            << variant->arg << ", but the kernel has "
+                            << func.getNumArguments() << " argument(s)";
+  ::weave::ParamInfo &param = abi.params[variant->arg];
+  if ((param.kind != ::weave::abi::ParamKind::Buffer &&
+       param.kind != ::weave::abi::ParamKind::Symmetric) ||
+      variant->axis >= param.shape.size() ||
+      param.shape[variant->axis] != ::weave::abi::kDynamicDim)
+    return emitError(func.getArgument(variant->arg).getLoc())
+           << "'" << kVariantAttrName << "' bounds dimension " << variant->axis
+           << " of kernel argument #" << variant->arg
+           << ", which is not a dynamic dimension of a buffer (got "
+           << func.getArgument(variant->arg).getType() << ")";
+  abi.variantOf = variant->of;
+  param.ranges.clear();
+  for (int64_t dim : param.shape)
+    param.ranges.push_back(dim == ::weave::abi::kDynamicDim
+                               ? ::weave::DimRange{}
+                               : ::weave::DimRange{dim, dim});
+  param.ranges[variant->axis] = {variant->lo, variant->hi};
+  return success();
+}
+
 LogicalResult mlir::weave::verifyKernelInterface(gpu::GPUFuncOp func) {
   auto kernel =
       func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
@@ -228,8 +264,10 @@ LogicalResult mlir::weave::verifyKernelInterface(gpu::GPUFuncOp func) {
            << WeaveDialect::getKernelAttrName() << "' attribute";
   // The kernel's name and its mesh size are checked before, by
   // weave-verify-kernel and the #weave.mesh verifier.
-  std::vector<::weave::ParamInfo> params;
-  return computeUserParams(func, params);
+  KernelAbi abi;
+  if (failed(computeUserParams(func, abi.params)))
+    return failure();
+  return applyVariant(func, abi);
 }
 
 FailureOr<KernelAbi>
@@ -253,7 +291,8 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
 
   // (The name and the mesh size were checked by weave-verify-kernel and the
   // #weave.mesh verifier.)
-  if (failed(computeUserParams(func, result.params)))
+  if (failed(computeUserParams(func, result.params)) ||
+      failed(applyVariant(func, result)))
     return failure();
   for (auto [kind, name] : {std::pair<::weave::abi::ParamKind, const char *>{::weave::abi::ParamKind::Rank, "rank"},
                             {::weave::abi::ParamKind::TeamSize, "team_size"},

@@ -10,6 +10,7 @@
 
 #include "weave/Conversion/Passes.h"
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
+#include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -1402,6 +1403,8 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   func->setAttr(kTmaArgsAttrName, b.getI64IntegerAttr(firstTma));
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, kernel.getBlock()));
   func->removeAttr(WeaveDialect::getKernelAttrName());
+  // Recorded in the manifest (computeKernelAbi); the cubin does not need it.
+  func->removeAttr(kVariantAttrName);
   return success();
 }
 

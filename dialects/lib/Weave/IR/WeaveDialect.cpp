@@ -1,6 +1,7 @@
 //===- WeaveDialect.cpp - The weave dialect -------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
+#include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -34,10 +35,20 @@ LogicalResult WeaveDialect::verifyOperationAttribute(Operation *op,
   // Left on a kernel by convert-weave-to-nvvm while it lowers it.
   if (attr.getName() == "weave.team_args" || attr.getName() == "weave.tma_arg")
     return success();
+  if (attr.getName() == kVariantAttrName) {
+    auto func = dyn_cast<gpu::GPUFuncOp>(op);
+    if (!func || !func.isKernel() || !op->hasAttr(getKernelAttrName()))
+      return op->emitError() << "'" << kVariantAttrName
+                             << "' expects to be attached to a gpu.func "
+                                "kernel with a '"
+                             << getKernelAttrName() << "' attribute";
+    return readKernelVariant(op, attr.getValue());
+  }
   if (attr.getName() != getKernelAttrName())
     return op->emitError() << "unknown weave attribute '"
                            << attr.getName().getValue() << "'; expected '"
-                           << getKernelAttrName() << "'";
+                           << getKernelAttrName() << "' or '"
+                           << kVariantAttrName << "'";
   if (!isa<KernelAttr>(attr.getValue()))
     return op->emitError() << "expects '" << getKernelAttrName()
                            << "' to be a #weave.kernel attribute, got "

@@ -8,11 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/ConfigChooser.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::weave {
 #define GEN_PASS_DEF_CONFIGUREPIPELINESPASS
@@ -109,18 +111,111 @@ void apply(MatmulPipelineOp op, const MatmulConfig &config) {
   op.setSplitKAttr(b.getI64IntegerAttr(config.splitK));
 }
 
+/// Where a dynamic row count comes from: the kernel argument the lhs is
+/// and its dimension 0; null when the lhs is not an argument (a view).
+std::optional<std::pair<unsigned, unsigned>>
+rowSource(gpu::GPUFuncOp func, MatmulPipelineOp op) {
+  auto arg = dyn_cast<BlockArgument>(op.getLhs());
+  if (!arg || arg.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  return std::make_pair(arg.getArgNumber(), 0u);
+}
+
 struct ConfigurePipelinesPass
     : public mlir::weave::impl::ConfigurePipelinesPassBase<
           ConfigurePipelinesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](gpu::GPUFuncOp func) {
-      return failed(configure(func)) ? WalkResult::interrupt()
-                                     : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    // Collected first: configuring may add variant copies of a kernel.
+    SmallVector<gpu::GPUFuncOp> funcs;
+    getOperation()->walk([&](gpu::GPUFuncOp func) { funcs.push_back(func); });
+    for (gpu::GPUFuncOp func : funcs)
+      if (failed(configure(func)))
+        return signalPassFailure();
+  }
+
+  /// Writes `config` on `op` and resolves the `auto` fields of its kernel.
+  LogicalResult applyToKernel(gpu::GPUFuncOp func, KernelAttr kernel,
+                              MatmulPipelineOp op,
+                              const MatmulConfig &config) {
+    apply(op, config);
+    if (!kernel || !kernel.hasAutoFields())
+      return success();
+    SmallVector<int32_t> block(kernel.getBlock()), cluster(kernel.getCluster());
+    if (kernel.isBlockAuto())
+      block = {int32_t(128 * (1 + op.getConsumers())), 1, 1};
+    if (kernel.isClusterAuto())
+      cluster = {int32_t(op.getClusterM()), 1, 1};
+    int64_t smem =
+        kernel.isSmemAuto() ? op.getSharedMemoryBytes() : kernel.getSmem();
+    auto resolved = KernelAttr::getChecked(
+        [&] { return func.emitError(); }, func.getContext(), kernel.getMesh(),
+        kernel.getGrid(), ArrayRef<int32_t>(block), ArrayRef<int32_t>(cluster),
+        smem);
+    if (!resolved)
+      return failure();
+    func->setAttr(WeaveDialect::getKernelAttrName(), resolved);
+    return success();
+  }
+
+  /// A kernel whose one tile(auto) pipeline has a dynamic row count read
+  /// from an argument gets a copy per range of rows the chooser configures
+  /// differently (chooseMatmulVariants), each marked weave.variant of the
+  /// kernel's name; the kernel itself goes. A kernel already marked is
+  /// configured for its own range.
+  LogicalResult configureVariants(gpu::GPUFuncOp func, KernelAttr kernel,
+                                  MatmulPipelineOp op,
+                                  std::pair<unsigned, unsigned> rows) {
+    auto [problem, constraints] = describe(op, kernel, smCount);
+    std::optional<KernelVariant> given = getKernelVariant(func);
+    if (given && given->arg == rows.first && given->axis == rows.second) {
+      problem.mLo = given->lo;
+      problem.mHi = given->hi;
+    }
+    std::vector<MatmulVariant> variants =
+        given ? std::vector<MatmulVariant>() : chooseMatmulVariants(problem,
+                                                                    constraints);
+    if (variants.size() <= 1) {
+      std::optional<MatmulConfig> config =
+          chooseMatmulConfig(problem, constraints);
+      if (!config)
+        return op.emitOpError()
+               << "has no tile configuration that satisfies the given "
+                  "constraints ("
+               << constraintText(constraints) << ")";
+      return applyToKernel(func, kernel, op, *config);
+    }
+    SymbolTable symbols(func->getParentOp());
+    std::string name = func.getName().str();
+    // The pipeline's position in the kernel, to find it in each copy.
+    SmallVector<MatmulPipelineOp> pipelines;
+    func.walk([&](MatmulPipelineOp p) { pipelines.push_back(p); });
+    unsigned index = llvm::find(pipelines, op) - pipelines.begin();
+    Operation *insertAfter = func;
+    for (const MatmulVariant &variant : variants) {
+      auto copy = cast<gpu::GPUFuncOp>(func->clone());
+      std::string copyName =
+          name + "__m" + std::to_string(variant.mLo) + "_" +
+          (variant.mHi == MatmulProblem::kUnbounded
+               ? std::string("up")
+               : std::to_string(variant.mHi));
+      copy.setName(copyName);
+      // Placed after the previous copy; renamed should the name be taken.
+      symbols.insert(copy, std::next(Block::iterator(insertAfter)));
+      insertAfter = copy;
+      KernelVariant marker{name, rows.first, rows.second, variant.mLo,
+                           variant.mHi == MatmulProblem::kUnbounded
+                               ? KernelVariant::kUnbounded
+                               : variant.mHi};
+      copy->setAttr(kVariantAttrName, marker.toAttr(func.getContext()));
+      SmallVector<MatmulPipelineOp> copies;
+      copy.walk([&](MatmulPipelineOp p) { copies.push_back(p); });
+      if (failed(applyToKernel(copy, kernel, copies[index], variant.config)))
+        return failure();
+    }
+    symbols.erase(func);
+    return success();
   }
 
   LogicalResult configure(gpu::GPUFuncOp func) {
@@ -137,6 +232,10 @@ struct ConfigurePipelinesPass
                 "smem) expects exactly one weave.matmul_pipeline with "
                 "tile(auto) to choose them, found "
              << autos.size();
+    if (kernel && autos.size() == 1 &&
+        cast<MemRefType>(autos.front().getLhs().getType()).isDynamicDim(0))
+      if (auto rows = rowSource(func, autos.front()))
+        return configureVariants(func, kernel, autos.front(), *rows);
     for (MatmulPipelineOp op : autos) {
       auto [problem, constraints] = describe(op, kernel, smCount);
       std::optional<MatmulConfig> config =
@@ -146,25 +245,13 @@ struct ConfigurePipelinesPass
                << "has no tile configuration that satisfies the given "
                   "constraints ("
                << constraintText(constraints) << ")";
-      apply(op, *config);
+      if (autos.size() == 1) {
+        if (failed(applyToKernel(func, kernel, op, *config)))
+          return failure();
+      } else {
+        apply(op, *config);
+      }
     }
-    if (!kernel || !kernel.hasAutoFields())
-      return success();
-    MatmulPipelineOp op = autos.front();
-    SmallVector<int32_t> block(kernel.getBlock()), cluster(kernel.getCluster());
-    if (kernel.isBlockAuto())
-      block = {int32_t(128 * (1 + op.getConsumers())), 1, 1};
-    if (kernel.isClusterAuto())
-      cluster = {int32_t(op.getClusterM()), 1, 1};
-    int64_t smem =
-        kernel.isSmemAuto() ? op.getSharedMemoryBytes() : kernel.getSmem();
-    auto resolved = KernelAttr::getChecked(
-        [&] { return func.emitError(); }, func.getContext(), kernel.getMesh(),
-        kernel.getGrid(), ArrayRef<int32_t>(block), ArrayRef<int32_t>(cluster),
-        smem);
-    if (!resolved)
-      return failure();
-    func->setAttr(WeaveDialect::getKernelAttrName(), resolved);
     return success();
   }
 };

@@ -45,6 +45,15 @@ struct DimInfo {
   uint32_t axis = 0;
 };
 
+/// The sizes a dimension may have at launch: lo <= size <= hi.
+struct DimRange {
+  /// No upper bound.
+  static constexpr int64_t kUnbounded = INT64_MAX;
+  int64_t lo = 1, hi = kUnbounded;
+  bool contains(int64_t size) const { return size >= lo && size <= hi; }
+  bool operator==(const DimRange &o) const { return lo == o.lo && hi == o.hi; }
+};
+
 /// One kernel parameter, in ABI order.
 struct ParamInfo {
   abi::ParamKind kind;
@@ -55,6 +64,11 @@ struct ParamInfo {
   /// for a dimension whose size comes from the argument at launch.
   std::vector<int64_t> shape;
   uint32_t alignment = 16;
+  /// Sizes a launch may give each dimension, [lo, hi] per dimension
+  /// (outermost first); empty: any size of at least 1 for a dynamic one.
+  /// A kernel variant (KernelInfo::variantOf) bounds the dimension it was
+  /// chosen for; a static dimension's range is its size.
+  std::vector<DimRange> ranges;
   /// Number of u32 counters (Semaphore params).
   uint32_t semaphoreCount = 0;
   TmaInfo tma;
@@ -80,6 +94,12 @@ struct KernelInfo {
   /// Team size the kernel was compiled for; 0 = any.
   uint32_t teamSize = 0;
   uint32_t computeCapability = abi::kHopperComputeCapability;
+  /// Non-empty: this kernel is one variant of the kernel named so, which
+  /// has no entry of its own. Kernel::get(variantOf) loads every variant
+  /// and launches the first (in manifest order) whose parameter ranges
+  /// admit the launch sizes: the compiler's way of choosing a
+  /// configuration per dynamic size (docs/BUNDLE.md, "Variants").
+  std::string variantOf;
   std::vector<ParamInfo> params;
 
   /// Blocks per cluster (1 without clusters). 64-bit so that an unverified
@@ -134,6 +154,10 @@ std::string printManifest(const Bundle &bundle);
 
 /// Finds a kernel by name, or null.
 const KernelInfo *findKernel(const Bundle &bundle, const std::string &name);
+/// The variants of `name` (kernels whose variantOf is `name`), in manifest
+/// order; empty when it has none.
+std::vector<const KernelInfo *> findVariants(const Bundle &bundle,
+                                             const std::string &name);
 
 /// Size in bytes of one element of `dtype`, or 0 if unknown.
 uint32_t dtypeBytes(const std::string &dtype);

@@ -64,6 +64,10 @@ public:
   /// reads the device's launch limits (checked by prepare). Raises the
   /// function's dynamic shared memory limit and allows a non-portable
   /// cluster size where the manifest needs it and the device permits it.
+  /// A name with variants in the bundle (KernelInfo::variantOf) loads them
+  /// all: bind() then takes the first variant whose dimension ranges admit
+  /// the arguments' sizes, and info(), launchGrid() and
+  /// maxResidentClusters() describe the first variant.
   static Expected<Kernel> get(const Program &program, const std::string &name);
 
   /// Checks the launch limits of every local device (checkLaunchLimits:
@@ -81,6 +85,9 @@ public:
   /// bind(), keeping nothing: call it before graph capture when
   /// descriptors or tables are new.
   Status prepare(const SymmetricHeap &heap, const std::vector<KernelArg> &args);
+  /// The variants of a kernel loaded by its group name, in manifest order;
+  /// empty for a kernel loaded by its own name.
+  std::vector<const Kernel *> variants() const;
   /// Launches arguments bound by this kernel's bind() on every local
   /// device, member i on streams[i]. No synchronization or device
   /// allocation, so it can be captured in a CUDA graph.
@@ -107,9 +114,9 @@ public:
     return limits_[local];
   }
   /// Number of TMA descriptors encoded so far (tests).
-  size_t cachedDescriptorCount() const { return tmaCache_.size(); }
+  size_t cachedDescriptorCount() const;
   /// Number of per-member TMA tables written so far (tests).
-  size_t cachedTableCount() const { return tableCache_.size(); }
+  size_t cachedTableCount() const;
 
 private:
   struct alignas(64) Descriptor {
@@ -131,11 +138,20 @@ private:
   Status bindMember(const SymmetricHeap &heap,
                     const std::vector<KernelArg> &args, size_t local,
                     std::vector<uint8_t> &storage, size_t &base);
+  /// The variant whose dimension ranges admit `args`' sizes, or an
+  /// InvalidArgument naming the sizes and every variant's ranges.
+  Expected<Kernel *> selectVariant(const std::vector<KernelArg> &args);
   /// Sizes launchGrid_ (collective in a multi-process team when the grid is
   /// persistent) and records in residency_ why a team launch would hang.
   Status planGrid();
 
   std::array<uint32_t, 3> launchGrid_{1, 1, 1};
+  /// A kernel loaded by its group name: the variants, each a whole kernel
+  /// (their addresses stay put when this kernel moves: BoundArgs point to
+  /// them); the fields below are then the first variant's.
+  std::vector<std::unique_ptr<Kernel>> variants_;
+  /// The name it was loaded by.
+  std::string name_;
   /// Set when the blocks of a team launch cannot all be resident at once:
   /// prepare() returns it, so nothing launches that would deadlock.
   std::optional<Error> residency_;

@@ -157,6 +157,28 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   return std::max(compute, dram) + kFixedCycles;
 }
 
+namespace {
+
+/// Row counts standing for the range [lo, hi] of a dynamic M: its ends,
+/// the powers of two inside and points between them, off the 128 grid too
+/// (partial row tiles); an unbounded range is sampled up to 4 x lo or
+/// 65536, whichever is larger.
+std::vector<int64_t> sampleRows(int64_t lo, int64_t hi) {
+  int64_t top = hi == MatmulProblem::kUnbounded
+                    ? std::max<int64_t>(65536, 4 * std::max<int64_t>(lo, 1))
+                    : hi;
+  std::vector<int64_t> rows = {lo, top, lo + (top - lo) / 4,
+                               lo + (top - lo) / 2, lo + 3 * (top - lo) / 4};
+  for (int64_t m = 64; m <= top; m *= 2)
+    if (m >= lo)
+      rows.push_back(m);
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+} // namespace
+
 std::vector<MatmulConfig>
 mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
                                         const MatmulConstraints &c) {
@@ -223,12 +245,14 @@ mlir::weave::pipeline::chooseMatmulConfig(const MatmulProblem &p,
   std::vector<MatmulConfig> candidates = candidateConfigs(p, c);
   if (candidates.empty())
     return std::nullopt;
+  std::vector<int64_t> samples = p.dynamicM() ? sampleRows(p.mLo, p.mHi)
+                                             : std::vector<int64_t>();
   auto cost = [&](const MatmulConfig &config) {
     if (!p.dynamicM())
       return estimateMatmulCycles(p, config);
     // Dynamic M: the summed regret over the row counts a launch may have.
     double regret = 0;
-    for (int64_t m = 64; m <= 16384; m *= 2) {
+    for (int64_t m : samples) {
       MatmulProblem q = p;
       q.m = m;
       double best = std::numeric_limits<double>::infinity();
@@ -249,4 +273,35 @@ mlir::weave::pipeline::chooseMatmulConfig(const MatmulProblem &p,
     }
   }
   return *best;
+}
+
+std::vector<MatmulVariant>
+mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
+                                            const MatmulConstraints &c) {
+  std::vector<MatmulVariant> variants;
+  if (!p.dynamicM() || p.mLo < 1 || p.mLo > p.mHi)
+    return variants;
+  // Pieces split at 128, 256, ... 16384 (inside the range); above 16384 one
+  // piece: tiles fill whole waves there whatever the choice.
+  int64_t lo = p.mLo;
+  while (lo <= p.mHi) {
+    int64_t edge = 128;
+    while (edge < lo && edge < 16384)
+      edge *= 2;
+    int64_t hi = edge >= lo && edge <= 16384 ? std::min(edge, p.mHi) : p.mHi;
+    MatmulProblem piece = p;
+    piece.mLo = lo;
+    piece.mHi = hi;
+    std::optional<MatmulConfig> config = chooseMatmulConfig(piece, c);
+    if (!config)
+      return {};
+    if (!variants.empty() && variants.back().config == *config)
+      variants.back().mHi = hi;
+    else
+      variants.push_back({lo, hi, *config});
+    if (hi == MatmulProblem::kUnbounded)
+      break;
+    lo = hi + 1;
+  }
+  return variants;
 }

@@ -85,6 +85,9 @@ std::string formatDims(const std::array<uint32_t, 3> &dims);
 /// "1,2,3", as the manifest writes shapes and boxes.
 std::string formatList(const std::vector<int64_t> &values);
 std::string formatList(const std::vector<uint64_t> &values);
+/// "1..256", or "1.." without an upper bound, as the manifest writes a
+/// dimension's range.
+std::string formatRange(const DimRange &range);
 /// Parses manifest text into `bundle` (arch, producer, kernels; no cubin,
 /// no consistency checks: verifyBundle). InvalidBundle naming the line.
 Status parseManifest(const std::string &text, Bundle &bundle);

@@ -31,8 +31,13 @@
 //    time = max(rounds * per unit, DRAM bytes / DRAM bandwidth) + a fixed
 //    launch and prologue cost.
 // For a dynamic M (`problem.m < 0`) it minimizes the summed regret
-// (estimate / best estimate) over M = 64 ... 16384 instead, without
+// (estimate / best estimate) over row counts sampled from the range
+// [problem.mLo, problem.mHi] the launch may take instead, without
 // clusters or split-K (the verifier needs a static M for both).
+// `chooseMatmulVariants` splits a dynamic M's range at powers of two (128,
+// 256, ... 16384), chooses for each piece as above and merges neighbours
+// that chose alike: the variants a bundle carries for the runtime to pick
+// from at launch (KernelInfo::variantOf).
 // Pure arithmetic: no MLIR type, so it is unit-tested directly.
 //
 //===----------------------------------------------------------------------===//
@@ -64,10 +69,14 @@ struct MatmulConfig {
   }
 };
 
-/// The problem: sizes (m < 0 for a dynamic row count), element bytes of
-/// the inputs (2: f16, bf16) and the output (2 or 4), the SM count.
+/// The problem: sizes (m < 0 for a dynamic row count, which lies in
+/// [mLo, mHi]), element bytes of the inputs (2: f16, bf16) and the output
+/// (2 or 4), the SM count.
 struct MatmulProblem {
+  /// No upper bound on a dynamic M.
+  static constexpr int64_t kUnbounded = INT64_MAX;
   int64_t m = 0, n = 0, k = 0;
+  int64_t mLo = 1, mHi = kUnbounded;
   int64_t inBytes = 2, outBytes = 2;
   int64_t smCount = 132;
   bool dynamicM() const { return m < 0; }
@@ -101,6 +110,20 @@ std::vector<MatmulConfig> candidateConfigs(const MatmulProblem &problem,
 std::optional<MatmulConfig>
 chooseMatmulConfig(const MatmulProblem &problem,
                    const MatmulConstraints &constraints = {});
+
+/// A configuration for the row counts [mLo, mHi] of a dynamic M.
+struct MatmulVariant {
+  int64_t mLo = 1, mHi = MatmulProblem::kUnbounded;
+  MatmulConfig config;
+};
+
+/// The variants of a dynamic-M problem (see the contract above), in
+/// increasing M, covering [problem.mLo, problem.mHi]; one when a single
+/// configuration serves the whole range; empty when no candidate satisfies
+/// the constraints.
+std::vector<MatmulVariant>
+chooseMatmulVariants(const MatmulProblem &problem,
+                     const MatmulConstraints &constraints = {});
 
 } // namespace mlir::weave::pipeline
 
