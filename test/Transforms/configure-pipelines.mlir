@@ -71,10 +71,22 @@ gpu.module @m {
 
 // -----
 
-// A dynamic row count: no cluster (the row tiles are counted at run time).
-// CHECK-LABEL: gpu.func @dynamic_rows
-//  CHECK-SAME:   block = [384, 1, 1], smem = {{[0-9]+}}>
-//       CHECK:   weave.matmul_pipeline {{.*}} tile({{.*}}) stages({{[0-9]+}}) : memref<?x4096xf16>
+// A dynamic row count read from an argument: one copy of the kernel per
+// range of rows the chooser configures differently, in increasing M from 1
+// with no upper bound on the last, each a weave.variant of the kernel's
+// name for dimension 0 of argument 0; none with a cluster or split-K (the
+// row tiles are counted at run time). The kernel itself goes.
+//   CHECK-NOT: gpu.func @dynamic_rows(
+//       CHECK: gpu.func @dynamic_rows__m1_128(
+//  CHECK-SAME:   block = [{{[0-9]+}}, 1, 1], smem = {{[0-9]+}}>, weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = 128 : i64, lo = 1 : i64, of = "dynamic_rows"}
+//   CHECK-NOT:   cluster_m
+//       CHECK:   weave.matmul_pipeline {{.*}} tile({{.*}}) stages({{[0-9]+}}) {{.*}}: memref<?x4096xf16>
+//       CHECK: gpu.func @dynamic_rows__m129_
+//  CHECK-SAME:   weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = {{[0-9]+}} : i64, lo = 129 : i64, of = "dynamic_rows"}
+//       CHECK: gpu.func @dynamic_rows__m{{[0-9]+}}_up(
+//  CHECK-SAME:   block = [384, 1, 1], smem = 230464>, weave.variant = {arg = 0 : i64, axis = 0 : i64, lo = {{[0-9]+}} : i64, of = "dynamic_rows"}
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(128, 256, 64) stages(4) :
+//   CHECK-NOT: gpu.func @dynamic_rows
 gpu.module @m {
   gpu.func @dynamic_rows(%a: memref<?x4096xf16>, %b: memref<4096x14336xf16>, %c: memref<?x14336xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>} {
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<?x4096xf16>, memref<4096x14336xf16> into memref<?x14336xf16>
@@ -98,6 +110,35 @@ gpu.module @m {
   }
   gpu.func @no_workspace(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>} {
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A kernel marked as a variant by hand is configured for its own range of
+// rows, not copied again: at most 64 rows, 128x128 tiles (32 of them)
+// where large M takes 128x256.
+// CHECK-LABEL: gpu.func @few_rows(
+//  CHECK-SAME:   weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = 64 : i64, lo = 1 : i64, of = "mm"}
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(128, 128, 64)
+//   CHECK-NOT: gpu.func @few_rows__m
+gpu.module @m {
+  gpu.func @few_rows(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>, weave.variant = {of = "mm", arg = 0, axis = 0, lo = 1, hi = 64}} {
+    weave.matmul_pipeline %a, %b into %c tile(auto) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// An explicit tile is honoured with a dynamic row count: one kernel.
+// CHECK-LABEL: gpu.func @explicit_tile(
+//       CHECK:   tile(128, 128, 64) stages(4)
+//   CHECK-NOT: gpu.func @explicit_tile__m
+gpu.module @m {
+  gpu.func @explicit_tile(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 164928>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
     gpu.return
   }
 }

@@ -42,6 +42,7 @@ if [ "${1:-}" = "--stage" ]; then
      "$BUILD"/examples/tma_forward/tma_forward.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
+     "$BUILD"/examples/dynamic_shapes/auto_matmul.wbundle \
      "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle \
      "$BUILD"/examples/callback_rhs/callback_rhs.wbundle "$CARRY/bundles/" || exit 1
   mkdir -p "$CARRY/bundles-mrs"
@@ -178,9 +179,14 @@ for d in 2 4 8; do
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
     "$CARRY/bundles/dynamic_shapes.wbundle" --rounds 2
 done
-run "dynamic matmul D=2 (matmul_pipeline, M = 1, 127, 1001, 4099 from one bundle)" \
+run "dynamic matmul D=2 (matmul_pipeline, M = 1 ... 9000 from one bundle)" \
   env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/dynamic_shapes" \
   "$CARRY/bundles/dynamic_matmul.wbundle"
+for d in 1 2; do
+  run "auto matmul D=$d (tile(auto) variants chosen per M at launch, M = 1 ... 9000)" \
+    env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
+    "$CARRY/bundles/auto_matmul.wbundle"
+done
 for d in 2 4 8; do
   for m in 1024 1152; do
     run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace mlir::weave::pipeline;
 
 namespace {
@@ -132,6 +134,63 @@ TEST(ConfigChooser, DynamicRowsNeitherClusterNorSplit) {
   MatmulConstraints cluster;
   cluster.clusterM = 2;
   EXPECT_FALSE(chooseMatmulConfig(problem(-1, 4096, 4096), cluster));
+}
+
+TEST(ConfigChooser, VariantsCoverTheRowRangeInOrder) {
+  for (int64_t n : {256, 1024, 4096, 4040, 14336}) {
+    for (int64_t k : {128, 4096}) {
+      std::vector<MatmulVariant> variants =
+          chooseMatmulVariants(problem(-1, n, k));
+      ASSERT_FALSE(variants.empty()) << n << "x" << k;
+      EXPECT_EQ(variants.front().mLo, 1);
+      EXPECT_EQ(variants.back().mHi, MatmulProblem::kUnbounded);
+      for (size_t i = 0; i < variants.size(); ++i) {
+        const MatmulVariant &v = variants[i];
+        EXPECT_LE(v.mLo, v.mHi);
+        EXPECT_EQ(v.config.clusterM, 1) << v.config.name();
+        EXPECT_EQ(v.config.splitK, 1) << v.config.name();
+        if (i > 0) {
+          EXPECT_EQ(v.mLo, variants[i - 1].mHi + 1);
+          // Neighbours that chose alike are merged.
+          EXPECT_FALSE(v.config == variants[i - 1].config) << v.config.name();
+        }
+        // A piece's own choice is the variant's.
+        MatmulProblem piece = problem(-1, n, k);
+        piece.mLo = v.mLo;
+        piece.mHi = v.mLo == 1 ? 128 : std::min(v.mHi, 2 * (v.mLo - 1));
+        if (v.mLo > 16384)
+          piece.mHi = v.mHi;
+        EXPECT_EQ(choose(piece).name(), v.config.name())
+            << n << "x" << k << " rows " << v.mLo << ".." << v.mHi;
+      }
+    }
+  }
+  // Whole waves of 128x256 tiles at large M; something smaller for a
+  // handful of rows, where 128x256 leaves most SMs idle.
+  std::vector<MatmulVariant> v = chooseMatmulVariants(problem(-1, 4096, 4096));
+  ASSERT_GT(v.size(), 1u);
+  EXPECT_EQ(v.back().config.tileM * v.back().config.tileN, 128 * 256);
+  EXPECT_LT(v.front().config.tileM * v.front().config.tileN, 128 * 256);
+}
+
+TEST(ConfigChooser, VariantsOfABoundedRangeAndOfStaticRows) {
+  MatmulProblem p = problem(-1, 4096, 4096);
+  p.mLo = 1;
+  p.mHi = 100;
+  std::vector<MatmulVariant> v = chooseMatmulVariants(p);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].mLo, 1);
+  EXPECT_EQ(v[0].mHi, 100);
+  p.mLo = 300;
+  p.mHi = 5000;
+  v = chooseMatmulVariants(p);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.front().mLo, 300);
+  EXPECT_EQ(v.back().mHi, 5000);
+  EXPECT_TRUE(chooseMatmulVariants(problem(512, 4096, 4096)).empty());
+  MatmulConstraints cluster;
+  cluster.clusterM = 2;
+  EXPECT_TRUE(chooseMatmulVariants(problem(-1, 4096, 4096), cluster).empty());
 }
 
 TEST(ConfigChooser, StagesFitSharedMemory) {
