@@ -20,6 +20,11 @@ Expected<const KernelInfo *> contractKernel(const Bundle &bundle,
                                             const std::string &name) {
   if (const KernelInfo *k = findKernel(bundle, name))
     return k;
+  // A name with variants: they take the same arguments (verifyBundle), so
+  // the first stands for all.
+  if (std::vector<const KernelInfo *> v = findVariants(bundle, name);
+      !v.empty())
+    return v.front();
   std::string names;
   for (const KernelInfo &k : bundle.kernels)
     names += (names.empty() ? "" : ", ") + k.name;

@@ -19,7 +19,8 @@
 namespace weave {
 namespace bench {
 
-/// The kernel named `name`; NotFound naming the kernels the bundle has.
+/// The kernel named `name` (or the first of its variants, which all take
+/// the same arguments); NotFound naming the kernels the bundle has.
 Expected<const KernelInfo *> contractKernel(const Bundle &bundle,
                                             const std::string &name);
 
