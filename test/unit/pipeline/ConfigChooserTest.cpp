@@ -154,15 +154,22 @@ TEST(ConfigChooser, VariantsCoverTheRowRangeInOrder) {
           // Neighbours that chose alike are merged.
           EXPECT_FALSE(v.config == variants[i - 1].config) << v.config.name();
         }
-        // A piece's own choice is the variant's.
-        MatmulProblem piece = problem(-1, n, k);
-        piece.mLo = v.mLo;
-        piece.mHi = v.mLo == 1 ? 128 : std::min(v.mHi, 2 * (v.mLo - 1));
-        if (v.mLo > 16384)
-          piece.mHi = v.mHi;
-        EXPECT_EQ(choose(piece).name(), v.config.name())
-            << n << "x" << k << " rows " << v.mLo << ".." << v.mHi;
       }
+      EXPECT_LE(variants.size(), 8u);
+      // Each 64-row band runs within a few percent of its best candidate
+      // (the merges to at most 8 variants cost little).
+      double regret = 0;
+      int bands = 0;
+      for (int64_t m = 64; m <= 16384; m += 64, ++bands) {
+        MatmulProblem q = problem(m, n, k);
+        double best = 1e300;
+        for (const MatmulConfig &c : candidateConfigs(problem(-1, n, k)))
+          best = std::min(best, estimateMatmulCycles(q, c));
+        for (const MatmulVariant &v : variants)
+          if (v.mLo <= m && m <= v.mHi)
+            regret += estimateMatmulCycles(q, v.config) / best;
+      }
+      EXPECT_LT(regret / bands, 1.02) << n << "x" << k;
     }
   }
   // Whole waves of 128x256 tiles at large M; something smaller for a

@@ -40,6 +40,11 @@ constexpr int64_t kMinStepsPerSplit = 4;
 constexpr int64_t kMaxSplitK = 16;
 constexpr int64_t kMaxStages = 8;
 constexpr int64_t kMaxSmem = 227 * 1024;
+/// Variants of a dynamic M: chosen per band of 64 rows up to this many
+/// rows, at most this many kernels (each is a cubin function: compile time
+/// and bundle size).
+constexpr int64_t kBandedRows = 16384;
+constexpr int64_t kMaxVariants = 8;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
@@ -278,30 +283,108 @@ mlir::weave::pipeline::chooseMatmulConfig(const MatmulProblem &p,
 std::vector<MatmulVariant>
 mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
                                             const MatmulConstraints &c) {
-  std::vector<MatmulVariant> variants;
   if (!p.dynamicM() || p.mLo < 1 || p.mLo > p.mHi)
-    return variants;
-  // Pieces split at 128, 256, ... 16384 (inside the range); above 16384 one
-  // piece: tiles fill whole waves there whatever the choice.
-  int64_t lo = p.mLo;
-  while (lo <= p.mHi) {
-    int64_t edge = 128;
-    while (edge < lo && edge < 16384)
-      edge *= 2;
-    int64_t hi = edge >= lo && edge <= 16384 ? std::min(edge, p.mHi) : p.mHi;
-    MatmulProblem piece = p;
-    piece.mLo = lo;
-    piece.mHi = hi;
-    std::optional<MatmulConfig> config = chooseMatmulConfig(piece, c);
-    if (!config)
-      return {};
-    if (!variants.empty() && variants.back().config == *config)
-      variants.back().mHi = hi;
-    else
-      variants.push_back({lo, hi, *config});
-    if (hi == MatmulProblem::kUnbounded)
+    return {};
+  // Bands of 64 rows up to kBandedRows: every tile count (and so every
+  // estimate but the DRAM term) is constant inside one, so its last row
+  // stands for it. Above, one band: tiles fill whole waves there.
+  struct Band {
+    int64_t lo, hi, row; // rows [lo, hi], estimated at `row`
+  };
+  std::vector<Band> bands;
+  for (int64_t lo = p.mLo; lo <= p.mHi;) {
+    if (lo > kBandedRows) {
+      bands.push_back({lo, p.mHi, -1});
       break;
+    }
+    int64_t hi = std::min(p.mHi, (lo + 63) / 64 * 64);
+    bands.push_back({lo, hi, hi});
     lo = hi + 1;
   }
+  std::vector<MatmulConfig> candidates = candidateConfigs(p, c);
+  if (candidates.empty())
+    return {};
+  // cost[b][i]: regret (estimate / the band's best) of candidate i in band
+  // b; the unbounded band sums it over its sampled rows.
+  std::vector<std::vector<double>> cost(bands.size());
+  for (size_t b = 0; b < bands.size(); ++b) {
+    std::vector<int64_t> rows =
+        bands[b].row > 0 ? std::vector<int64_t>{bands[b].row}
+                         : sampleRows(bands[b].lo, bands[b].hi);
+    cost[b].assign(candidates.size(), 0);
+    for (int64_t m : rows) {
+      MatmulProblem q = p;
+      q.m = m;
+      std::vector<double> est;
+      double best = std::numeric_limits<double>::infinity();
+      for (const MatmulConfig &config : candidates) {
+        est.push_back(estimateMatmulCycles(q, config));
+        best = std::min(best, est.back());
+      }
+      for (size_t i = 0; i < candidates.size(); ++i)
+        cost[b][i] += est[i] / best;
+    }
+  }
+  // Runs of bands sharing a candidate: each band's best first, then the
+  // neighbours whose merge costs the least regret merged until at most
+  // kMaxVariants remain. A run's candidate is the one with the least
+  // summed regret over its bands (earlier candidates win ties).
+  struct Run {
+    size_t first, last, choice;
+    double cost;
+  };
+  auto bestOver = [&](size_t first, size_t last) {
+    Run run{first, last, 0, std::numeric_limits<double>::infinity()};
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      double sum = 0;
+      for (size_t b = first; b <= last; ++b)
+        sum += cost[b][i];
+      if (sum < run.cost) {
+        run.cost = sum;
+        run.choice = i;
+      }
+    }
+    return run;
+  };
+  std::vector<Run> runs;
+  for (size_t b = 0; b < bands.size(); ++b) {
+    Run run = bestOver(b, b);
+    if (!runs.empty() && runs.back().choice == run.choice) {
+      runs.back().last = b;
+      runs.back().cost += run.cost;
+    } else {
+      runs.push_back(run);
+    }
+  }
+  while (runs.size() > size_t(kMaxVariants)) {
+    size_t at = 0;
+    double least = std::numeric_limits<double>::infinity();
+    Run merged{};
+    for (size_t r = 0; r + 1 < runs.size(); ++r) {
+      Run candidate = bestOver(runs[r].first, runs[r + 1].last);
+      double extra = candidate.cost - runs[r].cost - runs[r + 1].cost;
+      if (extra < least) {
+        least = extra;
+        at = r;
+        merged = candidate;
+      }
+    }
+    runs[at] = merged;
+    runs.erase(runs.begin() + at + 1);
+    // Merging may leave neighbours with one candidate: join them.
+    for (size_t r = 0; r + 1 < runs.size();) {
+      if (runs[r].choice == runs[r + 1].choice) {
+        runs[r].last = runs[r + 1].last;
+        runs[r].cost += runs[r + 1].cost;
+        runs.erase(runs.begin() + r + 1);
+      } else {
+        ++r;
+      }
+    }
+  }
+  std::vector<MatmulVariant> variants;
+  for (const Run &run : runs)
+    variants.push_back(
+        {bands[run.first].lo, bands[run.last].hi, candidates[run.choice]});
   return variants;
 }

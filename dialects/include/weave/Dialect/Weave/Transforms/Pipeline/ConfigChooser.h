@@ -34,10 +34,13 @@
 // (estimate / best estimate) over row counts sampled from the range
 // [problem.mLo, problem.mHi] the launch may take instead, without
 // clusters or split-K (the verifier needs a static M for both).
-// `chooseMatmulVariants` splits a dynamic M's range at powers of two (128,
-// 256, ... 16384), chooses for each piece as above and merges neighbours
-// that chose alike: the variants a bundle carries for the runtime to pick
-// from at launch (KernelInfo::variantOf).
+// `chooseMatmulVariants` gives a dynamic M's range the variants a bundle
+// carries for the runtime to pick from at launch (KernelInfo::variantOf):
+// the range in bands of 64 rows up to 16384 (the tile counts, and so the
+// estimate, are constant inside one) and one band above, each band's best
+// candidate, neighbours with the same one joined; then, while more than 8
+// remain, the two neighbours whose merge adds the least regret merged
+// (the merged run takes the candidate with the least summed regret).
 // Pure arithmetic: no MLIR type, so it is unit-tested directly.
 //
 //===----------------------------------------------------------------------===//
