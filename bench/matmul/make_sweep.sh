@@ -7,7 +7,9 @@
 # For each row `dtype M N K` of SHAPES_FILE (default sweep_shapes.txt beside
 # this script): a static bundle from matmul_auto.mlir.in (tile(auto); with a
 # split-K workspace when M <= 1024), and one dynamic-M bundle (`?` rows) per
-# (dtype, N, K), shared by the rows with that N and K. Each bundle gets a
+# (dtype, N, K), shared by the rows with that N and K: weavec makes it one
+# kernel per range of M (variants), with a workspace for 1024 rows, which
+# the variants up to 1024 rows may split K into. Each bundle gets a
 # `<bundle>.config` sidecar: the configuration weavec chose (from
 # --emit=mlir). OUT_DIR/sweep.txt lists the rows for
 # `weave_bench_matmul --sweep OUT_DIR/sweep.txt`. Runs ${JOBS:-2} weavec at once.
@@ -55,7 +57,9 @@ while read -r dtype m n k _; do
   dynamic=matmul_dyn_${dtype}_${n}x${k}
   if [ -z "${dynamic_done[$dynamic]:-}" ]; then
     dynamic_done[$dynamic]=1
-    instantiate "$dynamic" "?" "$n" "$k" "$dtype" 0
+    # Sized for 1024 rows: the variants for M <= 1024 may split K.
+    dynws=$(( 4 * 1024 * ((n + 255) / 256 * 256) + 2 * 16 * ((n + 63) / 64) ))
+    instantiate "$dynamic" "?" "$n" "$k" "$dtype" "$dynws"
   fi
   echo "$dtype $m $n $k $static.wbundle $dynamic.wbundle" >> "$OUT/sweep.txt"
 done < "$SHAPES"

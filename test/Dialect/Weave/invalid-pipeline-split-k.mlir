@@ -19,7 +19,7 @@ func.func @workspace_type(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c
 // -----
 
 func.func @dynamic_rows(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %ws: memref<1048576xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects a static row count with split_k(4) (the workspace holds one region per tile)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static row count, or a kernel argument whose rows a weave.variant bounds (hi), with split_k(4) (the workspace holds one region per tile)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<1048576xf32>) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
   return
 }
@@ -42,9 +42,10 @@ func.func @too_many_splits(%a: memref<64x256xf16>, %b: memref<256x4096xf16>, %c:
 
 // -----
 
-// 16 tiles of 128x256 in 4 splits: 16 x (3 x 32768 + 2) words.
+// 16 tiles of 128x256 in 4 splits: 16 x 3 x 32768 words of partials
+// after the counters (splitKCounterWords: 196 for this size).
 func.func @workspace_too_small(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<4096xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 1572896 f32 (tiles x ((split_k - 1) x tile_m x tile_n + consumers)), got 4096}}
+  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 1573060 f32 (counters, then tiles x (split_k - 1) x tile_m x tile_n partials), got 4096}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<4096xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
   return
 }
@@ -58,4 +59,28 @@ func.func @with_epilogue(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c:
     weave.yield
   }
   return
+}
+
+// -----
+
+// A dynamic row count bounded by the kernel's weave.variant (at most 256
+// rows): the workspace must hold the split-K regions of 256 rows (2 x 16
+// tiles of 128x256, 3 partials each, and the counters).
+gpu.module @m {
+  gpu.func @bounded_rows_small_workspace(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %ws: memref<1048576xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>, weave.variant = {of = "mm", arg = 0, axis = 0, lo = 1, hi = 256}} {
+    // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 3146116 f32}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<1048576xf32>) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A bound on another argument's rows does not bound the lhs.
+gpu.module @m {
+  gpu.func @bound_on_the_output(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %ws: memref<4194304xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>, weave.variant = {of = "mm", arg = 2, axis = 0, lo = 1, hi = 256}} {
+    // expected-error @below {{expects a static row count, or a kernel argument whose rows a weave.variant bounds (hi), with split_k(4)}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<4194304xf32>) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
 }

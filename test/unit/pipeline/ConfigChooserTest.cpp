@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/ConfigChooser.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
 
 #include <gtest/gtest.h>
 
@@ -178,6 +179,53 @@ TEST(ConfigChooser, VariantsCoverTheRowRangeInOrder) {
   ASSERT_GT(v.size(), 1u);
   EXPECT_EQ(v.back().config.tileM * v.back().config.tileN, 128 * 256);
   EXPECT_LT(v.front().config.tileM * v.front().config.tileN, 128 * 256);
+}
+
+TEST(ConfigChooser, VariantsSplitKWhereTheWorkspaceHoldsTheirRows) {
+  // A workspace for 1024 rows: the variants for few rows split K (the
+  // tiles do not fill the SMs), each only where the workspace holds its
+  // last row; the unbounded one never.
+  MatmulConstraints ws;
+  ws.workspaceWords = 4 * 1024 * 4096 + 2 * 16 * 64;
+  for (int64_t k : {4096, 8192, 14336}) {
+    std::vector<MatmulVariant> v =
+        chooseMatmulVariants(problem(-1, 4096, k), ws);
+    ASSERT_GT(v.size(), 1u);
+    EXPECT_GT(v.front().config.splitK, 1) << v.front().config.name();
+    EXPECT_EQ(v.back().config.splitK, 1) << v.back().config.name();
+    for (const MatmulVariant &variant : v) {
+      const MatmulConfig &c = variant.config;
+      if (c.splitK == 1)
+        continue;
+      ASSERT_NE(variant.mHi, MatmulProblem::kUnbounded);
+      EXPECT_LE(splitKWorkspaceWords(variant.mHi, 4096, c.tileM, c.tileN,
+                                     c.consumers, c.splitK),
+                ws.workspaceWords)
+          << c.name() << " up to " << variant.mHi << " rows";
+    }
+  }
+  // Without a workspace, no variant splits.
+  for (const MatmulVariant &variant :
+       chooseMatmulVariants(problem(-1, 4096, 8192)))
+    EXPECT_EQ(variant.config.splitK, 1);
+}
+
+TEST(ConfigChooser, SplitKWorkspaceLayout) {
+  // Counters first (a multiple of 4 words fixed by the size), then the
+  // partials; the least size fits, and so does every larger one.
+  EXPECT_EQ(splitKCounterWords(1), 4);
+  EXPECT_EQ(splitKCounterWords(8192 * 4), 4);
+  EXPECT_EQ(splitKCounterWords(8192 * 4 + 1), 8);
+  for (int64_t m : {1, 64, 127, 1024}) {
+    int64_t tiles = (m + 127) / 128 * 16;
+    int64_t partials = tiles * 3 * 128 * 256;
+    int64_t need = splitKWorkspaceWords(m, 4096, 128, 256, 2, 4);
+    for (int64_t w = need; w < need + 70000; w += 97) {
+      EXPECT_LE(splitKCounterWords(w) + partials, w) << m << " rows, " << w;
+      EXPECT_GE(splitKCounterWords(w), tiles * 2);
+    }
+    EXPECT_GT(splitKCounterWords(need - 1) + partials, need - 1);
+  }
 }
 
 TEST(ConfigChooser, VariantsOfABoundedRangeAndOfStaticRows) {

@@ -20,27 +20,20 @@ DictionaryAttr KernelVariant::toAttr(MLIRContext *context) const {
   return b.getDictionaryAttr(fields);
 }
 
-FailureOr<KernelVariant> mlir::weave::readKernelVariant(Operation *op,
-                                                        Attribute attr) {
-  auto fail = [&]() {
-    return op->emitError()
-           << "expects '" << kVariantAttrName
-           << "' to be {of = \"NAME\", arg = N, axis = N, lo = N[, hi = N]} "
-              "with 0 <= arg, 0 <= axis, 1 <= lo <= hi, got "
-           << attr;
-  };
+/// The variant `attr` describes, or std::nullopt when malformed.
+static std::optional<KernelVariant> parseKernelVariant(Attribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict)
-    return fail();
+    return std::nullopt;
   for (NamedAttribute field : dict)
     if (!llvm::is_contained({"of", "arg", "axis", "lo", "hi"},
                             field.getName().getValue()))
-      return fail();
+      return std::nullopt;
   KernelVariant v;
   auto of = dict.getAs<StringAttr>("of");
   auto integer = [&](StringRef name, int64_t &out) {
     auto value = dict.getAs<IntegerAttr>(name);
-    if (!value)
+    if (!value || value.getValue().getSignificantBits() > 64)
       return false;
     out = value.getValue().getSExtValue();
     return true;
@@ -49,26 +42,27 @@ FailureOr<KernelVariant> mlir::weave::readKernelVariant(Operation *op,
   if (!of || of.getValue().empty() || !integer("arg", arg) ||
       !integer("axis", axis) || !integer("lo", v.lo) || arg < 0 ||
       arg > INT32_MAX || axis < 0 || axis > INT32_MAX || v.lo < 1)
-    return fail();
+    return std::nullopt;
   if (dict.get("hi") && (!integer("hi", v.hi) || v.hi < v.lo))
-    return fail();
+    return std::nullopt;
   v.of = of.getValue().str();
   v.arg = unsigned(arg);
   v.axis = unsigned(axis);
   return v;
 }
 
+FailureOr<KernelVariant> mlir::weave::readKernelVariant(Operation *op,
+                                                        Attribute attr) {
+  if (std::optional<KernelVariant> v = parseKernelVariant(attr))
+    return *v;
+  return op->emitError()
+         << "expects '" << kVariantAttrName
+         << "' to be {of = \"NAME\", arg = N, axis = N, lo = N[, hi = N]} "
+            "with 0 <= arg, 0 <= axis, 1 <= lo <= hi, got "
+         << attr;
+}
+
 std::optional<KernelVariant> mlir::weave::getKernelVariant(Operation *op) {
   Attribute attr = op->getAttr(kVariantAttrName);
-  if (!attr)
-    return std::nullopt;
-  // Verified already: no diagnostic is emitted for a well-formed one.
-  auto dict = dyn_cast<DictionaryAttr>(attr);
-  if (!dict || !dict.getAs<StringAttr>("of") || !dict.getAs<IntegerAttr>("arg") ||
-      !dict.getAs<IntegerAttr>("axis") || !dict.getAs<IntegerAttr>("lo"))
-    return std::nullopt;
-  FailureOr<KernelVariant> v = readKernelVariant(op, attr);
-  if (failed(v))
-    return std::nullopt;
-  return *v;
+  return attr ? parseKernelVariant(attr) : std::nullopt;
 }

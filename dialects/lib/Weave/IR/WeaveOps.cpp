@@ -1,6 +1,7 @@
 //===- WeaveOps.cpp - weave operations ------------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
+#include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -712,14 +713,31 @@ static void printPipelineTile(OpAsmPrinter &printer, MatmulPipelineOp,
     printer << " stages(" << stages.getInt() << ")";
 }
 
+/// The most rows the lhs of `op` may have: its static row count, else the
+/// upper bound a weave.variant of the enclosing kernel puts on them (the
+/// lhs is the argument it bounds); std::nullopt when unbounded.
+static std::optional<int64_t> maxLhsRows(MatmulPipelineOp op) {
+  auto lhs = cast<MemRefType>(op.getLhs().getType());
+  if (!lhs.isDynamicDim(0))
+    return lhs.getDimSize(0);
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto arg = dyn_cast<BlockArgument>(op.getLhs());
+  if (!func || !arg || arg.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  std::optional<KernelVariant> variant = getKernelVariant(func);
+  if (!variant || variant->arg != arg.getArgNumber() || variant->axis != 0 ||
+      variant->hi == KernelVariant::kUnbounded)
+    return std::nullopt;
+  return variant->hi;
+}
+
 int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
-  auto lhs = cast<MemRefType>(getLhs().getType());
   auto rhs = cast<MemRefType>(getRhs().getType());
-  if (lhs.isDynamicDim(0) || isAutoTile())
+  std::optional<int64_t> rows = maxLhsRows(*this);
+  if (!rows || isAutoTile())
     return 0;
-  return pipeline::splitKWorkspaceWords(lhs.getDimSize(0), rhs.getDimSize(1),
-                                       tileM(), tileN(), getConsumers(),
-                                       getSplitK());
+  return pipeline::splitKWorkspaceWords(*rows, rhs.getDimSize(1), tileM(),
+                                       tileN(), getConsumers(), getSplitK());
 }
 
 LogicalResult MatmulPipelineOp::verifyAutoTile() {
@@ -744,9 +762,10 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
       return emitOpError() << "expects a static 1-d f32 workspace in global "
                               "memory, got "
                            << ws;
-    if (getSplitK() > 1 &&
-        cast<MemRefType>(getLhs().getType()).isDynamicDim(0))
-      return emitOpError() << "expects a static row count with split_k("
+    if (getSplitK() > 1 && !maxLhsRows(*this))
+      return emitOpError() << "expects a static row count, or a kernel "
+                              "argument whose rows a weave.variant bounds "
+                              "(hi), with split_k("
                            << getSplitK()
                            << ") (the workspace holds one region per tile)";
     if (getSplitK() > 1 && getClusterM() != 1)
@@ -957,8 +976,8 @@ LogicalResult MatmulPipelineOp::verify() {
     int64_t have = cast<MemRefType>(getWorkspace().getType()).getDimSize(0);
     if (have < need)
       return emitOpError() << "needs a workspace of at least " << need
-                           << " f32 (tiles x ((split_k - 1) x tile_m x tile_n + "
-                              "consumers)), "
+                           << " f32 (counters, then tiles x (split_k - 1) x "
+                              "tile_m x tile_n partials), "
                               "got "
                            << have;
   }

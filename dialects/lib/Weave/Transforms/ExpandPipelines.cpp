@@ -345,8 +345,7 @@ void PipelineBuilder::buildConsumer() {
     });
   std::optional<SplitKFixup> fixup;
   if (tiling.splitK > 1)
-    fixup.emplace(b, tiling, op.getWorkspace(), numTiles, warpgroup,
-                  laneInGroup);
+    fixup.emplace(b, tiling, op.getWorkspace(), warpgroup, laneInGroup);
   scheduler->forEachUnit(numK, [&](const Unit &unit, Value first) {
     auto [accs, end] =
         mainloop.consumeTile(consumer, laneInGroup, unit.kCount, first);

@@ -223,13 +223,18 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
           (p.dynamicM() || ceilDiv(p.m, base.tileM) % cluster != 0 ||
            (base.tileN / 64) % cluster != 0))
         continue;
+      // Split-K needs the most rows a launch may have: the workspace holds
+      // a region per tile.
+      int64_t maxRows = !p.dynamicM()                            ? p.m
+                        : p.mHi == MatmulProblem::kUnbounded ? -1
+                                                             : p.mHi;
       for (int64_t split = 1; split <= kMaxSplitK; ++split) {
         if (c.splitK ? *c.splitK != split
-                     : split > 1 && (p.dynamicM() || cluster > 1))
+                     : split > 1 && (maxRows < 0 || cluster > 1))
           continue;
         if (split > 1 &&
-            (p.dynamicM() || cluster > 1 ||
-             splitKWorkspaceWords(p.m, p.n, base.tileM, base.tileN,
+            (maxRows < 0 || cluster > 1 ||
+             splitKWorkspaceWords(maxRows, p.n, base.tileM, base.tileN,
                                   base.consumers, split) > c.workspaceWords))
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
@@ -301,11 +306,26 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
     bands.push_back({lo, hi, hi});
     lo = hi + 1;
   }
-  std::vector<MatmulConfig> candidates = candidateConfigs(p, c);
+  // The candidates of the first band (split-K where the workspace holds
+  // its rows); a band may take one where the workspace holds the band's
+  // last row (then every earlier band's too: a run of bands is feasible
+  // where its last band is).
+  MatmulProblem first = p;
+  first.mHi = bands.front().hi;
+  std::vector<MatmulConfig> candidates = candidateConfigs(first, c);
   if (candidates.empty())
     return {};
-  // cost[b][i]: regret (estimate / the band's best) of candidate i in band
-  // b; the unbounded band sums it over its sampled rows.
+  constexpr double kInfeasible = std::numeric_limits<double>::infinity();
+  auto feasible = [&](const MatmulConfig &config, const Band &band) {
+    return config.splitK == 1 ||
+           (band.row > 0 &&
+            splitKWorkspaceWords(band.hi, p.n, config.tileM, config.tileN,
+                                 config.consumers, config.splitK) <=
+                c.workspaceWords);
+  };
+  // cost[b][i]: regret (estimate / the band's best feasible estimate) of
+  // candidate i in band b, infinite where infeasible; the unbounded band
+  // sums it over its sampled rows.
   std::vector<std::vector<double>> cost(bands.size());
   for (size_t b = 0; b < bands.size(); ++b) {
     std::vector<int64_t> rows =
@@ -316,9 +336,11 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
       MatmulProblem q = p;
       q.m = m;
       std::vector<double> est;
-      double best = std::numeric_limits<double>::infinity();
+      double best = kInfeasible;
       for (const MatmulConfig &config : candidates) {
-        est.push_back(estimateMatmulCycles(q, config));
+        est.push_back(feasible(config, bands[b])
+                          ? estimateMatmulCycles(q, config)
+                          : kInfeasible);
         best = std::min(best, est.back());
       }
       for (size_t i = 0; i < candidates.size(); ++i)

@@ -53,10 +53,12 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
   Value slotIndex = arith::AddIOp::create(
       b, arith::MulIOp::create(b, unit.tile, cIndex(tiling.consumers)),
       consumer);
-  // Split j < s - 1 of (tile, consumer) `slot` owns words
-  // [(slot * (s - 1) + j) * regionWords, ...); the counters follow all of
-  // them.
+  // The counters first, one word per (tile, consumer) `slot`; then split
+  // j < s - 1 of slot owns words [(slot * (s - 1) + j) * regionWords, ...)
+  // after them.
   int64_t regionWords = kWarpgroupThreads * perThread;
+  int64_t partialBase = splitKCounterWords(
+      cast<MemRefType>(workspace.getType()).getDimSize(0));
   Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
   // Word group g (4 words) of this thread in split j's region.
   auto groupPointer = [&](Value split, int64_t group) {
@@ -65,15 +67,12 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
         split);
     Value words = arith::AddIOp::create(
         b, arith::MulIOp::create(b, region, cIndex(regionWords)),
-        arith::AddIOp::create(b, laneWords,
-                              cIndex(group * 4 * kWarpgroupThreads)));
+        arith::AddIOp::create(
+            b, laneWords,
+            cIndex(partialBase + group * 4 * kWarpgroupThreads)));
     return wordPointer(words);
   };
-  Value counter = wordPointer(arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(
-          b, numTiles, cIndex(tiling.tm * tiling.tn * (tiling.splitK - 1))),
-      slotIndex));
+  Value counter = wordPointer(slotIndex);
   Value leader = eq(laneInGroup, cIndex(0));
   auto onLeader = [&](function_ref<void()> body) {
     scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {

@@ -46,8 +46,8 @@ struct KernelVariant {
 /// its dimension is dynamic is the kernel ABI's check.
 FailureOr<KernelVariant> readKernelVariant(Operation *op, Attribute attr);
 
-/// The variant `op` carries, if any (std::nullopt also when malformed:
-/// the dialect's attribute verifier has reported it).
+/// The variant `op` carries, if any (std::nullopt also when malformed,
+/// which the dialect's attribute verifier reports; this emits nothing).
 std::optional<KernelVariant> getKernelVariant(Operation *op);
 
 } // namespace mlir::weave

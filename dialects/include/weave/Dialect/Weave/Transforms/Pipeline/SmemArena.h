@@ -58,17 +58,36 @@ private:
   int64_t end = 0;
 };
 
+/// f32 words at the start of a split-K workspace of `workspaceWords` words
+/// that hold the counters (SplitKFixup.h), a multiple of 4 (the partials
+/// after them take 16-byte stores). Fixed by the workspace's size alone:
+/// every kernel sharing a workspace (the variants of a dynamic M, at any M)
+/// keeps its counters in the same words, never where another launch left
+/// a partial.
+inline int64_t splitKCounterWords(int64_t workspaceWords) {
+  return ((workspaceWords + 8191) / 8192 + 3) / 4 * 4;
+}
+
 /// f32 words of the split-K workspace of an m x n output in tm x tn tiles
-/// split `splitK` ways: splitK - 1 partial tiles per tile, then one 32-bit
-/// counter per tile and consumer (SplitKFixup.h). Shared by the op
-/// verifier and the chooser.
+/// split `splitK` ways: the counters (one 32-bit word per tile and
+/// consumer, in splitKCounterWords), then splitK - 1 partial tiles per
+/// tile. The least size such that this and every larger size fits (a
+/// larger workspace has more counter words). Shared by the op verifier and
+/// the chooser.
 inline int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm,
                                     int64_t tn, int64_t consumers,
                                     int64_t splitK) {
   int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
-  return tiles * ((splitK - 1) * tm * tn + consumers);
+  int64_t partials = tiles * (splitK - 1) * tm * tn;
+  // splitKCounterWords(w) <= w / 8192 + 4: the least w with
+  // w - w / 8192 - 4 >= partials, and room for every counter.
+  int64_t words = partials + 4;
+  for (int64_t next; (next = partials + 4 + words / 8192) != words;)
+    words = next;
+  while (splitKCounterWords(words) < tiles * consumers)
+    words += 8192;
+  return words;
 }
-
 /// The tile geometry of a matmul pipeline, in elements and bytes.
 struct MatmulTiling {
   int64_t tm, tn, tk, stages, consumers;

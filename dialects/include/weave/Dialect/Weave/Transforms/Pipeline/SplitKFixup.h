@@ -16,13 +16,15 @@
 // (Plain stores, not reductions: scalar `red.global.add.f32` of the
 // partials ran 2-3x slower than cuBLAS at 64-127 rows on an H100,
 // docs/PERF.md; PTX 8.0 has no vector red.)
-// Workspace layout, in f32 words: split j's partial of (tile t, consumer
-// c) at `((t * consumers + c) * (s - 1) + j) * 128 * perThread`,
-// perThread = mBlocks * subN / 2, thread-major in groups of 4 (word
+// Workspace layout, in f32 words: one 32-bit counter per (tile t,
+// consumer c) at word `t * consumers + c`, in the first
+// splitKCounterWords(workspace size) words (SmemArena.h: fixed by the
+// size, so kernels of other configurations or row counts sharing the
+// workspace agree on it); after them split j's partial of (t, c) at
+// `((t * consumers + c) * (s - 1) + j) * 128 * perThread`, perThread =
+// mBlocks * subN / 2, thread-major in groups of 4 (word
 // `4 * (i / 4) * 128 + 4 * thread + i % 4` for the thread's accumulator
-// word i: coalesced); then one 32-bit counter per (tile, consumer) after
-// `tiles * (s - 1) * tile_m * tile_n` words (splitKWorkspaceWords,
-// SmemArena.h). The counters must be zero before the first launch; every
+// word i: coalesced) (splitKWorkspaceWords). The counters must be zero before the first launch; every
 // launch leaves them zero (the partials need no clearing).
 // Deadlock freedom: the last split of a tile has the highest unit index
 // and waits only for lower ones, which the blocks of a resident grid
@@ -41,14 +43,13 @@ namespace mlir::weave::pipeline {
 
 class SplitKFixup : BuilderBase {
 public:
-  /// `workspace`: the f32 workspace memref; `numTiles`: tiles of the
-  /// output (index); `warpgroup`: this warpgroup's index in the block
-  /// (consumers are 1..consumers), `laneInGroup` the thread's index in it.
+  /// `workspace`: the f32 workspace memref (static size); `warpgroup`:
+  /// this warpgroup's index in the block (consumers are 1..consumers),
+  /// `laneInGroup` the thread's index in it.
   SplitKFixup(ImplicitLocOpBuilder &b, const MatmulTiling &tiling,
-              Value workspace, Value numTiles, Value warpgroup,
-              Value laneInGroup)
+              Value workspace, Value warpgroup, Value laneInGroup)
       : BuilderBase(b), tiling(tiling), workspace(workspace),
-        numTiles(numTiles), warpgroup(warpgroup), laneInGroup(laneInGroup) {}
+        warpgroup(warpgroup), laneInGroup(laneInGroup) {}
 
   using StoreFn = function_ref<void(ArrayRef<Value>)>;
   void finish(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
@@ -59,7 +60,7 @@ private:
   void syncConsumer();
 
   const MatmulTiling &tiling;
-  Value workspace, numTiles, warpgroup, laneInGroup;
+  Value workspace, warpgroup, laneInGroup;
 };
 
 } // namespace mlir::weave::pipeline
