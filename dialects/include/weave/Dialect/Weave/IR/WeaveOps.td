@@ -584,18 +584,24 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     cluster and smem. The kernel may leave those three `auto` for the
     choice to fill in. An explicit tile needs `stages(N)` and is used as
     written. A pipeline with a `callback` or an `epilogue` needs an
-    explicit tile (their arguments depend on it).
+    explicit tile (their arguments depend on it). With a dynamic row count
+    read from a kernel argument, the kernel becomes one copy per range of
+    M that the chooser configures differently, each a `weave.variant` of
+    the kernel's name that the runtime picks at launch.
 
-    `split_k(s)` (with `workspace(%ws : memref<Wxf32>)`, static M, no
-    cluster, callback or epilogue region) divides each tile's k steps among
+    `split_k(s)` (with `workspace(%ws : memref<Wxf32>)`, no cluster,
+    callback or epilogue region, and a static M or one bounded by the
+    `hi` of the kernel's `weave.variant` on the lhs argument) divides each tile's k steps among
     `s` units that run on different blocks: unit `u` of the persistent walk
     is split `u mod s` of tile `u / s` and takes k steps
     `[j * numK / s, (j + 1) * numK / s)`. Each unit but the last stores its
     f32 partial into its own region of the workspace (`tile_m * tile_n`
     floats per tile and split) and then arrives on a per-tile counter with
-    release semantics (the `tiles * consumers` 32-bit words after the
-    partials: W must be at least `tiles * ((s - 1) * tile_m * tile_n +
-    consumers)`); the last unit waits (acquire) until `s - 1` have
+    release semantics (the `tiles * consumers` 32-bit words at the start
+    of the workspace, in a counter area whose size depends on W alone, so
+    that kernels sharing a workspace agree on it; the partials follow:
+    W must be at least about `tiles * (s - 1) * tile_m * tile_n * (1 +
+    1/8192)`, the verifier says how much); the last unit waits (acquire) until `s - 1` have
     arrived, adds the partials into its accumulators in split order, sets
     the counter back to zero and stores the tile. So the workspace's
     counters must be zero before the first launch and every launch leaves
