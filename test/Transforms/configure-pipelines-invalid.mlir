@@ -44,9 +44,14 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @cluster_with_dynamic_rows(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = [2, 1, 1], smem = auto>} {
+  // A region would see a row tile padded to a whole cluster: with a
+  // dynamic row count no cluster configuration remains.
+  gpu.func @cluster_with_dynamic_rows_and_region(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = [2, 1, 1], smem = auto>} {
     // expected-error @below {{'weave.matmul_pipeline' op has no tile configuration that satisfies the given constraints (cluster_m(2))}}
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+        before_load {
+    ^bb0(%m: index, %n: index, %k: index):
+    }
     gpu.return
   }
 }

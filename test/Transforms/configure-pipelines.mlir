@@ -74,15 +74,16 @@ gpu.module @m {
 // A dynamic row count read from an argument: one copy of the kernel per
 // range of rows the chooser configures differently, in increasing M from 1
 // with no upper bound on the last, each a weave.variant of the kernel's
-// name for dimension 0 of argument 0; none with a cluster or split-K (the
-// row tiles are counted at run time). The kernel itself goes.
+// name for dimension 0 of argument 0 (odd row-tile counts of a cluster are
+// padded, so a variant may take one; split-K needs a workspace). The
+// kernel itself goes.
 //   CHECK-NOT: gpu.func @dynamic_rows(
-//       CHECK: gpu.func @dynamic_rows__m1_128(
-//  CHECK-SAME:   block = [{{[0-9]+}}, 1, 1], smem = {{[0-9]+}}>, weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = 128 : i64, lo = 1 : i64, of = "dynamic_rows"}
-//   CHECK-NOT:   cluster_m
+//       CHECK: gpu.func @dynamic_rows__m1_[[HI:[0-9]+]](
+//  CHECK-SAME:   block = [{{[0-9]+}}, 1, 1]{{.*}}, smem = {{[0-9]+}}>, weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = [[HI]] : i64, lo = 1 : i64, of = "dynamic_rows"}
+//   CHECK-NOT:   split_k
 //       CHECK:   weave.matmul_pipeline {{.*}} tile({{.*}}) stages({{[0-9]+}}) {{.*}}: memref<?x4096xf16>
-//       CHECK: gpu.func @dynamic_rows__m129_
-//  CHECK-SAME:   weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = {{[0-9]+}} : i64, lo = 129 : i64, of = "dynamic_rows"}
+//       CHECK: gpu.func @dynamic_rows__m{{[0-9]+}}_{{[0-9]+}}(
+//  CHECK-SAME:   weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = {{[0-9]+}} : i64, lo = {{[0-9]+}} : i64, of = "dynamic_rows"}
 //       CHECK: gpu.func @dynamic_rows__m{{[0-9]+}}_up(
 //  CHECK-SAME:   block = [384, 1, 1], smem = 230464>, weave.variant = {arg = 0 : i64, axis = 0 : i64, lo = {{[0-9]+}} : i64, of = "dynamic_rows"}
 //       CHECK:   weave.matmul_pipeline {{.*}} tile(128, 256, 64) stages(4) :

@@ -43,6 +43,7 @@ if [ "${1:-}" = "--stage" ]; then
      "$BUILD"/examples/dynamic_shapes/dynamic_shapes.wbundle \
      "$BUILD"/examples/dynamic_shapes/dynamic_matmul.wbundle \
      "$BUILD"/examples/dynamic_shapes/auto_matmul.wbundle \
+     "$BUILD"/examples/dynamic_shapes/cluster_matmul.wbundle \
      "$BUILD"/examples/epilogue_reduce/epilogue_reduce.wbundle \
      "$BUILD"/examples/callback_rhs/callback_rhs.wbundle "$CARRY/bundles/" || exit 1
   mkdir -p "$CARRY/bundles-mrs"
@@ -187,6 +188,9 @@ for d in 1 2; do
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/dynamic_shapes" \
     "$CARRY/bundles/auto_matmul.wbundle"
 done
+run "cluster matmul D=1 (cluster_m(2), odd row-tile counts padded, M = 1 ... 9000)" \
+  env WEAVE_LOOPBACK_TEAM=1 "$CARRY/bin/dynamic_shapes" \
+  "$CARRY/bundles/cluster_matmul.wbundle"
 for d in 2 4 8; do
   for m in 1024 1152; do
     run "collective matmul D=$d m_shard=$m f16+bf16" env WEAVE_LOOPBACK_TEAM=$d \

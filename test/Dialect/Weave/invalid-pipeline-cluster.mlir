@@ -36,17 +36,37 @@ func.func @width_not_multiple(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf1
 
 // -----
 
-// 1100 rows are 9 row tiles of 128: one block of a pair would have none.
-func.func @odd_row_tiles(%a: memref<1100x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1100x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects the number of row tiles (9 of 128 rows) to be a multiple of cluster_m (2); use a smaller cluster_m for this shape}}
+// 1100 rows are 9 row tiles of 128: with a region, one block of a pair
+// would see a tile past the last row.
+func.func @odd_row_tiles_with_region(%a: memref<1100x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1100x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects the number of row tiles (9 of 128 rows) to be a multiple of cluster_m (2) with a region; use a smaller cluster_m for this shape}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<1100x4096xf16>, memref<4096x1024xf16> into memref<1100x1024xf16>
+      before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+  }
   return
 }
 
 // -----
 
+func.func @dynamic_rows_with_region(%a: memref<?x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects a static row count with cluster_m(2) and a region (the row tiles must divide among the blocks of a cluster), got 'memref<?x4096xf16>' into 'memref<?x1024xf16>'}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<?x4096xf16>, memref<4096x1024xf16> into memref<?x1024xf16>
+      before_load {
+  ^bb0(%m: index, %n: index, %k: index):
+  }
+  return
+}
+
+// -----
+
+// Without a region, an odd row-tile count and a dynamic one are padded to
+// whole clusters (the padded tile loads zeros and stores nothing).
+func.func @odd_row_tiles(%a: memref<1100x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1100x1024xf16>) {
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<1100x4096xf16>, memref<4096x1024xf16> into memref<1100x1024xf16>
+  return
+}
 func.func @dynamic_rows(%a: memref<?x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects a static row count with cluster_m(2) (the row tiles must divide among the blocks of a cluster), got 'memref<?x4096xf16>' into 'memref<?x1024xf16>'}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) : memref<?x4096xf16>, memref<4096x1024xf16> into memref<?x1024xf16>
   return
 }

@@ -941,20 +941,29 @@ LogicalResult MatmulPipelineOp::verify() {
                            << getGridTileWidth()
                            << ") to be a multiple of cluster_m (" << cluster
                            << "): a cluster's tiles are in one group";
-    // Blocks of a cluster take adjacent row tiles: the count must be a
-    // multiple of the cluster, which only a static M shows.
-    if (lhs.isDynamicDim(0) || out.isDynamicDim(0))
+    // Blocks of a cluster take adjacent row tiles. Without regions the
+    // row tiles are padded to a multiple of the cluster: a block whose tile
+    // lies past the last row loads zeros (TMA fills out-of-bounds boxes)
+    // and stores nothing (TMA clips), but still loads and multicasts its
+    // share of the rhs for its partners. A region would see the padded
+    // tile (before_load could wait for rows that never come), so with one
+    // the count must be a multiple of the cluster, which only a static M
+    // shows.
+    bool regions = !getBeforeLoad().empty() || !getCallback().empty() ||
+                   !getAfterLoads().empty() || !getEpilogue().empty();
+    if (regions && (lhs.isDynamicDim(0) || out.isDynamicDim(0)))
       return emitOpError() << "expects a static row count with cluster_m("
-                           << cluster << ") (the row tiles must divide among "
-                           << "the blocks of a cluster), got " << lhs
-                           << " into " << out;
-    int64_t rows = lhs.getDimSize(0);
+                           << cluster << ") and a region (the row tiles must "
+                           << "divide among the blocks of a cluster), got "
+                           << lhs << " into " << out;
+    int64_t rows = lhs.isDynamicDim(0) ? 0 : lhs.getDimSize(0);
     int64_t rowTiles = rows / tm + (rows % tm != 0);
-    if (rowTiles % cluster != 0)
+    if (regions && rowTiles % cluster != 0)
       return emitOpError() << "expects the number of row tiles (" << rowTiles
                            << " of " << tm << " rows) to be a multiple of "
                            << "cluster_m (" << cluster
-                           << "); use a smaller cluster_m for this shape";
+                           << ") with a region; use a smaller cluster_m for "
+                              "this shape";
   }
   // Bound stages before counting bytes: a huge count would overflow the
   // sum (and the expansion unrolls one barrier init per stage).

@@ -55,6 +55,9 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.clusterM = op.getClusterM();
   if (op.getSplitK() != 1)
     c.splitK = op.getSplitK();
+  // A region would see a padded row tile (MatmulPipelineOp's verifier).
+  c.padRowTiles = op.getBeforeLoad().empty() && op.getCallback().empty() &&
+                  op.getAfterLoads().empty() && op.getEpilogue().empty();
   if (Value ws = op.getWorkspace())
     c.workspaceWords = cast<MemRefType>(ws.getType()).getNumElements();
   if (kernel) {
@@ -135,6 +138,20 @@ struct ConfigurePipelinesPass
         return signalPassFailure();
   }
 
+  /// The chooser's configuration for `op`, or an error at `op` naming the
+  /// constraints nothing satisfies.
+  static FailureOr<MatmulConfig> choose(MatmulPipelineOp op,
+                                        const MatmulProblem &problem,
+                                        const MatmulConstraints &constraints) {
+    if (std::optional<MatmulConfig> config =
+            chooseMatmulConfig(problem, constraints))
+      return *config;
+    return op.emitOpError()
+           << "has no tile configuration that satisfies the given "
+              "constraints ("
+           << constraintText(constraints) << ")";
+  }
+
   /// Writes `config` on `op` and resolves the `auto` fields of its kernel.
   LogicalResult applyToKernel(gpu::GPUFuncOp func, KernelAttr kernel,
                               MatmulPipelineOp op,
@@ -177,14 +194,9 @@ struct ConfigurePipelinesPass
         given ? std::vector<MatmulVariant>() : chooseMatmulVariants(problem,
                                                                     constraints);
     if (variants.size() <= 1) {
-      std::optional<MatmulConfig> config =
-          chooseMatmulConfig(problem, constraints);
-      if (!config)
-        return op.emitOpError()
-               << "has no tile configuration that satisfies the given "
-                  "constraints ("
-               << constraintText(constraints) << ")";
-      return applyToKernel(func, kernel, op, *config);
+      FailureOr<MatmulConfig> config = choose(op, problem, constraints);
+      return failed(config) ? failure()
+                            : applyToKernel(func, kernel, op, *config);
     }
     SymbolTable symbols(func->getParentOp());
     std::string name = func.getName().str();
@@ -238,13 +250,9 @@ struct ConfigurePipelinesPass
         return configureVariants(func, kernel, autos.front(), *rows);
     for (MatmulPipelineOp op : autos) {
       auto [problem, constraints] = describe(op, kernel, smCount);
-      std::optional<MatmulConfig> config =
-          chooseMatmulConfig(problem, constraints);
-      if (!config)
-        return op.emitOpError()
-               << "has no tile configuration that satisfies the given "
-                  "constraints ("
-               << constraintText(constraints) << ")";
+      FailureOr<MatmulConfig> config = choose(op, problem, constraints);
+      if (failed(config))
+        return failure();
       if (autos.size() == 1) {
         if (failed(applyToKernel(func, kernel, op, *config)))
           return failure();

@@ -196,6 +196,12 @@ void PipelineBuilder::build() {
   Value numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), tiling.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);
   int64_t clusterM = op.getClusterM();
+  // Row tiles padded to whole clusters (the verifier allows a count that
+  // is not one only without regions): the padded tile loads zeros and
+  // stores nothing, and its block still multicasts its share of the rhs.
+  if (clusterM > 1)
+    numTilesM = arith::MulIOp::create(b, ceilDiv(numTilesM, clusterM),
+                                      cIndex(clusterM));
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
                     op.getRotateM(), tiling.splitK);
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);

@@ -30,6 +30,8 @@ constexpr double kSmStreamBytesPerCycle = 36;
 constexpr double kFixupSyncCycles = 2000;
 /// Bytes the epilogue stores per cycle (through shared memory and TMA).
 constexpr double kStoreBytesPerCycle = 64;
+/// L2 bytes per SM cycle for the whole device (about 5.5 TB/s).
+constexpr double kL2BytesPerCycle = 3000;
 /// DRAM bytes per SM cycle for the whole device (about 3 TB/s).
 constexpr double kDramBytesPerCycle = 1700;
 /// Launch, barrier initialization, the first loads' latency, the tail.
@@ -44,7 +46,7 @@ constexpr int64_t kMaxSmem = 227 * 1024;
 /// rows, at most this many kernels (each is a cubin function: compile time
 /// and bundle size).
 constexpr int64_t kBandedRows = 16384;
-constexpr int64_t kMaxVariants = 8;
+constexpr int64_t kMaxVariants = 12;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
@@ -121,7 +123,10 @@ int64_t mlir::weave::pipeline::matmulSmemBytes(const MatmulConfig &config,
 double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
                                                    const MatmulConfig &c) {
   int64_t m = std::max<int64_t>(p.m, 1);
-  int64_t tiles = ceilDiv(m, c.tileM) * ceilDiv(p.n, c.tileN);
+  // Row tiles padded to whole clusters (the padded ones load and multiply
+  // zeros).
+  int64_t tiles = ceilDiv(ceilDiv(m, c.tileM), c.clusterM) * c.clusterM *
+                  ceilDiv(p.n, c.tileN);
   int64_t units = tiles * c.splitK;
   int64_t workers = p.smCount / c.clusterM * c.clusterM;
   int64_t rounds = ceilDiv(units, workers);
@@ -153,6 +158,13 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
     unit += c.splitK * partial / kSmLoadBytesPerCycle + kFixupSyncCycles;
   }
   double compute = rounds * unit;
+  // The partials cross L2 twice (stored, read back by the last split) at
+  // the device's L2 bandwidth: what made split_k(3) of 1024x4096x14336
+  // 1.20x the unsplit kernel on an H100 where the per-unit terms alone
+  // said 1.12x (docs/PERF.md, "Dynamic M").
+  if (c.splitK > 1)
+    compute += 2.0 * (c.splitK - 1) * tiles * c.tileM * c.tileN * 4 /
+               kL2BytesPerCycle;
 
   double dramBytes = (double(m) * p.k + double(p.k) * p.n) * p.inBytes +
                      double(m) * p.n * p.outBytes;
@@ -217,11 +229,12 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
     for (int64_t cluster : {1, 2}) {
       if (c.clusterM && *c.clusterM != cluster)
         continue;
-      // Blocks of a cluster take adjacent row tiles and share the rhs
-      // boxes: static M with paired row tiles only.
+      // Blocks of a cluster take adjacent row tiles (padded to whole
+      // clusters) and share the rhs boxes.
       if (cluster > 1 &&
-          (p.dynamicM() || ceilDiv(p.m, base.tileM) % cluster != 0 ||
-           (base.tileN / 64) % cluster != 0))
+          ((base.tileN / 64) % cluster != 0 ||
+           (!c.padRowTiles &&
+            (p.dynamicM() || ceilDiv(p.m, base.tileM) % cluster != 0))))
         continue;
       // Split-K needs the most rows a launch may have: the workspace holds
       // a region per tile.

@@ -7,9 +7,10 @@
 // `candidateConfigs`:
 //  - 128x256 (2 consumers, split M), 256x128 (2 consumers of 128 rows),
 //    128x128 (2 consumers), 64x256 (1 consumer), each also with
-//    cluster_m(2) where the row tiles pair up (static M only), and each
+//    cluster_m(2) (an odd row-tile count padded by one tile), and each
 //    with split_k(s) (2 <= s <= 16, at least 4 k steps per split) when the
-//    constraints allow it (a workspace large enough, static M, no cluster);
+//    constraints allow it (a workspace large enough, a bounded M, no
+//    cluster);
 //  - tile_k is one 128-byte lhs row, stages the largest power of two (at
 //    most 8) whose shared memory fits a Hopper block (a power of two keeps
 //    the slot arithmetic to masks);
@@ -27,18 +28,18 @@
 //    the 32-byte grid that grows with the rhs columns a block loads per step
 //    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid");
 //    split-K adds the fix-up (partials stored into the f32 workspace, read
-//    back by the last unit, and the wait);
+//    back by the last unit, and the wait) and the partials' L2 traffic;
 //    time = max(rounds * per unit, DRAM bytes / DRAM bandwidth) + a fixed
 //    launch and prologue cost.
 // For a dynamic M (`problem.m < 0`) it minimizes the summed regret
 // (estimate / best estimate) over row counts sampled from the range
-// [problem.mLo, problem.mHi] the launch may take instead, without
-// clusters or split-K (the verifier needs a static M for both).
+// [problem.mLo, problem.mHi] the launch may take instead (split-K only
+// where mHi is finite: the workspace holds a region per tile).
 // `chooseMatmulVariants` gives a dynamic M's range the variants a bundle
 // carries for the runtime to pick from at launch (KernelInfo::variantOf):
 // the range in bands of 64 rows up to 16384 (the tile counts, and so the
 // estimate, are constant inside one) and one band above, each band's best
-// candidate, neighbours with the same one joined; then, while more than 8
+// candidate, neighbours with the same one joined; then, while more than 12
 // remain, the two neighbours whose merge adds the least regret merged
 // (the merged run takes the candidate with the least summed regret).
 // Pure arithmetic: no MLIR type, so it is unit-tested directly.
@@ -91,6 +92,10 @@ struct MatmulConstraints {
   std::optional<bool> splitM;
   /// Dynamic shared memory the kernel declares (a candidate must fit).
   std::optional<int64_t> maxSmemBytes;
+  /// Whether row tiles may be padded to whole clusters (false where a
+  /// region of the pipeline would see the padded tile: then a cluster
+  /// needs a static M whose row tiles pair up).
+  bool padRowTiles = true;
   /// f32 words of the workspace operand (0: none); split-K candidates
   /// must fit in it (splitKWorkspaceWords, SmemArena.h).
   int64_t workspaceWords = 0;
