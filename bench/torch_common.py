@@ -110,6 +110,42 @@ def capture(fn, device):
     return graph, None
 
 
+def compare_and_time(row, fused, baseline, args, device):
+    """Fills `row` for a fused op against its unfused baseline.
+
+    rel / max_abs: the fused result against the baseline's, in float64, the
+    largest over the ranks; fused / nccl: eager times (time_iterations);
+    fused_graph / nccl_graph: the same replayed from CUDA graphs, unless
+    args.no_graph, or None with a note where a rank failed to capture.
+    """
+    reference = baseline().double()
+    got = fused().double()
+    torch.cuda.synchronize()
+    rel = ((got - reference).norm() / reference.norm()).item()
+    max_abs = (got - reference).abs().max().item()
+    stats = torch.tensor([rel, max_abs], dtype=torch.float64, device=device)
+    dist.all_reduce(stats, op=dist.ReduceOp.MAX)
+    row["rel"], row["max_abs"] = stats.tolist()
+    del reference, got
+
+    row["fused"] = time_iterations(fused, args.iters, args.warmup, device)
+    row["nccl"] = time_iterations(baseline, args.iters, args.warmup, device)
+    row["fused_graph"] = row["nccl_graph"] = None
+    row["notes"] = []
+    if not args.no_graph:
+        for key, fn in (("fused_graph", fused), ("nccl_graph", baseline)):
+            graph, error = capture(fn, device)
+            if graph is None:
+                row["notes"].append(f"{key}: {error}")
+                continue
+            row[key] = time_iterations(graph.replay, args.iters, args.warmup,
+                                       device)
+            del graph
+    torch.cuda.synchronize()
+    dist.barrier()
+    return row
+
+
 def uniform(shape, seed, dtype, device):
     g = torch.Generator(device=device)
     g.manual_seed(seed)

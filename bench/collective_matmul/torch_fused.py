@@ -29,8 +29,8 @@ import sys
 # The shared helpers (bench/torch_common.py) set the multicast-off
 # environment before torch loads.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import (capture, fmt, launch, log, markdown,  # noqa: E402
-                          time_iterations, uniform)
+from torch_common import (compare_and_time, fmt, launch, log,  # noqa: E402
+                          markdown, uniform)
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
@@ -83,32 +83,7 @@ def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m):
             a_shard, [b], gather_dim=0, group_name=group_name, return_A=True)
         return outs[0]
 
-    reference = nccl_mm().double()
-    got = fused().double()
-    torch.cuda.synchronize()
-    rel = ((got - reference).norm() / reference.norm()).item()
-    max_abs = (got - reference).abs().max().item()
-    stats = torch.tensor([rel, max_abs], dtype=torch.float64, device=device)
-    dist.all_reduce(stats, op=dist.ReduceOp.MAX)
-    row["rel"], row["max_abs"] = stats.tolist()
-    del reference, got
-
-    row["fused"] = time_iterations(fused, args.iters, args.warmup, device)
-    row["nccl"] = time_iterations(nccl_mm, args.iters, args.warmup, device)
-    row["fused_graph"] = row["nccl_graph"] = None
-    row["notes"] = []
-    if not args.no_graph:
-        for key, fn in (("fused_graph", fused), ("nccl_graph", nccl_mm)):
-            graph, error = capture(fn, device)
-            if graph is None:
-                row["notes"].append(f"{key}: {error}")
-                continue
-            row[key] = time_iterations(graph.replay, args.iters, args.warmup,
-                                       device)
-            del graph
-    torch.cuda.synchronize()
-    dist.barrier()
-    return row
+    return compare_and_time(row, fused, nccl_mm, args, device)
 
 
 def print_table(args, rows, world, device_name):

@@ -27,8 +27,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import (capture, fmt, launch, log, markdown,  # noqa: E402
-                          time_iterations, uniform)
+from torch_common import (compare_and_time, fmt, launch, log,  # noqa: E402
+                          markdown, uniform)
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
@@ -75,32 +75,7 @@ def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m):
         return torch.ops.symm_mem.fused_matmul_reduce_scatter(
             a, b, "sum", scatter_dim=0, group_name=group_name)
 
-    reference = mm_nccl().double()
-    got = fused().double()
-    torch.cuda.synchronize()
-    rel = ((got - reference).norm() / reference.norm()).item()
-    max_abs = (got - reference).abs().max().item()
-    stats = torch.tensor([rel, max_abs], dtype=torch.float64, device=device)
-    dist.all_reduce(stats, op=dist.ReduceOp.MAX)
-    row["rel"], row["max_abs"] = stats.tolist()
-    del reference, got
-
-    row["fused"] = time_iterations(fused, args.iters, args.warmup, device)
-    row["nccl"] = time_iterations(mm_nccl, args.iters, args.warmup, device)
-    row["fused_graph"] = row["nccl_graph"] = None
-    row["notes"] = []
-    if not args.no_graph:
-        for key, fn in (("fused_graph", fused), ("nccl_graph", mm_nccl)):
-            graph, error = capture(fn, device)
-            if graph is None:
-                row["notes"].append(f"{key}: {error}")
-                continue
-            row[key] = time_iterations(graph.replay, args.iters, args.warmup,
-                                       device)
-            del graph
-    torch.cuda.synchronize()
-    dist.barrier()
-    return row
+    return compare_and_time(row, fused, mm_nccl, args, device)
 
 
 def print_table(args, rows, world, device_name):

@@ -104,6 +104,40 @@ TEST(ConfigChooser, ClustersPadOddRowTilesUnlessARegionForbids) {
   EXPECT_EQ(choose(problem(-1, 4096, 4096), c).clusterM, 2);
 }
 
+TEST(ConfigChooser, SplitKOnlyWithAWorkspace) {
+  MatmulProblem p = problem(64, 4096, 8192);
+  EXPECT_EQ(choose(p).splitK, 1);
+  MatmulConstraints ws;
+  ws.workspaceWords = int64_t(1) << 28;
+  MatmulConfig c = choose(p, ws);
+  EXPECT_GT(c.splitK, 1) << c.name();
+  // At least four k steps per split.
+  EXPECT_GE(8192 / c.tileK / c.splitK, 4);
+  // Not where the workspace is too small for its partial tiles.
+  MatmulConstraints small;
+  small.workspaceWords = 64 * 4096;
+  EXPECT_EQ(choose(p, small).splitK, 1);
+  // Large M fills the machine without it.
+  EXPECT_EQ(choose(problem(8192, 8192, 4096), ws).splitK, 1);
+}
+
+TEST(ConfigChooser, ConstraintsAreHonoured) {
+  MatmulConstraints one;
+  one.consumers = 1;
+  MatmulConfig c = choose(problem(1024, 4096, 4096), one);
+  EXPECT_EQ(c.consumers, 1);
+  EXPECT_EQ(c.blockThreads(), 256);
+  MatmulConstraints stages;
+  stages.stages = 3;
+  EXPECT_EQ(choose(problem(1024, 4096, 4096), stages).stages, 3);
+  MatmulConstraints tiny;
+  tiny.maxSmemBytes = 20000;
+  EXPECT_FALSE(chooseMatmulConfig(problem(1024, 4096, 4096), tiny));
+  MatmulConstraints noCluster;
+  noCluster.clusterM = 1;
+  EXPECT_EQ(choose(problem(1000, 4040, 4000), noCluster).clusterM, 1);
+}
+
 TEST(ConfigChooser, UnboundedRowsDoNotSplit) {
   MatmulConstraints ws;
   ws.workspaceWords = int64_t(1) << 28;
