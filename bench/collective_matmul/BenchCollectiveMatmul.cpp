@@ -548,14 +548,7 @@ int main(int argc, char **argv) {
 
   // Every bundle is checked against the contract before any GPU work, so
   // a bad one is reported on a machine without GPUs too.
-  int bad = 0;
-  for (Case &c : found)
-    if (Status s = loadCase(c); !s) {
-      std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
-                   s.error().toString().c_str());
-      ++bad;
-    }
-  if (bad)
+  if (checkCases(kProgram, found, loadCase))
     return 2;
 
   // A loopback team (WEAVE_LOOPBACK_TEAM=D) runs its D members on the
@@ -633,12 +626,10 @@ int main(int argc, char **argv) {
   Context ctx{std::move(*session), {}, {}, {}};
   Team &team = ctx.session.team;
   ctx.timed = timedStreams(team, ctx.session.streams.get());
-  for (size_t i = 0; i < team.localCount(); ++i) {
-    Expected<CublasHandle> h = CublasHandle::create(team.device(i).context());
-    if (!h)
-      return examples::reportError(kProgram, h.error());
-    ctx.cublas.push_back(std::move(*h));
-  }
+  Expected<std::vector<CublasHandle>> cublas = CublasHandle::forTeam(team);
+  if (!cublas)
+    return examples::reportError(kProgram, cublas.error());
+  ctx.cublas = std::move(*cublas);
   std::string ncclNote;
 #if WEAVE_BENCH_HAVE_NCCL
   if (o.nccl && !o.checkOnly) {

@@ -570,18 +570,19 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  int bad = 0;
-  for (Case &c : cases) {
-    if (Status s = loadCase(c); !s) {
-      std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
-                   s.error().toString().c_str());
-      ++bad;
-    } else if (o.tileConfig) {
-      std::printf("%s %s: %s\n", shapeName(c.m, c.n, c.k).c_str(),
-                  dtypeName(c.dtype),
-                  launchSummary(*findKernel(c.bundle, "matmul")).c_str());
+  int bad = checkCases(kProgram, cases, loadCase);
+  if (o.tileConfig && !bad)
+    for (const Case &c : cases) {
+      // A dynamic-M bundle's variants each have their launch shape.
+      std::vector<const KernelInfo *> kernels = findVariants(c.bundle, "matmul");
+      if (const KernelInfo *k = findKernel(c.bundle, "matmul"))
+        kernels = {k};
+      for (const KernelInfo *k : kernels)
+        std::printf("%s %s: %s%s\n", shapeName(c.m, c.n, c.k).c_str(),
+                    dtypeName(c.dtype),
+                    kernels.size() > 1 ? (k->name + ": ").c_str() : "",
+                    launchSummary(*k).c_str());
     }
-  }
   if (bad)
     return 2;
 

@@ -606,14 +606,7 @@ int main(int argc, char **argv) {
                  kProgram, o.bundleDir.c_str());
     return 2;
   }
-  int bad = 0;
-  for (Case &c : found)
-    if (Status s = loadCase(c); !s) {
-      std::fprintf(stderr, "%s: %s: error: %s\n", kProgram, c.path.c_str(),
-                   s.error().toString().c_str());
-      ++bad;
-    }
-  if (bad)
+  if (checkCases(kProgram, found, loadCase))
     return 2;
 
   Expected<uint32_t> loopback = loopbackMembersFromEnvironment();
@@ -667,12 +660,10 @@ int main(int argc, char **argv) {
   Context ctx{std::move(*session), *loopback != 0, {}, {}, {}, {}};
   Team &team = ctx.session.team;
   ctx.timed = timedStreams(team, ctx.session.streams.get());
-  for (size_t i = 0; i < team.localCount(); ++i) {
-    Expected<CublasHandle> h = CublasHandle::create(team.device(i).context());
-    if (!h)
-      return examples::reportError(kProgram, h.error());
-    ctx.cublas.push_back(std::move(*h));
-  }
+  Expected<std::vector<CublasHandle>> cublas = CublasHandle::forTeam(team);
+  if (!cublas)
+    return examples::reportError(kProgram, cublas.error());
+  ctx.cublas = std::move(*cublas);
   // The NCCL baseline needs one GPU per rank: not on a loopback team or one
   // GPU.
   if (ctx.loopback || d < 2) {

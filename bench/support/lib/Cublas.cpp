@@ -17,6 +17,17 @@ Error cublasError(cublasStatus_t status, const std::string &what) {
 }
 } // namespace
 
+Expected<std::vector<CublasHandle>> CublasHandle::forTeam(const Team &team) {
+  std::vector<CublasHandle> handles;
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    Expected<CublasHandle> h = create(team.device(i).context());
+    if (!h)
+      return std::move(h).takeError();
+    handles.push_back(std::move(*h));
+  }
+  return handles;
+}
+
 Expected<CublasHandle> CublasHandle::create(CUcontext context) {
   WEAVE_CU_TRY(cuCtxSetCurrent(context), "making a context current for cuBLAS");
   CublasHandle h;

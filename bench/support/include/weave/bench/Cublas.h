@@ -5,9 +5,12 @@
 
 #include "weave/bench/HostData.h"
 #include "weave/runtime/Error.h"
+#include "weave/runtime/Team.h"
 
 #include <cublas_v2.h>
 #include <cuda.h>
+
+#include <vector>
 
 namespace weave {
 namespace bench {
@@ -22,6 +25,9 @@ public:
   CublasHandle(const CublasHandle &) = delete;
   CublasHandle &operator=(const CublasHandle &) = delete;
   ~CublasHandle();
+
+  /// One handle per local device of `team`, in local order.
+  static Expected<std::vector<CublasHandle>> forTeam(const Team &team);
 
   CUcontext context() const { return context_; }
   cublasHandle_t get() const { return handle_; }

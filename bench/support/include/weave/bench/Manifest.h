@@ -13,6 +13,7 @@
 #include "weave/runtime/Bundle.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,22 @@ std::string shapeText(const std::vector<int64_t> &shape);
 /// One line with the launch configuration: grid, block, cluster, dynamic
 /// shared memory and the TMA boxes, e.g. for --tile-config.
 std::string launchSummary(const KernelInfo &kernel);
+
+/// Checks every case against its kernel's contract with `load` (a
+/// Status(Case &)) before any GPU work, so that a bad bundle is reported on
+/// a machine without GPUs too: "<program>: <case.path>: error: ..." on
+/// stderr for each that fails. Returns how many failed.
+template <typename Case, typename Load>
+int checkCases(const char *program, std::vector<Case> &cases, Load load) {
+  int bad = 0;
+  for (Case &c : cases)
+    if (Status s = load(c); !s) {
+      std::fprintf(stderr, "%s: %s: error: %s\n", program, c.path.c_str(),
+                   s.error().toString().c_str());
+      ++bad;
+    }
+  return bad;
+}
 
 } // namespace bench
 } // namespace weave
