@@ -75,6 +75,16 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("name", &ParamInfo::name)
       .def_readonly("dtype", &ParamInfo::dtype)
       .def_readonly("shape", &ParamInfo::shape)
+      .def_property_readonly(
+          "ranges",
+          [](const ParamInfo &p) {
+            std::vector<std::pair<int64_t, int64_t>> ranges;
+            for (const DimRange &r : p.ranges)
+              ranges.emplace_back(r.lo, r.hi);
+            return ranges;
+          },
+          "[(lo, hi)] per dimension the launch sizes may take (a kernel "
+          "variant's); empty: any; hi = 2**63 - 1: no upper bound")
       .def_readonly("semaphore_count", &ParamInfo::semaphoreCount)
       .def_property_readonly("tma", &tmaDict,
                              "for a tma parameter: source, box (innermost "
@@ -98,6 +108,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("team_size", &KernelInfo::teamSize,
                     "the team size it was compiled for; 0: any")
       .def_readonly("compute_capability", &KernelInfo::computeCapability)
+      .def_readonly("variant_of", &KernelInfo::variantOf,
+                    "the name this kernel is a variant of (launched by that "
+                    "name, chosen by its ranges); '' for none")
       .def_property_readonly("persistent_grid", &KernelInfo::persistentGrid)
       .def_readonly("params", &KernelInfo::params,
                     "every parameter, the ones the runtime fills included")

@@ -87,6 +87,39 @@ def test_bad_bundles_are_errors(tmp_path):
     assert caught.value.code == "NotFound"
 
 
+AUTO_MATMUL = """
+gpu.module @m {
+  gpu.func @mm(%a: memref<?x4096xf16> {weave.name = "a"},
+               %b: memref<4096x4096xf16> {weave.name = "b"},
+               %c: memref<?x4096xf16> {weave.name = "c"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1],
+          block = auto, cluster = auto, smem = auto>} {
+    weave.matmul_pipeline %a, %b into %c tile(auto)
+        : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
+}
+"""
+
+
+@needs_compiler
+def test_dynamic_rows_compile_to_variants_covering_every_m():
+    bundle = weave.compile(AUTO_MATMUL, use_cache=False)
+    kernels = bundle.kernels
+    assert len(kernels) > 1
+    assert all(k.variant_of == "mm" for k in kernels)
+    ranges = [k.params[0].ranges[0] for k in kernels]
+    assert ranges[0][0] == 1
+    assert ranges[-1][1] == 2**63 - 1
+    for (_, hi), (lo, _) in zip(ranges, ranges[1:]):
+        assert lo == hi + 1
+    # The other dimension's range is its static size; `c` has none.
+    assert kernels[0].params[0].ranges[1] == (4096, 4096)
+    assert kernels[0].params[2].ranges == []
+    assert "variant_of mm" in bundle.manifest
+
+
 @needs_compiler
 def test_unknown_kernel_names_the_ones_there():
     bundle = weave.compile(RING, use_cache=False)
