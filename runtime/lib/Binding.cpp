@@ -342,3 +342,57 @@ Status checkLaunchLimits(const KernelInfo &kernel, const LaunchLimits &limits) {
 }
 
 } // namespace weave
+
+namespace weave {
+
+Expected<size_t> chooseVariant(const std::string &group,
+                               const std::vector<const KernelInfo *> &variants,
+                               const std::vector<KernelArg> &args) {
+  for (size_t v = 0; v < variants.size(); ++v) {
+    const KernelInfo &info = *variants[v];
+    bool admits = true;
+    for (size_t i = 0; i < args.size() && i < info.params.size() && admits;
+         ++i) {
+      const ParamInfo &param = info.params[i];
+      if (param.ranges.empty())
+        continue;
+      std::vector<int64_t> shape = launchShape(param, args[i]);
+      for (size_t axis = 0; axis < shape.size() && axis < param.ranges.size();
+           ++axis)
+        admits = admits && param.ranges[axis].contains(shape[axis]);
+    }
+    if (admits)
+      return v;
+  }
+  // Name the sizes and what each variant takes.
+  std::string sizes, taken;
+  for (size_t v = 0; v < variants.size(); ++v) {
+    const KernelInfo &info = *variants[v];
+    std::string ranges;
+    for (size_t i = 0; i < args.size() && i < info.params.size(); ++i) {
+      const ParamInfo &param = info.params[i];
+      for (size_t axis = 0; axis < param.ranges.size(); ++axis) {
+        if (axis >= param.shape.size() ||
+            param.shape[axis] != abi::kDynamicDim)
+          continue;
+        ranges += (ranges.empty() ? "" : ", ") + param.name + " dimension " +
+                  std::to_string(axis) + " in " +
+                  formatRange(param.ranges[axis]);
+        if (v == 0) {
+          std::vector<int64_t> shape = launchShape(param, args[i]);
+          if (axis < shape.size())
+            sizes += (sizes.empty() ? "" : ", ") + param.name + " dimension " +
+                     std::to_string(axis) + " is " +
+                     std::to_string(shape[axis]);
+        }
+      }
+    }
+    taken += "; '" + info.name + "' takes " +
+             (ranges.empty() ? std::string("any size") : ranges);
+  }
+  return Error(ErrorCode::InvalidArgument,
+               "kernel '" + group + "': no variant takes these sizes (" +
+                   sizes + ")" + taken);
+}
+
+} // namespace weave

@@ -426,50 +426,11 @@ size_t Kernel::cachedTableCount() const {
 }
 
 Expected<Kernel *> Kernel::selectVariant(const std::vector<KernelArg> &args) {
-  for (const std::unique_ptr<Kernel> &variant : variants_) {
-    const KernelInfo &info = variant->info();
-    bool admits = true;
-    for (size_t i = 0; i < args.size() && i < info.params.size() && admits;
-         ++i) {
-      const ParamInfo &param = info.params[i];
-      if (param.ranges.empty())
-        continue;
-      std::vector<int64_t> shape = launchShape(param, args[i]);
-      for (size_t axis = 0; axis < shape.size() && axis < param.ranges.size();
-           ++axis)
-        admits = admits && param.ranges[axis].contains(shape[axis]);
-    }
-    if (admits)
-      return variant.get();
-  }
-  // Name the sizes and what each variant takes.
-  std::string sizes, taken;
-  for (const std::unique_ptr<Kernel> &variant : variants_) {
-    const KernelInfo &info = variant->info();
-    std::string ranges;
-    for (size_t i = 0; i < args.size() && i < info.params.size(); ++i) {
-      const ParamInfo &param = info.params[i];
-      for (size_t axis = 0; axis < param.ranges.size(); ++axis) {
-        if (param.shape[axis] != abi::kDynamicDim)
-          continue;
-        ranges += (ranges.empty() ? "" : ", ") + param.name + " dimension " +
-                  std::to_string(axis) + " in " +
-                  formatRange(param.ranges[axis]);
-        if (variant == variants_.front()) {
-          std::vector<int64_t> shape = launchShape(param, args[i]);
-          if (axis < shape.size())
-            sizes += (sizes.empty() ? "" : ", ") + param.name + " dimension " +
-                     std::to_string(axis) + " is " +
-                     std::to_string(shape[axis]);
-        }
-      }
-    }
-    taken += "; '" + info.name + "' takes " +
-             (ranges.empty() ? std::string("any size") : ranges);
-  }
-  return Error(ErrorCode::InvalidArgument,
-               "kernel '" + name_ + "': no variant takes these sizes (" +
-                   sizes + ")" + taken);
+  std::vector<const KernelInfo *> infos;
+  for (const std::unique_ptr<Kernel> &variant : variants_)
+    infos.push_back(&variant->info());
+  WEAVE_ASSIGN_OR_RETURN(size_t index, chooseVariant(name_, infos, args));
+  return variants_[index].get();
 }
 
 Expected<int> Kernel::maxResidentClusters(size_t local) const {

@@ -157,6 +157,33 @@ TEST(KernelVariants, MalformedManifestLines) {
       << twice.error().message();
 }
 
+std::vector<KernelArg> mmArgs(int64_t m) {
+  return {DeviceBuffers{{0x7000000000}, "f16", {m, 64}, uint64_t(m * 64 * 2)},
+          DeviceBuffers{{0x7100000000}, "f16", {64, 32}, 64 * 32 * 2},
+          DeviceBuffers{{0x7200000000}, "f16", {m, 32}, uint64_t(m * 32 * 2)}};
+}
+
+TEST(KernelVariants, TheFirstVariantWhoseRangeHoldsTheSizeIsChosen) {
+  Bundle b = makeBundle();
+  b.kernels.push_back(makeVariant("mm__m200_300", 200, 300));
+  std::vector<const KernelInfo *> variants = findVariants(b, "mm");
+  for (auto [m, want] : {std::pair<int64_t, size_t>{1, 0}, {128, 0},
+                         {129, 1}, {250, 1}, {int64_t(1) << 40, 1}}) {
+    Expected<size_t> chosen = chooseVariant("mm", variants, mmArgs(m));
+    ASSERT_TRUE(chosen) << chosen.error().message();
+    EXPECT_EQ(*chosen, want) << m << " rows";
+  }
+  // None holds it: the sizes and every variant's ranges are named.
+  std::vector<const KernelInfo *> small = {variants[0], variants[2]};
+  Expected<size_t> none = chooseVariant("mm", small, mmArgs(150));
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(none.error().message(),
+            "kernel 'mm': no variant takes these sizes (a dimension 0 is "
+            "150); 'mm__m1_128' takes a dimension 0 in 1..128; "
+            "'mm__m200_300' takes a dimension 0 in 200..300");
+}
+
 TEST(KernelVariants, BindingRefusesSizesOutsideTheRange) {
   const KernelInfo k = makeVariant("mm__m1_128", 1, 128);
   auto args = [](int64_t m) {

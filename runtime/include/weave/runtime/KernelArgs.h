@@ -99,6 +99,14 @@ Status checkKernelArgs(const KernelInfo &kernel,
 /// has dynamic dimensions (after checkKernelArgs accepted it), else the
 /// manifest's.
 std::vector<int64_t> launchShape(const ParamInfo &param, const KernelArg &arg);
+/// Of `variants` (a group's kernels, KernelInfo::variantOf == `group`, in
+/// manifest order), the index of the first whose parameter ranges admit
+/// the launch sizes of `args`; else InvalidArgument naming the sizes and
+/// what each variant takes. Only the ranges are checked: checkKernelArgs
+/// checks the rest.
+Expected<size_t> chooseVariant(const std::string &group,
+                               const std::vector<const KernelInfo *> &variants,
+                               const std::vector<KernelArg> &args);
 /// `param` with launchShape() as its shape.
 ParamInfo withLaunchShape(const ParamInfo &param, const KernelArg &arg);
 
