@@ -18,9 +18,9 @@ gpu.module @m {
 // -----
 
 // 512 rows: 64 tiles of 128x256 leave half the SMs idle; 128 tiles of
-// 128x128 or 64x256 fill them.
+// 128x128 or 64x256 fill them, with the most stages that fit (6 and 5).
 // CHECK-LABEL: gpu.func @half_a_wave
-//       CHECK:   weave.matmul_pipeline {{.*}} tile({{128, 128|64, 256}}, 64) stages(4)
+//       CHECK:   weave.matmul_pipeline {{.*}} tile({{128, 128, 64\) stages\(6|64, 256, 64\) stages\(5}})
 gpu.module @m {
   gpu.func @half_a_wave(%a: memref<512x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<512x4096xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>} {
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<512x4096xbf16>, memref<4096x4096xbf16> into memref<512x4096xbf16>
@@ -44,10 +44,11 @@ gpu.module @m {
 
 // -----
 
-// The kernel's explicit block (256 threads) fixes one consumer: 64x256.
+// The kernel's explicit block (256 threads) fixes one consumer: 64x256,
+// with the 5 stages that fit.
 // CHECK-LABEL: gpu.func @block_fixes_consumers
 //  CHECK-SAME:   block = [256, 1, 1]
-//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 256, 64) stages(4)
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 256, 64) stages(5)
 //  CHECK-SAME:     {consumers = 1 : i64}
 gpu.module @m {
   gpu.func @block_fixes_consumers(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [256, 1, 1], cluster = auto, smem = auto>} {

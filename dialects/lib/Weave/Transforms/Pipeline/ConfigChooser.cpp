@@ -50,8 +50,9 @@ constexpr int64_t kMaxVariants = 12;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
-/// 0.97-0.99x; 128x128 0.89 in the sweep, where the same shapes ran 11-13%
-/// slower with it than with 128x256 at whole waves; a lone consumer keeps
+/// 0.97-0.99x; 128x128 0.89 in the sweep with 4 stages, where the same
+/// shapes ran 11-13% slower with it than with 128x256 at whole waves, and
+/// 2-5% faster with 6 stages than with 4; a lone consumer keeps
 /// only one wgmma group in flight and nothing hides its epilogue: a guess
 /// below 128x128, not measured alone yet).
 double tileEfficiency(const MatmulConfig &c) {
@@ -60,7 +61,7 @@ double tileEfficiency(const MatmulConfig &c) {
   if (c.tileM == 256 && c.tileN == 128)
     return 0.98;
   if (c.tileM == 128 && c.tileN == 128)
-    return 0.89;
+    return c.stages >= 6 ? 0.92 : 0.89;
   if (c.tileM == 64 && c.tileN == 256)
     return 0.85;
   return 0.9;
@@ -207,24 +208,30 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
       continue;
     if (c.splitM && *c.splitM != base.splitM)
       continue;
-    // Stages: as asked, else the largest power of two that fits.
+    // Stages: as asked; else the most that fit for an unsplit tile (a
+    // deeper ring ran 128x128 tiles 2-5% faster with 6 stages than with 4,
+    // docs/PERF.md "Stages"), and the largest power of two for split-K
+    // units (a few k steps each: 5-6 stages measured no better there).
+    int64_t deepest = 0, powerOfTwo = 0;
     if (c.stages) {
-      base.stages = *c.stages;
-      if (matmulSmemBytes(base, p.inBytes, p.outBytes) > maxSmem)
-        continue;
+      MatmulConfig t = base;
+      t.stages = *c.stages;
+      if (matmulSmemBytes(t, p.inBytes, p.outBytes) <= maxSmem)
+        deepest = powerOfTwo = *c.stages;
     } else {
-      base.stages = 0;
-      for (int64_t s = kMaxStages; s >= 2; s /= 2) {
+      for (int64_t s = kMaxStages; s >= 2 && !powerOfTwo; --s) {
         MatmulConfig t = base;
         t.stages = s;
-        if (matmulSmemBytes(t, p.inBytes, p.outBytes) <= maxSmem) {
-          base.stages = s;
-          break;
-        }
+        if (matmulSmemBytes(t, p.inBytes, p.outBytes) > maxSmem)
+          continue;
+        if (!deepest)
+          deepest = s;
+        if ((s & (s - 1)) == 0)
+          powerOfTwo = s;
       }
-      if (!base.stages)
-        continue;
     }
+    if (!deepest)
+      continue;
     int64_t numK = ceilDiv(p.k, base.tileK);
     for (int64_t cluster : {1, 2}) {
       if (c.clusterM && *c.clusterM != cluster)
@@ -253,6 +260,7 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
           continue;
         MatmulConfig config = base;
+        config.stages = split > 1 ? powerOfTwo : deepest;
         config.clusterM = cluster;
         config.splitK = split;
         result.push_back(config);

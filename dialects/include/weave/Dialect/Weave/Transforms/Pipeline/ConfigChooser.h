@@ -11,9 +11,9 @@
 //    with split_k(s) (2 <= s <= 16, at least 4 k steps per split) when the
 //    constraints allow it (a workspace large enough, a bounded M, no
 //    cluster);
-//  - tile_k is one 128-byte lhs row, stages the largest power of two (at
-//    most 8) whose shared memory fits a Hopper block (a power of two keeps
-//    the slot arithmetic to masks);
+//  - tile_k is one 128-byte lhs row; stages the most (at most 8) whose
+//    shared memory fits a Hopper block, for split-K the largest power of
+//    two that does (its units run few k steps each);
 //  - constraints fix what the user wrote (consumers, split, cluster_m,
 //    stages, the kernel's dynamic shared memory); a candidate that
 //    contradicts one is not considered. None left: std::nullopt.
@@ -24,8 +24,8 @@
 //    SM's load bandwidth, lower when the rhs streams from DRAM at one or
 //    two row tiles) + epilogue, with efficiency per configuration
 //    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
-//    0.98-0.985, 128x128 0.89, 64x256 0.85) and a penalty for rhs rows off
-//    the 32-byte grid that grows with the rhs columns a block loads per step
+//    0.98-0.985, 128x128 0.89, 0.92 with 6 or more stages, 64x256 0.85)
+//    and a penalty for rhs rows off the 32-byte grid that grows with the rhs columns a block loads per step
 //    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid");
 //    split-K adds the fix-up (partials stored into the f32 workspace, read
 //    back by the last unit, and the wait) and the partials' L2 traffic;
