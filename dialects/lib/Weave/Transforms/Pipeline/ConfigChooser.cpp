@@ -46,7 +46,7 @@ constexpr int64_t kMaxSmem = 227 * 1024;
 /// rows, at most this many kernels (each is a cubin function: compile time
 /// and bundle size).
 constexpr int64_t kBandedRows = 16384;
-constexpr int64_t kMaxVariants = 12;
+constexpr int64_t kMaxVariants = 16;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave

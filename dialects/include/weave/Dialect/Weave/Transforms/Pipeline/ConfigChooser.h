@@ -39,7 +39,7 @@
 // carries for the runtime to pick from at launch (KernelInfo::variantOf):
 // the range in bands of 64 rows up to 16384 (the tile counts, and so the
 // estimate, are constant inside one) and one band above, each band's best
-// candidate, neighbours with the same one joined; then, while more than 12
+// candidate, neighbours with the same one joined; then, while more than 16
 // remain, the two neighbours whose merge adds the least regret merged
 // (the merged run takes the candidate with the least summed regret).
 // Pure arithmetic: no MLIR type, so it is unit-tested directly.
