@@ -218,11 +218,11 @@ TEST(ConfigChooser, VariantsSplitKWhereTheWorkspaceHoldsTheirRows) {
 }
 
 TEST(ConfigChooser, SplitKWorkspaceLayout) {
-  // Counters first (a multiple of 4 words fixed by the size), then the
+  // Counters first (a multiple of 32 words fixed by the size), then the
   // partials; the least size fits, and so does every larger one.
-  EXPECT_EQ(splitKCounterWords(1), 4);
-  EXPECT_EQ(splitKCounterWords(8192 * 4), 4);
-  EXPECT_EQ(splitKCounterWords(8192 * 4 + 1), 8);
+  EXPECT_EQ(splitKCounterWords(1), 32);
+  EXPECT_EQ(splitKCounterWords(8192 * 32), 32);
+  EXPECT_EQ(splitKCounterWords(8192 * 32 + 1), 64);
   for (int64_t m : {1, 64, 127, 1024}) {
     int64_t tiles = (m + 127) / 128 * 16;
     int64_t partials = tiles * 3 * 128 * 256;

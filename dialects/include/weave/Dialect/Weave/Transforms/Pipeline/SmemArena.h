@@ -59,13 +59,13 @@ private:
 };
 
 /// f32 words at the start of a split-K workspace of `workspaceWords` words
-/// that hold the counters (SplitKFixup.h), a multiple of 4 (the partials
-/// after them take 16-byte stores). Fixed by the workspace's size alone:
+/// that hold the counters (SplitKFixup.h), a multiple of 32: the partials
+/// after them start on a 128-byte line. Fixed by the workspace's size alone:
 /// every kernel sharing a workspace (the variants of a dynamic M, at any M)
 /// keeps its counters in the same words, never where another launch left
 /// a partial.
 inline int64_t splitKCounterWords(int64_t workspaceWords) {
-  return ((workspaceWords + 8191) / 8192 + 3) / 4 * 4;
+  return ((workspaceWords + 8191) / 8192 + 31) / 32 * 32;
 }
 
 /// f32 words of the split-K workspace of an m x n output in tm x tn tiles
@@ -79,10 +79,10 @@ inline int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm,
                                     int64_t splitK) {
   int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
   int64_t partials = tiles * (splitK - 1) * tm * tn;
-  // splitKCounterWords(w) <= w / 8192 + 4: the least w with
-  // w - w / 8192 - 4 >= partials, and room for every counter.
-  int64_t words = partials + 4;
-  for (int64_t next; (next = partials + 4 + words / 8192) != words;)
+  // splitKCounterWords(w) <= w / 8192 + 32: the least w with
+  // w - w / 8192 - 32 >= partials, and room for every counter.
+  int64_t words = partials + 32;
+  for (int64_t next; (next = partials + 32 + words / 8192) != words;)
     words = next;
   while (splitKCounterWords(words) < tiles * consumers)
     words += 8192;
