@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace weave;
@@ -149,6 +150,24 @@ int main(int argc, char **argv) {
     k.params.push_back(tma("rows_view", 0, {64, 128}, 128, true, 1));
     k.params.push_back(tma("cube_view", 1, {4, 8, 2}, 0));
     ok &= write(dir, "dynamic-dims", fakeBundle({k}));
+  }
+
+  // Variants of one name (variant_of), each for a range of rows (range=).
+  {
+    std::vector<KernelInfo> variants;
+    for (auto [name, lo, hi] :
+         {std::tuple<const char *, int64_t, int64_t>{"mm__m1_128", 1, 128},
+          {"mm__m129_up", 129, DimRange::kUnbounded}}) {
+      KernelInfo k = kernelInfo(
+          name, {0, 1, 1}, {384, 1, 1}, 0,
+          {param(ParamKind::Buffer, "a", "f16", {abi::kDynamicDim, 64}),
+           param(ParamKind::Buffer, "b", "f16", {64, 32})});
+      k.variantOf = "mm";
+      k.params[0].ranges = {{lo, hi}, {64, 64}};
+      addDimParams(k);
+      variants.push_back(k);
+    }
+    ok &= write(dir, "variants", fakeBundle(variants));
   }
 
   // The nvcc-built ABI test kernels: a real cubin with a full ELF.
