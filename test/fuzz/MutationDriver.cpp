@@ -264,12 +264,14 @@ const char *const kTokens[] = {
     " : ", ", ", "%", "@\"a b\"", "@", "#", "!", "<", ">", "(", ")", "[",
     "]", "{", "}", "\"", "// -----", "\n", "strided<[?, 1], offset: ?>",
     "affine_map<(d0) -> (d0)>", ", 3>", ", 1>", "loc(unknown)", "on ",
-    "scope(sys)", "scope(gpu)", "callback", "delay_release",
+    "scope(sys)", "scope(gpu)", "callback", "delay_release", "tile(auto)",
+    "cluster_m(2)", "split_k(4)", "weave.variant = ",
+    "{of = \"mm\", arg = 0, axis = 0, lo = 1, hi = 128}",
     // Bundle manifests.
     "weave-manifest 2\n", "arch sm_90a\n", "kernel k\n", "end\n", "param ",
     "buffer ", "symmetric ", "semaphore ", "scalar ", "rank ", "team_size ",
     "peer_bases ", "tma ", "dim ", "axis=", ",?", "dtype=", "shape=", "align=",
-    "count=", "source=",
+    "count=", "source=", "variant_of mm\n", "range=1..128,", "range=129..,",
     "box=", "swizzle=", "view=peer", "view=local", "offset=", "grid ",
     "block ", "cluster ", "smem ", "team ", "cc ", "producer ", "#", "\r\n",
     "\x7f" "ELF"};
