@@ -63,7 +63,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <optional>
 #include <regex>
@@ -149,20 +148,15 @@ Options parseOptions(int argc, char **argv) {
 /// Every bundle file in the directory: (dtype, D, m_shard, path). An
 /// _mdyn bundle gives one case per --m-shards value (none without it).
 std::vector<Case> findBundles(const Options &o) {
-  namespace fs = std::filesystem;
   static const std::regex name(
       "all_gather_matmul_(f16|bf16)_d([0-9]+)_m([0-9]+|dyn)\\.wbundle");
   std::vector<Case> out;
-  std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
-    std::string file = entry.path().filename().string();
-    std::smatch m;
-    if (!std::regex_match(file, m, name))
-      continue;
+  for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
+    const std::vector<std::string> &m = file.groups;
     Case c;
     c.dtype = *parseDType(m[1]);
     c.d = std::stoll(m[2]);
-    c.path = entry.path().string();
+    c.path = file.path;
     if (m[3] != "dyn") {
       c.m = std::stoll(m[3]);
       out.push_back(std::move(c));

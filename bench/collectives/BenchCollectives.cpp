@@ -37,6 +37,7 @@
 
 #include "weave/bench/Args.h"
 #include "weave/bench/Gpus.h"
+#include "weave/bench/Manifest.h"
 #include "weave/bench/Nccl.h"
 #include "weave/bench/Table.h"
 #include "weave/bench/Timing.h"
@@ -46,7 +47,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <regex>
 #include <string>
@@ -135,16 +135,12 @@ struct Case {
 
 /// The bundles of DIR for a team of `d` that the options ask for.
 std::vector<Case> findCases(const Options &o, int d) {
-  namespace fs = std::filesystem;
   static const std::regex name(
       "([a-z_]+)_(f32|bf16)_d(any|[0-9]+)_n([0-9]+)\\.wbundle");
   std::vector<Case> out;
-  std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
-    std::string file = entry.path().filename().string();
-    std::smatch m;
-    if (!std::regex_match(file, m, name) ||
-        (m[3] != "any" && std::stoi(m[3]) != d))
+  for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
+    const std::vector<std::string> &m = file.groups;
+    if (m[3] != "any" && std::stoi(m[3]) != d)
       continue;
     auto wanted = [](const std::vector<std::string> &list,
                      const std::string &x) {
@@ -152,7 +148,7 @@ std::vector<Case> findCases(const Options &o, int d) {
     };
     if (!wanted(o.kernels, m[1]) || !wanted(o.types, m[2]))
       continue;
-    out.push_back({entry.path().string(), m[1], m[2], std::stoll(m[4])});
+    out.push_back({file.path, m[1], m[2], std::stoll(m[4])});
   }
   std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {
     return std::make_tuple(a.kernel, a.dtype, a.n) <

@@ -166,14 +166,10 @@ std::vector<Case> findCases(const Options &o,
       }
     return cases;
   }
-  std::error_code ec;
   static const std::regex name("matmul_(f16|bf16)_([0-9]+)x([0-9]+)x([0-9]+)"
                                "\\.wbundle");
-  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
-    std::string file = entry.path().filename().string();
-    std::smatch m;
-    if (!std::regex_match(file, m, name))
-      continue;
+  for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
+    const std::vector<std::string> &m = file.groups;
     DType dtype = *parseDType(m[1]);
     if (std::find(o.dtypes.begin(), o.dtypes.end(), dtype) == o.dtypes.end())
       continue;
@@ -181,7 +177,7 @@ std::vector<Case> findCases(const Options &o,
                      std::stoll(m[2]),
                      std::stoll(m[3]),
                      std::stoll(m[4]),
-                     entry.path().string(),
+                     file.path,
                      {}});
   }
   std::sort(cases.begin(), cases.end(), [](const Case &a, const Case &b) {

@@ -66,7 +66,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <optional>
 #include <random>
@@ -170,21 +169,16 @@ Options parseOptions(int argc, char **argv) {
 }
 
 std::vector<Case> findBundles(const Options &o) {
-  namespace fs = std::filesystem;
   static const std::regex name(
       "matmul_reduce_scatter_(f16|bf16)_d([0-9]+)_m([0-9]+)\\.wbundle");
   std::vector<Case> out;
-  std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(o.bundleDir, ec)) {
-    std::string file = entry.path().filename().string();
-    std::smatch m;
-    if (!std::regex_match(file, m, name))
-      continue;
+  for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
+    const std::vector<std::string> &m = file.groups;
     Case c;
     c.dtype = *parseDType(m[1]);
     c.d = std::stoll(m[2]);
     c.m = std::stoll(m[3]);
-    c.path = entry.path().string();
+    c.path = file.path;
     out.push_back(std::move(c));
   }
   std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {

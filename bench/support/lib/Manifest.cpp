@@ -4,6 +4,9 @@
 
 #include "weave/runtime/KernelArgs.h"
 
+#include <algorithm>
+#include <filesystem>
+
 namespace weave {
 namespace bench {
 
@@ -107,6 +110,28 @@ std::string launchSummary(const KernelInfo &kernel) {
       out += " per member";
   }
   return out;
+}
+
+std::vector<BundleFile> findBundleFiles(const std::string &dir,
+                                        const std::regex &pattern) {
+  namespace fs = std::filesystem;
+  std::vector<BundleFile> files;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(name, m, pattern))
+      continue;
+    BundleFile file{entry.path().string(), {}};
+    for (const auto &group : m)
+      file.groups.push_back(group.str());
+    files.push_back(std::move(file));
+  }
+  std::sort(files.begin(), files.end(),
+            [](const BundleFile &a, const BundleFile &b) {
+              return a.groups[0] < b.groups[0];
+            });
+  return files;
 }
 
 } // namespace bench

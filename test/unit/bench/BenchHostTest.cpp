@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
 
 using namespace weave;
 using namespace weave::bench;
@@ -309,6 +312,35 @@ TEST(TimingResult, PoolsRoundsIntoOneMedian) {
   b.gated = false;
   EXPECT_FALSE(pool({a, b}).gated);
   EXPECT_FALSE(pool({}).gated);
+}
+
+} // namespace
+
+namespace {
+
+TEST(FindBundleFiles, MatchesWholeNamesAndReturnsGroupsInNameOrder) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() /
+                 ("weave-bench-files-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  for (const char *name :
+       {"mm_f16_d2_m1024.wbundle", "mm_bf16_d4_mdyn.wbundle",
+        "mm_f16_d2_m1024.wbundle.config", "xmm_f16_d2_m8.wbundle",
+        "sub/mm_f16_d8_m8.wbundle"})
+    std::ofstream(dir / name) << "x";
+  std::regex pattern("mm_(f16|bf16)_d([0-9]+)_m([0-9]+|dyn)\\.wbundle");
+  std::vector<weave::bench::BundleFile> files =
+      weave::bench::findBundleFiles(dir.string(), pattern);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].groups,
+            (std::vector<std::string>{"mm_bf16_d4_mdyn.wbundle", "bf16", "4",
+                                      "dyn"}));
+  EXPECT_EQ(files[1].groups[3], "1024");
+  EXPECT_EQ(files[1].path, (dir / "mm_f16_d2_m1024.wbundle").string());
+  EXPECT_TRUE(
+      weave::bench::findBundleFiles((dir / "missing").string(), pattern)
+          .empty());
+  fs::remove_all(dir);
 }
 
 } // namespace

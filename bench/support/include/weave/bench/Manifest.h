@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,18 @@ std::string shapeText(const std::vector<int64_t> &shape);
 /// One line with the launch configuration: grid, block, cluster, dynamic
 /// shared memory and the TMA boxes, e.g. for --tile-config.
 std::string launchSummary(const KernelInfo &kernel);
+
+/// A file of a benchmark's bundle folder whose name matched its pattern.
+struct BundleFile {
+  std::string path;
+  /// The pattern's groups: [0] the whole file name, then each group.
+  std::vector<std::string> groups;
+};
+
+/// Every file in `dir` (not below) whose name `pattern` matches entirely,
+/// sorted by name; empty when the folder cannot be read.
+std::vector<BundleFile> findBundleFiles(const std::string &dir,
+                                        const std::regex &pattern);
 
 /// Checks every case against its kernel's contract with `load` (a
 /// Status(Case &)) before any GPU work, so that a bad bundle is reported on
