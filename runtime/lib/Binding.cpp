@@ -108,18 +108,6 @@ ParamInfo withLaunchShape(const ParamInfo &param, const KernelArg &arg) {
   return bound;
 }
 
-size_t userParamCount(const KernelInfo &kernel) {
-  size_t n = 0;
-  while (n < kernel.params.size()) {
-    abi::ParamKind k = kernel.params[n].kind;
-    if (k != abi::ParamKind::Buffer && k != abi::ParamKind::Symmetric &&
-        k != abi::ParamKind::Semaphore && k != abi::ParamKind::Scalar)
-      break;
-    ++n;
-  }
-  return n;
-}
-
 Status checkKernelArgs(const KernelInfo &kernel,
                        const std::vector<KernelArg> &args,
                        const BindingTarget &target) {
@@ -340,10 +328,6 @@ Status checkLaunchLimits(const KernelInfo &kernel, const LaunchLimits &limits) {
                 std::to_string(limits.maxSharedBytesOptin));
   return ok();
 }
-
-} // namespace weave
-
-namespace weave {
 
 Expected<size_t> chooseVariant(const std::string &group,
                                const std::vector<const KernelInfo *> &variants,

@@ -97,15 +97,13 @@ Status verifyKernel(const KernelInfo &kernel) {
   // ABI order: user params, then exactly Rank, TeamSize, PeerBases, then
   // one Dim per '?', then Tma and TmaTable.
   const auto &params = kernel.params;
-  size_t i = 0;
   std::set<std::string> names;
   for (const ParamInfo &param : params)
     if (!names.insert(param.name).second)
       return kernelError(kernel, "duplicate parameter name '" + param.name +
                                      "'");
-  while (i < params.size() && isUserKind(params[i].kind))
-    ++i;
-  size_t userCount = i;
+  size_t userCount = userParamCount(kernel);
+  size_t i = userCount;
   const abi::ParamKind team[3] = {abi::ParamKind::Rank,
                                   abi::ParamKind::TeamSize,
                                   abi::ParamKind::PeerBases};
@@ -338,6 +336,13 @@ uint64_t tensorBytes(const ParamInfo &param) {
   return bytes;
 }
 
+size_t userParamCount(const KernelInfo &kernel) {
+  size_t n = 0;
+  while (n < kernel.params.size() && isUserKind(kernel.params[n].kind))
+    ++n;
+  return n;
+}
+
 uint64_t paramBlockBytes(const KernelInfo &kernel) {
   uint64_t offset = 0;
   for (const ParamInfo &param : kernel.params) {
@@ -386,9 +391,7 @@ Status verifyVariants(const Bundle &bundle) {
                          group + "): Kernel::get could not tell them apart");
     std::vector<const KernelInfo *> variants = findVariants(bundle, group);
     const KernelInfo &first = *variants.front();
-    size_t users = 0;
-    while (users < first.params.size() && isUserKind(first.params[users].kind))
-      ++users;
+    size_t users = userParamCount(first);
     for (const KernelInfo *other : variants) {
       auto differ = [&](const std::string &what) {
         return kernelError(*other, "variant of '" + group + "' " + what +
@@ -397,11 +400,7 @@ Status verifyVariants(const Bundle &bundle) {
       };
       if (other->teamSize != first.teamSize)
         return differ("team size");
-      size_t otherUsers = 0;
-      while (otherUsers < other->params.size() &&
-             isUserKind(other->params[otherUsers].kind))
-        ++otherUsers;
-      if (otherUsers != users)
+      if (userParamCount(*other) != users)
         return differ("user parameter count");
       for (size_t p = 0; p < users; ++p) {
         const ParamInfo &a = first.params[p], &b = other->params[p];

@@ -586,10 +586,13 @@ Status Kernel::bindMember(const SymmetricHeap &heap,
 Expected<BoundArgs> Kernel::bind(const SymmetricHeap &heap,
                                  const std::vector<KernelArg> &args) {
   if (!variants_.empty()) {
+    Expected<Kernel *> variant = selectVariant(args);
+    if (variant)
+      return (*variant)->bind(heap, args); // checks the arguments in full
     // Wrong counts, kinds, dtypes or static sizes are the same error for
     // every variant (they take the same arguments): reported as such, not
-    // as "no variant takes these sizes". The chosen variant checks again,
-    // ranges included.
+    // as "no variant takes these sizes". Only on this error path does the
+    // unranged copy cost anything.
     if (heap.team() == team_) {
       KernelInfo unranged = *info_;
       for (ParamInfo &param : unranged.params)
@@ -598,8 +601,7 @@ Expected<BoundArgs> Kernel::bind(const SymmetricHeap &heap,
                                 BindingTarget{heap.id(), team_->devices.size(),
                                               team_->size}));
     }
-    WEAVE_ASSIGN_OR_RETURN(Kernel * variant, selectVariant(args));
-    return variant->bind(heap, args);
+    return std::move(variant).takeError();
   }
   if (heap.team() != team_)
     return Error(ErrorCode::InvalidArgument,

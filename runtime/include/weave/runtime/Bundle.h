@@ -170,6 +170,8 @@ uint32_t paramBytes(const ParamInfo &param);
 /// an unverified manifest can never make a size check pass by wrapping).
 /// A dynamic dimension counts as 1, the least a launch may give it.
 uint64_t tensorBytes(const ParamInfo &param);
+/// Number of leading user parameters (Buffer/Symmetric/Semaphore/Scalar).
+size_t userParamCount(const KernelInfo &kernel);
 /// Bytes of the packed launch parameter block: each parameter at its natural
 /// alignment (4, 8, or 64 for TMA descriptors), as computeParamLayout places
 /// them. 64-bit, so that no parameter list can wrap it.

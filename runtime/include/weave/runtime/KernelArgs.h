@@ -80,9 +80,6 @@ struct BindingTarget {
   uint32_t teamSize = 1;
 };
 
-/// Number of leading user parameters (Buffer/Symmetric/Semaphore/Scalar).
-size_t userParamCount(const KernelInfo &kernel);
-
 /// Checks count, kind, dtype, shape/byte size, alignment and heap identity of
 /// every argument; InvalidArgument naming the parameter on the first mismatch.
 /// A dynamic dimension (`?`) takes the argument's size, which must be at
