@@ -22,6 +22,27 @@ using namespace weave_test;
 
 namespace {
 
+/// A func.func of `n` index arguments (the free inputs of the schedule
+/// under test) in a module of its own, with `b` at the start of its body.
+struct IndexFunction {
+  IndexFunction(MLIRContext *ctx, unsigned n)
+      : b(UnknownLoc::get(ctx), ctx) {
+    ctx->getOrLoadDialect<func::FuncDialect>();
+    OpBuilder top(ctx);
+    module = ModuleOp::create(top.getUnknownLoc());
+    top.setInsertionPointToEnd(module->getBody());
+    SmallVector<Type> types(n, top.getIndexType());
+    auto func = func::FuncOp::create(top, top.getUnknownLoc(), "schedule",
+                                     top.getFunctionType(types, {}));
+    Block *body = func.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    args.assign(body->args_begin(), body->args_end());
+  }
+  OwningOpRef<ModuleOp> module;
+  ImplicitLocOpBuilder b;
+  SmallVector<Value> args;
+};
+
 struct Schedule {
   int64_t tilesM, tilesN, workers, cluster, groupWidth;
   int64_t rotate; ///< -1: none
@@ -32,22 +53,12 @@ class TileSchedulerTest : public ::testing::TestWithParam<Schedule> {};
 TEST_P(TileSchedulerTest, VisitsEveryTileOnceInBalancedShares) {
   Schedule s = GetParam();
   auto ctx = makeContext();
-  ctx->getOrLoadDialect<func::FuncDialect>();
-  OpBuilder top(ctx.get());
-  auto module = ModuleOp::create(top.getUnknownLoc());
-  top.setInsertionPointToEnd(module.getBody());
-  Type index = top.getIndexType();
   // Free inputs: the worker, the worker count, the rank in the cluster,
   // the linear tile index and the rotation.
-  auto func = func::FuncOp::create(
-      top, top.getUnknownLoc(), "schedule",
-      top.getFunctionType({index, index, index, index, index}, {}));
-  Block *body = func.addEntryBlock();
-  ImplicitLocOpBuilder b(top.getUnknownLoc(), ctx.get());
-  b.setInsertionPointToStart(body);
-  Value worker = body->getArgument(0), count = body->getArgument(1),
-        rank = body->getArgument(2), t = body->getArgument(3),
-        rotate = body->getArgument(4);
+  IndexFunction f(ctx.get(), 5);
+  ImplicitLocOpBuilder &b = f.b;
+  Value worker = f.args[0], count = f.args[1], rank = f.args[2],
+        t = f.args[3], rotate = f.args[4];
   Value tilesM = arith::ConstantIndexOp::create(b, s.tilesM);
   Value tilesN = arith::ConstantIndexOp::create(b, s.tilesN);
   TileScheduler scheduler(b, tilesM, tilesN, s.cluster, s.groupWidth,
@@ -99,7 +110,6 @@ TEST_P(TileSchedulerTest, VisitsEveryTileOnceInBalancedShares) {
     EXPECT_EQ(count, 1) << "tile (" << tile.first << ", " << tile.second
                         << ")";
   EXPECT_LE(most - fewest, 1) << "unbalanced shares";
-  module->erase();
 }
 
 /// Split-K units: every (tile, k step) once; a tile's units consecutive
@@ -110,19 +120,10 @@ TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
        {std::tuple{1, 16, 132, 3, 64}, {2, 16, 132, 4, 64},
         {3, 5, 7, 5, 16}, {1, 1, 132, 16, 67}}) {
     auto ctx = makeContext();
-    ctx->getOrLoadDialect<func::FuncDialect>();
-    OpBuilder top(ctx.get());
-    auto module = ModuleOp::create(top.getUnknownLoc());
-    top.setInsertionPointToEnd(module.getBody());
-    Type index = top.getIndexType();
-    auto func = func::FuncOp::create(
-        top, top.getUnknownLoc(), "schedule",
-        top.getFunctionType({index, index, index}, {}));
-    Block *body = func.addEntryBlock();
-    ImplicitLocOpBuilder b(top.getUnknownLoc(), ctx.get());
-    b.setInsertionPointToStart(body);
-    Value worker = body->getArgument(0), count = body->getArgument(1),
-          u = body->getArgument(2);
+    // Free inputs: the worker, the worker count and the unit index.
+    IndexFunction f(ctx.get(), 3);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], u = f.args[2];
     Value zero = arith::ConstantIndexOp::create(b, 0);
     TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
                             arith::ConstantIndexOp::create(b, tilesN),
@@ -153,7 +154,6 @@ TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
     EXPECT_EQ(static_cast<int64_t>(steps.size()), tilesM * tilesN * numK);
     for (auto &[key, visits] : steps)
       EXPECT_EQ(visits, 1);
-    module->erase();
   }
 }
 

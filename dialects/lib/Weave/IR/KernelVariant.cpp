@@ -1,6 +1,9 @@
 //===- KernelVariant.cpp - the weave.variant kernel attribute -------------===//
 
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -65,4 +68,27 @@ FailureOr<KernelVariant> mlir::weave::readKernelVariant(Operation *op,
 std::optional<KernelVariant> mlir::weave::getKernelVariant(Operation *op) {
   Attribute attr = op->getAttr(kVariantAttrName);
   return attr ? parseKernelVariant(attr) : std::nullopt;
+}
+
+std::optional<unsigned> mlir::weave::lhsKernelArgument(MatmulPipelineOp op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto arg = dyn_cast<BlockArgument>(op.getLhs());
+  if (!func || !arg || arg.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+std::optional<int64_t> mlir::weave::maxLhsRows(MatmulPipelineOp op) {
+  auto lhs = cast<MemRefType>(op.getLhs().getType());
+  if (!lhs.isDynamicDim(0))
+    return lhs.getDimSize(0);
+  std::optional<unsigned> arg = lhsKernelArgument(op);
+  if (!arg)
+    return std::nullopt;
+  std::optional<KernelVariant> variant =
+      getKernelVariant(op->getParentOfType<gpu::GPUFuncOp>());
+  if (!variant || variant->arg != *arg || variant->axis != 0 ||
+      variant->hi == KernelVariant::kUnbounded)
+    return std::nullopt;
+  return variant->hi;
 }

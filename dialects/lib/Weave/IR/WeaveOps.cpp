@@ -713,24 +713,6 @@ static void printPipelineTile(OpAsmPrinter &printer, MatmulPipelineOp,
     printer << " stages(" << stages.getInt() << ")";
 }
 
-/// The most rows the lhs of `op` may have: its static row count, else the
-/// upper bound a weave.variant of the enclosing kernel puts on them (the
-/// lhs is the argument it bounds); std::nullopt when unbounded.
-static std::optional<int64_t> maxLhsRows(MatmulPipelineOp op) {
-  auto lhs = cast<MemRefType>(op.getLhs().getType());
-  if (!lhs.isDynamicDim(0))
-    return lhs.getDimSize(0);
-  auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  auto arg = dyn_cast<BlockArgument>(op.getLhs());
-  if (!func || !arg || arg.getOwner() != &func.getBody().front())
-    return std::nullopt;
-  std::optional<KernelVariant> variant = getKernelVariant(func);
-  if (!variant || variant->arg != arg.getArgNumber() || variant->axis != 0 ||
-      variant->hi == KernelVariant::kUnbounded)
-    return std::nullopt;
-  return variant->hi;
-}
-
 int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
   auto rhs = cast<MemRefType>(getRhs().getType());
   std::optional<int64_t> rows = maxLhsRows(*this);

@@ -114,16 +114,6 @@ void apply(MatmulPipelineOp op, const MatmulConfig &config) {
   op.setSplitKAttr(b.getI64IntegerAttr(config.splitK));
 }
 
-/// Where a dynamic row count comes from: the kernel argument the lhs is
-/// and its dimension 0; null when the lhs is not an argument (a view).
-std::optional<std::pair<unsigned, unsigned>>
-rowSource(gpu::GPUFuncOp func, MatmulPipelineOp op) {
-  auto arg = dyn_cast<BlockArgument>(op.getLhs());
-  if (!arg || arg.getOwner() != &func.getBody().front())
-    return std::nullopt;
-  return std::make_pair(arg.getArgNumber(), 0u);
-}
-
 struct ConfigurePipelinesPass
     : public mlir::weave::impl::ConfigurePipelinesPassBase<
           ConfigurePipelinesPass> {
@@ -182,11 +172,10 @@ struct ConfigurePipelinesPass
   /// kernel's name; the kernel itself goes. A kernel already marked is
   /// configured for its own range.
   LogicalResult configureVariants(gpu::GPUFuncOp func, KernelAttr kernel,
-                                  MatmulPipelineOp op,
-                                  std::pair<unsigned, unsigned> rows) {
+                                  MatmulPipelineOp op, unsigned lhsArg) {
     auto [problem, constraints] = describe(op, kernel, smCount);
     std::optional<KernelVariant> given = getKernelVariant(func);
-    if (given && given->arg == rows.first && given->axis == rows.second) {
+    if (given && given->arg == lhsArg && given->axis == 0) {
       problem.mLo = given->lo;
       problem.mHi = given->hi;
     }
@@ -216,7 +205,7 @@ struct ConfigurePipelinesPass
       // Placed after the previous copy; renamed should the name be taken.
       symbols.insert(copy, std::next(Block::iterator(insertAfter)));
       insertAfter = copy;
-      KernelVariant marker{name, rows.first, rows.second, variant.mLo,
+      KernelVariant marker{name, lhsArg, /*axis=*/0, variant.mLo,
                            variant.mHi == MatmulProblem::kUnbounded
                                ? KernelVariant::kUnbounded
                                : variant.mHi};
@@ -246,19 +235,16 @@ struct ConfigurePipelinesPass
              << autos.size();
     if (kernel && autos.size() == 1 &&
         cast<MemRefType>(autos.front().getLhs().getType()).isDynamicDim(0))
-      if (auto rows = rowSource(func, autos.front()))
-        return configureVariants(func, kernel, autos.front(), *rows);
+      if (std::optional<unsigned> lhsArg = lhsKernelArgument(autos.front()))
+        return configureVariants(func, kernel, autos.front(), *lhsArg);
     for (MatmulPipelineOp op : autos) {
       auto [problem, constraints] = describe(op, kernel, smCount);
+      // (With more than one, the kernel has no `auto` field to resolve:
+      // checked above.)
       FailureOr<MatmulConfig> config = choose(op, problem, constraints);
-      if (failed(config))
+      if (failed(config) ||
+          failed(applyToKernel(func, kernel, op, *config)))
         return failure();
-      if (autos.size() == 1) {
-        if (failed(applyToKernel(func, kernel, op, *config)))
-          return failure();
-      } else {
-        apply(op, *config);
-      }
     }
     return success();
   }

@@ -177,6 +177,17 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
 
 namespace {
 
+/// Whether split-K `config` (splitK > 1) fits a workspace of
+/// `workspaceWords` for launches of up to `maxRows` rows (< 0: unbounded,
+/// which no workspace holds).
+bool splitKFits(const MatmulConfig &config, int64_t maxRows, int64_t n,
+                int64_t workspaceWords) {
+  return maxRows >= 0 &&
+         splitKWorkspaceWords(maxRows, n, config.tileM, config.tileN,
+                              config.consumers,
+                              config.splitK) <= workspaceWords;
+}
+
 /// Row counts standing for the range [lo, hi] of a dynamic M: its ends,
 /// the powers of two inside and points between them, off the 128 grid too
 /// (partial row tiles); an unbounded range is sampled up to 4 x lo or
@@ -252,17 +263,15 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         if (c.splitK ? *c.splitK != split
                      : split > 1 && (maxRows < 0 || cluster > 1))
           continue;
-        if (split > 1 &&
-            (maxRows < 0 || cluster > 1 ||
-             splitKWorkspaceWords(maxRows, p.n, base.tileM, base.tileN,
-                                  base.consumers, split) > c.workspaceWords))
-          continue;
-        if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
-          continue;
         MatmulConfig config = base;
         config.stages = split > 1 ? powerOfTwo : deepest;
         config.clusterM = cluster;
         config.splitK = split;
+        if (split > 1 &&
+            (cluster > 1 || !splitKFits(config, maxRows, p.n, c.workspaceWords)))
+          continue;
+        if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
+          continue;
         result.push_back(config);
       }
     }
@@ -276,21 +285,25 @@ mlir::weave::pipeline::chooseMatmulConfig(const MatmulProblem &p,
   std::vector<MatmulConfig> candidates = candidateConfigs(p, c);
   if (candidates.empty())
     return std::nullopt;
-  std::vector<int64_t> samples = p.dynamicM() ? sampleRows(p.mLo, p.mHi)
-                                             : std::vector<int64_t>();
-  auto cost = [&](const MatmulConfig &config) {
-    if (!p.dynamicM())
-      return estimateMatmulCycles(p, config);
-    // Dynamic M: the summed regret over the row counts a launch may have.
-    double regret = 0;
-    for (int64_t m : samples) {
+  // Dynamic M: the row counts a launch may have, each with its best
+  // estimate (computed once, not once per candidate).
+  std::vector<std::pair<MatmulProblem, double>> samples;
+  if (p.dynamicM())
+    for (int64_t m : sampleRows(p.mLo, p.mHi)) {
       MatmulProblem q = p;
       q.m = m;
       double best = std::numeric_limits<double>::infinity();
       for (const MatmulConfig &other : candidates)
         best = std::min(best, estimateMatmulCycles(q, other));
-      regret += estimateMatmulCycles(q, config) / best;
+      samples.emplace_back(q, best);
     }
+  auto cost = [&](const MatmulConfig &config) {
+    if (!p.dynamicM())
+      return estimateMatmulCycles(p, config);
+    // Dynamic M: the summed regret over the row counts a launch may have.
+    double regret = 0;
+    for (const auto &[q, best] : samples)
+      regret += estimateMatmulCycles(q, config) / best;
     return regret;
   };
   const MatmulConfig *best = nullptr;
@@ -338,11 +351,10 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
     return {};
   constexpr double kInfeasible = std::numeric_limits<double>::infinity();
   auto feasible = [&](const MatmulConfig &config, const Band &band) {
+    // (The unbounded band, row < 0, holds no split.)
     return config.splitK == 1 ||
-           (band.row > 0 &&
-            splitKWorkspaceWords(band.hi, p.n, config.tileM, config.tileN,
-                                 config.consumers, config.splitK) <=
-                c.workspaceWords);
+           splitKFits(config, band.row > 0 ? band.hi : -1, p.n,
+                      c.workspaceWords);
   };
   // cost[b][i]: regret (estimate / the band's best feasible estimate) of
   // candidate i in band b, infinite where infeasible; the unbounded band

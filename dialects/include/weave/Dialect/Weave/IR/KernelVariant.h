@@ -50,6 +50,18 @@ FailureOr<KernelVariant> readKernelVariant(Operation *op, Attribute attr);
 /// which the dialect's attribute verifier reports; this emits nothing).
 std::optional<KernelVariant> getKernelVariant(Operation *op);
 
+class MatmulPipelineOp;
+
+/// The number of the kernel argument `op`'s lhs is, when it is one (an
+/// argument of the enclosing gpu.func's entry block): the argument whose
+/// rows a variant of the kernel bounds.
+std::optional<unsigned> lhsKernelArgument(MatmulPipelineOp op);
+
+/// The most rows `op`'s lhs may have: its static row count, else the `hi`
+/// of the enclosing kernel's weave.variant where it bounds dimension 0 of
+/// the lhs argument; std::nullopt when unbounded.
+std::optional<int64_t> maxLhsRows(MatmulPipelineOp op);
+
 } // namespace mlir::weave
 
 #endif // WEAVE_DIALECT_WEAVE_IR_KERNELVARIANT_H
