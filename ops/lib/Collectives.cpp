@@ -29,7 +29,7 @@ Expected<AllReduce> AllReduce::create(Communicator &comm,
                                       const std::string &dtype, int64_t count,
                                       AllReduceAlgorithm algorithm) {
   if (algorithm == AllReduceAlgorithm::Auto)
-    algorithm = choose(dtype, count);
+    algorithm = choose(comm.team().size(), dtype, count);
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
                          AllReduce::instanceFor(comm.team().size(), dtype, count,
                                              algorithm));
@@ -46,9 +46,11 @@ Expected<AllReduce> AllReduce::create(Communicator &comm,
 /// dtype and one count only.
 template <typename Op>
 Expected<Op> createOp(Communicator &comm, const std::string &dtype,
-                      int64_t count, const std::string &name) {
+                      int64_t count, const std::string &name,
+                      const std::string &algorithm) {
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
-                         Op::instanceFor(comm.team().size(), dtype, count));
+                         Op::instanceFor(comm.team().size(), dtype, count,
+                                         algorithm));
   WEAVE_ASSIGN_OR_RETURN(auto kernel,
                          detail::StagedKernel::create(comm, std::move(instance),
                                                       detail::opRoles(name)));
@@ -56,25 +58,29 @@ Expected<Op> createOp(Communicator &comm, const std::string &dtype,
 }
 
 Expected<AllGather> AllGather::create(Communicator &comm,
-                                      const std::string &dtype, int64_t count) {
-  return createOp<AllGather>(comm, dtype, count, "all_gather");
+                                      const std::string &dtype, int64_t count,
+                                const std::string &algorithm) {
+  return createOp<AllGather>(comm, dtype, count, "all_gather", algorithm);
 }
 
 Expected<ReduceScatter> ReduceScatter::create(Communicator &comm,
                                               const std::string &dtype,
-                                              int64_t count) {
-  return createOp<ReduceScatter>(comm, dtype, count, "reduce_scatter");
+                                              int64_t count,
+                                const std::string &algorithm) {
+  return createOp<ReduceScatter>(comm, dtype, count, "reduce_scatter", algorithm);
 }
 
 Expected<AllToAll> AllToAll::create(Communicator &comm,
-                                    const std::string &dtype, int64_t count) {
-  return createOp<AllToAll>(comm, dtype, count, "all_to_all");
+                                    const std::string &dtype, int64_t count,
+                                const std::string &algorithm) {
+  return createOp<AllToAll>(comm, dtype, count, "all_to_all", algorithm);
 }
 
 Expected<AllToAllV> AllToAllV::create(Communicator &comm,
                                       const std::string &dtype,
-                                      int64_t capacity) {
-  return createOp<AllToAllV>(comm, dtype, capacity, "all_to_all_v");
+                                      int64_t capacity,
+                                const std::string &algorithm) {
+  return createOp<AllToAllV>(comm, dtype, capacity, "all_to_all_v", algorithm);
 }
 
 Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,

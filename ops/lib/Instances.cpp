@@ -35,56 +35,165 @@ Status checkRequest(const std::string &op, const std::string &dtype,
 
 } // namespace
 
-AllReduceAlgorithm AllReduce::choose(const std::string &dtype, int64_t count) {
-  return uint64_t(count) * dtypeBytes(dtype) <= kOneShotMaxBytes
-             ? AllReduceAlgorithm::OneShot
-             : AllReduceAlgorithm::TwoShot;
+// The choice table (issue #30): for each op, rows in order; Auto takes the
+// first row whose team range holds the team size and whose maxBytes is at
+// least N x the element size (N: the template's count, i.e. what a member
+// sends to each peer: the all-reduce's whole input, the all-gather's input,
+// the reduce-scatter's output block, the all-to-all's block per pair).
+// `weave_bench_collectives --table` prints these rows from a sweep (the
+// fastest kernel of ours at each size and team size); docs/PERF.md
+// ("Collectives on 2 and 4 H100s") has the sweep they come from.
+const std::vector<CollectiveChoice> &collectiveChoices() {
+  constexpr int64_t kAny = int64_t(1) << 62;
+  static const std::vector<CollectiveChoice> table = {
+      {"all_reduce", 1, 1024, 256 << 10, "push"},
+      {"all_reduce", 1, 1024, kAny, "two_shot"},
+      {"all_gather", 1, 1024, 64 << 10, "push"},
+      {"all_gather", 1, 1024, kAny, "direct"},
+      {"reduce_scatter", 1, 1024, kAny, "push"},
+      {"all_to_all", 1, 1024, 64 << 10, "push"},
+      {"all_to_all", 1, 1024, kAny, "direct"},
+      {"all_to_all_v", 1, 1024, kAny, "put"},
+  };
+  return table;
 }
 
-Expected<KernelInstance> AllReduce::instanceFor(uint32_t,
+std::string chooseAlgorithm(const std::string &op, uint32_t teamSize,
+                            const std::string &dtype, int64_t count) {
+  int64_t bytes = count * int64_t(dtypeBytes(dtype) ? dtypeBytes(dtype) : 4);
+  for (const CollectiveChoice &row : collectiveChoices())
+    if (op == row.op && teamSize >= row.minTeam && teamSize <= row.maxTeam &&
+        bytes <= row.maxBytes)
+      return row.algorithm;
+  return "";
+}
+
+namespace {
+
+/// The template of `op` run by `algorithm` ("auto": the table's choice),
+/// as {example/stem, kernel, whether it is compiled per team size}.
+struct Algorithm {
+  const char *name, *stem;
+  bool perTeam;
+};
+struct OpAlgorithms {
+  const char *op, *example;
+  std::vector<Algorithm> algorithms;
+};
+const std::vector<OpAlgorithms> &opAlgorithms() {
+  static const std::vector<OpAlgorithms> ops = {
+      {"all_reduce",
+       "all_reduce",
+       {{"one_shot", "one_shot_all_reduce", false},
+        {"two_shot", "two_shot_all_reduce", false},
+        {"push", "push_all_reduce", true}}},
+      {"all_gather",
+       "all_gather",
+       {{"put", "all_gather", true},
+        {"push", "push_all_gather", true},
+        {"direct", "direct_all_gather", true}}},
+      {"reduce_scatter",
+       "reduce_scatter",
+       {{"pull", "reduce_scatter", true},
+        {"push", "push_reduce_scatter", true}}},
+      {"all_to_all",
+       "all_to_all",
+       {{"put", "all_to_all", true},
+        {"push", "push_all_to_all", true},
+        {"direct", "direct_all_to_all", true}}},
+      {"all_to_all_v", "all_to_all", {{"put", "all_to_all_v", true}}},
+  };
+  return ops;
+}
+
+Expected<KernelInstance> instanceOf(const std::string &op, const char *what,
+                                    bool reduces, const char *countName,
+                                    uint32_t teamSize, const std::string &dtype,
+                                    int64_t count, std::string algorithm) {
+  WEAVE_TRY(checkRequest(what, dtype, reduces, countName, count));
+  const OpAlgorithms *entry = nullptr;
+  for (const OpAlgorithms &o : opAlgorithms())
+    if (op == o.op)
+      entry = &o;
+  if (algorithm == "auto")
+    algorithm = chooseAlgorithm(op, teamSize, dtype, count);
+  std::string names;
+  for (const Algorithm &a : entry->algorithms) {
+    if (algorithm == a.name)
+      return KernelInstance{std::string(entry->example) + "/" + a.stem,
+                            a.stem,
+                            dtype,
+                            a.perTeam ? teamSize : 0,
+                            count,
+                            {},
+                            {}};
+    names += std::string(names.empty() ? "" : ", ") + "'" + a.name + "'";
+  }
+  return Error(ErrorCode::InvalidArgument,
+               std::string(what) + ": algorithm must be 'auto', " + names +
+                   ", got '" + algorithm + "'");
+}
+
+} // namespace
+
+std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm) {
+  switch (algorithm) {
+  case AllReduceAlgorithm::OneShot:
+    return "one_shot";
+  case AllReduceAlgorithm::TwoShot:
+    return "two_shot";
+  case AllReduceAlgorithm::Push:
+    return "push";
+  case AllReduceAlgorithm::Auto:
+    break;
+  }
+  return "auto";
+}
+
+AllReduceAlgorithm AllReduce::choose(uint32_t teamSize, const std::string &dtype,
+                                     int64_t count) {
+  return *parseAllReduceAlgorithm(
+      chooseAlgorithm("all_reduce", teamSize, dtype, count));
+}
+
+Expected<KernelInstance> AllReduce::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
                                                 int64_t count,
                                                 AllReduceAlgorithm algorithm) {
-  WEAVE_TRY(checkRequest("all-reduce", dtype, true, "count", count));
-  if (algorithm == AllReduceAlgorithm::Auto)
-    algorithm = choose(dtype, count);
-  std::string stem = algorithm == AllReduceAlgorithm::OneShot
-                         ? "one_shot_all_reduce"
-                         : "two_shot_all_reduce";
-  // One bundle serves every team size.
-  return KernelInstance{"all_reduce/" + stem, stem, dtype, 0, count, {}, {}};
+  return instanceOf("all_reduce", "all-reduce", true, "count", teamSize, dtype,
+                    count, allReduceAlgorithmName(algorithm));
 }
 
 Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
-                                                int64_t count) {
-  WEAVE_TRY(checkRequest("all-gather", dtype, false, "count", count));
-  return KernelInstance{"all_gather/all_gather", "all_gather", dtype,
-                        teamSize, count, {}, {}};
+                                                int64_t count,
+                                                const std::string &algorithm) {
+  return instanceOf("all_gather", "all-gather", false, "count", teamSize,
+                    dtype, count, algorithm);
 }
 
 Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
                                                     const std::string &dtype,
-                                                    int64_t count) {
-  WEAVE_TRY(checkRequest("reduce-scatter", dtype, true, "count", count));
-  return KernelInstance{"reduce_scatter/reduce_scatter", "reduce_scatter",
-                        dtype, teamSize, count, {}, {}};
+                                                    int64_t count,
+                                                    const std::string &algorithm) {
+  return instanceOf("reduce_scatter", "reduce-scatter", true, "count",
+                    teamSize, dtype, count, algorithm);
 }
 
 Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
                                                const std::string &dtype,
-                                               int64_t count) {
-  WEAVE_TRY(checkRequest("all-to-all", dtype, false, "count", count));
-  return KernelInstance{"all_to_all/all_to_all", "all_to_all", dtype,
-                        teamSize, count, {}, {}};
+                                               int64_t count,
+                                               const std::string &algorithm) {
+  return instanceOf("all_to_all", "all-to-all", false, "count", teamSize, dtype,
+                    count, algorithm);
 }
 
 Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
-                                                int64_t capacity) {
-  WEAVE_TRY(checkRequest("all-to-all-v", dtype, false, "capacity", capacity));
-  return KernelInstance{"all_to_all/all_to_all_v", "all_to_all_v", dtype,
-                        teamSize, capacity, {}, {}};
+                                                int64_t capacity,
+                                                const std::string &algorithm) {
+  return instanceOf("all_to_all_v", "all-to-all-v", false, "capacity",
+                    teamSize, dtype, capacity, algorithm);
 }
 
 namespace {
@@ -206,8 +315,11 @@ Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
     return AllReduceAlgorithm::OneShot;
   if (name == "two_shot")
     return AllReduceAlgorithm::TwoShot;
+  if (name == "push")
+    return AllReduceAlgorithm::Push;
   return Error(ErrorCode::InvalidArgument,
-               "algorithm must be 'auto', 'one_shot' or 'two_shot', got '" +
+               "algorithm must be 'auto', 'one_shot', 'two_shot' or 'push', "
+               "got '" +
                    name + "'");
 }
 
@@ -220,13 +332,13 @@ Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
     return AllReduce::instanceFor(teamSize, dtype, count, a);
   }
   if (op == "all_gather")
-    return AllGather::instanceFor(teamSize, dtype, count);
+    return AllGather::instanceFor(teamSize, dtype, count, algorithm);
   if (op == "reduce_scatter")
-    return ReduceScatter::instanceFor(teamSize, dtype, count);
+    return ReduceScatter::instanceFor(teamSize, dtype, count, algorithm);
   if (op == "all_to_all")
-    return AllToAll::instanceFor(teamSize, dtype, count);
+    return AllToAll::instanceFor(teamSize, dtype, count, algorithm);
   if (op == "all_to_all_v")
-    return AllToAllV::instanceFor(teamSize, dtype, count);
+    return AllToAllV::instanceFor(teamSize, dtype, count, algorithm);
   return Error(ErrorCode::InvalidArgument,
                "unknown op '" + op +
                    "' (all_reduce, all_gather, reduce_scatter, all_to_all, "

@@ -19,6 +19,14 @@ std::string KernelInstance::key() const {
          (shape.empty() ? "_n" + std::to_string(count) : "_" + shape);
 }
 
+int64_t collectiveBlocks(const std::string &dtype, int64_t count) {
+  int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
+  int64_t bytes = count * element;
+  return std::clamp<int64_t>((bytes + kCollectiveBlockBytes - 1) /
+                                 kCollectiveBlockBytes,
+                             1, kCollectiveMaxBlocks);
+}
+
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                 int64_t count, const TemplateValues &extra) {
   auto str = [](int64_t v) { return std::to_string(v); };
@@ -39,11 +47,19 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                         {"NV", str(count / vw)}};
   if (teamSize) {
     int64_t d = teamSize;
+    // An explicit BLOCKS (an experiment's --set) sizes FLAGS too.
+    int64_t blocks = collectiveBlocks(dtype, count);
+    for (const auto &[name, value] : extra)
+      if (name == "BLOCKS")
+        blocks = std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
     values.insert(values.end(), {{"D", str(d)},
                                  {"LAST", str(d - 1)},
                                  {"ROWS", str(d * count)},
                                  {"DD", str(d * d)},
-                                 {"LINES", str(2 * d * words)}});
+                                 {"LINES", str(2 * d * words)},
+                                 {"SLOTS", str(2 * d * count)},
+                                 {"BLOCKS", str(blocks)},
+                                 {"FLAGS", str(2 * blocks * d)}});
   }
   for (const auto &[name, value] : extra)
     if (name == "WIDTH") {

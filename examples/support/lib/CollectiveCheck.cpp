@@ -84,6 +84,12 @@ constexpr KnownKernel kKnownKernels[] = {
     {"reduce_scatter", Collective::ReduceScatter},
     {"all_to_all", Collective::AllToAll},
     {"all_to_all_v", Collective::AllToAllV},
+    {"push_all_reduce", Collective::AllReduce},
+    {"push_all_gather", Collective::AllGather},
+    {"direct_all_gather", Collective::AllGather},
+    {"push_reduce_scatter", Collective::ReduceScatter},
+    {"push_all_to_all", Collective::AllToAll},
+    {"direct_all_to_all", Collective::AllToAll},
 };
 
 /// The input elements output element `e` of member `m` is made of, in

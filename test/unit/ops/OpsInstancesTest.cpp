@@ -30,29 +30,47 @@ struct OpCase {
   InstanceFn instance;
   std::vector<std::string> params; ///< the parameters the op binds
   bool reduces;
+  const char *op, *algorithm; ///< opInstance's spelling of the case
 };
 
 std::vector<OpCase> opCases() {
+  auto allReduce = [](AllReduceAlgorithm a) {
+    return [a](uint32_t d, const std::string &t, int64_t n) {
+      return AllReduce::instanceFor(d, t, n, a);
+    };
+  };
+  // An op run by one named algorithm (not the table's choice).
+  auto forced = [](auto instanceFor, std::string algorithm) {
+    return [instanceFor, algorithm](uint32_t d, const std::string &t,
+                                    int64_t n) {
+      return instanceFor(d, t, n, algorithm);
+    };
+  };
   return {
-      {"one_shot_all_reduce",
-       [](uint32_t d, const std::string &t, int64_t n) {
-         return AllReduce::instanceFor(d, t, n, AllReduceAlgorithm::OneShot);
-       },
-       {"input", "output"},
-       true},
-      {"two_shot_all_reduce",
-       [](uint32_t d, const std::string &t, int64_t n) {
-         return AllReduce::instanceFor(d, t, n, AllReduceAlgorithm::TwoShot);
-       },
-       {"input", "output"},
-       true},
-      {"all_gather", &AllGather::instanceFor, {"input", "output"}, false},
-      {"reduce_scatter", &ReduceScatter::instanceFor, {"input", "output"}, true},
-      {"all_to_all", &AllToAll::instanceFor, {"input", "output"}, false},
-      {"all_to_all_v",
-       &AllToAllV::instanceFor,
-       {"input", "counts", "output"},
-       false},
+      {"one_shot_all_reduce", allReduce(AllReduceAlgorithm::OneShot),
+       {"input", "output"}, true, "all_reduce", "one_shot"},
+      {"two_shot_all_reduce", allReduce(AllReduceAlgorithm::TwoShot),
+       {"input", "output"}, true, "all_reduce", "two_shot"},
+      {"push_all_reduce", allReduce(AllReduceAlgorithm::Push),
+       {"input", "output"}, true, "all_reduce", "push"},
+      {"all_gather", forced(&AllGather::instanceFor, "put"),
+       {"input", "output"}, false, "all_gather", "put"},
+      {"push_all_gather", forced(&AllGather::instanceFor, "push"),
+       {"input", "output"}, false, "all_gather", "push"},
+      {"direct_all_gather", forced(&AllGather::instanceFor, "direct"),
+       {"input", "output"}, false, "all_gather", "direct"},
+      {"reduce_scatter", forced(&ReduceScatter::instanceFor, "pull"),
+       {"input", "output"}, true, "reduce_scatter", "pull"},
+      {"push_reduce_scatter", forced(&ReduceScatter::instanceFor, "push"),
+       {"input", "output"}, true, "reduce_scatter", "push"},
+      {"all_to_all", forced(&AllToAll::instanceFor, "put"),
+       {"input", "output"}, false, "all_to_all", "put"},
+      {"push_all_to_all", forced(&AllToAll::instanceFor, "push"),
+       {"input", "output"}, false, "all_to_all", "push"},
+      {"direct_all_to_all", forced(&AllToAll::instanceFor, "direct"),
+       {"input", "output"}, false, "all_to_all", "direct"},
+      {"all_to_all_v", forced(&AllToAllV::instanceFor, "put"),
+       {"input", "counts", "output"}, false, "all_to_all_v", "put"},
   };
 }
 
@@ -76,9 +94,11 @@ TEST(OpsInstances, EveryPlaceholderIsFilled) {
 
 TEST(OpsInstances, KeysTellInstancesApart) {
   auto key = [](Expected<KernelInstance> i) { return i->key(); };
-  std::string a = key(AllGather::instanceFor(2, "bf16", 1001));
+  std::string a = key(AllGather::instanceFor(2, "bf16", 1001, "put"));
   // The names examples/CMakeLists.txt gives the examples' bundles.
   EXPECT_EQ(a, "all_gather_bf16_d2_n1001");
+  EXPECT_EQ(key(AllReduce::instanceFor(4, "f32", 7, AllReduceAlgorithm::Push)),
+            "push_all_reduce_f32_d4_n7");
   EXPECT_EQ(key(AllReduce::instanceFor(4, "f32", 7, AllReduceAlgorithm::OneShot)),
             "one_shot_all_reduce_f32_dany_n7");
   EXPECT_NE(a, key(AllGather::instanceFor(4, "bf16", 1001)));
@@ -86,27 +106,48 @@ TEST(OpsInstances, KeysTellInstancesApart) {
   EXPECT_NE(a, key(AllGather::instanceFor(2, "bf16", 1000)));
 }
 
-TEST(OpsInstances, AutoPicksBySize) {
-  EXPECT_EQ(AllReduce::choose("bf16", 1024), AllReduceAlgorithm::OneShot);
-  EXPECT_EQ(AllReduce::choose("f32", AllReduce::kOneShotMaxBytes / 4),
-            AllReduceAlgorithm::OneShot);
-  EXPECT_EQ(AllReduce::choose("f32", AllReduce::kOneShotMaxBytes / 4 + 1),
-            AllReduceAlgorithm::TwoShot);
-  EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 20, AllReduceAlgorithm::Auto)
+TEST(OpsInstances, AutoPicksFromTheTable) {
+  // Every op has a row for every size and team size it takes.
+  for (const char *op : {"all_reduce", "all_gather", "reduce_scatter",
+                         "all_to_all", "all_to_all_v"})
+    for (uint32_t d : {1u, 2u, 3u, 4u, 8u})
+      for (int64_t n : {int64_t(1), int64_t(4097), int64_t(1) << 27}) {
+        SCOPED_TRACE(std::string(op) + " D=" + std::to_string(d));
+        std::string algorithm = chooseAlgorithm(op, d, "bf16", n);
+        ASSERT_FALSE(algorithm.empty());
+        Expected<KernelInstance> chosen = opInstance(op, d, "bf16", n);
+        ASSERT_TRUE(chosen) << chosen.error().toString();
+        EXPECT_EQ(chosen->key(),
+                  opInstance(op, d, "bf16", n, algorithm)->key());
+      }
+  // The table's rows, in order: the first that holds the size wins.
+  for (const CollectiveChoice &row : collectiveChoices()) {
+    if (row.maxBytes > (int64_t(1) << 40))
+      continue;
+    int64_t count = row.maxBytes / 4;
+    EXPECT_EQ(chooseAlgorithm(row.op, row.minTeam, "f32", count),
+              row.algorithm)
+        << row.op;
+    EXPECT_NE(chooseAlgorithm(row.op, row.minTeam, "f32", count + 1),
+              row.algorithm)
+        << row.op;
+  }
+  EXPECT_EQ(chooseAlgorithm("broadcast", 2, "f32", 8), "");
+  EXPECT_EQ(AllReduce::choose(2, "bf16", 1024), AllReduceAlgorithm::Push);
+  EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 24, AllReduceAlgorithm::Auto)
                 ->kernelName,
             "two_shot_all_reduce");
+  Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', got 'ring'"),
+            std::string::npos);
 }
 
 TEST(OpsInstances, OpsByName) {
   for (const OpCase &op : opCases()) {
     SCOPED_TRACE(op.name);
-    std::string name = op.name;
-    std::string algorithm = "auto";
-    if (name == "one_shot_all_reduce" || name == "two_shot_all_reduce") {
-      algorithm = name.substr(0, 8);
-      name = "all_reduce";
-    }
-    Expected<KernelInstance> byName = opInstance(name, 4, "bf16", 77, algorithm);
+    Expected<KernelInstance> byName =
+        opInstance(op.op, 4, "bf16", 77, op.algorithm);
     ASSERT_TRUE(byName) << byName.error().toString();
     EXPECT_EQ(byName->key(), op.instance(4, "bf16", 77)->key());
   }
@@ -142,6 +183,9 @@ TEST(OpsInstances, TemplatesAreEmbedded) {
        {"all_reduce/one_shot_all_reduce", "all_reduce/two_shot_all_reduce",
         "all_gather/all_gather", "reduce_scatter/reduce_scatter",
         "all_to_all/all_to_all", "all_to_all/all_to_all_v",
+        "all_reduce/push_all_reduce", "all_gather/push_all_gather",
+        "all_gather/direct_all_gather", "reduce_scatter/push_reduce_scatter",
+        "all_to_all/push_all_to_all", "all_to_all/direct_all_to_all",
         "collective_matmul/all_gather_matmul"})
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   Expected<std::string> missing = templateText("nope/nope");
@@ -166,6 +210,17 @@ TEST(OpsInstances, CollectiveValues) {
   EXPECT_EQ(value(odd, "NV"), "1001");
   EXPECT_EQ(value(odd, "ROWS"), "2002");
   EXPECT_EQ(value(odd, "LINES"), "4004");
+  EXPECT_EQ(value(odd, "SLOTS"), "4004");
+  // 4004 bytes: one block of the push kernels; flags per parity, block, peer.
+  EXPECT_EQ(value(odd, "BLOCKS"), "1");
+  EXPECT_EQ(value(odd, "FLAGS"), "4");
+  TemplateValues big = collectiveValues(4, "bf16", 1 << 20);
+  EXPECT_EQ(value(big, "BLOCKS"), std::to_string(kCollectiveMaxBlocks));
+  EXPECT_EQ(value(big, "FLAGS"), std::to_string(2 * 4 * kCollectiveMaxBlocks));
+  EXPECT_EQ(value(collectiveValues(2, "f32", 4096), "BLOCKS"), "2");
+  // An explicit BLOCKS sizes FLAGS too.
+  EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "5"}}), "FLAGS"),
+            "20");
   EXPECT_EQ(value(odd, "WIDEN"), "arith.bitcast");
   TemplateValues wide = collectiveValues(0, "bf16", 262144);
   EXPECT_EQ(value(wide, "VW"), "8");
@@ -189,7 +244,7 @@ TEST(OpsInstances, CollectiveValues) {
 TEST(OpsInstances, BundleFolderNamesTheMissingBundle) {
   auto folder = bundleFolder("/nonexistent-weave-bundles");
   Expected<Bundle> bundle =
-      folder->bundleFor(*AllGather::instanceFor(2, "f32", 8));
+      folder->bundleFor(*AllGather::instanceFor(2, "f32", 8, "put"));
   ASSERT_FALSE(bundle);
   EXPECT_EQ(bundle.error().code(), ErrorCode::NotFound);
   EXPECT_NE(bundle.error().message().find(

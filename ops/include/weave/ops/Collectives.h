@@ -73,17 +73,36 @@ public:
   }
 };
 
-enum class AllReduceAlgorithm {
-  Auto,    ///< one-shot up to kOneShotMaxBytes, two-shot above
-  OneShot, ///< every member reads every peer's whole input
-  TwoShot, ///< reduce-scatter, then all-gather: each element read once
+/// How a collective chooses its kernel (issue #30): one table, rows in
+/// order; `Auto` (algorithm "auto") takes the first row for the op whose
+/// team range holds the team size and whose maxBytes is at least the bytes
+/// a member sends each peer (N x element size; N: the op's count).
+/// `weave_bench_collectives --table` prints rows of this form from a sweep.
+struct CollectiveChoice {
+  const char *op;
+  uint32_t minTeam, maxTeam;
+  int64_t maxBytes;
+  const char *algorithm;
 };
+const std::vector<CollectiveChoice> &collectiveChoices();
+/// The algorithm the table picks ("" if no row matches).
+std::string chooseAlgorithm(const std::string &op, uint32_t teamSize,
+                            const std::string &dtype, int64_t count);
+
+enum class AllReduceAlgorithm {
+  Auto,    ///< by the choice table: push on the latency path, two-shot above
+  OneShot, ///< every member reads every peer's whole input (2 grid barriers)
+  TwoShot, ///< reduce-scatter, then all-gather: each element read once
+  Push,    ///< a few blocks push their chunk into every peer's scratch,
+           ///< one flag per block and peer (examples/all_reduce/push_all_reduce)
+};
+/// "auto", "one_shot", "two_shot", "push".
+std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm);
 
 /// out = the sum over the team of `in` (`count` elements of f32 or bf16,
 /// summed in f32 in rank order: every member gets the same bits).
 class AllReduce : public InOutOp {
 public:
-  static constexpr uint64_t kOneShotMaxBytes = 256 * 1024;
   static Expected<AllReduce> create(Communicator &comm, const std::string &dtype,
                                     int64_t count,
                                     AllReduceAlgorithm algorithm =
@@ -96,8 +115,9 @@ public:
                                            const std::string &dtype,
                                            int64_t count,
                                            AllReduceAlgorithm algorithm);
-  /// What Auto picks for `count` elements of `dtype`.
-  static AllReduceAlgorithm choose(const std::string &dtype, int64_t count);
+  /// What Auto picks for `count` elements of `dtype` on a team of `teamSize`.
+  static AllReduceAlgorithm choose(uint32_t teamSize, const std::string &dtype,
+                                   int64_t count);
   using InOutOp::InOutOp;
 
 private:
@@ -106,14 +126,22 @@ private:
 
 /// The ops below differ only in their kernel: each has an input and an
 /// output tensor per member, a create() and the instance it builds.
+/// `algorithm`: "auto" (the choice table) or one of the op's kernels:
+/// all-gather "put" (one block, a team barrier), "push" (scratch, one flag
+/// per block and peer) or "direct" (into the peers' output, ready and done
+/// flags per block); reduce-scatter "pull" (the persistent grid reads every
+/// peer's input between two grid barriers) or "push"; all-to-all "put",
+/// "push" or "direct"; all-to-all-v "put".
 #define WEAVE_OPS_IN_OUT_OP(Name)                                              \
   class Name : public InOutOp {                                                \
   public:                                                                      \
     static Expected<Name> create(Communicator &comm, const std::string &dtype, \
-                                 int64_t count);                               \
+                                 int64_t count,                                \
+                                 const std::string &algorithm = "auto");       \
     /** The kernel instance create() builds (no GPU needed). */                \
     static Expected<KernelInstance>                                            \
-    instanceFor(uint32_t teamSize, const std::string &dtype, int64_t count);   \
+    instanceFor(uint32_t teamSize, const std::string &dtype, int64_t count,    \
+                const std::string &algorithm = "auto");                        \
     using InOutOp::InOutOp;                                                    \
   };
 
@@ -134,7 +162,8 @@ WEAVE_OPS_IN_OUT_OP(AllToAll)
 class AllToAllV : public CollectiveOp {
 public:
   static Expected<AllToAllV> create(Communicator &comm, const std::string &dtype,
-                                    int64_t capacity);
+                                    int64_t capacity,
+                                    const std::string &algorithm = "auto");
   Status operator()(const std::vector<TensorRef> &in,
                     const std::vector<TensorRef> &counts,
                     const std::vector<TensorRef> &out,
@@ -145,16 +174,18 @@ public:
   /// The kernel instance create() builds (no GPU needed).
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                            const std::string &dtype,
-                                           int64_t count);
+                                           int64_t count,
+                                           const std::string &algorithm = "auto");
   using CollectiveOp::CollectiveOp;
 };
 
-/// "auto", "one_shot" or "two_shot": the spelling of tools and bindings.
+/// "auto", "one_shot", "two_shot" or "push": the spelling of tools and
+/// bindings.
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
 
 /// The kernel instance of the ready-made op named `op` ("all_reduce",
 /// "all_gather", "reduce_scatter", "all_to_all", "all_to_all_v"; `algorithm`
-/// as parseAllReduceAlgorithm, all-reduce only): the one dispatch from an
+/// "auto" or one of the op's kernels, as above): the one dispatch from an
 /// op's name to its instanceFor, for weave-ops and the Python bindings.
 Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
                                     const std::string &dtype, int64_t count,

@@ -65,11 +65,25 @@ struct KernelInstance {
 /// arith.truncf between a 16-bit T and f32, an identity arith.bitcast for
 /// f32), WORDS (32-bit words of N elements), VW (the most elements, a power
 /// of two, within 16 bytes, that divides N), VB (VW's bytes), NV (N / VW),
-/// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D) and
-/// LINES (2 x D x WORDS). With `extra` holding WIDTH, also PIECES (N /
+/// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D),
+/// LINES (2 x D x WORDS), SLOTS (2 x D x N: the push kernels' two halves of
+/// D slots), BLOCKS (collectiveBlocks) and FLAGS (2 x BLOCKS x D: a flag
+/// per parity, block and source). With `extra` holding WIDTH, also PIECES (N /
 /// WIDTH).
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                 int64_t count, const TemplateValues &extra = {});
+
+/// The blocks of the collectives with a fixed grid (push_* and direct_*):
+/// one per kCollectiveBlockBytes of the N elements each member sends to
+/// each peer, at most kCollectiveMaxBlocks. 8 KB is two passes of 256
+/// threads with 16-byte stores: a 4 KB message runs on one block (its
+/// latency is the flags' round trip, not bandwidth), a 256 KB all-reduce on
+/// 32, and from 512 KB per peer on 64 blocks (half the SMs of an H100,
+/// enough to fill NVLink with the stores in flight; bench/collectives
+/// measures it). `--set BLOCKS=...` overrides it for an experiment.
+inline constexpr int64_t kCollectiveBlockBytes = 8192;
+inline constexpr int64_t kCollectiveMaxBlocks = 64;
+int64_t collectiveBlocks(const std::string &dtype, int64_t count);
 /// `text` with every @KEY@ of `values` replaced; InvalidArgument naming
 /// `what` when a placeholder is left.
 Expected<std::string> fillTemplate(std::string text, const TemplateValues &values,

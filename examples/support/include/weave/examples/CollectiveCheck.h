@@ -62,7 +62,9 @@ struct CollectiveKernel {
 /// The first kernel of `bundle` whose name is a collective of examples/
 /// (one_shot_all_reduce, two_shot_all_reduce, atomic_all_reduce,
 /// all_gather, all_gather_flags, all_gather_ll, reduce_scatter, all_to_all,
-/// all_to_all_v)
+/// all_to_all_v, and issue #30's push_all_reduce, push_all_gather,
+/// direct_all_gather, push_reduce_scatter, push_all_to_all,
+/// direct_all_to_all)
 /// with a 1-D `input` of f32 or bf16.
 Expected<CollectiveKernel> findCollective(const Bundle &bundle);
 

@@ -1,0 +1,63 @@
+// The latency-path collectives of issue #30 (push_all_reduce, and the
+// all-to-all of the same protocol) and the bandwidth path's direct
+// all-gather: the shape of each protocol as lowered. A push kernel block
+// stores its chunk into the peers' scratch (16-byte stores), synchronizes
+// the block, publishes ONE flag per peer with st.release.sys (no fence, no
+// atomic), waits on one flag per peer with ld.acquire.sys, synchronizes the
+// block and reads its own scratch: one synchronization per launch and no
+// grid barrier. The direct all-gather has two such flag exchanges (ready,
+// then done) around its stores into the peers' output.
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@SLOTS@/32768/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %examples/all_reduce/push_all_reduce.mlir.in > %t.ar.mlir
+// RUN: weavec %t.ar.mlir --emit=ptx -o %t.ar.ptx
+// RUN: FileCheck %s --check-prefix=PUSH < %t.ar.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ar.ptx
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/257/g; s/@N@/1028/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/3/g; s/@SLOTS@/6168/g; s/@BLOCKS@/1/g; s/@FLAGS@/6/g; s/@ROWS@/3084/g; s/@LAST@/2/g' %examples/all_to_all/push_all_to_all.mlir.in > %t.a2a.mlir
+// RUN: weavec %t.a2a.mlir --emit=ptx -o %t.a2a.ptx
+// RUN: FileCheck %s --check-prefix=PUSH < %t.a2a.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2a.ptx
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g' %examples/all_gather/direct_all_gather.mlir.in > %t.ag.mlir
+// RUN: weavec %t.ag.mlir --emit=ptx -o %t.ag.ptx
+// RUN: FileCheck %s --check-prefix=DIRECT < %t.ag.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ag.ptx
+// RUN: %if ptxas %{ weavec %t.ar.mlir --emit=bundle -o %t.ar.wbundle %}
+// RUN: %if ptxas %{ grep -a -E "^ *(param|grid)" %t.ar.wbundle | FileCheck %s --check-prefix=PARAMS %}
+
+// The epoch: loaded, then the block synchronizes before thread 0 bumps it.
+// PUSH-LABEL: .visible .entry push_
+//       PUSH: bar.sync 0;
+//       PUSH: st.global.b32
+// The pushes: 16-byte stores into the peers' scratch.
+//       PUSH: st.global.v4.b32
+// One block synchronization, one release per flag, one acquire spin.
+//       PUSH: bar.sync 0;
+//   PUSH-NOT: bar.sync
+//       PUSH: st.release.sys.global.u32
+//   PUSH-NOT: bar.sync
+//       PUSH: ld.acquire.sys.global.u32
+//       PUSH: bar.sync 0;
+// Then only local reads of the scratch: no other synchronization.
+//   PUSH-NOT: bar.sync
+//   PUSH-NOT: st.release
+//   PUSH-NOT: ld.acquire
+//       PUSH: ret;
+
+// DIRECT-LABEL: .visible .entry direct_all_gather(
+//       DIRECT: bar.sync 0;
+//       DIRECT: st.release.sys.global.u32
+//       DIRECT: ld.acquire.sys.global.u32
+//       DIRECT: bar.sync 0;
+//       DIRECT: st.global.v4.b32
+//       DIRECT: bar.sync 0;
+//   DIRECT-NOT: bar.sync
+//       DIRECT: st.release.sys.global.u32
+//       DIRECT: ld.acquire.sys.global.u32
+//   DIRECT-NOT: bar.sync
+//   DIRECT-NOT: st.global
+//       DIRECT: ret;
+
+// PARAMS: grid 2 1 1
+// PARAMS: param buffer input dtype=bf16 shape=4096
+// PARAMS: param buffer output dtype=bf16 shape=4096
+// PARAMS: param symmetric scratch dtype=bf16 shape=32768
+// PARAMS: param buffer epoch dtype=i32 shape=2
+// PARAMS: param semaphore arrived count=16
