@@ -2,8 +2,8 @@
 //
 //   weave_bench_collectives [--bundles DIR] [--kernels K,...] [--types f32,bf16]
 //       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] [--rounds R]
-//       [--graph-ops K] [--check-only] [--no-nccl] [--seed S]
-//       [--timeout SECONDS] [--no-gate]
+//       [--graph-ops K] [--graph-bytes B] [--check-only] [--no-nccl] [--seed S]
+//       [--timeout SECONDS] [--no-gate] [--table]
 //
 // One process drives D GPUs (default: every visible one; at least 2), or
 // with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible
@@ -14,10 +14,12 @@
 // the team size is one case:
 // - fresh random inputs (all-to-all-v: random counts, a quarter of them 0),
 //   NaN-poisoned outputs; the kernel, and NCCL on a second output copy,
-//   each captured `--graph-ops` times back to back in one CUDA graph per
-//   GPU and replayed once; both outputs checked against float64
-//   (examples/support Collectives.h: ours bit for bit against the f32
-//   rank-order sum, NCCL within its rounding bound);
+//   each captured K times back to back in one CUDA graph per GPU and
+//   replayed once (K = --graph-ops, fewer for large messages: at most
+//   --graph-bytes moved per graph, default 64 MiB, at least one); both
+//   outputs checked against float64 (examples/support Collectives.h: ours
+//   bit for bit against the f32 rank-order sum, NCCL within its rounding
+//   bound);
 // - then (without --check-only) both graphs timed in R rounds whose order
 //   rotates every round (bench/support Timing.h: CUDA events around each
 //   replay on every GPU, the longest GPU, the median), divided by the
@@ -29,6 +31,14 @@
 // output; all-to-all-v: the bytes a member sends, on average), latency per
 // operation, and bus bandwidth S / t x 2(D-1)/D (all-reduce) or (D-1)/D
 // (the others).
+//
+// One team session serves every case (its heap sized for the largest; each
+// case gives its buffers back); the cases of one collective, dtype and size
+// share their inputs and NCCL's timing (NCCL runs once per such group). A
+// second table gives, per group, our fastest kernel against NCCL; with
+// --table, the choice table's rows (ops/lib/Instances.cpp
+// collectiveChoices) that this sweep measures: per collective and team
+// size, the fastest kernel of ours up to each size.
 //
 // Exit status: 0 when every output was correct (or "SKIP:" without 2 GPUs),
 // 1 when one was wrong or a run failed, 2 on a usage error.
@@ -62,9 +72,33 @@ namespace {
 const char *kProgram = "weave_bench_collectives";
 
 const char *const kKernels[] = {
-    "one_shot_all_reduce", "two_shot_all_reduce", "all_gather",
-    "all_gather_ll",       "reduce_scatter",      "all_to_all",
+    "one_shot_all_reduce", "two_shot_all_reduce", "push_all_reduce",
+    "all_gather",          "all_gather_ll",       "push_all_gather",
+    "direct_all_gather",   "reduce_scatter",      "push_reduce_scatter",
+    "all_to_all",          "push_all_to_all",     "direct_all_to_all",
     "all_to_all_v"};
+
+/// The op (ops/lib/Instances.cpp) and algorithm each kernel is.
+std::pair<std::string, std::string> opAlgorithm(const std::string &kernel) {
+  static const std::pair<const char *, std::pair<const char *, const char *>>
+      names[] = {{"one_shot_all_reduce", {"all_reduce", "one_shot"}},
+                 {"two_shot_all_reduce", {"all_reduce", "two_shot"}},
+                 {"push_all_reduce", {"all_reduce", "push"}},
+                 {"all_gather", {"all_gather", "put"}},
+                 {"all_gather_ll", {"all_gather", "ll"}},
+                 {"push_all_gather", {"all_gather", "push"}},
+                 {"direct_all_gather", {"all_gather", "direct"}},
+                 {"reduce_scatter", {"reduce_scatter", "pull"}},
+                 {"push_reduce_scatter", {"reduce_scatter", "push"}},
+                 {"all_to_all", {"all_to_all", "put"}},
+                 {"push_all_to_all", {"all_to_all", "push"}},
+                 {"direct_all_to_all", {"all_to_all", "direct"}},
+                 {"all_to_all_v", {"all_to_all_v", "put"}}};
+  for (const auto &[k, oa] : names)
+    if (kernel == k)
+      return {oa.first, oa.second};
+  return {kernel, kernel};
+}
 
 struct Options : CommonOptions {
   std::vector<std::string> kernels{std::begin(kKernels), std::end(kKernels)};
@@ -72,6 +106,8 @@ struct Options : CommonOptions {
   std::vector<int64_t> bytes; ///< empty: every size there is a bundle for
   int devices = 0;
   int graphOps = 10;
+  double graphBytes = 64 << 20;
+  bool table = false;
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
   bool loopbackTiming = false;
 };
@@ -82,9 +118,9 @@ void usage(FILE *out) {
       "usage: %s [--bundles DIR] [--kernels K,...] [--types f32,bf16]\n"
       "       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] "
       "[--rounds R]\n"
-      "       [--graph-ops K] [--check-only] [--no-nccl] [--seed S] "
-      "[--timeout SECONDS] [--no-gate]\n"
-      "       [--loopback-timing]\n"
+      "       [--graph-ops K] [--graph-bytes B] [--check-only] [--no-nccl] "
+      "[--seed S]\n"
+      "       [--timeout SECONDS] [--no-gate] [--loopback-timing] [--table]\n"
       "Runs DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle (default DIR: %s)\n"
       "on D GPUs in one process, checks every output against float64 and "
       "times\nthe kernels against NCCL%s, each replayed from CUDA graphs.\n"
@@ -116,6 +152,10 @@ Options parseOptions(int argc, char **argv) {
       o.devices = static_cast<int>(args.number());
     } else if (key == "--graph-ops") {
       o.graphOps = std::max(1, static_cast<int>(args.number()));
+    } else if (key == "--graph-bytes") {
+      o.graphBytes = static_cast<double>(args.number());
+    } else if (key == "--table") {
+      o.table = true;
     } else if (key == "--no-nccl") {
       o.nccl = false;
     } else if (key == "--loopback-timing") {
@@ -178,10 +218,23 @@ std::pair<double, double> messageBytes(const CollectiveKernel &k,
 
 struct Result {
   std::string kernel, dtype, status = "ok";
+  Collective kind = Collective::AllReduce;
+  int64_t n = 0;
   double bytes = 0, busFactor = 0;
+  int ops = 1, ncclOps = 1; ///< operations per captured graph
   std::optional<TimingResult> ours, nccl;
   bool ncclOk = true;
 };
+
+/// What the cases of one collective, dtype and size share: their inputs,
+/// and NCCL's timing (measured with the first of them).
+struct Group {
+  CollectiveData data;
+  bool ncclRun = false, ncclOk = true;
+  int ncclOps = 1;
+  std::optional<TimingResult> nccl;
+};
+using GroupKey = std::tuple<int, std::string, int64_t>;
 
 #if WEAVE_BENCH_HAVE_NCCL
 /// Enqueues the NCCL collective of `k` on every local member: inputs and
@@ -234,10 +287,10 @@ Status enqueueNccl(const NcclComms &comms, const Team &team,
 }
 #endif
 
-/// One case: its own team session (the heap is sized for it), check,
-/// timings, check again.
-Result runCase(const Options &o, const Case &c, int d,
-               const NcclComms *comms) {
+/// One case on the shared session: check, timings, check again. NCCL is
+/// captured, checked and timed only for the first case of its group.
+Result runCase(const Options &o, const Case &c, int d, HostSession &session,
+               Group &group, const NcclComms *comms) {
   Result r{c.kernel, c.dtype};
   auto fail = [&](const Error &e) {
     if (e.code() == ErrorCode::Timeout)
@@ -253,96 +306,114 @@ Result runCase(const Options &o, const Case &c, int d,
   Expected<CollectiveKernel> k = findCollective(*bundle);
   if (!k)
     return fail(k.error());
-  TeamRequest request;
-  request.program = kProgram;
-  request.allowMultiProcess = false;
-  request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
-  request.heapBytes = k->heapBytes(2);
-  Expected<HostSession> session = createSession(request);
-  if (!session)
-    return fail(session.error());
-  auto &[team, heap, streams] = *session;
+  r.kind = k->kind;
+  r.n = k->n;
+  auto &[team, heap, streams] = session;
   Expected<CollectiveBuffers> buffers =
       CollectiveBuffers::create(team, heap, *k, 2);
   if (!buffers)
     return fail(buffers.error());
-  Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), c.kernel);
-  if (!kernel)
-    return fail(kernel.error());
-
-  std::mt19937 rng(static_cast<uint32_t>(o.seed));
-  CollectiveData data = randomCollectiveData(*k, d, rng);
-  std::tie(r.bytes, r.busFactor) = messageBytes(*k, data, d);
-  for (int slot = 0; slot < 2; ++slot)
-    if (Status s = buffers->poison(slot); !s)
-      return fail(s.error());
-  if (Status s = buffers->write(0, data, streams); !s)
-    return fail(s.error());
-  if (Status s = streams.synchronize(); !s)
-    return fail(s.error());
-
-  // Slot 0: ours; slot 1: NCCL's. K operations per graph.
-  std::vector<KernelArg> args = buffers->args(0);
-  if (Status s = kernel->prepare(heap, args); !s)
-    return fail(s.error());
-  Expected<TeamGraphs> ours = TeamGraphs::capture(team, streams, [&]() -> Status {
-    for (int op = 0; op < o.graphOps; ++op)
-      WEAVE_TRY(kernel->launch(heap, args, streams));
-    return ok();
-  });
-  if (!ours)
-    return fail(ours.error());
-  std::optional<TeamGraphs> theirs;
-#if WEAVE_BENCH_HAVE_NCCL
-  if (comms) {
-    Expected<TeamGraphs> g = TeamGraphs::capture(team, streams, [&]() -> Status {
-      for (int op = 0; op < o.graphOps; ++op)
-        WEAVE_TRY(enqueueNccl(*comms, team, streams, *k, *buffers, 1, data));
-      return ok();
-    });
-    if (!g)
-      return fail(g.error());
-    theirs.emplace(std::move(*g));
-  }
-#endif
-  auto checkAll = [&](const char *when) {
-    size_t wrong = buffers->check(0, data, kProgram, when);
-    if (theirs) {
-      size_t bad = buffers->check(1, data, kProgram, when, /*anyOrder=*/true);
-      r.ncclOk = r.ncclOk && bad == 0;
-    }
-    if (wrong)
-      r.status = "WRONG";
-  };
-  for (const TeamGraphs *g : {&*ours, theirs ? &*theirs : nullptr})
-    if (g)
-      if (Status s = g->launch(streams); !s)
+  // Everything that launches lives in this scope; the buffers go back to
+  // the heap once it has ended and the streams are idle.
+  auto body = [&]() -> Result {
+    Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), c.kernel);
+    if (!kernel)
+      return fail(kernel.error());
+    const CollectiveData &data = group.data;
+    std::tie(r.bytes, r.busFactor) = messageBytes(*k, data, d);
+    r.ops = std::clamp(static_cast<int>(o.graphBytes / std::max(1.0, r.bytes)),
+                       1, o.graphOps);
+    for (int slot = 0; slot < 2; ++slot)
+      if (Status s = buffers->poison(slot); !s)
         return fail(s.error());
+    if (Status s = buffers->write(0, data, streams); !s)
+      return fail(s.error());
+    if (Status s = streams.synchronize(); !s)
+      return fail(s.error());
+
+    // Slot 0: ours; slot 1: NCCL's. r.ops operations per graph.
+    std::vector<KernelArg> args = buffers->args(0);
+    if (Status s = kernel->prepare(heap, args); !s)
+      return fail(s.error());
+    Expected<TeamGraphs> ours =
+        TeamGraphs::capture(team, streams, [&]() -> Status {
+          for (int op = 0; op < r.ops; ++op)
+            WEAVE_TRY(kernel->launch(heap, args, streams));
+          return ok();
+        });
+    if (!ours)
+      return fail(ours.error());
+    std::optional<TeamGraphs> theirs;
+#if WEAVE_BENCH_HAVE_NCCL
+    if (comms && !group.ncclRun) {
+      Expected<TeamGraphs> g =
+          TeamGraphs::capture(team, streams, [&]() -> Status {
+            for (int op = 0; op < r.ops; ++op)
+              WEAVE_TRY(enqueueNccl(*comms, team, streams, *k, *buffers, 1,
+                                    data));
+            return ok();
+          });
+      if (!g)
+        return fail(g.error());
+      theirs.emplace(std::move(*g));
+    }
+#endif
+    auto checkAll = [&](const char *when) {
+      size_t wrong = buffers->check(0, data, kProgram, when);
+      if (theirs) {
+        size_t bad = buffers->check(1, data, kProgram, when, /*anyOrder=*/true);
+        group.ncclOk = group.ncclOk && bad == 0;
+      }
+      if (wrong)
+        r.status = "WRONG";
+    };
+    for (const TeamGraphs *g : {&*ours, theirs ? &*theirs : nullptr})
+      if (g)
+        if (Status s = g->launch(streams); !s)
+          return fail(s.error());
+    if (Status s = streams.synchronize(); !s)
+      return fail(s.error());
+    checkAll("first replay");
+    if (o.checkOnly || r.status != "ok")
+      return r;
+
+    std::vector<TimedStream> timed = timedStreams(team, streams.get());
+    auto timer = [&](const TeamGraphs &g) {
+      return [&, gp = &g]() {
+        return timeIterations(
+            timed, [&](int) { return gp->launch(streams); }, o.timing);
+      };
+    };
+    std::vector<std::function<Expected<TimingResult>()>> timers = {
+        timer(*ours)};
+    if (theirs)
+      timers.push_back(timer(*theirs));
+    Expected<std::vector<TimingResult>> times = timeInRounds(o.rounds, timers);
+    if (!times)
+      return fail(times.error());
+    r.ours = (*times)[0];
+    if (theirs) {
+      group.nccl = (*times)[1];
+      group.ncclOps = r.ops;
+    }
+    checkAll("after the timed replays");
+    return r;
+  };
+  r = body();
+  if (comms && !o.checkOnly)
+    group.ncclRun = true;
+  r.nccl = group.nccl;
+  r.ncclOps = group.ncclOps;
+  r.ncclOk = group.ncclOk;
   if (Status s = streams.synchronize(); !s)
     return fail(s.error());
-  checkAll("first replay");
-  if (o.checkOnly || r.status != "ok")
-    return r;
-
-  std::vector<TimedStream> timed = timedStreams(team, streams.get());
-  auto timer = [&](const TeamGraphs &g) {
-    return [&, gp = &g]() {
-      return timeIterations(
-          timed, [&](int) { return gp->launch(streams); }, o.timing);
-    };
-  };
-  std::vector<std::function<Expected<TimingResult>()>> timers = {timer(*ours)};
-  if (theirs)
-    timers.push_back(timer(*theirs));
-  Expected<std::vector<TimingResult>> times = timeInRounds(o.rounds, timers);
-  if (!times)
-    return fail(times.error());
-  r.ours = (*times)[0];
-  if (theirs)
-    r.nccl = (*times)[1];
-  checkAll("after the timed replays");
+  if (Status s = buffers->release(); !s)
+    return fail(s.error());
   return r;
 }
+
+/// Median microseconds per operation.
+double perOp(const TimingResult &t, int ops) { return t.medianMs * 1e3 / ops; }
 
 /// "12.3" microseconds per operation, or "-".
 std::string micros(const std::optional<TimingResult> &t, int ops) {
@@ -417,33 +488,171 @@ int main(int argc, char **argv) {
   }
 #endif
 
-  Table table({"kernel", "dtype", "D", "size (B)", "ours us", "NCCL us",
-               "NCCL/ours", "ours busbw GB/s", "NCCL busbw GB/s", "check"});
-  int wrong = 0;
+  // Each case's collective (for its group) and heap; one session for all.
+  struct Planned {
+    Case c;
+    CollectiveKernel k; // info left null: the bundle is read again
+    GroupKey key;
+  };
+  std::vector<Planned> plan;
+  size_t heapBytes = 0;
   for (const Case &c : cases) {
-    std::fprintf(stderr, "%s: %s ...\n", kProgram, c.path.c_str());
-    Result r = runCase(o, c, d, comms ? &*comms : nullptr);
+    Expected<Bundle> bundle = readBundleFile(c.path);
+    if (!bundle)
+      return reportError(kProgram, bundle.error());
+    Expected<CollectiveKernel> k = findCollective(*bundle);
+    if (!k)
+      return reportError(kProgram, k.error());
+    heapBytes = std::max(heapBytes, k->heapBytes(2));
+    CollectiveKernel copy = *k;
+    copy.info = nullptr;
+    plan.push_back({c, copy, {int(k->kind), k->dtype, k->n}});
+  }
+  // By group (collective, dtype, size), then kernel: a group's inputs are
+  // made once and dropped after its last case.
+  std::stable_sort(plan.begin(), plan.end(),
+                   [](const Planned &a, const Planned &b) {
+                     return std::tie(a.key, a.c.kernel) <
+                            std::tie(b.key, b.c.kernel);
+                   });
+  TeamRequest request;
+  request.program = kProgram;
+  request.allowMultiProcess = false;
+  request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
+  request.heapBytes = heapBytes;
+  Expected<HostSession> session = createSession(request);
+  if (!session)
+    return reportError(kProgram, session.error());
+
+  Table table({"kernel", "dtype", "D", "size (B)", "ours us", "NCCL us",
+               "NCCL/ours", "ours busbw GB/s", "NCCL busbw GB/s", "ops/graph",
+               "check"});
+  std::vector<Result> results;
+  int wrong = 0;
+  std::optional<GroupKey> current;
+  Group group;
+  for (const Planned &p : plan) {
+    if (!current || *current != p.key) {
+      current = p.key;
+      group = Group();
+      std::mt19937 rng(static_cast<uint32_t>(o.seed));
+      group.data = randomCollectiveData(p.k, d, rng);
+    }
+    std::fprintf(stderr, "%s: %s ...\n", kProgram, p.c.path.c_str());
+    Result r = runCase(o, p.c, d, *session, group, comms ? &*comms : nullptr);
     wrong += r.status != "ok" || !r.ncclOk;
     table.addRow({r.kernel, r.dtype, std::to_string(d),
-                  strprintf("%.0f", r.bytes), micros(r.ours, o.graphOps),
-                  micros(r.nccl, o.graphOps),
-                  r.ours && r.nccl ? strprintf("%.2f", r.nccl->medianMs /
-                                                           r.ours->medianMs)
-                                   : "-",
-                  busGBs(r.ours, r, o.graphOps), busGBs(r.nccl, r, o.graphOps),
+                  strprintf("%.0f", r.bytes), micros(r.ours, r.ops),
+                  micros(r.nccl, r.ncclOps),
+                  r.ours && r.nccl
+                      ? strprintf("%.2f", perOp(*r.nccl, r.ncclOps) /
+                                              perOp(*r.ours, r.ops))
+                      : "-",
+                  busGBs(r.ours, r, r.ops), busGBs(r.nccl, r, r.ncclOps),
+                  std::to_string(r.ops),
                   r.status + (r.ncclOk ? "" : ", NCCL WRONG")});
+    results.push_back(std::move(r));
   }
-  std::printf("\nweave collectives vs NCCL, D = %d%s; %s; %d operations per "
-              "CUDA graph, %d timed replays after %d warm-up ones in %d "
-              "rotated round(s), the longest GPU, median\n\n%s",
+  std::printf("\nweave collectives vs NCCL, D = %d%s; %s; up to %d "
+              "operations per CUDA graph (at most %.0f MiB moved), %d timed "
+              "replays after %d warm-up ones in %d rotated round(s), the "
+              "longest GPU, median\n\n%s",
               d,
               !*loopback      ? ""
               : o.checkOnly   ? " (loopback: correctness only)"
                               : " (loopback: the members share one GPU; the "
                                 "times compare kernels, they are no speed "
                                 "claim)",
-              ncclNote.c_str(), o.graphOps, o.timing.iterations,
-              o.timing.warmup, o.rounds, table.str().c_str());
+              ncclNote.c_str(), o.graphOps, o.graphBytes / (1 << 20),
+              o.timing.iterations, o.timing.warmup, o.rounds,
+              table.str().c_str());
+
+  // Per collective, dtype and size: our fastest kernel against NCCL, and
+  // the goal of issue #30 (<= 256 KB: at most 0.7x NCCL's time; >= 16 MB:
+  // the all-reduce at least NCCL's bandwidth, the others 0.95x; between:
+  // NCCL at most 10% faster).
+  if (!o.checkOnly) {
+    Table best({"collective", "dtype", "D", "size (B)", "fastest of ours",
+                "ours us", "NCCL us", "NCCL/ours", "goal NCCL/ours",
+                "meets"});
+    struct Best {
+      const Result *r = nullptr;
+      double us = 0;
+    };
+    std::vector<std::pair<GroupKey, Best>> bests;
+    for (const Result &r : results) {
+      if (!r.ours || r.status != "ok")
+        continue;
+      GroupKey key{int(r.kind), r.dtype, r.n};
+      double us = perOp(*r.ours, r.ops);
+      if (bests.empty() || bests.back().first != key)
+        bests.push_back({key, {&r, us}});
+      else if (us < bests.back().second.us)
+        bests.back().second = {&r, us};
+    }
+    for (const auto &[key, b] : bests) {
+      const Result &r = *b.r;
+      std::string op = opAlgorithm(r.kernel).first;
+      double goal = r.bytes <= (256 << 10)     ? 1 / 0.7
+                    : r.bytes >= (16 << 20)    ? (op == "all_reduce" ? 1.0 : 0.95)
+                                               : 1 / 1.1;
+      std::string ratio = "-", meets = "-";
+      if (r.nccl) {
+        double x = perOp(*r.nccl, r.ncclOps) / b.us;
+        ratio = strprintf("%.2f", x);
+        meets = x >= goal ? "yes" : strprintf("no (%.0f%% short)",
+                                              100 * (1 - x / goal));
+      }
+      best.addRow({op, r.dtype, std::to_string(d), strprintf("%.0f", r.bytes),
+                   opAlgorithm(r.kernel).second, strprintf("%.1f", b.us),
+                   micros(r.nccl, r.ncclOps), ratio, strprintf("%.2f", goal),
+                   meets});
+    }
+    std::printf("\nfastest of ours per collective and size, D = %d\n\n%s", d,
+                best.str().c_str());
+    if (o.table) {
+      // Rows for ops/lib/Instances.cpp collectiveChoices(): per op, the
+      // fastest algorithm by bytes per peer (N x element), bf16 where both
+      // dtypes ran, runs of one algorithm merged.
+      std::printf("\nchoice table rows measured at D = %d (bytes per peer):\n",
+                  d);
+      std::string lastOp, lastAlgorithm;
+      int64_t lastBytes = 0;
+      auto flush = [&](bool open) {
+        if (!lastOp.empty())
+          std::printf("  {\"%s\", %d, %d, %s, \"%s\"},\n", lastOp.c_str(), d,
+                      d, open ? "kAny" : std::to_string(lastBytes).c_str(),
+                      lastAlgorithm.c_str());
+      };
+      std::vector<std::tuple<std::string, int64_t, std::string>> runs;
+      for (const auto &[key, b] : bests) {
+        const Result &r = *b.r;
+        bool bf16Ran = std::any_of(bests.begin(), bests.end(), [&](auto &x) {
+          return std::get<0>(x.first) == std::get<0>(key) &&
+                 std::get<1>(x.first) == "bf16";
+        });
+        if (bf16Ran && r.dtype != "bf16")
+          continue;
+        runs.push_back({opAlgorithm(r.kernel).first,
+                        r.n * int64_t(dtypeBytes(r.dtype)),
+                        opAlgorithm(r.kernel).second});
+      }
+      std::sort(runs.begin(), runs.end());
+      for (const auto &[op, bytes, algorithm] : runs) {
+        if (op != lastOp) {
+          flush(true);
+        } else if (algorithm != lastAlgorithm) {
+          flush(false);
+        }
+        if (op != lastOp || algorithm != lastAlgorithm) {
+          lastOp = op;
+          lastAlgorithm = algorithm;
+        }
+        lastBytes = bytes;
+      }
+      flush(true);
+    }
+  }
   std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram, cases.size(),
               wrong);
   return wrong ? 1 : 0;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace weave {
@@ -207,13 +208,24 @@ Expected<CollectiveKernel> findCollective(const Bundle &bundle) {
 
 CollectiveData randomCollectiveData(const CollectiveKernel &kernel,
                                     uint32_t members, std::mt19937 &rng) {
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   CollectiveData data;
   data.inputs.assign(members,
                      std::vector<float>(kernel.inputElements(members)));
-  for (auto &member : data.inputs)
-    for (float &x : member)
-      x = roundTo(kernel.dtype, value(rng));
+  // One generator per member, seeded from `rng`, each on its own thread:
+  // a 256 MB message is 128 M elements per member (seconds on one core).
+  std::vector<uint32_t> seeds(members);
+  for (uint32_t &seed : seeds)
+    seed = rng();
+  std::vector<std::thread> threads;
+  for (uint32_t m = 0; m < members; ++m)
+    threads.emplace_back([&, m] {
+      std::mt19937 own(seeds[m]);
+      std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+      for (float &x : data.inputs[m])
+        x = roundTo(kernel.dtype, value(own));
+    });
+  for (std::thread &t : threads)
+    t.join();
   if (kernel.kind == Collective::AllToAllV) {
     std::uniform_int_distribution<int32_t> count(0, int32_t(kernel.n));
     std::uniform_int_distribution<int> quarter(0, 3);

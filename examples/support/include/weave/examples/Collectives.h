@@ -59,6 +59,12 @@ public:
   size_t check(int slot, const CollectiveData &data, const char *program,
                const char *what, bool anyOrder = false) const;
 
+  /// Gives the symmetric buffers and semaphores back to the heap (zeroed
+  /// semaphores) and frees the local buffers, so that one session serves
+  /// many kernels one after the other: call it once no launch still uses
+  /// them (after a synchronization).
+  Status release();
+
   /// Local member `local`'s input, and its output of slot `slot`: for a
   /// library collective to read and write the same memory.
   CUdeviceptr inputPointer(size_t local) const;
