@@ -2,7 +2,8 @@
 //
 //   weave_bench_collectives [--bundles DIR] [--kernels K,...] [--types f32,bf16]
 //       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] [--rounds R]
-//       [--graph-ops K] [--graph-bytes B] [--check-only] [--no-nccl] [--seed S]
+//       [--graph-ops K] [--graph-bytes B] [--recheck-bytes B] [--check-only]
+//       [--no-nccl] [--seed S]
 //       [--timeout SECONDS] [--no-gate] [--table]
 //
 // One process drives D GPUs (default: every visible one; at least 2), or
@@ -19,7 +20,7 @@
 //   --graph-bytes moved per graph, default 64 MiB, at least one); both
 //   outputs checked against float64 (examples/support Collectives.h: ours
 //   bit for bit against the f32 rank-order sum, NCCL within its rounding
-//   bound);
+//   bound); again after the timing up to --recheck-bytes (16 MiB);
 // - then (without --check-only) both graphs timed in R rounds whose order
 //   rotates every round (bench/support Timing.h: CUDA events around each
 //   replay on every GPU, the longest GPU, the median), divided by the
@@ -107,6 +108,7 @@ struct Options : CommonOptions {
   int devices = 0;
   int graphOps = 10;
   double graphBytes = 64 << 20;
+  double recheckBytes = 16 << 20;
   bool table = false;
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
   bool loopbackTiming = false;
@@ -118,8 +120,8 @@ void usage(FILE *out) {
       "usage: %s [--bundles DIR] [--kernels K,...] [--types f32,bf16]\n"
       "       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] "
       "[--rounds R]\n"
-      "       [--graph-ops K] [--graph-bytes B] [--check-only] [--no-nccl] "
-      "[--seed S]\n"
+      "       [--graph-ops K] [--graph-bytes B] [--recheck-bytes B] "
+      "[--check-only] [--no-nccl] [--seed S]\n"
       "       [--timeout SECONDS] [--no-gate] [--loopback-timing] [--table]\n"
       "Runs DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle (default DIR: %s)\n"
       "on D GPUs in one process, checks every output against float64 and "
@@ -154,6 +156,8 @@ Options parseOptions(int argc, char **argv) {
       o.graphOps = std::max(1, static_cast<int>(args.number()));
     } else if (key == "--graph-bytes") {
       o.graphBytes = static_cast<double>(args.number());
+    } else if (key == "--recheck-bytes") {
+      o.recheckBytes = static_cast<double>(args.number());
     } else if (key == "--table") {
       o.table = true;
     } else if (key == "--no-nccl") {
@@ -396,7 +400,12 @@ Result runCase(const Options &o, const Case &c, int d, HostSession &session,
       group.nccl = (*times)[1];
       group.ncclOps = r.ops;
     }
-    checkAll("after the timed replays");
+    // The outputs after the timing are checked again up to --recheck-bytes
+    // (16 MiB): above, the host check of every member's output costs more
+    // than the timing (the first replay, K back-to-back launches, is
+    // checked at every size).
+    if (r.bytes <= o.recheckBytes)
+      checkAll("after the timed replays");
     return r;
   };
   r = body();

@@ -209,15 +209,18 @@ size_t CollectiveBuffers::check(int slot, const CollectiveData &data,
 
 Status CollectiveBuffers::release() {
   for (Param &p : params_) {
-    std::vector<KernelArg *> args{&p.arg};
-    for (KernelArg &slot : p.slots)
-      args.push_back(&slot);
+    // An output's buffers are its slots; `arg` is unused (default).
+    std::vector<KernelArg *> args;
+    if (p.role == Param::Output)
+      for (KernelArg &slot : p.slots)
+        args.push_back(&slot);
+    else
+      args.push_back(&p.arg);
     for (KernelArg *arg : args) {
       if (const auto *sym = std::get_if<SymmetricBuffer>(arg))
         WEAVE_TRY(heap_->free(*sym));
       else if (const auto *sems = std::get_if<SemaphoreArray>(arg))
         WEAVE_TRY(heap_->free(*sems));
-      *arg = KernelArg();
     }
   }
   params_.clear();
