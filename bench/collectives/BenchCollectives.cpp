@@ -560,6 +560,11 @@ int main(int argc, char **argv) {
                   busGBs(r.ours, r, r.ops), busGBs(r.nccl, r, r.ncclOps),
                   std::to_string(r.ops),
                   r.status + (r.ncclOk ? "" : ", NCCL WRONG")});
+    // The row as it comes (a run cut short keeps what it measured).
+    std::fprintf(stderr, "%s: row %s %s D=%d %.0f B: ours %s us, NCCL %s us, %s\n",
+                 kProgram, r.kernel.c_str(), r.dtype.c_str(), d, r.bytes,
+                 micros(r.ours, r.ops).c_str(),
+                 micros(r.nccl, r.ncclOps).c_str(), r.status.c_str());
     results.push_back(std::move(r));
   }
   std::printf("\nweave collectives vs NCCL, D = %d%s; %s; up to %d "
