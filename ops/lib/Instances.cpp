@@ -40,18 +40,33 @@ Status checkRequest(const std::string &op, const std::string &dtype,
 // least N x the element size (N: the template's count, i.e. what a member
 // sends to each peer: the all-reduce's whole input, the all-gather's input,
 // the reduce-scatter's output block, the all-to-all's block per pair).
-// `weave_bench_collectives --table` prints these rows from a sweep (the
-// fastest kernel of ours at each size and team size); docs/PERF.md
-// ("Collectives on 2 and 4 H100s") has the sweep they come from.
+// Measured on 4 x H200 (NV18), bf16 and f32, CUDA graphs, 2026-11-26
+// (docs/PERF.md, "Collectives on 2 and 4 GPUs (issue #30)"): the fastest
+// kernel of ours at each size, D = 2 for the rows up to team 2 and D = 4
+// for the rows from team 3 (a team of 3 takes D = 4's crossovers, the
+// smaller of the two). `weave_bench_collectives --table` prints these rows
+// from a sweep.
 const std::vector<CollectiveChoice> &collectiveChoices() {
   constexpr int64_t kAny = int64_t(1) << 62;
   static const std::vector<CollectiveChoice> table = {
-      {"all_reduce", 1, 1024, 256 << 10, "push"},
+      // push: 3.9-5.5 us up to 256 KB (NCCL 6.6-8.6 at D = 2, 9.3-11.4 at
+      // D = 4); still ahead of two-shot at 4 MB (D = 2) and 1 MB (D = 4).
+      {"all_reduce", 1, 2, 4 << 20, "push"},
+      {"all_reduce", 3, 1024, 1 << 20, "push"},
       {"all_reduce", 1, 1024, kAny, "two_shot"},
-      {"all_gather", 1, 1024, 64 << 10, "push"},
+      // push copies out of its scratch: cheaper than direct's ready
+      // handshake only while the copy is small (to 512 KB per peer at
+      // D = 2; at D = 4 the two are within 0.1 us from 16 KB per peer).
+      {"all_gather", 1, 2, 512 << 10, "push"},
+      {"all_gather", 3, 1024, 4 << 10, "push"},
       {"all_gather", 1, 1024, kAny, "direct"},
-      {"reduce_scatter", 1, 1024, kAny, "push"},
-      {"all_to_all", 1, 1024, 64 << 10, "push"},
+      // push sums its scratch locally; the pull kernel reads the peers in
+      // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
+      {"reduce_scatter", 1, 2, 2 << 20, "push"},
+      {"reduce_scatter", 3, 1024, 4 << 20, "push"},
+      {"reduce_scatter", 1, 1024, kAny, "pull"},
+      {"all_to_all", 1, 2, 512 << 10, "push"},
+      {"all_to_all", 3, 1024, 4 << 10, "push"},
       {"all_to_all", 1, 1024, kAny, "direct"},
       {"all_to_all_v", 1, 1024, kAny, "put"},
   };

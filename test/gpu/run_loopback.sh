@@ -11,10 +11,11 @@
 # m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2).
 # Runs the runtime GPU tests (physical tests skip without 2 GPUs; the
 # Loopback* ones run), the example kernels (ring exchange, TMA forward,
-# every collective bundle of examples/ -- one-shot, two-shot and atomic
-# all-reduce, all-gather (counter, flags and packets), reduce-scatter,
-# all-to-all, all-to-all-v; f32 and bf16; 1, 1001 and a large element
-# count -- through the `collectives` checker, and the dynamic-shape kernels
+# every collective bundle of examples/ -- one-shot, two-shot, atomic and
+# push all-reduce, all-gather (counter, flags, packets, push, direct),
+# reduce-scatter (pull, push), all-to-all (put, push, direct),
+# all-to-all-v; f32 and bf16; 1, 1001 and a large element count -- through
+# the `collectives` checker (the push and direct kernels at D = 3 too), and the dynamic-shape kernels
 # at M = 1, 127, 1001 and 4099 from one bundle) at D = 2, 4, 8, the
 # collectives benchmark's check mode at D = 2, callback_rhs (the rhs tile
 # stored from a callback through a tensor-map table) at D = 1, 2, 4, GEMM +
@@ -102,6 +103,8 @@ all_reduce 2 f32 1001 one_shot
 all_reduce 2 f32 1001 two_shot
 all_reduce 2 bf16 1001 one_shot
 all_reduce 2 bf16 1001 two_shot
+all_reduce 2 f32 1001 push
+all_reduce 2 bf16 1001 push
 all_reduce 1 f32 1024 auto
 all_gather 2 f32 1001 auto
 all_gather 2 bf16 1001 auto
@@ -153,8 +156,9 @@ done
 run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
   "$CARRY/bundles/tma_forward.wbundle"
 # The collectives: <kernel>_<dtype>_d<D|any>_n<N>.wbundle; `dany` bundles
-# serve every team size.
-for d in 2 4 8; do
+# serve every team size. D = 3 (no power of two) runs the issue #30 push and
+# direct kernels, which are built for it too.
+for d in 2 3 4 8; do
   for b in "$CARRY"/bundles/*_dany_n*.wbundle "$CARRY"/bundles/*_d${d}_n*.wbundle; do
     run "collectives D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
       "$CARRY/bin/collectives" "$b"
