@@ -19,6 +19,19 @@
 // RUN: weavec %t.ag.mlir --emit=ptx -o %t.ag.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.ag.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ag.ptx
+// The other two push kernels and the direct all-to-all have the same shape.
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/125/g; s/@N@/1000/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/8/g; s/@SLOTS@/16000/g; s/@BLOCKS@/1/g; s/@FLAGS@/16/g; s/@ROWS@/8000/g; s/@LAST@/7/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %examples/all_gather/push_all_gather.mlir.in > %t.pag.mlir
+// RUN: weavec %t.pag.mlir --emit=ptx -o %t.pag.ptx
+// RUN: FileCheck %s --check-prefix=PUSH < %t.pag.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.pag.ptx
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/2/g; s/@SLOTS@/4000/g; s/@BLOCKS@/3/g; s/@FLAGS@/12/g; s/@ROWS@/2000/g; s/@LAST@/1/g; s/@WIDEN@/arith.bitcast/g; s/@NARROW@/arith.bitcast/g' %examples/reduce_scatter/push_reduce_scatter.mlir.in > %t.prs.mlir
+// RUN: weavec %t.prs.mlir --emit=ptx -o %t.prs.ptx
+// RUN: FileCheck %s --check-prefix=PUSH < %t.prs.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.prs.ptx
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/4000/g; s/@LAST@/3/g' %examples/all_to_all/direct_all_to_all.mlir.in > %t.a2ad.mlir
+// RUN: weavec %t.a2ad.mlir --emit=ptx -o %t.a2ad.ptx
+// RUN: FileCheck %s --check-prefix=DIRECT < %t.a2ad.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2ad.ptx
 // RUN: %if ptxas %{ weavec %t.ar.mlir --emit=bundle -o %t.ar.wbundle %}
 // RUN: %if ptxas %{ grep -a -E "^ *(param|grid)" %t.ar.wbundle | FileCheck %s --check-prefix=PARAMS %}
 
@@ -41,7 +54,7 @@
 //   PUSH-NOT: ld.acquire
 //       PUSH: ret;
 
-// DIRECT-LABEL: .visible .entry direct_all_gather(
+// DIRECT-LABEL: .visible .entry direct_all_
 //       DIRECT: bar.sync 0;
 //       DIRECT: st.release.sys.global.u32
 //       DIRECT: ld.acquire.sys.global.u32
