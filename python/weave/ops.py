@@ -94,7 +94,11 @@ class Collectives:
         return _dtype_name(x if not isinstance(x, (list, tuple)) else x[0])
 
     def all_reduce(self, x, out=None, algorithm="auto"):
-        """The sum over the team (f32 or bf16, summed in f32 in rank order)."""
+        """The sum over the team (f32 or bf16, summed in f32 in rank order).
+        ``algorithm``: "auto" (the ops' choice table by size and team size),
+        "push" (a few blocks, one flag exchange: the latency path),
+        "one_shot" or "two_shot". The other collectives always take the
+        table's choice here (weave::ops takes an algorithm for each)."""
         n = self._numel(x)
         out = self._outputs(x, n) if out is None else out
         self._run("all_reduce", self._dtype(x), n, (algorithm,), x, out)
