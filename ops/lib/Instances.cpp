@@ -44,8 +44,9 @@ Status checkRequest(const std::string &op, const std::string &dtype,
 // (docs/PERF.md, "Collectives on 2 and 4 GPUs (issue #30)"): the fastest
 // kernel of ours at each size, D = 2 for the rows up to team 2 and D = 4
 // for the rows from team 3 (a team of 3 takes D = 4's crossovers, the
-// smaller of the two). `weave_bench_collectives --table` prints these rows
-// from a sweep.
+// smaller of the two). Each op's last row also holds team size 0 (an
+// instance for any team size): only the all-reduce's two-shot is one.
+// `weave_bench_collectives --table` prints these rows from a sweep.
 const std::vector<CollectiveChoice> &collectiveChoices() {
   constexpr int64_t kAny = int64_t(1) << 62;
   static const std::vector<CollectiveChoice> table = {
@@ -53,22 +54,22 @@ const std::vector<CollectiveChoice> &collectiveChoices() {
       // D = 4); still ahead of two-shot at 4 MB (D = 2) and 1 MB (D = 4).
       {"all_reduce", 1, 2, 4 << 20, "push"},
       {"all_reduce", 3, 1024, 1 << 20, "push"},
-      {"all_reduce", 1, 1024, kAny, "two_shot"},
+      {"all_reduce", 0, 1024, kAny, "two_shot"},
       // push copies out of its scratch: cheaper than direct's ready
       // handshake only while the copy is small (to 512 KB per peer at
       // D = 2; at D = 4 the two are within 0.1 us from 16 KB per peer).
       {"all_gather", 1, 2, 512 << 10, "push"},
       {"all_gather", 3, 1024, 4 << 10, "push"},
-      {"all_gather", 1, 1024, kAny, "direct"},
+      {"all_gather", 0, 1024, kAny, "direct"},
       // push sums its scratch locally; the pull kernel reads the peers in
       // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
       {"reduce_scatter", 1, 2, 2 << 20, "push"},
       {"reduce_scatter", 3, 1024, 4 << 20, "push"},
-      {"reduce_scatter", 1, 1024, kAny, "pull"},
+      {"reduce_scatter", 0, 1024, kAny, "pull"},
       {"all_to_all", 1, 2, 512 << 10, "push"},
       {"all_to_all", 3, 1024, 4 << 10, "push"},
-      {"all_to_all", 1, 1024, kAny, "direct"},
-      {"all_to_all_v", 1, 1024, kAny, "put"},
+      {"all_to_all", 0, 1024, kAny, "direct"},
+      {"all_to_all_v", 0, 1024, kAny, "put"},
   };
   return table;
 }
@@ -130,6 +131,8 @@ Expected<KernelInstance> instanceOf(const std::string &op, const char *what,
   for (const OpAlgorithms &o : opAlgorithms())
     if (op == o.op)
       entry = &o;
+  if (!entry)
+    return Error(ErrorCode::InvalidArgument, "no collective op '" + op + "'");
   if (algorithm == "auto")
     algorithm = chooseAlgorithm(op, teamSize, dtype, count);
   std::string names;
@@ -167,8 +170,9 @@ std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm) {
 
 AllReduceAlgorithm AllReduce::choose(uint32_t teamSize, const std::string &dtype,
                                      int64_t count) {
-  return *parseAllReduceAlgorithm(
-      chooseAlgorithm("all_reduce", teamSize, dtype, count));
+  Expected<AllReduceAlgorithm> chosen =
+      parseAllReduceAlgorithm(chooseAlgorithm("all_reduce", teamSize, dtype, count));
+  return chosen ? *chosen : AllReduceAlgorithm::TwoShot;
 }
 
 Expected<KernelInstance> AllReduce::instanceFor(uint32_t teamSize,

@@ -133,6 +133,10 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
         << row.op;
   }
   EXPECT_EQ(chooseAlgorithm("broadcast", 2, "f32", 8), "");
+  // An instance for any team size: the all-reduce's two-shot serves it.
+  EXPECT_EQ(AllReduce::instanceFor(0, "bf16", 8, AllReduceAlgorithm::Auto)->key(),
+            "two_shot_all_reduce_bf16_dany_n8");
+  EXPECT_EQ(AllReduce::choose(0, "bf16", 8), AllReduceAlgorithm::TwoShot);
   EXPECT_EQ(AllReduce::choose(2, "bf16", 1024), AllReduceAlgorithm::Push);
   EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 24, AllReduceAlgorithm::Auto)
                 ->kernelName,
