@@ -146,9 +146,13 @@ def test_argument_checks_name_the_parameter():
 
 
 def test_op_instances_name_their_kernels():
-    key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001)
+    key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001, "put")
     assert key == "all_gather_bf16_d4_n1001" and kernel == "all_gather"
     assert "memref<4004xbf16, #weave.symmetric>" in source
+    # "auto": the ops' choice table (2 KB per peer on 4 members: push).
+    key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001)
+    assert key == "push_all_gather_bf16_d4_n1001" and kernel == "push_all_gather"
+    assert "memref<8008xbf16, #weave.symmetric>" in source  # 2 x 4 scratch slots
     with pytest.raises(weave.WeaveError, match="not supported"):
         weave._core.op_instance("all_reduce", 2, "f64", 8)
     with pytest.raises(weave.WeaveError, match="unknown op"):
@@ -165,8 +169,13 @@ def test_op_kernel_compiles():
 @needs_compiler
 def test_compile_op_writes_the_bundle_the_ops_read(tmp_path):
     path = weave.compile_op("reduce_scatter", 2, "f32", 64, tmp_path)
-    assert path.endswith("reduce_scatter_f32_d2_n64.wbundle")
-    assert weave.load_bundle(path).kernel("reduce_scatter").name == "reduce_scatter"
+    # "auto": the ops' choice table (256 B per peer: the push kernel).
+    assert path.endswith("push_reduce_scatter_f32_d2_n64.wbundle")
+    kernel = weave.load_bundle(path).kernel("push_reduce_scatter")
+    assert kernel.name == "push_reduce_scatter"
+    forced = weave.compile_op("reduce_scatter", 2, "f32", 64, tmp_path, "pull")
+    assert forced.endswith("/reduce_scatter_f32_d2_n64.wbundle")
+    assert weave.load_bundle(forced).kernel("reduce_scatter").name == "reduce_scatter"
 
 
 def test_cuda_part_loads_or_says_why():
