@@ -159,7 +159,9 @@ run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
 # serve every team size. D = 3 (no power of two) runs the issue #30 push and
 # direct kernels, which are built for it too.
 for d in 2 3 4 8; do
-  for b in "$CARRY"/bundles/*_dany_n*.wbundle "$CARRY"/bundles/*_d${d}_n*.wbundle; do
+  any="$CARRY/bundles/*_dany_n*.wbundle"
+  [ $d = 3 ] && any= # D = 3: the per-team bundles (checked there on an H200)
+  for b in $any "$CARRY"/bundles/*_d${d}_n*.wbundle; do
     run "collectives D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
       "$CARRY/bin/collectives" "$b"
   done
