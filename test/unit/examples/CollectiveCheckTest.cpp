@@ -70,6 +70,27 @@ TEST(FindCollective, KindSizeAndDtypeFromTheManifest) {
   EXPECT_EQ(k.outputElements(4), 12);
   Bundle atomic = bundleOf("atomic_all_reduce", 0, "f32", 4, 4);
   EXPECT_FALSE(find(atomic).rankOrder);
+  // Issue #30's kernels: each named collective, n per member from its
+  // input (the push reduce-scatter and both all-to-alls take D x n).
+  struct Named {
+    const char *name;
+    Collective kind;
+    int64_t input, n;
+  };
+  for (const Named &named :
+       {Named{"push_all_reduce", Collective::AllReduce, 7, 7},
+        Named{"push_all_gather", Collective::AllGather, 7, 7},
+        Named{"direct_all_gather", Collective::AllGather, 7, 7},
+        Named{"push_reduce_scatter", Collective::ReduceScatter, 21, 7},
+        Named{"push_all_to_all", Collective::AllToAll, 21, 7},
+        Named{"direct_all_to_all", Collective::AllToAll, 21, 7}}) {
+    SCOPED_TRACE(named.name);
+    CollectiveKernel pushed =
+        find(bundleOf(named.name, 3, "bf16", named.input, 21));
+    EXPECT_EQ(pushed.kind, named.kind);
+    EXPECT_EQ(pushed.n, named.n);
+    EXPECT_TRUE(pushed.rankOrder);
+  }
 }
 
 TEST(FindCollective, RejectsWhatItCannotCheck) {
