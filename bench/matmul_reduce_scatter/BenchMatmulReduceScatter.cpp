@@ -31,7 +31,8 @@
 //    back-to-back iterations, the longest member, median, in R rotated
 //    rounds (bench/support/include/weave/bench/Timing.h); each iteration
 //    one replay of a CUDA graph per member holding one iteration's work
-//    (--no-graphs: the work enqueued directly):
+//    (--no-graphs: the work enqueued directly; cuBLAS + NCCL is always
+//    enqueued directly):
 //      ours          the fused kernel on every member
 //      local cuBLAS  the partial product (D*m_shard) x K x N on member 0
 //                    (the compute floor of one member)
@@ -643,7 +644,12 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                            ncclGetErrorString(g != ncclSuccess ? g : e));
         return ok();
       };
-      return timeWork(o, ctx.timed, enqueue);
+      // Direct launches, not graphs: NCCL's capture of one process driving
+      // every GPU is not what a tensor-parallel job does (one process per
+      // GPU; torch_fused.py times that in graphs). The host-flag hold of
+      // timeIterations keeps launch overhead out of the spans.
+      return timeIterations(ctx.timed, [&](int) { return enqueue(); },
+                            o.timing);
     });
     results.push_back(&r.nccl);
   }

@@ -45,7 +45,8 @@ def parse_args(argv=None):
     p.add_argument("--n", type=int, default=4096, help="columns of B")
     p.add_argument("--shapes", default="",
                    help="K:N pairs, comma-separated (instead of --k and --n), "
-                        "e.g. 4096:4096,3584:4096")
+                        "each optionally with its own m_shards: "
+                        "4096:4096@1024/2048,3584:4096")
     p.add_argument("--dtype", default="all", choices=["f16", "bf16", "all"])
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -55,8 +56,15 @@ def parse_args(argv=None):
                    help="skip the CUDA graph timings")
     args = p.parse_args(argv)
     args.m_shards = [int(x) for x in args.m_shards.split(",") if x]
-    args.shape_list = ([tuple(int(v) for v in s.split(":")) for s in args.shapes.split(",") if s]
-                       or [(args.k, args.n)])
+    # K:N or K:N@m1/m2/...: the shape's own m_shards (default --m-shards).
+    args.shape_list = []
+    for spec in [s for s in args.shapes.split(",") if s]:
+        kn, _, ms = spec.partition("@")
+        k, n = (int(v) for v in kn.split(":"))
+        args.shape_list.append((k, n, [int(m) for m in ms.split("/")] if ms
+                                else args.m_shards))
+    if not args.shape_list:
+        args.shape_list = [(args.k, args.n, args.m_shards)]
     args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
     return args
 
@@ -113,9 +121,9 @@ def print_table(args, rows, world, device_name):
 
 def body(args, rank, world, device, group_name, symm_mem):
     rows = []
-    for k, n in args.shape_list:
+    for k, n, m_shards in args.shape_list:
         for dtype_name in args.dtypes:
-            for m in args.m_shards:
+            for m in m_shards:
                 log(rank, f"torch_fused (matmul_reduce_scatter): m_shard {m} "
                           f"K {k} N {n} {dtype_name} on {world} GPUs ...")
                 rows.append(run_case(args, rank, world, device, group_name,
