@@ -126,8 +126,8 @@ ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
   if (op == "all_gather_matmul")
     return {{"a", {rows, shape.k}}, {"c", {rows, shape.n}}};
   // The GEMM + RS's `partial` is the pipeline's out operand, which its
-  // epilogue region replaces: nothing is stored to it (TMA would clip at
-  // its edge anyway), so one row tile of it is enough for its tensor map.
+  // epilogue region replaces: nothing is stored to it and no tensor map is
+  // built for it, so one row tile of memory backs the argument.
   if (op == "matmul_reduce_scatter")
     return {{"a", {rows, shape.k}},
             {"partial", {MatmulReduceScatter::kRowTile, shape.n}},
