@@ -3,12 +3,15 @@
 //   weave_bench_matmul_reduce_scatter [--bundles DIR] [--matmul-bundles DIR]
 //       [--m-shards 1024,...] [--dtype f16|bf16|all] [--devices D]
 //       [--iters N] [--warmup N] [--rounds R] [--check-only] [--no-nccl]
-//       [--samples N] [--seed S] [--timeout SECONDS] [--no-gate]
+//       [--samples N] [--seed S] [--timeout SECONDS] [--no-gate] [--no-graphs]
 //
 // C = ReduceScatter_rows(A_d @ B_d) on a team of D: member d holds A_d
 // [D*m_shard, K] and B_d [K, N] and ends with rows [d*m_shard, (d+1)*m_shard)
 // of the sum. For every bundle DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M>
-// .wbundle of the team's size (examples/matmul_reduce_scatter's template):
+// .wbundle of the team's size (examples/matmul_reduce_scatter's template),
+// and at every --m-shards value (default 1024,2048,4096,8192) for every
+// DIR/matmul_reduce_scatter_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (the op's
+// instance: one bundle for every m_shard, as weave::ops runs it):
 // random inputs per member (uniform in [-1, 1), rounded to the dtype),
 // NaN-poisoned outputs, one launch, then
 //  - the check: every element of every member's c against the sum of the
@@ -26,7 +29,10 @@
 //    the dtype);
 //  - timings (unless --check-only), CUDA events around each of N
 //    back-to-back iterations, the longest member, median, in R rotated
-//    rounds (bench/support/include/weave/bench/Timing.h):
+//    rounds (bench/support/include/weave/bench/Timing.h); each iteration
+//    one replay of a CUDA graph per member holding one iteration's work
+//    (--no-graphs: the work enqueued directly; cuBLAS + NCCL is always
+//    enqueued directly):
 //      ours          the fused kernel on every member
 //      local cuBLAS  the partial product (D*m_shard) x K x N on member 0
 //                    (the compute floor of one member)
@@ -39,9 +45,10 @@
 //    claim, except D = 1.
 //
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
-// a [D*m, K], b [K, N] (dtype), partial [D*m, N] f32 (never written),
-// acc symmetric f32 [?, N] (bound with m + 64 rows: 64 rows of halo), c
-// [m, N] (dtype), barrier (2 semaphores, zero at rest).
+// a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
+// with one 128-row tile when dynamic), slots symmetric [?, N] (bound with
+// 2*D*m rows), c [m or ?, N] (all the dtype), launches i32 [1] (zeroed
+// once), barrier (2 semaphores, zero at rest).
 //
 // Exit status: 0 when every result was correct, 1 when one was wrong or a
 // run failed, 2 on a usage or bundle error; "SKIP:" without a GPU.
@@ -82,8 +89,9 @@ namespace {
 
 constexpr const char *kProgram = "weave_bench_matmul_reduce_scatter";
 constexpr const char *kKernel = "matmul_reduce_scatter";
-/// Rows of halo above each member's accumulator (the template says why).
-constexpr int64_t kHalo = 64;
+/// Rows of `partial` bound for a dynamic bundle: the epilogue region
+/// replaces its stores, so one row tile backs its tensor map.
+constexpr int64_t kRowTile = 128;
 
 struct Options : CommonOptions {
   std::string matmulDir = WEAVE_BENCH_MATMUL_BUNDLE_DIR;
@@ -91,11 +99,13 @@ struct Options : CommonOptions {
   int devices = 0;              ///< 0: every visible GPU (or the loopback)
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
   int samples = 1024; ///< float64 positions per member
+  bool graphs = true;  ///< time replays of CUDA graphs
 };
 
 struct Case {
   DType dtype;
   int64_t d = 0, m = 0; ///< team size, rows per shard
+  bool dynamic = false; ///< one bundle for every m_shard
   int64_t k = 0, n = 0; ///< from the manifest
   std::string path;
   Bundle bundle;
@@ -132,9 +142,10 @@ void usage(FILE *out) {
       "       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]\n"
       "       [--rounds R] [--check-only] [--no-nccl] [--samples N] "
       "[--seed S]\n"
-      "       [--timeout SECONDS] [--no-gate]\n"
-      "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle "
-      "(default DIR: %s)\non a team of D (GPUs, or WEAVE_LOOPBACK_TEAM=D on "
+      "       [--timeout SECONDS] [--no-gate] [--no-graphs]\n"
+      "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle and "
+      "DIR/matmul_reduce_scatter_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (at every "
+      "--m-shards)\n(default DIR: %s) on a team of D (GPUs, or WEAVE_LOOPBACK_TEAM=D on "
       "one), checks it, reports its\nnumerics against the NCCL path and "
       "times it against local cuBLAS, weave's plain\nmatmul (D = 1) and "
       "cuBLAS + NCCL reduce-scatter%s.\n",
@@ -160,6 +171,8 @@ Options parseOptions(int argc, char **argv) {
       o.samples = static_cast<int>(args.number());
     } else if (key == "--no-nccl") {
       o.nccl = false;
+    } else if (key == "--no-graphs") {
+      o.graphs = false;
     } else {
       return false;
     }
@@ -169,22 +182,30 @@ Options parseOptions(int argc, char **argv) {
 }
 
 std::vector<Case> findBundles(const Options &o) {
-  static const std::regex name(
-      "matmul_reduce_scatter_(f16|bf16)_d([0-9]+)_m([0-9]+)\\.wbundle");
+  static const std::regex name("matmul_reduce_scatter_(f16|bf16)_d([0-9]+)_m"
+                               "([0-9]+|dyn_k[0-9]+_n[0-9]+)\\.wbundle");
   std::vector<Case> out;
+  std::vector<int64_t> dynamicShards = o.mShards;
+  if (dynamicShards.empty())
+    dynamicShards = {1024, 2048, 4096, 8192};
   for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
     const std::vector<std::string> &m = file.groups;
     Case c;
     c.dtype = *parseDType(m[1]);
     c.d = std::stoll(m[2]);
-    c.m = std::stoll(m[3]);
     c.path = file.path;
-    out.push_back(std::move(c));
+    c.dynamic = m[3].rfind("dyn", 0) == 0;
+    if (!c.dynamic) {
+      c.m = std::stoll(m[3]);
+      out.push_back(std::move(c));
+      continue;
+    }
+    for (int64_t shard : dynamicShards) {
+      Case one = c;
+      one.m = shard;
+      out.push_back(std::move(one));
+    }
   }
-  std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) {
-    return std::make_tuple(a.d, a.dtype, a.m) <
-           std::make_tuple(b.d, b.dtype, b.m);
-  });
   return out;
 }
 
@@ -193,7 +214,7 @@ Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
                          contractKernel(c.bundle, kKernel));
-  WEAVE_TRY(expectUserParamCount(*kernel, 6));
+  WEAVE_TRY(expectUserParamCount(*kernel, 7));
   std::string dt = dtypeName(c.dtype);
   using K = abi::ParamKind;
   WEAVE_ASSIGN_OR_RETURN(const ParamInfo *a,
@@ -202,27 +223,35 @@ Status loadCase(Case &c) {
                          contractParam(*kernel, 1, "b", K::Buffer, dt, 2));
   WEAVE_ASSIGN_OR_RETURN(
       const ParamInfo *partial,
-      contractParam(*kernel, 2, "partial", K::Buffer, "f32", 2));
-  WEAVE_ASSIGN_OR_RETURN(const ParamInfo *acc,
-                         contractParam(*kernel, 3, "acc", K::Symmetric, "f32", 2));
+      contractParam(*kernel, 2, "partial", K::Buffer, dt, 2));
+  WEAVE_ASSIGN_OR_RETURN(const ParamInfo *slots,
+                         contractParam(*kernel, 3, "slots", K::Symmetric, dt, 2));
   WEAVE_ASSIGN_OR_RETURN(const ParamInfo *out,
                          contractParam(*kernel, 4, "c", K::Buffer, dt, 2));
   WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *launches,
+      contractParam(*kernel, 5, "launches", K::Buffer, "i32", 1));
+  WEAVE_ASSIGN_OR_RETURN(
       const ParamInfo *barrier,
-      contractParam(*kernel, 5, "barrier", K::Semaphore, "", -1));
+      contractParam(*kernel, 6, "barrier", K::Semaphore, "", -1));
   c.k = a->shape[1];
   c.n = b->shape[1];
   int64_t rows = c.d * c.m;
-  if (a->shape[0] != rows || b->shape[0] != c.k || partial->shape[0] != rows ||
-      partial->shape[1] != c.n || acc->shape[0] != abi::kDynamicDim ||
-      acc->shape[1] != c.n || out->shape[0] != c.m || out->shape[1] != c.n ||
-      barrier->semaphoreCount != 2)
+  auto rowsAre = [](const ParamInfo *p, int64_t want) {
+    return p->shape[0] == abi::kDynamicDim || p->shape[0] == want;
+  };
+  if (!rowsAre(a, rows) || b->shape[0] != c.k || !rowsAre(partial, rows) ||
+      partial->shape[1] != c.n || slots->shape[0] != abi::kDynamicDim ||
+      slots->shape[1] != c.n || !rowsAre(out, c.m) || out->shape[1] != c.n ||
+      launches->shape[0] != 1 || barrier->semaphoreCount != 2 ||
+      c.m % kRowTile != 0)
     return Error(ErrorCode::InvalidBundle,
                  "shapes a " + shapeText(a->shape) + ", b " +
-                     shapeText(b->shape) + ", acc " + shapeText(acc->shape) +
+                     shapeText(b->shape) + ", slots " + shapeText(slots->shape) +
                      ", c " + shapeText(out->shape) +
-                     " are not a [D*m,K], b [K,N], acc [?,N], c [m,N] for D=" +
-                     std::to_string(c.d) + ", m=" + std::to_string(c.m));
+                     " are not a [D*m,K], b [K,N], slots [?,N], c [m,N] for D=" +
+                     std::to_string(c.d) + ", m=" + std::to_string(c.m) +
+                     " (a multiple of 128)");
   if (kernel->teamSize != 0 && kernel->teamSize != c.d)
     return Error(ErrorCode::InvalidBundle,
                  "the kernel was compiled for a team of " +
@@ -256,6 +285,88 @@ Status check(CUresult result, const char *what) {
   cuGetErrorName(result, &name);
   return Error(ErrorCode::DriverError,
                std::string(what) + " failed with " + name);
+}
+
+/// One CUDA graph per stream, each holding what one call of `enqueue` put
+/// on that stream (cuBLAS, NCCL and weave kernels all capture); launch()
+/// replays them all. Captured once, outside the timing.
+class StreamGraphs {
+public:
+  static Expected<std::unique_ptr<StreamGraphs>>
+  capture(const std::vector<TimedStream> &streams,
+          const std::function<Status()> &enqueue) {
+    auto g = std::unique_ptr<StreamGraphs>(new StreamGraphs());
+    g->streams_ = streams;
+    g->execs_.assign(streams.size(), nullptr);
+    size_t begun = 0;
+    Status captured = [&]() -> Status {
+      for (; begun < streams.size(); ++begun) {
+        WEAVE_TRY(check(cuCtxSetCurrent(streams[begun].context), "cuCtxSetCurrent"));
+        WEAVE_TRY(check(cuStreamBeginCapture(streams[begun].stream,
+                                             CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                        "cuStreamBeginCapture"));
+      }
+      return enqueue();
+    }();
+    std::vector<CUgraph> graphs(streams.size(), nullptr);
+    bool ended = true;
+    for (size_t i = 0; i < begun; ++i) {
+      (void)cuCtxSetCurrent(streams[i].context);
+      ended = cuStreamEndCapture(streams[i].stream, &graphs[i]) == CUDA_SUCCESS &&
+              ended;
+    }
+    Status made = captured ? (ended ? ok()
+                                    : Status(Error(ErrorCode::DriverError,
+                                                   "cuStreamEndCapture failed")))
+                           : std::move(captured);
+    for (size_t i = 0; made && i < streams.size(); ++i) {
+      made = check(cuCtxSetCurrent(streams[i].context), "cuCtxSetCurrent");
+      if (made)
+        made = check(cuGraphInstantiate(&g->execs_[i], graphs[i], 0),
+                     "cuGraphInstantiate");
+    }
+    for (size_t i = 0; i < graphs.size(); ++i)
+      if (graphs[i])
+        (void)cuGraphDestroy(graphs[i]);
+    if (!made)
+      return made.error();
+    return g;
+  }
+  Status launch() const {
+    for (size_t i = 0; i < execs_.size(); ++i) {
+      WEAVE_TRY(check(cuCtxSetCurrent(streams_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(check(cuGraphLaunch(execs_[i], streams_[i].stream), "cuGraphLaunch"));
+    }
+    return ok();
+  }
+  ~StreamGraphs() {
+    for (size_t i = 0; i < execs_.size(); ++i)
+      if (execs_[i]) {
+        (void)cuCtxSetCurrent(streams_[i].context);
+        (void)cuGraphExecDestroy(execs_[i]);
+      }
+  }
+
+private:
+  StreamGraphs() = default;
+  std::vector<TimedStream> streams_;
+  std::vector<CUgraphExec> execs_;
+};
+
+/// Times `enqueue` (one iteration's work on `streams`): replays of its
+/// CUDA graphs, or (without graphs) the work enqueued directly.
+Expected<TimingResult> timeWork(const Options &o,
+                                const std::vector<TimedStream> &streams,
+                                const std::function<Status()> &enqueue) {
+  if (!o.graphs)
+    return timeIterations(streams, [&](int) { return enqueue(); }, o.timing);
+  WEAVE_ASSIGN_OR_RETURN(std::unique_ptr<StreamGraphs> graphs,
+                         StreamGraphs::capture(streams, enqueue));
+  Expected<TimingResult> t = timeIterations(
+      streams, [&](int) { return graphs->launch(); }, o.timing);
+  // The graphs are destroyed after their replays have run.
+  WEAVE_TRY(waitStreams(streams, o.timing.timeoutSeconds));
+  return t;
 }
 
 /// Rounds `value` to the dtype and back.
@@ -293,10 +404,10 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Expected<Kernel> kernel = examples::loadKernel(team, c.bundle, kKernel);
   if (!kernel)
     return fail(kernel.error());
-  Expected<SymmetricBuffer> acc =
-      heap.allocateTensor("f32", {c.m + kHalo, c.n});
-  if (!acc)
-    return fail(acc.error());
+  Expected<SymmetricBuffer> slots =
+      heap.allocateTensor(dtype, {2 * rows, c.n});
+  if (!slots)
+    return fail(slots.error());
   Expected<SemaphoreArray> barrier = heap.allocateSemaphores(2);
   if (!barrier)
     return fail(barrier.error());
@@ -306,25 +417,26 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     SymmetricHeap &heap;
     const std::vector<TimedStream> &timed;
     double timeoutSeconds;
-    SymmetricBuffer acc;
+    SymmetricBuffer slots;
     SemaphoreArray barrier;
     ~Release() {
       (void)waitStreams(timed, timeoutSeconds);
-      (void)heap.free(acc);
+      (void)heap.free(slots);
       (void)heap.free(barrier);
     }
-  } release{heap, ctx.timed, o.timing.timeoutSeconds, *acc, *barrier};
+  } release{heap, ctx.timed, o.timing.timeoutSeconds, *slots, *barrier};
   Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {rows, c.k});
   Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
   Expected<LocalBuffers> partial =
-      LocalBuffers::create(team, "f32", {rows, c.n});
+      LocalBuffers::create(team, dtype, {c.dynamic ? kRowTile : rows, c.n});
+  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i32", {1});
   Expected<LocalBuffers> out = LocalBuffers::create(team, dtype, {c.m, c.n});
   // cuBLAS's partial product in the dtype (the NCCL path's input and the
   // check's reference), and the NCCL path's reduce-scattered rows.
   Expected<LocalBuffers> cublasPartial =
       LocalBuffers::create(team, dtype, {rows, c.n});
   Expected<LocalBuffers> ncclOut = LocalBuffers::create(team, dtype, {c.m, c.n});
-  for (auto *buf : {&a, &b, &partial, &out, &cublasPartial, &ncclOut})
+  for (auto *buf : {&a, &b, &partial, &launches, &out, &cublasPartial, &ncclOut})
     if (!*buf)
       return fail(buf->error());
 
@@ -337,6 +449,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(a->upload(i, hostA[i].data()));
     TRY(b->upload(i, hostB[i].data()));
     TRY(team.device(i).makeCurrent());
+    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 1, streams[i]),
+              "zeroing the launch count"));
     TRY(check(cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n,
                                streams[i]),
               "poisoning c"));
@@ -349,8 +463,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   }
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
 
-  std::vector<KernelArg> args{a->args(), b->args(),  partial->args(),
-                              *acc,      out->args(), *barrier};
+  std::vector<KernelArg> args{a->args(),   b->args(),        partial->args(),
+                              *slots,      out->args(),      launches->args(),
+                              *barrier};
   auto launch = [&]() { return kernel->launch(heap, args, streams); };
   // The tensor-map tables are written by the first binding (synchronous
   // copies): bind before anything is timed.
@@ -462,23 +577,18 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
 
   // Timings, in rotated rounds.
   std::vector<std::function<Expected<TimingResult>()>> timers;
-  std::vector<std::optional<TimingResult> *> slots;
+  std::vector<std::optional<TimingResult> *> results;
+  timers.push_back([&]() { return timeWork(o, ctx.timed, launch); });
+  results.push_back(&r.ours);
   timers.push_back([&]() {
-    return timeIterations(ctx.timed, [&](int) { return launch(); }, o.timing);
+    return timeWork(o, {ctx.timed.front()}, [&]() {
+      return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
+                          a->pointer(0), b->pointer(0),
+                          cublasPartial->pointer(0), streams[0],
+                          Reduction::Default);
+    });
   });
-  slots.push_back(&r.ours);
-  timers.push_back([&]() {
-    return timeIterations(
-        {ctx.timed.front()},
-        [&](int) {
-          return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
-                              a->pointer(0), b->pointer(0),
-                              cublasPartial->pointer(0), streams[0],
-                              Reduction::Default);
-        },
-        o.timing);
-  });
-  slots.push_back(&r.local);
+  results.push_back(&r.local);
 
   // Weave's plain matmul of the same shape, on one member.
   std::optional<Kernel> plain;
@@ -499,12 +609,11 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       timers.push_back([&]() {
         std::vector<KernelArg> plainArgs{a->args(), b->args(),
                                          plainOut->args()};
-        return timeIterations(
-            ctx.timed,
-            [&](int) { return plain->launch(heap, plainArgs, streams); },
-            o.timing);
+        return timeWork(o, ctx.timed, [&]() {
+          return plain->launch(heap, plainArgs, streams);
+        });
       });
-      slots.push_back(&r.plain);
+      results.push_back(&r.plain);
     } else {
       r.plainNote = "no plain matmul: " +
                     (k ? buffer.error() : k.error()).toString();
@@ -516,7 +625,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       const NcclComms &comms = ctx.nccl.front();
       ncclDataType_t type =
           c.dtype == DType::BF16 ? ncclBfloat16 : ncclFloat16;
-      auto enqueue = [&](int) -> Status {
+      auto enqueue = [&]() -> Status {
         for (size_t i = 0; i < local; ++i)
           WEAVE_TRY(gemmRowMajor(ctx.cublas[i], c.dtype, rows, c.n, c.k,
                                  a->pointer(i), b->pointer(i),
@@ -535,16 +644,21 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                            ncclGetErrorString(g != ncclSuccess ? g : e));
         return ok();
       };
-      return timeIterations(ctx.timed, enqueue, o.timing);
+      // Direct launches, not graphs: NCCL's capture of one process driving
+      // every GPU is not what a tensor-parallel job does (one process per
+      // GPU; torch_fused.py times that in graphs). The host-flag hold of
+      // timeIterations keeps launch overhead out of the spans.
+      return timeIterations(ctx.timed, [&](int) { return enqueue(); },
+                            o.timing);
     });
-    slots.push_back(&r.nccl);
+    results.push_back(&r.nccl);
   }
 #endif
   Expected<std::vector<TimingResult>> timings = timeInRounds(o.rounds, timers);
   if (!timings)
     return fail(timings.error());
-  for (size_t t = 0; t < slots.size(); ++t)
-    *slots[t] = (*timings)[t];
+  for (size_t t = 0; t < results.size(); ++t)
+    *results[t] = (*timings)[t];
 
   // The timed launches must still be right: c again against the reference
   // of the last member checked is not enough, so check member 0 again.
@@ -637,11 +751,12 @@ int main(int argc, char **argv) {
                  kProgram, o.bundleDir.c_str(), d);
     return 2;
   }
-  // One case's accumulator at a time (runCase frees it).
+  // One case's slots at a time (runCase frees them).
   size_t heapBytes = 0;
   for (const Case &c : cases)
     heapBytes = std::max(
-        heapBytes, roundUp(static_cast<size_t>((c.m + kHalo) * c.n) * 4, 1 << 20));
+        heapBytes,
+        roundUp(static_cast<size_t>(2 * c.d * c.m * c.n) * 2, 1 << 20));
 
   examples::TeamRequest request;
   request.program = kProgram;
@@ -695,23 +810,25 @@ int main(int argc, char **argv) {
 
   // Loopback members share one GPU: ours does D members' work there.
   double share = ctx.loopback ? d : 1;
-  Table times({"m_shard", "D", "dtype", "ours ms", "local cuBLAS ms",
+  Table times({"m_shard", "K", "N", "D", "dtype", "ours ms", "local cuBLAS ms",
                "plain matmul ms", "cuBLAS+NCCL ms", "ours/local",
                "ours/plain", "NCCL/ours", "check"});
-  Table numerics({"m_shard", "D", "dtype", "fused rel err", "fused max |err|",
+  Table numerics({"m_shard", "K", "N", "D", "dtype", "fused rel err", "fused max |err|",
                   "NCCL-path rel err", "NCCL-path max |err|", "NCCL path",
                   "check vs cuBLAS partials"});
   int wrong = 0;
   for (const Result &r : results) {
     const Case &c = *r.c;
     wrong += r.status != "ok";
-    times.addRow({std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
+    times.addRow({std::to_string(c.m), std::to_string(c.k), std::to_string(c.n),
+                  std::to_string(c.d), dtypeName(c.dtype),
                   ms(r.ours), ms(r.local), ms(r.plain), ms(r.nccl),
                   ratio(r.ours, r.local, share), ratio(r.ours, r.plain),
                   ratio(r.nccl, r.ours), r.status});
     bool checked = r.status != "ERROR" && r.status != "not run";
     numerics.addRow(
-        {std::to_string(c.m), std::to_string(c.d), dtypeName(c.dtype),
+        {std::to_string(c.m), std::to_string(c.k), std::to_string(c.n),
+         std::to_string(c.d), dtypeName(c.dtype),
          checked ? strprintf("%.3e", r.fused.relFrobenius()) : "-",
          checked ? strprintf("%.3e", r.fused.maxAbs) : "-",
          checked ? strprintf("%.3e", r.viaNccl.relFrobenius()) : "-",
@@ -723,19 +840,19 @@ int main(int argc, char **argv) {
                    static_cast<long long>(c.m), dtypeName(c.dtype),
                    r.plainNote.c_str());
   }
-  std::printf("\nweave matmul_reduce_scatter, team of %d%s on %s; K=%lld per "
-              "member, N=%lld; %s\n",
+  std::printf("\nweave matmul_reduce_scatter, team of %d%s on %s (K per "
+              "member); %s\n",
               d, ctx.loopback ? " (loopback: members share the GPU)" : "",
-              team.device(0).name().c_str(),
-              static_cast<long long>(cases.front().k),
-              static_cast<long long>(cases.front().n), ctx.ncclNote.c_str());
+              team.device(0).name().c_str(), ctx.ncclNote.c_str());
   if (!o.checkOnly) {
     std::printf("timing: CUDA events around each of %d back-to-back "
-                "iterations after %d warm-up ones, in %d rotating round(s), "
+                "iterations (%s) after %d warm-up ones, in %d rotating round(s), "
                 "the longest member, median. local cuBLAS: the partial "
                 "product (D*m_shard) x K x N on member 0; plain matmul: "
                 "weave's matmul of m_shard x N x K (D = 1).%s\n\n",
-                o.timing.iterations, o.timing.warmup, o.rounds,
+                o.timing.iterations,
+                o.graphs ? "CUDA graph replays" : "direct launches",
+                o.timing.warmup, o.rounds,
                 ctx.loopback && d > 1
                     ? " ours/local divides by D local products: the members "
                       "share the GPU; not a speed claim"
@@ -744,7 +861,7 @@ int main(int argc, char **argv) {
   }
   std::printf("numerics: error against float64 at %d sampled positions per "
               "member (rel err: ||x - exact|| / ||exact|| over the samples). "
-              "fused: f32 partials reduced in f32, rounded once. NCCL path: "
+              "fused: partials rounded to the dtype, summed in f32, rounded once. NCCL path: "
               "cuBLAS partials rounded to the dtype, summed in the dtype in "
               "ring order (rounded after every addition).\n\n%s",
               o.samples, numerics.str().c_str());

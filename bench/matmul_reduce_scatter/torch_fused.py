@@ -27,7 +27,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import (compare_and_time, fmt, launch, log,  # noqa: E402
+from torch_common import (compare_and_time, launch, log,  # noqa: E402
                           markdown, uniform)
 
 import torch  # noqa: E402
@@ -43,6 +43,10 @@ def parse_args(argv=None):
                    help="rows of the result per rank, comma-separated")
     p.add_argument("--k", type=int, default=4096, help="K per rank")
     p.add_argument("--n", type=int, default=4096, help="columns of B")
+    p.add_argument("--shapes", default="",
+                   help="K:N pairs, comma-separated (instead of --k and --n), "
+                        "each optionally with its own m_shards: "
+                        "4096:4096@1024/2048,3584:4096")
     p.add_argument("--dtype", default="all", choices=["f16", "bf16", "all"])
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
@@ -52,14 +56,22 @@ def parse_args(argv=None):
                    help="skip the CUDA graph timings")
     args = p.parse_args(argv)
     args.m_shards = [int(x) for x in args.m_shards.split(",") if x]
+    # K:N or K:N@m1/m2/...: the shape's own m_shards (default --m-shards).
+    args.shape_list = []
+    for spec in [s for s in args.shapes.split(",") if s]:
+        kn, _, ms = spec.partition("@")
+        k, n = (int(v) for v in kn.split(":"))
+        args.shape_list.append((k, n, [int(m) for m in ms.split("/")] if ms
+                                else args.m_shards))
+    if not args.shape_list:
+        args.shape_list = [(args.k, args.n, args.m_shards)]
     args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
     return args
 
 
-def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m):
+def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m, k, n):
     dtype = DTYPES[dtype_name]
-    k, n = args.k, args.n
-    row = {"m_shard": m, "D": world, "dtype": dtype_name}
+    row = {"m_shard": m, "K": k, "N": n, "D": world, "dtype": dtype_name}
 
     a = uniform((world * m, k), 1000 + rank, dtype, device)
     b = uniform((k, n), 2000 + rank, dtype, device)
@@ -78,13 +90,17 @@ def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m):
     return compare_and_time(row, fused, mm_nccl, args, device)
 
 
+def fmt(ms):
+    """Milliseconds with 4 decimals (the weave bench's precision)."""
+    return "-" if ms is None else f"{ms:.4f}"
+
+
 def print_table(args, rows, world, device_name):
     print(f"\nPyTorch {torch.__version__}: fused_matmul_reduce_scatter vs "
-          f"matmul + NCCL reduce_scatter_tensor, {world} x {device_name}; "
-          f"K={args.k} per rank, N={args.n}")
+          f"matmul + NCCL reduce_scatter_tensor, {world} x {device_name} (K per rank)")
     print(f"timing: CUDA events around each of {args.iters} back-to-back "
           f"iterations after {args.warmup} warm-up ones, longest rank, median")
-    header = ["m_shard", "D", "dtype", "fused ms", "fused graph ms",
+    header = ["m_shard", "K", "N", "D", "dtype", "fused ms", "fused graph ms",
               "mm+NCCL ms", "mm+NCCL graph ms",
               "speed-up (mm+NCCL / fused, graphs where captured)",
               "rel err fused vs mm+NCCL"]
@@ -93,7 +109,8 @@ def print_table(args, rows, world, device_name):
         best_fused = r["fused_graph"] or r["fused"]
         best_nccl = r["nccl_graph"] or r["nccl"]
         table.append([
-            str(r["m_shard"]), str(r["D"]), r["dtype"], fmt(r["fused"]),
+            str(r["m_shard"]), str(r["K"]), str(r["N"]), str(r["D"]), r["dtype"],
+            fmt(r["fused"]),
             fmt(r["fused_graph"]), fmt(r["nccl"]), fmt(r["nccl_graph"]),
             f"{best_nccl / best_fused:.2f}", f"{r['rel']:.2e}"])
     print(markdown(header, table))
@@ -104,12 +121,13 @@ def print_table(args, rows, world, device_name):
 
 def body(args, rank, world, device, group_name, symm_mem):
     rows = []
-    for dtype_name in args.dtypes:
-        for m in args.m_shards:
-            log(rank, f"torch_fused (matmul_reduce_scatter): m_shard {m} "
-                      f"{dtype_name} on {world} GPUs ...")
-            rows.append(run_case(args, rank, world, device, group_name,
-                                 symm_mem, dtype_name, m))
+    for k, n, m_shards in args.shape_list:
+        for dtype_name in args.dtypes:
+            for m in m_shards:
+                log(rank, f"torch_fused (matmul_reduce_scatter): m_shard {m} "
+                          f"K {k} N {n} {dtype_name} on {world} GPUs ...")
+                rows.append(run_case(args, rank, world, device, group_name,
+                                     symm_mem, dtype_name, m, k, n))
     if rank == 0:
         print_table(args, rows, world, torch.cuda.get_device_name(device))
         bad = [r for r in rows if not r["rel"] < 1e-2]

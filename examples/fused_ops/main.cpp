@@ -4,15 +4,17 @@
 //
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
 // instance, K = 256, n = 320: a ragged column tile) and
-// weave::ops::MatmulReduceScatter (m_shard 200, whose boxes straddle two
-// shards, and 256; K = 256, n = 320) on the team, the way a user does:
+// weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
+// instance; K = 256, n = 320) on the team, the way a user does:
 // plain device tensors, one stream per member, the op owning its
 // workspace. Each op is called twice with no host synchronization (new
 // inputs written on the stream in between), then captured once in a CUDA
 // graph per member and replayed 3 times with new inputs each time. The
 // inputs are multiples of 1/8 (ExactInputs.h), so every f32 sum is exact:
 // each output element must be the float64 reference rounded once to the
-// dtype (within half an ulp). Outputs are NaN-poisoned before every call.
+// dtype (within half an ulp); for the GEMM + reduce-scatter the reference
+// is the sum of the members' partial products each rounded to the dtype
+// (what its kernel sums: examples/matmul_reduce_scatter). Outputs are NaN-poisoned before every call.
 // Kernels come from DIR, a folder of `<weave-ops key>.wbundle` made with
 // weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them), so the
 // program needs the runtime only. Runs on 2+ GPUs or a loopback team
@@ -243,7 +245,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     }
     // GEMM + reduce-scatter: member r's c = rows of shard r of
     // sum_d A_d @ B_d.
-    for (int64_t m : {int64_t(200), int64_t(256)}) {
+    for (int64_t m : {int64_t(128), int64_t(384)}) {
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,
           ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN));
@@ -253,10 +255,13 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
              },
              [&](int round, uint32_t rank, int64_t row, int64_t col) {
                double sum = 0;
-               for (uint32_t member = 0; member < d; ++member)
+               for (uint32_t member = 0; member < d; ++member) {
+                 double partial = 0;
                  for (int64_t k = 0; k < kK; ++k)
-                   sum += exactA(seedOf(member, round), rank * m + row, k) *
-                          exactB(seedOf(member, round), k, col);
+                   partial += exactA(seedOf(member, round), rank * m + row, k) *
+                              exactB(seedOf(member, round), k, col);
+                 sum += roundToDtype(partial, dtype == "bf16");
+               }
                return sum;
              }};
       WEAVE_TRY(runCase(s, c, dtype));

@@ -125,8 +125,14 @@ ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
   int64_t rows = int64_t(teamSize) * shape.mShard;
   if (op == "all_gather_matmul")
     return {{"a", {rows, shape.k}}, {"c", {rows, shape.n}}};
+  // The GEMM + RS's `partial` is the pipeline's out operand, which its
+  // epilogue region replaces: nothing is stored to it and no tensor map is
+  // built for it, so one row tile of memory backs the argument.
   if (op == "matmul_reduce_scatter")
-    return {{"acc", {shape.mShard + MatmulReduceScatter::kHalo, shape.n}}};
+    return {{"a", {rows, shape.k}},
+            {"partial", {MatmulReduceScatter::kRowTile, shape.n}},
+            {"slots", {2 * rows, shape.n}},
+            {"c", {shape.mShard, shape.n}}};
   return {};
 }
 

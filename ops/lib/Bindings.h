@@ -65,7 +65,8 @@ std::vector<RoleSpec> opRoles(const std::string &op);
 
 /// The shapes a fused matmul op gives its kernel's dynamic parameters
 /// (all-gather matmul: `a` and `c` of team size x mShard rows;
-/// matmul reduce-scatter: `acc` of mShard + kHalo rows).
+/// matmul reduce-scatter: `a`, `c`, one row tile of `partial` and `slots`
+/// of 2 x team size x mShard rows).
 ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
                               const MatmulShape &shape);
 

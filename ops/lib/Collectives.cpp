@@ -105,11 +105,12 @@ Expected<MatmulReduceScatter>
 MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
                             int64_t mShard, int64_t k, int64_t n) {
   uint32_t d = comm.team().size();
-  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
-                         instanceFor(d, dtype, mShard, k, n));
-  // `acc` (symmetric f32, kHalo rows above the shard: the template says
-  // why) and `partial` (the pipeline's f32 operand, whose stores the
-  // epilogue replaces) are the op's workspace.
+  WEAVE_TRY(checkShape(d, dtype, mShard, k, n));
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance, instanceFor(d, dtype, k, n));
+  // `slots` (symmetric, 2 x D slots of mShard rows: the template says
+  // why), `partial` (the pipeline's operand, whose stores the epilogue
+  // replaces), `launches` (the kernel's epoch) and the barrier are the
+  // op's, zeroed once.
   WEAVE_ASSIGN_OR_RETURN(
       auto kernel, detail::StagedKernel::create(
                        comm, std::move(instance),

@@ -295,19 +295,32 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
                         "mdyn_k" + str(k) + "_n" + str(n)};
 }
 
-Expected<KernelInstance> MatmulReduceScatter::instanceFor(
-    uint32_t teamSize, const std::string &dtype, int64_t mShard, int64_t k,
-    int64_t n) {
+Status MatmulReduceScatter::checkShape(uint32_t teamSize,
+                                       const std::string &dtype,
+                                       int64_t mShard, int64_t k, int64_t n) {
   WEAVE_TRY(checkMatmul("matmul reduce-scatter", dtype, teamSize, mShard, k, n));
-  // @N@ = m_shard and @ROWS@ = D x m_shard come from the count.
+  // A box of the matmul's output must belong to one owner's slot.
+  if (mShard % kRowTile != 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "matmul reduce-scatter: m_shard must be a multiple of " +
+                     std::to_string(kRowTile) + " (the row tile), got " +
+                     std::to_string(mShard));
+  return ok();
+}
+
+Expected<KernelInstance> MatmulReduceScatter::instanceFor(
+    uint32_t teamSize, const std::string &dtype, int64_t k, int64_t n) {
+  WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
+  // ROWS = N = ?: one bundle serves every m_shard (rows bound at launch;
+  // the kernel traps on an m_shard that is not whole row tiles).
   auto str = [](int64_t v) { return std::to_string(v); };
   return KernelInstance{"matmul_reduce_scatter/matmul_reduce_scatter",
                         "matmul_reduce_scatter",
                         dtype,
                         teamSize,
-                        mShard,
-                        {{"K", str(k)}, {"COLS", str(n)}},
-                        "m" + str(mShard) + "_k" + str(k) + "_n" + str(n)};
+                        0,
+                        {{"ROWS", "?"}, {"N", "?"}, {"K", str(k)}, {"COLS", str(n)}},
+                        "mdyn_k" + str(k) + "_n" + str(n)};
 }
 
 Expected<KernelInstance> matmulOpInstance(const std::string &op,
@@ -319,9 +332,11 @@ Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           shape.k, shape.n));
     return AllGatherMatmul::instanceFor(teamSize, dtype, shape.k, shape.n);
   }
-  if (op == "matmul_reduce_scatter")
-    return MatmulReduceScatter::instanceFor(teamSize, dtype, shape.mShard,
-                                            shape.k, shape.n);
+  if (op == "matmul_reduce_scatter") {
+    WEAVE_TRY(MatmulReduceScatter::checkShape(teamSize, dtype, shape.mShard,
+                                              shape.k, shape.n));
+    return MatmulReduceScatter::instanceFor(teamSize, dtype, shape.k, shape.n);
+  }
   return Error(ErrorCode::InvalidArgument,
                "unknown fused matmul op '" + op +
                    "' (all_gather_matmul, matmul_reduce_scatter)");

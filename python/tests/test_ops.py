@@ -161,7 +161,7 @@ def test_ops_on_torch_symmetric_memory(gpu_team_factory, tmp_path):
 # 256 and n = 320 (a ragged column tile): the ahead-of-time bundles of
 # test/gpu/run_loopback.sh are made for these.
 M, K, NCOLS = 128, 256, 320
-MRS_M = 200  # matmul reduce-scatter: boxes straddle two shards
+MRS_M = 384  # matmul reduce-scatter: three row tiles per shard
 
 
 def test_matmul_shape_errors_without_a_gpu():
@@ -178,22 +178,26 @@ def test_matmul_shape_errors_without_a_gpu():
 
 
 def test_matmul_op_instances():
-    """One all-gather matmul kernel for every m_shard; one GEMM + RS kernel
-    per shape; bad shapes are errors naming what was expected."""
+    """One all-gather matmul kernel and one GEMM + RS kernel for every
+    m_shard; bad shapes are errors naming what was expected."""
     key = weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K, NCOLS)[0]
     assert key == f"all_gather_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
     assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 1024, K, NCOLS)[0] == key
     key, kernel, source = weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16",
                                                          MRS_M, K, NCOLS)
-    assert (key, kernel) == (f"matmul_reduce_scatter_f16_d2_m{MRS_M}_k{K}_n{NCOLS}",
+    assert (key, kernel) == (f"matmul_reduce_scatter_f16_d2_mdyn_k{K}_n{NCOLS}",
                              "matmul_reduce_scatter")
-    assert f"memref<{2 * MRS_M}x{K}xf16>" in source
+    assert f"memref<?x{K}xf16>" in source
+    assert weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16", 128, K,
+                                          NCOLS)[0] == key
     with pytest.raises(weave.WeaveError, match="m_shard must be a multiple of 128"):
         weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 100, K, NCOLS)
+    with pytest.raises(weave.WeaveError, match="m_shard must be a multiple of 128"):
+        weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "bf16", 200, K, NCOLS)
     # No team limit past 8 (the per-member tensor-map table).
     key16 = weave._core.matmul_op_instance("matmul_reduce_scatter", 16, "bf16", 128, K,
                                            NCOLS)[0]
-    assert key16 == f"matmul_reduce_scatter_bf16_d16_m128_k{K}_n{NCOLS}"
+    assert key16 == f"matmul_reduce_scatter_bf16_d16_mdyn_k{K}_n{NCOLS}"
     with pytest.raises(weave.WeaveError, match="unknown fused matmul op"):
         weave._core.matmul_op_instance("matmul_all_reduce", 2, "bf16", 128, K, NCOLS)
 

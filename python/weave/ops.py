@@ -174,8 +174,12 @@ class Collectives:
 
     def matmul_reduce_scatter(self, a, b, out=None):
         """Rows ``[rank * m, (rank + 1) * m)`` of the sum over the team of
-        ``a @ b`` (``a``: team size x m rows by k, ``b``: k x n), reduced in
-        f32 as the matmul produces it and rounded once. f16 or bf16."""
+        ``a @ b`` (``a``: team size x m rows by k, ``b``: k x n; m a multiple
+        of 128). Each member's partial product, rounded to the dtype, goes
+        into its slot on the owner of its rows as the matmul produces it; the
+        owner sums the slots in f32 and rounds once (never less accurate than
+        matmul + NCCL reduce-scatter). One kernel serves every m; ``a`` is
+        read where it is (no staging copy). f16 or bf16."""
         a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
         rows, k = a0.shape
         n = b0.shape[1]

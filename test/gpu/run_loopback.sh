@@ -80,10 +80,8 @@ if [ "${1:-}" = "--stage" ]; then
     for t in bf16 f16; do
       fused_bundle "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
         --m-shard 128 --k 256 --n 320 || exit 1
-      for m in 200 256; do
-        fused_bundle "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
-          --m-shard $m --k 256 --n 320 || exit 1
-      done
+      fused_bundle "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
+        --m-shard 128 --k 256 --n 320 || exit 1
     done
   done
   # The Python package, built there (its modules need the GPU machine's
@@ -119,7 +117,7 @@ OPS
     fused_bundle "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
       --m-shard 128 --k 256 --n 320 || exit 1
     fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
-      --m-shard 200 --k 256 --n 320 || exit 1
+      --m-shard 128 --k 256 --n 320 || exit 1
   done
   fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
     --m-shard 128 --k 256 --n 320 || exit 1
@@ -209,11 +207,22 @@ run "collective matmul D=2 dynamic m_shard (one bundle) = 1024, 1152 f16+bf16" \
   --bundles "$CARRY/bundles-dyn" --devices 2 --m-shards 1024,1152 --dtype all \
   --check-only --no-nccl
 # GEMM + reduce-scatter: each bundle is for one team size (its name says):
-# D = 2, 4, 8 and 12 (more than 8: the per-member tensor-map table).
+# D = 2, 4, 8 and 12 (more than 8: the per-member tensor-map table); an
+# _mdyn bundle (one for every m_shard) at m_shard 128 and 384.
 for b in "$CARRY"/bundles-mrs/*.wbundle; do
-  d=$(basename "$b" | sed -E 's/.*_d([0-9]+)_n.*/\1/')
-  run "matmul reduce-scatter D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
-    "$CARRY/bin/matmul_reduce_scatter" "$b"
+  d=$(basename "$b" | sed -E 's/.*_d([0-9]+)_(n|mdyn).*/\1/')
+  case "$b" in
+    *_mdyn.wbundle) shards="128 384" ;;
+    *) shards="" ;;
+  esac
+  if [ -z "$shards" ]; then
+    run "matmul reduce-scatter D=$d $(basename "$b" .wbundle)" env WEAVE_LOOPBACK_TEAM=$d \
+      "$CARRY/bin/matmul_reduce_scatter" "$b"
+  fi
+  for m in $shards; do
+    run "matmul reduce-scatter D=$d $(basename "$b" .wbundle) m_shard=$m" \
+      env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/matmul_reduce_scatter" "$b" --m-shard $m
+  done
 done
 # weave::ops' fused matmuls as a user calls them (two calls without host
 # synchronization, graph replays, float64 reference), kernels from bundles.

@@ -13,7 +13,7 @@ for op in all_reduce all_gather; do
   rm "$OUT/$op.mlir"
 done
 # The fused matmuls the consumer runs (bf16, k = 256, n = 320).
-for args in "all_gather_matmul --m-shard 128" "matmul_reduce_scatter --m-shard 200"; do
+for args in "all_gather_matmul --m-shard 128" "matmul_reduce_scatter --m-shard 128"; do
   read -r op shard <<<"$args"
   args=("$op" --team-size 2 --dtype bf16 $shard --k 256 --n 320)
   "$OPS" source "${args[@]}" -o "$OUT/$op.mlir"

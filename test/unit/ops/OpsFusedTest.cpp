@@ -87,37 +87,43 @@ TEST(OpsFused, AllGatherMatmulShapes) {
 
 TEST(OpsFused, MatmulReduceScatterInstances) {
   Expected<KernelInstance> i =
-      MatmulReduceScatter::instanceFor(8, "f16", 200, 256, 320);
+      MatmulReduceScatter::instanceFor(8, "f16", 256, 320);
   ASSERT_TRUE(i) << i.error().toString();
   EXPECT_EQ(i->templateName, "matmul_reduce_scatter/matmul_reduce_scatter");
-  EXPECT_EQ(i->key(), "matmul_reduce_scatter_f16_d8_m200_k256_n320");
+  EXPECT_EQ(i->key(), "matmul_reduce_scatter_f16_d8_mdyn_k256_n320");
   TemplateValues all = i->values();
-  EXPECT_EQ(value(all, "N"), "200");
-  EXPECT_EQ(value(all, "ROWS"), "1600");
+  EXPECT_EQ(value(all, "N"), "?");
+  EXPECT_EQ(value(all, "ROWS"), "?");
   EXPECT_EQ(value(all, "K"), "256");
   EXPECT_EQ(value(all, "COLS"), "320");
   EXPECT_EQ(value(all, "NARROW"), "arith.truncf");
   Expected<std::string> source = i->source();
   ASSERT_TRUE(source) << source.error().toString();
-  EXPECT_NE(source->find("memref<1600x256xf16>"), std::string::npos);
-  // The template's m_shard is static: one instance per shape.
-  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 256, 256, 320)->key(),
+  EXPECT_NE(source->find("memref<?x256xf16>"), std::string::npos);
+  EXPECT_NE(source->find("memref<?x320xf16, #weave.symmetric>"), std::string::npos);
+  // One instance for every m_shard; another k or n is another kernel.
+  for (int64_t m : {128, 256, 8192})
+    EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 8, "f16", {m, 256, 320})
+                  ->key(),
+              i->key());
+  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 512, 320)->key(),
             i->key());
-  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 200, 512, 320)->key(),
-            i->key());
-  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 200, 256, 640)->key(),
-            i->key());
-  EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 8, "f16", {200, 256, 320})
-                ->key(),
+  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 256, 640)->key(),
             i->key());
   // Past 8 members: the per-member tensor-map table has no team limit.
   Expected<KernelInstance> big =
-      MatmulReduceScatter::instanceFor(16, "bf16", 256, 256, 256);
+      MatmulReduceScatter::instanceFor(16, "bf16", 256, 256);
   ASSERT_TRUE(big) << big.error().toString();
   EXPECT_EQ(big->teamSize, 16u);
-  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "f32", 256, 256, 256));
-  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "bf16", 256, 256, 12));
-  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "bf16", 0, 256, 256));
+  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "f32", 256, 256));
+  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "bf16", 256, 12));
+  // m_shard: whole row tiles (a box never straddles two owners' slots).
+  Status ragged = MatmulReduceScatter::checkShape(2, "bf16", 200, 256, 256);
+  ASSERT_FALSE(ragged);
+  EXPECT_TRUE(mentions(ragged.error(), "multiple of 128 (the row tile), got 200"));
+  EXPECT_FALSE(matmulOpInstance("matmul_reduce_scatter", 2, "bf16", {200, 256, 256}));
+  EXPECT_FALSE(MatmulReduceScatter::checkShape(2, "bf16", 0, 256, 256));
+  EXPECT_TRUE(MatmulReduceScatter::checkShape(1, "bf16", 128, 256, 256));
   Expected<KernelInstance> unknown =
       matmulOpInstance("matmul_all_reduce", 2, "bf16", {128, 64, 64});
   ASSERT_FALSE(unknown);
@@ -210,8 +216,11 @@ TEST(OpsBindings, FusedShapes) {
   ParamShapes agmm = matmulParamShapes("all_gather_matmul", 4, {256, 512, 320});
   EXPECT_EQ(agmm["a"], (std::vector<int64_t>{1024, 512}));
   EXPECT_EQ(agmm["c"], (std::vector<int64_t>{1024, 320}));
-  ParamShapes mrs = matmulParamShapes("matmul_reduce_scatter", 4, {200, 512, 320});
-  EXPECT_EQ(mrs["acc"], (std::vector<int64_t>{264, 320}));
+  ParamShapes mrs = matmulParamShapes("matmul_reduce_scatter", 4, {256, 512, 320});
+  EXPECT_EQ(mrs["a"], (std::vector<int64_t>{1024, 512}));
+  EXPECT_EQ(mrs["partial"], (std::vector<int64_t>{128, 320}));
+  EXPECT_EQ(mrs["slots"], (std::vector<int64_t>{2048, 320}));
+  EXPECT_EQ(mrs["c"], (std::vector<int64_t>{256, 320}));
   EXPECT_TRUE(opRoles("broadcast").empty());
   EXPECT_TRUE(opRoles("all_gather_matmul")[0].memberBlock);
 }
@@ -237,10 +246,10 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
                     K::Semaphores}});
   cases.push_back(
       {"matmul_reduce_scatter",
-       matmulOpInstance("matmul_reduce_scatter", 4, "f16", {200, 256, 320}),
-       matmulParamShapes("matmul_reduce_scatter", 4, {200, 256, 320}),
+       matmulOpInstance("matmul_reduce_scatter", 4, "f16", {256, 256, 320}),
+       matmulParamShapes("matmul_reduce_scatter", 4, {256, 256, 320}),
        {K::Role, K::Role, K::LocalWorkspace, K::SymmetricWorkspace, K::Role,
-        K::Semaphores}});
+        K::LocalWorkspace, K::Semaphores}});
   for (std::string op : {"all_reduce", "all_gather", "reduce_scatter",
                          "all_to_all", "all_to_all_v"})
     cases.push_back({op, opInstance(op, 4, "bf16", 1001), {}, {}});

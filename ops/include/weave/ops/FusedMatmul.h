@@ -54,14 +54,21 @@ public:
 
 /// GEMM + reduce-scatter: member r holds a (team size x mShard rows x k)
 /// and b (k x n) and gets c (mShard x n) = rows [r x mShard, (r + 1) x
-/// mShard) of sum over the team of a @ b, f16 or bf16; the partial products
-/// are reduced in f32 (TMA reduce-adds into the owner's accumulator as the
-/// matmul produces them) and rounded once. Any team size (a box for
-/// another member goes through a per-member tensor-map table).
+/// mShard) of sum over the team of a @ b, f16 or bf16. The matmul's
+/// epilogue stores each output box, rounded to the dtype, into this
+/// member's slot on the box's owner (a per-source slot: plain TMA stores,
+/// over NVLink for a peer's rows, the member's own shard last and local);
+/// after one barrier every owner sums its slots in f32 and rounds once
+/// (examples/matmul_reduce_scatter: never less accurate than cuBLAS + an
+/// NCCL reduce-scatter). Any team size (a box for another member goes
+/// through a per-member tensor-map table). One kernel instance serves every
+/// mShard (a dynamic row count): ops of other mShard on the same
+/// communicator share it.
 class MatmulReduceScatter : public CollectiveOp {
 public:
-  /// Rows of the accumulator above the shard (the template's halo).
-  static constexpr int64_t kHalo = 64;
+  /// The row tile: mShard must be a multiple of it (a box never straddles
+  /// two owners' slots).
+  static constexpr int64_t kRowTile = 128;
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
@@ -73,11 +80,14 @@ public:
     return run({a, b, c}, streams);
   }
 
-  /// The kernel instance create() builds (no GPU needed): one per mShard.
+  /// The kernel instance create() builds (no GPU needed); it does not
+  /// depend on mShard.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
-                                              int64_t mShard, int64_t k,
-                                              int64_t n);
+                                              int64_t k, int64_t n);
+  /// InvalidArgument unless the shapes are ones the kernel takes.
+  static Status checkShape(uint32_t teamSize, const std::string &dtype,
+                           int64_t mShard, int64_t k, int64_t n);
   using CollectiveOp::CollectiveOp;
 };
 

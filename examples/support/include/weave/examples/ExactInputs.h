@@ -62,6 +62,18 @@ inline float float16Value(uint16_t h, bool bf16) {
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
+/// `v` rounded to the nearest bf16 (or f16) value, ties to even, in float64
+/// (no subnormals or overflow: for the moderate sums of these inputs).
+/// E.g. a partial product a kernel rounds to the dtype before it sums.
+inline double roundToDtype(double v, bool bf16) {
+  if (v == 0)
+    return v;
+  int exponent;
+  std::frexp(v, &exponent);
+  double scale = std::ldexp(1.0, (bf16 ? 8 : 11) - exponent);
+  return std::nearbyint(v * scale) / scale;
+}
+
 /// Uploads every local member's exact operands: its lhs (rows x depth)
 /// into `a` and its rhs (depth x cols) into `b`, as bf16 or f16.
 inline Status uploadExactOperands(const Team &team, const LocalBuffers &a,
