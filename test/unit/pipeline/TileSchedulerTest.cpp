@@ -157,6 +157,56 @@ TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
   }
 }
 
+/// Segments (grid_tile_segments): for shard-like row counts that 8 does
+/// not divide, every tile once, every linear index of a segment before the
+/// next segment's (so a tile waits only on lower indices of a peer), no
+/// group holding rows of two segments, and groups as wide as the segment
+/// allows (8 + 1 for 9 row tiles, not 3 x 3).
+TEST(TileSchedulerSegments, GroupsStayInsideSegments) {
+  for (auto [segments, segmentRows, tilesN, width, rotateSegments] :
+       {std::tuple{2, 9, 16, 8, 1}, {4, 9, 16, 8, 3}, {8, 3, 5, 8, 5},
+        {2, 25, 14, 8, 0}, {3, 1, 7, 4, 2}, {2, 8, 16, 8, 1}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 1);
+    ImplicitLocOpBuilder &b = f.b;
+    Value t = f.args[0];
+    int64_t tilesM = segments * segmentRows;
+    TileScheduler scheduler(
+        b, arith::ConstantIndexOp::create(b, tilesM),
+        arith::ConstantIndexOp::create(b, tilesN), /*clusterSize=*/1, width,
+        arith::ConstantIndexOp::create(b, rotateSegments * segmentRows),
+        /*splitK=*/1, segments);
+    auto [m, n] = scheduler.tileCoords(t);
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    // Rows of each group, a group being a run of tiles sharing a column.
+    int64_t perSegment = segmentRows * tilesN;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      IndexEvaluator ev;
+      ev.bind(t, tile);
+      int64_t mm = ev(m), nn = ev(n);
+      ASSERT_LT(mm, tilesM);
+      ASSERT_LT(nn, tilesN);
+      ++visits[{mm, nn}];
+      // The segment of a linear index, after the rotation.
+      int64_t segment = (tile / perSegment + rotateSegments) % segments;
+      EXPECT_EQ(mm / segmentRows, segment)
+          << "tile " << tile << " of linear segment " << tile / perSegment
+          << " lands in row " << mm;
+      // Inside a segment: groups of `width` rows (the last one narrower),
+      // row tiles fastest.
+      int64_t inSegment = tile % perSegment;
+      int64_t group = inSegment / (width * tilesN);
+      int64_t rows = std::min<int64_t>(width, segmentRows - group * width);
+      int64_t inGroup = inSegment % (width * tilesN);
+      EXPECT_EQ(mm % segmentRows, group * width + inGroup % rows);
+      EXPECT_EQ(nn, inGroup / rows);
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    for (auto &[tile, count] : visits)
+      EXPECT_EQ(count, 1);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Grids, TileSchedulerTest,
     ::testing::Values(Schedule{8, 16, 132, 1, 8, -1},   // fewer tiles

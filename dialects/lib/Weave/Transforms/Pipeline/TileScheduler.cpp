@@ -31,11 +31,15 @@ Workers Workers::hardware(ImplicitLocOpBuilder &b, int64_t clusterSize) {
 TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
                              int64_t groupWidth, Value rotateM,
-                             int64_t splitK)
+                             int64_t splitK, int64_t segments)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
       rotateM(rotateM), clusterSize(clusterSize), groupWidth(groupWidth),
-      splitK(splitK) {
+      splitK(splitK), segments(segments) {
   numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterSize));
+  segmentRows = segments > 1
+                    ? Value(arith::DivUIOp::create(b, numClusterRows,
+                                                   cIndex(segments)))
+                    : numClusterRows;
 }
 
 void TileScheduler::distribute(const Workers &workers) {
@@ -60,19 +64,32 @@ void TileScheduler::distribute(const Workers &workers) {
 }
 
 std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
-  // Groups of `groupWidth` row tiles, row tiles fastest inside a group:
+  // Segments (equal runs of rows) one after the other; inside one, groups
+  // of `groupWidth` row tiles, row tiles fastest inside a group:
   // consecutive blocks share the rhs column tile and nearby lhs rows in L2.
+  // A segment's last group is narrower where the width does not divide it,
+  // so a group never holds rows of two segments (an all-gather's shards:
+  // 9 row tiles a shard go as 8 + 1, not as 3 groups of 3).
   // (In units of cluster-high rows; the verifier keeps the width a
   // multiple of clusterSize.)
+  Value firstOfSegment = cIndex(0);
+  if (segments > 1) {
+    Value perSegment = arith::MulIOp::create(b, segmentRows, numTilesN);
+    firstOfSegment = arith::MulIOp::create(
+        b, arith::DivUIOp::create(b, t, perSegment), segmentRows);
+    t = arith::RemUIOp::create(b, t, perSegment);
+  }
   Value width = cIndex(groupWidth / clusterSize);
   Value perGroup = arith::MulIOp::create(b, width, numTilesN);
   Value group = arith::DivUIOp::create(b, t, perGroup);
   Value firstM = arith::MulIOp::create(b, group, width);
   Value groupRows = arith::MinUIOp::create(
-      b, arith::SubIOp::create(b, numClusterRows, firstM), width);
+      b, arith::SubIOp::create(b, segmentRows, firstM), width);
   Value inGroup = arith::RemUIOp::create(b, t, perGroup);
   Value m = arith::AddIOp::create(
       b, firstM, arith::RemUIOp::create(b, inGroup, groupRows));
+  if (segments > 1)
+    m = arith::AddIOp::create(b, m, firstOfSegment);
   Value n = arith::DivUIOp::create(b, inGroup, groupRows);
   if (clusterSize > 1)
     m = arith::AddIOp::create(
