@@ -24,11 +24,13 @@
 // than one wave of 132 blocks, made the blocks of the next shard wait a
 // whole tile for the last 12 tiles of the peer: 4 tile times where 3 do,
 // 1.6-1.8x cuBLAS at m_shard 1152.)
-// The tiles go in groups of GROUP_ROWS row tiles inside segments of one
-// shard (grid_tile_segments = D): a group never holds rows of two shards
-// (a shard's last group is narrower), so every block visits the shards in
-// ring order and a tile waits only for tiles of lower linear index on the
-// next device. (A group straddling shards deadlocks: a block waiting for
+// The tiles go in groups of at most GROUP_ROWS row tiles inside segments
+// of one shard (grid_tile_segments = D): a group never holds rows of two
+// shards (a shard's last group is narrower), so every block visits the
+// shards in ring order and a tile waits only for tiles of lower linear index
+// on the next device; and the scheduler narrows the groups where a wave is
+// long against a shard, so that a row tile's forwarding (spread over all its
+// column tiles) completes a wave before the next device needs it. (A group straddling shards deadlocks: a block waiting for
 // shard s + 1 would hold back a tile of shard s that a peer needs before
 // it can forward shard s + 1.)
 // Counters only grow and may wrap past 2^32 (a long training run gets
@@ -112,6 +114,13 @@ gpu.module @all_gather_matmul {
     %prev = arith.remui %me_plus, %n : index
     %epoch_plus_1 = arith.addi %epoch, %one : i32
     %own_first = arith.muli %me, %tiles_per_shard : index
+    // Row-tile ranges of the own shard and of the previous device's: the
+    // regions test a tile against them on every k step, where a division
+    // by a dynamic shard size cost the dynamic instance about 5% (the
+    // producer and the callback warp are on every step's path).
+    %own_end = arith.addi %own_first, %tiles_per_shard : index
+    %prev_first = arith.muli %prev, %tiles_per_shard : index
+    %prev_end = arith.addi %prev_first, %tiles_per_shard : index
     %me_plus_1 = arith.addi %me, %c1 : index
     %writer = arith.remui %me_plus_1, %n : index
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
@@ -122,14 +131,17 @@ gpu.module @all_gather_matmul {
           into memref<2048x4096xf16>
         before_load {
     ^bb0(%m: index, %nt: index, %k: index):
-      %shard = arith.divui %m, %tiles_per_shard : index
-      %remote = arith.cmpi ne, %shard, %me : index
       %first_k = arith.cmpi eq, %k, %c0 : index
+      %below = arith.cmpi ult, %m, %own_first : index
+      %above = arith.cmpi uge, %m, %own_end : index
+      %remote = arith.ori %below, %above : i1
       %wait = arith.andi %remote, %first_k : i1
       scf.if %wait {
         // The row tile's chunk: its rows [lo, hi) of the shard arrive in
         // (hi - lo) * parts_per_tile parts per launch.
-        %row_in_shard = arith.remui %m, %tiles_per_shard : index
+        %shard = arith.divui %m, %tiles_per_shard : index
+        %shard_row = arith.muli %shard, %tiles_per_shard : index
+        %row_in_shard = arith.subi %m, %shard_row : index
         %chunk = arith.divui %row_in_shard, %chunk_rows : index
         %lo = arith.muli %chunk, %chunk_rows : index
         %lo_next = arith.addi %lo, %chunk_rows : index
@@ -148,8 +160,9 @@ gpu.module @all_gather_matmul {
     ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>,
          %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>,
          %m: index, %nt: index, %k: index):
-      %shard = arith.divui %m, %tiles_per_shard : index
-      %needed = arith.cmpi ne, %shard, %prev : index
+      %below = arith.cmpi ult, %m, %prev_first : index
+      %above = arith.cmpi uge, %m, %prev_end : index
+      %needed = arith.ori %below, %above : i1
       scf.if %needed {
         // The store issued in the previous step has read its slot before
         // the pipeline hands that slot back, after this callback.
@@ -175,7 +188,9 @@ gpu.module @all_gather_matmul {
           %last = arith.cmpi ugt, %next, %last_k : index
           scf.if %last {
             weave.wait_smem_to_gmem 0
-            %row_in_shard = arith.remui %m, %tiles_per_shard : index
+            %shard = arith.divui %m, %tiles_per_shard : index
+            %shard_row = arith.muli %shard, %tiles_per_shard : index
+            %row_in_shard = arith.subi %m, %shard_row : index
             %chunk = arith.divui %row_in_shard, %chunk_rows : index
             %shard_first = arith.muli %shard, %chunks : index
             %counter = arith.addi %shard_first, %chunk : index

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <tuple>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::weave::pipeline;
@@ -204,6 +205,58 @@ TEST(TileSchedulerSegments, GroupsStayInsideSegments) {
     EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
     for (auto &[tile, count] : visits)
       EXPECT_EQ(count, 1);
+  }
+}
+
+/// Segments on a distributed grid: the width narrows so that the rows of a
+/// segment's group complete (their last tile's wave) before the wave that
+/// needs the same rows of the next segment, wherever a segment is at least
+/// a wave's rows (9 row tiles x 16 column tiles on 96 busy blocks: the
+/// groups of 8 spanned two waves). Every tile still once.
+TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
+  for (auto [segments, segmentRows, tilesN, workers] :
+       {std::tuple{2, 9, 16, 132}, {4, 9, 16, 132}, {2, 8, 16, 132},
+        {4, 8, 16, 132}, {2, 32, 16, 132}, {2, 25, 56, 132},
+        {4, 16, 28, 132}, {2, 12, 16, 132}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 3);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], t = f.args[2];
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    int64_t tilesM = segments * segmentRows;
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
+                            arith::ConstantIndexOp::create(b, tilesN),
+                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
+                            /*splitK=*/1, segments);
+    scheduler.distribute(Workers{worker, count, zero});
+    auto [m, n] = scheduler.tileCoords(t);
+    IndexEvaluator ev;
+    ev.bind(worker, 0);
+    ev.bind(count, workers);
+    int64_t wave = ev(scheduler.getStep());
+    // The last linear index of every row, and each index's row.
+    std::map<int64_t, int64_t> rowEnd;
+    std::vector<int64_t> rowOf(tilesM * tilesN);
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      ev.bind(t, tile);
+      int64_t mm = ev(m);
+      ++visits[{mm, ev(n)}];
+      rowOf[tile] = mm;
+      rowEnd[mm] = std::max(rowEnd[mm], tile);
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    int64_t waveRows = (wave + tilesN - 1) / tilesN;
+    if (segmentRows < waveRows)
+      continue; // a segment inside one wave: nothing can run ahead
+    for (int64_t tile = segmentRows * tilesN; tile < tilesM * tilesN; ++tile) {
+      int64_t before = rowOf[tile] - segmentRows; // same row, segment j - 1
+      EXPECT_LT(rowEnd[before] / wave, tile / wave)
+          << segments << " segments of " << segmentRows << " rows x "
+          << tilesN << " columns, waves of " << wave << ": tile " << tile
+          << " (row " << rowOf[tile] << ") waits on row " << before
+          << ", which ends at tile " << rowEnd[before];
+    }
   }
 }
 
