@@ -118,9 +118,17 @@ gpu.module @all_gather_matmul {
     // regions test a tile against them on every k step, where a division
     // by a dynamic shard size cost the dynamic instance about 5% (the
     // producer and the callback warp are on every step's path).
-    %own_end = arith.addi %own_first, %tiles_per_shard : index
     %prev_first = arith.muli %prev, %tiles_per_shard : index
-    %prev_end = arith.addi %prev_first, %tiles_per_shard : index
+    // The regions' arithmetic in 32 bits (row tiles number far fewer than
+    // 2^31): half the registers of index values and no 64-bit division,
+    // in the producer warpgroup's 40 registers a thread (64-bit versions
+    // spilled in the dynamic instance).
+    %tps = arith.index_cast %tiles_per_shard : index to i32
+    %own_first_32 = arith.index_cast %own_first : index to i32
+    %prev_first_32 = arith.index_cast %prev_first : index to i32
+    %chunk_rows_32 = arith.index_cast %chunk_rows : index to i32
+    %parts_per_tile_32 = arith.index_cast %parts_per_tile : index to i32
+    %chunks_32 = arith.constant 16 : i32
     %me_plus_1 = arith.addi %me, %c1 : index
     %writer = arith.remui %me_plus_1, %n : index
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
@@ -132,26 +140,27 @@ gpu.module @all_gather_matmul {
         before_load {
     ^bb0(%m: index, %nt: index, %k: index):
       %first_k = arith.cmpi eq, %k, %c0 : index
-      %below = arith.cmpi ult, %m, %own_first : index
-      %above = arith.cmpi uge, %m, %own_end : index
-      %remote = arith.ori %below, %above : i1
+      // (Unsigned: a row tile below the shard wraps to a large offset.)
+      %m32 = arith.index_cast %m : index to i32
+      %own_offset = arith.subi %m32, %own_first_32 : i32
+      %remote = arith.cmpi uge, %own_offset, %tps : i32
       %wait = arith.andi %remote, %first_k : i1
       scf.if %wait {
         // The row tile's chunk: its rows [lo, hi) of the shard arrive in
         // (hi - lo) * parts_per_tile parts per launch.
-        %shard = arith.divui %m, %tiles_per_shard : index
-        %shard_row = arith.muli %shard, %tiles_per_shard : index
-        %row_in_shard = arith.subi %m, %shard_row : index
-        %chunk = arith.divui %row_in_shard, %chunk_rows : index
-        %lo = arith.muli %chunk, %chunk_rows : index
-        %lo_next = arith.addi %lo, %chunk_rows : index
-        %hi = arith.minui %lo_next, %tiles_per_shard : index
-        %chunk_tiles = arith.subi %hi, %lo : index
-        %chunk_parts = arith.muli %chunk_tiles, %parts_per_tile : index
-        %chunk_parts_i32 = arith.index_cast %chunk_parts : index to i32
-        %arrived = arith.muli %epoch_plus_1, %chunk_parts_i32 : i32
-        %shard_first = arith.muli %shard, %chunks : index
-        %counter = arith.addi %shard_first, %chunk : index
+        %shard = arith.divui %m32, %tps : i32
+        %shard_row = arith.muli %shard, %tps : i32
+        %row_in_shard = arith.subi %m32, %shard_row : i32
+        %chunk = arith.divui %row_in_shard, %chunk_rows_32 : i32
+        %lo = arith.muli %chunk, %chunk_rows_32 : i32
+        %lo_next = arith.addi %lo, %chunk_rows_32 : i32
+        %hi = arith.minui %lo_next, %tps : i32
+        %chunk_tiles = arith.subi %hi, %lo : i32
+        %chunk_parts = arith.muli %chunk_tiles, %parts_per_tile_32 : i32
+        %arrived = arith.muli %epoch_plus_1, %chunk_parts : i32
+        %shard_first = arith.muli %shard, %chunks_32 : i32
+        %counter_32 = arith.addi %shard_first, %chunk : i32
+        %counter = arith.index_cast %counter_32 : i32 to index
         weave.semaphore_wait %ready[%counter], %arrived cmp(ge_wrap)
             : !weave.semaphore<32>
       }
@@ -160,9 +169,9 @@ gpu.module @all_gather_matmul {
     ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>,
          %rhs: memref<64x256xf16, #gpu.address_space<workgroup>>,
          %m: index, %nt: index, %k: index):
-      %below = arith.cmpi ult, %m, %prev_first : index
-      %above = arith.cmpi uge, %m, %prev_end : index
-      %needed = arith.ori %below, %above : i1
+      %m32 = arith.index_cast %m : index to i32
+      %prev_offset = arith.subi %m32, %prev_first_32 : i32
+      %needed = arith.cmpi uge, %prev_offset, %tps : i32
       scf.if %needed {
         // The store issued in the previous step has read its slot before
         // the pipeline hands that slot back, after this callback.
@@ -188,12 +197,13 @@ gpu.module @all_gather_matmul {
           %last = arith.cmpi ugt, %next, %last_k : index
           scf.if %last {
             weave.wait_smem_to_gmem 0
-            %shard = arith.divui %m, %tiles_per_shard : index
-            %shard_row = arith.muli %shard, %tiles_per_shard : index
-            %row_in_shard = arith.subi %m, %shard_row : index
-            %chunk = arith.divui %row_in_shard, %chunk_rows : index
-            %shard_first = arith.muli %shard, %chunks : index
-            %counter = arith.addi %shard_first, %chunk : index
+            %shard = arith.divui %m32, %tps : i32
+            %shard_row = arith.muli %shard, %tps : i32
+            %row_in_shard = arith.subi %m32, %shard_row : i32
+            %chunk = arith.divui %row_in_shard, %chunk_rows_32 : i32
+            %shard_first = arith.muli %shard, %chunks_32 : i32
+            %counter_32 = arith.addi %shard_first, %chunk : i32
+            %counter = arith.index_cast %counter_32 : i32 to index
             weave.semaphore_signal %ready[%counter], %one on %prev
                 : !weave.semaphore<32>
           }

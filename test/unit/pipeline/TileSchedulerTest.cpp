@@ -246,6 +246,11 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
       rowEnd[mm] = std::max(rowEnd[mm], tile);
     }
     EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    if (segmentRows == 8 && tilesN == 16 && wave == 128) {
+      // Segments of whole waves tiled by full groups keep the full width:
+      // row tiles fastest in groups of 8 (tile 1 is row 1, not column 1).
+      EXPECT_EQ(rowOf[1], 1);
+    }
     int64_t waveRows = (wave + tilesN - 1) / tilesN;
     if (segmentRows < waveRows)
       continue; // a segment inside one wave: nothing can run ahead
