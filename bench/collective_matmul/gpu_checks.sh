@@ -7,7 +7,7 @@
 # CARRY holds bin/weave_bench_collective_matmul (WEAVE_STATIC_RUNTIME_LIBS=ON)
 # and bench/collective_matmul/*.wbundle (ninja weave_bench_collective_matmul_bundles).
 #  1. loopback teams of 2, 4 and 8 members on the visible GPUs (--check-only:
-#     the dynamic bundles at every M_SHARDS value, odd row-tile counts too);
+#     the dynamic bundles at MS_LOOP, default 384,1152: odd row-tile counts);
 #  2. --near-wrap on 2 GPUs (counters started at launch 2^32 - 1);
 #  3. the tables on 2 and 4 GPUs: ours, NCCL all-gather + cuBLAS and local
 #     cuBLAS in one run (BENCH_ARGS, e.g. --iters 30 --rounds 2).
@@ -51,19 +51,24 @@ step() {
   echo "$name: exit $rc"
   [ "$rc" -ne 0 ] && status=1
 }
-# The dynamic bundles only, in a folder of their own, for the checks.
-mkdir -p /tmp/agmm-mdyn
+# The dynamic bundles only, in a folder of their own, for the checks (at
+# MS_LOOP, odd row-tile counts: 3 and 9 a shard); the tables take the
+# static bundles of both dtypes and the dynamic bf16 one (TABLE_DYN).
+MS_LOOP=${MS_LOOP:-384,1152}
+mkdir -p /tmp/agmm-mdyn /tmp/agmm-table
 cp "$BUNDLES"/*_mdyn.wbundle /tmp/agmm-mdyn/ 2>/dev/null
+cp "$BUNDLES"/*_m[0-9]*.wbundle /tmp/agmm-table/ 2>/dev/null
+for t in ${TABLE_DYN:-bf16}; do cp "$BUNDLES"/*_${t}_*_mdyn.wbundle /tmp/agmm-table/ 2>/dev/null; done
 for d in 2 4 8; do
-  WEAVE_LOOPBACK_TEAM=$d step loopback-d$d "$BENCH" --bundles /tmp/agmm-mdyn \
-    --devices $d --m-shards "$MS" --dtype all --check-only --no-nccl
+  WEAVE_LOOPBACK_TEAM=$d STEP_TIMEOUT=60 step loopback-d$d "$BENCH" --bundles /tmp/agmm-mdyn \
+    --devices $d --m-shards "$MS_LOOP" --dtype all --check-only --no-nccl
 done
-CUDA_VISIBLE_DEVICES=0,1 step near-wrap-d2 "$BENCH" --bundles /tmp/agmm-mdyn \
+CUDA_VISIBLE_DEVICES=0,1 STEP_TIMEOUT=60 step near-wrap-d2 "$BENCH" --bundles /tmp/agmm-mdyn \
   --devices 2 --m-shards 1152,4096 --dtype bf16 --near-wrap --iters 5 --warmup 2 --no-nccl
 for d in 2 4; do
   if [ "$GPUS" -ge "$d" ]; then
-    TAIL=60 step table-d$d "$BENCH" --bundles "$BUNDLES" --devices $d --m-shards "$MS" \
-      --dtype all "$@"
+    TAIL=40 STEP_TIMEOUT=150 step table-d$d "$BENCH" --bundles /tmp/agmm-table --devices $d \
+      --m-shards "$MS" --dtype all "$@"
   fi
 done
 exit $status

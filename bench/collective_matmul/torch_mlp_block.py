@@ -59,6 +59,8 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--nproc", type=int, default=2,
                    help="GPUs when not started by torchrun (mp.spawn)")
+    p.add_argument("--parts", action="store_true",
+                   help="also time the two collective matmuls of each version alone")
     p.add_argument("--print-ops", type=int, metavar="D", default=0,
                    help="print the weave-ops argument lists the block needs on "
                         "D GPUs and exit")
@@ -138,6 +140,24 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         return torch.ops.symm_mem.fused_matmul_reduce_scatter(
             h, w_down, "sum", scatter_dim=0, group_name=group_name)
 
+    # The block's two collective matmuls alone (--parts): where the block's
+    # time goes.
+    h_in = act(gathered @ w_gu) if args.parts else None
+
+    def ag_weave():
+        return weave.ops.all_gather_matmul(x_weave, w_gu, "tp")
+
+    def ag_torch():
+        return torch.ops.symm_mem.fused_all_gather_matmul(
+            x_torch, [w_gu], gather_dim=0, group_name=group_name, return_A=True)[1][0]
+
+    def rs_weave():
+        return weave.ops.matmul_reduce_scatter(h_in, w_down, "tp")
+
+    def rs_torch():
+        return torch.ops.symm_mem.fused_matmul_reduce_scatter(
+            h_in, w_down, "sum", scatter_dim=0, group_name=group_name)
+
     reference = nccl().double()
     errors = []
     for fn in (ours, theirs):
@@ -148,7 +168,11 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     dist.all_reduce(worst, op=dist.ReduceOp.MAX)
     row["rel_weave"], row["rel_torch"] = worst.tolist()
     del reference
-    for key, fn in (("weave", ours), ("torch", theirs), ("nccl", nccl)):
+    timed = [("weave", ours), ("torch", theirs), ("nccl", nccl)]
+    if args.parts:
+        timed += [("ag_weave", ag_weave), ("ag_torch", ag_torch),
+                  ("rs_weave", rs_weave), ("rs_torch", rs_torch)]
+    for key, fn in timed:
         graph, error = capture(fn, device)
         if graph is None:
             row["notes"].append(f"{key} graph: {error}; eager time")
@@ -199,6 +223,13 @@ def body(args, rank, world, device, group_name, symm_mem):
                       f"{r['torch'] / r['weave']:.2f}", f"{r['nccl'] / r['weave']:.2f}",
                       f"{r['rel_weave']:.2e}", f"{r['rel_torch']:.2e}"])
     print(markdown(header, table))
+    if args.parts:
+        header = ["model", "tokens", "TP", "all-gather matmul: weave ms", "torch ms",
+                  "matmul reduce-scatter: weave ms", "torch ms"]
+        print(markdown(header, [[r["model"], str(r["tokens"]), str(r["D"]),
+                                 f"{r['ag_weave']:.3f}", f"{r['ag_torch']:.3f}",
+                                 f"{r['rs_weave']:.3f}", f"{r['rs_torch']:.3f}"]
+                                for r in rows]))
     for r in rows:
         for note in r["notes"]:
             print(f"note: {r['model']} {r['tokens']}: {note}")
