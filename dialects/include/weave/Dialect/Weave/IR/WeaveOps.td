@@ -568,7 +568,11 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       is the kernel's to check) and no group straddles two: a segment's
       tiles all come before the next segment's, its last group is
       narrower where the width does not divide it (e.g. the shards of an
-      all-gather, visited in order at any shard size). With `rotate_m(%r)` the
+      all-gather, visited in order at any shard size); and the width
+      narrows at run time to at most (segment rows - rows one wave of busy
+      blocks covers), unless the segments are whole waves tiled by full
+      groups, so that a segment's rows complete a wave before the next
+      segment reaches the same rows. With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around;
     - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
       `[c, 1, 1]`) the `c` blocks of a cluster compute `c` vertically
