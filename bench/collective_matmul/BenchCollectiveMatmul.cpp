@@ -3,7 +3,7 @@
 //   weave_bench_collective_matmul [--bundles DIR] [--m-shards 1024,...]
 //       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]
 //       [--check-only] [--no-nccl] [--seed S] [--timeout SECONDS] [--no-gate]
-//       [--rounds R]
+//       [--rounds R] [--near-wrap]
 //
 // One process drives D GPUs (default: every visible one; at least 2), or
 // with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible GPUs
@@ -33,7 +33,7 @@
 //   c      device buffers [D*m_shard, n_shard], c = AllGather(A) @ b
 //   ready  semaphores (count from the manifest), zeroed once after
 //          allocation and never reset: the counters only grow
-//   launches (optional) device buffers [1] of i32, zeroed once like
+//   launches (optional) device buffers [1] of i64, zeroed once like
 //          ready: the kernel counts its launches there (its epoch), so a
 //          launch e waits for the counts of e + 1 launches
 //   done   (optional, with launches) one semaphore, zeroed once like ready:
@@ -83,6 +83,10 @@ struct Options : CommonOptions {
   int devices = 0;              ///< 0: every visible GPU
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
   int samplesPerDevice = 64;
+  /// Start every counter at launch 2^32 - 1 (--near-wrap): the first
+  /// launch's ready targets wrap to 0, the next one's done target too, and
+  /// the launch count needs more than 32 bits.
+  bool nearWrap = false;
 };
 
 struct Case {
@@ -114,6 +118,7 @@ void usage(FILE *out) {
       "       [--devices D] [--iters N] [--warmup N] [--check-only] "
       "[--no-nccl]\n"
       "       [--seed S] [--timeout SECONDS] [--no-gate] [--rounds R]\n"
+      "       [--near-wrap]\n"
       "Runs DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle (default "
       "DIR: %s)\non D GPUs in one process, checks it against cuBLAS and "
       "times it against\nNCCL all-gather + cuBLAS%s and a local cuBLAS "
@@ -137,12 +142,62 @@ Options parseOptions(int argc, char **argv) {
       o.devices = static_cast<int>(args.number());
     } else if (key == "--no-nccl") {
       o.nccl = false;
+    } else if (key == "--near-wrap") {
+      o.nearWrap = true;
     } else {
       return false;
     }
     return true;
   });
   return o;
+}
+
+/// --near-wrap: the counters as launches 0 .. E - 1 (E = 2^32 - 1) of the
+/// template's protocol (examples/collective_matmul/all_gather_matmul.mlir.in)
+/// would have left them: `launches` = E * blocks (past 32 bits), done =
+/// E * blocks and ready[s * 16 + chunk] = E * (parts of the chunk) for
+/// every shard s the member receives, modulo 2^32. Launch E then waits
+/// for ready targets that wrap to 0 and launch E + 1 for a done target
+/// that wraps to 0: an unsigned comparison would pass early (wrong
+/// results), a 32-bit launch count would give another epoch (a hang).
+Status check(CUresult result, const char *what);
+
+Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
+                     Kernel &kernel, const SemaphoreArray &ready,
+                     const SemaphoreArray &done, LocalBuffers &launches) {
+  constexpr uint64_t kEpoch = (uint64_t(1) << 32) - 1;
+  constexpr int64_t kChunks = 16, kTileM = 128, kTileN = 256, kTileK = 64;
+  if (!c.hasEpoch || !c.hasDone || c.semaphores != c.d * kChunks)
+    return Error(ErrorCode::InvalidArgument,
+                 "--near-wrap needs the template's counters (launches, done, "
+                 "16 ready chunks per shard), got " +
+                     std::to_string(c.semaphores) + " ready counters");
+  uint64_t blocks = kernel.launchGrid()[0];
+  int64_t tiles = c.m / kTileM, chunkRows = (tiles + kChunks - 1) / kChunks;
+  int64_t parts = std::min((c.n + kTileN - 1) / kTileN,
+                           (c.k + kTileK - 1) / kTileK);
+  for (size_t i = 0; i < team.localCount(); ++i) {
+    uint32_t rank = team.rankOf(i);
+    std::vector<uint32_t> counters(c.semaphores, 0);
+    for (int64_t s = 0; s < c.d; ++s)
+      for (int64_t chunk = 0; s != rank && chunk < kChunks; ++chunk) {
+        int64_t rows = std::max<int64_t>(
+            0, std::min(tiles, (chunk + 1) * chunkRows) - chunk * chunkRows);
+        counters[s * kChunks + chunk] =
+            uint32_t(kEpoch * uint64_t(rows * parts));
+      }
+    uint64_t ended = kEpoch * blocks;
+    uint32_t doneCount = uint32_t(ended);
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(check(cuMemcpyHtoD(heap.localPointer(ready, i), counters.data(),
+                                 counters.size() * 4),
+                    "presetting ready"));
+    WEAVE_TRY(check(cuMemcpyHtoD(heap.localPointer(done, i), &doneCount, 4),
+                    "presetting done"));
+    WEAVE_TRY(check(cuMemcpyHtoD(launches.pointer(i), &ended, 8),
+                    "presetting the launch count"));
+  }
+  return ok();
 }
 
 /// Every bundle file in the directory: (dtype, D, m_shard, path). An
@@ -194,10 +249,10 @@ Status loadCase(Case &c) {
   if (c.hasEpoch) {
     WEAVE_ASSIGN_OR_RETURN(
         const ParamInfo *launches,
-        contractParam(*kernel, 4, "launches", abi::ParamKind::Buffer, "i32", -1));
+        contractParam(*kernel, 4, "launches", abi::ParamKind::Buffer, "i64", -1));
     if (launches->shape != std::vector<int64_t>{1})
       return Error(ErrorCode::InvalidBundle,
-                   "parameter 'launches' must be one i32 counter");
+                   "parameter 'launches' must be one i64 counter");
   }
   if (c.hasDone) {
     WEAVE_ASSIGN_OR_RETURN(
@@ -311,7 +366,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Expected<LocalBuffers> b = buffers({c.k, c.n});
   Expected<LocalBuffers> out = buffers({rows, c.n});
   Expected<LocalBuffers> ref = buffers({rows, c.n});
-  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i32", {1});
+  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i64", {1});
   for (auto *buf : {&shard, &gathered, &b, &out, &ref, &launches})
     if (!*buf)
       return fail(buf->error());
@@ -352,7 +407,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
               "zeroing the semaphores"));
     TRY(check(cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
               "zeroing the semaphores"));
-    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 1, streams[i]),
+    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
               "zeroing the launch count"));
     for (size_t s = 0; s < devices; ++s)
       TRY(check(
@@ -363,6 +418,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   }
   // No device may start before every device's poison and shard landed.
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+  if (o.nearWrap)
+    TRY(startNearWrap(c, team, heap, *kernel, *ready, *done, *launches));
 
   // The semaphore counters are never reset: the kernel counts its launches
   // in `launches` (when it takes it) and waits for that many rounds.

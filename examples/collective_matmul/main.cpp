@@ -82,11 +82,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
   // Column tile n forwards the k steps k = n (mod column tiles).
   int64_t steps = (options.k + kTileK - 1) / kTileK;
   int64_t colTiles = (options.nShard + kTileN - 1) / kTileN;
-  // Groups of row tiles (for L2 reuse) must not straddle two shards: the
-  // largest divisor of the shard's row tiles up to 8.
-  int64_t tilesPerShard = options.mShard / kTileM, groupRows = 8;
-  while (tilesPerShard % groupRows != 0)
-    --groupRows;
+  // Groups of 8 row tiles (for L2 reuse), kept inside a shard by the
+  // template's grid_tile_segments; 16 chunk counters per shard.
   // ops::fillTemplate also refuses a placeholder left without a value.
   WEAVE_ASSIGN_OR_RETURN(std::string source, ops::fillTemplate(
       text.str(),
@@ -97,7 +94,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"K", std::to_string(options.k)},
        {"N_SHARD", std::to_string(options.nShard)},
        {"DTYPE", options.dtype},
-       {"GROUP_ROWS", std::to_string(groupRows)},
+       {"GROUP_ROWS", "8"},
+       {"READY", std::to_string(teamSize * 16)},
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
        // A row tile arrives in min(column tiles, k steps) parts.
@@ -215,7 +213,7 @@ int main(int argc, char **argv) {
       examples::LocalBuffers::create(*team, options.dtype, {rows, options.nShard});
   // The kernel counts its launches here (its epoch; zeroed once).
   Expected<examples::LocalBuffers> launches =
-      examples::LocalBuffers::create(*team, "i32", {1});
+      examples::LocalBuffers::create(*team, "i64", {1});
   if (!b || !c || !launches)
     return examples::reportError(
         kProgram, !b ? b.error() : !c ? c.error() : launches.error());
@@ -251,7 +249,7 @@ int main(int argc, char **argv) {
         cuMemsetD16(c->pointer(i), 0xFFFF, c->bytes() / 2) ||
         cuMemsetD32(heap->localPointer(*ready, i), 0, d) ||
         cuMemsetD32(heap->localPointer(*done, i), 0, 1) ||
-        cuMemsetD32(launches->pointer(i), 0, 1))
+        cuMemsetD32(launches->pointer(i), 0, 2))
       return examples::reportError(kProgram, Error(ErrorCode::DriverError, "cannot set up inputs"));
     for (uint32_t other = 0; options.allShards && other < d; ++other)
       if (cuMemcpyHtoD(aPtr + other * shardBytes, shardsA[other].data(), shardBytes))

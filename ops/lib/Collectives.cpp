@@ -25,6 +25,18 @@ Status CollectiveOp::run(const std::vector<std::vector<TensorRef>> &tensors,
   return kernel_->run(tensors, streams);
 }
 
+Status CollectiveOp::runInPlace(size_t role, const SymmetricBuffer &buffer,
+                                const std::vector<std::vector<TensorRef>> &tensors,
+                                const std::vector<CUstream> &streams) {
+  std::vector<std::optional<SymmetricBuffer>> inPlace(tensors.size());
+  if (role >= inPlace.size())
+    return Error(ErrorCode::InvalidArgument,
+                 "in-place role " + std::to_string(role) + " of " +
+                     std::to_string(inPlace.size()));
+  inPlace[role] = buffer;
+  return kernel_->run(tensors, streams, inPlace);
+}
+
 Expected<AllReduce> AllReduce::create(Communicator &comm,
                                       const std::string &dtype, int64_t count,
                                       AllReduceAlgorithm algorithm) {

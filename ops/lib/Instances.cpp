@@ -272,15 +272,16 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   auto str = [](int64_t v) { return std::to_string(v); };
   int64_t steps = (k + kTileK - 1) / kTileK;
   int64_t colTiles = (n + kTileN - 1) / kTileN;
-  // ROWS = ?: one bundle serves every m_shard (rows bound at launch).
-  // Row-tile groups of 1, the only width that divides every shard (a group
-  // must not straddle two: the template says why).
+  // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
+  // with the static instances' schedule: groups of 8 row tiles that stay
+  // inside a shard (grid_tile_segments), 16 chunk counters per shard.
   TemplateValues extra{{"ROWS", "?"},
                        {"M_SHARD", "?"},
                        {"K", str(k)},
                        {"N_SHARD", str(n)},
                        {"DTYPE", dtype},
-                       {"GROUP_ROWS", "1"},
+                       {"GROUP_ROWS", "8"},
+                       {"READY", str(int64_t(teamSize) * 16)},
                        {"LAST_K", str(steps - 1)},
                        {"COL_TILES", str(colTiles)},
                        // A row tile arrives in min(column tiles, k steps)

@@ -153,7 +153,8 @@ int64_t StagedKernel::roleElements(size_t r) const {
 
 Status StagedKernel::checkTensors(
     const std::vector<std::vector<TensorRef>> &tensors,
-    const std::vector<CUstream> &streams) const {
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
   const KernelInfo &info = kernel_->info();
   size_t locals = comm_->team().localCount();
   auto fail = [&](const std::string &what) {
@@ -166,9 +167,31 @@ Status StagedKernel::checkTensors(
   if (tensors.size() != roles_.size())
     return fail("expected " + std::to_string(roles_.size()) +
                 " tensor arguments, got " + std::to_string(tensors.size()));
+  if (!inPlace.empty() && inPlace.size() != roles_.size())
+    return fail("expected " + std::to_string(roles_.size()) +
+                " in-place entries, got " + std::to_string(inPlace.size()));
   for (size_t r = 0; r < roles_.size(); ++r) {
     const ParamInfo &param = params_[roleParam_[r]];
     const std::string &name = roles_[r].param;
+    if (!inPlace.empty() && inPlace[r]) {
+      // The whole parameter, in this op's heap, of its dtype and size.
+      const SymmetricBuffer &buffer = *inPlace[r];
+      const auto *role = std::get_if<RoleBinding>(&bindings_[roleParam_[r]]);
+      if (!role || !role->staging)
+        return fail("'" + name + "' is not a symmetric parameter: it cannot "
+                    "be passed as a symmetric buffer");
+      if (buffer.heapId != comm_->heap().id())
+        return fail("'" + name + "': the symmetric buffer is not in this "
+                    "op's symmetric memory");
+      if (buffer.dtype != param.dtype)
+        return fail("'" + name + "': expected dtype " + param.dtype +
+                    ", got '" + buffer.dtype + "'");
+      if (elementCount(buffer.shape) != elementCount(param.shape))
+        return fail("'" + name + "': expected a symmetric buffer of " +
+                    shapeText(param.shape) + ", got " +
+                    shapeText(buffer.shape));
+      continue;
+    }
     if (tensors[r].size() != locals)
       return fail("'" + name + "': expected one tensor per local member (" +
                   std::to_string(locals) + "), got " +
@@ -206,9 +229,14 @@ Status StagedKernel::copy(uint64_t dst, uint64_t src, uint64_t bytes,
   return ok();
 }
 
-Status StagedKernel::run(const std::vector<std::vector<TensorRef>> &tensors,
-                         const std::vector<CUstream> &streams) {
-  WEAVE_TRY(checkTensors(tensors, streams));
+Status StagedKernel::run(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+  WEAVE_TRY(checkTensors(tensors, streams, inPlace));
+  auto placed = [&](size_t r) -> const SymmetricBuffer * {
+    return inPlace.empty() || !inPlace[r] ? nullptr : &*inPlace[r];
+  };
   SymmetricHeap &heap = comm_->heap();
   Team &team = comm_->team();
   size_t locals = team.localCount();
@@ -217,6 +245,12 @@ Status StagedKernel::run(const std::vector<std::vector<TensorRef>> &tensors,
   for (size_t p = 0; p < bindings_.size(); ++p) {
     const Binding &binding = bindings_[p];
     if (const auto *role = std::get_if<RoleBinding>(&binding)) {
+      if (const SymmetricBuffer *given = placed(role->role)) {
+        SymmetricBuffer buffer = *given;
+        buffer.shape = params_[p].shape;
+        args.push_back(std::move(buffer));
+        continue;
+      }
       if (role->staging) {
         args.push_back(*role->staging);
         continue;
@@ -254,7 +288,7 @@ Status StagedKernel::run(const std::vector<std::vector<TensorRef>> &tensors,
   };
   for (size_t p = 0; p < bindings_.size(); ++p)
     if (const auto *role = std::get_if<RoleBinding>(&bindings_[p]))
-      if (role->staging && !roles_[role->role].written)
+      if (role->staging && !roles_[role->role].written && !placed(role->role))
         for (size_t local = 0; local < locals; ++local) {
           uint64_t at = 0, bytes = 0;
           staged(p, role->role, local, at, bytes);
@@ -264,7 +298,7 @@ Status StagedKernel::run(const std::vector<std::vector<TensorRef>> &tensors,
   WEAVE_TRY(kernel_->launch(bound, streams));
   for (size_t p = 0; p < bindings_.size(); ++p)
     if (const auto *role = std::get_if<RoleBinding>(&bindings_[p]))
-      if (role->staging && roles_[role->role].written)
+      if (role->staging && roles_[role->role].written && !placed(role->role))
         for (size_t local = 0; local < locals; ++local) {
           uint64_t at = 0, bytes = 0;
           staged(p, role->role, local, at, bytes);

@@ -36,8 +36,13 @@ public:
   ~StagedKernel();
 
   const KernelInstance &instance() const { return instance_; }
+  /// `inPlace[r]`, where set, is a symmetric buffer of the communicator's
+  /// heap that role r's symmetric parameter binds directly (the whole
+  /// parameter, e.g. the gathered rows with the member's own already in
+  /// place): no staging copy, and tensors[r] is not read.
   Status run(const std::vector<std::vector<TensorRef>> &tensors,
-             const std::vector<CUstream> &streams);
+             const std::vector<CUstream> &streams,
+             const std::vector<std::optional<SymmetricBuffer>> &inPlace = {});
 
 private:
   /// How one kernel parameter is bound: a role (with its staging buffer
@@ -51,7 +56,8 @@ private:
       std::variant<RoleBinding, SemaphoreArray, SymmetricBuffer, DeviceBuffers>;
 
   Status checkTensors(const std::vector<std::vector<TensorRef>> &tensors,
-                      const std::vector<CUstream> &streams) const;
+                      const std::vector<CUstream> &streams,
+                      const std::vector<std::optional<SymmetricBuffer>> &inPlace) const;
   Status copy(uint64_t dst, uint64_t src, uint64_t bytes, size_t local,
               CUstream stream);
   /// Elements of the caller's tensor for role `r`.

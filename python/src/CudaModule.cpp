@@ -26,6 +26,7 @@
 #include <cuda.h>
 
 #include <memory>
+#include <type_traits>
 
 namespace py = pybind11;
 using namespace weave;
@@ -283,6 +284,14 @@ void bindOp(py::module_ &m, const char *name, const char *doc) {
                            const std::vector<uint64_t> &streams) {
       unwrap(h.op(toRefs(a), toRefs(b), toRefs(c), toStreams(streams)));
     });
+  // The all-gather matmul on a gathered symmetric `a` (every member's rows
+  // already in place): no staging copy.
+  if constexpr (std::is_same_v<Op, ops::AllGatherMatmul>)
+    cls.def("call_gathered",
+            [](Holder &h, const SymmetricBuffer &a, const PyTensors &b,
+               const PyTensors &c, const std::vector<uint64_t> &streams) {
+              unwrap(h.op(a, toRefs(b), toRefs(c), toStreams(streams)));
+            });
 }
 
 } // namespace

@@ -261,6 +261,47 @@ def test_fused_matmuls_match_torch(loopback, dtype_name):
                                        total[r * MRS_M:(r + 1) * MRS_M], **tol)
 
 
+def test_all_gather_matmul_in_place(loopback):
+    """`a` already in symmetric memory: a weave.SymmetricTensor of all the
+    rows, or each member's rows of one, is used in place (the kernel gathers
+    into it: the other members' rows appear there, which a staged copy would
+    not do); two calls with new rows, no host synchronization; a symmetric
+    tensor of the wrong shape is an error."""
+    torch, team, coll = loopback
+    d, dtype = team.size, torch.bfloat16
+    tol = dict(rtol=1e-2, atol=1e-2)
+    sym = coll.memory.empty((d * M, K), dtype)
+    results = []
+    for call, form in enumerate(["symmetric tensor", "member rows"]):
+        rows = [_randn16(torch, (M, K), dtype, 500 + 10 * call + r) for r in range(d)]
+        b = [_randn16(torch, (K, NCOLS), dtype, 600 + 10 * call + r) for r in range(d)]
+        for local in range(team.local_count):
+            r = team.rank_of(local)
+            sym[local][r * M:(r + 1) * M].copy_(rows[r])
+        a = sym if form == "symmetric tensor" else [
+            sym[local][team.rank_of(local) * M:(team.rank_of(local) + 1) * M]
+            for local in range(team.local_count)]
+        assert coll._gathered_rows(a) is sym
+        results.append((rows, b, coll.all_gather_matmul(a, b)))
+        torch.cuda.synchronize()
+        whole = torch.cat(rows)
+        for local in range(team.local_count):
+            # Gathered in place: every member's copy holds every member's rows.
+            torch.testing.assert_close(sym[local], whole, rtol=0, atol=0)
+    for rows, b, out in results:
+        whole = torch.cat(rows).double()
+        for local in range(team.local_count):
+            torch.testing.assert_close(out[local].double(),
+                                       whole @ b[local].double(), **tol)
+    # An ordinary tensor is not taken in place.
+    assert coll._gathered_rows([torch.empty((M, K), device="cuda:0", dtype=dtype)
+                                for _ in range(team.local_count)]) is None
+    odd = coll.memory.empty((d * M + 1, K), dtype)
+    with pytest.raises(weave.WeaveError, match="team size"):
+        coll.all_gather_matmul(odd, [torch.empty((K, NCOLS), device="cuda:0", dtype=dtype)
+                                     for _ in range(team.local_count)])
+
+
 def test_matmul_reduce_scatter_first_call_in_a_cuda_graph(gpu_team_factory):
     """A fresh op whose first call is captured (torch.cuda.graph captures in
     global mode): the kernel's per-member TMA table is written during that

@@ -164,12 +164,76 @@ class Collectives:
         """``AllGather(a) @ b``, fused: ``a`` is this member's row shard
         (m_shard x k, m_shard a multiple of 128), ``b`` its k x n operand;
         the result has team size x m_shard rows. f16 or bf16, summed in
-        f32. One kernel serves every m_shard."""
+        f32. One kernel serves every m_shard.
+
+        Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
+        collective's memory with team size x m_shard rows (every member has
+        written its shard into rows [rank x m_shard, (rank + 1) x m_shard)
+        first), or this member's rows of one (``t[local][rank * m:(rank + 1)
+        * m]``, also through ``SymmetricMemory.from_torch``): the kernel
+        gathers into it in place. Every member must pass its rows of the same
+        symmetric tensor, or none of them: the ring stores into the peers'
+        copy at the sender's offset. Any other tensor is copied into the op's
+        own symmetric rows first (one device copy of the shard per call)."""
+        gathered = self._gathered_rows(a)
+        if gathered is not None:
+            return self._all_gather_matmul_in_place(gathered, b, out)
         a0, b0 = self._matmul_operands("all_gather_matmul", a, b)
         m, k = a0.shape
         n = b0.shape[1]
         out = self._matmul_outputs(a, self.team.size * m, n) if out is None else out
         self._run("all_gather_matmul", _dtype_name(a0), m, (k, n), a, b, out)
+        return out
+
+    def _gathered_rows(self, a):
+        """The symmetric tensor ``a`` is, or whose member rows it is (on
+        every local member), with team size x m_shard rows; else None."""
+        runtime = _runtime()
+        d = self.team.size
+        if isinstance(a, runtime.SymmetricTensor):
+            if a.memory.heap is not self.memory.heap:
+                raise WeaveError("InvalidArgument",
+                                 "all_gather_matmul: the symmetric tensor is not "
+                                 "in this collective's symmetric memory")
+            if len(a.shape) != 2 or a.shape[0] % d:
+                raise WeaveError("InvalidArgument",
+                                 f"all_gather_matmul: a symmetric `a` must have "
+                                 f"team size ({d}) x m_shard rows and k columns, "
+                                 f"got shape {a.shape}")
+            return a
+        tensors = a if isinstance(a, (list, tuple)) else [a]
+        if len(tensors) != self.team.local_count or not all(
+                runtime._is_tensor(t) and t.dim() == 2 and t.is_contiguous()
+                for t in tensors):
+            return None
+        m = tensors[0].shape[0]
+        for sym in self.memory.tensors():
+            if (len(sym.shape) != 2 or sym.shape[0] != d * m
+                    or sym.shape[1] != tensors[0].shape[1]
+                    or sym.dtype != _dtype_name(tensors[0])):
+                continue
+            block = m * sym.shape[1] * tensors[0].element_size()
+            if all(t.data_ptr() == sym.local_pointer(local)
+                   + self.team.rank_of(local) * block
+                   for local, t in enumerate(tensors)):
+                return sym
+        return None
+
+    def _all_gather_matmul_in_place(self, a, b, out):
+        d = self.team.size
+        b0 = b if not isinstance(b, (list, tuple)) else b[0]
+        rows, k = a.shape
+        m = rows // d
+        _check_matmul_shapes("all_gather_matmul", (m, k), tuple(b0.shape),
+                             a.dtype, _dtype_name(b0))
+        n = b0.shape[1]
+        if out is None:
+            out = self._matmul_outputs(b, rows, n)
+        refs_b = self._refs("all_gather_matmul tensor 1", b)
+        refs_c = self._refs("all_gather_matmul tensor 2", out)
+        op = self._op("all_gather_matmul", a.dtype, m, k, n)
+        self._streams.run(lambda handles: op.call_gathered(a.buffer, refs_b, refs_c,
+                                                           handles))
         return out
 
     def matmul_reduce_scatter(self, a, b, out=None):

@@ -6,6 +6,8 @@ runtime's own values (:class:`weave.DeviceBuffers`, symmetric buffers,
 semaphores, numbers).
 """
 
+import weakref
+
 from . import _core, _cuda
 from .errors import WeaveError
 
@@ -141,6 +143,7 @@ class SymmetricTensor:
     def __init__(self, memory, buffer):
         self.memory = memory
         self.buffer = buffer
+        self._pointers = None
 
     @property
     def shape(self):
@@ -152,6 +155,13 @@ class SymmetricTensor:
 
     def __getitem__(self, local):
         return self._tensor(local, None)
+
+    def local_pointer(self, local):
+        """The device address of local member ``local``'s copy."""
+        if self._pointers is None:
+            self._pointers = [self._tensor(i, None).data_ptr()
+                              for i in range(self.memory.team.local_count)]
+        return self._pointers[local]
 
     def peer(self, local, rank):
         """Member ``rank``'s copy, as mapped on local member ``local``."""
@@ -178,6 +188,9 @@ class SymmetricMemory:
         self.heap = heap if heap is not None else _cuda.SymmetricHeap.create(
             team, int(bytes), int(signal_pad_bytes))
         self._owner = None  # memory another library owns, kept alive
+        # The tensors of empty(), weakly: ops find a tensor's symmetric home
+        # by address (weave.ops' all_gather_matmul takes one in place).
+        self._tensors = weakref.WeakSet()
 
     @classmethod
     def from_torch(cls, team, group, bytes, signal_pad_bytes=64 * 1024):
@@ -214,7 +227,13 @@ class SymmetricMemory:
             dtype = _weave_dtype(dtype)
         if isinstance(shape, int):
             shape = (shape,)
-        return SymmetricTensor(self, self.heap.allocate_tensor(dtype, list(shape)))
+        tensor = SymmetricTensor(self, self.heap.allocate_tensor(dtype, list(shape)))
+        self._tensors.add(tensor)
+        return tensor
+
+    def tensors(self):
+        """The live symmetric tensors made by :meth:`empty`."""
+        return list(self._tensors)
 
     def semaphores(self, count=1):
         """``count`` zeroed u32 counters in the signal pad."""

@@ -14,13 +14,17 @@
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX-DAG: cp.async.bulk.wait_group.read 0
 // PTX-DAG: red.release.sys.global.add.u32
-// The epoch is the launch count read at the start (divided by the grid)...
-// PTX-DAG: ld.global.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}];
+// Waits compare in serial-number order (the counters wrap after 2^32).
+// PTX-DAG: sub.s32
+// PTX-DAG: setp.{{ge|lt}}.s32
+// The epoch is the 64-bit launch count read at the start (divided by the
+// grid)...
+// PTX-DAG: ld.global.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}];
 // ...and every block adds its end to it once all its threads have read it:
 // the kernel's last lines, read from the end (tac).
 // END: ret;
 // END-NEXT: $L__BB0_[[SKIP:[0-9]+]]:
-// END-NEXT: atom.global.add.u32 %r{{[0-9]+}}, [%rd{{[0-9]+}}], 1;
+// END-NEXT: atom.global.add.u64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], 1;
 // END-NEXT: @%p{{[0-9]+}} bra $L__BB0_[[SKIP]];
 // END-NEXT: bar.sync 0;
 

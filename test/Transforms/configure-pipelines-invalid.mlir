@@ -3,17 +3,7 @@
 // Contradictions between tile(auto), the op's clauses and #weave.kernel.
 
 gpu.module @m {
-  // expected-error @below {{weave kernel with 'auto' launch fields (block, cluster or smem) expects exactly one weave.matmul_pipeline with tile(auto) to choose them, found 0}}
-  gpu.func @auto_fields_without_auto_pipeline(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, smem = auto>} {
-    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
-    gpu.return
-  }
-}
-
-// -----
-
-gpu.module @m {
-  // expected-error @below {{weave kernel with 'auto' launch fields (block, cluster or smem) expects exactly one weave.matmul_pipeline with tile(auto) to choose them, found 2}}
+  // expected-error @below {{weave kernel with 'auto' launch fields (block, cluster or smem) expects exactly one weave.matmul_pipeline to size them, found 2}}
   gpu.func @two_auto_pipelines(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, smem = auto>} {
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>

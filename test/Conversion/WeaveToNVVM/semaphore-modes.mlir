@@ -80,6 +80,22 @@ gpu.func @copy_remote_then_set(%out: memref<1024x4096xf16, #weave.symmetric>, %s
   weave.semaphore_signal %sem, %epoch on %next mode(set) : !weave.semaphore
   gpu.return
 }
+
+// cmp(ge_wrap) compares in serial-number order: the signed difference of
+// the observed counter and the value, so a target that wrapped past 2^32
+// is not taken as reached by a counter just below the wrap.
+// CHECK-LABEL: llvm.func @wait_ge_wrap
+//  CHECK-SAME:   (%[[SEM:[^:]+]]: !llvm.ptr<1>, %[[V:[^:]+]]: i32,
+//       CHECK: ^[[SPIN:bb[0-9]+]]:
+//  CHECK-NEXT:   %[[OBS:.*]] = llvm.inline_asm has_side_effects "ld.acquire.sys.global.u32 $0, [$1];", "=r,l,~{memory}" %[[CTR:[^ ]+]]
+//  CHECK-NEXT:   %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+//  CHECK-NEXT:   %[[DIFF:.*]] = llvm.sub %[[OBS]], %[[V]] : i32
+//  CHECK-NEXT:   %[[OK:.*]] = llvm.icmp "sge" %[[DIFF]], %[[ZERO]] : i32
+//  CHECK-NEXT:   llvm.cond_br %[[OK]], ^[[DONE:bb[0-9]+]], ^[[SPIN]]
+gpu.func @wait_ge_wrap(%sem: !weave.semaphore, %v: i32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.semaphore_wait %sem, %v cmp(ge_wrap) : !weave.semaphore
+  gpu.return
+}
 }
 
 // The debug timeout covers both comparisons and says which one it waited for.
@@ -93,3 +109,6 @@ gpu.func @copy_remote_then_set(%out: memref<1024x4096xf16, #weave.symmetric>, %s
 //       TIMEOUT:   llvm.mlir.addressof @[[$EQ]]
 //       TIMEOUT:   llvm.call @vprintf(
 //  TIMEOUT-NEXT:   llvm.intr.trap
+
+// cmp(ge_wrap) says so in its timeout report.
+// TIMEOUT: llvm.mlir.global internal constant @{{[A-Za-z0-9_]+}}("weave: semaphore_wait timed out after 1000 ns in kernel 'wait_ge_wrap' at {{.*}}: device %u, block %u, thread %u, counter %u expected >= (mod 2^32) %u, observed %u\0A\00")

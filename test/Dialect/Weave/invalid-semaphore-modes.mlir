@@ -57,7 +57,7 @@ func.func @signal_unknown_mode(%sem: !weave.semaphore, %v: i32) {
 // -----
 
 func.func @wait_unknown_cmp(%sem: !weave.semaphore, %v: i32) {
-  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'cmp' [ge, eq]}}
+  // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'cmp' [ge, eq, ge_wrap]}}
   weave.semaphore_wait %sem, %v cmp(lt) : !weave.semaphore
   return
 }

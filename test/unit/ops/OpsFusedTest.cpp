@@ -47,7 +47,10 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_EQ(value(all, "LAST_K"), "63");    // 4096 / 64 k steps
   EXPECT_EQ(value(all, "COL_TILES"), "4");  // ceil(1000 / 256)
   EXPECT_EQ(value(all, "PARTS_PER_TILE"), "4");
-  EXPECT_EQ(value(all, "GROUP_ROWS"), "1");
+  // The static instances' schedule: groups of 8 kept inside a shard by
+  // grid_tile_segments, 16 ready chunks per shard.
+  EXPECT_EQ(value(all, "GROUP_ROWS"), "8");
+  EXPECT_EQ(value(all, "READY"), "64");
   Expected<std::string> source = i->source();
   ASSERT_TRUE(source) << source.error().toString();
   EXPECT_NE(source->find("memref<?x4096xbf16, #weave.symmetric>"),

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <tuple>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::weave::pipeline;
@@ -154,6 +155,113 @@ TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
     EXPECT_EQ(static_cast<int64_t>(steps.size()), tilesM * tilesN * numK);
     for (auto &[key, visits] : steps)
       EXPECT_EQ(visits, 1);
+  }
+}
+
+/// Segments (grid_tile_segments): for shard-like row counts that 8 does
+/// not divide, every tile once, every linear index of a segment before the
+/// next segment's (so a tile waits only on lower indices of a peer), no
+/// group holding rows of two segments, and groups as wide as the segment
+/// allows (8 + 1 for 9 row tiles, not 3 x 3).
+TEST(TileSchedulerSegments, GroupsStayInsideSegments) {
+  for (auto [segments, segmentRows, tilesN, width, rotateSegments] :
+       {std::tuple{2, 9, 16, 8, 1}, {4, 9, 16, 8, 3}, {8, 3, 5, 8, 5},
+        {2, 25, 14, 8, 0}, {3, 1, 7, 4, 2}, {2, 8, 16, 8, 1}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 1);
+    ImplicitLocOpBuilder &b = f.b;
+    Value t = f.args[0];
+    int64_t tilesM = segments * segmentRows;
+    TileScheduler scheduler(
+        b, arith::ConstantIndexOp::create(b, tilesM),
+        arith::ConstantIndexOp::create(b, tilesN), /*clusterSize=*/1, width,
+        arith::ConstantIndexOp::create(b, rotateSegments * segmentRows),
+        /*splitK=*/1, segments);
+    auto [m, n] = scheduler.tileCoords(t);
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    // Rows of each group, a group being a run of tiles sharing a column.
+    int64_t perSegment = segmentRows * tilesN;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      IndexEvaluator ev;
+      ev.bind(t, tile);
+      int64_t mm = ev(m), nn = ev(n);
+      ASSERT_LT(mm, tilesM);
+      ASSERT_LT(nn, tilesN);
+      ++visits[{mm, nn}];
+      // The segment of a linear index, after the rotation.
+      int64_t segment = (tile / perSegment + rotateSegments) % segments;
+      EXPECT_EQ(mm / segmentRows, segment)
+          << "tile " << tile << " of linear segment " << tile / perSegment
+          << " lands in row " << mm;
+      // Inside a segment: groups of `width` rows (the last one narrower),
+      // row tiles fastest.
+      int64_t inSegment = tile % perSegment;
+      int64_t group = inSegment / (width * tilesN);
+      int64_t rows = std::min<int64_t>(width, segmentRows - group * width);
+      int64_t inGroup = inSegment % (width * tilesN);
+      EXPECT_EQ(mm % segmentRows, group * width + inGroup % rows);
+      EXPECT_EQ(nn, inGroup / rows);
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    for (auto &[tile, count] : visits)
+      EXPECT_EQ(count, 1);
+  }
+}
+
+/// Segments on a distributed grid: the width narrows so that the rows of a
+/// segment's group complete (their last tile's wave) before the wave that
+/// needs the same rows of the next segment, wherever a segment is at least
+/// a wave's rows (9 row tiles x 16 column tiles on 96 busy blocks: the
+/// groups of 8 spanned two waves). Every tile still once.
+TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
+  for (auto [segments, segmentRows, tilesN, workers] :
+       {std::tuple{2, 9, 16, 132}, {4, 9, 16, 132}, {2, 8, 16, 132},
+        {4, 8, 16, 132}, {2, 32, 16, 132}, {2, 25, 56, 132},
+        {4, 16, 28, 132}, {2, 12, 16, 132}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 3);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], t = f.args[2];
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    int64_t tilesM = segments * segmentRows;
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
+                            arith::ConstantIndexOp::create(b, tilesN),
+                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
+                            /*splitK=*/1, segments);
+    scheduler.distribute(Workers{worker, count, zero});
+    auto [m, n] = scheduler.tileCoords(t);
+    IndexEvaluator ev;
+    ev.bind(worker, 0);
+    ev.bind(count, workers);
+    int64_t wave = ev(scheduler.getStep());
+    // The last linear index of every row, and each index's row.
+    std::map<int64_t, int64_t> rowEnd;
+    std::vector<int64_t> rowOf(tilesM * tilesN);
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      ev.bind(t, tile);
+      int64_t mm = ev(m);
+      ++visits[{mm, ev(n)}];
+      rowOf[tile] = mm;
+      rowEnd[mm] = std::max(rowEnd[mm], tile);
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    if (segmentRows == 8 && tilesN == 16 && wave == 128) {
+      // Segments of whole waves tiled by full groups keep the full width:
+      // row tiles fastest in groups of 8 (tile 1 is row 1, not column 1).
+      EXPECT_EQ(rowOf[1], 1);
+    }
+    int64_t waveRows = (wave + tilesN - 1) / tilesN;
+    if (segmentRows < waveRows)
+      continue; // a segment inside one wave: nothing can run ahead
+    for (int64_t tile = segmentRows * tilesN; tile < tilesM * tilesN; ++tile) {
+      int64_t before = rowOf[tile] - segmentRows; // same row, segment j - 1
+      EXPECT_LT(rowEnd[before] / wave, tile / wave)
+          << segments << " segments of " << segmentRows << " rows x "
+          << tilesN << " columns, waves of " << wave << ": tile " << tile
+          << " (row " << rowOf[tile] << ") waits on row " << before
+          << ", which ends at tile " << rowEnd[before];
+    }
   }
 }
 

@@ -459,7 +459,8 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
 constexpr int64_t kBarrierPhaseBit = 0x80000000;
 
 /// `weave.semaphore_wait` -> a spin on `ld.acquire.sys.global.u32` until the
-/// counter is `>=` (`cmp(ge)`) or `==` (`cmp(eq)`) the value, then (with
+/// counter is `>=` (`cmp(ge)`), `==` (`cmp(eq)`) or `>=` in serial-number
+/// order (`cmp(ge_wrap)`) the value, then (with
 /// `decrement`) `red.relaxed.sys.global.add.u32` of `-value`. With
 /// scope(block|warp) only the leader spins, then `bar.sync 0` (or
 /// `bar.warp.sync`). With a timeout, a spin that lasts too long prints what
@@ -478,7 +479,8 @@ struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
     Value counter =
         semaphoreCounter<SemaphoreWaitOp>(rewriter, loc, adaptor, *team, {});
     Value expected = adaptor.getValue();
-    bool eq = op.getCmp() == SemaphoreCmp::EQ;
+    SemaphoreCmp cmp = op.getCmp();
+    bool eq = cmp == SemaphoreCmp::EQ;
 
     // Data a peer stored before its release is read by TMA loads (the async
     // proxy) after this acquire: order the proxies, in each thread that may
@@ -496,6 +498,13 @@ struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
       buildSpin(
           rewriter, loc, op, *team, counter, timeoutNs,
           [&](OpBuilder &b, Value observed) -> Value {
+            // ge_wrap: serial-number order, (int32)(observed - expected)
+            // >= 0, right across the wrap at 2^32.
+            if (cmp == SemaphoreCmp::GEWrap)
+              return LLVM::ICmpOp::create(
+                  b, loc, LLVM::ICmpPredicate::sge,
+                  LLVM::SubOp::create(b, loc, observed, expected),
+                  i32Constant(b, loc, 0));
             return LLVM::ICmpOp::create(
                 b, loc, eq ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::uge,
                 observed, expected);
@@ -508,7 +517,10 @@ struct SemaphoreWaitOpLowering : public SpinningOpLowering<SemaphoreWaitOp> {
                                     b, loc, i32, b.getI32IntegerAttr(0)));
             return SpinReport{"semaphore_wait",
                               std::string("counter %u expected ") +
-                                  (eq ? "==" : ">=") + " %u, observed %u",
+                                  (eq ? "=="
+                                   : cmp == SemaphoreCmp::GEWrap ? ">= (mod 2^32)"
+                                                                 : ">=") +
+                                  " %u, observed %u",
                               {index, expected, observed}};
           });
       if (op.getScope() == CopyScope::Thread)

@@ -729,8 +729,6 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
     return emitOpError() << "expects tile_m, tile_n and tile_k together, or "
                             "none of them (tile(auto)); got "
                          << given << " of 3";
-  if (!isAutoTile() && !getStagesAttr())
-    return emitOpError() << "expects stages(N) with an explicit tile";
   if (getSplitK() > 1 || getWorkspace()) {
     auto ws = getWorkspace() ? dyn_cast<MemRefType>(getWorkspace().getType())
                              : MemRefType();
@@ -758,10 +756,14 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
                               "split_k("
                            << getSplitK() << ") (units see partial sums)";
   }
-  if (isAutoTile() && !getEpilogue().empty())
-    return emitOpError() << "expects an explicit tile with an epilogue "
-                            "region (its tile indices and box index depend on "
-                            "the tile), got tile(auto)";
+  // An epilogue's box index depends on the tile: the tile must be fixed,
+  // explicitly or by a callback's tile arguments (the chooser then picks
+  // the stages and what else is free).
+  if (!getTileMAttr() && !getEpilogue().empty() && getCallback().empty())
+    return emitOpError() << "expects the tile fixed with an epilogue region "
+                            "(its box index depends on the tile): write "
+                            "tile(M, N, K) (without stages(N) the chooser "
+                            "picks the stages), got tile(auto)";
   return success();
 }
 
@@ -841,6 +843,21 @@ LogicalResult MatmulPipelineOp::verify() {
   if (isAutoTile())
     return success();
   int64_t tm = tileM(), tn = tileN(), tk = tileK();
+  // Segments are equal runs of row tiles (of whole clusters): a static
+  // count must divide; a dynamic one is the kernel's to check.
+  if (int64_t segments = getGridTileSegments(); segments > 1) {
+    if (lhs.isDynamicDim(0) && getClusterM() > 1)
+      return emitOpError() << "expects a static row count with "
+                              "grid_tile_segments and cluster_m";
+    if (!lhs.isDynamicDim(0)) {
+      int64_t rowTiles = (lhs.getDimSize(0) + tm - 1) / tm;
+      if (rowTiles % (segments * getClusterM()) != 0)
+        return emitOpError()
+               << "expects the " << rowTiles << " row tiles to divide into "
+               << segments << " grid_tile_segments of whole clusters of "
+               << getClusterM();
+    }
+  }
   int64_t consumers = getConsumers();
   // wgmma: each consumer warpgroup owns a 64*i x N sub-tile with N a
   // multiple of 8 up to 256, and consumes K in steps of 16 (f16/bf16).
@@ -1141,11 +1158,32 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
     return emitOpError() << "expects the callback to take 5 arguments (lhs "
                             "tile, rhs tile, m, n, k), got "
                          << block.getNumArguments();
-  if (isAutoTile())
-    return emitOpError() << "expects an explicit tile with a callback (its "
-                            "tile arguments have the tile's shape), got "
-                            "tile(auto)";
-  if (failed(expectTile(0, tileM(), tileK(), lhs.getElementType())) ||
+  // With tile(auto) the callback's tile arguments fix the tile
+  // (weave-configure-pipelines reads them); the shapes are checked once
+  // the tile is known.
+  if (!getTileMAttr()) {
+    for (unsigned idx : {0u, 1u}) {
+      auto type = dyn_cast<MemRefType>(block.getArgument(idx).getType());
+      if (!type || !isWorkgroup(type) || type.getRank() != 2 ||
+          !type.hasStaticShape() ||
+          type.getElementType() !=
+              (idx == 0 ? lhs.getElementType() : rhs.getElementType()))
+        return emitOpError()
+               << "expects callback argument #" << idx
+               << " to be a static 2-d tile of the "
+               << (idx == 0 ? "lhs" : "rhs")
+               << " element type in workgroup memory, got "
+               << block.getArgument(idx).getType();
+    }
+    auto lhsTile = cast<MemRefType>(block.getArgument(0).getType());
+    auto rhsTile = cast<MemRefType>(block.getArgument(1).getType());
+    if (lhsTile.getDimSize(1) != rhsTile.getDimSize(0))
+      return emitOpError() << "expects the callback's lhs tile columns ("
+                           << lhsTile.getDimSize(1)
+                           << ") to equal its rhs tile rows ("
+                           << rhsTile.getDimSize(0)
+                           << "): they fix tile_k";
+  } else if (failed(expectTile(0, tileM(), tileK(), lhs.getElementType())) ||
       failed(expectTile(1, tileK(), tileN(), rhs.getElementType())))
     return failure();
   for (unsigned i = 2; i < 5; ++i)

@@ -45,6 +45,25 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
   // absent clause reads as its default); the kernel's explicit fields
   // below fix the rest.
   MatmulConstraints c;
+  // The tile is fixed when written (stages left to choose) or spelled by
+  // a callback's tile arguments (lhs tile_m x tile_k, rhs tile_k x tile_n).
+  if (op.getTileMAttr()) {
+    c.tileM = op.tileM();
+    c.tileN = op.tileN();
+    c.tileK = op.tileK();
+  } else if (!op.getCallback().empty() &&
+             op.getCallback().front().getNumArguments() == 5) {
+    auto lhsTile =
+        dyn_cast<MemRefType>(op.getCallback().front().getArgument(0).getType());
+    auto rhsTile =
+        dyn_cast<MemRefType>(op.getCallback().front().getArgument(1).getType());
+    if (lhsTile && rhsTile && lhsTile.hasStaticShape() &&
+        rhsTile.hasStaticShape()) {
+      c.tileM = lhsTile.getDimSize(0);
+      c.tileK = lhsTile.getDimSize(1);
+      c.tileN = rhsTile.getDimSize(1);
+    }
+  }
   if (op.getStagesAttr())
     c.stages = op.numStages();
   if (op.getConsumers() != 2)
@@ -84,6 +103,9 @@ std::string constraintText(const MatmulConstraints &c) {
   auto add = [&](const std::string &part) {
     s += (s.empty() ? "" : ", ") + part;
   };
+  if (c.tileM)
+    add("tile(" + std::to_string(*c.tileM) + ", " + std::to_string(*c.tileN) +
+        ", " + std::to_string(*c.tileK) + ")");
   if (c.consumers)
     add(std::to_string(*c.consumers) + " consumer warpgroup(s)");
   if (c.splitM)
@@ -98,6 +120,20 @@ std::string constraintText(const MatmulConstraints &c) {
     add("at most " + std::to_string(*c.maxSmemBytes) +
         " bytes of shared memory");
   return s.empty() ? "none" : s;
+}
+
+/// The configuration `op` spells (every field written).
+MatmulConfig configOf(MatmulPipelineOp op) {
+  MatmulConfig config;
+  config.tileM = op.tileM();
+  config.tileN = op.tileN();
+  config.tileK = op.tileK();
+  config.stages = op.numStages();
+  config.consumers = op.getConsumers();
+  config.splitM = op.getSplit() == ConsumerSplit::M;
+  config.clusterM = op.getClusterM();
+  config.splitK = op.getSplitK();
+  return config;
 }
 
 /// Writes `config` on `op`.
@@ -222,17 +258,24 @@ struct ConfigurePipelinesPass
   LogicalResult configure(gpu::GPUFuncOp func) {
     auto kernel =
         func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
-    SmallVector<MatmulPipelineOp> autos;
+    SmallVector<MatmulPipelineOp> autos, all;
     func.walk([&](MatmulPipelineOp op) {
+      all.push_back(op);
       if (op.isAutoTile())
         autos.push_back(op);
     });
-    if (kernel && kernel.hasAutoFields() && autos.size() != 1)
+    // A kernel's auto launch fields follow its one pipeline: chosen with
+    // it, or read from it when it is fully written (an explicit tile and
+    // stages: smem = auto then needs no hand-computed byte count).
+    if (kernel && kernel.hasAutoFields() && autos.empty() && all.size() == 1)
+      return applyToKernel(func, kernel, all.front(),
+                           configOf(all.front()));
+    if (kernel && kernel.hasAutoFields() && (all.size() != 1 || autos.size() != 1))
       return func.emitError()
              << "weave kernel with 'auto' launch fields (block, cluster or "
-                "smem) expects exactly one weave.matmul_pipeline with "
-                "tile(auto) to choose them, found "
-             << autos.size();
+                "smem) expects exactly one weave.matmul_pipeline to size them, "
+                "found "
+             << all.size();
     if (kernel && autos.size() == 1 &&
         cast<MemRefType>(autos.front().getLhs().getType()).isDynamicDim(0))
       if (std::optional<unsigned> lhsArg = lhsKernelArgument(autos.front()))

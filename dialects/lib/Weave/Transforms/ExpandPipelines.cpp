@@ -203,7 +203,8 @@ void PipelineBuilder::build() {
     numTilesM = arith::MulIOp::create(b, ceilDiv(numTilesM, clusterM),
                                       cIndex(clusterM));
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
-                    op.getRotateM(), tiling.splitK);
+                    op.getRotateM(), tiling.splitK,
+                    op.getGridTileSegments());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 

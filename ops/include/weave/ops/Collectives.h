@@ -57,6 +57,12 @@ protected:
   /// op's tensor role r (in the order the op documents).
   Status run(const std::vector<std::vector<TensorRef>> &tensors,
              const std::vector<CUstream> &streams);
+  /// The same, with role `role` bound to `buffer` (a symmetric buffer of
+  /// the communicator's heap holding the whole parameter) instead of a
+  /// staging copy of tensors[role], which is not read.
+  Status runInPlace(size_t role, const SymmetricBuffer &buffer,
+                    const std::vector<std::vector<TensorRef>> &tensors,
+                    const std::vector<CUstream> &streams);
 
 private:
   std::unique_ptr<detail::StagedKernel> kernel_;

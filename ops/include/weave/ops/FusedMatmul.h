@@ -40,6 +40,18 @@ public:
                     const std::vector<CUstream> &streams) {
     return run({a, b, c}, streams);
   }
+  /// The same without the staging copy of `a`: `gathered` is a symmetric
+  /// buffer of the communicator's heap of team size x mShard rows x k (the
+  /// kernel's own `a`), in which every member has written its shard into
+  /// rows [rank x mShard, (rank + 1) x mShard) before the call (ordered on
+  /// its stream); the call gathers the other rows into it. Every member
+  /// passes the same buffer (a collective call).
+  Status operator()(const SymmetricBuffer &gathered,
+                    const std::vector<TensorRef> &b,
+                    const std::vector<TensorRef> &c,
+                    const std::vector<CUstream> &streams) {
+    return runInPlace(0, gathered, {{}, b, c}, streams);
+  }
 
   /// The kernel instance create() builds (no GPU needed); it does not
   /// depend on mShard.

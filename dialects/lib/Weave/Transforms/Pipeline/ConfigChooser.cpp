@@ -214,7 +214,29 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
   std::vector<MatmulConfig> result;
   int64_t maxSmem = std::min<int64_t>(c.maxSmemBytes.value_or(kMaxSmem),
                                       kMaxSmem);
-  for (MatmulConfig base : baseTiles(p.inBytes)) {
+  std::vector<MatmulConfig> bases = baseTiles(p.inBytes);
+  if (c.tileM) {
+    // A fixed tile (written, or spelled by a callback's tile arguments):
+    // the base of that shape, or one made for it (consumers of 64 or 128
+    // rows; the op verifier rejects what wgmma cannot run).
+    MatmulConfig fixed;
+    fixed.tileM = *c.tileM;
+    fixed.tileN = c.tileN.value_or(fixed.tileN);
+    fixed.tileK = c.tileK.value_or(128 / p.inBytes);
+    fixed.splitM = c.splitM.value_or(true);
+    fixed.consumers =
+        c.consumers.value_or(fixed.splitM && fixed.tileM <= 64 ? 1 : 2);
+    bases.erase(std::remove_if(bases.begin(), bases.end(),
+                               [&](const MatmulConfig &b) {
+                                 return b.tileM != fixed.tileM ||
+                                        b.tileN != fixed.tileN ||
+                                        b.tileK != fixed.tileK;
+                               }),
+                bases.end());
+    if (bases.empty())
+      bases.push_back(fixed);
+  }
+  for (MatmulConfig base : bases) {
     if (c.consumers && *c.consumers != base.consumers)
       continue;
     if (c.splitM && *c.splitM != base.splitM)

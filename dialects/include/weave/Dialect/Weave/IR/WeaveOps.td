@@ -94,7 +94,8 @@ def Weave_SemaphoreSignalMode : I32EnumAttr<"SemaphoreSignalMode",
 def Weave_SemaphoreCmp : I32EnumAttr<"SemaphoreCmp",
     "the comparison weave.semaphore_wait waits for", [
       I32EnumAttrCase<"GE", 0, "ge">,
-      I32EnumAttrCase<"EQ", 1, "eq">
+      I32EnumAttrCase<"EQ", 1, "eq">,
+      I32EnumAttrCase<"GEWrap", 2, "ge_wrap">
     ]> {
   let cppNamespace = "::mlir::weave";
 }
@@ -147,7 +148,11 @@ def Weave_SemaphoreWaitOp : Weave_Op<"semaphore_wait"> {
     Spins until counter `index` of this device's `semaphore` compares to
     `value`, with acquire semantics at system scope: `cmp(ge)` (the
     default) waits until the counter is at least `value` (unsigned),
-    `cmp(eq)` until it equals `value`. With `decrement`, `value` is then
+    `cmp(eq)` until it equals `value`, `cmp(ge_wrap)` until it is at least
+    `value` in serial-number arithmetic (`(int32)(counter - value) >= 0`):
+    for a monotonic counter that may wrap past 2^32 over many launches,
+    whose value at the wait lies within 2^31 of the target. With
+    `decrement`, `value` is then
     subtracted atomically, which returns the counter to zero for the next
     use; without it the counter is left alone (cheaper, for monotonic
     counters and for flags written with `mode(set)`).
@@ -557,7 +562,17 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       `after_loads` region): the fewest blocks that need no more rounds
       than the whole grid, so the busy ones get equal shares. The tiles go
       in groups of `grid_tile_width` row tiles, so
-      neighbouring blocks share rhs tiles in L2. With `rotate_m(%r)` the
+      neighbouring blocks share rhs tiles in L2. With `grid_tile_segments
+      = s`, the row tiles are `s` equal segments (the row-tile count must
+      be a multiple of `s`; a static count is checked here, a dynamic one
+      is the kernel's to check) and no group straddles two: a segment's
+      tiles all come before the next segment's, its last group is
+      narrower where the width does not divide it (e.g. the shards of an
+      all-gather, visited in order at any shard size); and the width
+      narrows at run time to at most (segment rows - rows one wave of busy
+      blocks covers), unless the segments are whole waves tiled by full
+      groups, so that a segment's rows complete a wave before the next
+      segment reaches the same rows. With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around;
     - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
       `[c, 1, 1]`) the `c` blocks of a cluster compute `c` vertically
@@ -582,9 +597,13 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     `stages(N)`, and consumers, split or cluster_m other than their
     defaults, constrain the choice, as do the kernel's explicit block,
     cluster and smem. The kernel may leave those three `auto` for the
-    choice to fill in. An explicit tile needs `stages(N)` and is used as
-    written. A pipeline with a `callback` or an `epilogue` needs an
-    explicit tile (their arguments depend on it). With a dynamic row count
+    choice to fill in. An explicit tile with `stages(N)` is used as
+    written; without `stages(N)` the chooser keeps the tile and picks the
+    rest (so `smem = auto` needs no hand-computed byte count). A pipeline
+    with regions may use `tile(auto)`: a `callback`'s tile arguments
+    (`tile_m x tile_k` and `tile_k x tile_n`) fix the tile and the chooser
+    picks the rest; an `epilogue` needs the tile fixed, explicitly or by a
+    callback (its box index depends on it). With a dynamic row count
     read from a kernel argument, the kernel becomes one copy per range of
     M that the chooser configures differently, each a `weave.variant` of
     the kernel's name that the runtime picks at launch.
@@ -702,6 +721,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$delay_release,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_segments,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
@@ -734,8 +754,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t getEpilogueBuffers();
     /// Hopper's limit of dynamic shared memory per block.
     static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
-    /// True while the tile is `auto` (weave-configure-pipelines chooses it).
-    bool isAutoTile() { return !getTileMAttr(); }
+    /// True while weave-configure-pipelines has a choice to make: the tile
+    /// is `auto`, or explicit without `stages(N)`.
+    bool isAutoTile() { return !getTileMAttr() || !getStagesAttr(); }
     /// The tile and stage count; 0 while they are `auto`.
     int64_t tileM() { return getTileM().value_or(0); }
     int64_t tileN() { return getTileN().value_or(0); }

@@ -14,8 +14,9 @@
 //  - tile_k is one 128-byte lhs row; stages the most (at most 8) whose
 //    shared memory fits a Hopper block, for split-K the largest power of
 //    two that does (its units run few k steps each);
-//  - constraints fix what the user wrote (consumers, split, cluster_m,
-//    stages, the kernel's dynamic shared memory); a candidate that
+//  - constraints fix what the user wrote (the tile, consumers, split,
+//    cluster_m, stages, the kernel's dynamic shared memory); a fixed tile
+//    not among the four above is a candidate of its own; a candidate that
 //    contradicts one is not considered. None left: std::nullopt.
 // `estimateMatmulCycles` is the model, in SM cycles:
 //    rounds = ceil(units / workers), units = tiles * split_k, workers = the
@@ -89,6 +90,10 @@ struct MatmulProblem {
 /// What the user fixed; unset fields are free.
 struct MatmulConstraints {
   std::optional<int64_t> stages, consumers, clusterM, splitK;
+  /// A fixed tile (all three or none): an explicit tile without stages, or
+  /// the one a callback's tile arguments spell. The candidates are that
+  /// tile with the free fields chosen.
+  std::optional<int64_t> tileM, tileN, tileK;
   std::optional<bool> splitM;
   /// Dynamic shared memory the kernel declares (a candidate must fit).
   std::optional<int64_t> maxSmemBytes;

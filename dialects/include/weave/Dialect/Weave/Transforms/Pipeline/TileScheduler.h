@@ -10,8 +10,11 @@
 //  - `tileCoords(t)` maps linear index t to tile (m, n): groups of
 //    `groupWidth` row tiles (in units of cluster-high rows) with row tiles
 //    fastest inside a group, so neighbouring workers share column tiles
-//    in L2; in a cluster, m is this block's row tile (`clusterRank`) of the
-//    group's cluster-high row; with `rotateM`, row tiles start at that row
+//    in L2; with `segments` = s > 1 the row tiles are s equal segments
+//    visited one after the other, each in its own groups (its last group
+//    narrower where the width does not divide it), so no group holds rows
+//    of two segments; in a cluster, m is this block's row tile
+//    (`clusterRank`) of the group's cluster-high row; with `rotateM`, row tiles start at that row
 //    tile and wrap around. Every tile is visited exactly once.
 //  - with `splitK` = s > 1 the work is `tiles * s` units: unit u is split
 //    `u mod s` of linear tile `u / s` and covers k steps
@@ -22,7 +25,8 @@
 //    steps across units (what the ring's slot and phase follow);
 //    `forEachUnit` walks the units only, for a body with its own k loop.
 // `numTilesM` must be a multiple of clusterSize and groupWidth of it (the
-// op verifier checks both).
+// op verifier checks both), and of segments * clusterSize (the verifier for
+// a static count, the kernel for a dynamic one).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +55,7 @@ public:
   /// `numTilesM`, `numTilesN`: index values; `rotateM` may be null.
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
-                int64_t splitK = 1);
+                int64_t splitK = 1, int64_t segments = 1);
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -75,8 +79,8 @@ public:
                     function_ref<void(Value, Value, Value)> afterTile = {});
 
 private:
-  Value numTilesM, numTilesN, numClusterRows, rotateM;
-  int64_t clusterSize, groupWidth, splitK;
+  Value numTilesM, numTilesN, numClusterRows, segmentRows, rotateM;
+  int64_t clusterSize, groupWidth, splitK, segments;
   Value clusterRank, tilesBegin, numTiles, tileStep;
 };
 
