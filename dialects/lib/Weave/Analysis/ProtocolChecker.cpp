@@ -1100,9 +1100,12 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
     if (!ok) {
       a.blocked = true;
       a.blockOp = op;
-      a.blockReason = "waits for '" + w.k.semaphores[sem].name + "'[" +
-                      std::to_string(i) + (eq ? "] == " : "] >= ") +
-                      std::to_string(v) + " (it holds " +
+      a.blockReason = "waits for '" + w.k.semaphores[sem].name + "'" +
+                      (w.k.semaphores[sem].count > 1
+                           ? "[" + std::to_string(i) + "]"
+                           : std::string()) +
+                      (eq ? " == " : " >= ") + std::to_string(v) +
+                      " (it holds " +
                       std::to_string(c.value) + ")";
       return Block;
     }
@@ -2655,12 +2658,17 @@ void World::deadlock() {
         blocked.push_back(a.get());
   if (blocked.empty())
     return;
-  // Waits on semaphores first: they name what is missing.
-  std::stable_sort(blocked.begin(), blocked.end(), [](Agent *x, Agent *y) {
-    bool wx = x->blockOp && isa<SemaphoreWaitOp>(x->blockOp);
-    bool wy = y->blockOp && isa<SemaphoreWaitOp>(y->blockOp);
-    return wx > wy;
-  });
+  // Barriers first (a member missing from a barrier is the usual cause),
+  // then waits on semaphores: they name what is missing.
+  auto rank = [](Agent *x) {
+    if (x->blockOp && isa<BarrierOp>(x->blockOp))
+      return 0;
+    if (x->blockOp && isa<SemaphoreWaitOp>(x->blockOp))
+      return 1;
+    return 2;
+  };
+  std::stable_sort(blocked.begin(), blocked.end(),
+                   [&](Agent *x, Agent *y) { return rank(x) < rank(y); });
   Agent *first = blocked.front();
   f.loc = first->blockOp ? first->blockOp->getLoc() : k.func.getLoc();
   std::string summary;
@@ -2681,14 +2689,23 @@ void World::deadlock() {
   for (int m = 0; m < D; ++m)
     if (!membersBlocked.count(m))
       finished += (finished.empty() ? "" : ", ") + std::to_string(m);
-  bool cycle = !blocked.empty() && first->blockOp &&
-               isa<SemaphoreWaitOp>(first->blockOp) && finished.empty() &&
-               membersBlocked.size() > 1;
+  bool cycle = finished.empty() && membersBlocked.size() > 1 &&
+               llvm::all_of(blocked, [](Agent *x) {
+                 return x->blockOp && isa<SemaphoreWaitOp>(x->blockOp);
+               });
   f.message = "deadlock at team size " + std::to_string(D) + " (grid of " +
               std::to_string(G) + "): " + who(*first) + " " +
               first->blockReason;
   if (cycle)
     f.message += "; every member waits (a cycle of waits)";
+  else if (first->blockOp && isa<BarrierOp>(first->blockOp)) {
+    // Where the members the barrier waits for are.
+    for (Agent *b : blocked)
+      if (b->member != first->member && !(b->blockOp && isa<BarrierOp>(b->blockOp))) {
+        f.message += "; " + who(*b) + " " + b->blockReason;
+        break;
+      }
+  }
   else if (!finished.empty())
     f.message += "; member" +
                  std::string(finished.find(',') != std::string::npos ? "s " : " ") +
