@@ -130,8 +130,8 @@ cl::opt<uint64_t> checkStepLimit(
     cl::init(20000000), cl::cat(weavecCategory));
 cl::list<std::string> checkShapes(
     "check-shape",
-    cl::desc("--check-protocol: NAME=D0xD1... the dynamic sizes of a "
-             "parameter, in order"),
+    cl::desc("--check-protocol: [KERNEL:]NAME=S0xS1... the dynamic sizes of "
+             "a parameter, in order; N*D is N times the team size"),
     cl::cat(weavecCategory));
 cl::list<std::string> checkFills(
     "check-fill",
@@ -159,6 +159,17 @@ parseNamedInts(llvm::StringRef flag, llvm::StringRef text, char sep,
   rest.split(parts, sep);
   for (llvm::StringRef p : parts) {
     int64_t v;
+    // --check-shape: `K*D` is K times the team size (stored as -K).
+    bool perMember = sep == 'x' && p.trim().consume_back_insensitive("*D");
+    if (perMember) {
+      llvm::StringRef k = p.trim();
+      k.consume_back_insensitive("*D");
+      if (k.getAsInteger(10, v) || v <= 0)
+        return ("--" + flag + " expects NAME=<sizes separated by 'x', each N "
+                "or N*D>, got '" + text + "'").str();
+      values.push_back(-v);
+      continue;
+    }
     if (p.trim().getAsInteger(10, v))
       return ("--" + flag + " expects NAME=<integers separated by '" +
               llvm::Twine(sep) + "'>, got '" + text + "'").str();

@@ -4,7 +4,7 @@
 // writes the next launch's input under the peer's loads.
 // RUN: not weavec --check-protocol %s 2>&1 | FileCheck %s
 // CHECK: missing_second_barrier.mlir:51:18: error: race: a remote load by member 1 (launch 0) reads bytes [0, 4096) of member 0's 'input' while the host stream of member 0 (writing the input before launch 1) writes bytes [0, 4096), and no signal/wait or barrier orders the two
-// CHECK: missing_second_barrier.mlir:25:3: note: the other access: the host stream of member 0 (writing the input before launch 1)
+// CHECK: missing_second_barrier.mlir:26:7: note: the other access: the host stream of member 0 (writing the input before launch 1)
 //
 // output = sum over the team of every member's `input` (1024 x f32), on every
 // member: the one-shot all-reduce. One bundle serves any team size.

@@ -597,7 +597,9 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
         if (prev.stamp == kPending)
           f.message += " (the earlier bulk store is not complete: wait for it "
                        "with weave.wait_smem_to_gmem 0 before signalling)";
-        f.notes.push_back({other.op ? other.op->getLoc() : k.func.getLoc(),
+        // The host's side: the parameter it reads or writes.
+        f.notes.push_back({other.op ? other.op->getLoc()
+                                    : k.func.getArgument(buf).getLoc(),
                            "the other access: " + side(other)});
         std::string l1, l2;
         llvm::raw_string_ostream o1(l1), o2(l2);
@@ -2689,9 +2691,12 @@ void World::deadlock() {
   for (int m = 0; m < D; ++m)
     if (!membersBlocked.count(m))
       finished += (finished.empty() ? "" : ", ") + std::to_string(m);
+  // A cycle: every member waits on a semaphore (roles that wait for their
+  // own pipeline's producer only follow it).
   bool cycle = finished.empty() && membersBlocked.size() > 1 &&
                llvm::all_of(blocked, [](Agent *x) {
-                 return x->blockOp && isa<SemaphoreWaitOp>(x->blockOp);
+                 return !x->blockOp || isa<SemaphoreWaitOp>(x->blockOp) ||
+                        isa<MatmulPipelineOp>(x->blockOp);
                });
   f.message = "deadlock at team size " + std::to_string(D) + " (grid of " +
               std::to_string(G) + "): " + who(*first) + " " +
@@ -2834,7 +2839,7 @@ static std::string paramName(gpu::GPUFuncOp func, unsigned i) {
 
 static LogicalResult describeKernel(gpu::GPUFuncOp func,
                                     const ProtocolCheckOptions &opts,
-                                    Kernel &k) {
+                                    int64_t teamSize, Kernel &k) {
   k.func = func;
   k.attr = cast<KernelAttr>(func->getAttr("weave.kernel"));
   k.meshSize = k.attr.getMesh().getSize();
@@ -2860,7 +2865,9 @@ static LogicalResult describeKernel(gpu::GPUFuncOp func,
                   : Space::Global;
     b.elemBytes = std::max<int64_t>(1, (mt.getElementTypeBitWidth() + 7) / 8);
     b.integer = mt.getElementType().isIntOrIndex();
-    auto given = opts.shapes.find(name);
+    auto given = opts.shapes.find((func.getName() + ":" + name).str());
+    if (given == opts.shapes.end())
+      given = opts.shapes.find(name);
     size_t next = 0;
     for (int64_t d : mt.getShape()) {
       if (ShapedType::isDynamic(d)) {
@@ -2871,7 +2878,10 @@ static LogicalResult describeKernel(gpu::GPUFuncOp func,
               << "=D0x...";
           return failure();
         }
+        // A negative size -k means k times the team size.
         d = given->second[next++];
+        if (d < 0)
+          d = -d * teamSize;
       }
       b.sizes.push_back(d);
     }
@@ -2880,7 +2890,8 @@ static LogicalResult describeKernel(gpu::GPUFuncOp func,
   func.walk([&](Operation *op) {
     for (Value v : writesOf(op))
       if (auto arg = dyn_cast<BlockArgument>(rootOf(v)))
-        if (arg.getOwner()->getParentOp() == func)
+        if (arg.getOwner()->getParentOp() == func &&
+            arg.getArgNumber() < k.buffers.size()) // not an attribution
           k.buffers[arg.getArgNumber()].writtenByKernel = true;
   });
   return success();
@@ -2904,24 +2915,27 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
   std::set<int64_t> gridsChecked;
   bool failedSetup = false;
   for (gpu::GPUFuncOp func : kernels) {
-    Kernel k;
-    if (failed(describeKernel(func, opts, k))) {
-      failedSetup = true;
-      continue;
-    }
+    int64_t meshSize =
+        cast<KernelAttr>(func->getAttr("weave.kernel")).getMesh().getSize();
     std::vector<int64_t> sizes;
-    if (!ShapedType::isDynamic(k.meshSize))
-      sizes = {k.meshSize};
+    if (!ShapedType::isDynamic(meshSize))
+      sizes = {meshSize};
     else
       sizes = opts.teamSizes;
-    std::vector<int64_t> grids;
-    if (k.attr.isPersistent())
-      grids = opts.persistentGrids;
-    else {
-      auto g = k.attr.getGrid();
-      grids = {(int64_t)g[0] * g[1] * g[2]};
-    }
+    bool setupFailed = false;
     for (int64_t D : sizes) {
+      Kernel k;
+      if (failed(describeKernel(func, opts, D, k))) {
+        failedSetup = setupFailed = true;
+        break;
+      }
+      std::vector<int64_t> grids;
+      if (k.attr.isPersistent())
+        grids = opts.persistentGrids;
+      else {
+        auto g = k.attr.getGrid();
+        grids = {(int64_t)g[0] * g[1] * g[2]};
+      }
       for (int64_t G : grids) {
         sizesChecked.insert(D);
         gridsChecked.insert(G);
@@ -2959,6 +2973,7 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
       if (!findings.empty())
         break;
     }
+    (void)setupFailed;
   }
   // Deduplicate across configurations (the key ignores the bracket).
   std::set<std::string> keys;
