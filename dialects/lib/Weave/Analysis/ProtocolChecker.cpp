@@ -1109,6 +1109,12 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
                       (eq ? " == " : " >= ") + std::to_string(v) +
                       " (it holds " +
                       std::to_string(c.value) + ")";
+      if (waiters.size() > 1)
+        a.blockReason += " in thread " + std::to_string(t) + ", " +
+                         std::to_string(a.laneProgress) + " of the " +
+                         std::to_string(waiters.size()) +
+                         " threads that run this wait having passed" +
+                         (op.getDecrement() ? " and decremented" : "");
       return Block;
     }
     a.clock.join(c.vc);
@@ -1179,7 +1185,10 @@ Exec::Result Exec::execBarrier(BarrierOp op, const std::vector<int> &mask) {
     int need = team ? 1 : w.G;
     for (int m = 0; m < w.D; ++m)
       if (round.members[m] < need)
-        missing += (missing.empty() ? "" : ", ") + std::to_string(m);
+        missing += (missing.empty() ? "" : ", ") + std::to_string(m) +
+                   (team ? std::string()
+                         : " (" + std::to_string(round.members[m]) + " of " +
+                               std::to_string(need) + " blocks arrived)");
     a.blockReason = "waits at weave.barrier scope(" +
                     std::string(team ? "team" : "team_blocks") + ") on '" +
                     w.k.semaphores[sem].name + "' (barrier " +
