@@ -149,3 +149,41 @@ gpu.module @asm {
   }
 }
 }
+
+// -----
+
+// examples/ring_exchange without the gpu.barrier between the block's put
+// and the leader's signal: the signal releases thread 0's part of the put.
+// CHECK: offset :30:7: error: race: the signal by thread 0 of member 0 (launch 0) releases only its own writes, but 512 threads of the block wrote symmetric memory with 'weave.put' and no gpu.barrier orders their writes before the signal
+// CHECK: offset :25:5: note: the writes of the other threads
+module attributes {gpu.container_module} {
+gpu.module @ring_exchange {
+  gpu.func @ring_exchange(
+      %src: memref<65536xf32> {weave.name = "src"},
+      %inbox: memref<65536xf32, #weave.symmetric> {weave.name = "inbox"},
+      %ready: !weave.semaphore {weave.name = "ready"},
+      %bar: !weave.semaphore {weave.name = "barrier"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>,
+          grid = [1, 1, 1], block = [512, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    weave.barrier %bar scope(team) : !weave.semaphore
+    weave.put %src, %inbox on %right
+        : memref<65536xf32> -> memref<65536xf32, #weave.symmetric>
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      weave.semaphore_signal %ready, %one on %right : !weave.semaphore
+      weave.semaphore_wait %ready, %one decrement : !weave.semaphore
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+}

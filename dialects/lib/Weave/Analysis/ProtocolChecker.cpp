@@ -265,6 +265,10 @@ struct Agent {
   Operation *blockOp = nullptr;
   int laneProgress = 0;       ///< lanes of a per-thread wait already through
   int64_t barrierRound = -1;  ///< the round of the barrier it arrived at
+  /// Writes to symmetric memory since the block last synchronized (a
+  /// gpu.barrier or an op that starts with one), with the threads that made
+  /// them: a signal releases only its own thread's writes.
+  std::vector<std::pair<Operation *, std::vector<int>>> unsynced;
   std::vector<size_t> pendingBulk; ///< access indices of incomplete TMA stores
   std::vector<std::pair<int64_t, int>> pendingBulkKeys;
   PipelineState *pipe = nullptr; ///< for roles: the pipeline they serve
@@ -711,6 +715,38 @@ struct Exec {
   Result execPipeline(MatmulPipelineOp op, const std::vector<int> &mask);
   bool viewOf(Operation *op, Value v, std::shared_ptr<View> &out);
   void signalCounter(int member, int sem, int64_t idx, int64_t value, bool set);
+  /// Writes of `lanes` to symmetric memory that no block barrier ordered.
+  void unsyncedWrite(Operation *op, std::vector<int> lanes) {
+    if (a.unsynced.size() < 64)
+      a.unsynced.push_back({op, std::move(lanes)});
+  }
+  /// A signal by `signallers` releases only their own writes: report the
+  /// writes of other threads of the block that no barrier ordered first.
+  void checkRelease(Operation *sigOp, const std::vector<int> &signallers) {
+    for (auto &[wop, lanes] : a.unsynced) {
+      if (std::includes(signallers.begin(), signallers.end(), lanes.begin(),
+                        lanes.end()))
+        continue;
+      Finding f;
+      f.kind = "race";
+      f.loc = sigOp->getLoc();
+      f.message = "race: the signal by " +
+                  std::string(signallers.size() == 1
+                                  ? "thread " + std::to_string(signallers[0])
+                                  : std::to_string(signallers.size()) +
+                                        " threads") +
+                  " of " + w.who(a) + " releases only its own writes, but " +
+                  std::to_string(lanes.size()) + " threads of the block wrote "
+                  "symmetric memory with '" +
+                  wop->getName().getStringRef().str() +
+                  "' and no gpu.barrier orders their writes before the "
+                  "signal: a peer that sees the signal may read data that "
+                  "has not landed";
+      f.notes.push_back({wop->getLoc(), "the writes of the other threads"});
+      w.report(std::move(f));
+      return;
+    }
+  }
   void release() {
     // Bulk stores still in flight are not covered by this release.
     a.tick();
@@ -999,6 +1035,8 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
       if (view->space == Space::Symmetric)
         w.access(a, op, owner, view->buf, lo, 1, hi - lo, hi - lo, write,
                  atomic, what);
+      if (view->space == Space::Symmetric && write)
+        unsyncedWrite(op, mask);
       i = j;
     }
   }
@@ -1034,6 +1072,7 @@ Exec::Result Exec::execSignal(SemaphoreSignalOp op,
   if (!ints(op, op.getValue(), value))
     return Stop;
   bool setMode = op.getMode() == SemaphoreSignalMode::Set;
+  checkRelease(op, mask);
   for (int t : mask) {
     int64_t d = at(dev, t), i = at(idx, t);
     if (d < 0 || d >= w.D || i < 0 || i >= w.k.semaphores[sem].count) {
@@ -1123,6 +1162,8 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
   }
   a.laneProgress = 0;
   a.blocked = false;
+  if (op.getScope() == CopyScope::Block)
+    a.unsynced.clear();
   ++w.syncEvents;
   return Sync;
 }
@@ -1145,6 +1186,7 @@ Exec::Result Exec::execBarrier(BarrierOp op, const std::vector<int> &mask) {
     return Stop;
   }
   bool team = op.getScope() == BarrierScope::Team;
+  a.unsynced.clear(); // it starts with bar.sync 0
   if (a.barrierRound < 0) {
     // Arrive: the round is this member's count of such barriers.
     int64_t r;
@@ -1278,6 +1320,17 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
       return Stop;
   }
   bool isGet = isa<GetOp>(op);
+  // The threads each actor stands for.
+  auto lanesOf = [&](int t) {
+    std::vector<int> l;
+    if (scope == CopyScope::Thread)
+      l = {t};
+    else
+      for (int u : mask)
+        if (scope == CopyScope::Block || u / 32 == t / 32)
+          l.push_back(u);
+    return l;
+  };
   for (int t : actors) {
     Access sb, db;
     if (!viewBox(*sv, t, sb) || !viewBox(*dv, t, db)) {
@@ -1339,7 +1392,15 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
       for (int64_t e = 0; e < n && e < (1 << 20); ++e)
         w.ints[{dow, dv->buf}][d0 + e] = w.loadInt(so, sv->buf, s0 + e);
     }
+    if (dv->space == Space::Symmetric && !sig)
+      unsyncedWrite(op, lanesOf(t));
     if (sig) {
+      // The copy's threads synchronize before one of them signals.
+      std::vector<int> group = lanesOf(t);
+      if (scope == CopyScope::Block)
+        a.unsynced.clear();
+      else
+        checkRelease(op, group);
       int64_t target = isGet ? a.member : (dd.empty() ? a.member : at(dd, t));
       if (sem < 0) {
         w.notModelled(op, "a semaphore the checker cannot follow");
@@ -1581,6 +1642,7 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
       w.report(std::move(f));
       return Stop;
     }
+    a.unsynced.clear();
     return Next;
   }
   if (isa<gpu::PrintfOp, NVVM::FenceProxyOp, gpu::ReturnOp>(op) ||
