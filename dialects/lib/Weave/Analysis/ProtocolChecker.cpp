@@ -63,13 +63,13 @@ enum class Space { Global, Symmetric, Shared, Private };
 
 /// A memref as the checker sees it: which buffer, whose copy, where.
 struct View {
-  int buf = -1;         ///< Kernel::buffers index
+  int buf = -1; ///< Kernel::buffers index
   Space space = Space::Global;
-  Lanes owner;          ///< member whose copy (symmetric and global)
-  Lanes offset;         ///< in elements from the buffer's start
+  Lanes owner;  ///< member whose copy (symmetric and global)
+  Lanes offset; ///< in elements from the buffer's start
   SmallVector<int64_t, 4> sizes, strides;
   int64_t elemBytes = 1;
-  bool remote = false;  ///< reached through weave.remote_ref
+  bool remote = false; ///< reached through weave.remote_ref
   int64_t numElements() const {
     int64_t n = 1;
     for (int64_t s : sizes)
@@ -82,7 +82,7 @@ struct Val {
   enum Kind : uint8_t { Unset, Int, Unknown, Mem, Sem } kind = Unset;
   Lanes v;
   std::shared_ptr<View> mem;
-  int sem = -1;        ///< Kernel::semaphores index
+  int sem = -1;             ///< Kernel::semaphores index
   Operation *why = nullptr; ///< Unknown: the op whose result it is
   static Val integer(int64_t x) {
     Val r;
@@ -167,7 +167,8 @@ struct Semaphore {
 };
 
 struct Finding {
-  std::string kind; ///< "deadlock", "race", "out of bounds", "not modelled", ...
+  std::string
+      kind; ///< "deadlock", "race", "out of bounds", "not modelled", ...
   LocationAttr loc;
   std::string message;
   std::vector<std::pair<Location, std::string>> notes;
@@ -263,8 +264,8 @@ struct Agent {
   bool blocked = false;
   std::string blockReason;
   Operation *blockOp = nullptr;
-  int laneProgress = 0;       ///< lanes of a per-thread wait already through
-  int64_t barrierRound = -1;  ///< the round of the barrier it arrived at
+  int laneProgress = 0;      ///< lanes of a per-thread wait already through
+  int64_t barrierRound = -1; ///< the round of the barrier it arrived at
   /// Writes to symmetric memory since the block last synchronized (a
   /// gpu.barrier or an op that starts with one), with the threads that made
   /// them: a signal releases only its own thread's writes.
@@ -272,7 +273,7 @@ struct Agent {
   std::vector<size_t> pendingBulk; ///< access indices of incomplete TMA stores
   std::vector<std::pair<int64_t, int>> pendingBulkKeys;
   PipelineState *pipe = nullptr; ///< for roles: the pipeline they serve
-  int64_t roleStep = 0;       ///< roles: next step
+  int64_t roleStep = 0;          ///< roles: next step
   int rolePhase = 0;
   int64_t roleBox = 0;
   std::map<int, std::map<int64_t, int64_t>> sharedInts; ///< workgroup ints
@@ -315,7 +316,7 @@ struct Access {
   int agent;
   uint32_t stamp;
   bool write, atomic;
-  Operation *op;   ///< null: the host stream
+  Operation *op; ///< null: the host stream
   int member, launch, block;
   Role role;
   const char *what;
@@ -355,10 +356,10 @@ struct PacketDeposit {
 struct Kernel {
   gpu::GPUFuncOp func;
   KernelAttr attr;
-  std::vector<Buffer> buffers;          ///< by argument index (non-buffers empty)
-  std::vector<int> semOfArg;            ///< argument -> Semaphore index or -1
+  std::vector<Buffer> buffers; ///< by argument index (non-buffers empty)
+  std::vector<int> semOfArg;   ///< argument -> Semaphore index or -1
   std::vector<Semaphore> semaphores;
-  std::vector<Operation *> signalsOf;   ///< unused placeholder
+  std::vector<Operation *> signalsOf; ///< unused placeholder
   int threads = 1;
   int64_t meshSize = ShapedType::kDynamic;
 };
@@ -374,10 +375,10 @@ struct World {
   std::vector<std::unique_ptr<Agent>> agents;
   std::vector<int> launchOf;              ///< per member: current launch
   std::vector<std::vector<Agent *>> live; ///< per member: agents of its launch
-  std::vector<VC> memberEnd;              ///< per member: join of its ended launches
+  std::vector<VC> memberEnd; ///< per member: join of its ended launches
   std::map<std::tuple<int, int, int64_t>, Counter> counters; // member, sem, idx
   std::map<std::tuple<int, int, int64_t>, BarrierRound> rounds; // sem, scope, r
-  std::map<std::pair<int, int>, int64_t> teamRound;    // member, sem
+  std::map<std::pair<int, int>, int64_t> teamRound;             // member, sem
   std::map<std::tuple<int, int, int>, int64_t> blockRound; // member, block, sem
   std::map<std::pair<int, int>, std::vector<PacketDeposit>> packets;
   std::map<std::pair<int, int>, std::map<int64_t, int64_t>> ints; // member, buf
@@ -518,7 +519,8 @@ bool boxesOverlap(const Access &a, const Access &b) {
 
 std::string describeBytes(const Access &x) {
   int64_t hi = x.base + (x.rows - 1) * x.pitch + x.width;
-  std::string s = "bytes [" + std::to_string(x.base) + ", " + std::to_string(hi) + ")";
+  std::string s =
+      "bytes [" + std::to_string(x.base) + ", " + std::to_string(hi) + ")";
   if (x.rows > 1)
     s += " (" + std::to_string(x.rows) + " rows of " + std::to_string(x.width) +
          ")";
@@ -539,8 +541,11 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
   }
   if (!write && owner == a.member)
     localReads.insert({a.member, a.launch, buf});
-  Access cur{base, rows, pitch, width, a.id, pendingBulk ? kPending : a.now(),
-             write, atomic, op, a.member, a.launch, a.block, a.role, what};
+  Access cur{base,     rows,     pitch,
+             width,    a.id,     pendingBulk ? kPending : a.now(),
+             write,    atomic,   op,
+             a.member, a.launch, a.block,
+             a.role,   what};
   CopyHistory &h = history[{owner, buf}];
   // The same box again, from the same agent with nothing in between: the
   // pipeline's loads of one lhs tile for every column tile.
@@ -552,69 +557,70 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
   h.seen.push_back(0);
   int64_t lo = base, hi = base + (rows - 1) * pitch + width;
   for (int64_t p = lo / kPageBytes; p <= (hi - 1) / kPageBytes; ++p) {
-   for (int list = 0; list < (write ? 2 : 1); ++list) {
-    auto &pages = list == 0 ? h.writePages : h.readPages;
-    auto it = pages.find(p);
-    if (it != pages.end()) {
-      for (uint32_t j : it->second) {
-        if (h.seen[j] == index + 1)
-          continue;
-        h.seen[j] = index + 1;
-        const Access &prev = h.acc[j];
-        if (!prev.write && !write)
-          continue;
-        if (prev.atomic && atomic)
-          continue;
-        if (prev.agent == a.id && prev.stamp != kPending)
-          continue;
-        if (prev.stamp != kPending && a.clock.get(prev.agent) >= prev.stamp)
-          continue;
-        if (!boxesOverlap(prev, cur))
-          continue;
-        Finding f;
-        f.kind = "race";
-        std::string bufName = k.buffers[buf].name;
-        auto side = [&](const Access &x) {
-          std::string s;
-          if (!x.op)
-            s = "the host stream of member " + std::to_string(x.member) +
-                (x.write ? " (writing the input before launch " +
-                               std::to_string(x.launch) + ")"
-                         : " (reading the output after launch " +
-                               std::to_string(x.launch) + ")");
-          else {
-            Agent &xa = *agents[x.agent];
-            s = std::string(x.what) + " by " + who(xa);
-          }
-          return s;
-        };
-        // The primary location is a kernel access (the host has none).
-        const Access &one = cur.op ? cur : prev;
-        const Access &other = cur.op ? prev : cur;
-        f.loc = one.op->getLoc();
-        f.message = "race: " + side(one) + (one.write ? " writes " : " reads ") +
-                    describeBytes(one) + " of member " + std::to_string(owner) +
-                    "'s '" + bufName + "' while " + side(other) +
-                    (other.write ? " writes " : " reads ") +
-                    describeBytes(other) +
-                    ", and no signal/wait or barrier orders the two";
-        if (prev.stamp == kPending)
-          f.message += " (the earlier bulk store is not complete: wait for it "
-                       "with weave.wait_smem_to_gmem 0 before signalling)";
-        // The host's side: the parameter it reads or writes.
-        f.notes.push_back({other.op ? other.op->getLoc()
-                                    : k.func.getArgument(buf).getLoc(),
-                           "the other access: " + side(other)});
-        std::string l1, l2;
-        llvm::raw_string_ostream o1(l1), o2(l2);
-        o1 << LocationAttr(f.loc) << (one.op ? "k" : "h");
-        o2 << f.notes.back().first << (other.op ? "k" : "h");
-        f.key = "race|" + std::min(l1, l2) + "|" + std::max(l1, l2);
-        report(std::move(f));
-        break;
+    for (int list = 0; list < (write ? 2 : 1); ++list) {
+      auto &pages = list == 0 ? h.writePages : h.readPages;
+      auto it = pages.find(p);
+      if (it != pages.end()) {
+        for (uint32_t j : it->second) {
+          if (h.seen[j] == index + 1)
+            continue;
+          h.seen[j] = index + 1;
+          const Access &prev = h.acc[j];
+          if (!prev.write && !write)
+            continue;
+          if (prev.atomic && atomic)
+            continue;
+          if (prev.agent == a.id && prev.stamp != kPending)
+            continue;
+          if (prev.stamp != kPending && a.clock.get(prev.agent) >= prev.stamp)
+            continue;
+          if (!boxesOverlap(prev, cur))
+            continue;
+          Finding f;
+          f.kind = "race";
+          std::string bufName = k.buffers[buf].name;
+          auto side = [&](const Access &x) {
+            std::string s;
+            if (!x.op)
+              s = "the host stream of member " + std::to_string(x.member) +
+                  (x.write ? " (writing the input before launch " +
+                                 std::to_string(x.launch) + ")"
+                           : " (reading the output after launch " +
+                                 std::to_string(x.launch) + ")");
+            else {
+              Agent &xa = *agents[x.agent];
+              s = std::string(x.what) + " by " + who(xa);
+            }
+            return s;
+          };
+          // The primary location is a kernel access (the host has none).
+          const Access &one = cur.op ? cur : prev;
+          const Access &other = cur.op ? prev : cur;
+          f.loc = one.op->getLoc();
+          f.message =
+              "race: " + side(one) + (one.write ? " writes " : " reads ") +
+              describeBytes(one) + " of member " + std::to_string(owner) +
+              "'s '" + bufName + "' while " + side(other) +
+              (other.write ? " writes " : " reads ") + describeBytes(other) +
+              ", and no signal/wait or barrier orders the two";
+          if (prev.stamp == kPending)
+            f.message +=
+                " (the earlier bulk store is not complete: wait for it "
+                "with weave.wait_smem_to_gmem 0 before signalling)";
+          // The host's side: the parameter it reads or writes.
+          f.notes.push_back(
+              {other.op ? other.op->getLoc() : k.func.getArgument(buf).getLoc(),
+               "the other access: " + side(other)});
+          std::string l1, l2;
+          llvm::raw_string_ostream o1(l1), o2(l2);
+          o1 << LocationAttr(f.loc) << (one.op ? "k" : "h");
+          o2 << f.notes.back().first << (other.op ? "k" : "h");
+          f.key = "race|" + std::min(l1, l2) + "|" + std::max(l1, l2);
+          report(std::move(f));
+          break;
+        }
       }
     }
-   }
     (write ? h.writePages : h.readPages)[p].push_back(index);
   }
   h.acc.push_back(cur);
@@ -640,8 +646,8 @@ bool World::checkBounds(Agent &a, Operation *op, int owner, int buf, int64_t lo,
   f.loc = op->getLoc();
   f.message = std::string(owner != a.member ? "remote access out of bounds: "
                                             : "access out of bounds: ") +
-              what + " by " + who(a) + " touches bytes [" +
-              std::to_string(lo) + ", " + std::to_string(hi) + ") of member " +
+              what + " by " + who(a) + " touches bytes [" + std::to_string(lo) +
+              ", " + std::to_string(hi) + ") of member " +
               std::to_string(owner) + "'s '" + b.name + "', which has " +
               std::to_string(b.bytes()) + " bytes";
   report(std::move(f));
@@ -681,7 +687,8 @@ struct Exec {
       why = "the value was never computed";
     w.notModelled(op, "'" + op->getName().getStringRef() +
                           "' depends on an operand the checker cannot "
-                          "compute: " + why);
+                          "compute: " +
+                          why);
     return false;
   }
   bool uniform(Operation *op, Value v, const std::vector<int> &mask,
@@ -712,6 +719,9 @@ struct Exec {
                   Value sigVal, Value sigDev, const std::vector<int> &mask,
                   bool packets, Value flag);
   Result execReadPackets(ReadPacketsOp op, const std::vector<int> &mask);
+  Result execBulk(Operation *op, Value gmem, ValueRange indices, Value smem,
+                  Value device, bool write, bool reduce,
+                  const std::vector<int> &mask);
   Result execPipeline(MatmulPipelineOp op, const std::vector<int> &mask);
   bool viewOf(Operation *op, Value v, std::shared_ptr<View> &out);
   void signalCounter(int member, int sem, int64_t idx, int64_t value, bool set);
@@ -730,18 +740,19 @@ struct Exec {
       Finding f;
       f.kind = "race";
       f.loc = sigOp->getLoc();
-      f.message = "race: the signal by " +
-                  std::string(signallers.size() == 1
-                                  ? "thread " + std::to_string(signallers[0])
-                                  : std::to_string(signallers.size()) +
-                                        " threads") +
-                  " of " + w.who(a) + " releases only its own writes, but " +
-                  std::to_string(lanes.size()) + " threads of the block wrote "
-                  "symmetric memory with '" +
-                  wop->getName().getStringRef().str() +
-                  "' and no gpu.barrier orders their writes before the "
-                  "signal: a peer that sees the signal may read data that "
-                  "has not landed";
+      f.message =
+          "race: the signal by " +
+          std::string(signallers.size() == 1
+                          ? "thread " + std::to_string(signallers[0])
+                          : std::to_string(signallers.size()) + " threads") +
+          " of " + w.who(a) + " releases only its own writes, but " +
+          std::to_string(lanes.size()) +
+          " threads of the block wrote "
+          "symmetric memory with '" +
+          wop->getName().getStringRef().str() +
+          "' and no gpu.barrier orders their writes before the "
+          "signal: a peer that sees the signal may read data that "
+          "has not landed";
       f.notes.push_back({wop->getLoc(), "the writes of the other threads"});
       w.report(std::move(f));
       return;
@@ -786,13 +797,15 @@ Exec::Result Exec::execArith(Operation *op) {
     }
     in.push_back(x.v);
   }
-  if (op->getNumResults() != 1 || !allInt || !widthOf(op->getResult(0).getType())) {
+  if (op->getNumResults() != 1 || !allInt ||
+      !widthOf(op->getResult(0).getType())) {
     for (Value r : op->getResults())
       set(r, Val::unknown(unknownWhy ? unknownWhy : op));
     return Next;
   }
   Type rt = op->getResult(0).getType();
-  unsigned w0 = op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : 64;
+  unsigned w0 =
+      op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : 64;
   unsigned rw = widthOf(rt);
   size_t n = 1;
   for (auto &l : in)
@@ -807,16 +820,36 @@ Exec::Result Exec::execArith(Operation *op) {
       uint64_t ux = uns(x, w0), uy = uns(y, w0);
       int64_t sx = norm(x, w0), sy = norm(y, w0);
       switch (c.getPredicate()) {
-      case arith::CmpIPredicate::eq: r = ux == uy; break;
-      case arith::CmpIPredicate::ne: r = ux != uy; break;
-      case arith::CmpIPredicate::slt: r = sx < sy; break;
-      case arith::CmpIPredicate::sle: r = sx <= sy; break;
-      case arith::CmpIPredicate::sgt: r = sx > sy; break;
-      case arith::CmpIPredicate::sge: r = sx >= sy; break;
-      case arith::CmpIPredicate::ult: r = ux < uy; break;
-      case arith::CmpIPredicate::ule: r = ux <= uy; break;
-      case arith::CmpIPredicate::ugt: r = ux > uy; break;
-      case arith::CmpIPredicate::uge: r = ux >= uy; break;
+      case arith::CmpIPredicate::eq:
+        r = ux == uy;
+        break;
+      case arith::CmpIPredicate::ne:
+        r = ux != uy;
+        break;
+      case arith::CmpIPredicate::slt:
+        r = sx < sy;
+        break;
+      case arith::CmpIPredicate::sle:
+        r = sx <= sy;
+        break;
+      case arith::CmpIPredicate::sgt:
+        r = sx > sy;
+        break;
+      case arith::CmpIPredicate::sge:
+        r = sx >= sy;
+        break;
+      case arith::CmpIPredicate::ult:
+        r = ux < uy;
+        break;
+      case arith::CmpIPredicate::ule:
+        r = ux <= uy;
+        break;
+      case arith::CmpIPredicate::ugt:
+        r = ux > uy;
+        break;
+      case arith::CmpIPredicate::uge:
+        r = ux >= uy;
+        break;
       }
     } else if (isa<arith::SelectOp>(op)) {
       r = (A(0) & 1) ? A(1) : A(2);
@@ -928,7 +961,8 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
     if (buf && buf->integer && elems == 1 &&
         (view->space == Space::Symmetric || view->space == Space::Global)) {
       result.kind = Val::Int;
-      result.v.assign(off.size() == 1 && view->owner.size() == 1 ? 1 : a.threads, 0);
+      result.v.assign(
+          off.size() == 1 && view->owner.size() == 1 ? 1 : a.threads, 0);
     } else if (view->space == Space::Shared && elems == 1 &&
                widthOf(op->getResult(0).getType())) {
       result.kind = Val::Int;
@@ -966,15 +1000,15 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
   }
   // Global and symmetric memory: group the lanes' element ranges into
   // contiguous runs per owner, one access each.
-  const char *what = write ? (atomic ? "an atomic update" : "a store")
-                           : "a load";
+  const char *what =
+      write ? (atomic ? "an atomic update" : "a store") : "a load";
   if (view->remote)
     what = write ? (atomic ? "a remote atomic" : "a remote store")
                  : "a remote load";
   bool uniformAddr = off.size() == 1 && view->owner.size() == 1;
   std::vector<int> lanes = uniformAddr && !atomic
-                              ? std::vector<int>{mask.empty() ? 0 : mask[0]}
-                              : mask;
+                               ? std::vector<int>{mask.empty() ? 0 : mask[0]}
+                               : mask;
   std::vector<std::pair<int64_t, int64_t>> runs; // (owner, element) sorted
   for (int t : lanes) {
     int64_t owner = at(view->owner, t);
@@ -989,13 +1023,27 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
           auto rmw = cast<memref::AtomicRMWOp>(op);
           int64_t nv = cur;
           switch (rmw.getKind()) {
-          case arith::AtomicRMWKind::addi: nv = cur + add; break;
-          case arith::AtomicRMWKind::assign: nv = add; break;
-          case arith::AtomicRMWKind::maxs: nv = std::max(cur, add); break;
-          case arith::AtomicRMWKind::mins: nv = std::min(cur, add); break;
-          case arith::AtomicRMWKind::ori: nv = cur | add; break;
-          case arith::AtomicRMWKind::andi: nv = cur & add; break;
-          default: w.notModelled(op, "this atomic_rmw kind"); return Stop;
+          case arith::AtomicRMWKind::addi:
+            nv = cur + add;
+            break;
+          case arith::AtomicRMWKind::assign:
+            nv = add;
+            break;
+          case arith::AtomicRMWKind::maxs:
+            nv = std::max(cur, add);
+            break;
+          case arith::AtomicRMWKind::mins:
+            nv = std::min(cur, add);
+            break;
+          case arith::AtomicRMWKind::ori:
+            nv = cur | add;
+            break;
+          case arith::AtomicRMWKind::andi:
+            nv = cur & add;
+            break;
+          default:
+            w.notModelled(op, "this atomic_rmw kind");
+            return Stop;
           }
           mem[e] = norm(nv, widthOf(rmw.getValue().getType()));
           if (op->getNumResults() == 1) {
@@ -1018,7 +1066,8 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
   }
   if (atomic && op->getNumResults() == 1 && !get(op->getResult(0)).kind)
     set(op->getResult(0), Val::unknown(op));
-  if (buf && (view->space == Space::Symmetric || view->space == Space::Global)) {
+  if (buf &&
+      (view->space == Space::Symmetric || view->space == Space::Global)) {
     std::sort(runs.begin(), runs.end());
     runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
     int64_t eb = view->elemBytes;
@@ -1141,13 +1190,12 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
     if (!ok) {
       a.blocked = true;
       a.blockOp = op;
-      a.blockReason = "waits for '" + w.k.semaphores[sem].name + "'" +
-                      (w.k.semaphores[sem].count > 1
-                           ? "[" + std::to_string(i) + "]"
-                           : std::string()) +
-                      (eq ? " == " : " >= ") + std::to_string(v) +
-                      " (it holds " +
-                      std::to_string(c.value) + ")";
+      a.blockReason =
+          "waits for '" + w.k.semaphores[sem].name + "'" +
+          (w.k.semaphores[sem].count > 1 ? "[" + std::to_string(i) + "]"
+                                         : std::string()) +
+          (eq ? " == " : " >= ") + std::to_string(v) + " (it holds " +
+          std::to_string(c.value) + ")";
       if (waiters.size() > 1)
         a.blockReason += " in thread " + std::to_string(t) + ", " +
                          std::to_string(a.laneProgress) + " of the " +
@@ -1205,7 +1253,8 @@ Exec::Result Exec::execBarrier(BarrierOp op, const std::vector<int> &mask) {
       f.kind = "deadlock";
       f.loc = op.getLoc();
       f.message = "scope(team) barrier reached by more than one block of "
-                  "member " + std::to_string(a.member) + " (launch " +
+                  "member " +
+                  std::to_string(a.member) + " (launch " +
                   std::to_string(a.launch) +
                   "): its counter gets too many arrivals";
       w.report(std::move(f));
@@ -1231,12 +1280,12 @@ Exec::Result Exec::execBarrier(BarrierOp op, const std::vector<int> &mask) {
                    (team ? std::string()
                          : " (" + std::to_string(round.members[m]) + " of " +
                                std::to_string(need) + " blocks arrived)");
-    a.blockReason = "waits at weave.barrier scope(" +
-                    std::string(team ? "team" : "team_blocks") + ") on '" +
-                    w.k.semaphores[sem].name + "' (barrier " +
-                    std::to_string(a.barrierRound) + " of the counters) for member" +
-                    (missing.find(',') != std::string::npos ? "s " : " ") +
-                    missing;
+    a.blockReason =
+        "waits at weave.barrier scope(" +
+        std::string(team ? "team" : "team_blocks") + ") on '" +
+        w.k.semaphores[sem].name + "' (barrier " +
+        std::to_string(a.barrierRound) + " of the counters) for member" +
+        (missing.find(',') != std::string::npos ? "s " : " ") + missing;
     return Block;
   }
   a.clock.join(round.joined);
@@ -1251,7 +1300,8 @@ static bool viewBox(const View &v, int t, Access &box) {
   int64_t eb = v.elemBytes;
   int64_t off = at(v.offset, t) * eb;
   if (v.sizes.empty()) {
-    box = {off, 1, eb, eb, 0, 0, false, false, nullptr, 0, 0, 0, Role::Block, ""};
+    box = {off,   1,       eb, eb, 0, 0,           false,
+           false, nullptr, 0,  0,  0, Role::Block, ""};
     return true;
   }
   // Contiguous (the copies require it): one interval.
@@ -1265,12 +1315,25 @@ static bool viewBox(const View &v, int t, Access &box) {
     expect *= v.sizes[d];
   }
   if (contiguous) {
-    box = {off, 1, n * eb, n * eb, 0, 0, false, false, nullptr, 0, 0, 0, Role::Block, ""};
+    box = {off,   1,       n * eb, n * eb, 0, 0,           false,
+           false, nullptr, 0,      0,      0, Role::Block, ""};
     return true;
   }
   if (rank == 2 && v.strides[1] == 1) {
-    box = {off, v.sizes[0], v.strides[0] * eb, v.sizes[1] * eb, 0, 0, false,
-           false, nullptr, 0, 0, 0, Role::Block, ""};
+    box = {off,
+           v.sizes[0],
+           v.strides[0] * eb,
+           v.sizes[1] * eb,
+           0,
+           0,
+           false,
+           false,
+           nullptr,
+           0,
+           0,
+           0,
+           Role::Block,
+           ""};
     return true;
   }
   return false;
@@ -1346,9 +1409,10 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
         Finding f;
         f.kind = "out of bounds";
         f.loc = op->getLoc();
-        f.message = std::string(what) + " by " + w.who(a) +
-                    " names member " + std::to_string(owner) +
-                    ", outside the team of " + std::to_string(w.D);
+        f.message = "remote access out of bounds: " + std::string(what) +
+                    " by " + w.who(a) + " names member " +
+                    std::to_string(owner) + ", outside the team of " +
+                    std::to_string(w.D);
         w.report(std::move(f));
         return false;
       }
@@ -1379,7 +1443,9 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
       return true;
     };
     const char *rd = isGet ? "a get (remote read)" : "a put's read";
-    const char *wr = isGet ? "a get's write" : (packets ? "a packet put" : "a put (remote write)");
+    const char *wr = isGet
+                         ? "a get's write"
+                         : (packets ? "a packet put" : "a put (remote write)");
     if (!side(*sv, sd, sb, false, rd) || !side(*dv, dd, db, true, wr))
       return Stop;
     // Copy integer contents.
@@ -1469,6 +1535,86 @@ Exec::Result Exec::execReadPackets(ReadPacketsOp op,
   }
   ++w.syncEvents;
   return Sync;
+}
+
+/// A bulk (TMA) copy between `gmem` at `indices` (on `device`) and the
+/// shared tile `smem`: a store is pending until the issuing thread waits for
+/// it; a load reads at issue (its mbarrier is the block's own business).
+Exec::Result Exec::execBulk(Operation *op, Value gmem, ValueRange indices,
+                            Value smem, Value device, bool write, bool reduce,
+                            const std::vector<int> &mask) {
+  std::shared_ptr<View> tv, sv;
+  if (!viewOf(op, gmem, tv) || !viewOf(op, smem, sv))
+    return Stop;
+  if (tv->buf < 0 || tv->space == Space::Shared)
+    return Next;
+  SmallVector<Lanes, 4> idx;
+  for (Value i : indices) {
+    Lanes l;
+    if (!ints(op, i, l))
+      return Stop;
+    idx.push_back(l);
+  }
+  Lanes dev;
+  if (device && !ints(op, device, dev))
+    return Stop;
+  for (int t : mask) {
+    int owner = device ? at(dev, t) : at(tv->owner, t);
+    // The tile's box, clipped to the view (TMA clips at the edges).
+    int rank = tv->sizes.size();
+    if (rank == 0 || (int)idx.size() != rank || (int)sv->sizes.size() != rank) {
+      w.notModelled(op, "a bulk copy of this rank");
+      return Stop;
+    }
+    int64_t rows = 1, row0 = 0;
+    for (int d = 0; d < rank - 1; ++d) {
+      int64_t i0 = at(idx[d], t);
+      int64_t hi = std::min(i0 + sv->sizes[d], tv->sizes[d]);
+      if (d == rank - 2) {
+        row0 = i0;
+        rows = std::max<int64_t>(hi - std::max<int64_t>(i0, 0), 0);
+        row0 = std::max<int64_t>(i0, 0);
+      } else if (sv->sizes[d] != 1) {
+        w.notModelled(op, "a bulk copy of a box with more than two "
+                          "non-unit dimensions");
+        return Stop;
+      }
+    }
+    int64_t c0 = at(idx[rank - 1], t);
+    int64_t c1 = std::min(c0 + sv->sizes[rank - 1], tv->sizes[rank - 1]);
+    c0 = std::max<int64_t>(c0, 0);
+    if (rows <= 0 || c1 <= c0)
+      continue;
+    int64_t eb = tv->elemBytes;
+    int64_t base = at(tv->offset, t);
+    for (int d = 0; d < rank - 1; ++d)
+      base += (d == rank - 2 ? row0 : at(idx[d], t)) * tv->strides[d];
+    base += c0 * tv->strides[rank - 1];
+    int64_t pitch = rank >= 2 ? tv->strides[rank - 2] * eb : 0;
+    int64_t lo = base * eb, hi = lo + (rows - 1) * pitch + (c1 - c0) * eb;
+    bool remote = device && owner != a.member;
+    const char *what =
+        !write ? (remote ? "a remote bulk (TMA) load" : "a bulk (TMA) load")
+        : reduce
+            ? (remote ? "a remote bulk reduction" : "a bulk reduction")
+            : (remote ? "a remote bulk (TMA) store" : "a bulk (TMA) store");
+    if (owner < 0 || owner >= w.D) {
+      Finding f;
+      f.kind = "out of bounds";
+      f.loc = op->getLoc();
+      f.message = "remote access out of bounds: " + std::string(what) + " by " +
+                  w.who(a) + " names member " + std::to_string(owner) +
+                  ", outside the team of " + std::to_string(w.D);
+      w.report(std::move(f));
+      return Stop;
+    }
+    if (!w.checkBounds(a, op, owner, tv->buf, lo, hi, what))
+      return Stop;
+    if (tv->space == Space::Symmetric)
+      w.access(a, op, owner, tv->buf, lo, rows, pitch, (c1 - c0) * eb, write,
+               reduce, what, /*pendingBulk=*/write);
+  }
+  return Next;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1574,8 +1720,8 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
   if (isa<arith::ConstantOp>(op)) {
     auto c = cast<arith::ConstantOp>(op);
     if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      set(op->getResult(0),
-          Val::integer(norm(i.getValue().getSExtValue(), widthOf(i.getType()))));
+      set(op->getResult(0), Val::integer(norm(i.getValue().getSExtValue(),
+                                              widthOf(i.getType()))));
     else
       set(op->getResult(0), Val::unknown(op));
     return Next;
@@ -1600,7 +1746,8 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
       v.v[i] = t.getDimension() == gpu::Dimension::x   ? i % bx
                : t.getDimension() == gpu::Dimension::y ? (i / bx) % by
                                                        : i / (bx * by);
-    bool same = std::all_of(v.v.begin(), v.v.end(), [&](int64_t x) { return x == v.v[0]; });
+    bool same = std::all_of(v.v.begin(), v.v.end(),
+                            [&](int64_t x) { return x == v.v[0]; });
     if (same)
       v.v.resize(1);
     set(t, v);
@@ -1778,8 +1925,8 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     return execMemAccess(op, s.getMemref(), s.getIndices(), 1, true, false,
                          mask, s.getValue());
   if (auto r = dyn_cast<memref::AtomicRMWOp>(op))
-    return execMemAccess(op, r.getMemref(), r.getIndices(), 1, true, true,
-                         mask, r.getValue());
+    return execMemAccess(op, r.getMemref(), r.getIndices(), 1, true, true, mask,
+                         r.getValue());
   if (auto l = dyn_cast<vector::LoadOp>(op))
     return execMemAccess(op, l.getBase(), l.getIndices(),
                          l.getVectorType().getNumElements(), false, false, mask,
@@ -1807,8 +1954,8 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
       Val saved = get(buf);
       a.vals[buf] = tmp;
       int64_t elems = isa<VectorType>(aa.getValue().getType()) ? 2 : 1;
-      Result r = execMemAccess(op, buf, aa.getIndices(), elems, true, true,
-                               mask, {});
+      Result r =
+          execMemAccess(op, buf, aa.getIndices(), elems, true, true, mask, {});
       a.vals[buf] = saved;
       return r;
     }
@@ -1832,82 +1979,16 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
                     g.getSignalValue(), {}, mask, false, {});
   if (auto r = dyn_cast<ReadPacketsOp>(op))
     return execReadPackets(r, mask);
-  if (auto c = dyn_cast<CopySmemToGmemOp>(op)) {
-    std::shared_ptr<View> tv, sv;
-    if (!viewOf(op, c.getTarget(), tv) || !viewOf(op, c.getSource(), sv))
-      return Stop;
-    if (tv->buf < 0 || tv->space == Space::Shared)
-      return Next;
-    SmallVector<Lanes, 4> idx;
-    for (Value i : c.getIndices()) {
-      Lanes l;
-      if (!ints(op, i, l))
-        return Stop;
-      idx.push_back(l);
-    }
-    Lanes dev;
-    if (c.getDevice() && !ints(op, c.getDevice(), dev))
-      return Stop;
-    for (int t : mask) {
-      int owner = c.getDevice() ? at(dev, t) : at(tv->owner, t);
-      // The tile's box, clipped to the view (TMA clips at the edges).
-      int rank = tv->sizes.size();
-      if (rank == 0 || (int)idx.size() != rank ||
-          (int)sv->sizes.size() != rank) {
-        w.notModelled(op, "a bulk store of this rank");
-        return Stop;
-      }
-      int64_t rows = 1, row0 = 0;
-      for (int d = 0; d < rank - 1; ++d) {
-        int64_t i0 = at(idx[d], t);
-        int64_t hi = std::min(i0 + sv->sizes[d], tv->sizes[d]);
-        if (d == rank - 2) {
-          row0 = i0;
-          rows = std::max<int64_t>(hi - std::max<int64_t>(i0, 0), 0);
-          row0 = std::max<int64_t>(i0, 0);
-        } else if (sv->sizes[d] != 1) {
-          w.notModelled(op, "a bulk store of a box with more than two "
-                            "non-unit dimensions");
-          return Stop;
-        }
-      }
-      int64_t c0 = at(idx[rank - 1], t);
-      int64_t c1 = std::min(c0 + sv->sizes[rank - 1], tv->sizes[rank - 1]);
-      c0 = std::max<int64_t>(c0, 0);
-      if (rows <= 0 || c1 <= c0)
-        continue;
-      int64_t eb = tv->elemBytes;
-      int64_t base = at(tv->offset, t);
-      for (int d = 0; d < rank - 1; ++d)
-        base += (d == rank - 2 ? row0 : at(idx[d], t)) * tv->strides[d];
-      base += c0 * tv->strides[rank - 1];
-      int64_t pitch = rank >= 2 ? tv->strides[rank - 2] * eb : 0;
-      int64_t lo = base * eb, hi = lo + (rows - 1) * pitch + (c1 - c0) * eb;
-      const char *what = c.getDevice() && owner != a.member
-                             ? (c.getReduce() ? "a remote bulk reduction"
-                                              : "a remote bulk (TMA) store")
-                             : (c.getReduce() ? "a bulk reduction"
-                                              : "a bulk (TMA) store");
-      if (owner < 0 || owner >= w.D) {
-        w.notModelled(op, "a bulk store to a member outside the team");
-        return Stop;
-      }
-      if (!w.checkBounds(a, op, owner, tv->buf, lo, hi, what))
-        return Stop;
-      if (tv->space == Space::Symmetric)
-        w.access(a, op, owner, tv->buf, lo, rows, pitch, (c1 - c0) * eb, true,
-                 (bool)c.getReduce(), what, /*pendingBulk=*/true);
-    }
-    return Next;
-  }
+  if (auto c = dyn_cast<CopySmemToGmemOp>(op))
+    return execBulk(op, c.getTarget(), c.getIndices(), c.getSource(),
+                    c.getDevice(), /*write=*/true, (bool)c.getReduce(), mask);
+  if (auto c = dyn_cast<CopyGmemToSmemOp>(op))
+    return execBulk(op, c.getSource(), c.getIndices(), c.getTarget(),
+                    c.getDevice(), /*write=*/false, false, mask);
   if (auto wt = dyn_cast<WaitSmemToGmemOp>(op)) {
     if (!wt.getReadOnly() && wt.getPending() == 0)
       completeBulk();
     return Next;
-  }
-  if (isa<CopyGmemToSmemOp>(op)) {
-    w.notModelled(op, "a bulk load outside weave.matmul_pipeline");
-    return Stop;
   }
   if (auto p = dyn_cast<MatmulPipelineOp>(op))
     return execPipeline(p, mask);
@@ -1955,7 +2036,8 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
       set(r, Val::unknown(op));
     return Next;
   }
-  if (isa<gpu::ShuffleOp>(op) || op->getName().getStringRef().starts_with("nvvm.read.ptx")) {
+  if (isa<gpu::ShuffleOp>(op) ||
+      op->getName().getStringRef().starts_with("nvvm.read.ptx")) {
     for (Value r : op->getResults())
       set(r, Val::unknown(op));
     return Next;
@@ -1980,7 +2062,8 @@ void mergeLanes(Val &dst, const Val &src, const std::vector<int> &mask,
   if (dst.kind != src.kind || (dst.kind != Val::Int && dst.kind != Val::Mem)) {
     if (dst.kind == Val::Sem && src.kind == Val::Sem && dst.sem == src.sem)
       return;
-    dst = src.kind == Val::Unknown ? src : Val::unknown(src.why ? src.why : dst.why);
+    dst = src.kind == Val::Unknown ? src
+                                   : Val::unknown(src.why ? src.why : dst.why);
     return;
   }
   if (dst.kind == Val::Int) {
@@ -2104,9 +2187,9 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
         }
         a.rolePhase = 1;
         if (!op.getBeforeLoad().empty()) {
-          pushRegion(op.getBeforeLoad(),
-                     {Val::integer(st.m), Val::integer(st.n), Val::integer(st.k)},
-                     0);
+          pushRegion(
+              op.getBeforeLoad(),
+              {Val::integer(st.m), Val::integer(st.n), Val::integer(st.k)}, 0);
           progressed = true;
           return true;
         }
@@ -2155,8 +2238,8 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
     if (ps.loaded <= s) {
       blocked = true;
       a.blockOp = op;
-      a.blockReason = "waits for the producer's loads of step " +
-                      std::to_string(s);
+      a.blockReason =
+          "waits for the producer's loads of step " + std::to_string(s);
       return true;
     }
     a.clock.join(ps.full[s - ps.fullBase]);
@@ -2182,17 +2265,17 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
         if (ps.loaded <= s) {
           blocked = true;
           a.blockOp = op;
-          a.blockReason = "waits for the producer's loads of step " +
-                          std::to_string(s);
+          a.blockReason =
+              "waits for the producer's loads of step " + std::to_string(s);
           return true;
         }
         a.clock.join(ps.full[s - ps.fullBase]);
         a.tick();
         ps.consumed = s + 1;
         // Drop the clocks nobody needs any more.
-        int64_t keep = std::min(ps.consumed, op.getCallback().empty()
-                                                 ? ps.consumed
-                                                 : ps.calledBack);
+        int64_t keep =
+            std::min(ps.consumed,
+                     op.getCallback().empty() ? ps.consumed : ps.calledBack);
         while (ps.fullBase < keep && !ps.full.empty()) {
           ps.full.pop_front();
           ++ps.fullBase;
@@ -2207,9 +2290,11 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       }
       // The epilogue of the tile: boxes, or the store of the tile to out.
       auto outType = cast<MemRefType>(op.getOut().getType());
-      int64_t outBytes = std::max<int64_t>(1, outType.getElementTypeBitWidth() / 8);
+      int64_t outBytes =
+          std::max<int64_t>(1, outType.getElementTypeBitWidth() / 8);
       int64_t boxCols = 128 / outBytes;
-      int64_t boxes = (ps.tileM / 64) * std::max<int64_t>(ps.tileN / boxCols, 1);
+      int64_t boxes =
+          (ps.tileM / 64) * std::max<int64_t>(ps.tileN / boxCols, 1);
       if (!op.getEpilogue().empty() && a.roleBox < boxes) {
         Block &body = op.getEpilogue().front();
         int64_t i = a.roleBox++;
@@ -2296,8 +2381,7 @@ bool World::step(Agent &a) {
     Operation *op = &*f.it;
     // Terminators: yields of the frame's op.
     if (isa<scf::YieldOp>(op) || isa<scf::ConditionOp>(op) ||
-        isa<func::ReturnOp>(op) || isa<YieldOp>(op) ||
-        isa<gpu::ReturnOp>(op)) {
+        isa<func::ReturnOp>(op) || isa<YieldOp>(op) || isa<gpu::ReturnOp>(op)) {
       SmallVector<Val, 4> yielded;
       for (Value v : op->getOperands())
         yielded.push_back(*(a.lookup(v) ? a.lookup(v) : &x.get(v)));
@@ -2466,9 +2550,9 @@ bool World::step(Agent &a) {
         byCase[which].push_back(t);
       }
       for (auto &[which, lanes] : byCase)
-        n.pending.push_back({which < 0 ? &sw.getDefaultRegion()
-                                       : &sw.getCaseRegions()[which],
-                             lanes});
+        n.pending.push_back(
+            {which < 0 ? &sw.getDefaultRegion() : &sw.getCaseRegions()[which],
+             lanes});
       auto first = std::move(n.pending.back());
       n.pending.pop_back();
       n.mask = first.second;
@@ -2540,7 +2624,8 @@ bool World::step(Agent &a) {
       n.mask = f.mask;
       n.outerMask = f.mask;
       startsBlock(n, callee.getBody());
-      for (auto [arg, v] : llvm::zip(n.block->getArguments(), call.getOperands()))
+      for (auto [arg, v] :
+           llvm::zip(n.block->getArguments(), call.getOperands()))
         a.vals[arg] = x.get(v);
       a.stack.push_back(std::move(n));
       continue;
@@ -2590,8 +2675,9 @@ void World::startLaunch(int member, int launch) {
       const Buffer &buf = k.buffers[b];
       if (buf.space != Space::Symmetric || buf.writtenByKernel)
         continue;
-      Access box{0, 1, buf.bytes(), buf.bytes(), host->id, host->now(), true,
-                 false, nullptr, member, launch, -1, Role::Block, "host write"};
+      Access box{0,           1,    buf.bytes(), buf.bytes(), host->id,
+                 host->now(), true, false,       nullptr,     member,
+                 launch,      -1,   Role::Block, "host write"};
       hostAccess(member, launch, b, box, true, host->clock, host->id);
     }
     host->tick();
@@ -2606,8 +2692,7 @@ void World::startLaunch(int member, int launch) {
       f.mask[t] = t;
     startsBlock(f, k.func.getBody());
     // Workgroup and private attributions: this block's own memory.
-    SmallVector<BlockArgument> attributions(
-        k.func.getWorkgroupAttributions());
+    SmallVector<BlockArgument> attributions(k.func.getWorkgroupAttributions());
     llvm::append_range(attributions, k.func.getPrivateAttributions());
     for (BlockArgument arg : attributions) {
       auto type = cast<MemRefType>(arg.getType());
@@ -2752,8 +2837,8 @@ void World::deadlock() {
     if (!lines.insert(line).second)
       continue;
     if (shown++ < 6)
-      f.notes.push_back({a->blockOp ? a->blockOp->getLoc() : k.func.getLoc(),
-                         line});
+      f.notes.push_back(
+          {a->blockOp ? a->blockOp->getLoc() : k.func.getLoc(), line});
   }
   std::set<int> membersBlocked;
   for (Agent *a : blocked)
@@ -2777,15 +2862,16 @@ void World::deadlock() {
   else if (first->blockOp && isa<BarrierOp>(first->blockOp)) {
     // Where the members the barrier waits for are.
     for (Agent *b : blocked)
-      if (b->member != first->member && !(b->blockOp && isa<BarrierOp>(b->blockOp))) {
+      if (b->member != first->member &&
+          !(b->blockOp && isa<BarrierOp>(b->blockOp))) {
         f.message += "; " + who(*b) + " " + b->blockReason;
         break;
       }
-  }
-  else if (!finished.empty())
-    f.message += "; member" +
-                 std::string(finished.find(',') != std::string::npos ? "s " : " ") +
-                 finished + " finished every launch";
+  } else if (!finished.empty())
+    f.message +=
+        "; member" +
+        std::string(finished.find(',') != std::string::npos ? "s " : " ") +
+        finished + " finished every launch";
   if (shown > 6)
     f.message += " (" + std::to_string(shown - 6) + " more blocked)";
   // The counters' signals: where a matching signal could come from.
@@ -2977,7 +3063,8 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
       kernels.push_back(f);
   });
   if (kernels.empty()) {
-    emitError(module.getLoc()) << "protocol check: no weave kernel in the input";
+    emitError(module.getLoc())
+        << "protocol check: no weave kernel in the input";
     return failure();
   }
   std::vector<Finding> findings;
@@ -3012,7 +3099,7 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
         gridsChecked.insert(G);
         size_t before = findings.size();
         for (unsigned s = 0; s < std::max(opts.schedules, 1u); ++s) {
-          Policy p = s == 0 ? Policy::Forward
+          Policy p = s == 0   ? Policy::Forward
                      : s == 1 ? Policy::Backward
                               : Policy::Random;
           uint64_t seed = opts.seed + s;
@@ -3024,16 +3111,17 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
           totalSync += w.syncEvents;
           for (size_t i = had; i < findings.size(); ++i) {
             std::string how =
-                p == Policy::Forward    ? "members in rank order"
-                : p == Policy::Backward ? "members in reverse rank order"
-                                        : "random schedule, seed " +
-                                              std::to_string(seed);
+                p == Policy::Forward ? "members in rank order"
+                : p == Policy::Backward
+                    ? "members in reverse rank order"
+                    : "random schedule, seed " + std::to_string(seed);
             findings[i].message += " [team size " + std::to_string(D) +
                                    ", grid " + std::to_string(G) + ", " +
                                    std::to_string(opts.launches) +
                                    " launches, " + how + "]";
           }
-          if (findings.size() != before && findings.back().kind == "not modelled")
+          if (findings.size() != before &&
+              findings.back().kind == "not modelled")
             break;
         }
         // One configuration's findings are enough to act on; later ones

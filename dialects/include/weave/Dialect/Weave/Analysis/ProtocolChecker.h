@@ -1,4 +1,5 @@
-//===- ProtocolChecker.h - races and deadlocks between team members -*- C++ -*-===//
+//===- ProtocolChecker.h - races and deadlocks between team members -*- C++
+//-*-===//
 //
 // An abstract interpreter of a kernel's communication skeleton: every member
 // of a team of D devices runs the kernel on the CPU for L consecutive
@@ -61,7 +62,8 @@ struct ProtocolCheckOptions {
 /// module's context; on success a one-line summary of what was explored is
 /// written to `summary`. Fails when anything was found or could not be
 /// modelled.
-LogicalResult checkProtocol(ModuleOp module, const ProtocolCheckOptions &options,
+LogicalResult checkProtocol(ModuleOp module,
+                            const ProtocolCheckOptions &options,
                             llvm::raw_ostream &summary);
 
 } // namespace mlir::weave
