@@ -2,7 +2,7 @@
 // barrier first (a member's next put waits until its neighbour has started
 // the next launch, so its host has read the inbox) passes.
 // RUN: weavec --check-protocol %s | FileCheck %s
-// CHECK: protocol check passed: 1 kernel, team sizes 2,3,4,8, grids 1, 2 launches, 16 schedules (seed 1)
+// CHECK: protocol check passed: 1 kernel, team sizes 2,3,4,8, grids 1, 2 launches, 128 schedules (seed 1)
 module attributes {gpu.container_module} {
 gpu.module @ring_exchange {
   gpu.func @ring_exchange(

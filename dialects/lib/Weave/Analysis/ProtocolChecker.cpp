@@ -142,6 +142,12 @@ struct VC {
 
 constexpr uint32_t kPending = UINT32_MAX;
 
+/// Schedules per configuration while they stay cheap: up to kMaxSchedules
+/// as long as the configuration has interpreted fewer than kCheapSteps
+/// operations (a small collective: about 1000 per schedule).
+constexpr unsigned kMaxSchedules = 32;
+constexpr uint64_t kCheapSteps = 200000;
+
 //===----------------------------------------------------------------------===//
 // The kernel's parameters
 //===----------------------------------------------------------------------===//
@@ -364,13 +370,17 @@ struct Kernel {
   int64_t meshSize = ShapedType::kDynamic;
 };
 
-enum class Policy { Forward, Backward, Random };
+/// How the scheduler picks the next agent: the lowest rank that can move
+/// (it runs ahead), the highest, every member before `victim` (it lags), or
+/// at random.
+enum class Policy { Forward, Backward, Delay, Random };
 
 struct World {
   Kernel &k;
   const ProtocolCheckOptions &opts;
   int D, G, L;
   Policy policy;
+  int victim = 0; ///< Policy::Delay: the member that runs last
   std::mt19937_64 rng;
   std::vector<std::unique_ptr<Agent>> agents;
   std::vector<int> launchOf;              ///< per member: current launch
@@ -2960,6 +2970,9 @@ void World::run() {
       return;
     if (policy == Policy::Backward)
       std::reverse(order.begin(), order.end());
+    else if (policy == Policy::Delay)
+      std::stable_partition(order.begin(), order.end(),
+                            [&](Agent *x) { return x->member != victim; });
     else if (policy == Policy::Random)
       std::shuffle(order.begin(), order.end(), rng);
     bool any = false;
@@ -3098,15 +3111,33 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
         sizesChecked.insert(D);
         gridsChecked.insert(G);
         size_t before = findings.size();
-        for (unsigned s = 0; s < std::max(opts.schedules, 1u); ++s) {
-          Policy p = s == 0   ? Policy::Forward
-                     : s == 1 ? Policy::Backward
-                              : Policy::Random;
+        // The schedules: rank order, reverse, each member lagging behind
+        // the others, then random ones; at least --check-schedules, and
+        // more while they are cheap (small kernels get many interleavings
+        // for little time).
+        uint64_t configSteps = 0;
+        for (unsigned s = 0;; ++s) {
+          unsigned minimum = std::max(opts.schedules, 1u);
+          if (s >= minimum &&
+              (s >= kMaxSchedules || configSteps > kCheapSteps))
+            break;
+          Policy p = Policy::Random;
+          int victim = 0;
+          if (s == 0)
+            p = Policy::Forward;
+          else if (s == 1)
+            p = Policy::Backward;
+          else if (s < 1 + (unsigned)D) {
+            p = Policy::Delay;
+            victim = s - 1;
+          }
           uint64_t seed = opts.seed + s;
           size_t had = findings.size();
           World w(k, opts, D, G, p, seed, findings);
+          w.victim = victim;
           w.run();
           ++schedulesRun;
+          configSteps += w.steps;
           totalSteps += w.steps;
           totalSync += w.syncEvents;
           for (size_t i = had; i < findings.size(); ++i) {
@@ -3114,6 +3145,8 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
                 p == Policy::Forward ? "members in rank order"
                 : p == Policy::Backward
                     ? "members in reverse rank order"
+                : p == Policy::Delay
+                    ? "member " + std::to_string(victim) + " lagging"
                     : "random schedule, seed " + std::to_string(seed);
             findings[i].message += " [team size " + std::to_string(D) +
                                    ", grid " + std::to_string(G) + ", " +
