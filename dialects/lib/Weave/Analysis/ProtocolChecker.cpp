@@ -1763,6 +1763,56 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     set(t, v);
     return Next;
   }
+  // Other ids: warps, clusters, global ids, and their NVVM special registers.
+  {
+    StringRef name = op->getName().getStringRef();
+    int64_t cluster = w.k.attr.isClusterAuto() ? 1 : w.k.attr.getCluster()[0];
+    int64_t bx = w.k.attr.isBlockAuto() ? a.threads : w.k.attr.getBlock()[0];
+    auto perLane = [&](auto fn) {
+      Val v;
+      v.kind = Val::Int;
+      v.v.resize(a.threads);
+      for (int i = 0; i < a.threads; ++i)
+        v.v[i] = fn(i);
+      set(op->getResult(0), v);
+      return Next;
+    };
+    auto uniformX = [&](int64_t x) {
+      set(op->getResult(0), Val::integer(x));
+      return Next;
+    };
+    auto xDim = [&]() {
+      if (auto d = op->getAttrOfType<gpu::DimensionAttr>("dimension"))
+        return d.getValue() == gpu::Dimension::x;
+      return true;
+    };
+    if (isa<gpu::SubgroupIdOp>(op) || name == "nvvm.read.ptx.sreg.warpid")
+      return perLane([](int i) { return i / 32; });
+    if (isa<gpu::NumSubgroupsOp>(op))
+      return uniformX((a.threads + 31) / 32);
+    if (isa<gpu::SubgroupSizeOp>(op) || name == "nvvm.read.ptx.sreg.warpsize")
+      return uniformX(32);
+    if (name == "nvvm.read.ptx.sreg.laneid")
+      return perLane([](int i) { return i % 32; });
+    if (name == "nvvm.read.ptx.sreg.tid.x")
+      return perLane([&](int i) { return i % bx; });
+    if (name == "nvvm.read.ptx.sreg.ctaid.x")
+      return uniformX(a.block);
+    if (name == "nvvm.read.ptx.sreg.ntid.x")
+      return uniformX(bx);
+    if (name == "nvvm.read.ptx.sreg.nctaid.x")
+      return uniformX(w.G);
+    if (isa<gpu::GlobalIdOp>(op) && xDim())
+      return perLane([&](int i) { return a.block * bx + i % bx; });
+    if (isa<gpu::ClusterIdOp>(op))
+      return uniformX(xDim() ? a.block / cluster : 0);
+    if (isa<gpu::ClusterBlockIdOp>(op))
+      return uniformX(xDim() ? a.block % cluster : 0);
+    if (isa<gpu::ClusterDimOp>(op))
+      return uniformX(xDim() ? std::max<int64_t>(w.G / cluster, 1) : 1);
+    if (isa<gpu::ClusterDimBlocksOp>(op))
+      return uniformX(xDim() ? cluster : 1);
+  }
   if (auto l = dyn_cast<gpu::LaneIdOp>(op)) {
     Val v;
     v.kind = Val::Int;
