@@ -187,3 +187,72 @@ gpu.module @ring_exchange {
   }
 }
 }
+
+// -----
+
+// Thread 0 waits for the neighbour's data, then every thread reads it with
+// no gpu.barrier after the wait: the other threads never acquired it.
+// CHECK: offset :34:12: error: race: a load by member {{[01]}} (launch 0) reads bytes [0, 512) of member {{[01]}}'s 'inbox' while a put (remote write) by member {{[01]}} (launch 0) writes bytes [0, 4096), and no signal/wait or barrier orders the two (threads of the block that did not run the wait at other_bugs.mlir:{{[0-9]+}} access it with no gpu.barrier after that wait to hand them its acquire)
+// CHECK: offset :29:5: note: the other access: a put (remote write)
+module attributes {gpu.container_module} {
+gpu.module @ring {
+  gpu.func @ring(%src: memref<1024xf32> {weave.name = "src"},
+                 %out: memref<1024xf32> {weave.name = "out"},
+                 %inbox: memref<1024xf32, #weave.symmetric> {weave.name = "inbox"},
+                 %ready: !weave.semaphore {weave.name = "ready"},
+                 %bar: !weave.semaphore {weave.name = "barrier"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>,
+          grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %c1024 = arith.constant 1024 : index
+    %one = arith.constant 1 : i32
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    weave.barrier %bar scope(team) : !weave.semaphore
+    weave.put %src, %inbox on %right signal %ready, %one : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>, !weave.semaphore
+    scf.if %leader {
+      weave.semaphore_wait %ready, %one decrement : !weave.semaphore
+    }
+    scf.for %i = %tid to %c1024 step %c128 {
+      %v = memref.load %inbox[%i] : memref<1024xf32, #weave.symmetric>
+      memref.store %v, %out[%i] : memref<1024xf32>
+    }
+    weave.barrier %bar scope(team) : !weave.semaphore
+    gpu.return
+  }
+}
+}
+
+// -----
+
+// Every thread reads the launch counter, then one thread bumps it with no
+// gpu.barrier between: a slow thread may read the new value (examples/
+// all_gather/all_gather_ll.mlir.in orders them with a barrier).
+// CHECK: offset :21:7: error: race: within member 0 (launch 0), 1 thread writes element 0 of 'epoch' that 32 threads read with no gpu.barrier between
+// CHECK: offset :17:13: note: the other threads' access
+module attributes {gpu.container_module} {
+gpu.module @epoch {
+  gpu.func @epoch(%epoch: memref<1xi32> {weave.name = "epoch"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>,
+          grid = [1, 1, 1], block = [32, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    %thread = gpu.thread_id x
+    %last = memref.load %epoch[%c0] : memref<1xi32>
+    %now = arith.addi %last, %one : i32
+    %leader = arith.cmpi eq, %thread, %c0 : index
+    scf.if %leader {
+      memref.store %now, %epoch[%c0] : memref<1xi32>
+    }
+    gpu.return
+  }
+}
+}

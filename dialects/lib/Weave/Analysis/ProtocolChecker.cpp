@@ -276,6 +276,31 @@ struct Agent {
   /// gpu.barrier or an op that starts with one), with the threads that made
   /// them: a signal releases only its own thread's writes.
   std::vector<std::pair<Operation *, std::vector<int>>> unsynced;
+  /// After a wait that only some threads ran (scope thread or warp) and
+  /// before the next block barrier: what the other threads know (the clock
+  /// before the wait), which threads waited, and the wait.
+  std::optional<VC> lagging;
+  std::vector<int> acquiredLanes;
+  Operation *laggingWait = nullptr;
+  VC preWait;
+  /// Set while an access by threads that did not wait is checked.
+  const VC *viewClock = nullptr;
+  /// Integer elements the block's threads touched since its last barrier
+  /// (buffer, owner, element): which threads, whether one wrote, the op.
+  struct BlockTouch {
+    std::vector<int> lanes;
+    bool write = false, atomic = false;
+    Operation *op = nullptr;
+  };
+  std::map<std::tuple<int, int, int64_t>, BlockTouch> touched;
+  /// A block barrier: every thread now knows what any thread acquired.
+  void blockSync() {
+    unsynced.clear();
+    lagging.reset();
+    acquiredLanes.clear();
+    laggingWait = nullptr;
+    touched.clear();
+  }
   std::vector<size_t> pendingBulk; ///< access indices of incomplete TMA stores
   std::vector<std::pair<int64_t, int>> pendingBulkKeys;
   PipelineState *pipe = nullptr; ///< for roles: the pipeline they serve
@@ -582,7 +607,9 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
             continue;
           if (prev.agent == a.id && prev.stamp != kPending)
             continue;
-          if (prev.stamp != kPending && a.clock.get(prev.agent) >= prev.stamp)
+          if (prev.stamp != kPending &&
+              (a.viewClock ? *a.viewClock : a.clock).get(prev.agent) >=
+                  prev.stamp)
             continue;
           if (!boxesOverlap(prev, cur))
             continue;
@@ -617,6 +644,12 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
             f.message +=
                 " (the earlier bulk store is not complete: wait for it "
                 "with weave.wait_smem_to_gmem 0 before signalling)";
+          if (a.viewClock && a.laggingWait && cur.op)
+            f.message += " (threads of the block that did not run the wait "
+                         "at " +
+                         describeLoc(a.laggingWait->getLoc()) +
+                         " access it with no gpu.barrier after that wait to "
+                         "hand them its acquire)";
           // The host's side: the parameter it reads or writes.
           f.notes.push_back(
               {other.op ? other.op->getLoc() : k.func.getArgument(buf).getLoc(),
@@ -735,6 +768,55 @@ struct Exec {
   Result execPipeline(MatmulPipelineOp op, const std::vector<int> &mask);
   bool viewOf(Operation *op, Value v, std::shared_ptr<View> &out);
   void signalCounter(int member, int sem, int64_t idx, int64_t value, bool set);
+  /// Checks accesses by `lanes` with the clock of the threads that did not
+  /// run the last partial wait, when some of `lanes` did not.
+  void viewFor(const std::vector<int> &lanes) {
+    a.viewClock = nullptr;
+    if (!a.lagging)
+      return;
+    for (int t : lanes)
+      if (!std::binary_search(a.acquiredLanes.begin(), a.acquiredLanes.end(),
+                              t)) {
+        a.viewClock = &*a.lagging;
+        return;
+      }
+  }
+  /// Intra-block races on integer elements: `lanes` touch element `e` of
+  /// (`buf`, `owner`) that another thread touched since the last barrier.
+  bool touch(Operation *op, int buf, int owner, int64_t e,
+             const std::vector<int> &lanes, bool write, bool atomic) {
+    auto &t = a.touched[{buf, owner, e}];
+    if (t.op && (t.write || write) && !(t.atomic && atomic)) {
+      bool sameSingle =
+          t.lanes.size() == 1 && lanes.size() == 1 && t.lanes[0] == lanes[0];
+      if (!sameSingle) {
+        Finding f;
+        f.kind = "race";
+        f.loc = op->getLoc();
+        f.message =
+            "race: within " + w.who(a) + ", " + std::to_string(lanes.size()) +
+            " thread" + (lanes.size() == 1 ? "" : "s") +
+            (write ? " write" : " read") + (lanes.size() == 1 ? "s" : "") +
+            " element " + std::to_string(e) + " of '" +
+            (buf >= 0 ? w.k.buffers[buf].name : std::string("shared")) +
+            "' that " + std::to_string(t.lanes.size()) + " thread" +
+            (t.lanes.size() == 1 ? "" : "s") + (t.write ? " wrote" : " read") +
+            " with no gpu.barrier between";
+        f.notes.push_back({t.op->getLoc(), "the other threads' access"});
+        w.report(std::move(f));
+        return false;
+      }
+    }
+    std::vector<int> merged;
+    std::set_union(t.lanes.begin(), t.lanes.end(), lanes.begin(), lanes.end(),
+                   std::back_inserter(merged));
+    t.lanes = std::move(merged);
+    if (write || !t.op)
+      t.op = op;
+    t.atomic = (t.op ? t.atomic || !t.write : true) && atomic;
+    t.write |= write;
+    return true;
+  }
   /// Writes of `lanes` to symmetric memory that no block barrier ordered.
   void unsyncedWrite(Operation *op, std::vector<int> lanes) {
     if (a.unsynced.size() < 64)
@@ -1020,6 +1102,16 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
                                ? std::vector<int>{mask.empty() ? 0 : mask[0]}
                                : mask;
   std::vector<std::pair<int64_t, int64_t>> runs; // (owner, element) sorted
+  // Threads of this block touching the same integer element with no
+  // barrier between (an epoch word read by all and bumped by one).
+  if (buf && buf->integer && elems == 1) {
+    std::map<std::pair<int64_t, int64_t>, std::vector<int>> byElement;
+    for (int t : mask)
+      byElement[{at(view->owner, t), at(off, t)}].push_back(t);
+    for (auto &[key, who] : byElement)
+      if (!touch(op, view->buf, key.first, key.second, who, write, atomic))
+        break;
+  }
   for (int t : lanes) {
     int64_t owner = at(view->owner, t);
     int64_t e = at(off, t);
@@ -1091,9 +1183,12 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
       int64_t hi = (runs[j - 1].second + elems) * eb;
       if (!w.checkBounds(a, op, owner, view->buf, lo, hi, what))
         return Stop;
-      if (view->space == Space::Symmetric)
+      if (view->space == Space::Symmetric) {
+        viewFor(mask);
         w.access(a, op, owner, view->buf, lo, 1, hi - lo, hi - lo, write,
                  atomic, what);
+        a.viewClock = nullptr;
+      }
       if (view->space == Space::Symmetric && write)
         unsyncedWrite(op, mask);
       i = j;
@@ -1187,6 +1282,8 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
     waiters = {mask.empty() ? 0 : mask[0]};
   }
   bool eq = op.getCmp() == SemaphoreCmp::EQ;
+  if (a.laneProgress == 0 && !a.blocked)
+    a.preWait = a.clock;
   for (; a.laneProgress < (int)waiters.size(); ++a.laneProgress) {
     int t = waiters[a.laneProgress];
     int64_t i = at(idx, t);
@@ -1220,8 +1317,29 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
   }
   a.laneProgress = 0;
   a.blocked = false;
-  if (op.getScope() == CopyScope::Block)
-    a.unsynced.clear();
+  if (op.getScope() == CopyScope::Block) {
+    a.blockSync();
+  } else if ((int)waiters.size() < a.threads) {
+    // Only `waiters` acquired: the other threads know what they knew.
+    std::vector<int> lanes;
+    for (int t : waiters)
+      if (op.getScope() == CopyScope::Thread)
+        lanes.push_back(t);
+      else
+        for (int u = t; u < std::min(a.threads, t / 32 * 32 + 32); ++u)
+          lanes.push_back(u);
+    if (!a.lagging) {
+      a.lagging = a.preWait;
+      a.acquiredLanes = lanes;
+      a.laggingWait = op;
+    } else {
+      std::vector<int> both;
+      std::set_intersection(a.acquiredLanes.begin(), a.acquiredLanes.end(),
+                            lanes.begin(), lanes.end(),
+                            std::back_inserter(both));
+      a.acquiredLanes = both;
+    }
+  }
   ++w.syncEvents;
   return Sync;
 }
@@ -1244,7 +1362,7 @@ Exec::Result Exec::execBarrier(BarrierOp op, const std::vector<int> &mask) {
     return Stop;
   }
   bool team = op.getScope() == BarrierScope::Team;
-  a.unsynced.clear(); // it starts with bar.sync 0
+  a.blockSync(); // it starts and ends with bar.sync 0
   if (a.barrierRound < 0) {
     // Arrive: the round is this member's count of such barriers.
     int64_t r;
@@ -1474,7 +1592,7 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
       // The copy's threads synchronize before one of them signals.
       std::vector<int> group = lanesOf(t);
       if (scope == CopyScope::Block)
-        a.unsynced.clear();
+        a.blockSync();
       else
         checkRelease(op, group);
       int64_t target = isGet ? a.member : (dd.empty() ? a.member : at(dd, t));
@@ -1849,7 +1967,7 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
       w.report(std::move(f));
       return Stop;
     }
-    a.unsynced.clear();
+    a.blockSync();
     return Next;
   }
   if (isa<gpu::PrintfOp, NVVM::FenceProxyOp, gpu::ReturnOp>(op) ||
@@ -3168,8 +3286,7 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
         uint64_t configSteps = 0;
         for (unsigned s = 0;; ++s) {
           unsigned minimum = std::max(opts.schedules, 1u);
-          if (s >= minimum &&
-              (s >= kMaxSchedules || configSteps > kCheapSteps))
+          if (s >= minimum && (s >= kMaxSchedules || configSteps > kCheapSteps))
             break;
           Policy p = Policy::Random;
           int victim = 0;
@@ -3192,9 +3309,8 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
           totalSync += w.syncEvents;
           for (size_t i = had; i < findings.size(); ++i) {
             std::string how =
-                p == Policy::Forward ? "members in rank order"
-                : p == Policy::Backward
-                    ? "members in reverse rank order"
+                p == Policy::Forward    ? "members in rank order"
+                : p == Policy::Backward ? "members in reverse rank order"
                 : p == Policy::Delay
                     ? "member " + std::to_string(victim) + " lagging"
                     : "random schedule, seed " + std::to_string(seed);
