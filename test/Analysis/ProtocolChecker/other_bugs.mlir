@@ -192,7 +192,7 @@ gpu.module @ring_exchange {
 
 // Thread 0 waits for the neighbour's data, then every thread reads it with
 // no gpu.barrier after the wait: the other threads never acquired it.
-// CHECK: offset :34:12: error: race: a load by member {{[01]}} (launch 0) reads bytes [0, 512) of member {{[01]}}'s 'inbox' while a put (remote write) by member {{[01]}} (launch 0) writes bytes [0, 4096), and no signal/wait or barrier orders the two (threads of the block that did not run the wait at other_bugs.mlir:{{[0-9]+}} access it with no gpu.barrier after that wait to hand them its acquire)
+// CHECK: offset :34:12: error: race: a load by member {{[01]}} (launch 0) reads bytes [0, 512) of member {{[01]}}'s 'inbox' while a put (remote write) by member {{[01]}} (launch 0) writes bytes [0, 4096), and no signal/wait or barrier orders the two (threads of the block that did not run the wait at {{.*}}:31 access it with no gpu.barrier after that wait to hand them its acquire)
 // CHECK: offset :29:5: note: the other access: a put (remote write)
 module attributes {gpu.container_module} {
 gpu.module @ring {
