@@ -272,6 +272,7 @@ struct Agent {
   Operation *blockOp = nullptr;
   int laneProgress = 0;      ///< lanes of a per-thread wait already through
   int64_t barrierRound = -1; ///< the round of the barrier it arrived at
+  bool yieldNow = false;     ///< a role asks the scheduler to look again
   /// Writes to symmetric memory since the block last synchronized (a
   /// gpu.barrier or an op that starts with one), with the threads that made
   /// them: a signal releases only its own thread's writes.
@@ -301,8 +302,17 @@ struct Agent {
     laggingWait = nullptr;
     touched.clear();
   }
-  std::vector<size_t> pendingBulk; ///< access indices of incomplete TMA stores
-  std::vector<std::pair<int64_t, int>> pendingBulkKeys;
+  /// Accesses of bulk (TMA) stores not complete yet: the write of the
+  /// destination until a wait_smem_to_gmem that is not read_only, the read
+  /// of the shared-memory source until any; per bulk group (one per op).
+  struct PendingBulk {
+    size_t index;
+    int owner, buf;
+    int64_t group;
+    bool read;
+  };
+  std::vector<PendingBulk> pendingBulk;
+  int64_t bulkGroups = 0;
   PipelineState *pipe = nullptr; ///< for roles: the pipeline they serve
   int64_t roleStep = 0;          ///< roles: next step
   int rolePhase = 0;
@@ -336,6 +346,8 @@ struct PipelineState {
   int64_t loaded = 0, consumed = 0, calledBack = 0;
   std::vector<Agent *> roles;
   int64_t tileM, tileN, tileK, stages, delay;
+  int lhsRing = -1, rhsRing = -1; ///< World::slots ids
+  int64_t lhsTileBytes = 0, rhsTileBytes = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -351,15 +363,19 @@ struct Access {
   int member, launch, block;
   Role role;
   const char *what;
+  bool dead = false; ///< superseded by a later write that covers it
 };
 
 struct CopyHistory {
   std::vector<Access> acc;
   /// Per 64 KiB page: the reads and the writes that touch it.
   std::unordered_map<int64_t, std::vector<uint32_t>> readPages, writePages;
-  std::vector<uint32_t> seen;
-  /// Accesses already recorded with the same agent, stamp and box.
-  std::set<std::tuple<int, uint32_t, int64_t, int64_t, int64_t, int64_t, bool>>
+  std::vector<uint32_t> seen; ///< per access: the last query that saw it
+  uint32_t queries = 0;
+  /// Accesses already recorded with the same agent, stamp and box, and the
+  /// history's length then.
+  std::map<std::tuple<int, uint32_t, int64_t, int64_t, int64_t, int64_t, bool>,
+           size_t>
       recorded;
 };
 
@@ -492,6 +508,20 @@ struct World {
     return p;
   }
 
+  /// The pipelines' shared-memory rings (one buffer per operand and block),
+  /// numbered after the kernel's parameters.
+  std::vector<Buffer> slots;
+  const Buffer &bufferOf(int id) const {
+    return id < (int)k.buffers.size() ? k.buffers[id]
+                                      : slots[id - k.buffers.size()];
+  }
+  int newSlots(const std::string &name) {
+    Buffer b;
+    b.name = name;
+    b.space = Space::Shared;
+    slots.push_back(b);
+    return k.buffers.size() + slots.size() - 1;
+  }
   void startLaunch(int member, int launch);
   void endLaunch(int member, bool startNext = true);
   void run();
@@ -582,40 +612,69 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
              a.member, a.launch, a.block,
              a.role,   what};
   CopyHistory &h = history[{owner, buf}];
-  // The same box again, from the same agent with nothing in between: the
-  // pipeline's loads of one lhs tile for every column tile.
-  if (!pendingBulk &&
-      !h.recorded.insert({a.id, cur.stamp, base, rows, pitch, width, write})
-           .second)
-    return;
+  // The same box again, from the same agent with no synchronization in
+  // between (the pipeline's loads of one lhs tile for every column tile):
+  // not recorded again, only checked against what was recorded since.
   uint32_t index = h.acc.size();
-  h.seen.push_back(0);
+  uint32_t since = 0;
+  bool duplicate = false;
+  if (!pendingBulk) {
+    auto [it, fresh] = h.recorded.try_emplace(
+        {a.id, cur.stamp, base, rows, pitch, width, write}, index);
+    if (!fresh) {
+      duplicate = true;
+      since = it->second + 1;
+      if (since == index)
+        return;
+      // Checked up to here: the next duplicate starts after.
+      it->second = index - 1;
+    }
+  }
+  uint32_t query = ++h.queries;
+  std::vector<uint32_t> superseded;
+  size_t deadSeen = 0;
   int64_t lo = base, hi = base + (rows - 1) * pitch + width;
   for (int64_t p = lo / kPageBytes; p <= (hi - 1) / kPageBytes; ++p) {
     for (int list = 0; list < (write ? 2 : 1); ++list) {
       auto &pages = list == 0 ? h.writePages : h.readPages;
       auto it = pages.find(p);
       if (it != pages.end()) {
-        for (uint32_t j : it->second) {
-          if (h.seen[j] == index + 1)
+        // Page lists hold increasing indices: start at `since`.
+        auto from =
+            std::lower_bound(it->second.begin(), it->second.end(), since);
+        for (auto jt = from; jt != it->second.end(); ++jt) {
+          uint32_t j = *jt;
+          if (h.seen[j] == query)
             continue;
-          h.seen[j] = index + 1;
+          h.seen[j] = query;
           const Access &prev = h.acc[j];
+          if (prev.dead) {
+            ++deadSeen;
+            continue;
+          }
           if (!prev.write && !write)
             continue;
+          bool ordered =
+              (prev.agent == a.id && prev.stamp != kPending) ||
+              (prev.stamp != kPending &&
+               (a.viewClock ? *a.viewClock : a.clock).get(prev.agent) >=
+                   prev.stamp);
+          // A plain write that covers an access ordered before it stands
+          // for it from now on: a later access that races with the old one
+          // but not with this write is ordered after both.
+          if (ordered && write && !atomic && !pendingBulk && !duplicate &&
+              prev.rows == 1 && rows == 1 && prev.base >= base &&
+              prev.base + prev.width <= base + width)
+            superseded.push_back(j);
           if (prev.atomic && atomic)
             continue;
-          if (prev.agent == a.id && prev.stamp != kPending)
-            continue;
-          if (prev.stamp != kPending &&
-              (a.viewClock ? *a.viewClock : a.clock).get(prev.agent) >=
-                  prev.stamp)
+          if (ordered)
             continue;
           if (!boxesOverlap(prev, cur))
             continue;
           Finding f;
           f.kind = "race";
-          std::string bufName = k.buffers[buf].name;
+          std::string bufName = bufferOf(buf).name;
           auto side = [&](const Access &x) {
             std::string s;
             if (!x.op)
@@ -664,13 +723,27 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
         }
       }
     }
-    (write ? h.writePages : h.readPages)[p].push_back(index);
+    if (!duplicate)
+      (write ? h.writePages : h.readPages)[p].push_back(index);
   }
+  // Drop what this write supersedes; compact page lists that are mostly
+  // dead (a pipeline's ring slots are rewritten every few steps).
+  for (uint32_t j : superseded)
+    h.acc[j].dead = true;
+  if (deadSeen + superseded.size() > 64) {
+    for (int64_t p = lo / kPageBytes; p <= (hi - 1) / kPageBytes; ++p)
+      for (auto *pages : {&h.writePages, &h.readPages}) {
+        auto it = pages->find(p);
+        if (it != pages->end())
+          llvm::erase_if(it->second, [&](uint32_t j) { return h.acc[j].dead; });
+      }
+  }
+  if (duplicate)
+    return;
   h.acc.push_back(cur);
-  if (pendingBulk) {
-    a.pendingBulk.push_back(index);
-    a.pendingBulkKeys.push_back({owner, buf});
-  }
+  h.seen.push_back(0);
+  if (pendingBulk)
+    a.pendingBulk.push_back({index, owner, buf, a.bulkGroups, !write});
   if (write && op) {
     // What the host stream of `owner` may read after its launch.
     delivered[{owner, 0, buf}].push_back(cur);
@@ -854,14 +927,17 @@ struct Exec {
     // Bulk stores still in flight are not covered by this release.
     a.tick();
   }
-  void completeBulk() {
-    for (size_t i = 0; i < a.pendingBulk.size(); ++i) {
-      auto key = a.pendingBulkKeys[i];
-      w.history[{(int)key.first, key.second}].acc[a.pendingBulk[i]].stamp =
-          a.now();
+  /// Completes the bulk groups but the last `keep` (reads only, for a
+  /// read_only wait).
+  void completeBulk(int64_t keep = 0, bool readsOnly = false) {
+    std::vector<Agent::PendingBulk> still;
+    for (const Agent::PendingBulk &p : a.pendingBulk) {
+      if (p.group < a.bulkGroups - keep && (p.read || !readsOnly))
+        w.history[{p.owner, p.buf}].acc[p.index].stamp = a.now();
+      else
+        still.push_back(p);
     }
-    a.pendingBulk.clear();
-    a.pendingBulkKeys.clear();
+    a.pendingBulk = std::move(still);
   }
 };
 
@@ -1674,6 +1750,18 @@ Exec::Result Exec::execBulk(Operation *op, Value gmem, ValueRange indices,
   std::shared_ptr<View> tv, sv;
   if (!viewOf(op, gmem, tv) || !viewOf(op, smem, sv))
     return Stop;
+  // One bulk group per op (what wait_smem_to_gmem counts).
+  struct NextGroup {
+    int64_t &groups;
+    ~NextGroup() { ++groups; }
+  } nextGroup{a.bulkGroups};
+  // A store from a pipeline's ring slot reads it until a wait says so.
+  if (write && sv->buf >= (int)w.k.buffers.size()) {
+    int64_t lo = at(sv->offset, mask.empty() ? 0 : mask[0]) * sv->elemBytes;
+    int64_t bytes = sv->numElements() * sv->elemBytes;
+    w.access(a, op, a.member, sv->buf, lo, 1, bytes, bytes, false, false,
+             "a bulk store's read of its source", /*pendingBulk=*/true);
+  }
   if (tv->buf < 0 || tv->space == Space::Shared)
     return Next;
   SmallVector<Lanes, 4> idx;
@@ -1828,6 +1916,12 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     for (int64_t kk = kb; kk < ke; ++kk)
       ps->steps.push_back({m, n, kk, kk + 1 == ke});
   }
+  ps->lhsRing =
+      w.newSlots("the lhs ring of the pipeline at " + describeLoc(op.getLoc()));
+  ps->rhsRing =
+      w.newSlots("the rhs ring of the pipeline at " + describeLoc(op.getLoc()));
+  ps->lhsTileBytes = ps->tileM * ps->tileK * lhs->elemBytes;
+  ps->rhsTileBytes = ps->tileK * ps->tileN * rhs->elemBytes;
   a.pipe = ps;
   for (Role r : {Role::Producer, Role::Callback, Role::Consumer}) {
     if (r == Role::Callback && op.getCallback().empty())
@@ -2164,8 +2258,7 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     return execBulk(op, c.getSource(), c.getIndices(), c.getTarget(),
                     c.getDevice(), /*write=*/false, false, mask);
   if (auto wt = dyn_cast<WaitSmemToGmemOp>(op)) {
-    if (!wt.getReadOnly() && wt.getPending() == 0)
-      completeBulk();
+    completeBulk(wt.getPending(), wt.getReadOnly());
     return Next;
   }
   if (auto p = dyn_cast<MatmulPipelineOp>(op))
@@ -2310,12 +2403,12 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
     a.stack.push_back(std::move(f));
     return true;
   };
-  auto smemView = [&](Value arg) {
+  auto smemView = [&](Value arg, int ring = -1, int64_t offsetBytes = 0) {
     Val v;
     v.kind = Val::Mem;
     auto view = std::make_shared<View>();
     view->space = Space::Shared;
-    view->buf = -1;
+    view->buf = ring;
     view->owner = {a.member};
     view->offset = {0};
     if (auto t = dyn_cast<MemRefType>(arg.getType())) {
@@ -2326,8 +2419,18 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       for (int d = (int)view->sizes.size() - 2; d >= 0; --d)
         view->strides[d] = view->strides[d + 1] * view->sizes[d + 1];
     }
+    view->offset = {offsetBytes / view->elemBytes};
     v.mem = view;
     return v;
+  };
+  // The ring slots of step s: what the producer's loads write, the
+  // consumers' wgmma and the callback's bulk stores read.
+  auto slotAccess = [&](int64_t s, bool write, const char *what) {
+    int64_t slot = s % ps.stages;
+    w.access(a, op, a.member, ps.lhsRing, slot * ps.lhsTileBytes, 1,
+             ps.lhsTileBytes, ps.lhsTileBytes, write, false, what);
+    w.access(a, op, a.member, ps.rhsRing, slot * ps.rhsTileBytes, 1,
+             ps.rhsTileBytes, ps.rhsTileBytes, write, false, what);
   };
   Exec x{w, a};
   switch (a.role) {
@@ -2393,6 +2496,7 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       };
       load(op.getLhs(), st.m * ps.tileM, ps.tileM, st.k * ps.tileK, ps.tileK);
       load(op.getRhs(), st.k * ps.tileK, ps.tileK, st.n * ps.tileN, ps.tileN);
+      slotAccess(s, /*write=*/true, "the pipeline's TMA load into its ring");
       ps.full.push_back(a.clock);
       ps.loaded = s + 1;
       a.roleStep = s + 1;
@@ -2405,11 +2509,19 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
   case Role::Callback: {
     int64_t s = a.roleStep;
     if (a.rolePhase == 1) {
-      // The callback of step s finished.
+      // The callback of step s finished; at the end of a tile the warp
+      // waits for its bulk stores to read shared memory.
+      if (ps.steps[s].lastOfTile)
+        x.completeBulk(0, /*readsOnly=*/true);
       ps.calledBack = s + 1;
       a.tick();
       a.roleStep = ++s;
       a.rolePhase = 0;
+      // The slot may be reused from here: a scheduling point, so that the
+      // producer may refill it before the callback goes on.
+      progressed = true;
+      a.yieldNow = true;
+      return s < nsteps;
     }
     if (s >= nsteps)
       return false;
@@ -2424,10 +2536,13 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
     const PipeStep &st = ps.steps[s];
     a.rolePhase = 1;
     Block &body = op.getCallback().front();
-    pushRegion(op.getCallback(),
-               {smemView(body.getArgument(0)), smemView(body.getArgument(1)),
-                Val::integer(st.m), Val::integer(st.n), Val::integer(st.k)},
-               32);
+    int64_t slot = s % ps.stages;
+    pushRegion(
+        op.getCallback(),
+        {smemView(body.getArgument(0), ps.lhsRing, slot * ps.lhsTileBytes),
+         smemView(body.getArgument(1), ps.rhsRing, slot * ps.rhsTileBytes),
+         Val::integer(st.m), Val::integer(st.n), Val::integer(st.k)},
+        32);
     progressed = true;
     return true;
   }
@@ -2448,6 +2563,7 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
           return true;
         }
         a.clock.join(ps.full[s - ps.fullBase]);
+        slotAccess(s, /*write=*/false, "the pipeline's wgmma");
         a.tick();
         ps.consumed = s + 1;
         // Drop the clocks nobody needs any more.
@@ -2542,6 +2658,10 @@ bool World::step(Agent &a) {
         if (!more) {
           x.completeBulk();
           a.done = true;
+          return true;
+        }
+        if (a.yieldNow) {
+          a.yieldNow = false;
           return true;
         }
         continue;
