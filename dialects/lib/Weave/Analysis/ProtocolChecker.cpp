@@ -699,10 +699,14 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
               "'s '" + bufName + "' while " + side(other) +
               (other.write ? " writes " : " reads ") + describeBytes(other) +
               ", and no signal/wait or barrier orders the two";
-          if (prev.stamp == kPending)
+          if (prev.stamp == kPending && prev.write)
             f.message +=
                 " (the earlier bulk store is not complete: wait for it "
                 "with weave.wait_smem_to_gmem 0 before signalling)";
+          else if (prev.stamp == kPending)
+            f.message += " (the bulk store has not finished reading its "
+                         "source: wait with weave.wait_smem_to_gmem N "
+                         "read_only before the slot is reused)";
           if (a.viewClock && a.laggingWait && cur.op)
             f.message += " (threads of the block that did not run the wait "
                          "at " +
@@ -1916,10 +1920,10 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     for (int64_t kk = kb; kk < ke; ++kk)
       ps->steps.push_back({m, n, kk, kk + 1 == ke});
   }
-  ps->lhsRing =
-      w.newSlots("the lhs ring of the pipeline at " + describeLoc(op.getLoc()));
-  ps->rhsRing =
-      w.newSlots("the rhs ring of the pipeline at " + describeLoc(op.getLoc()));
+  ps->lhsRing = w.newSlots("lhs ring (shared memory) of the pipeline at " +
+                           describeLoc(op.getLoc()));
+  ps->rhsRing = w.newSlots("rhs ring (shared memory) of the pipeline at " +
+                           describeLoc(op.getLoc()));
   ps->lhsTileBytes = ps->tileM * ps->tileK * lhs->elemBytes;
   ps->rhsTileBytes = ps->tileK * ps->tileN * rhs->elemBytes;
   a.pipe = ps;
