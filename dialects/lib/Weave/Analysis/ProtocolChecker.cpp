@@ -3337,7 +3337,7 @@ static LogicalResult describeKernel(gpu::GPUFuncOp func,
           emitError(func.getLoc())
               << "protocol check: parameter '" << name
               << "' has a dynamic size: give it with --check-shape " << name
-              << "=D0x...";
+              << "=S0x... (one size per '?', N*D for N times the team size)";
           return failure();
         }
         // A negative size -k means k times the team size.
