@@ -2054,7 +2054,11 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     set(b, Val::integer(v));
     return Next;
   }
-  if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op)) {
+  // Block barriers: gpu.barrier, nvvm.barrier0, and nvvm.barrier without a
+  // thread count (barrier 0 of the whole block).
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op) ||
+      (op->getName().getStringRef() == "nvvm.barrier" &&
+       op->getNumOperands() == 0)) {
     if ((int)mask.size() != a.threads) {
       Finding f;
       f.kind = "deadlock";
@@ -2070,7 +2074,10 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
   }
   if (isa<gpu::PrintfOp, NVVM::FenceProxyOp, gpu::ReturnOp>(op) ||
       op->getName().getStringRef().starts_with("nvvm.fence") ||
-      op->getName().getStringRef() == "nvvm.memory_barrier")
+      op->getName().getStringRef() == "nvvm.memory_barrier" ||
+      op->getName().getStringRef() == "nvvm.memory.barrier" ||
+      // Warp synchronization: the block runs in lock step already.
+      op->getName().getStringRef() == "nvvm.bar.warp.sync")
     return Next;
   if (op->getName().getStringRef() == "llvm.intr.trap") {
     Finding f;
