@@ -278,6 +278,39 @@ PYBIND11_MODULE(_core, m) {
       py::arg("use_cache"),
       "compiles kernel source to (Bundle, hit_cache); diagnostics name "
       "`name`");
+  m.def(
+      "check_protocol",
+      [](const std::string &source, const std::string &name,
+         std::vector<int64_t> teamSizes, int64_t launches,
+         std::vector<int64_t> grids, unsigned schedules, uint64_t seed,
+         std::map<std::string, std::vector<int64_t>> shapes,
+         std::map<std::string, std::vector<int64_t>> fills,
+         std::map<std::string, int64_t> args, bool hostIO) {
+        CheckOptions check;
+        if (!teamSizes.empty())
+          check.teamSizes = std::move(teamSizes);
+        check.launches = launches;
+        if (!grids.empty())
+          check.persistentGrids = std::move(grids);
+        check.schedules = schedules;
+        check.seed = seed;
+        check.shapes = std::move(shapes);
+        check.fills = std::move(fills);
+        check.args = std::move(args);
+        check.hostIO = hostIO;
+        Compiler compiler(jitOptions("sm_90a", 3, 0, "", false));
+        Expected<std::string> summary = [&] {
+          py::gil_scoped_release release;
+          return compiler.checkProtocolString(source, check, name);
+        }();
+        return unwrap(std::move(summary));
+      },
+      py::arg("source"), py::arg("name"), py::arg("team_sizes"),
+      py::arg("launches"), py::arg("grids"), py::arg("schedules"),
+      py::arg("seed"), py::arg("shapes"), py::arg("fills"), py::arg("args"),
+      py::arg("host_io"),
+      "weavec --check-protocol on kernel source: the one-line summary, or "
+      "a CompileError with the located findings");
   m.def("default_cache_dir", &Compiler::defaultCacheDir);
 #else
   m.attr("has_compiler") = false;

@@ -61,6 +61,72 @@ def test_compile_error_is_located():
     assert "nothing" in str(caught.value)
 
 
+# A ring exchange whose next launch overwrites the neighbour's inbox before
+# the neighbour's host has read it (examples/ring_exchange, issue #29), and
+# the same with the team barrier that fixes it.
+RACY_RING = """
+gpu.module @ring {
+  gpu.func @ring(%src: memref<1024xf32> {weave.name = "src"},
+                 %inbox: memref<1024xf32, #weave.symmetric> {weave.name = "inbox"},
+                 %ready: !weave.semaphore {weave.name = "ready"},
+                 %bar: !weave.semaphore {weave.name = "barrier"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>,
+          grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    // BARRIER
+    weave.put %src, %inbox on %right : memref<1024xf32> -> memref<1024xf32, #weave.symmetric>
+    gpu.barrier
+    %tid = gpu.thread_id x
+    %leader = arith.cmpi eq, %tid, %c0 : index
+    scf.if %leader {
+      weave.semaphore_signal %ready, %one on %right : !weave.semaphore
+      weave.semaphore_wait %ready, %one decrement : !weave.semaphore
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+"""
+SAFE_RING = RACY_RING.replace(
+    "// BARRIER", "weave.barrier %bar scope(team) : !weave.semaphore")
+
+
+@needs_compiler
+def test_check_protocol_passes_a_safe_kernel_and_says_what_it_explored():
+    summary = weave.check_protocol(SAFE_RING, name="ring.mlir", team_sizes=(2, 3))
+    assert summary.startswith("protocol check passed: 1 kernel, team sizes 2,3,")
+    assert "2 launches" in summary
+
+
+@needs_compiler
+def test_check_protocol_reports_a_race_with_locations():
+    with pytest.raises(weave.WeaveError) as caught:
+        weave.check_protocol(RACY_RING, name="ring.mlir", team_sizes=(2,))
+    assert caught.value.code == "CompileError"
+    message = str(caught.value)
+    assert "ring.mlir:18:5: error: race: a put (remote write)" in message
+    assert "(reading the output after launch 0)" in message
+    assert "note: the other access" in message
+
+
+@needs_compiler
+def test_compile_with_check_raises_on_a_race_and_compiles_a_safe_kernel():
+    with pytest.raises(weave.WeaveError) as caught:
+        weave.compile(RACY_RING, name="ring.mlir", use_cache=False, check=True,
+                      check_options={"team_sizes": (2,)})
+    assert "error: race:" in str(caught.value)
+    bundle = weave.compile(SAFE_RING, name="ring.mlir", use_cache=False,
+                           check=True, check_options={"team_sizes": (2,)})
+    assert bundle.kernel("ring").name == "ring"
+
+
 @needs_compiler
 def test_compile_reads_a_path(tmp_path):
     path = tmp_path / "k.mlir"

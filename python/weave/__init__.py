@@ -22,7 +22,7 @@ from .errors import WeaveError
 __all__ = [
     "Bundle", "DeviceBuffers", "KernelInfo", "ParamInfo", "ScalarValue",
     "SemaphoreArray", "SymmetricBuffer", "WeaveError", "check_args",
-    "compile", "compile_op", "has_compiler", "load_bundle", "cuda_available",
+    "check_protocol", "compile", "compile_op", "has_compiler", "load_bundle", "cuda_available",
     "Team", "SymmetricMemory", "load", "Program", "KernelLauncher",
     "team_from_process_group",
 ]
@@ -32,19 +32,9 @@ __all__ = [
 has_compiler = _core.has_compiler
 
 
-def compile(source_or_path, *, name=None, arch="sm_90a", opt_level=3,
-            wait_timeout_ms=0, cache_dir="", use_cache=True):
-    """Compiles a weave kernel (source text, or the path of a .mlir file) to
-    a :class:`Bundle` with the weavec pipeline, in-process and cached on
-    disk. Raises :class:`WeaveError` (code ``CompileError``) with the
-    located diagnostics of a rejected kernel."""
+def _read_source(source_or_path, name):
+    """(source text, buffer name) of source text or a .mlir path."""
     import os
-    if not has_compiler:
-        raise WeaveError(
-            "NotFound",
-            "this weave build has no compiler (built with "
-            "WEAVE_ENABLE_COMPILER=OFF): compile with weavec elsewhere and "
-            "use weave.load_bundle")
     source = source_or_path
     if name is None:
         name = "<string>"
@@ -56,6 +46,52 @@ def compile(source_or_path, *, name=None, arch="sm_90a", opt_level=3,
             source = f.read()
         if name == "<string>":
             name = path
+    return source, name
+
+
+def _need_compiler():
+    if not has_compiler:
+        raise WeaveError(
+            "NotFound",
+            "this weave build has no compiler (built with "
+            "WEAVE_ENABLE_COMPILER=OFF): compile with weavec elsewhere and "
+            "use weave.load_bundle")
+
+
+def check_protocol(source_or_path, *, name=None, team_sizes=(2, 3, 4, 8),
+                   launches=2, grids=(1, 3), schedules=4, seed=1,
+                   shapes=None, fills=None, args=None, host_io=True):
+    """Runs the protocol checker (``weavec --check-protocol``,
+    docs/PROTOCOL_CHECKER.md) on a kernel: every member of a team of each
+    size in ``team_sizes`` over ``launches`` launches, on the CPU. Returns
+    its one-line summary; raises :class:`WeaveError` (code
+    ``CompileError``) with the located deadlocks, races and out-of-bounds
+    accesses. ``shapes`` maps a parameter name to its dynamic sizes (a
+    negative -N is N times the team size), ``fills`` an integer buffer to
+    its contents, ``args`` a by-value parameter to its value."""
+    _need_compiler()
+    source, name = _read_source(source_or_path, name)
+    return _core.check_protocol(
+        source, name, list(team_sizes), int(launches), list(grids),
+        int(schedules), int(seed),
+        {k: list(v) for k, v in (shapes or {}).items()},
+        {k: list(v) for k, v in (fills or {}).items()},
+        dict(args or {}), bool(host_io))
+
+
+def compile(source_or_path, *, name=None, arch="sm_90a", opt_level=3,
+            wait_timeout_ms=0, cache_dir="", use_cache=True, check=False,
+            check_options=None):
+    """Compiles a weave kernel (source text, or the path of a .mlir file) to
+    a :class:`Bundle` with the weavec pipeline, in-process and cached on
+    disk. Raises :class:`WeaveError` (code ``CompileError``) with the
+    located diagnostics of a rejected kernel. With ``check=True`` the
+    protocol checker runs first (:func:`check_protocol`, with the keyword
+    arguments in ``check_options``) and its findings raise the same way."""
+    _need_compiler()
+    source, name = _read_source(source_or_path, name)
+    if check:
+        check_protocol(source, name=name, **(check_options or {}))
     if wait_timeout_ms < 0:
         raise WeaveError("InvalidArgument", "wait_timeout_ms must be >= 0")
     bundle, _ = _core.compile(source, name, arch, opt_level,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/Dialect/Weave/Analysis/ProtocolChecker.h"
 #include "weave/Pipeline/Compile.h"
 #include "weave/Registration.h"
 
@@ -25,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -95,6 +97,125 @@ cl::opt<bool> verifyDiagnostics(
              "instead of printing them (for tests)"),
     cl::init(false), cl::cat(weavecCategory));
 
+//===- --check-protocol (docs/PROTOCOL_CHECKER.md) ------------------------===//
+
+cl::opt<bool> checkProtocolFlag(
+    "check-protocol",
+    cl::desc("Instead of compiling, run every member of a team over several "
+             "launches on the CPU and report deadlocks, races and remote "
+             "accesses out of bounds (docs/PROTOCOL_CHECKER.md)"),
+    cl::init(false), cl::cat(weavecCategory));
+cl::list<int64_t> checkTeamSizes(
+    "team-size", cl::desc("--check-protocol: team sizes (default 2,3,4,8)"),
+    cl::CommaSeparated, cl::cat(weavecCategory));
+cl::opt<int64_t> checkLaunches(
+    "launches", cl::desc("--check-protocol: consecutive launches (default 2)"),
+    cl::init(2), cl::cat(weavecCategory));
+cl::list<int64_t> checkGrids(
+    "check-grid",
+    cl::desc("--check-protocol: blocks of a persistent grid (default 1,3)"),
+    cl::CommaSeparated, cl::cat(weavecCategory));
+cl::opt<unsigned> checkSchedules(
+    "check-schedules",
+    cl::desc("--check-protocol: schedules per configuration (default 4: "
+             "rank order, reverse, then random)"),
+    cl::init(4), cl::cat(weavecCategory));
+cl::opt<uint64_t> checkSeed("check-seed",
+                            cl::desc("--check-protocol: seed of the random "
+                                     "schedules (default 1)"),
+                            cl::init(1), cl::cat(weavecCategory));
+cl::opt<uint64_t> checkStepLimit(
+    "check-step-limit",
+    cl::desc("--check-protocol: interpreted operations per schedule"),
+    cl::init(20000000), cl::cat(weavecCategory));
+cl::list<std::string> checkShapes(
+    "check-shape",
+    cl::desc("--check-protocol: [KERNEL:]NAME=S0xS1... the dynamic sizes of "
+             "a parameter, in order; N*D is N times the team size"),
+    cl::cat(weavecCategory));
+cl::list<std::string> checkFills(
+    "check-fill",
+    cl::desc("--check-protocol: NAME=V0,V1,... the contents of an integer "
+             "buffer (repeated)"),
+    cl::cat(weavecCategory));
+cl::list<std::string> checkArgs(
+    "check-arg",
+    cl::desc("--check-protocol: NAME=V a by-value integer parameter "
+             "(default: the launch number + 1)"),
+    cl::cat(weavecCategory));
+cl::opt<bool> checkNoHostIO(
+    "check-no-host-io",
+    cl::desc("--check-protocol: do not model the host reading outputs and "
+             "writing inputs between launches"),
+    cl::init(false), cl::cat(weavecCategory));
+
+/// NAME=<integers separated by `sep`>, or an error message.
+std::optional<std::string>
+parseNamedInts(llvm::StringRef flag, llvm::StringRef text, char sep,
+               std::map<std::string, std::vector<int64_t>> &out) {
+  auto [name, rest] = text.split('=');
+  std::vector<int64_t> values;
+  llvm::SmallVector<llvm::StringRef> parts;
+  rest.split(parts, sep);
+  for (llvm::StringRef p : parts) {
+    int64_t v;
+    // --check-shape: `K*D` is K times the team size (stored as -K).
+    bool perMember = sep == 'x' && p.trim().consume_back_insensitive("*D");
+    if (perMember) {
+      llvm::StringRef k = p.trim();
+      k.consume_back_insensitive("*D");
+      if (k.getAsInteger(10, v) || v <= 0)
+        return ("--" + flag + " expects NAME=<sizes separated by 'x', each N "
+                "or N*D>, got '" + text + "'").str();
+      values.push_back(-v);
+      continue;
+    }
+    if (p.trim().getAsInteger(10, v))
+      return ("--" + flag + " expects NAME=<integers separated by '" +
+              llvm::Twine(sep) + "'>, got '" + text + "'").str();
+    values.push_back(v);
+  }
+  if (name.empty() || values.empty())
+    return ("--" + flag + " expects NAME=..., got '" + text + "'").str();
+  out[name.str()] = values;
+  return std::nullopt;
+}
+
+/// The checker's options from the flags, or an error message.
+std::optional<std::string>
+protocolOptions(mlir::weave::ProtocolCheckOptions &o) {
+  if (!checkTeamSizes.empty())
+    o.teamSizes.assign(checkTeamSizes.begin(), checkTeamSizes.end());
+  for (int64_t d : o.teamSizes)
+    if (d < 1 || d > 64)
+      return "--team-size takes sizes from 1 to 64, got " + std::to_string(d);
+  if (checkLaunches < 1 || checkLaunches > 16)
+    return "--launches takes 1 to 16, got " + std::to_string(checkLaunches);
+  o.launches = checkLaunches;
+  if (!checkGrids.empty())
+    o.persistentGrids.assign(checkGrids.begin(), checkGrids.end());
+  for (int64_t g : o.persistentGrids)
+    if (g < 1 || g > 1024)
+      return "--check-grid takes 1 to 1024 blocks, got " + std::to_string(g);
+  o.schedules = checkSchedules;
+  o.seed = checkSeed;
+  o.stepLimit = checkStepLimit;
+  o.hostIO = !checkNoHostIO;
+  for (const std::string &s : checkShapes)
+    if (auto e = parseNamedInts("check-shape", s, 'x', o.shapes))
+      return e;
+  for (const std::string &s : checkFills)
+    if (auto e = parseNamedInts("check-fill", s, ',', o.fills))
+      return e;
+  for (const std::string &s : checkArgs) {
+    std::map<std::string, std::vector<int64_t>> one;
+    if (auto e = parseNamedInts("check-arg", s, ',', one))
+      return e;
+    o.scalarArgs[one.begin()->first] = one.begin()->second.front();
+  }
+  return std::nullopt;
+}
+
 /// Prints the diagnostic of a driver-level failure (no source location).
 int fail(const llvm::Twine &message) {
   llvm::errs() << "weavec: error: " << message << "\n";
@@ -127,6 +248,15 @@ LogicalResult compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
   options.waitTimeoutNs = *parseWaitTimeoutNs(waitTimeoutMs);
   options.printIRAfterAll = printIRAfterAll;
   mlir::weave::CompileArtifacts artifacts;
+  if (checkProtocolFlag) {
+    // The checker runs on the verified kernel, tiles configured.
+    mlir::weave::ProtocolCheckOptions checkOptions;
+    (void)protocolOptions(checkOptions); // checked in main
+    if (failed(mlir::weave::compileModule(*module, EmitKind::Mlir, options,
+                                          artifacts)))
+      return failure();
+    return mlir::weave::checkProtocol(*module, checkOptions, os);
+  }
   if (failed(mlir::weave::compileModule(*module, emitKind, options, artifacts)))
     return failure();
   if (verbose && !artifacts.ptxasLog.empty())
@@ -245,6 +375,12 @@ int main(int argc, char **argv) {
                 "from 0 to " +
                 llvm::Twine(UINT64_MAX / 1000000) + ", got '" + waitTimeoutMs +
                 "'");
+
+  {
+    mlir::weave::ProtocolCheckOptions checkOptions;
+    if (std::optional<std::string> error = protocolOptions(checkOptions))
+      return fail(*error);
+  }
 
   int status = 1;
   if (failed(mlir::weave::runOnCompilerStack([&] { status = runCompiler(); })))

@@ -16,9 +16,11 @@
 #include "weave/runtime/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace weave {
 
@@ -38,6 +40,29 @@ struct JitOptions {
   /// False: always compile, never read or write the cache. The environment
   /// variable WEAVE_DISABLE_CACHE=1 has the same effect.
   bool useCache = true;
+};
+
+/// What `weavec --check-protocol` explores (docs/PROTOCOL_CHECKER.md); the
+/// defaults are weavec's.
+struct CheckOptions {
+  /// Team sizes (a kernel with a static mesh size is checked at that size).
+  std::vector<int64_t> teamSizes = {2, 3, 4, 8};
+  /// Consecutive launches of every member, with no host synchronization.
+  int64_t launches = 2;
+  /// Block counts a `grid = [persistent, 1, 1]` kernel is checked at.
+  std::vector<int64_t> persistentGrids = {1, 3};
+  /// Schedules per configuration and the seed of the random ones.
+  unsigned schedules = 4;
+  uint64_t seed = 1;
+  /// Dynamic sizes by parameter name ("KERNEL:NAME" for one kernel), every
+  /// `?` in order; a negative -N is N times the team size.
+  std::map<std::string, std::vector<int64_t>> shapes;
+  /// Contents of integer buffers (repeated), by parameter name.
+  std::map<std::string, std::vector<int64_t>> fills;
+  /// By-value integer parameters (default: the launch number + 1).
+  std::map<std::string, int64_t> args;
+  /// Model the host reading outputs and writing inputs between launches.
+  bool hostIO = true;
 };
 
 /// Compiles weave kernels (.mlir) into bundles, in-process, with the same
@@ -71,6 +96,15 @@ public:
   /// Compiles `source`; diagnostics name the buffer `bufferName`.
   Expected<Bundle> compileString(std::string_view source,
                                  std::string_view bufferName = "<string>");
+
+  /// Runs the protocol checker (`weavec --check-protocol`) on `source`:
+  /// every member of a team over several launches on the CPU. Returns its
+  /// one-line summary, or an Error with code CompileError whose message
+  /// holds the located deadlocks, races and out-of-bounds accesses (or the
+  /// compile errors) as weavec prints them. Nothing is cached.
+  Expected<std::string> checkProtocolString(
+      std::string_view source, const CheckOptions &check = {},
+      std::string_view bufferName = "<string>");
 
   /// Whether the last successful compile was answered from the cache.
   bool lastCompileHitCache() const;

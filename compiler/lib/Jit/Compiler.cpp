@@ -8,6 +8,8 @@
 
 #include "weave/Compiler.h"
 
+#include "weave/Dialect/Weave/Analysis/ProtocolChecker.h"
+
 #include "WeaveBuildId.h"
 #include "weave/Pipeline/Compile.h"
 #include "weave/Registration.h"
@@ -363,6 +365,77 @@ Expected<Bundle> Compiler::compileFile(const std::string &path) {
                      : ErrorCode::System,
                  "cannot open input file '" + path + "': " + ec.message());
   return impl_->compile(std::move(*buffer));
+}
+
+Expected<std::string>
+Compiler::checkProtocolString(std::string_view source,
+                              const CheckOptions &check,
+                              std::string_view bufferName) {
+  if (std::optional<std::string> archError =
+          mlir::weave::checkArch(impl_->options.arch))
+    return Error(ErrorCode::InvalidArgument, "arch: " + *archError);
+  mlir::weave::ProtocolCheckOptions options;
+  options.teamSizes = check.teamSizes;
+  options.launches = check.launches;
+  options.persistentGrids = check.persistentGrids;
+  options.schedules = check.schedules;
+  options.seed = check.seed;
+  options.shapes = check.shapes;
+  options.fills = check.fills;
+  options.scalarArgs = check.args;
+  options.hostIO = check.hostIO;
+  for (int64_t d : options.teamSizes)
+    if (d < 1 || d > 64)
+      return Error(ErrorCode::InvalidArgument,
+                   "team sizes go from 1 to 64, got " + std::to_string(d));
+  if (options.launches < 1 || options.launches > 16)
+    return Error(ErrorCode::InvalidArgument,
+                 "launches go from 1 to 16, got " +
+                     std::to_string(options.launches));
+  for (int64_t g : options.persistentGrids)
+    if (g < 1 || g > 1024)
+      return Error(ErrorCode::InvalidArgument,
+                   "persistent grids go from 1 to 1024 blocks, got " +
+                       std::to_string(g));
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(source.data(), source.size()),
+      llvm::StringRef(bufferName.data(), bufferName.size()));
+  std::optional<Expected<std::string>> result;
+  auto run = [&] {
+    mlir::DialectRegistry registry;
+    mlir::weave::registerAllWeave(registry);
+    mlir::MLIRContext context(registry);
+    context.printOpOnDiagnostic(false);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    std::string diagnostics;
+    llvm::raw_string_ostream diagnosticStream(diagnostics);
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context,
+                                             diagnosticStream);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::weave::parseWeaveSource(sourceMgr, &context);
+    mlir::weave::CompileOptions compileOptions;
+    compileOptions.arch = impl_->options.arch;
+    mlir::weave::CompileArtifacts artifacts;
+    std::string summary;
+    llvm::raw_string_ostream summaryStream(summary);
+    if (!module ||
+        mlir::failed(mlir::weave::compileModule(
+            *module, mlir::weave::EmitKind::Mlir, compileOptions,
+            artifacts)) ||
+        mlir::failed(
+            mlir::weave::checkProtocol(*module, options, summaryStream))) {
+      result.emplace(compileError(std::move(diagnostics)));
+      return;
+    }
+    result.emplace(std::move(summary));
+  };
+  if (mlir::failed(mlir::weave::runOnCompilerStack(run)))
+    return Error(ErrorCode::System,
+                 "cannot start the compiler thread (it needs a stack of " +
+                     std::to_string(mlir::weave::kCompilerStackBytes >> 20) +
+                     " MiB, or at least a quarter of that)");
+  return std::move(*result);
 }
 
 Expected<Bundle> Compiler::compileString(std::string_view source,
