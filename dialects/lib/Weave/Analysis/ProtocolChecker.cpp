@@ -406,7 +406,6 @@ struct Kernel {
   std::vector<Buffer> buffers; ///< by argument index (non-buffers empty)
   std::vector<int> semOfArg;   ///< argument -> Semaphore index or -1
   std::vector<Semaphore> semaphores;
-  std::vector<Operation *> signalsOf; ///< unused placeholder
   int threads = 1;
   int64_t meshSize = ShapedType::kDynamic;
 };
@@ -1243,8 +1242,7 @@ Exec::Result Exec::execMemAccess(Operation *op, Value memref,
           result.v[t] = v;
       }
     }
-    if (uniformAddr || !write || !atomic || true)
-      runs.push_back({owner, e});
+    runs.push_back({owner, e});
   }
   if (atomic && op->getNumResults() == 1 && !get(op->getResult(0)).kind)
     set(op->getResult(0), Val::unknown(op));
@@ -1645,9 +1643,6 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
         w.access(a, op, owner, v.buf, b.base, b.rows, b.pitch, b.width, true,
                  false, what);
       }
-      // Integer data copies carry values (counts, offsets).
-      const Buffer &buf = w.k.buffers[v.buf];
-      (void)buf;
       return true;
     };
     const char *rd = isGet ? "a get (remote read)" : "a put's read";
@@ -3059,12 +3054,9 @@ void World::hostAccess(int member, int launch, int buf, const Access &box,
   Agent &host = *agents[hostAgent];
   host.clock = clock;
   host.clock.set(hostAgent, std::max(host.clock.get(hostAgent), box.stamp));
-  CopyHistory &h = history[{member, buf}];
-  (void)h;
-  // Reuse the race check of kernel accesses.
+  // The race check of kernel accesses, with the host as the agent.
   access(host, nullptr, member, buf, box.base, box.rows, box.pitch, box.width,
          write, false, write ? "the host's write" : "the host's read");
-  (void)launch;
 }
 
 void World::endLaunch(int member, bool startNext) {
@@ -3392,11 +3384,11 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
       sizes = {meshSize};
     else
       sizes = opts.teamSizes;
-    bool setupFailed = false;
+
     for (int64_t D : sizes) {
       Kernel k;
       if (failed(describeKernel(func, opts, D, k))) {
-        failedSetup = setupFailed = true;
+        failedSetup = true;
         break;
       }
       std::vector<int64_t> grids;
@@ -3462,7 +3454,6 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
       if (!findings.empty())
         break;
     }
-    (void)setupFailed;
   }
   // Deduplicate across configurations (the key ignores the bracket).
   std::set<std::string> keys;
