@@ -11,7 +11,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.weave_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "unit", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["CMakeLists.txt", "Inputs", "unit", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 config.substitutions.append(("%weave_src_root", config.weave_src_root))

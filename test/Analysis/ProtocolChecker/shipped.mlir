@@ -20,7 +20,8 @@
 // RUN: not weavec --check-protocol %examples/tma_forward/tma_forward.mlir 2>&1 | FileCheck %s --check-prefix=RACE29
 //
 // The collective templates, as weave::ops instantiates them.
-// RUN: for op in "all_reduce --algorithm one_shot" "all_reduce --algorithm two_shot" all_gather reduce_scatter all_to_all all_to_all_v; do \
+// Every algorithm of every op (the choice table picks among them by size).
+// RUN: for op in "all_reduce --algorithm one_shot" "all_reduce --algorithm two_shot" "all_reduce --algorithm push" "all_gather --algorithm put" "all_gather --algorithm push" "all_gather --algorithm direct" "reduce_scatter --algorithm pull" "reduce_scatter --algorithm push" "all_to_all --algorithm put" "all_to_all --algorithm push" "all_to_all --algorithm direct" all_to_all_v; do \
 // RUN:   for d in 2 3 4 8; do \
 // RUN:     weave-ops source $op --team-size $d --dtype bf16 --count 1001 -o %t.mlir && \
 // RUN:     weavec --check-protocol --team-size $d %t.mlir || exit 1; \
@@ -30,8 +31,8 @@
 // RUN: for d in 2 3 4 8; do \
 // RUN:   weave-ops source all_gather_matmul --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.agm.mlir && \
 // RUN:   weavec --check-protocol --team-size $d --check-shape a=$((256 * d))x256 --check-shape c=$((256 * d))x512 %t.agm.mlir || exit 1; \
-// RUN:   weave-ops source matmul_reduce_scatter --team-size $d --dtype bf16 --m-shard 200 --k 256 --n 320 -o %t.mrs.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape acc=264x320 %t.mrs.mlir || exit 1; \
+// RUN:   weave-ops source matmul_reduce_scatter --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.mrs.mlir && \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=$((256 * d))x256 --check-shape partial=$((256 * d))x320 --check-shape slots=$((512 * d))x320 --check-shape c=256x320 %t.mrs.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=FUSED
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
@@ -45,8 +46,8 @@
 // RUN: weave-ops instantiate %examples/all_reduce/atomic_all_reduce.mlir.in --team-size any --dtype bf16 --count 1002 --set WIDTH=2 --set LOAD=vector.load --set "LOADED=, vector<2xbf16>" --set "VALUE=vector<2xbf16>" -o %t.atomic2.mlir
 // RUN: weavec --check-protocol %t.atomic2.mlir | FileCheck %s
 // RUN: for d in 2 3 4 8; do \
-// RUN:   weave-ops instantiate %examples/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in --team-size $d --dtype bf16 --count 200 --set K=256 --set COLS=320 -o %t.mrs2.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape acc=264x320 %t.mrs2.mlir || exit 1; \
+// RUN:   weave-ops instantiate %examples/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in --team-size $d --dtype bf16 --count 384 --set K=256 --set COLS=320 -o %t.mrs2.mlir && \
+// RUN:   weavec --check-protocol --team-size $d --check-shape slots=$((768 * d))x320 %t.mrs2.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=FUSED
 //
 // CHECK: protocol check passed: 1 kernel, team sizes 2,3,4,8, {{.*}} 2 launches
@@ -54,6 +55,6 @@
 // VARIANTS: protocol check passed: {{[0-9]+}} kernels, team sizes 2,3,4,8, {{.*}} 2 launches
 // THREE: protocol check passed: 3 kernels, team sizes 2,3,4,8, {{.*}} 2 launches
 // RACE29: error: race: {{.*}} (launch 1) writes {{.*}} while the host stream of member {{[0-9]}} (reading the output after launch 0)
-// OPS-COUNT-24: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches
+// OPS-COUNT-48: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches
 // FUSED-COUNT-4: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches
 // TEMPLATES-COUNT-8: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches

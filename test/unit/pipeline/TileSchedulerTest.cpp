@@ -9,6 +9,7 @@
 
 #include "PipelineTestSupport.h"
 
+#include "weave/Dialect/Weave/Transforms/Pipeline/TileOrder.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/TileScheduler.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -261,6 +262,59 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
           << tilesN << " columns, waves of " << wave << ": tile " << tile
           << " (row " << rowOf[tile] << ") waits on row " << before
           << ", which ends at tile " << rowEnd[before];
+    }
+  }
+}
+
+/// TileOrder (the schedule on integers, which the protocol checker replays)
+/// and TileScheduler (the schedule built into kernels) agree on every
+/// worker's units and every tile's coordinates: clusters, rotations,
+/// split-K, segments with and without the narrowed groups.
+TEST(TileOrder, AgreesWithTheBuiltSchedule) {
+  struct Case {
+    int64_t tilesM, tilesN, cluster, width, splitK, segments, rotate;
+  };
+  for (Case c : {Case{8, 16, 1, 8, 1, 1, -1}, Case{18, 16, 1, 8, 1, 2, 9},
+                 Case{36, 16, 1, 8, 1, 4, 27}, Case{16, 16, 1, 8, 1, 2, 0},
+                 Case{4, 2, 1, 8, 1, 2, 2}, Case{8, 2, 1, 8, 1, 4, 6},
+                 Case{50, 56, 1, 8, 1, 2, -1}, Case{12, 7, 2, 4, 1, 1, 3},
+                 Case{16, 4, 2, 8, 1, 2, -1}, Case{9, 5, 1, 4, 3, 1, -1},
+                 Case{7, 3, 1, 8, 2, 1, 4}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 4);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], rank = f.args[2],
+          t = f.args[3];
+    Value rotate = c.rotate >= 0 ? arith::ConstantIndexOp::create(b, c.rotate)
+                                 : Value();
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
+                            arith::ConstantIndexOp::create(b, c.tilesN),
+                            c.cluster, c.width, rotate, c.splitK, c.segments);
+    scheduler.distribute(Workers{worker, count, rank});
+    auto [m, n] = scheduler.tileCoords(t);
+    TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
+                    c.splitK, c.segments, c.rotate};
+    for (int64_t workers : {1, 2, 3, 5, 16, 132}) {
+      IndexEvaluator ev;
+      ev.bind(count, workers);
+      for (int64_t w = 0; w < workers; ++w) {
+        ev.bind(worker, w);
+        int64_t step = ev(scheduler.getStep());
+        ASSERT_EQ(step, order.step(workers));
+        ASSERT_EQ(ev(scheduler.getEnd()), order.numUnits());
+        ASSERT_EQ(ev(scheduler.getBegin()), order.begin(w, workers));
+      }
+      int64_t step = order.step(workers);
+      for (int64_t tile = 0; tile < order.numUnits() / c.splitK; ++tile)
+        for (int64_t r = 0; r < c.cluster; ++r) {
+          ev.bind(t, tile);
+          ev.bind(rank, r);
+          auto [om, on] = order.coords(tile, r, step);
+          ASSERT_EQ(ev(m), om) << "tile " << tile << ", " << workers
+                               << " workers, rank " << r;
+          ASSERT_EQ(ev(n), on) << "tile " << tile << ", " << workers
+                               << " workers, rank " << r;
+        }
     }
   }
 }

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Analysis/ProtocolChecker.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/TileOrder.h"
 
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
@@ -188,7 +189,7 @@ Value rootOf(Value v) {
       v = r.getBuffer();
     else if (isa<memref::SubViewOp, memref::CastOp, memref::CollapseShapeOp,
                  memref::ExpandShapeOp, memref::MemorySpaceCastOp,
-                 memref::ReinterpretCastOp>(def))
+                 memref::ReinterpretCastOp, memref::AssumeAlignmentOp>(def))
       v = def->getOperand(0);
     else
       break;
@@ -1360,6 +1361,9 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
     waiters = {mask.empty() ? 0 : mask[0]};
   }
   bool eq = op.getCmp() == SemaphoreCmp::EQ;
+  // ge_wrap: serial-number order, as the lowering compares (a counter that
+  // wrapped past 2^32 is still ahead of a target just below the wrap).
+  bool wrap = op.getCmp() == SemaphoreCmp::GEWrap;
   if (a.laneProgress == 0 && !a.blocked)
     a.preWait = a.clock;
   for (; a.laneProgress < (int)waiters.size(); ++a.laneProgress) {
@@ -1371,7 +1375,9 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
     }
     Counter &c = w.counters[{a.member, sem, i}];
     uint32_t v = (uint32_t)at(value, t);
-    bool ok = eq ? c.value == v : c.value >= v;
+    bool ok = eq     ? c.value == v
+              : wrap ? (int32_t)(uint32_t)(c.value - v) >= 0
+                     : c.value >= v;
     if (!ok) {
       a.blocked = true;
       a.blockOp = op;
@@ -1379,7 +1385,7 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
           "waits for '" + w.k.semaphores[sem].name + "'" +
           (w.k.semaphores[sem].count > 1 ? "[" + std::to_string(i) + "]"
                                          : std::string()) +
-          (eq ? " == " : " >= ") + std::to_string(v) + " (it holds " +
+          (eq ? " == " : wrap ? " >= (mod 2^32) " : " >= ") + std::to_string(v) + " (it holds " +
           std::to_string(c.value) + ")";
       if (waiters.size() > 1)
         a.blockReason += " in thread " + std::to_string(t) + ", " +
@@ -1892,26 +1898,23 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     delete ps;
     return Stop;
   }
+  // The compiler's schedule (TileOrder: TileScheduler's arithmetic on
+  // integers, unit-tested to agree with it).
   int64_t workers = std::max<int64_t>(w.G / c, 1), worker = a.block / c,
           rank = a.block % c;
-  int64_t clusterRows = tilesM / c;
-  int64_t numTiles = clusterRows * tilesN * splitK;
-  int64_t rounds = std::max<int64_t>((numTiles + workers - 1) / workers, 1);
-  int64_t stepT = std::max<int64_t>((numTiles + rounds - 1) / rounds, 1);
-  int64_t begin = worker < stepT ? worker : numTiles;
-  int64_t width = std::max<int64_t>(op.getGridTileWidth() / c, 1);
-  for (int64_t u = begin; u < numTiles; u += stepT) {
+  pipeline::TileOrder order;
+  order.tilesM = tilesM;
+  order.tilesN = tilesN;
+  order.clusterSize = c;
+  order.groupWidth = op.getGridTileWidth();
+  order.splitK = splitK;
+  order.segments = op.getGridTileSegments();
+  order.rotateM = op.getRotateM() ? rot : -1;
+  int64_t numUnits = order.numUnits(), stepT = order.step(workers);
+  for (int64_t u = order.begin(worker, workers); u < numUnits; u += stepT) {
     int64_t tile = u / splitK, split = u % splitK;
     int64_t kb = split * numK / splitK, ke = (split + 1) * numK / splitK;
-    int64_t perGroup = width * tilesN;
-    int64_t group = tile / perGroup, firstM = group * width;
-    int64_t groupRows = std::min(clusterRows - firstM, width);
-    int64_t inGroup = tile % perGroup;
-    int64_t m = firstM + inGroup % groupRows, n = inGroup / groupRows;
-    if (c > 1)
-      m = m * c + rank;
-    if (op.getRotateM())
-      m = (m + rot) % tilesM;
+    auto [m, n] = order.coords(tile, rank, stepT);
     for (int64_t kk = kb; kk < ke; ++kk)
       ps->steps.push_back({m, n, kk, kk + 1 == ke});
   }
@@ -2154,7 +2157,9 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     set(s, x);
     return Next;
   }
-  if (isa<memref::CastOp, memref::MemorySpaceCastOp>(op)) {
+  // An alignment promise is the same view.
+  if (isa<memref::CastOp, memref::MemorySpaceCastOp, memref::AssumeAlignmentOp>(
+          op)) {
     set(op->getResult(0), get(op->getOperand(0)));
     return Next;
   }

@@ -1,0 +1,84 @@
+//===- TileOrder.h - the persistent tile schedule as plain arithmetic -----===//
+//
+// Contract. The same schedule as TileScheduler (its header states it), on
+// integers instead of IR: which linear tiles a worker takes and the (m, n)
+// tile of each. TileScheduler builds this arithmetic into a kernel; the
+// protocol checker replays it to know which rows a block reads and
+// forwards, in which order. TileSchedulerTest checks that the two agree on
+// every input it tries, so there is one schedule with two spellings, not
+// two schedules. Header-only, no MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_TILEORDER_H
+#define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_TILEORDER_H
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+namespace mlir::weave::pipeline {
+
+struct TileOrder {
+  int64_t tilesM = 1, tilesN = 1;
+  int64_t clusterSize = 1, groupWidth = 1, splitK = 1, segments = 1;
+  /// Row tile the walk starts at; negative: no rotation.
+  int64_t rotateM = -1;
+
+  static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+  int64_t clusterRows() const { return tilesM / clusterSize; }
+  int64_t segmentRows() const {
+    return segments > 1 ? clusterRows() / segments : clusterRows();
+  }
+  /// Units of work (tiles x splitK), in cluster-high rows.
+  int64_t numUnits() const { return clusterRows() * tilesN * splitK; }
+  /// The stride between a worker's units (every busy worker's share).
+  int64_t step(int64_t workers) const {
+    int64_t rounds = std::max<int64_t>(ceilDiv(numUnits(), workers), 1);
+    return ceilDiv(numUnits(), rounds);
+  }
+  /// A worker's first unit; numUnits() for a worker with none.
+  int64_t begin(int64_t worker, int64_t workers) const {
+    return worker < step(workers) ? worker : numUnits();
+  }
+
+  /// Tile (m, n) of linear tile `t` (a unit's tile is unit / splitK), for
+  /// the block of rank `clusterRank` in its cluster; `step` is
+  /// step(workers).
+  std::pair<int64_t, int64_t> coords(int64_t t, int64_t clusterRank,
+                                     int64_t step) const {
+    int64_t rows = segmentRows();
+    int64_t firstOfSegment = 0;
+    if (segments > 1) {
+      int64_t perSegment = rows * tilesN;
+      firstOfSegment = t / perSegment * rows;
+      t %= perSegment;
+    }
+    int64_t width = groupWidth / clusterSize;
+    if (segments > 1 && splitK == 1 && step > 0) {
+      int64_t waveRows = ceilDiv(step, tilesN);
+      int64_t slack = rows > waveRows ? rows - waveRows : 1;
+      int64_t narrowed = std::max<int64_t>(std::min(slack, width), 1);
+      bool aligned =
+          (rows * tilesN) % step == 0 && step % (width * tilesN) == 0;
+      if (!aligned)
+        width = narrowed;
+    }
+    int64_t perGroup = width * tilesN;
+    int64_t group = t / perGroup, firstM = group * width;
+    int64_t groupRows = std::min(rows - firstM, width);
+    int64_t inGroup = t % perGroup;
+    int64_t m = firstM + inGroup % groupRows + firstOfSegment;
+    int64_t n = inGroup / groupRows;
+    if (clusterSize > 1)
+      m = m * clusterSize + clusterRank;
+    if (rotateM >= 0)
+      m = (m + rotateM) % tilesM;
+    return {m, n};
+  }
+};
+
+} // namespace mlir::weave::pipeline
+
+#endif // WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_TILEORDER_H
