@@ -47,7 +47,7 @@
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
 // with one 128-row tile when dynamic), slots symmetric [?, N] (bound with
-// 2*D*m rows), c [m or ?, N] (all the dtype), launches i32 [1] (zeroed
+// 2*D*m rows), c [m or ?, N] (all the dtype), launches i64 [1] (zeroed
 // once), barrier (2 semaphores, zero at rest).
 //
 // Exit status: 0 when every result was correct, 1 when one was wrong or a
@@ -230,7 +230,7 @@ Status loadCase(Case &c) {
                          contractParam(*kernel, 4, "c", K::Buffer, dt, 2));
   WEAVE_ASSIGN_OR_RETURN(
       const ParamInfo *launches,
-      contractParam(*kernel, 5, "launches", K::Buffer, "i32", 1));
+      contractParam(*kernel, 5, "launches", K::Buffer, "i64", 1));
   WEAVE_ASSIGN_OR_RETURN(
       const ParamInfo *barrier,
       contractParam(*kernel, 6, "barrier", K::Semaphore, "", -1));
@@ -429,7 +429,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
   Expected<LocalBuffers> partial =
       LocalBuffers::create(team, dtype, {c.dynamic ? kRowTile : rows, c.n});
-  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i32", {1});
+  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i64", {1});
   Expected<LocalBuffers> out = LocalBuffers::create(team, dtype, {c.m, c.n});
   // cuBLAS's partial product in the dtype (the NCCL path's input and the
   // check's reference), and the NCCL path's reduce-scattered rows.
@@ -449,7 +449,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(a->upload(i, hostA[i].data()));
     TRY(b->upload(i, hostB[i].data()));
     TRY(team.device(i).makeCurrent());
-    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 1, streams[i]),
+    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
               "zeroing the launch count"));
     TRY(check(cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n,
                                streams[i]),

@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
   Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {depth, cols});
   Expected<LocalBuffers> partial = LocalBuffers::create(team, dtype, {rows, cols});
   Expected<LocalBuffers> c = LocalBuffers::create(team, dtype, {shard, cols});
-  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i32", {1});
+  Expected<LocalBuffers> launches = LocalBuffers::create(team, "i64", {1});
   if (!a || !b || !partial || !c || !launches)
     return fail(!a ? a.error() : !b ? b.error() : !partial ? partial.error()
                 : !c ? c.error() : launches.error());
@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < local; ++i) {
     // NaN everywhere in c: every element must be written.
     std::vector<uint16_t> poison(shard * cols, 0x7fff);
-    int32_t zero = 0;
+    int64_t zero = 0;
     if (Status s = c->upload(i, poison.data()); !s)
       return fail(s.error());
     if (Status s = launches->upload(i, &zero); !s)
