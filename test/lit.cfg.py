@@ -32,5 +32,6 @@ tools = [
     ToolSubst("weave-opt", unresolved="fatal"),
     ToolSubst("weavec", unresolved="fatal"),
     ToolSubst("weave-bundle", unresolved="fatal"),
+    ToolSubst("weave-ops", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.weave_tools_dir, config.llvm_tools_dir])
