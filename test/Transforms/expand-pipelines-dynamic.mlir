@@ -4,8 +4,15 @@
 // argument's size, ceil(M / 128), and the persistent schedule walks
 // (row tiles) x (2 column tiles of 256) tiles; the TMA copies take the
 // argument itself (their tensor maps are built at launch with M rows).
+// A launch whose out has another row count than lhs traps (the tiles are
+// counted from lhs, the stores clip at out's rows).
 // CHECK-LABEL: gpu.func @dynamic_rows
 //       CHECK:   %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
+//       CHECK:   %[[OUTM:.+]] = memref.dim %arg2, %c0 : memref<?x512xf16>
+//       CHECK:   %[[DIFF:.+]] = arith.cmpi ne, %[[M]], %[[OUTM]] : index
+//       CHECK:   scf.if %[[DIFF]] {
+//       CHECK:     gpu.printf "weave: matmul_pipeline at {{.*}}: lhs has %ld rows but out has %ld (they must be equal)
+//       CHECK:     llvm.intr.trap
 //       CHECK:   %[[M127:.+]] = arith.addi %[[M]], %c127 : index
 //       CHECK:   %[[ROWT:.+]] = arith.divui %[[M127]], %c128 : index
 //       CHECK:   %[[TILES:.+]] = arith.muli %[[ROWT]], %c2 : index

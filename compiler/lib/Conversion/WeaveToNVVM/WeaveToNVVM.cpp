@@ -1150,12 +1150,27 @@ Value tensorMapOfDevice(OpBuilder &b, Location loc, Value descriptor,
   return generic;
 }
 
-/// Tensor map coordinates: innermost first, in elements, as i32.
+/// Tensor map coordinates: innermost first, in elements, as i32. TMA
+/// coordinates are signed 32-bit: an index outside that range is clamped to
+/// INT32_MIN / INT32_MAX, where a box (at most 256 elements a side) lies
+/// wholly outside a tensor map's dimension (the runtime encodes dims of at
+/// most 2^31 - 1), so it is clipped as any out-of-bounds box is. (Truncated,
+/// row 2^32 + 5 stored to row 5.)
 SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
                                         ValueRange indices) {
   SmallVector<Value> coordinates;
-  for (Value index : llvm::reverse(indices))
+  for (Value index : llvm::reverse(indices)) {
+    Type type = index.getType();
+    if (type.getIntOrFloatBitWidth() > 32) {
+      auto bound = [&](int64_t value) {
+        return LLVM::ConstantOp::create(b, loc, type,
+                                        b.getIntegerAttr(type, value));
+      };
+      index = LLVM::SMinOp::create(b, loc, index, bound(INT32_MAX));
+      index = LLVM::SMaxOp::create(b, loc, index, bound(INT32_MIN));
+    }
     coordinates.push_back(LLVM::TruncOp::create(b, loc, b.getI32Type(), index));
+  }
   return coordinates;
 }
 

@@ -192,6 +192,29 @@ void PipelineBuilder::build() {
   Value rows = lhsType.isDynamicDim(0)
                    ? Value(memref::DimOp::create(b, op.getLhs(), 0))
                    : cIndex(lhsType.getDimSize(0));
+  // The tiles are counted from lhs; the verifier makes out's rows dynamic
+  // with lhs's, and a launch whose two sizes differ would compute rows that
+  // the out tensor map clips, or leave rows of out unwritten: it traps.
+  if (lhsType.isDynamicDim(0)) {
+    Value outRows = memref::DimOp::create(b, op.getOut(), 0);
+    Value differ =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, rows, outRows);
+    auto check = scf::IfOp::create(b, differ, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(check.thenBlock());
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    op.getLoc().print(os);
+    Type i64 = b.getI64Type();
+    gpu::PrintfOp::create(
+        b,
+        b.getStringAttr("weave: matmul_pipeline at " + where +
+                        ": lhs has %ld rows but out has %ld (they must be "
+                        "equal)\n"),
+        ValueRange{arith::IndexCastOp::create(b, i64, rows),
+                   arith::IndexCastOp::create(b, i64, outRows)});
+    LLVM::Trap::create(b);
+  }
   Value numTilesM = ceilDiv(rows, tiling.tm);
   Value numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), tiling.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);

@@ -379,6 +379,17 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     `max` on f16 and bf16 only (PTX has no f32 min/max for this
     instruction). Completion and visibility are those of the store.
 
+    Coordinates are signed 32-bit: a box that starts past the edge of
+    `target` (or before it) is clipped, and an index outside
+    [-2^31, 2^31 - 1] is clamped to that range, which no tensor map's
+    dimension reaches (so the box is clipped whole). But a *reduction* at a
+    negative coordinate faults on H100 (an illegal-instruction error that
+    ends the context, seen with the GEMM + reduce-scatter kernel), where a
+    plain store at the same place is clipped: keep reductions at
+    coordinates of at least 0 (pad the target with a halo and reduce there,
+    as examples/matmul_reduce_scatter does). A constant negative index with
+    `reduce` is rejected.
+
     ```mlir
     weave.copy_smem_to_gmem %tile, %scratch[%row, %c0] on %prev
         : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
