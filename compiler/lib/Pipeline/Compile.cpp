@@ -372,8 +372,10 @@ static LogicalResult checkArchOfOps(ModuleOp module, StringRef arch) {
               .getElementType()
               .isBF16())
         what = "a bf16x2 atomic add (red.global.add.noftz.bf16x2)";
-    } else if (isa<CopySmemToGmemOp, CopyGmemToSmemOp, WaitSmemToGmemOp>(op)) {
+    } else if (isa<CopySmemToGmemOp, CopyGmemToSmemOp>(op)) {
       what = "a TMA copy (cp.async.bulk.tensor)";
+    } else if (isa<WaitSmemToGmemOp>(op)) {
+      what = "a bulk-group wait (cp.async.bulk.wait_group)";
     } else if (isa<MatmulPipelineOp>(op)) {
       what = "the matmul pipeline (wgmma.mma_async, setmaxnreg)";
       needsA = true;

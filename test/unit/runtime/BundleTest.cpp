@@ -794,11 +794,11 @@ TEST(TmaLayout, ThreeDimStrides) {
 TEST(TmaLayout, StrideOverflowIsNotZero) {
   // f16 [2^32, 2^32, 2^32]: the plane stride 2 * 2^32 * 2^32 wrapped to 0,
   // which passed both the "multiple of 16" and the "< 2^40" rules. With
-  // dims of at most 2^31 - 1: f32 [2, 2^31 - 1, 2^31 - 1, 2], stride 8 *
-  // (2^31 - 1)^2, about 2^65.
+  // dims of at most 2^31 - 1: f32 [2, 2^31 - 1, 2^31 - 1, 8], stride 32 *
+  // (2^31 - 1)^2, about 2^67.
   constexpr int64_t kMaxDim = (int64_t(1) << 31) - 1;
   ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f32",
-                        {2, kMaxDim, kMaxDim, 2});
+                        {2, kMaxDim, kMaxDim, 8});
   ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
   tma.tma.box = {8, 1, 1, 1};
   auto layout = computeTmaLayout(tma, src);
