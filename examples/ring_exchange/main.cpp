@@ -8,7 +8,8 @@
 // exactly device (d - 1) mod N's block. With --back-to-back the launches
 // follow each other with no host synchronization: each launch sends other
 // values, and after it each member's stream copies its inbox aside (the
-// reader) and poisons it again; the copies are checked at the end. The
+// reader; rank 0's is delayed) and poisons it again; the copies are
+// checked at the end. The
 // kernel's credit (ring_exchange.mlir) keeps a launch from overwriting an
 // inbox its reader has not copied yet. Exits 0 when every check passed, 1 on
 // a wrong value or an error, and prints "SKIP: <reason>" and exits 0 where
@@ -73,6 +74,13 @@ int runBackToBack(Team &team, SymmetricHeap &heap, const LocalStreams &streams,
     sources.push_back(std::move(*src));
     snapshots.push_back(std::move(*snap));
   }
+  // Rank 0's reader is slow: a 256 MiB memset before its copy (about 0.1
+  // ms on an H100), so that its left neighbour's next launch is ready to
+  // write long before rank 0 has read. Without the credit the next launch
+  // overwrites the inbox first and the check fails.
+  Expected<LocalBuffers> delay = LocalBuffers::create(team, "f32", {64 << 20});
+  if (!delay)
+    return fail(delay.error());
   if (Status s = team.synchronize(); !s)
     return fail(s.error());
   for (int k = 0; k < iterations; ++k) {
@@ -83,6 +91,11 @@ int runBackToBack(Team &team, SymmetricHeap &heap, const LocalStreams &streams,
     for (size_t i = 0; i < local; ++i) {
       (void)team.device(i).makeCurrent();
       CUdeviceptr mine = heap.localPointer(inbox, i);
+      if (team.rankOf(i) == 0 &&
+          cuMemsetD32Async(delay->pointer(i), k, 64 << 20, streams[i])) {
+        std::fprintf(stderr, "ring_exchange: error: cannot queue the delay\n");
+        return 1;
+      }
       if (cuMemcpyDtoDAsync(snapshots[k].pointer(i), mine,
                             kElements * sizeof(float), streams[i]) ||
           cuMemsetD32Async(mine, 0x7fc00bad, kElements, streams[i])) {

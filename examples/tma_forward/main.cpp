@@ -117,6 +117,12 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  // Rank 0's reader is slow (a 256 MiB memset before its copy), so that
+  // without the credit its left neighbour's next store lands first.
+  Expected<LocalBuffers> delay = LocalBuffers::create(
+      team, "f32", {backToBack ? int64_t(64) << 20 : 1});
+  if (!delay)
+    return fail(delay.error());
   if (Status s = team.synchronize(); !s)
     return fail(s.error());
   // No host synchronization between the launches: each member's stream
@@ -129,6 +135,11 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < local; ++i) {
       (void)team.device(i).makeCurrent();
       CUdeviceptr mine = heap.localPointer(*gathered, i);
+      if (backToBack && team.rankOf(i) == 0 &&
+          cuMemsetD32Async(delay->pointer(i), k, 64 << 20, streams[i])) {
+        std::fprintf(stderr, "tma_forward: error: cannot queue the delay\n");
+        return 1;
+      }
       if (cuMemcpyDtoDAsync(snapshots[k].pointer(i), mine,
                             kGatheredRows * kCols * 4, streams[i]) ||
           cuMemsetD32Async(mine, kPoison, kGatheredRows * kCols, streams[i])) {
