@@ -998,6 +998,16 @@ int64_t MatmulPipelineOp::getSharedMemoryBytes() {
       .requiredBytes;
 }
 
+/// Whether `type` is a range of whole rows of a row-major buffer: rank 2,
+/// strides [K, 1] with K its static column count, any offset.
+static bool isRowRange(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getRank() == 2 && !type.isDynamicDim(1) &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides[1] == 1 && strides[0] == type.getDimSize(1);
+}
+
 LogicalResult MatmulPipelineOp::verify() {
   auto lhs = cast<MemRefType>(getLhs().getType());
   auto rhs = cast<MemRefType>(getRhs().getType());
@@ -1010,9 +1020,17 @@ LogicalResult MatmulPipelineOp::verify() {
     if (!isGlobal(type))
       return emitOpError() << "expects " << name
                            << " in global memory, got " << type;
-    if (!type.getLayout().isIdentity())
+    // lhs may also be a range of whole rows of a larger buffer (per-expert
+    // GEMMs on slices of one buffer): contiguous rows, any offset.
+    if (!type.getLayout().isIdentity() &&
+        !(name == "lhs" && isRowRange(type)))
       return emitOpError() << "expects a row-major " << name
-                           << " (identity layout), got " << type;
+                           << " (identity layout"
+                           << (name == "lhs" ? ", or whole rows: strided<[K, "
+                                               "1], offset: ...> with K its "
+                                               "static column count"
+                                             : "")
+                           << "), got " << type;
     // The row count M (dim 0 of lhs and out) may be dynamic: the
     // expansion counts row tiles at run time and TMA handles the edges
     // with the launch sizes. K and N give the k loop, the column tiles and

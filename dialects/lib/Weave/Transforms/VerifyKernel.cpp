@@ -419,6 +419,34 @@ LogicalResult verifyAllocation(Operation *op) {
                            << "; for " << where;
 }
 
+/// Warns at a vector.load / vector.store of more than one element that has
+/// no `alignment`: it lowers with the element's alignment, and NVPTX then
+/// splits it into scalar accesses (8 x bf16 became 24 scalar loads and
+/// moves). (Matched by name, as above.)
+void warnUnalignedVectorAccess(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if ((name != "vector.load" && name != "vector.store") ||
+      op->hasAttr("alignment"))
+    return;
+  Value vectorValue =
+      name == "vector.load" ? op->getResult(0) : op->getOperand(0);
+  auto vector = dyn_cast<VectorType>(vectorValue.getType());
+  if (!vector || !vector.hasStaticShape() ||
+      !vector.getElementType().isIntOrFloat())
+    return;
+  int64_t elementBytes = (vector.getElementTypeBitWidth() + 7) / 8;
+  int64_t bytes = vector.getNumElements() * elementBytes;
+  if (vector.getNumElements() < 2 || !llvm::isPowerOf2_64(bytes) ||
+      bytes > 16)
+    return;
+  op->emitWarning() << "accesses a " << bytes << "-byte " << vectorValue.getType()
+                    << " with only its element's alignment (" << elementBytes
+                    << " bytes): NVPTX splits it into scalar accesses; add "
+                       "{alignment = "
+                    << bytes << "} where the address is " << bytes
+                    << "-byte aligned";
+}
+
 /// What the lowering of a whole gpu.module needs, weave kernel or not: the
 /// pipeline lowers every function in it, with bare-pointer memrefs, and
 /// prints every symbol into PTX.
@@ -459,6 +487,7 @@ LogicalResult verifyGpuModule(gpu::GPUModuleOp module) {
   WalkResult result = module.walk([](Operation *op) -> WalkResult {
     if (failed(verifyAllocation(op)))
       return WalkResult::interrupt();
+    warnUnalignedVectorAccess(op);
     StringRef name = op->getName().getStringRef();
     if (name != "vector.transfer_read" && name != "vector.transfer_write")
       return WalkResult::advance();
