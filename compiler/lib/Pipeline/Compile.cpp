@@ -445,6 +445,25 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
     return success();
   }
 
+  // What the chooser (or the author) set, for the manifest's `# config:`
+  // line (weave-bundle shows it): read before the expansion replaces the
+  // pipelines.
+  llvm::StringMap<std::string> configs;
+  module.walk([&](MatmulPipelineOp op) {
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!func || op.isAutoTile())
+      return;
+    std::string &text = configs[func.getName()];
+    llvm::raw_string_ostream os(text);
+    if (!text.empty())
+      os << "; ";
+    os << "matmul_pipeline tile=" << op.tileM() << "x" << op.tileN() << "x"
+       << op.tileK() << " stages=" << op.numStages()
+       << " consumers=" << op.getConsumers()
+       << " split=" << stringifyConsumerSplit(op.getSplit())
+       << " cluster_m=" << op.getClusterM() << " split_k=" << op.getSplitK();
+  });
+
   PassManager expand(ctx);
   configureIRPrinting(expand, options);
   expand.addPass(createCanonicalizerPass());
@@ -470,6 +489,8 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
     if (failed(info))
       return failure();
     info->computeCapability = getComputeCapability(options.arch);
+    if (auto it = configs.find(func.getName()); it != configs.end())
+      info->config = it->second;
     if (failed(checkTensorMaps(func, *info, tmaOf)))
       return failure();
     artifacts.bundle.kernels.push_back(std::move(*info));

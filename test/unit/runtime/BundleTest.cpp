@@ -159,6 +159,31 @@ TEST(Bundle, RoundTripInMemory) {
   EXPECT_EQ(serializeBundle(*parsed), data);
 }
 
+TEST(Bundle, ConfigIsACommentLine) {
+  // What the compiler chose travels as `# config: ...` in the kernel's
+  // block: parsed back by this reader, skipped by older ones (a comment).
+  Bundle b = makeBundle();
+  b.kernels[0].config = "matmul_pipeline tile=128x256x64\r\nstages=4 ";
+  std::vector<uint8_t> data = serializeBundle(b);
+  std::string text(data.begin(), data.end());
+  EXPECT_NE(text.find("\n  # config: matmul_pipeline tile=128x256x64  "
+                      "stages=4\n"),
+            std::string::npos)
+      << text;
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+  // One line: control characters as spaces, no trailing space.
+  EXPECT_EQ(parsed->kernels[0].config,
+            "matmul_pipeline tile=128x256x64  stages=4");
+  EXPECT_EQ(serializeBundle(*parsed), data);
+  // A comment elsewhere is no config.
+  Bundle plain = makeBundle();
+  auto again = parseBundle(serializeBundle(plain).data(),
+                           serializeBundle(plain).size());
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->kernels[0].config, "");
+}
+
 TEST(Bundle, RoundTripThroughFile) {
   Bundle b = makeBundle();
   std::string path = ::testing::TempDir() + "/weave_bundle_test_" +
