@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -412,47 +413,56 @@ struct Selection {
 };
 } // namespace
 
-/// The divergent conditional branches (cf.cond_br, cf.switch, llvm.cond_br,
-/// llvm.switch by name) in `region` that can reach `target` without
-/// `target` post-dominating them: some executions that take them never get
-/// to `target`.
+/// Whether `target` in `region` runs for only some of the executions that
+/// reach the region, because of a divergent conditional branch (cf.cond_br,
+/// cf.switch, llvm.cond_br, llvm.switch, matched by name): `target` is
+/// control dependent on such a branch (it post-dominates one successor but
+/// not the branch), or on a branch in a block that is. A block where the
+/// branches meet again is not (it post-dominates them); nor is a later loop
+/// body (it post-dominates no successor of an earlier branch).
 static std::optional<Selection> findSelectingBranch(Region &region,
                                                     Block *target,
                                                     Divergence kind) {
   if (region.hasOneBlock())
     return std::nullopt;
-  std::optional<PostDominanceInfo> postDominance;
+  SmallVector<std::pair<Block *, Selection>> work;
   for (Block &block : region) {
-    Operation *term = block.getTerminator();
+    Operation *term = block.empty() ? nullptr : &block.back();
     if (!term || term->getNumSuccessors() < 2 || term->getNumOperands() == 0)
       continue;
     StringRef name = term->getName().getStringRef();
     if (name != "cf.cond_br" && name != "cf.switch" &&
         name != "llvm.cond_br" && name != "llvm.switch")
       continue;
-    Operation *source = findDivergenceSource(term->getOperand(0), kind);
-    if (!source)
-      continue;
-    // Does the branch reach `target`?
-    SmallVector<Block *> worklist(term->getSuccessors());
-    llvm::SmallPtrSet<Block *, 16> seen;
-    bool reaches = false;
-    while (!worklist.empty() && !reaches) {
-      Block *next = worklist.pop_back_val();
-      if (!seen.insert(next).second)
-        continue;
-      reaches = next == target;
-      llvm::append_range(worklist, next->getSuccessors());
-    }
-    if (!reaches)
-      continue;
-    if (!postDominance)
-      postDominance.emplace(region.getParentOp());
-    if (&block != target && postDominance->postDominates(target, &block))
-      continue;
-    return Selection{term, source, "branch condition depends"};
+    if (Operation *source = findDivergenceSource(term->getOperand(0), kind))
+      work.push_back({&block, Selection{term, source, "branch condition "
+                                                      "depends"}});
   }
-  return std::nullopt;
+  if (work.empty())
+    return std::nullopt;
+  PostDominanceInfo postDominance(region.getParentOp());
+  auto controlDependent = [&](Block *block, Block *branch) {
+    if (block != branch && postDominance.properlyPostDominates(block, branch))
+      return false;
+    return llvm::any_of(branch->getSuccessors(), [&](Block *successor) {
+      return postDominance.postDominates(block, successor);
+    });
+  };
+  llvm::DenseMap<Block *, Selection> partial;
+  while (!work.empty()) {
+    auto [branch, selection] = work.pop_back_val();
+    for (Block &block : region) {
+      if (partial.count(&block) || !controlDependent(&block, branch))
+        continue;
+      partial[&block] = selection;
+      if (!block.empty() && block.back().getNumSuccessors() > 1)
+        work.push_back({&block, selection});
+    }
+  }
+  auto it = partial.find(target);
+  if (it == partial.end())
+    return std::nullopt;
+  return it->second;
 }
 
 /// The first condition, loop bound or branch around `op` (up to its
