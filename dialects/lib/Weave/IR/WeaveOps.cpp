@@ -992,8 +992,20 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
   return success();
 }
 
+MemRefType MatmulPipelineOp::getOutType() {
+  if (Value out = getOut())
+    return cast<MemRefType>(out.getType());
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  Type element = getOutElement() ? *getOutElement()
+                                 : Type(Float32Type::get(getContext()));
+  int64_t rows = lhs.getRank() == 2 ? lhs.getDimSize(0) : 1;
+  int64_t cols = rhs.getRank() == 2 ? rhs.getDimSize(1) : 1;
+  return MemRefType::get({rows, cols}, element);
+}
+
 int64_t MatmulPipelineOp::getEpilogueBuffers() {
-  int64_t outBytes = elementBytes(cast<MemRefType>(getOut().getType()));
+  int64_t outBytes = elementBytes(getOutType());
   bool splitM = getSplit() == ConsumerSplit::M;
   int64_t tm = tileM(), tn = tileN();
   int64_t subM = splitM ? tm / getConsumers() : tm;
@@ -1021,7 +1033,21 @@ static bool isRowRange(MemRefType type) {
 LogicalResult MatmulPipelineOp::verify() {
   auto lhs = cast<MemRefType>(getLhs().getType());
   auto rhs = cast<MemRefType>(getRhs().getType());
-  auto out = cast<MemRefType>(getOut().getType());
+  // No `into`: the epilogue sends every box elsewhere; the output is lhs
+  // rows x rhs columns of `-> T`.
+  if (!getOut()) {
+    if (!getOutElement())
+      return emitOpError() << "expects `into %out` or, with an epilogue "
+                              "region that sends every box elsewhere, the "
+                              "output element type (`-> f32`)";
+    if (getEpilogue().empty())
+      return emitOpError() << "expects `into %out` without an epilogue "
+                              "region (each box is stored to out)";
+  } else if (getOutElement()) {
+    return emitOpError() << "expects no `-> T` with `into %out` (out's type "
+                            "gives the element type)";
+  }
+  auto out = getOutType();
   for (auto [name, type] : {std::pair<StringRef, MemRefType>{"lhs", lhs},
                             {"rhs", rhs},
                             {"out", out}}) {
@@ -1341,7 +1367,7 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
   if (!getEpilogue().empty()) {
     // (box, m, n, box index): the box is 64 rows x 128 bytes of the output.
     Block &block = getEpilogue().front();
-    auto out = cast<MemRefType>(getOut().getType());
+    auto out = getOutType();
     int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
     auto box = block.getNumArguments() == 4
                    ? dyn_cast<MemRefType>(block.getArgument(0).getType())

@@ -195,7 +195,7 @@ void PipelineBuilder::build() {
   // The tiles are counted from lhs; the verifier makes out's rows dynamic
   // with lhs's, and a launch whose two sizes differ would compute rows that
   // the out tensor map clips, or leave rows of out unwritten: it traps.
-  if (lhsType.isDynamicDim(0)) {
+  if (lhsType.isDynamicDim(0) && op.getOut()) {
     Value outRows = memref::DimOp::create(b, op.getOut(), 0);
     Value differ =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ne, rows, outRows);
@@ -365,7 +365,7 @@ void PipelineBuilder::buildConsumer() {
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);
   Epilogue epilogue(b, tiling, layout, *smem,
-                    cast<MemRefType>(op.getOut().getType()).getElementType(),
+                    op.getOutType().getElementType(),
                     out, warpgroup, laneInGroup);
   if (!op.getEpilogue().empty())
     epilogue.setBoxHandler([&](Value box, Value m, Value n, Value index) {
@@ -490,8 +490,12 @@ struct ExpandPipelinesPass
           resolveOperand(op, op.getRhs(), "rhs", {tk, tn}, builder);
       if (failed(rhs))
         return signalPassFailure();
+      // No `into`: the epilogue region stores every box itself.
+      Value zero = arith::ConstantIndexOp::create(builder, op.getLoc(), 0);
       FailureOr<TmaOperand> out =
-          resolveOperand(op, op.getOut(), "out", {tm, tn}, builder);
+          op.getOut()
+              ? resolveOperand(op, op.getOut(), "out", {tm, tn}, builder)
+              : FailureOr<TmaOperand>(TmaOperand{Value(), zero, zero});
       if (failed(out))
         return signalPassFailure();
       if (!op.getCallback().empty()) {

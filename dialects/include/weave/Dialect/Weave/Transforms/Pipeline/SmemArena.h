@@ -132,7 +132,7 @@ struct MatmulTiling {
 
   static MatmulTiling get(MatmulPipelineOp op) {
     auto lhs = cast<MemRefType>(op.getLhs().getType());
-    auto out = cast<MemRefType>(op.getOut().getType());
+    auto out = op.getOutType();
     MatmulTiling t;
     t.tm = op.tileM();
     t.tn = op.tileN();
