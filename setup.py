@@ -19,6 +19,14 @@ from setuptools.command.build_ext import build_ext
 ROOT = pathlib.Path(__file__).resolve().parent
 
 
+def project_version():
+    """The version in CMakeLists.txt's project(): the one version of weave
+    (weave.__version__ reports the same)."""
+    import re
+    text = (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")
+    return re.search(r"project\(weave VERSION ([0-9.]+)", text).group(1)
+
+
 class CMakeBuild(build_ext):
     def run(self):
         build = ROOT / "build" / "pip"
@@ -47,7 +55,7 @@ class CMakeBuild(build_ext):
 
 setup(
     name="weave",
-    version="0.2.0",
+    version=project_version(),
     description="Kernels that fuse NVLink communication with computation",
     packages=["weave"],
     package_dir={"weave": "python/weave"},

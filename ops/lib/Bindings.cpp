@@ -122,7 +122,11 @@ std::vector<RoleSpec> opRoles(const std::string &op) {
 
 ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
                               const MatmulShape &shape) {
-  int64_t rows = int64_t(teamSize) * shape.mShard;
+  // Saturated: a shard too large to multiply (checkMatmul rejects it with
+  // its reason) must not wrap into a small, valid-looking row count.
+  int64_t rows;
+  if (__builtin_mul_overflow(int64_t(teamSize), shape.mShard, &rows))
+    rows = INT64_MAX;
   if (op == "all_gather_matmul")
     return {{"a", {rows, shape.k}}, {"c", {rows, shape.n}}};
   // The GEMM + RS's `partial` is the pipeline's out operand, which its

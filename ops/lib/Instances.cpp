@@ -237,7 +237,8 @@ Status checkMatmul(const std::string &op, const std::string &dtype,
                   " must be a positive multiple of 8 (whole 16-byte rows) "
                   "up to 2^31, got " +
                   std::to_string(value));
-  if (mShard < 1 || mShard * int64_t(teamSize) > (int64_t(1) << 31))
+  // (Divided, not multiplied: m_shard x D overflowed for a huge m_shard.)
+  if (mShard < 1 || mShard > (int64_t(1) << 31) / int64_t(teamSize))
     return fail("m_shard must be between 1 and 2^31 / team size, got " +
                 std::to_string(mShard));
   return ok();

@@ -40,6 +40,16 @@ inline void unwrap(const Status &status) {
     raise(status.error());
 }
 
+/// Runs `fn` without the GIL and returns what it returns (an Expected or a
+/// Status), for the caller to unwrap once the GIL is held again: raise()
+/// imports weave.errors and builds a Python exception, which needs the GIL
+/// (called without it, Team.from_environment() crashed the interpreter on
+/// any error). Every binding that releases the GIL goes through here.
+template <typename Fn> auto withoutGil(Fn &&fn) {
+  pybind11::gil_scoped_release release;
+  return fn();
+}
+
 } // namespace weave::python
 
 #endif // WEAVE_PYTHON_COMMON_H

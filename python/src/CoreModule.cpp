@@ -24,6 +24,7 @@
 namespace py = pybind11;
 using namespace weave;
 using weave::python::unwrap;
+using weave::python::withoutGil;
 
 namespace {
 
@@ -257,6 +258,7 @@ PYBIND11_MODULE(_core, m) {
       "(key, kernel name, source) of the kernel a fused matmul op "
       "(all_gather_matmul, matmul_reduce_scatter) runs");
 
+  m.attr("version") = WEAVE_VERSION; // project(weave VERSION ...)
 #ifdef WEAVE_PYTHON_WITH_JIT
   m.attr("has_compiler") = true;
   m.def(
@@ -266,10 +268,8 @@ PYBIND11_MODULE(_core, m) {
          const std::string &cacheDir, bool useCache) {
         Compiler compiler(
             jitOptions(arch, optLevel, waitTimeoutNs, cacheDir, useCache));
-        Expected<Bundle> bundle = [&] {
-          py::gil_scoped_release release;
-          return compiler.compileString(source, name);
-        }();
+        Expected<Bundle> bundle =
+            withoutGil([&] { return compiler.compileString(source, name); });
         return py::make_tuple(unwrap(std::move(bundle)),
                               compiler.lastCompileHitCache());
       },

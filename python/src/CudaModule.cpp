@@ -32,6 +32,7 @@ namespace py = pybind11;
 using namespace weave;
 using weave::python::raise;
 using weave::python::unwrap;
+using weave::python::withoutGil;
 namespace dl = weave::python::dlpack;
 
 namespace {
@@ -325,9 +326,9 @@ PYBIND11_MODULE(_cuda, m) {
             options.loopbackMembers = loopbackMembers;
             options.timeout = std::chrono::milliseconds(timeoutMs);
             options.rendezvousDir = rendezvousDir;
-            py::gil_scoped_release release; // the rendezvous blocks
-            return std::make_shared<Team>(
-                unwrap(Team::createFromEnvironment(options)));
+            // The rendezvous blocks: without the GIL.
+            return std::make_shared<Team>(unwrap(withoutGil(
+                [&] { return Team::createFromEnvironment(options); })));
           },
           py::arg("loopback_members") = 0, py::arg("timeout_ms") = 60000,
           py::arg("rendezvous_dir") = "",
@@ -344,9 +345,9 @@ PYBIND11_MODULE(_cuda, m) {
             TeamOptions options;
             options.rendezvousDir = rendezvousDir;
             options.timeout = std::chrono::milliseconds(timeoutMs);
-            py::gil_scoped_release release; // the rendezvous blocks
-            return std::make_shared<Team>(
-                unwrap(Team::createMultiProcess(launch, options)));
+            // The rendezvous blocks: without the GIL.
+            return std::make_shared<Team>(unwrap(withoutGil(
+                [&] { return Team::createMultiProcess(launch, options); })));
           },
           py::arg("rank"), py::arg("world_size"), py::arg("local_rank"),
           py::arg("rendezvous_dir"), py::arg("timeout_ms") = 60000,
@@ -364,10 +365,10 @@ PYBIND11_MODULE(_cuda, m) {
           py::arg("local"))
       .def_property_readonly("is_loopback", &Team::isLoopback)
       .def_property_readonly("is_multi_process", &Team::isMultiProcess)
-      .def("synchronize", [](Team &t) {
-        py::gil_scoped_release release;
-        unwrap(t.synchronize());
-      })
+      .def("synchronize",
+           [](Team &t) {
+             unwrap(withoutGil([&] { return t.synchronize(); }));
+           })
       .def("__repr__", [](const Team &t) {
         return "<weave.Team of " + std::to_string(t.size()) + ", " +
                std::to_string(t.localCount()) + " local>";
@@ -393,9 +394,10 @@ PYBIND11_MODULE(_cuda, m) {
       .def_static(
           "create",
           [](Team &team, size_t bytes, size_t signalPadBytes) {
-            py::gil_scoped_release release; // collective across processes
-            return std::make_shared<SymmetricHeap>(
-                unwrap(SymmetricHeap::create(team, bytes, signalPadBytes)));
+            // Collective across processes: without the GIL.
+            return std::make_shared<SymmetricHeap>(unwrap(withoutGil([&] {
+              return SymmetricHeap::create(team, bytes, signalPadBytes);
+            })));
           },
           py::arg("team"), py::arg("bytes"),
           py::arg("signal_pad_bytes") = SymmetricHeap::kDefaultSignalPadBytes)
@@ -409,9 +411,8 @@ PYBIND11_MODULE(_cuda, m) {
             memory.bytes = bytes;
             memory.signalPads = std::move(signalPads);
             memory.signalPadBytes = signalPadBytes;
-            py::gil_scoped_release release;
-            return std::make_shared<SymmetricHeap>(
-                unwrap(SymmetricHeap::fromExternal(team, memory)));
+            return std::make_shared<SymmetricHeap>(unwrap(withoutGil(
+                [&] { return SymmetricHeap::fromExternal(team, memory); })));
           },
           py::arg("team"), py::arg("peer_bases"), py::arg("bytes"),
           py::arg("signal_pads") = std::vector<std::vector<uint64_t>>{},
@@ -444,8 +445,7 @@ PYBIND11_MODULE(_cuda, m) {
           py::arg("count"))
       .def("reset_semaphores",
            [](SymmetricHeap &h) {
-             py::gil_scoped_release release;
-             unwrap(h.resetSemaphores());
+             unwrap(withoutGil([&] { return h.resetSemaphores(); }));
            })
       .def_property_readonly("id", &SymmetricHeap::id)
       .def_property_readonly("bytes_per_device", &SymmetricHeap::bytesPerDevice)
@@ -552,10 +552,9 @@ PYBIND11_MODULE(_cuda, m) {
          int64_t count, const std::string &algorithm) {
         ops::AllReduceAlgorithm a =
             unwrap(ops::parseAllReduceAlgorithm(algorithm));
-        Expected<ops::AllReduce> op = [&] {
-          py::gil_scoped_release release; // may compile
-          return ops::AllReduce::create(c->comm, dtype, count, a);
-        }();
+        // May compile: without the GIL.
+        Expected<ops::AllReduce> op = withoutGil(
+            [&] { return ops::AllReduce::create(c->comm, dtype, count, a); });
         return std::make_shared<PyOp<ops::AllReduce>>(
             PyOp<ops::AllReduce>{c, unwrap(std::move(op))});
       },
@@ -566,10 +565,8 @@ PYBIND11_MODULE(_cuda, m) {
       fn,                                                                      \
       [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
          int64_t count) {                                                      \
-        Expected<ops::Op> op = [&] {                                           \
-          py::gil_scoped_release release;                                      \
-          return ops::Op::create(c->comm, dtype, count);                       \
-        }();                                                                   \
+        Expected<ops::Op> op = withoutGil(                                     \
+            [&] { return ops::Op::create(c->comm, dtype, count); });           \
         return std::make_shared<PyOp<ops::Op>>(                                \
             PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
       },                                                                       \
@@ -584,10 +581,8 @@ PYBIND11_MODULE(_cuda, m) {
       fn,                                                                      \
       [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
          int64_t mShard, int64_t k, int64_t n) {                               \
-        Expected<ops::Op> op = [&] {                                           \
-          py::gil_scoped_release release;                                      \
-          return ops::Op::create(c->comm, dtype, mShard, k, n);                \
-        }();                                                                   \
+        Expected<ops::Op> op = withoutGil(                                     \
+            [&] { return ops::Op::create(c->comm, dtype, mShard, k, n); });    \
         return std::make_shared<PyOp<ops::Op>>(                                \
             PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
       },                                                                       \

@@ -253,3 +253,15 @@ def test_cuda_part_loads_or_says_why():
         with pytest.raises(weave.WeaveError) as caught:
             weave.Team
         assert caught.value.code == "DriverError"
+
+
+def test_version_is_the_projects():
+    # One version: CMakeLists.txt's project(), which setup.py reads too (it
+    # said 0.2.0 while the CMake package said 0.1).
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).resolve().parents[2]
+    cmake = re.search(r"project\(weave VERSION ([0-9.]+)",
+                      (root / "CMakeLists.txt").read_text()).group(1)
+    assert weave.__version__ == cmake
+    assert "version=project_version()" in (root / "setup.py").read_text()

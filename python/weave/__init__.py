@@ -27,6 +27,9 @@ __all__ = [
     "team_from_process_group",
 ]
 
+#: The project's version (CMakeLists.txt's project(); setup.py's too).
+__version__ = _core.version
+
 #: True when this build carries the JIT (weave.compile); a runtime-only
 #: build (no LLVM on the machine) loads bundles compiled elsewhere.
 has_compiler = _core.has_compiler

@@ -11,6 +11,7 @@
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/detail/BundleDetail.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <set>
@@ -331,7 +332,17 @@ std::string kernelKeyList() {
 /// The most parameters a kernel can have: each takes at least 4 bytes.
 constexpr size_t kMaxParams = abi::kMaxParamBlockBytes / 4;
 
-/// Line-oriented manifest parser.
+/// KernelInfo::config as the manifest holds it: control characters as
+/// spaces, no trailing space (so that printing and parsing agree).
+static std::string configLine(std::string text) {
+  for (char &c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = ' ';
+  while (!text.empty() && text.back() == ' ')
+    text.pop_back();
+  return text;
+}
+
 class ManifestParser {
 public:
   explicit ManifestParser(const std::string &text) : text_(text) {}
@@ -437,7 +448,18 @@ Status ManifestParser::parse(Bundle &bundle) {
     if (!line.empty() && line.back() == '\r')
       line.pop_back();
     std::vector<std::string> words = splitWords(line);
-    if (words.empty() || words[0][0] == '#')
+    if (!words.empty() && words[0][0] == '#') {
+      // `# config: ...` inside a kernel: informational (KernelInfo::config).
+      static const std::string kConfig = "# config:";
+      size_t at = line.find_first_not_of(" \t");
+      if (kernel && line.compare(at, kConfig.size(), kConfig) == 0) {
+        size_t start = line.find_first_not_of(" \t", at + kConfig.size());
+        kernel->config = configLine(
+            start == std::string::npos ? "" : line.substr(start));
+      }
+      continue;
+    }
+    if (words.empty())
       continue;
     const std::string &key = words[0];
     if (!sawHeader) {
@@ -571,6 +593,9 @@ std::string printManifest(const Bundle &bundle) {
     }
     if (!kernel.variantOf.empty())
       out << "  variant_of " << kernel.variantOf << "\n";
+    // One line, whatever the string holds.
+    if (std::string line = configLine(kernel.config); !line.empty())
+      out << "  # config: " << line << "\n";
     for (const ParamInfo &param : kernel.params) {
       out << "  param " << paramKindName(param.kind) << " " << param.name;
       for (const ParamKey &key : kParamKeys)

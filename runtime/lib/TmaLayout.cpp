@@ -56,12 +56,13 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
     bool dynamic = extent == abi::kDynamicDim;
     // cuTensorMapEncodeTiled takes dims up to 2^32, but the copies address
     // elements with signed 32-bit coordinates (cp.async.bulk.tensor; the
-    // lowering truncates its indices to i32): past 2^31 elements a kernel
-    // would silently reach the wrong ones.
-    if (!dynamic && (extent <= 0 || uint64_t(extent) > (uint64_t(1) << 31)))
+    // lowering clamps its indices to [INT32_MIN, INT32_MAX]): a dim of at
+    // most 2^31 - 1 keeps a clamped coordinate outside it, so the box is
+    // clipped instead of reaching element 2^31 - 1.
+    if (!dynamic && (extent <= 0 || extent > INT32_MAX))
       return tmaError(tma, "global dimension " + std::to_string(i) + " is " +
                                std::to_string(extent) +
-                               ", expected 1 to 2^31 (TMA coordinates are "
+                               ", expected 1 to 2^31 - 1 (TMA coordinates are "
                                "signed 32-bit)");
     layout.globalDim[i] = dynamic ? 0 : static_cast<uint64_t>(extent);
     if (i > 0 && strideKnown) {

@@ -116,13 +116,30 @@ gpu.module @m {
 
 // A dynamic-size view of an argument: its size cannot be shown to be a
 // multiple of the tile, and TMA clips at the argument's edge (this used to
-// compile with exit 0 and take the size as 2^63, never reading %m).
+// compile with exit 0 and take the size as 2^63, never reading %m). (A row
+// range of lhs is accepted where only out sees the products:
+// expand-pipelines-dynamic.mlir.)
 gpu.module @m {
-  gpu.func @dynamic_view(%a: memref<8192x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %m: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
+  gpu.func @dynamic_view(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<8192x4096xf16>, %m: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    %rows = arith.index_cast %m : i64 to index
+    %c2 = memref.subview %c[0, 0] [%rows, 4096] [1, 1] : memref<8192x4096xf16> to memref<?x4096xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects out dimension 0 to be static when out is a view of its kernel argument (a dynamic size cannot be shown to be a multiple of the tile, and TMA clips at the argument's edge); pass the argument itself}}
+    weave.matmul_pipeline %a, %b into %c2 tile(128, 256, 64) stages(4) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A row range of lhs with a region: the region would see the products of
+// the rows past the range (the argument's next rows, not zeros).
+gpu.module @m {
+  gpu.func @lhs_row_range_with_region(%a: memref<8192x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %m: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
     %rows = arith.index_cast %m : i64 to index
     %a2 = memref.subview %a[0, 0] [%rows, 4096] [1, 1] : memref<8192x4096xf16> to memref<?x4096xf16>
-    // expected-error @below {{'weave.matmul_pipeline' op expects lhs dimension 0 to be static when lhs is a view of its kernel argument (a dynamic size cannot be shown to be a multiple of the tile, and TMA clips at the argument's edge); pass the argument itself}}
-    weave.matmul_pipeline %a2, %b into %c tile(128, 256, 64) stages(4) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects lhs dimension 0 to be static when lhs is a view of its kernel argument}}
+    weave.matmul_pipeline %a2, %b into %c tile(128, 256, 64) stages(4) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16> after_loads {
+    }
     gpu.return
   }
 }

@@ -201,3 +201,21 @@ gpu.module @module_scope_op {
   // expected-error @below {{'gpu.barrier' op expects only functions and globals directly in a gpu.module; move it into a gpu.func}}
   gpu.barrier
 }
+
+// -----
+
+// A vector access with only its element's alignment becomes scalar
+// accesses in NVPTX (8 x bf16: 24 scalar loads and moves): a warning says
+// to state the alignment. With {alignment = 16} (or one element) none.
+gpu.module @m {
+  gpu.func @unaligned_vector(%a: memref<1024xbf16>, %b: memref<1024xbf16>, %i: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    // expected-warning @below {{accesses a 16-byte 'vector<8xbf16>' with only its element's alignment (2 bytes): NVPTX splits it into scalar accesses; add {alignment = 16} where the address is 16-byte aligned}}
+    %v = vector.load %a[%i] : memref<1024xbf16>, vector<8xbf16>
+    // expected-warning @below {{accesses a 16-byte 'vector<8xbf16>'}}
+    vector.store %v, %b[%i] : memref<1024xbf16>, vector<8xbf16>
+    %w = vector.load %a[%i] {alignment = 16 : i64} : memref<1024xbf16>, vector<8xbf16>
+    vector.store %w, %b[%i] {alignment = 16 : i64} : memref<1024xbf16>, vector<8xbf16>
+    %x = vector.load %a[%i] : memref<1024xbf16>, vector<1xbf16>
+    gpu.return
+  }
+}

@@ -136,3 +136,33 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Two pipelines in one kernel: the second would re-initialize the first's
+// mbarriers and reuse its shared memory with no barrier in between.
+gpu.module @m {
+  gpu.func @two_pipelines(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %d: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    // expected-note @below {{first pipeline here}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects one weave.matmul_pipeline per kernel: each one owns the kernel's dynamic shared memory and mbarriers from the start, and a second would reuse them with no barrier after the first; launch a second kernel (or give both products one pipeline)}}
+    weave.matmul_pipeline %a, %b into %d tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same pipeline run twice by a loop (a form no issue named).
+gpu.module @m {
+  gpu.func @pipeline_in_loop(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    scf.for %i = %c0 to %c2 step %c1 {
+      // expected-error @below {{'weave.matmul_pipeline' op expects to run once per launch, but is inside 'scf.for': each run re-initializes the mbarriers and reuses the shared memory with no barrier after the previous one; launch the kernel once per product}}
+      weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+    }
+    gpu.return
+  }
+}

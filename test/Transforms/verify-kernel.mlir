@@ -56,6 +56,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @symmetric_alloc(%dev: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    // expected-error @below {{'memref.alloc' op cannot allocate 'memref<16xf32, #weave.symmetric>' in device code: an alloc here is not lowered to that memory; for symmetric memory: pass it as a #weave.symmetric kernel argument}}
     %buf = memref.alloc() : memref<16xf32, #weave.symmetric>
     // expected-error @below {{'weave.remote_ref' op expects symmetric buffers and semaphores to be arguments of the kernel (or views of them)}}
     %r = weave.remote_ref %buf on %dev : memref<16xf32, #weave.symmetric>
@@ -78,11 +79,85 @@ gpu.module @m {
 
 // Symmetric memrefs are tracked on any op, not only on weave ops.
 gpu.module @m {
-  gpu.func @symmetric_alloc_store(%v: f32) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  gpu.func @symmetric_alloc_store(%v: f32, %p: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
     %c0 = arith.constant 0 : index
-    %buf = memref.alloca() : memref<16xf32, #weave.symmetric>
+    %buf = builtin.unrealized_conversion_cast %p : i64 to memref<16xf32, #weave.symmetric>
     // expected-error @below {{'memref.store' op expects symmetric buffers and semaphores to be arguments of the kernel (or views of them)}}
     memref.store %v, %buf[%c0] : memref<16xf32, #weave.symmetric>
+    gpu.return
+  }
+}
+
+// -----
+
+// memref.alloca is a per-thread stack slot: in workgroup memory it became a
+// local slot reached through a shared-memory address.
+gpu.module @m {
+  gpu.func @alloca_workgroup() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    // expected-error @below {{'memref.alloca' op cannot allocate 'memref<256xf32, #gpu.address_space<workgroup>>' in device code: an alloca is a per-thread stack slot; for shared memory: declare it as a workgroup(...) attribution of the gpu.func (or a memref.global in workgroup memory)}}
+    %a = memref.alloca() : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same with NVVM's integer space 3, in a plain gpu.func.
+gpu.module @m {
+  func.func @alloca_space_3() {
+    // expected-error @below {{'memref.alloca' op cannot allocate 'memref<4xf32, 3>' in device code}}
+    %a = memref.alloca() : memref<4xf32, 3>
+    return
+  }
+}
+
+// -----
+
+// An alloca in symmetric memory, and an alloc in shared memory.
+gpu.module @m {
+  gpu.func @alloca_symmetric() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    // expected-error @below {{'memref.alloca' op cannot allocate 'memref<4xf32, #weave.symmetric>' in device code: an alloca is a per-thread stack slot; for symmetric memory: pass it as a #weave.symmetric kernel argument}}
+    %a = memref.alloca() : memref<4xf32, #weave.symmetric>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @alloc_workgroup() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    // expected-error @below {{'memref.alloc' op cannot allocate 'memref<4xf32, #gpu.address_space<workgroup>>' in device code: an alloc here is not lowered to that memory}}
+    %a = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted: a private alloca (registers or local memory).
+gpu.module @m {
+  gpu.func @alloca_private() kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %a = memref.alloca() : memref<4xf32>
+    %b = memref.alloca() : memref<4xf32, #gpu.address_space<private>>
+    gpu.return
+  }
+}
+
+// -----
+
+// A barrier's counters belong to it: a signal on counter 0 of its
+// semaphore would make every later barrier on it pass early or hang.
+gpu.module @m {
+  gpu.func @signal_on_barrier_counter(%bar: !weave.semaphore<4>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %one = arith.constant 1 : i32
+    // expected-note @below {{barrier here}}
+    weave.barrier %bar scope(team_blocks) : !weave.semaphore<4>
+    // Counter 2 is not the barrier's.
+    weave.semaphore_signal %bar[%c2], %one : !weave.semaphore<4>
+    // expected-error @below {{'weave.semaphore_wait' op uses a counter of the barrier's semaphore (counters 0 and 1 belong to the weave.barrier, which counts them in steps of 2^31); give it a semaphore of its own, or use a counter index of at least 2}}
+    weave.semaphore_wait %bar[%c1], %one scope(block) : !weave.semaphore<4>
     gpu.return
   }
 }

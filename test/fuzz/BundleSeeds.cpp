@@ -170,6 +170,48 @@ int main(int argc, char **argv) {
     ok &= write(dir, "variants", fakeBundle(variants));
   }
 
+  // A per-member tensor-map table (a TMA store to a member known at run
+  // time) and a peer view over the same dynamic symmetric buffer, a
+  // two-counter semaphore: what GEMM + reduce-scatter and the
+  // back-to-back ring examples use.
+  {
+    KernelInfo k = kernelInfo(
+        "table_store", {0, 1, 1}, {384, 1, 1}, 0,
+        {param(ParamKind::Buffer, "a", "bf16", {abi::kDynamicDim, 256}),
+         param(ParamKind::Symmetric, "acc", "f32", {abi::kDynamicDim, 512}),
+         semaphoreParam("ready", 2)});
+    addDimParams(k);
+    k.params.push_back(tma("a.tma0", 0, {64, 128}, 128));
+    ParamInfo table = tma("acc.tma0", 1, {32, 64}, 128);
+    table.kind = ParamKind::TmaTable;
+    k.params.push_back(table);
+    k.params.push_back(tma("acc.tma1", 1, {32, 64}, 128, true, 1));
+    ok &= write(dir, "tma-table", fakeBundle({k}));
+  }
+
+  // Three variants of one name over a dynamic lhs with a tensor map each,
+  // ranges with a bounded last one.
+  {
+    std::vector<KernelInfo> variants;
+    for (auto [name, lo, hi] :
+         {std::tuple<const char *, int64_t, int64_t>{"gemm__m1_64", 1, 64},
+          {"gemm__m65_4096", 65, 4096},
+          {"gemm__m4097_65536", 4097, 65536}}) {
+      KernelInfo k = kernelInfo(
+          name, {0, 1, 1}, {384, 1, 1}, 0,
+          {param(ParamKind::Buffer, "a", "f16", {abi::kDynamicDim, 128}),
+           param(ParamKind::Buffer, "b", "f16", {128, 256}),
+           param(ParamKind::Buffer, "c", "f16", {abi::kDynamicDim, 256})});
+      k.variantOf = "gemm";
+      k.params[0].ranges = {{lo, hi}, {128, 128}};
+      addDimParams(k);
+      k.params.push_back(tma("a.tma0", 0, {64, 128}, 128));
+      k.params.push_back(tma("c.tma0", 2, {64, 64}, 128));
+      variants.push_back(k);
+    }
+    ok &= write(dir, "variants-tma", fakeBundle(variants));
+  }
+
   // The nvcc-built ABI test kernels: a real cubin with a full ELF.
   {
     auto bundle = loadAbiTestBundle(argc > 2 ? argv[2] : "");

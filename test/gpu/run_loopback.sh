@@ -149,10 +149,17 @@ run "runtime GPU tests" "$CARRY/bin/weave_runtime_gpu_tests"
 for d in 2 4 8; do
   run "ring_exchange D=$d" env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/ring_exchange" \
     "$CARRY/bundles/ring_exchange.wbundle" --iterations 20
+  # Launches with no host synchronization between them: the kernel's credit
+  # keeps each from overwriting an inbox not yet read.
+  run "ring_exchange back-to-back D=$d" env WEAVE_LOOPBACK_TEAM=$d \
+    "$CARRY/bin/ring_exchange" "$CARRY/bundles/ring_exchange.wbundle" \
+    --iterations 16 --back-to-back
 done
 # tma_forward's kernel gathers 2 shards (maxDevices = 2).
 run "tma_forward D=2" env WEAVE_LOOPBACK_TEAM=2 "$CARRY/bin/tma_forward" \
   "$CARRY/bundles/tma_forward.wbundle"
+run "tma_forward back-to-back D=2" env WEAVE_LOOPBACK_TEAM=2 \
+  "$CARRY/bin/tma_forward" "$CARRY/bundles/tma_forward.wbundle" --back-to-back
 # The collectives: <kernel>_<dtype>_d<D|any>_n<N>.wbundle; `dany` bundles
 # serve every team size. D = 3 (no power of two) runs the issue #30 push and
 # direct kernels, which are built for it too.

@@ -25,6 +25,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -87,7 +88,7 @@ Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int runTool(int argc, char **argv) {
   if (argc < 2)
     return usage(2);
   std::string command = argv[1];
@@ -151,13 +152,26 @@ int main(int argc, char **argv) {
   if (command == "instantiate") {
     if (output.empty())
       return fail("instantiate needs -o FILE");
-    if (count < 1 || teamSize < 0 || teamSize > 65536)
-      return fail("--count must be positive and --team-size at most 65536");
+    // The ops' own bound on a count (checkRequest: 2^40), so that the
+    // values derived from it (D x count, 2 x D x words) fit 64 bits.
+    if (count < 1 || count > (int64_t(1) << 40) || teamSize < 0 ||
+        teamSize > 65536)
+      return fail("--count must be between 1 and 2^40 and --team-size at most "
+                  "65536");
+    // A directory opens as an ifstream and throws when read.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(op, ec))
+      return fail("cannot read the template " + op +
+                  (std::filesystem::is_directory(op, ec)
+                       ? ": it is a directory, expected a .mlir.in file"
+                       : ": not a readable file"));
     std::ifstream in(op, std::ios::binary);
     if (!in)
       return fail("cannot read the template " + op);
     std::string text((std::istreambuf_iterator<char>(in)),
                      std::istreambuf_iterator<char>());
+    if (in.bad())
+      return fail("cannot read the template " + op);
     KernelInstance instance{op, "", dtype, static_cast<uint32_t>(teamSize),
                             count, extra, {}};
     Expected<std::string> filled =
@@ -192,4 +206,14 @@ int main(int argc, char **argv) {
   if (!out)
     return fail("cannot write " + output);
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // No input reaches an uncaught exception (an abort): report it as an
+  // error instead.
+  try {
+    return runTool(argc, argv);
+  } catch (const std::exception &e) {
+    return fail(e.what());
+  }
 }

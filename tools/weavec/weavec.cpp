@@ -312,7 +312,7 @@ LogicalResult compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
 int runCompiler() {
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &errorMessage);
+      mlir::weave::readSourceFile(inputFilename, &errorMessage);
   if (!input)
     return fail(errorMessage);
 

@@ -5,6 +5,7 @@
 #include "weave/Conversion/Passes.h"
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Target/CUDA/Ptxas.h"
 #include "weave/runtime/detail/TmaLayout.h"
@@ -21,10 +22,13 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -199,6 +203,67 @@ static std::optional<size_t> findBadDenseArray(StringRef text) {
   return std::nullopt;
 }
 
+std::optional<std::pair<size_t, std::string>>
+mlir::weave::findUnparsableSource(StringRef text) {
+  if (std::optional<size_t> at = findDeepNesting(text, kMaxNestingDepth))
+    return std::pair{*at, "expects brackets, braces, parentheses and type "
+                          "parameters nested at most " +
+                              std::to_string(kMaxNestingDepth) +
+                              " deep, this one opens level " +
+                              std::to_string(kMaxNestingDepth + 1)};
+  if (std::optional<size_t> at = findBadDenseArray(text))
+    return std::pair{*at, std::string("expects a dense array of a builtin "
+                                      "integer or float type (array<i32: 1, "
+                                      "2>)")};
+  return std::nullopt;
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+mlir::weave::readSourceFile(StringRef filename, std::string *error,
+                            size_t limit) {
+  bool stdinInput = filename == "-";
+  llvm::sys::fs::file_t file = llvm::sys::fs::getStdinHandle();
+  if (!stdinInput) {
+    llvm::Expected<llvm::sys::fs::file_t> opened =
+        llvm::sys::fs::openNativeFileForRead(filename);
+    if (!opened) {
+      *error = "cannot open input file '" + filename.str() +
+               "': " + llvm::toString(opened.takeError());
+      return nullptr;
+    }
+    file = *opened;
+  }
+  auto closeFile = llvm::make_scope_exit([&] {
+    if (!stdinInput)
+      (void)llvm::sys::fs::closeFile(file);
+  });
+  std::string name = stdinInput ? "<stdin>" : filename.str();
+  llvm::SmallVector<char, 0> text;
+  constexpr size_t kChunk = size_t(1) << 20;
+  while (true) {
+    if (text.size() > limit) {
+      *error = "input '" + name + "' is larger than " +
+               std::to_string(limit) +
+               " bytes (an endless stream?); weave sources are far smaller";
+      return nullptr;
+    }
+    size_t size = text.size();
+    text.resize_for_overwrite(size + kChunk);
+    llvm::Expected<size_t> read = llvm::sys::fs::readNativeFile(
+        file, llvm::MutableArrayRef<char>(text.data() + size, kChunk));
+    if (!read) {
+      *error = "cannot read input '" + name +
+               "': " + llvm::toString(read.takeError());
+      return nullptr;
+    }
+    text.truncate(size + *read);
+    if (*read == 0)
+      break;
+  }
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      StringRef(text.data(), text.size()), name);
+}
+
 OwningOpRef<ModuleOp> mlir::weave::parseWeaveSource(llvm::SourceMgr &sourceMgr,
                                                    MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
@@ -209,19 +274,8 @@ OwningOpRef<ModuleOp> mlir::weave::parseWeaveSource(llvm::SourceMgr &sourceMgr,
     return FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
                                column);
   };
-  if (std::optional<size_t> at =
-          findDeepNesting(buffer->getBuffer(), kMaxNestingDepth)) {
-    emitError(locationOf(*at))
-        << "expects brackets, braces, parentheses and type parameters "
-           "nested at most "
-        << kMaxNestingDepth << " deep, this one opens level "
-        << kMaxNestingDepth + 1;
-    return nullptr;
-  }
-  if (std::optional<size_t> at = findBadDenseArray(buffer->getBuffer())) {
-    emitError(locationOf(*at))
-        << "expects a dense array of a builtin integer or float type "
-           "(array<i32: 1, 2>)";
+  if (auto bad = findUnparsableSource(buffer->getBuffer())) {
+    emitError(locationOf(bad->first)) << bad->second;
     return nullptr;
   }
   // The upstream parser crashes on some erroneous inputs (MLIR 22:
@@ -303,6 +357,47 @@ checkTensorMaps(gpu::GPUFuncOp func, const ::weave::KernelInfo &info,
   return success();
 }
 
+/// Checks that every weave op and kernel of `module` has an instruction on
+/// `arch`, with an error at the op (it failed in ptxas, at 0:0): bf16x2
+/// reductions, TMA copies and clusters need sm_90, the matmul pipeline's
+/// wgmma and setmaxnreg sm_90a.
+static LogicalResult checkArchOfOps(ModuleOp module, StringRef arch) {
+  unsigned cc = getComputeCapability(arch);
+  bool archA = arch.ends_with("a");
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+    StringRef what;
+    bool needsA = false;
+    if (auto atomic = dyn_cast<AtomicAddOp>(op)) {
+      if (cast<MemRefType>(atomic.getBuffer().getType())
+              .getElementType()
+              .isBF16())
+        what = "a bf16x2 atomic add (red.global.add.noftz.bf16x2)";
+    } else if (isa<CopySmemToGmemOp, CopyGmemToSmemOp>(op)) {
+      what = "a TMA copy (cp.async.bulk.tensor)";
+    } else if (isa<WaitSmemToGmemOp>(op)) {
+      what = "a bulk-group wait (cp.async.bulk.wait_group)";
+    } else if (isa<MatmulPipelineOp>(op)) {
+      what = "the matmul pipeline (wgmma.mma_async, setmaxnreg)";
+      needsA = true;
+    } else if (auto kernel = op->getAttrOfType<KernelAttr>(
+                   WeaveDialect::getKernelAttrName())) {
+      if (llvm::any_of(kernel.getCluster(), [](int32_t d) { return d != 1; }))
+        what = "a thread block cluster";
+    }
+    if (what.empty() || (cc >= 90 && (!needsA || archA)))
+      return WalkResult::advance();
+    op->emitError() << what << " needs " << (needsA ? "sm_90a" : "sm_90")
+                    << ", but the target is --arch=" << arch << "; compile for "
+                    << (needsA ? "sm_90a" : "sm_90 or sm_90a")
+                    << (isa<AtomicAddOp>(op)
+                            ? " (or add f16 pairs or f32, which older GPUs "
+                              "reduce)"
+                            : "");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static void configureIRPrinting(PassManager &pm, const CompileOptions &options) {
   if (!options.printIRAfterAll)
     return;
@@ -342,12 +437,32 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (interface.wasInterrupted())
+  if (interface.wasInterrupted() || failed(verifyVariantGroups(module)) ||
+      failed(checkArchOfOps(module, options.arch)))
     return failure();
   if (emit == EmitKind::Mlir) {
     artifacts.mlir = print(module);
     return success();
   }
+
+  // What the chooser (or the author) set, for the manifest's `# config:`
+  // line (weave-bundle shows it): read before the expansion replaces the
+  // pipelines.
+  llvm::StringMap<std::string> configs;
+  module.walk([&](MatmulPipelineOp op) {
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!func || op.isAutoTile())
+      return;
+    std::string &text = configs[func.getName()];
+    llvm::raw_string_ostream os(text);
+    if (!text.empty())
+      os << "; ";
+    os << "matmul_pipeline tile=" << op.tileM() << "x" << op.tileN() << "x"
+       << op.tileK() << " stages=" << op.numStages()
+       << " consumers=" << op.getConsumers()
+       << " split=" << stringifyConsumerSplit(op.getSplit())
+       << " cluster_m=" << op.getClusterM() << " split_k=" << op.getSplitK();
+  });
 
   PassManager expand(ctx);
   configureIRPrinting(expand, options);
@@ -374,6 +489,8 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
     if (failed(info))
       return failure();
     info->computeCapability = getComputeCapability(options.arch);
+    if (auto it = configs.find(func.getName()); it != configs.end())
+      info->config = it->second;
     if (failed(checkTensorMaps(func, *info, tmaOf)))
       return failure();
     artifacts.bundle.kernels.push_back(std::move(*info));

@@ -18,10 +18,8 @@ gpu.module @barriers {
 //       CHECK:   %[[LEADADD:.*]] = llvm.sub %[[LEAD]], %[[SIZE]] : i32
 //       CHECK:   %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 //       CHECK:   %[[ADD:.*]] = llvm.select %[[R0]], %[[LEADADD]], %[[ONE]] : i1, i32
-//       CHECK:   llvm.br ^[[HEAD:bb[0-9]+]](
-//       CHECK: ^[[HEAD]](%[[K:.*]]: i64):
-//       CHECK:   llvm.cond_br %{{.*}}, ^[[BODY:bb[0-9]+]], ^[[AFTER:bb[0-9]+]]
-//       CHECK: ^[[BODY]]:
+//       CHECK:   llvm.cond_br %{{.*}}, ^[[BODY:bb[0-9]+]](%{{.*}} : i64), ^[[AFTER:bb[0-9]+]]
+//       CHECK: ^[[BODY]](%[[K:.*]]: i64):
 //       CHECK:   llvm.getelementptr %[[BASES]]
 //       CHECK:   %[[REMOTE:.*]] = llvm.inttoptr
 //  CHECK-NEXT:   llvm.inline_asm has_side_effects "red.release.sys.global.add.u32 [$0], $1;", "l,r,~{memory}" %[[REMOTE]], %[[ADD]]

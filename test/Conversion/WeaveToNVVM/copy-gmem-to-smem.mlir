@@ -8,13 +8,21 @@
 //  CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: !llvm.ptr<1>,
 //  CHECK-SAME:    %[[MAP:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
 //   CHECK-NOT:   !llvm.ptr {llvm.align
+//   CHECK-DAG:   %[[MAX:.*]] = llvm.mlir.constant(2147483647 : i64) : i64
+//   CHECK-DAG:   %[[MIN:.*]] = llvm.mlir.constant(-2147483648 : i64) : i64
 //       CHECK:   %[[SMEM:.*]] = llvm.mlir.addressof @{{.*}} : !llvm.ptr<3>
 //   CHECK-DAG:   %[[ROW:.*]] = llvm.sext %[[R]] : i32 to i64
 //   CHECK-DAG:   %[[COL:.*]] = llvm.sext %[[C]] : i32 to i64
 //   CHECK-DAG:   %[[BAR:.*]] = llvm.getelementptr %[[SMEM]][16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 //       CHECK:   %[[DST:.*]] = llvm.addrspacecast %[[SMEM]] : !llvm.ptr<3> to !llvm.ptr<7>
-//   CHECK-DAG:   %[[COL32:.*]] = llvm.trunc %[[COL]] : i64 to i32
-//   CHECK-DAG:   %[[ROW32:.*]] = llvm.trunc %[[ROW]] : i64 to i32
+// Coordinates are clamped to [INT32_MIN, INT32_MAX] before the truncation
+// (a row past 2^32 was stored at a small row).
+//   CHECK-DAG:   %[[COLLO:.*]] = llvm.intr.smin(%[[COL]], %[[MAX]]) : (i64, i64) -> i64
+//   CHECK-DAG:   %[[COLC:.*]] = llvm.intr.smax(%[[COLLO]], %[[MIN]]) : (i64, i64) -> i64
+//   CHECK-DAG:   %[[COL32:.*]] = llvm.trunc %[[COLC]] : i64 to i32
+//   CHECK-DAG:   %[[ROWLO:.*]] = llvm.intr.smin(%[[ROW]], %[[MAX]]) : (i64, i64) -> i64
+//   CHECK-DAG:   %[[ROWC:.*]] = llvm.intr.smax(%[[ROWLO]], %[[MIN]]) : (i64, i64) -> i64
+//   CHECK-DAG:   %[[ROW32:.*]] = llvm.trunc %[[ROWC]] : i64 to i32
 //       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP]], %[[BAR]], box[%[[COL32]], %[[ROW32]]] : !llvm.ptr<7>, !llvm.ptr
 //   CHECK-NOT:   nvvm.cp.async.bulk.commit.group
 //       CHECK:   llvm.return

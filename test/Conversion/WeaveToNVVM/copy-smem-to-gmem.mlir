@@ -125,3 +125,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// (me + -1) remui n is not the host's (rank - 1) mod n: remui computes
+// (rank + 2^64 - 1) mod n, another member at n = 3. It is not matched as a
+// peer view (whose tensor map the host builds for the floored modulo) but
+// goes through the per-member table, which uses the device the kernel
+// computes; (me + n - 1) remui n stays a by-value peer view.
+// CHECK-LABEL: llvm.func @negative_offset
+//  CHECK-SAME:   %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[TABLE:arg[0-9]+]]: !llvm.ptr<1>)
+//   CHECK-NOT:   llvm.byval
+gpu.module @m {
+  gpu.func @negative_offset(%dst: memref<256x64xf32, #weave.symmetric>)
+      workgroup(%tile: memref<64x64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cm1 = arith.constant -1 : index
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %last = arith.subi %n, %c1 : index
+    %prev = arith.addi %me, %last : index
+    %left = arith.remui %prev, %n : index
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] on %left
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    %wrapped = arith.addi %me, %cm1 : index
+    %bad = arith.remui %wrapped, %n : index
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] on %bad
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    gpu.return
+  }
+}

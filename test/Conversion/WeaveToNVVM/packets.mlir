@@ -13,9 +13,9 @@ gpu.module @packets {
 //       CHECK:   %[[WORDS:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i64
 //       CHECK:   %[[WIDE:.*]] = llvm.zext %[[FLAG]] : i32 to i64
 //       CHECK:   %[[HIGH:.*]] = llvm.shl %[[WIDE]], %{{.*}} : i64
-//       CHECK:   llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}} : i64)
+//       CHECK:   %{{.*}} = llvm.icmp "ult" %{{.*}}, %[[WORDS]] : i64
+//  CHECK-NEXT:   llvm.cond_br %{{.*}}, ^[[HEAD:bb[0-9]+]](%{{.*}} : i64), ^{{bb[0-9]+}}
 //       CHECK: ^[[HEAD]](%[[I:.*]]: i64):
-//  CHECK-NEXT:   %{{.*}} = llvm.icmp "ult" %[[I]], %[[WORDS]] : i64
 //       CHECK:   %[[FROM:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 //  CHECK-NEXT:   %[[WORD:.*]] = llvm.load %[[FROM]] {alignment = 2 : i64} : !llvm.ptr -> i32
 //  CHECK-NEXT:   %[[W64:.*]] = llvm.zext %[[WORD]] : i32 to i64
@@ -34,7 +34,7 @@ gpu.func @put_packets(%src: memref<64xbf16>, %lines: memref<32xi64, #weave.symme
 // half is the flag, then store the low half as the data word.
 // CHECK-LABEL: llvm.func @read_packets
 //  CHECK-SAME:   (%[[LINES:[^:]+]]: !llvm.ptr<1>, %[[FLAG:[^:]+]]: i32, %[[DST:[^:]+]]: !llvm.ptr,
-//       CHECK:   llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}} : i64)
+//       CHECK:   llvm.cond_br %{{.*}}, ^[[HEAD:bb[0-9]+]](%{{.*}} : i64), ^{{bb[0-9]+}}
 //       CHECK: ^[[HEAD]](%[[I:.*]]: i64):
 //       CHECK:   %[[AT:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64
 //       CHECK:   llvm.br ^[[SPIN:bb[0-9]+]]

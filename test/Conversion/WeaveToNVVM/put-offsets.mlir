@@ -108,7 +108,7 @@ gpu.func @put_block_signal(%src: memref<100xf16>, %dst: memref<100xf16, #weave.s
 //   CHECK-NOT:   nvvm.read.ptx.sreg.tid
 //   CHECK-DAG:   %[[C0:.*]] = llvm.mlir.constant(0 : i64) : i64
 //   CHECK-DAG:   %[[C1:.*]] = llvm.mlir.constant(1 : i64) : i64
-//       CHECK:   llvm.br ^[[H:bb[0-9]+]](%[[C0]] : i64)
+//       CHECK:   llvm.cond_br %{{.*}}, ^[[H:bb[0-9]+]](%[[C0]] : i64), ^{{bb[0-9]+}}
 //       CHECK:   llvm.add %{{.*}}, %[[C1]] : i64
 //   CHECK-NOT:   nvvm.barrier0
 //   CHECK-NOT:   nvvm.bar.warp.sync

@@ -38,38 +38,36 @@ gpu.module @one_sided {
 //       CHECK:   %[[TAIL:.*]] = llvm.add %[[HEAD]], %[[VELTS]] : i64
 // Head: one element per thread.
 //       CHECK:   %[[H0:.*]] = llvm.add %{{.*}}, %[[TID]] : i64
-//       CHECK:   llvm.br ^[[HH:bb[0-9]+]](%[[H0]] : i64)
+//  CHECK-NEXT:   %[[HANY:.*]] = llvm.icmp "ult" %[[H0]], %[[HEAD]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[HANY]], ^[[HH:bb[0-9]+]](%[[H0]] : i64), ^{{bb[0-9]+}}
 //       CHECK: ^[[HH]](%[[HI:.*]]: i64):
-//  CHECK-NEXT:   %{{.*}} = llvm.icmp "ult" %[[HI]], %[[HEAD]] : i64
 //       CHECK:   llvm.load %{{.*}} : !llvm.ptr -> f32
 // Vectors: 16 bytes per thread and step, from the head on.
 //       CHECK:   %[[VSRC:.*]] = llvm.getelementptr %[[SRCB]][%[[HEAD]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 //       CHECK:   %[[VDST:.*]] = llvm.getelementptr %[[REMOTE]][%[[HEAD]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-//       CHECK:   llvm.br ^[[VH:bb[0-9]+]](%[[TID]] : i64)
-//       CHECK: ^[[VH]](%[[IV:.*]]: i64):
-//  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[IV]], %[[VECS]] : i64
-//  CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY:bb[0-9]+]], ^[[EXIT:bb[0-9]+]]
-//       CHECK: ^[[BODY]]:
+//  CHECK-NEXT:   %[[VANY:.*]] = llvm.icmp "ult" %[[TID]], %[[VECS]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[VANY]], ^[[BODY:bb[0-9]+]](%[[TID]] : i64), ^[[EXIT:bb[0-9]+]]
+//       CHECK: ^[[BODY]](%[[IV:.*]]: i64):
 //  CHECK-NEXT:   %[[FROM:.*]] = llvm.getelementptr %[[VSRC]][%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, vector<4xi32>
 //  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %[[VDST]][%[[IV]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
 //  CHECK-NEXT:   %[[DATA:.*]] = llvm.load %[[FROM]] {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
 //  CHECK-NEXT:   llvm.store %[[DATA]], %[[TO]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 //  CHECK-NEXT:   %[[NEXT:.*]] = llvm.add %[[IV]], %[[STRIDE]] : i64
-//  CHECK-NEXT:   llvm.br ^[[VH]](%[[NEXT]] : i64)
+//  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[NEXT]], %[[VECS]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY]](%[[NEXT]] : i64), ^[[EXIT]]
 // Tail: the elements after the last vector, one per thread.
 //       CHECK: ^[[EXIT]]:
 //  CHECK-NEXT:   %[[T0:.*]] = llvm.add %[[TAIL]], %[[TID]] : i64
-//  CHECK-NEXT:   llvm.br ^[[TH:bb[0-9]+]](%[[T0]] : i64)
-//       CHECK: ^[[TH]](%[[TI:.*]]: i64):
-//  CHECK-NEXT:   %[[TMORE:.*]] = llvm.icmp "ult" %[[TI]], %[[N]] : i64
-//  CHECK-NEXT:   llvm.cond_br %[[TMORE]], ^[[TBODY:bb[0-9]+]], ^[[DONE:bb[0-9]+]]
-//       CHECK: ^[[TBODY]]:
+//  CHECK-NEXT:   %[[TANY:.*]] = llvm.icmp "ult" %[[T0]], %[[N]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[TANY]], ^[[TBODY:bb[0-9]+]](%[[T0]] : i64), ^[[DONE:bb[0-9]+]]
+//       CHECK: ^[[TBODY]](%[[TI:.*]]: i64):
 //  CHECK-NEXT:   %[[TFROM:.*]] = llvm.getelementptr %[[SRCB]][%[[TI]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 //  CHECK-NEXT:   %[[TTO:.*]] = llvm.getelementptr %[[REMOTE]][%[[TI]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 //  CHECK-NEXT:   %[[TDATA:.*]] = llvm.load %[[TFROM]] : !llvm.ptr -> f32
 //  CHECK-NEXT:   llvm.store %[[TDATA]], %[[TTO]] : f32, !llvm.ptr<1>
 //  CHECK-NEXT:   %[[TNEXT:.*]] = llvm.add %[[TI]], %[[STRIDE]] : i64
-//  CHECK-NEXT:   llvm.br ^[[TH]](%[[TNEXT]] : i64)
+//  CHECK-NEXT:   %[[TMORE:.*]] = llvm.icmp "ult" %[[TNEXT]], %[[N]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[TMORE]], ^[[TBODY]](%[[TNEXT]] : i64), ^[[DONE]]
 //       CHECK: ^[[DONE]]:
 //  CHECK-NEXT:   llvm.return
 gpu.func @put(%src: memref<256xf32>, %dst: memref<256xf32, #weave.symmetric>, %peer_i64: i64) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {

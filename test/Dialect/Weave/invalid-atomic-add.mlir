@@ -59,3 +59,35 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A packed pair is one 32-bit access: at a statically odd element it is
+// misaligned.
+func.func @pair_odd_index(%buf: memref<1024xbf16, #weave.symmetric>, %v: vector<2xbf16>) {
+  %c3 = arith.constant 3 : index
+  // expected-error @below {{'weave.atomic_add' op expects the packed pair at an even element (one aligned 32-bit access), but its first element is at an odd offset in 'memref<1024xbf16, #weave.symmetric>'; add pairs starting at even columns}}
+  weave.atomic_add %v, %buf[%c3] : vector<2xbf16>, memref<1024xbf16, #weave.symmetric>
+  return
+}
+
+// -----
+
+// An odd view offset with an unknown but even-strided row (f16, 2-d).
+func.func @pair_odd_view(%buf: memref<8x128xf16, #weave.symmetric>, %v: vector<2xf16>, %row: index) {
+  %c4 = arith.constant 4 : index
+  %s = memref.subview %buf[0, 1] [8, 126] [1, 1] : memref<8x128xf16, #weave.symmetric> to memref<8x126xf16, strided<[128, 1], offset: 1>, #weave.symmetric>
+  // expected-error @below {{'weave.atomic_add' op expects the packed pair at an even element}}
+  weave.atomic_add %v, %s[%row, %c4] : vector<2xf16>, memref<8x126xf16, strided<[128, 1], offset: 1>, #weave.symmetric>
+  return
+}
+
+// -----
+
+// Accepted: even constant columns, and a column the IR cannot tell.
+func.func @pair_even(%buf: memref<8x128xf16, #weave.symmetric>, %v: vector<2xf16>, %row: index, %col: index) {
+  %c4 = arith.constant 4 : index
+  weave.atomic_add %v, %buf[%row, %c4] : vector<2xf16>, memref<8x128xf16, #weave.symmetric>
+  weave.atomic_add %v, %buf[%row, %col] : vector<2xf16>, memref<8x128xf16, #weave.symmetric>
+  return
+}

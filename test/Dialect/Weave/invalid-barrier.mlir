@@ -116,7 +116,7 @@ func.func @barrier_in_pipeline(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>,
 
 gpu.module @m {
 gpu.func @barrier_team_in_every_block(%bar: !weave.semaphore) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [persistent, 1, 1], block = [128, 1, 1]>} {
-  // expected-error @below {{'weave.barrier' op expects scope(team) to run on one block per device, but it runs in every block of a grid of more than one block; use scope(team_blocks), or put the barrier under an scf.if on gpu.block_id}}
+  // expected-error @below {{'weave.barrier' op expects scope(team) to run on one block per device, but it runs in every block of a grid of more than one block (no condition on the block index selects one); use scope(team_blocks), or put the barrier under an scf.if on gpu.block_id}}
   weave.barrier %bar scope(team) : !weave.semaphore
   gpu.return
 }

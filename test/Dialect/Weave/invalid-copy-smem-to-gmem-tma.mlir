@@ -93,3 +93,15 @@ func.func @reduce_remote_not_symmetric(%t: memref<64x64xf16, #gpu.address_space<
   weave.copy_smem_to_gmem %t, %g[%i, %i] reduce(add) on %d : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16>
   return
 }
+
+// -----
+
+// A TMA reduction at a negative coordinate faults on H100 (a store there is
+// clipped): rejected where the coordinate is a constant.
+func.func @reduce_at_negative_row(%tile: memref<64x32xf32, #gpu.address_space<workgroup>>, %out: memref<256x64xf32, #weave.symmetric>) {
+  %c0 = arith.constant 0 : index
+  %m8 = arith.constant -8 : index
+  // expected-error @below {{'weave.copy_smem_to_gmem' op expects TMA reduction coordinates of at least 0, got -8 for index 0 (a reduction at a negative coordinate faults on H100, where a store is clipped); pad the target with a halo and reduce there}}
+  weave.copy_smem_to_gmem %tile, %out[%m8, %c0] reduce(add) : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+  return
+}

@@ -45,3 +45,22 @@ func.func @stages_overflow(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>,
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4611686018427387904) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
+
+// -----
+
+// A dynamic lhs row count with a static out row count (and the reverse):
+// the tiles are counted from lhs and stored through out, and no launch
+// compared the two.
+func.func @dynamic_lhs_static_out(%a: memref<?x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<256x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects the row counts of lhs and out both static or both dynamic (a launch checks two dynamic ones against each other), got 'memref<?x4096xf16>' and 'memref<256x1024xf16>'; make both '?' or give both the same size}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<?x4096xf16>, memref<4096x1024xf16> into memref<256x1024xf16>
+  return
+}
+
+// -----
+
+func.func @static_lhs_dynamic_out(%a: memref<256x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<?x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects the row counts of lhs and out both static or both dynamic}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<256x4096xf16>, memref<4096x1024xf16> into memref<?x1024xf16>
+  return
+}

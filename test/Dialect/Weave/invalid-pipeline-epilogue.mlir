@@ -69,3 +69,40 @@ func.func @epilogue_box_type_mismatch(%a: memref<256x64xf16>, %b: memref<64x256x
   }
   return
 }
+
+// -----
+
+// Without `into`, an epilogue must store every box, and the output element
+// type is given with `-> T`.
+func.func @no_out_no_epilogue(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects `into %out` without an epilogue region (each box is stored to out)}}
+  weave.matmul_pipeline %a, %b tile(128, 256, 64) stages(4) : memref<128x64xbf16>, memref<64x256xbf16> -> f32
+  return
+}
+
+// -----
+
+func.func @no_out_no_type(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects `into %out` or, with an epilogue region that sends every box elsewhere, the output element type (`-> f32`)}}
+  weave.matmul_pipeline %a, %b tile(128, 256, 64) stages(4) : memref<128x64xbf16>, memref<64x256xbf16>
+  return
+}
+
+// -----
+
+func.func @out_and_type(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>, %c: memref<128x256xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects no `-> T` with `into %out` (out's type gives the element type)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<128x64xbf16>, memref<64x256xbf16> into memref<128x256xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @no_out_bad_type(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects an f16, bf16 or f32 output, got 'i32'}}
+  weave.matmul_pipeline %a, %b tile(128, 256, 64) stages(4) : memref<128x64xbf16>, memref<64x256xbf16> -> i32 epilogue {
+  ^bb0(%box: memref<64x32xi32, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+    weave.yield
+  }
+  return
+}

@@ -84,3 +84,27 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A row bound near 2^63: the workspace size overflows 64 bits (it wrapped
+// to a small size that a 4096-word workspace passed).
+gpu.module @m {
+  gpu.func @rows_near_2_63(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>, %ws: memref<4096xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>, weave.variant = {of = "mm", arg = 0, axis = 0, lo = 1, hi = 9223372036854775000}} {
+    // expected-error @below {{'weave.matmul_pipeline' op needs a split-K workspace of more than 2^63 f32 for up to 9223372036854775000 lhs rows, which no buffer holds; bound the rows (a smaller weave.variant hi) or use split_k(1)}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(4) workspace(%ws : memref<4096xf32>) : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// A row bound of 2^50 with one column tile and split_k(2): the partials fit
+// 64 bits, the counters' share needed 2^40 steps of 8192 words (a hang).
+gpu.module @m {
+  gpu.func @rows_2_50(%a: memref<?x256xf16>, %b: memref<256x64xf16>, %c: memref<?x64xf16>, %ws: memref<4096xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>, weave.variant = {of = "mm", arg = 0, axis = 0, lo = 1, hi = 1125899906842624}} {
+    // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 64, 64) stages(4) split_k(2) workspace(%ws : memref<4096xf32>) : memref<?x256xf16>, memref<256x64xf16> into memref<?x64xf16>
+    gpu.return
+  }
+}

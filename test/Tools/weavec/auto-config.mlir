@@ -2,6 +2,7 @@
 // RUN: weavec %s --emit=mlir | FileCheck %s --check-prefix=MLIR
 // RUN: weavec %s --emit=bundle -o %t.wbundle
 // RUN: grep -a -E "^ *(block|cluster|smem) " %t.wbundle | FileCheck %s --check-prefix=BUNDLE
+// RUN: weave-bundle %t.wbundle | FileCheck %s --check-prefix=SHOW
 
 // weavec resolves tile(auto) and the kernel's `auto` fields before it
 // verifies the kernel, and the manifest carries the chosen launch shape:
@@ -14,6 +15,12 @@
 // BUNDLE-DAG: block 384 1 1
 // BUNDLE-DAG: cluster 2 1 1
 // BUNDLE-DAG: smem 230464
+
+// weave-bundle shows the configuration chosen (a `# config:` line of the
+// manifest, which readers that predate it skip as a comment).
+// SHOW: kernel matmul
+// SHOW: # config: matmul_pipeline tile=256x128x64 stages=4 consumers=2 split=m cluster_m=2 split_k=1
+// SHOW: end
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {

@@ -870,12 +870,29 @@ TEST(Nccl, SymmetricWindowIsAWeaveHeap) {
     ASSERT_OK(team->device(r).makeCurrent());
     ASSERT_CU(cuMemcpyDtoH(&head, reinterpret_cast<CUdeviceptr>(windows[r]),
                            sizeof(head)));
+    // In a window of one node, LSA ranks are the world's.
+    ASSERT_EQ(head.lsaRank, r);
+    ASSERT_EQ(head.worldRank, r);
     std::vector<uint64_t> bases(ranks);
     for (int peer = 0; peer < ranks; ++peer)
       bases[peer] = reinterpret_cast<uint64_t>(head.lsaFlatBase) +
                     (uint64_t(peer) * head.stride4G << 32);
-    EXPECT_EQ(bases[r], reinterpret_cast<uint64_t>(buffers[r]))
-        << "rank " << r << "'s own copy is not where ncclMemAlloc put it";
+    // The window maps every rank's memory, this rank's included, into one
+    // flat range: rank r's own copy there is a second mapping of the
+    // ncclMemAlloc memory, at another address (what ncclGetLocalPointer
+    // returns on the device). The test once required the two addresses to
+    // be equal, and failed on 2 H100s. What must hold is that they alias:
+    // a pattern written through the allocation reads back through the
+    // window.
+    ASSERT_CU(cuMemsetD32(reinterpret_cast<CUdeviceptr>(buffers[r]),
+                          0x5eed0000u + r, 1024));
+    ASSERT_CU(cuCtxSynchronize());
+    std::vector<uint32_t> seen(1024);
+    ASSERT_CU(cuMemcpyDtoH(seen.data(), bases[r], seen.size() * 4));
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 0x5eed0000u + r), 1024)
+        << "rank " << r << "'s copy in the window (0x" << std::hex
+        << bases[r] << ") does not alias its ncclMemAlloc memory (0x"
+        << reinterpret_cast<uint64_t>(buffers[r]) << ")";
     memory.peerBases.push_back(bases);
   }
   {

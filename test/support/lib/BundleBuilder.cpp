@@ -33,7 +33,10 @@ void addTeamParams(KernelInfo &kernel) {
 void addDimParams(KernelInfo &kernel) {
   size_t count = kernel.params.size();
   for (size_t p = 0; p < count; ++p) {
-    const ParamInfo &source = kernel.params[p];
+    // A copy: push_back below may move the vector's elements, and a
+    // reference into it then dangles (the runtime-only build's seed corpus
+    // lost the dim parameter of a second '?' that way).
+    const ParamInfo source = kernel.params[p];
     if (source.kind != abi::ParamKind::Buffer &&
         source.kind != abi::ParamKind::Symmetric)
       continue;

@@ -235,6 +235,40 @@ TEST(ConfigChooser, SplitKWorkspaceLayout) {
   }
 }
 
+TEST(ConfigChooser, SplitKWorkspaceIsCheckedArithmetic) {
+  // The counters' share is a closed form now (one 8192-word step at a time
+  // took 2^40 steps for a row bound of 2^50 with one column tile): it must
+  // give what the steps gave, where they finish.
+  auto stepped = [](int64_t m, int64_t n, int64_t tm, int64_t tn,
+                    int64_t consumers, int64_t splitK) {
+    int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
+    int64_t partials = tiles * (splitK - 1) * tm * tn;
+    int64_t words = partials + 32;
+    for (int64_t next; (next = partials + 32 + words / 8192) != words;)
+      words = next;
+    while (splitKCounterWords(words) < tiles * consumers)
+      words += 8192;
+    return words;
+  };
+  for (int64_t m : {1, 63, 64, 65, 1000, 4096, 100000, 1 << 22})
+    for (auto [tm, tn] : {std::pair<int64_t, int64_t>{64, 64}, {128, 256},
+                          {64, 8}, {128, 16}})
+      for (int64_t splitK : {2, 4})
+        for (int64_t consumers : {1, 2})
+          EXPECT_EQ(splitKWorkspaceWords(m, 256, tm, tn, consumers, splitK),
+                    stepped(m, 256, tm, tn, consumers, splitK))
+              << m << " rows, " << tm << "x" << tn << ", split " << splitK;
+  // Sizes past 64 bits are INT64_MAX (no workspace holds them), never a
+  // wrapped small number; near 2^50 rows the answer comes at once.
+  EXPECT_EQ(splitKWorkspaceWords(INT64_MAX - 1000, 4096, 128, 256, 2, 4),
+            INT64_MAX);
+  EXPECT_EQ(splitKWorkspaceWords(int64_t(1) << 62, 64, 128, 64, 2, 2),
+            INT64_MAX);
+  int64_t big = splitKWorkspaceWords(int64_t(1) << 50, 64, 128, 64, 2, 2);
+  EXPECT_LT(big, INT64_MAX);
+  EXPECT_GE(splitKCounterWords(big), (int64_t(1) << 50) / 128 * 2);
+}
+
 TEST(ConfigChooser, VariantsOfABoundedRangeAndOfStaticRows) {
   MatmulProblem p = problem(-1, 4096, 4096);
   p.mLo = 1;

@@ -159,6 +159,31 @@ TEST(Bundle, RoundTripInMemory) {
   EXPECT_EQ(serializeBundle(*parsed), data);
 }
 
+TEST(Bundle, ConfigIsACommentLine) {
+  // What the compiler chose travels as `# config: ...` in the kernel's
+  // block: parsed back by this reader, skipped by older ones (a comment).
+  Bundle b = makeBundle();
+  b.kernels[0].config = "matmul_pipeline tile=128x256x64\r\nstages=4 ";
+  std::vector<uint8_t> data = serializeBundle(b);
+  std::string text(data.begin(), data.end());
+  EXPECT_NE(text.find("\n  # config: matmul_pipeline tile=128x256x64  "
+                      "stages=4\n"),
+            std::string::npos)
+      << text;
+  auto parsed = parseBundle(data.data(), data.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+  // One line: control characters as spaces, no trailing space.
+  EXPECT_EQ(parsed->kernels[0].config,
+            "matmul_pipeline tile=128x256x64  stages=4");
+  EXPECT_EQ(serializeBundle(*parsed), data);
+  // A comment elsewhere is no config.
+  Bundle plain = makeBundle();
+  auto again = parseBundle(serializeBundle(plain).data(),
+                           serializeBundle(plain).size());
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->kernels[0].config, "");
+}
+
 TEST(Bundle, RoundTripThroughFile) {
   Bundle b = makeBundle();
   std::string path = ::testing::TempDir() + "/weave_bundle_test_" +
@@ -794,36 +819,39 @@ TEST(TmaLayout, ThreeDimStrides) {
 TEST(TmaLayout, StrideOverflowIsNotZero) {
   // f16 [2^32, 2^32, 2^32]: the plane stride 2 * 2^32 * 2^32 wrapped to 0,
   // which passed both the "multiple of 16" and the "< 2^40" rules. With
-  // dims of at most 2^31: f32 [2, 2^31, 2^31], plane stride 4 * 2^31 * 2^31
-  // = 2^64.
+  // dims of at most 2^31 - 1: f32 [2, 2^31 - 1, 2^31 - 1, 8], stride 32 *
+  // (2^31 - 1)^2, about 2^67.
+  constexpr int64_t kMaxDim = (int64_t(1) << 31) - 1;
   ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f32",
-                        {2, int64_t(1) << 31, int64_t(1) << 31});
+                        {2, kMaxDim, kMaxDim, 8});
   ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
-  tma.tma.box = {8, 1, 1};
+  tma.tma.box = {8, 1, 1, 1};
   auto layout = computeTmaLayout(tma, src);
-  ASSERT_FALSE(layout) << "stride[1] = " << layout->globalStride[1];
+  ASSERT_FALSE(layout) << "stride[2] = " << layout->globalStride[2];
   EXPECT_NE(layout.error().message().find(
-                "tma parameter 'x_desc': global stride of dimension 2 "
+                "tma parameter 'x_desc': global stride of dimension 3 "
                 "overflows 64 bits, expected less than 2^40"),
             std::string::npos)
       << layout.error().message();
 }
 
 TEST(TmaLayout, StrideLimit) {
-  // f16 [2, 2^31, 128]: plane pitch 256 * 2^31 = 2^39 bytes, under 2^40.
+  // f16 [2, 2^31 - 1, 128]: plane pitch 256 * (2^31 - 1) bytes, under
+  // 2^40.
+  constexpr int64_t kMaxDim = (int64_t(1) << 31) - 1;
   ParamInfo src = param(weave::abi::ParamKind::Buffer, "x", "f16",
-                        {2, int64_t(1) << 31, 128});
+                        {2, kMaxDim, 128});
   ParamInfo tma = param(weave::abi::ParamKind::Tma, "x_desc");
   tma.tma.box = {8, 1, 1};
   auto fits = computeTmaLayout(tma, src);
   ASSERT_TRUE(fits) << fits.error().toString();
-  EXPECT_EQ(fits->globalStride[1], uint64_t(1) << 39);
-  // f16 [2, 2^31, 256]: plane pitch 2^40 bytes, the first one over.
-  src.shape = {2, int64_t(1) << 31, 256};
+  EXPECT_EQ(fits->globalStride[1], uint64_t(256) * kMaxDim);
+  // f16 [2, 2^31 - 1, 264]: plane pitch 528 * (2^31 - 1) bytes, over.
+  src.shape = {2, kMaxDim, 264};
   auto layout = computeTmaLayout(tma, src);
   ASSERT_FALSE(layout);
   EXPECT_NE(layout.error().message().find(
-                "global stride of dimension 2 is 1099511627776 bytes, "
+                "global stride of dimension 2 is 1133871365616 bytes, "
                 "expected less than 2^40"),
             std::string::npos)
       << layout.error().message();
@@ -837,10 +865,12 @@ TEST(TmaLayout, GlobalDimAndRankLimits) {
                                               "x", "f16", std::move(shape)));
     return layout ? std::string() : layout.error().message();
   };
-  EXPECT_EQ(error({(int64_t(1) << 31) + 1, 8}),
-            "tma parameter 'x_desc': global dimension 1 is 2147483649, "
-            "expected 1 to 2^31 (TMA coordinates are signed 32-bit)");
-  EXPECT_EQ(error({int64_t(1) << 31, 8}), "");
+  // A coordinate past INT32_MAX is clamped to it in the kernel: a dim of
+  // 2^31 would make that clamped box land on its last element.
+  EXPECT_EQ(error({int64_t(1) << 31, 8}),
+            "tma parameter 'x_desc': global dimension 1 is 2147483648, "
+            "expected 1 to 2^31 - 1 (TMA coordinates are signed 32-bit)");
+  EXPECT_EQ(error({(int64_t(1) << 31) - 1, 8}), "");
   EXPECT_EQ(error({1, 1, 1, 1, 1, 8}),
             "tma parameter 'x_desc': source 'x' has rank 6, expected 1 to 5");
 }

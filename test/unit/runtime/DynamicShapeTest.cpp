@@ -309,17 +309,17 @@ TEST(DynamicBinding, SizesBeyondWhatTheKernelCanIndex) {
   expectBindingRejected(args, "argument 0 ('rows'): expected at least 1048576 "
                               "bytes (f16[128x4096]), got 1040384");
   // The kernel's TMA copies address rows with signed 32-bit coordinates:
-  // at most 2^31 rows.
+  // at most 2^31 - 1 rows (a clamped coordinate stays outside).
   args = goodArgs();
   auto &rows = std::get<SymmetricBuffer>(args[0]);
-  rows.shape = {(int64_t(1) << 31) + 1, 4096};
+  rows.shape = {int64_t(1) << 31, 4096};
   rows.bytes = UINT64_MAX;
   expectBindingRejected(args, "argument 0 ('rows') of shape "
-                              "f16[2147483649x4096] cannot be viewed by tma "
+                              "f16[2147483648x4096] cannot be viewed by tma "
                               "parameter 'rows.tma0': global dimension 1 is "
-                              "2147483649, expected 1 to 2^31 (TMA "
+                              "2147483648, expected 1 to 2^31 - 1 (TMA "
                               "coordinates are signed 32-bit)");
-  rows.shape = {int64_t(1) << 31, 4096};
+  rows.shape = {(int64_t(1) << 31) - 1, 4096};
   EXPECT_TRUE(checkKernelArgs(makeKernel(), args, kTarget));
 }
 

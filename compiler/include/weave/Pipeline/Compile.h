@@ -69,6 +69,28 @@ unsigned getComputeCapability(StringRef arch);
 /// runOnCompilerStack this depth is far from overflowing it.
 inline constexpr unsigned kMaxNestingDepth = 10000;
 
+/// The offset and message of the first thing in `text` that the upstream
+/// parser cannot take safely: nesting deeper than kMaxNestingDepth (at the
+/// bracket that opens the next level), or a dense array of a type that is
+/// not a builtin integer or float (at the type; MLIR 22 crashes on
+/// `array<index: 1>`). parseWeaveSource (weavec, the JIT) and weave-opt
+/// check with it before parsing.
+std::optional<std::pair<size_t, std::string>>
+findUnparsableSource(StringRef text);
+
+/// The largest source weavec and weave-opt read (256 MiB; the largest
+/// kernel source in the tree is under 1 MiB): an endless input (`weavec
+/// /dev/zero`, a pipe that never closes) stops there with an error instead
+/// of taking all memory.
+inline constexpr size_t kMaxSourceBytes = size_t(256) << 20;
+
+/// Reads `filename` (- for stdin) into a buffer named after it, reading at
+/// most `limit` bytes: a larger (or endless) input fails with a message in
+/// `error`, as does one that cannot be opened or read.
+std::unique_ptr<llvm::MemoryBuffer>
+readSourceFile(StringRef filename, std::string *error,
+               size_t limit = kMaxSourceBytes);
+
 /// Parses the main buffer of `sourceMgr` as a module, first rejecting
 /// nesting deeper than kMaxNestingDepth with an error at the offending
 /// bracket. Errors go to the context's diagnostic handler.

@@ -9,6 +9,7 @@
 #include "mlir/IR/Matchers.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -38,7 +39,14 @@ FailureOr<std::string> mlir::weave::getDTypeName(Type type) {
 
 /// Matches `device` against `(device_id + c) mod num_devices` (or plain
 /// `device_id`) and returns `c`: a peer view's tensor map is encoded on the
-/// host, which must compute the same peer.
+/// host, which must compute the same peer. The host takes the floored
+/// modulo of rank + c; the kernel's remui / remsi agree with it only where
+/// rank + c >= 0 in the kernel's arithmetic, so only such offsets match: a
+/// constant c >= 0, or `num_devices - k` with k <= 2 (n - k < 0 needs
+/// n < k <= 2, i.e. n = 1, where every member is 0) or k up to a static
+/// mesh's size. `(me + -1) remui n` at n = 3 computes (rank + 2^64 - 1)
+/// mod 3, not (rank - 1) mod 3. Anything else is not matched and goes
+/// through the per-member table, which uses the device the kernel computes.
 static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
   auto isTeamSize = [&](Value v) {
     if (v.getDefiningOp<NumDevicesOp>())
@@ -56,13 +64,16 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
     };
     APInt c;
     if (matchPattern(v, m_ConstantInt(&c)) && c.getSignificantBits() <= 64 &&
-        fitsI32(c.getSExtValue()))
+        fitsI32(c.getSExtValue()) && !c.isNegative())
       return c.getSExtValue();
     // num_devices - k
     if (auto sub = v.getDefiningOp<arith::SubIOp>())
       if (isTeamSize(sub.getLhs()) &&
           matchPattern(sub.getRhs(), m_ConstantInt(&c)) &&
-          c.getSignificantBits() <= 64 && fitsI32(c.getSExtValue()))
+          c.getSignificantBits() <= 64 && fitsI32(c.getSExtValue()) &&
+          !c.isNegative() &&
+          (c.getSExtValue() <= 2 ||
+           (meshSize > 0 && c.getSExtValue() <= meshSize)))
         return -c.getSExtValue();
     return std::nullopt;
   };
@@ -268,6 +279,80 @@ LogicalResult mlir::weave::verifyKernelInterface(gpu::GPUFuncOp func) {
   if (failed(computeUserParams(func, abi.params)))
     return failure();
   return applyVariant(func, abi);
+}
+
+LogicalResult mlir::weave::verifyVariantGroups(Operation *module) {
+  struct Member {
+    gpu::GPUFuncOp func;
+    int64_t teamSize;
+    std::vector<::weave::ParamInfo> params;
+  };
+  llvm::StringMap<gpu::GPUFuncOp> kernels;
+  llvm::MapVector<StringRef, SmallVector<Member>> groups;
+  WalkResult walk = module->walk([&](gpu::GPUFuncOp func) {
+    auto kernel =
+        func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
+    if (!kernel)
+      return WalkResult::advance();
+    kernels[func.getName()] = func;
+    std::optional<KernelVariant> variant = getKernelVariant(func);
+    if (!variant)
+      return WalkResult::advance();
+    Member member{func, kernel.getMesh().isDynamic()
+                            ? 0
+                            : kernel.getMesh().getSize(),
+                  {}};
+    if (failed(computeUserParams(func, member.params)))
+      return WalkResult::interrupt();
+    // The group's name lives as long as the attribute.
+    auto dict = cast<DictionaryAttr>(func->getAttr(kVariantAttrName));
+    groups[cast<StringAttr>(dict.get("of")).getValue()].push_back(
+        std::move(member));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  for (auto &[group, members] : groups) {
+    Member &first = members.front();
+    if (auto it = kernels.find(group); it != kernels.end()) {
+      InFlightDiagnostic diag =
+          it->second.emitError()
+          << "kernel '" << group
+          << "' is also the name of a weave.variant group: Kernel::get could "
+             "not tell them apart; rename the kernel or the group";
+      diag.attachNote(first.func.getLoc()) << "a variant of '" << group
+                                           << "' here";
+      return diag;
+    }
+    for (Member &other : llvm::drop_begin(members)) {
+      auto differ = [&](Location at, const Twine &what) {
+        InFlightDiagnostic diag =
+            emitError(at) << "variant '" << other.func.getName() << "' of '"
+                          << group << "' differs from variant '"
+                          << first.func.getName() << "' in " << what
+                          << ": the variants of a name take the same "
+                             "arguments on the same team";
+        diag.attachNote(first.func.getLoc())
+            << "variant '" << first.func.getName() << "' here";
+        return diag;
+      };
+      if (other.teamSize != first.teamSize)
+        return differ(other.func.getLoc(), "its mesh size");
+      if (other.params.size() != first.params.size())
+        return differ(other.func.getLoc(), "its number of arguments (" +
+                                               Twine(other.params.size()) +
+                                               " vs " +
+                                               Twine(first.params.size()) +
+                                               ")");
+      for (auto [i, a, b] : llvm::enumerate(first.params, other.params))
+        if (a.kind != b.kind || a.name != b.name || a.dtype != b.dtype ||
+            a.shape != b.shape || a.semaphoreCount != b.semaphoreCount)
+          return differ(other.func.getArgument(i).getLoc(),
+                        "argument #" + Twine(i) + " ('" + b.name +
+                            "': its name, type or shape)");
+    }
+  }
+  return success();
 }
 
 FailureOr<KernelAbi>

@@ -149,29 +149,33 @@ std::pair<Value, Value> blockThreads(OpBuilder &b, Location loc) {
 }
 
 /// Builds `for (i = lb; i < ub; i += step) body(i)` with LLVM branches at the
-/// rewriter's insertion point; the rewriter ends up after the loop.
+/// rewriter's insertion point; the rewriter ends up after the loop. The loop
+/// is built already rotated (a guard, then a body that tests at its end):
+/// LLVM's LoopRotate, which otherwise rotates it, took time quadratic in the
+/// number of loops of a function (a kernel of 400 puts: 1.3 s of its 2.5 s
+/// in opt -O3, 5.4 times the time of 200 puts).
 void buildLoop(ConversionPatternRewriter &rewriter, Location loc, Value lb,
                Value ub, Value step,
                function_ref<void(OpBuilder &, Value)> body) {
   Block *before = rewriter.getInsertionBlock();
   Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
   Type i64 = rewriter.getI64Type();
-  Block *header = rewriter.createBlock(after, {i64}, {loc});
-  Block *bodyBlock = rewriter.createBlock(after);
+  Block *bodyBlock = rewriter.createBlock(after, {i64}, {loc});
 
   rewriter.setInsertionPointToEnd(before);
-  LLVM::BrOp::create(rewriter, loc, ValueRange{lb}, header);
-
-  rewriter.setInsertionPointToEnd(header);
-  Value iv = header->getArgument(0);
-  Value more =
-      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, iv, ub);
-  LLVM::CondBrOp::create(rewriter, loc, more, bodyBlock, after);
+  Value any =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, lb, ub);
+  LLVM::CondBrOp::create(rewriter, loc, any, bodyBlock, ValueRange{lb}, after,
+                         ValueRange{});
 
   rewriter.setInsertionPointToEnd(bodyBlock);
+  Value iv = bodyBlock->getArgument(0);
   body(rewriter, iv);
   Value next = LLVM::AddOp::create(rewriter, loc, iv, step);
-  LLVM::BrOp::create(rewriter, loc, ValueRange{next}, header);
+  Value more =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, next, ub);
+  LLVM::CondBrOp::create(rewriter, loc, more, bodyBlock, ValueRange{next},
+                         after, ValueRange{});
 
   rewriter.setInsertionPointToStart(after);
 }
@@ -1162,12 +1166,27 @@ Value tensorMapOfDevice(OpBuilder &b, Location loc, Value descriptor,
   return generic;
 }
 
-/// Tensor map coordinates: innermost first, in elements, as i32.
+/// Tensor map coordinates: innermost first, in elements, as i32. TMA
+/// coordinates are signed 32-bit: an index outside that range is clamped to
+/// INT32_MIN / INT32_MAX, where a box (at most 256 elements a side) lies
+/// wholly outside a tensor map's dimension (the runtime encodes dims of at
+/// most 2^31 - 1), so it is clipped as any out-of-bounds box is. (Truncated,
+/// row 2^32 + 5 stored to row 5.)
 SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
                                         ValueRange indices) {
   SmallVector<Value> coordinates;
-  for (Value index : llvm::reverse(indices))
+  for (Value index : llvm::reverse(indices)) {
+    Type type = index.getType();
+    if (type.getIntOrFloatBitWidth() > 32) {
+      auto bound = [&](int64_t value) {
+        return LLVM::ConstantOp::create(b, loc, type,
+                                        b.getIntegerAttr(type, value));
+      };
+      index = LLVM::SMinOp::create(b, loc, index, bound(INT32_MAX));
+      index = LLVM::SMaxOp::create(b, loc, index, bound(INT32_MIN));
+    }
     coordinates.push_back(LLVM::TruncOp::create(b, loc, b.getI32Type(), index));
+  }
   return coordinates;
 }
 

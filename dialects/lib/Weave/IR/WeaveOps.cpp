@@ -7,10 +7,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -100,6 +102,13 @@ static LogicalResult verifyDevice(Operation *op, Value device) {
            << "expects a device index below the mesh size "
            << kernel.getMesh().getSize() << " of the enclosing kernel, got "
            << index;
+  // A dynamic mesh has at most MeshAttr::kMaxSize members: a larger index
+  // names a member no team has.
+  if (kernel && kernel.getMesh().isDynamic() && index >= MeshAttr::kMaxSize)
+    return op->emitOpError()
+           << "expects a device index below " << MeshAttr::kMaxSize
+           << " (the most members a team has), got " << index
+           << "; index members modulo weave.num_devices";
   return success();
 }
 
@@ -129,6 +138,46 @@ static bool isContiguousRowMajor(MemRefType type) {
       expected = next;
   }
   return true;
+}
+
+/// The `weave.remote_ref` that `buffer` is (or is a view of), as far as the
+/// IR shows: through view-like ops (subview, cast, reinterpret_cast, ...)
+/// and both arms of an arith.select. Null when there is none.
+static RemoteRefOp findRemoteRef(Value buffer) {
+  SmallVector<Value> worklist = {buffer};
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    if (auto remote = dyn_cast<RemoteRefOp>(def))
+      return remote;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      worklist.push_back(view.getViewSource());
+    else if (auto select = dyn_cast<arith::SelectOp>(def))
+      worklist.append({select.getTrueValue(), select.getFalseValue()});
+  }
+  return {};
+}
+
+/// Checks that the symmetric `buffer` an op addresses `on` another device is
+/// this device's copy: a `weave.remote_ref` result is already another
+/// device's address, and the op would add the peer offset a second time.
+static LogicalResult verifyNotTranslated(Operation *op, Value buffer,
+                                         StringRef operand) {
+  RemoteRefOp remote = findRemoteRef(buffer);
+  if (!remote)
+    return success();
+  InFlightDiagnostic diag =
+      op->emitOpError()
+      << "expects its " << operand
+      << " to be this device's copy of a symmetric buffer, but it is (a view "
+         "of) a 'weave.remote_ref' result, another device's address that "
+         "`on` would translate a second time; name the device once: pass "
+         "the remote_ref's own buffer with `on`, or use the remote_ref "
+         "result with plain loads and stores";
+  diag.attachNote(remote.getLoc()) << "remote_ref defined here";
+  return diag;
 }
 
 /// Checks that both sides of a copy are contiguous row-major views of
@@ -221,6 +270,8 @@ LogicalResult RemoteRefOp::verify() {
   if (!isSymmetric(type))
     return emitOpError() << "expects a buffer in #weave.symmetric memory, got "
                          << type;
+  if (failed(verifyNotTranslated(*this, getBuffer(), "buffer")))
+    return failure();
   return verifyDevice(*this, getDevice());
 }
 
@@ -240,9 +291,19 @@ LogicalResult SemaphoreSignalOp::verify() {
   return verifySemaphoreIndex(*this, getSemaphore().getType(), getIndex());
 }
 
+/// What may differ between the executions of an op that a condition
+/// selects: threads of a block, blocks of the grid, members of the team.
+struct Divergence {
+  bool threads = true, blocks = false, devices = false;
+  /// Only lane indices (gpu.lane_id, %laneid): what surely splits a warp.
+  bool lanesOnly = false;
+};
+
 static LogicalResult verifyReachedByEveryThread(Operation *op,
-                                                bool blocksDiverge);
+                                                Divergence kind);
 static bool runsOnEveryThread(Operation *op);
+static LogicalResult verifyCopyScope(Operation *op,
+                                     std::optional<CopyScope> scope);
 
 LogicalResult SemaphoreWaitOp::verify() {
   APInt value;
@@ -263,14 +324,14 @@ LogicalResult SemaphoreWaitOp::verify() {
   switch (getScope()) {
   case CopyScope::Block:
     // One thread waits, then the block synchronizes: all must get there.
-    return verifyReachedByEveryThread(*this, /*blocksDiverge=*/false);
+    return verifyReachedByEveryThread(*this, Divergence{});
   case CopyScope::Warp:
     if ((*this)->getParentOfType<MatmulPipelineOp>())
       return emitOpError() << "expects scope(warp) to be reached by every "
                               "thread of the warp, but is inside a "
                               "'weave.matmul_pipeline' region, which runs on "
                               "one thread";
-    return success();
+    return verifyCopyScope(*this, CopyScope::Warp);
   case CopyScope::Thread:
     break;
   }
@@ -301,49 +362,138 @@ unsigned BarrierOp::getNumCounters() {
   return getScope() == BarrierScope::Team ? 1 : 2;
 }
 
-/// The op that makes `value` differ between the threads (or, with
-/// `blocksDiverge`, the blocks) of the grid, if the IR shows one: a thread
-/// or block index, or an op fed by one. Block arguments are taken as uniform
-/// (the verifier only reports what it can see).
-static Operation *findDivergenceSource(Value value, bool blocksDiverge) {
+/// Whether `op` reads an index that differs between the threads, lanes,
+/// blocks or devices that `kind` names. NVVM's special registers are matched
+/// by name (the dialect does not depend on NVVM).
+static bool isDivergenceSource(Operation *op, Divergence kind) {
+  StringRef name = op->getName().getStringRef();
+  bool lane = isa<gpu::LaneIdOp>(op) || name == "nvvm.read.ptx.sreg.laneid";
+  if (kind.lanesOnly)
+    return lane;
+  if (kind.threads &&
+      (lane ||
+       isa<gpu::ThreadIdOp, gpu::SubgroupIdOp, gpu::GlobalIdOp>(op) ||
+       name.starts_with("nvvm.read.ptx.sreg.tid.") ||
+       name == "nvvm.read.ptx.sreg.warpid"))
+    return true;
+  if (kind.blocks &&
+      (isa<gpu::BlockIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp>(op) ||
+       name.starts_with("nvvm.read.ptx.sreg.ctaid.") ||
+       name.starts_with("nvvm.read.ptx.sreg.clusterid.") ||
+       name.starts_with("nvvm.read.ptx.sreg.cluster.ctaid.") ||
+       name == "nvvm.read.ptx.sreg.cluster.ctarank"))
+    return true;
+  return kind.devices && isa<DeviceIdOp>(op);
+}
+
+/// The op that makes `value` differ as `kind` says, if the IR shows one: a
+/// thread, lane, block or device index, or an op fed by one. Block
+/// arguments are taken as uniform (the verifier only reports what it can
+/// see).
+static Operation *findDivergenceSource(Value value, Divergence kind) {
   SmallVector<Value> worklist = {value};
   llvm::SmallPtrSet<Operation *, 16> visited;
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def || !visited.insert(def).second)
       continue;
-    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp, gpu::GlobalIdOp>(
-            def))
-      return def;
-    if (blocksDiverge &&
-        isa<gpu::BlockIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp>(def))
+    if (isDivergenceSource(def, kind))
       return def;
     llvm::append_range(worklist, def->getOperands());
   }
   return nullptr;
 }
 
-/// Checks that every thread of the block (with `blocksDiverge`, of every
-/// block) reaches `op`, as far as the IR shows: not inside a
-/// `weave.matmul_pipeline` region (one thread or warp), nor under a condition
-/// or loop bounds fed by a thread (block) index.
-static LogicalResult verifyReachedByEveryThread(Operation *op,
-                                                bool blocksDiverge) {
-  StringRef who = blocksDiverge ? "every thread of every block"
-                                : "every thread of the block";
+namespace {
+/// A condition that selects which executions reach an op.
+struct Selection {
+  Operation *where = nullptr;  ///< the op or branch holding the condition
+  Operation *source = nullptr; ///< the index it depends on
+  StringRef what;              ///< "condition depends", "bounds depend", ...
+};
+} // namespace
+
+/// Whether `target` in `region` runs for only some of the executions that
+/// reach the region, because of a divergent conditional branch (cf.cond_br,
+/// cf.switch, llvm.cond_br, llvm.switch, matched by name): `target` is
+/// control dependent on such a branch (it post-dominates one successor but
+/// not the branch), or on a branch in a block that is. A block where the
+/// branches meet again is not (it post-dominates them); nor is a later loop
+/// body (it post-dominates no successor of an earlier branch).
+static std::optional<Selection> findSelectingBranch(Region &region,
+                                                    Block *target,
+                                                    Divergence kind) {
+  if (region.hasOneBlock())
+    return std::nullopt;
+  SmallVector<std::pair<Block *, Selection>> work;
+  for (Block &block : region) {
+    Operation *term = block.empty() ? nullptr : &block.back();
+    if (!term || term->getNumSuccessors() < 2 || term->getNumOperands() == 0)
+      continue;
+    StringRef name = term->getName().getStringRef();
+    if (name != "cf.cond_br" && name != "cf.switch" &&
+        name != "llvm.cond_br" && name != "llvm.switch")
+      continue;
+    if (Operation *source = findDivergenceSource(term->getOperand(0), kind))
+      work.push_back({&block, Selection{term, source, "branch condition "
+                                                      "depends"}});
+  }
+  if (work.empty())
+    return std::nullopt;
+  PostDominanceInfo postDominance(region.getParentOp());
+  auto controlDependent = [&](Block *block, Block *branch) {
+    if (block != branch && postDominance.properlyPostDominates(block, branch))
+      return false;
+    return llvm::any_of(branch->getSuccessors(), [&](Block *successor) {
+      return postDominance.postDominates(block, successor);
+    });
+  };
+  llvm::DenseMap<Block *, Selection> partial;
+  while (!work.empty()) {
+    auto [branch, selection] = work.pop_back_val();
+    for (Block &block : region) {
+      if (partial.count(&block) || !controlDependent(&block, branch))
+        continue;
+      partial[&block] = selection;
+      if (!block.empty() && block.back().getNumSuccessors() > 1)
+        work.push_back({&block, selection});
+    }
+  }
+  auto it = partial.find(target);
+  if (it == partial.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// The first condition, loop bound or branch around `op` (up to its
+/// function) whose value differs as `kind` says: not every execution of
+/// the enclosing code reaches `op`, or not as often. A weave.matmul_pipeline
+/// region counts as selecting one thread (or warp).
+static std::optional<Selection> findSelection(Operation *op,
+                                              Divergence kind) {
+  Operation *outer = op;
   for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
+       outer = parent, parent = parent->getParentOp()) {
+    if (std::optional<Selection> branch =
+            findSelectingBranch(*outer->getParentRegion(), outer->getBlock(),
+                                kind))
+      return branch;
     if (isa<FunctionOpInterface>(parent))
       break;
     if (isa<MatmulPipelineOp>(parent))
-      return op->emitOpError() << "expects to be reached by " << who
-                               << ", but is inside a 'weave.matmul_pipeline' "
-                                  "region, which runs on one thread or warp";
+      return Selection{parent, nullptr, "region"};
     SmallVector<Value> conditions;
     StringRef what;
     StringRef name = parent->getName().getStringRef();
     if (name == "scf.if" || name == "scf.index_switch") {
       conditions.push_back(parent->getOperand(0));
+      what = "condition depends";
+    } else if (name == "scf.while") {
+      // The trip count: the condition the `before` region passes on.
+      Operation *condition =
+          parent->getRegion(0).front().getTerminator();
+      if (condition && condition->getNumOperands() > 0)
+        conditions.push_back(condition->getOperand(0));
       what = "condition depends";
     } else if (auto loop = dyn_cast<LoopLikeOpInterface>(parent)) {
       for (auto bounds : {loop.getLoopLowerBounds(), loop.getLoopUpperBounds(),
@@ -354,42 +504,65 @@ static LogicalResult verifyReachedByEveryThread(Operation *op,
               conditions.push_back(v);
       what = "bounds depend";
     }
-    for (Value condition : conditions) {
-      if (Operation *source = findDivergenceSource(condition, blocksDiverge)) {
-        InFlightDiagnostic diag =
-            op->emitOpError() << "expects to be reached by " << who
-                              << ", but is inside '" << name << "' whose "
-                              << what << " on '" << source->getName() << "'";
-        diag.attachNote(source->getLoc()) << "divergent value defined here";
-        return diag;
-      }
-    }
+    for (Value condition : conditions)
+      if (Operation *source = findDivergenceSource(condition, kind))
+        return Selection{parent, source, what};
   }
-  return success();
+  return std::nullopt;
 }
 
-/// True when the IR shows that every thread of the block runs `op`: each op
-/// around it, up to the function, is an scf.for whose bounds no thread index
-/// feeds, and it is in the function's entry block. Anything else (a
-/// condition, a while loop, a pipeline region, branches) may select threads.
+/// Checks that every thread of the block (with `kind.blocks`, of every
+/// block; with `kind.devices`, on every member) reaches `op`, as far as
+/// the IR shows: not inside a `weave.matmul_pipeline` region (one thread
+/// or warp), nor under a condition, loop bounds or branch fed by a thread
+/// (block, device) index.
+static LogicalResult verifyReachedByEveryThread(Operation *op,
+                                                Divergence kind) {
+  std::optional<Selection> selection = findSelection(op, kind);
+  if (!selection)
+    return success();
+  std::string who = kind.lanesOnly ? "every lane of the warp"
+                    : kind.blocks  ? "every thread of every block"
+                                   : "every thread of the block";
+  if (selection->source && isa<DeviceIdOp>(selection->source))
+    who += " on every member of the team";
+  if (!selection->source)
+    return op->emitOpError() << "expects to be reached by " << who
+                             << ", but is inside a 'weave.matmul_pipeline' "
+                                "region, which runs on one thread or warp";
+  InFlightDiagnostic diag =
+      op->emitOpError() << "expects to be reached by " << who
+                        << ", but is inside '" << selection->where->getName()
+                        << "' whose " << selection->what << " on '"
+                        << selection->source->getName() << "'";
+  diag.attachNote(selection->source->getLoc())
+      << "divergent value defined here";
+  if (selection->where->hasTrait<OpTrait::IsTerminator>())
+    diag.attachNote(selection->where->getLoc()) << "selected here";
+  return diag;
+}
+
+/// True when the IR shows no condition, loop bound or branch on a thread
+/// index around `op`: every thread of the block runs it (a condition on
+/// anything else, uniform across the block, selects no thread).
 static bool runsOnEveryThread(Operation *op) {
-  Operation *outer = op;
-  for (Operation *parent = op->getParentOp(); parent;
-       outer = parent, parent = parent->getParentOp()) {
-    if (isa<FunctionOpInterface>(parent))
-      return outer->getBlock()->isEntryBlock();
-    auto loop = dyn_cast<LoopLikeOpInterface>(parent);
-    if (!loop || parent->getName().getStringRef() != "scf.for")
-      return false;
-    for (auto bounds : {loop.getLoopLowerBounds(), loop.getLoopUpperBounds(),
-                        loop.getLoopSteps()})
-      if (bounds)
-        for (OpFoldResult bound : *bounds)
-          if (auto v = dyn_cast<Value>(bound);
-              v && findDivergenceSource(v, /*blocksDiverge=*/false))
-            return false;
-  }
-  return false;
+  return !findSelection(op, Divergence{});
+}
+
+/// Checks a copy's cooperative scope: scope(block) needs every thread of
+/// the block, scope(warp) every lane of the warp (only lane indices are
+/// known to split a warp: a condition on the thread index may select whole
+/// warps).
+static LogicalResult verifyCopyScope(Operation *op,
+                                     std::optional<CopyScope> scope) {
+  // In a pipeline region the region's own check says more (MatmulPipelineOp
+  // names the region).
+  if (!scope || *scope == CopyScope::Thread ||
+      op->getParentOfType<MatmulPipelineOp>())
+    return success();
+  Divergence kind;
+  kind.lanesOnly = *scope == CopyScope::Warp;
+  return verifyReachedByEveryThread(op, kind);
 }
 
 LogicalResult BarrierOp::verify() {
@@ -403,25 +576,31 @@ LogicalResult BarrierOp::verify() {
                                         : "")
                          << ", got " << type;
 
-  // Every thread of the block (and, for team_blocks, every block) must reach
-  // the barrier, or the team deadlocks.
-  if (failed(verifyReachedByEveryThread(*this, teamBlocks)))
+  // Every thread of the block (and, for team_blocks, every block) on every
+  // member must reach the barrier, or the team deadlocks: a condition on
+  // the device index leaves the other members waiting.
+  Divergence reach;
+  reach.blocks = teamBlocks;
+  reach.devices = true;
+  if (failed(verifyReachedByEveryThread(*this, reach)))
     return failure();
 
   // scope(team) counts one arrival per device: run by every block of a
   // larger grid, it would count too many and corrupt the counter for every
-  // later launch. In the function's entry block it runs in every block. (A
-  // barrier nested deeper may sit under a condition on the block index, or
-  // in a block that scf-to-cf made of one: accepted.)
+  // later launch. Unless a condition (or branch) on the block index selects
+  // its block, it runs in every block, a uniform condition or not.
   KernelAttr kernel = getEnclosingKernelAttr(*this);
-  auto func = (*this)->getParentOfType<FunctionOpInterface>();
-  if (!teamBlocks && kernel && func && (*this)->getParentOp() == func &&
-      (*this)->getBlock()->isEntryBlock() &&
+  Divergence byBlock;
+  byBlock.threads = false;
+  byBlock.blocks = true;
+  if (!teamBlocks && kernel &&
       (kernel.isPersistent() ||
-       llvm::any_of(kernel.getGrid(), [](int32_t d) { return d != 1; })))
+       llvm::any_of(kernel.getGrid(), [](int32_t d) { return d != 1; })) &&
+      !findSelection(*this, byBlock))
     return emitOpError()
            << "expects scope(team) to run on one block per device, but it "
-              "runs in every block of a grid of more than one block; use "
+              "runs in every block of a grid of more than one block (no "
+              "condition on the block index selects one); use "
               "scope(team_blocks), or put the barrier under an scf.if on "
               "gpu.block_id";
   return success();
@@ -479,11 +658,16 @@ LogicalResult PutOp::verify() {
     if (getSignal())
       return emitOpError() << "expects no signal with packets: each packet "
                               "carries its own flag";
-    if (failed(verifyPackets(*this, source, target)))
+    if (failed(verifyPackets(*this, source, target)) ||
+        failed(verifyNotTranslated(*this, getTarget(), "target")) ||
+        failed(verifyCopyScope(*this, getScope())))
       return failure();
     return verifyDevice(*this, getDevice());
   }
+  if (failed(verifyCopyScope(*this, getScope())))
+    return failure();
   if (failed(verifyOneSidedCopy(*this, source, target)) ||
+      failed(verifyNotTranslated(*this, getTarget(), "target")) ||
       failed(verifyDevice(*this, getDevice())))
     return failure();
   return verifyCopySignal(*this, getSignal(), getSignalIndex(),
@@ -491,6 +675,8 @@ LogicalResult PutOp::verify() {
 }
 
 LogicalResult ReadPacketsOp::verify() {
+  if (failed(verifyCopyScope(*this, getScope())))
+    return failure();
   return verifyPackets(*this, cast<MemRefType>(getTarget().getType()),
                        cast<MemRefType>(getPackets().getType()));
 }
@@ -498,6 +684,8 @@ LogicalResult ReadPacketsOp::verify() {
 LogicalResult GetOp::verify() {
   if (failed(verifyOneSidedCopy(*this, cast<MemRefType>(getTarget().getType()),
                                 cast<MemRefType>(getSource().getType()))) ||
+      failed(verifyNotTranslated(*this, getSource(), "source")) ||
+      failed(verifyCopyScope(*this, getScope())) ||
       failed(verifyDevice(*this, getDevice())))
     return failure();
   return verifyCopySignal(*this, getSignal(), getSignalIndex(),
@@ -541,7 +729,35 @@ LogicalResult AtomicAddOp::verify() {
       return emitOpError() << "expects a buffer with a unit innermost stride "
                               "for a packed pair, got "
                            << type;
+    // The pair is one 32-bit access: its first element must be even. The
+    // element offset is offset + sum(index * stride); report it when the
+    // IR fixes its parity (each term a static even stride, or a constant
+    // index times a static stride) and it is odd.
+    std::optional<int64_t> parity;
+    if (!ShapedType::isDynamic(offset)) {
+      parity = offset & 1;
+      for (auto [index, stride] : llvm::zip(getIndices(), strides)) {
+        APInt c;
+        if (!ShapedType::isDynamic(stride) && stride % 2 == 0)
+          continue;
+        if (ShapedType::isDynamic(stride) ||
+            !matchPattern(index, m_ConstantInt(&c))) {
+          parity = std::nullopt;
+          break;
+        }
+        *parity ^= (c.getZExtValue() & 1) & (stride & 1);
+      }
+    }
+    if (parity == 1)
+      return emitOpError()
+             << "expects the packed pair at an even element (one aligned "
+                "32-bit access), but its first element is at an odd offset "
+                "in "
+             << type << "; add pairs starting at even columns";
   }
+  if (getDevice() &&
+      failed(verifyNotTranslated(*this, getBuffer(), "buffer")))
+    return failure();
   return verifyDevice(*this, getDevice());
 }
 
@@ -629,6 +845,17 @@ LogicalResult CopySmemToGmemOp::verify() {
   // cp.reduce.async.bulk.tensor: .add on f16, bf16 and f32 (the tensor map
   // types); .min/.max on f16 and bf16, not f32.
   std::optional<TmaReduceKind> reduce = getReduce();
+  if (reduce)
+    for (auto [i, index] : llvm::enumerate(getIndices())) {
+      APInt c;
+      if (matchPattern(index, m_ConstantInt(&c)) && c.isNegative())
+        return emitOpError()
+               << "expects TMA reduction coordinates of at least 0, got "
+               << c.getSExtValue() << " for index " << i
+               << " (a reduction at a negative coordinate faults on H100, "
+                  "where a store is clipped); pad the target with a halo "
+                  "and reduce there";
+    }
   Type elt = source.getElementType();
   if (reduce && *reduce != TmaReduceKind::Add && elt.isF32())
     return emitOpError() << "expects f16 or bf16 elements for a TMA reduce("
@@ -767,8 +994,20 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
   return success();
 }
 
+MemRefType MatmulPipelineOp::getOutType() {
+  if (Value out = getOut())
+    return cast<MemRefType>(out.getType());
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  Type element = getOutElement() ? *getOutElement()
+                                 : Type(Float32Type::get(getContext()));
+  int64_t rows = lhs.getRank() == 2 ? lhs.getDimSize(0) : 1;
+  int64_t cols = rhs.getRank() == 2 ? rhs.getDimSize(1) : 1;
+  return MemRefType::get({rows, cols}, element);
+}
+
 int64_t MatmulPipelineOp::getEpilogueBuffers() {
-  int64_t outBytes = elementBytes(cast<MemRefType>(getOut().getType()));
+  int64_t outBytes = elementBytes(getOutType());
   bool splitM = getSplit() == ConsumerSplit::M;
   int64_t tm = tileM(), tn = tileN();
   int64_t subM = splitM ? tm / getConsumers() : tm;
@@ -783,10 +1022,34 @@ int64_t MatmulPipelineOp::getSharedMemoryBytes() {
       .requiredBytes;
 }
 
+/// Whether `type` is a range of whole rows of a row-major buffer: rank 2,
+/// strides [K, 1] with K its static column count, any offset.
+static bool isRowRange(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getRank() == 2 && !type.isDynamicDim(1) &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides[1] == 1 && strides[0] == type.getDimSize(1);
+}
+
 LogicalResult MatmulPipelineOp::verify() {
   auto lhs = cast<MemRefType>(getLhs().getType());
   auto rhs = cast<MemRefType>(getRhs().getType());
-  auto out = cast<MemRefType>(getOut().getType());
+  // No `into`: the epilogue sends every box elsewhere; the output is lhs
+  // rows x rhs columns of `-> T`.
+  if (!getOut()) {
+    if (!getOutElement())
+      return emitOpError() << "expects `into %out` or, with an epilogue "
+                              "region that sends every box elsewhere, the "
+                              "output element type (`-> f32`)";
+    if (getEpilogue().empty())
+      return emitOpError() << "expects `into %out` without an epilogue "
+                              "region (each box is stored to out)";
+  } else if (getOutElement()) {
+    return emitOpError() << "expects no `-> T` with `into %out` (out's type "
+                            "gives the element type)";
+  }
+  auto out = getOutType();
   for (auto [name, type] : {std::pair<StringRef, MemRefType>{"lhs", lhs},
                             {"rhs", rhs},
                             {"out", out}}) {
@@ -795,9 +1058,17 @@ LogicalResult MatmulPipelineOp::verify() {
     if (!isGlobal(type))
       return emitOpError() << "expects " << name
                            << " in global memory, got " << type;
-    if (!type.getLayout().isIdentity())
+    // lhs may also be a range of whole rows of a larger buffer (per-expert
+    // GEMMs on slices of one buffer): contiguous rows, any offset.
+    if (!type.getLayout().isIdentity() &&
+        !(name == "lhs" && isRowRange(type)))
       return emitOpError() << "expects a row-major " << name
-                           << " (identity layout), got " << type;
+                           << " (identity layout"
+                           << (name == "lhs" ? ", or whole rows: strided<[K, "
+                                               "1], offset: ...> with K its "
+                                               "static column count"
+                                             : "")
+                           << "), got " << type;
     // The row count M (dim 0 of lhs and out) may be dynamic: the
     // expansion counts row tiles at run time and TMA handles the edges
     // with the launch sizes. K and N give the k loop, the column tiles and
@@ -827,6 +1098,15 @@ LogicalResult MatmulPipelineOp::verify() {
   auto mismatch = [](int64_t a, int64_t b) {
     return a != b && !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b);
   };
+  // The tiles are counted from lhs's rows and stored through out's: a
+  // dynamic count on one side only would go unchecked at launch (the
+  // expansion checks two dynamic counts against each other).
+  if (lhs.isDynamicDim(0) != out.isDynamicDim(0))
+    return emitOpError() << "expects the row counts of lhs and out both "
+                            "static or both dynamic (a launch checks two "
+                            "dynamic ones against each other), got "
+                         << lhs << " and " << out
+                         << "; make both '?' or give both the same size";
   if (mismatch(lhs.getDimSize(1), rhs.getDimSize(0)))
     return emitOpError() << "expects lhs columns (" << lhs.getDimSize(1)
                          << ") to equal rhs rows (" << rhs.getDimSize(0) << ")";
@@ -982,6 +1262,12 @@ LogicalResult MatmulPipelineOp::verify() {
                            << " k steps of a tile";
     int64_t need = getSplitKWorkspaceWords();
     int64_t have = cast<MemRefType>(getWorkspace().getType()).getDimSize(0);
+    if (need == INT64_MAX)
+      return emitOpError()
+             << "needs a split-K workspace of more than 2^63 f32 for up to "
+             << *maxLhsRows(*this)
+             << " lhs rows, which no buffer holds; bound the rows (a smaller "
+                "weave.variant hi) or use split_k(1)";
     if (have < need)
       return emitOpError() << "needs a workspace of at least " << need
                            << " f32 (counters, then tiles x (split_k - 1) x "
@@ -1098,7 +1384,7 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
   if (!getEpilogue().empty()) {
     // (box, m, n, box index): the box is 64 rows x 128 bytes of the output.
     Block &block = getEpilogue().front();
-    auto out = cast<MemRefType>(getOut().getType());
+    auto out = getOutType();
     int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
     auto box = block.getNumArguments() == 4
                    ? dyn_cast<MemRefType>(block.getArgument(0).getType())

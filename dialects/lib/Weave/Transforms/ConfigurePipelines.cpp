@@ -32,7 +32,7 @@ std::pair<MatmulProblem, MatmulConstraints>
 describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
   auto lhs = cast<MemRefType>(op.getLhs().getType());
   auto rhs = cast<MemRefType>(op.getRhs().getType());
-  auto out = cast<MemRefType>(op.getOut().getType());
+  auto out = op.getOutType();
   MatmulProblem p;
   p.m = lhs.isDynamicDim(0) ? -1 : lhs.getDimSize(0);
   p.n = rhs.getDimSize(1);

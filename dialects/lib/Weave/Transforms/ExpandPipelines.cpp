@@ -192,6 +192,29 @@ void PipelineBuilder::build() {
   Value rows = lhsType.isDynamicDim(0)
                    ? Value(memref::DimOp::create(b, op.getLhs(), 0))
                    : cIndex(lhsType.getDimSize(0));
+  // The tiles are counted from lhs; the verifier makes out's rows dynamic
+  // with lhs's, and a launch whose two sizes differ would compute rows that
+  // the out tensor map clips, or leave rows of out unwritten: it traps.
+  if (lhsType.isDynamicDim(0) && op.getOut()) {
+    Value outRows = memref::DimOp::create(b, op.getOut(), 0);
+    Value differ =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, rows, outRows);
+    auto check = scf::IfOp::create(b, differ, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(check.thenBlock());
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    op.getLoc().print(os);
+    Type i64 = b.getI64Type();
+    gpu::PrintfOp::create(
+        b,
+        b.getStringAttr("weave: matmul_pipeline at " + where +
+                        ": lhs has %ld rows but out has %ld (they must be "
+                        "equal)\n"),
+        ValueRange{arith::IndexCastOp::create(b, i64, rows),
+                   arith::IndexCastOp::create(b, i64, outRows)});
+    LLVM::Trap::create(b);
+  }
   Value numTilesM = ceilDiv(rows, tiling.tm);
   Value numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), tiling.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);
@@ -343,7 +366,7 @@ void PipelineBuilder::buildConsumer() {
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);
   Epilogue epilogue(b, tiling, layout, *smem,
-                    cast<MemRefType>(op.getOut().getType()).getElementType(),
+                    op.getOutType().getElementType(),
                     out, warpgroup, laneInGroup);
   if (!op.getEpilogue().empty())
     epilogue.setBoxHandler([&](Value box, Value m, Value n, Value index) {
@@ -408,6 +431,16 @@ FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
   // a view smaller than its argument must not have edge tiles.
   auto argType = cast<MemRefType>(value.getType());
   for (int i = 0; i < 2; ++i) {
+    // A dynamic row count of a row range of lhs is fine where only `out`
+    // sees the products: the tiles past the range load the argument's next
+    // rows (not zeros), whose products fall on rows of out past its own
+    // row count (checked equal to lhs's at entry), which its tensor map
+    // clips. A region would see them.
+    bool rowRange = name == "lhs" && i == 0 && op.getCallback().empty() &&
+                    op.getEpilogue().empty() && op.getAfterLoads().empty() &&
+                    op.getBeforeLoad().empty();
+    if (viewType.isDynamicDim(i) && viewType != argType && rowRange)
+      continue;
     // A dynamic size of a view (not of the argument itself) cannot be
     // shown to be a multiple of the tile.
     if (viewType.isDynamicDim(i) && viewType != argType)
@@ -458,8 +491,12 @@ struct ExpandPipelinesPass
           resolveOperand(op, op.getRhs(), "rhs", {tk, tn}, builder);
       if (failed(rhs))
         return signalPassFailure();
+      // No `into`: the epilogue region stores every box itself.
+      Value zero = arith::ConstantIndexOp::create(builder, op.getLoc(), 0);
       FailureOr<TmaOperand> out =
-          resolveOperand(op, op.getOut(), "out", {tm, tn}, builder);
+          op.getOut()
+              ? resolveOperand(op, op.getOut(), "out", {tm, tn}, builder)
+              : FailureOr<TmaOperand>(TmaOperand{Value(), zero, zero});
       if (failed(out))
         return signalPassFailure();
       if (!op.getCallback().empty()) {

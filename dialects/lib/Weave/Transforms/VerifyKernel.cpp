@@ -11,8 +11,11 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -184,6 +187,57 @@ FailureOr<int64_t> staticSharedMemoryBytes(gpu::GPUFuncOp func,
   return total;
 }
 
+/// Checks that no op other than a weave.barrier signals or waits on the
+/// counters a barrier uses (counter 0, and 1 for scope(team_blocks)): the
+/// barrier's monotonic 2^31 steps would be off, and every later barrier
+/// on them would pass early or hang. Another counter of the same array,
+/// named by a constant index, is fine.
+LogicalResult verifyBarrierCounters(gpu::GPUFuncOp func) {
+  llvm::DenseMap<Value, BarrierOp> barriers;
+  func.walk([&](BarrierOp barrier) {
+    BarrierOp &widest = barriers[barrier.getSemaphore()];
+    if (!widest || widest.getNumCounters() < barrier.getNumCounters())
+      widest = barrier;
+  });
+  if (barriers.empty())
+    return success();
+  WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    Value semaphore, index;
+    if (auto signal = dyn_cast<SemaphoreSignalOp>(op)) {
+      semaphore = signal.getSemaphore();
+      index = signal.getIndex();
+    } else if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
+      semaphore = wait.getSemaphore();
+      index = wait.getIndex();
+    } else if (auto put = dyn_cast<PutOp>(op)) {
+      semaphore = put.getSignal();
+      index = put.getSignalIndex();
+    } else if (auto get = dyn_cast<GetOp>(op)) {
+      semaphore = get.getSignal();
+      index = get.getSignalIndex();
+    }
+    auto it = semaphore ? barriers.find(semaphore) : barriers.end();
+    if (it == barriers.end())
+      return WalkResult::advance();
+    BarrierOp barrier = it->second;
+    APInt constant;
+    if (index && matchPattern(index, m_ConstantInt(&constant)) &&
+        constant.getZExtValue() >= barrier.getNumCounters())
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "uses a counter of the barrier's semaphore (counters 0"
+        << (barrier.getNumCounters() > 1 ? " and 1" : "")
+        << " belong to the weave.barrier, which counts them in steps of "
+           "2^31); give it a semaphore of its own, or use a counter index of "
+           "at least "
+        << barrier.getNumCounters();
+    diag.attachNote(barrier.getLoc()) << "barrier here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
                            SymbolTableCollection &symbols) {
   if (kernel.hasAutoFields())
@@ -223,6 +277,45 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
               "memref.globals in workgroup memory) and "
            << kernel.getSmem() << " of dynamic (smem), more than the "
            << kMaxSharedMemoryBytes << " a Hopper block can have";
+
+  // A pipeline's expansion initializes the ring's mbarriers and lays out
+  // the dynamic shared memory from the kernel's start, and leaves no barrier
+  // after its last tile: a second pipeline (or a second run of the same one)
+  // would re-initialize them while the first's TMA loads and consumers may
+  // still use them.
+  MatmulPipelineOp firstPipeline;
+  WalkResult once = func.walk([&](MatmulPipelineOp pipeline) -> WalkResult {
+    if (firstPipeline) {
+      InFlightDiagnostic diag =
+          pipeline.emitOpError()
+          << "expects one weave.matmul_pipeline per kernel: each one owns the "
+             "kernel's dynamic shared memory and mbarriers from the start, "
+             "and a second would reuse them with no barrier after the first; "
+             "launch a second kernel (or give both products one pipeline)";
+      diag.attachNote(firstPipeline.getLoc()) << "first pipeline here";
+      return WalkResult::interrupt();
+    }
+    firstPipeline = pipeline;
+    for (Operation *parent = pipeline->getParentOp();
+         parent && parent != func.getOperation();
+         parent = parent->getParentOp())
+      if (isa<LoopLikeOpInterface>(parent) ||
+          parent->getName().getStringRef() == "scf.while") {
+        pipeline.emitOpError()
+            << "expects to run once per launch, but is inside '"
+            << parent->getName()
+            << "': each run re-initializes the mbarriers and reuses the shared "
+               "memory with no barrier after the previous one; launch the "
+               "kernel once per product";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (once.wasInterrupted())
+    return failure();
+
+  if (failed(verifyBarrierCounters(func)))
+    return failure();
 
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
     if (failed(verifyAtomic(op)))
@@ -284,6 +377,76 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
   return failure(result.wasInterrupted());
 }
 
+/// Whether `type` lives in thread-private memory: the default memory space
+/// or the private one (#gpu.address_space<private>, NVVM 5).
+bool isPrivate(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return true;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Private;
+  if (auto intSpace = dyn_cast<IntegerAttr>(space))
+    return intSpace.getInt() == 0 || intSpace.getInt() == 5;
+  return false;
+}
+
+/// Rejects allocations in device code that the lowering gets wrong: a
+/// memref.alloca is a per-thread stack slot whatever its memory space (in
+/// workgroup memory it became a local slot reached through a shared-memory
+/// address, outside the shared-memory budget), and a memref.alloc has no
+/// lowering to shared or symmetric memory (the heap is global and
+/// per-thread).
+LogicalResult verifyAllocation(Operation *op) {
+  bool alloca = isa<memref::AllocaOp>(op);
+  if (!alloca && !isa<memref::AllocOp>(op))
+    return success();
+  auto type = cast<MemRefType>(op->getResult(0).getType());
+  if (alloca ? isPrivate(type) : !isWorkgroup(type) && !isSymmetric(type))
+    return success();
+  StringRef where = isWorkgroup(type)   ? "shared memory: declare it as a "
+                                          "workgroup(...) attribution of the "
+                                          "gpu.func (or a memref.global in "
+                                          "workgroup memory)"
+                    : isSymmetric(type) ? "symmetric memory: pass it as a "
+                                          "#weave.symmetric kernel argument"
+                                        : "this memory space: allocate it on "
+                                          "the host and pass it as a kernel "
+                                          "argument";
+  return op->emitOpError() << "cannot allocate " << type << " in device code: "
+                           << (alloca ? "an alloca is a per-thread stack slot"
+                                      : "an alloc here is not lowered to "
+                                        "that memory")
+                           << "; for " << where;
+}
+
+/// Warns at a vector.load / vector.store of more than one element that has
+/// no `alignment`: it lowers with the element's alignment, and NVPTX then
+/// splits it into scalar accesses (8 x bf16 became 24 scalar loads and
+/// moves). (Matched by name, as above.)
+void warnUnalignedVectorAccess(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if ((name != "vector.load" && name != "vector.store") ||
+      op->hasAttr("alignment"))
+    return;
+  Value vectorValue =
+      name == "vector.load" ? op->getResult(0) : op->getOperand(0);
+  auto vector = dyn_cast<VectorType>(vectorValue.getType());
+  if (!vector || !vector.hasStaticShape() ||
+      !vector.getElementType().isIntOrFloat())
+    return;
+  int64_t elementBytes = (vector.getElementTypeBitWidth() + 7) / 8;
+  int64_t bytes = vector.getNumElements() * elementBytes;
+  if (vector.getNumElements() < 2 || !llvm::isPowerOf2_64(bytes) ||
+      bytes > 16)
+    return;
+  op->emitWarning() << "accesses a " << bytes << "-byte " << vectorValue.getType()
+                    << " with only its element's alignment (" << elementBytes
+                    << " bytes): NVPTX splits it into scalar accesses; add "
+                       "{alignment = "
+                    << bytes << "} where the address is " << bytes
+                    << "-byte aligned";
+}
+
 /// What the lowering of a whole gpu.module needs, weave kernel or not: the
 /// pipeline lowers every function in it, with bare-pointer memrefs, and
 /// prints every symbol into PTX.
@@ -322,6 +485,9 @@ LogicalResult verifyGpuModule(gpu::GPUModuleOp module) {
   // (Matched by name: the weave libraries do not depend on the vector
   // dialect.)
   WalkResult result = module.walk([](Operation *op) -> WalkResult {
+    if (failed(verifyAllocation(op)))
+      return WalkResult::interrupt();
+    warnUnalignedVectorAccess(op);
     StringRef name = op->getName().getStringRef();
     if (name != "vector.transfer_read" && name != "vector.transfer_write")
       return WalkResult::advance();

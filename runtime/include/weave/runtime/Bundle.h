@@ -101,6 +101,11 @@ struct KernelInfo {
   /// configuration per dynamic size (docs/BUNDLE.md, "Variants").
   std::string variantOf;
   std::vector<ParamInfo> params;
+  /// What the compiler chose for the kernel (its matmul pipeline's tile,
+  /// stages, consumers, split, cluster_m and split_k), for people: one line
+  /// in the manifest as a `# config: ...` comment, which readers before it
+  /// skip as any comment. Empty when there is nothing to say.
+  std::string config;
 
   /// Blocks per cluster (1 without clusters). 64-bit so that an unverified
   /// manifest's product cannot wrap; verifyBundle bounds it by 16.

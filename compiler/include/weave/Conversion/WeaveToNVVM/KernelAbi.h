@@ -62,6 +62,14 @@ inline constexpr llvm::StringLiteral kReservedParamNames[] = {
 /// right after verification so that these errors come before any lowering.
 LogicalResult verifyKernelInterface(gpu::GPUFuncOp func);
 
+/// Checks the weave.variant groups of `module` as the bundle's self-check
+/// (verifyVariants) would, with errors at the kernel or argument: a group
+/// is not also a kernel's name, and its members have the same team size
+/// and the same user parameters (kind, name, dtype, shape). The driver runs
+/// it with verifyKernelInterface, before any lowering (a hand-written group
+/// that disagreed failed in the bundle check as "a compiler bug", at 1:1).
+LogicalResult verifyVariantGroups(Operation *module);
+
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
 /// One Dim parameter per dynamic dimension of a memref argument follows the

@@ -384,6 +384,17 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     `max` on f16 and bf16 only (PTX has no f32 min/max for this
     instruction). Completion and visibility are those of the store.
 
+    Coordinates are signed 32-bit: a box that starts past the edge of
+    `target` (or before it) is clipped, and an index outside
+    [-2^31, 2^31 - 1] is clamped to that range, which no tensor map's
+    dimension reaches (so the box is clipped whole). But a *reduction* at a
+    negative coordinate faults on H100 (an illegal-instruction error that
+    ends the context, seen with the GEMM + reduce-scatter kernel), where a
+    plain store at the same place is clipped: keep reductions at
+    coordinates of at least 0 (pad the target with a halo and reduce there,
+    as examples/matmul_reduce_scatter does). A constant negative index with
+    `reduce` is rejected.
+
     ```mlir
     weave.copy_smem_to_gmem %tile, %scratch[%row, %c0] on %prev
         : memref<128x64xf16, #gpu.address_space<workgroup>> -> memref<1024x4096xf16, #weave.symmetric>
@@ -657,7 +668,11 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     swizzle. The box is reused once the region's bulk stores have read it
     (the expansion waits for that); a region that signals a peer after its
     stores waits for them first (`weave.wait_smem_to_gmem 0`). Without the
-    region, each box is stored to `out`.
+    region, each box is stored to `out`. When the region sends every box
+    elsewhere, `into %out` may be left out and the output element type
+    given instead (`: lhs, rhs -> f32 epilogue {...}`): the output is then
+    `lhs rows x rhs columns` of that type, with no buffer behind it (the
+    host allocates none). A region that stores to `out` needs `into`.
 
     `after_loads` (optional, no arguments) runs on the producer thread once
     every load the block issued has landed in shared memory: the block
@@ -713,7 +728,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   }];
   let arguments = (ins
     Arg<AnyMemRef, "", [MemRead]>:$lhs, Arg<AnyMemRef, "", [MemRead]>:$rhs,
-    Arg<AnyMemRef, "", [MemWrite]>:$out,
+    Arg<Optional<AnyMemRef>, "", [MemWrite]>:$out,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_m,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_n,
     OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$tile_k,
@@ -726,20 +741,22 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
     Optional<Index>:$rotate_m,
-    Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace);
+    Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace,
+    OptionalAttr<TypeAttr>:$out_element);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
                         MaxSizedRegion<1>:$after_loads,
                         MaxSizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $lhs `,` $rhs `into` $out
+    $lhs `,` $rhs (`into` $out^)?
     custom<PipelineTile>($tile_m, $tile_n, $tile_k, $stages)
     (`delay_release` `(` $delay_release^ `)`)?
     (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
     (`split_k` `(` $split_k^ `)`)?
     (`workspace` `(` $workspace^ `:` type($workspace) `)`)?
-    attr-dict `:` type($lhs) `,` type($rhs) `into` type($out)
+    attr-dict `:` type($lhs) `,` type($rhs) (`into` type($out)^)?
+    (`->` $out_element^)?
     `` custom<PipelineRegions>($before_load, $callback, $after_loads, $epilogue)
   }];
   let hasVerifier = 1;
@@ -754,6 +771,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t getEpilogueBuffers();
     /// Hopper's limit of dynamic shared memory per block.
     static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+    /// The output's type: `out`'s, or (an epilogue that sends every box
+    /// elsewhere, no `into`) lhs rows x rhs columns of `-> T`.
+    MemRefType getOutType();
     /// True while weave-configure-pipelines has a choice to make: the tile
     /// is `auto`, or explicit without `stages(N)`.
     bool isAutoTile() { return !getTileMAttr() || !getStagesAttr(); }

@@ -27,6 +27,8 @@
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -63,9 +65,10 @@ private:
 /// after them start on a 128-byte line. Fixed by the workspace's size alone:
 /// every kernel sharing a workspace (the variants of a dynamic M, at any M)
 /// keeps its counters in the same words, never where another launch left
-/// a partial.
+/// a partial. (Written without `w + 8191`, which overflows near 2^63.)
 inline int64_t splitKCounterWords(int64_t workspaceWords) {
-  return ((workspaceWords + 8191) / 8192 + 31) / 32 * 32;
+  int64_t lines = workspaceWords / 8192 + (workspaceWords % 8192 != 0);
+  return (lines + 31) / 32 * 32;
 }
 
 /// f32 words of the split-K workspace of an m x n output in tm x tn tiles
@@ -73,19 +76,44 @@ inline int64_t splitKCounterWords(int64_t workspaceWords) {
 /// consumer, in splitKCounterWords), then splitK - 1 partial tiles per
 /// tile. The least size such that this and every larger size fits (a
 /// larger workspace has more counter words). Shared by the op verifier and
-/// the chooser.
+/// the chooser. INT64_MAX when the size does not fit in an int64_t (no
+/// workspace holds it: its bytes would not either): checked arithmetic, as
+/// a variant's row bound may be near 2^63.
 inline int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm,
                                     int64_t tn, int64_t consumers,
                                     int64_t splitK) {
-  int64_t tiles = (m + tm - 1) / tm * ((n + tn - 1) / tn);
-  int64_t partials = tiles * (splitK - 1) * tm * tn;
+  constexpr int64_t kTooLarge = INT64_MAX;
+  int64_t rowTiles = m / tm + (m % tm != 0), colTiles = n / tn + (n % tn != 0);
+  int64_t tiles, partials, need, words;
+  if (llvm::MulOverflow(rowTiles, colTiles, tiles) ||
+      llvm::MulOverflow(tiles, splitK - 1, partials) ||
+      llvm::MulOverflow(partials, tm, partials) ||
+      llvm::MulOverflow(partials, tn, partials) ||
+      llvm::MulOverflow(tiles, consumers, need) ||
+      llvm::AddOverflow(partials, int64_t(32), words))
+    return kTooLarge;
   // splitKCounterWords(w) <= w / 8192 + 32: the least w with
-  // w - w / 8192 - 32 >= partials, and room for every counter.
-  int64_t words = partials + 32;
-  for (int64_t next; (next = partials + 32 + words / 8192) != words;)
-    words = next;
-  while (splitKCounterWords(words) < tiles * consumers)
-    words += 8192;
+  // w - w / 8192 - 32 >= partials (a fixed point reached in a few steps:
+  // each one shrinks the gap 8192 times), and room for every counter.
+  for (int64_t next;; words = next) {
+    if (llvm::AddOverflow(partials + 32, words / 8192, next))
+      return kTooLarge;
+    if (next == words)
+      break;
+  }
+  // Counter words reach `need` once ceil(w / 8192) > (ceil(need / 32) - 1)
+  // * 32, i.e. w > (ceil(need / 32) * 32 - 32) * 8192: the least w past it
+  // in steps of 8192 from `words` (one step at a time took 2^40 steps for
+  // a bound near 2^62).
+  int64_t roundedNeed = (need / 32 + (need % 32 != 0)) * 32, threshold;
+  if (llvm::MulOverflow(roundedNeed - 32, int64_t(8192), threshold))
+    return kTooLarge;
+  if (splitKCounterWords(words) < need) {
+    int64_t steps = (threshold - words) / 8192 + 1;
+    if (llvm::MulOverflow(steps, int64_t(8192), steps) ||
+        llvm::AddOverflow(words, steps, words))
+      return kTooLarge;
+  }
   return words;
 }
 /// The tile geometry of a matmul pipeline, in elements and bytes.
@@ -104,7 +132,7 @@ struct MatmulTiling {
 
   static MatmulTiling get(MatmulPipelineOp op) {
     auto lhs = cast<MemRefType>(op.getLhs().getType());
-    auto out = cast<MemRefType>(op.getOut().getType());
+    auto out = op.getOutType();
     MatmulTiling t;
     t.tm = op.tileM();
     t.tn = op.tileN();
