@@ -22,7 +22,7 @@
 // D2-COUNT-2: ld.global.v4.b32
 // D2-NOT: ld.global.v4.b32
 // D2: st.global.v4.b32
-// D2: atom.global.add.u32
+// D2: atom.global.add.u64
 // D2-NOT: cp.reduce.async.bulk
 
 // D1: .visible .entry matmul_reduce_scatter(

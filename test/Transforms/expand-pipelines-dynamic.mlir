@@ -5,7 +5,8 @@
 // (row tiles) x (2 column tiles of 256) tiles; the TMA copies take the
 // argument itself (their tensor maps are built at launch with M rows).
 // A launch whose out has another row count than lhs traps (the tiles are
-// counted from lhs, the stores clip at out's rows).
+// counted from lhs, the stores clip at out's rows), checked at the kernel's
+// entry.
 // CHECK-LABEL: gpu.func @dynamic_rows
 //       CHECK:   %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
 //       CHECK:   %[[OUTM:.+]] = memref.dim %arg2, %c0 : memref<?x512xf16>
@@ -13,7 +14,8 @@
 //       CHECK:   scf.if %[[DIFF]] {
 //       CHECK:     gpu.printf "weave: matmul_pipeline at {{.*}}: lhs has %ld rows but out has %ld (they must be equal)
 //       CHECK:     llvm.intr.trap
-//       CHECK:   %[[M127:.+]] = arith.addi %[[M]], %c127 : index
+//       CHECK:   %[[ROWS:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
+//       CHECK:   %[[M127:.+]] = arith.addi %[[ROWS]], %c127 : index
 //       CHECK:   %[[ROWT:.+]] = arith.divui %[[M127]], %c128 : index
 //       CHECK:   %[[TILES:.+]] = arith.muli %[[ROWT]], %c2 : index
 //       CHECK:   scf.for %{{.+}} = %{{.+}} to %[[TILES]] step
@@ -43,4 +45,45 @@ gpu.module @m {
     weave.matmul_pipeline %rows, %b into %c tile(128, 256, 64) stages(4) : memref<?x128xf16, strided<[128, 1], offset: ?>>, memref<128x512xf16> into memref<?x512xf16>
     gpu.return
   }
+}
+
+// -----
+
+// With an epilogue region the pipeline never stores into out (the region
+// replaces every store), so out's row count is not checked against lhs's:
+// GEMM + reduce-scatter binds its `partial` with one row tile.
+// CHECK-LABEL: gpu.func @dynamic_rows_epilogue
+//   CHECK-NOT:   gpu.printf "weave: matmul_pipeline
+//       CHECK:   gpu.return
+module attributes {gpu.container_module} {
+gpu.module @m {
+  gpu.func @dynamic_rows_epilogue(%a: memref<?x128xf16> {weave.name = "a"},
+                                  %b: memref<128x512xf16> {weave.name = "b"},
+                                  %out: memref<?x512xf16> {weave.name = "out"},
+                                  %c: memref<?x512xf16> {weave.name = "c"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = 1>,
+          grid = [persistent, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %c4 = arith.constant 4 : index
+    weave.matmul_pipeline %a, %b into %out tile(128, 256, 64) stages(3)
+        : memref<?x128xf16>, memref<128x512xf16> into memref<?x512xf16>
+        epilogue {
+    ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+      %rb = arith.divui %i, %c4 : index
+      %cb = arith.remui %i, %c4 : index
+      %r0 = arith.muli %m, %c128 : index
+      %r1 = arith.muli %rb, %c64 : index
+      %row = arith.addi %r0, %r1 : index
+      %q0 = arith.muli %n, %c256 : index
+      %q1 = arith.muli %cb, %c64 : index
+      %col = arith.addi %q0, %q1 : index
+      weave.copy_smem_to_gmem %box, %c[%row, %col]
+          : memref<64x64xf16, #gpu.address_space<workgroup>> -> memref<?x512xf16>
+    }
+    gpu.return
+  }
+}
 }

@@ -102,10 +102,12 @@ gpu.module @tb {
 
 // -----
 
-// A decrementing wait that every thread runs (under a condition the
-// verifier takes as uniform): each thread consumes a team's worth of
-// signals, so the block waits for 32 times more than ever comes.
-// CHECK: offset :28:7: error: deadlock at team size 2 (grid of 1): member 0 (launch 0) waits for 'arrived' >= 2 (it holds 0) in thread 1, 1 of the 32 threads that run this wait having passed and decremented
+// A decrementing wait that every thread runs (under a condition on the
+// device, uniform over the block): each thread would consume a team's worth
+// of signals, so the block would wait for 32 times more than ever comes.
+// The verifier now rejects it before the checker runs (issue #29: a
+// decrementing wait no thread-index condition selects).
+// CHECK: offset :30:7: error: 'weave.semaphore_wait' op expects a decrementing wait to run on one thread, but every thread of the block (32) runs it
 module attributes {gpu.container_module} {
 gpu.module @every {
   gpu.func @every(%arrived: !weave.semaphore {weave.name = "arrived"}) kernel

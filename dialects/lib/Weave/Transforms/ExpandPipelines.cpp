@@ -195,12 +195,25 @@ void PipelineBuilder::build() {
   // The tiles are counted from lhs; the verifier makes out's rows dynamic
   // with lhs's, and a launch whose two sizes differ would compute rows that
   // the out tensor map clips, or leave rows of out unwritten: it traps.
-  if (lhsType.isDynamicDim(0) && op.getOut()) {
+  // Not with an epilogue region: it replaces every store into out, which
+  // is then never written (GEMM + RS binds it with one row tile).
+  if (lhsType.isDynamicDim(0) && op.getOut() && op.getEpilogue().empty()) {
+    OpBuilder::InsertionGuard guard(b);
+    // At the kernel's entry where both are its arguments: placed here,
+    // between the warp-role setup and the pipeline, the trap's branch made
+    // ptxas spill 68 bytes in the dynamic all-gather matmul (0 at entry).
+    Value lhsRows = rows;
+    if (isa<BlockArgument>(op.getLhs()) && isa<BlockArgument>(op.getOut()) &&
+        cast<BlockArgument>(op.getLhs()).getOwner()->isEntryBlock() &&
+        cast<BlockArgument>(op.getOut()).getOwner()->isEntryBlock()) {
+      b.setInsertionPointToStart(
+          cast<BlockArgument>(op.getLhs()).getOwner());
+      lhsRows = memref::DimOp::create(b, op.getLhs(), 0);
+    }
     Value outRows = memref::DimOp::create(b, op.getOut(), 0);
     Value differ =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, rows, outRows);
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, lhsRows, outRows);
     auto check = scf::IfOp::create(b, differ, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(check.thenBlock());
     std::string where;
     llvm::raw_string_ostream os(where);
@@ -211,7 +224,7 @@ void PipelineBuilder::build() {
         b.getStringAttr("weave: matmul_pipeline at " + where +
                         ": lhs has %ld rows but out has %ld (they must be "
                         "equal)\n"),
-        ValueRange{arith::IndexCastOp::create(b, i64, rows),
+        ValueRange{arith::IndexCastOp::create(b, i64, lhsRows),
                    arith::IndexCastOp::create(b, i64, outRows)});
     LLVM::Trap::create(b);
   }
