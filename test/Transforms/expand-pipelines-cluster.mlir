@@ -40,11 +40,11 @@
 // The producer still arms its full barrier with the whole stage (its own
 // loads plus the peer's multicast half of the rhs)...
 //       CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
-//       CHECK:         weave.copy_gmem_to_smem %[[A]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 128 : i64}
+//       CHECK:         weave.copy_gmem_to_smem %[[A]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 128 : i64, weave.coordinates_in_range}
 // ...but loads only its half of the rhs boxes (from box 2 * rank),
 // multicast to both blocks (mask 0b11).
 //       CHECK:         arith.muli %[[RANK]], %c2{{(_[0-9]+)?}} : index
-// CHECK-COUNT-2:       weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} multicast(%c3_i16) {swizzle = 128 : i64}
+// CHECK-COUNT-2:       weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} multicast(%c3_i16) {swizzle = 128 : i64, weave.coordinates_in_range}
 //   CHECK-NOT:   weave.copy_gmem_to_smem
 // The producer's tail: for each of the last 3 steps (if there are that
 // many), wait for its slot's empty barrier to complete that step's round.

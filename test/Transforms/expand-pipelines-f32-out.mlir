@@ -6,7 +6,7 @@
 // (128 bytes, swizzled).
 // CHECK-LABEL: gpu.func @matmul_f32
 //       CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
-//       CHECK: weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {swizzle = 128 : i64} : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1000x1024xf32>
+//       CHECK: weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<64x32xf32, #gpu.address_space<workgroup>> -> memref<1000x1024xf32>
 // PTXAS: 0 bytes spill stores
 module attributes {gpu.container_module} {
 gpu.module @m {

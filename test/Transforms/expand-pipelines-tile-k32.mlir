@@ -5,8 +5,8 @@
 // rows, now 32 rows high. A stage is 128x32 + 32x256 f16 = 24576 bytes.
 // CHECK-LABEL: gpu.func @k32
 //       CHECK:   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32
-//       CHECK:   weave.copy_gmem_to_smem %{{.*}} {swizzle = 64 : i64} : memref<256x128xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
-// CHECK-COUNT-4: weave.copy_gmem_to_smem %{{.*}} {swizzle = 128 : i64} : memref<128x512xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
+//       CHECK:   weave.copy_gmem_to_smem %{{.*}} {swizzle = 64 : i64, weave.coordinates_in_range} : memref<256x128xf16> -> memref<128x32xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: weave.copy_gmem_to_smem %{{.*}} {swizzle = 128 : i64, weave.coordinates_in_range} : memref<128x512xf16> -> memref<32x64xf16, #gpu.address_space<workgroup>>
 // Descriptors (constant part): rhs with leading byte offset 4096 (one
 // 32-row box) >> 4, stride 1024 >> 4 and mode 1 (128-byte swizzle):
 // 0x4000004001000000; lhs with leading 16 >> 4, stride 8 rows x 64 bytes =

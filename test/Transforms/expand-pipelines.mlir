@@ -32,8 +32,8 @@
 //       CHECK:       scf.for
 //       CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
 //       CHECK:         %[[FULL:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<i64, #gpu.address_space<workgroup>>
-//       CHECK:         weave.copy_gmem_to_smem %[[A]][%{{.*}}, %{{.*}}], %{{.*}}, %[[FULL]] {swizzle = 128 : i64} : memref<256x128xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
-// CHECK-COUNT-4:         weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %[[FULL]] {swizzle = 128 : i64} : memref<128x512xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+//       CHECK:         weave.copy_gmem_to_smem %[[A]][%{{.*}}, %{{.*}}], %{{.*}}, %[[FULL]] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<256x128xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4:         weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %[[FULL]] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<128x512xf16> -> memref<64x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
 //   CHECK-NOT:   weave.copy_gmem_to_smem
 // The consumers take the registers, wait for a full slot and issue
 // tile_k / 16 = 4 wgmma (m64n256k16, f16 in, f32 accumulate) as one group,
@@ -57,7 +57,7 @@
 // Epilogue: accumulators to shared memory (generic proxy), a proxy fence,
 // then 128-byte-swizzled TMA stores of the output.
 //       CHECK:       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-//       CHECK:       weave.copy_smem_to_gmem %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {swizzle = 128 : i64} : memref<{{[0-9]+}}x64xf16, #gpu.address_space<workgroup>> -> memref<256x512xf16>
+//       CHECK:       weave.copy_smem_to_gmem %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<{{[0-9]+}}x64xf16, #gpu.address_space<workgroup>> -> memref<256x512xf16>
 // Only the return follows: the stores must have read shared memory; the
 // kernel's completion publishes their writes.
 //       CHECK:     weave.wait_smem_to_gmem 0 read_only
@@ -79,8 +79,8 @@ gpu.module @m {
 //   CHECK-NOT:   nvvm.mbarrier.init
 //       CHECK:   nvvm.setmaxregister decrease 40
 //       CHECK:   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32{{(_[0-9]+)?}}
-//       CHECK:   weave.copy_gmem_to_smem %[[A]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 128 : i64} : memref<1000x200xbf16> -> memref<64x64xbf16, #gpu.address_space<workgroup>>
-// CHECK-COUNT-2:   weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 128 : i64} : memref<200x136xbf16> -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+//       CHECK:   weave.copy_gmem_to_smem %[[A]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 128 : i64, weave.coordinates_in_range} : memref<1000x200xbf16> -> memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-2:   weave.copy_gmem_to_smem %[[B]][%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {swizzle = 128 : i64, weave.coordinates_in_range} : memref<200x136xbf16> -> memref<64x64xbf16, #gpu.address_space<workgroup>>
 //   CHECK-NOT:   weave.copy_gmem_to_smem
 //       CHECK:   } else {
 //       CHECK:   nvvm.setmaxregister increase

@@ -45,6 +45,42 @@ gpu.module @m {
 
 // One tensor map per (buffer, box, swizzle): two loads of the same box
 // share one; another swizzle, another box or another buffer need their own.
+// A copy whose builder promises coordinates inside the tensor map (the
+// matmul pipeline's, weave.coordinates_in_range) is truncated unclamped.
+// CHECK-LABEL: llvm.func @load_in_range
+//   CHECK-NOT:   llvm.intr.smin
+//   CHECK-NOT:   llvm.intr.smax
+//       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global
+//       CHECK:   llvm.return
+gpu.module @m {
+  gpu.func @load_in_range(%src: memref<1024x4096xf16>, %r: i32, %c: i32) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1], smem = 32768>} {
+    %row = arith.index_cast %r : i32 to index
+    %col = arith.index_cast %c : i32 to index
+    %c0 = arith.constant 0 : index
+    %c16384 = arith.constant 16384 : index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %tile = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    %bar = memref.view %smem[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<i64, #gpu.address_space<workgroup>>
+    weave.copy_gmem_to_smem %src[%row, %col], %tile, %bar {swizzle = 128, weave.coordinates_in_range} : memref<1024x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// The promise belongs to TMA copies only.
+gpu.module @m {
+  gpu.func @misplaced(%s: !weave.semaphore, %v: i32) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    // expected-error @below {{'weave.coordinates_in_range' expects to be a unit attribute of weave.copy_gmem_to_smem or weave.copy_smem_to_gmem}}
+    weave.semaphore_signal %s, %v {weave.coordinates_in_range} : !weave.semaphore
+    gpu.return
+  }
+}
+
+// -----
+
 // CHECK-LABEL: llvm.func @maps
 //  CHECK-SAME:   %{{[^:]*}}: !llvm.ptr<1>,
 //  CHECK-SAME:   %[[M0:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Conversion/WeaveToNVVM/WeaveToNVVM.h"
+#include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "weave/Conversion/Passes.h"
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
@@ -1172,12 +1173,15 @@ Value tensorMapOfDevice(OpBuilder &b, Location loc, Value descriptor,
 /// wholly outside a tensor map's dimension (the runtime encodes dims of at
 /// most 2^31 - 1), so it is clipped as any out-of-bounds box is. (Truncated,
 /// row 2^32 + 5 stored to row 5.)
+/// An op marked weave.coordinates_in_range (its builder derived them from
+/// the tensor's extents) keeps them unclamped (TmaCoordinates.h).
 SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
-                                        ValueRange indices) {
+                                        ValueRange indices, Operation *op) {
+  bool inRange = op->hasAttr(kCoordinatesInRangeAttrName);
   SmallVector<Value> coordinates;
   for (Value index : llvm::reverse(indices)) {
     Type type = index.getType();
-    if (type.getIntOrFloatBitWidth() > 32) {
+    if (type.getIntOrFloatBitWidth() > 32 && !inRange) {
       auto bound = [&](int64_t value) {
         return LLVM::ConstantOp::create(b, loc, type,
                                         b.getIntegerAttr(type, value));
@@ -1212,7 +1216,7 @@ struct CopySmemToGmemOpLowering
     Value tile = bufferAddress(rewriter, loc, *getTypeConverter(), sourceType,
                                adaptor.getSource());
     SmallVector<Value> coordinates =
-        tensorMapCoordinates(rewriter, loc, adaptor.getIndices());
+        tensorMapCoordinates(rewriter, loc, adaptor.getIndices(), op);
     if (std::optional<TmaReduceKind> reduce = op.getReduce()) {
       NVVM::TMAReduxKind kind = *reduce == TmaReduceKind::Add
                                     ? NVVM::TMAReduxKind::ADD
@@ -1269,7 +1273,7 @@ struct CopyGmemToSmemOpLowering
                                        NVVM::NVVMMemorySpace::SharedCluster)),
         tile);
     SmallVector<Value> coordinates =
-        tensorMapCoordinates(rewriter, loc, adaptor.getIndices());
+        tensorMapCoordinates(rewriter, loc, adaptor.getIndices(), op);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, tile, descriptor, coordinates, barrier,
         /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),

@@ -2274,26 +2274,10 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
   }
   if (auto p = dyn_cast<MatmulPipelineOp>(op))
     return execPipeline(p, mask);
-  if (isa<gpu::DynamicSharedMemoryOp, memref::AllocaOp, memref::AllocOp>(op)) {
-    auto type = cast<MemRefType>(op->getResult(0).getType());
-    auto v = std::make_shared<View>();
-    v->buf = -2 - (int)(reinterpret_cast<uintptr_t>(op) & 0xffffff);
-    v->space = Space::Shared;
-    v->owner = {a.member};
-    v->offset = {0};
-    v->elemBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    for (int64_t s : type.getShape())
-      v->sizes.push_back(ShapedType::isDynamic(s) ? 1 : s);
-    v->strides.assign(v->sizes.size(), 1);
-    for (int d = (int)v->sizes.size() - 2; d >= 0; --d)
-      v->strides[d] = v->strides[d + 1] * v->sizes[d + 1];
-    Val x;
-    x.kind = Val::Mem;
-    x.mem = v;
-    set(op->getResult(0), x);
-    return Next;
-  }
-  if (isa<memref::ViewOp>(op)) {
+  // Local memory, or a view of it: a fresh shared buffer of this member,
+  // row-major over the result's static shape.
+  if (isa<gpu::DynamicSharedMemoryOp, memref::AllocaOp, memref::AllocOp,
+          memref::ViewOp>(op)) {
     auto type = cast<MemRefType>(op->getResult(0).getType());
     auto v = std::make_shared<View>();
     v->buf = -2 - (int)(reinterpret_cast<uintptr_t>(op) & 0xffffff);

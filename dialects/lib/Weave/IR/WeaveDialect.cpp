@@ -2,6 +2,7 @@
 
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
+#include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -35,6 +36,17 @@ LogicalResult WeaveDialect::verifyOperationAttribute(Operation *op,
   // Left on a kernel by convert-weave-to-nvvm while it lowers it.
   if (attr.getName() == "weave.team_args" || attr.getName() == "weave.tma_arg")
     return success();
+  // A builder's promise that a TMA copy's coordinates lie inside its
+  // tensor map (TmaCoordinates.h): the lowering leaves out their clamp.
+  if (attr.getName() == kCoordinatesInRangeAttrName) {
+    if (!isa<CopyGmemToSmemOp, CopySmemToGmemOp>(op) ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kCoordinatesInRangeAttrName
+                             << "' expects to be a unit attribute of "
+                                "weave.copy_gmem_to_smem or "
+                                "weave.copy_smem_to_gmem";
+    return success();
+  }
   if (attr.getName() == kVariantAttrName) {
     auto func = dyn_cast<gpu::GPUFuncOp>(op);
     if (!func || !func.isKernel() || !op->hasAttr(getKernelAttrName()))

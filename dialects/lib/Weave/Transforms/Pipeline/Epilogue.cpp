@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/Epilogue.h"
+#include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -134,10 +135,11 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
         Value col = arith::AddIOp::create(
             b, col0, cIndex(box % boxesPerBlock * tiling.outBoxCols()));
         if (!boxHandler) {
-          CopySmemToGmemOp::create(b, tile, out.argument,
-                                   ValueRange{row, col}, Value(),
-                                   kSwizzleBytes,
-                                   /*reduce=*/TmaReduceKindAttr());
+          auto store = CopySmemToGmemOp::create(
+              b, tile, out.argument, ValueRange{row, col}, Value(),
+              kSwizzleBytes, /*reduce=*/TmaReduceKindAttr());
+          // Inside out's tensor map dims (TmaCoordinates.h).
+          store->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
           continue;
         }
         // The box's index in the whole tile, row-major over its 64-row x

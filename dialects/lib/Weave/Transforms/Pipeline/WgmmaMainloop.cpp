@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/WgmmaMainloop.h"
+#include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -56,9 +57,12 @@ void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
   Value lhsRow = arith::AddIOp::create(b, lhs.rowOffset,
                                        arith::MulIOp::create(b, m, tmCst));
   Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
-  CopyGmemToSmemOp::create(b, lhs.argument, ValueRange{lhsRow, lhsCol},
-                           smem.view(b, slotBase, lhsTile), barrier,
-                           /*multicast_mask=*/Value(), tiling.lhsRowBytes);
+  auto lhsLoad = CopyGmemToSmemOp::create(
+      b, lhs.argument, ValueRange{lhsRow, lhsCol},
+      smem.view(b, slotBase, lhsTile), barrier,
+      /*multicast_mask=*/Value(), tiling.lhsRowBytes);
+  // Tile index x tile size: inside the tensor map's dims (TmaCoordinates.h).
+  lhsLoad->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
   // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes; in a cluster, this
   // block's share of them, multicast to every block.
   Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
@@ -78,9 +82,10 @@ void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
             arith::MulIOp::create(b, box, cIndex(layout.rhsBoxBytes))));
     Value col = arith::AddIOp::create(
         b, rhsCol0, arith::MulIOp::create(b, box, cIndex(tiling.inBoxCols())));
-    CopyGmemToSmemOp::create(b, rhs.argument, ValueRange{rhsRow, col},
-                             smem.view(b, offset, rhsBox), barrier, mask,
-                             kSwizzleBytes);
+    auto rhsLoad = CopyGmemToSmemOp::create(
+        b, rhs.argument, ValueRange{rhsRow, col}, smem.view(b, offset, rhsBox),
+        barrier, mask, kSwizzleBytes);
+    rhsLoad->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
   }
 }
 
