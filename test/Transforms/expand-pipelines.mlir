@@ -92,7 +92,7 @@ gpu.module @m {
 //       CHECK:   nvvm.mbarrier.arrive
 //       CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
 //       CHECK:   nvvm.mbarrier.arrive
-//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {swizzle = 128 : i64} : memref<{{[0-9]+}}x64xbf16, #gpu.address_space<workgroup>> -> memref<1000x136xbf16>
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<{{[0-9]+}}x64xbf16, #gpu.address_space<workgroup>> -> memref<1000x136xbf16>
 gpu.module @m {
   gpu.func @one_consumer_bf16(%a: memref<1000x200xbf16>, %b: memref<200x136xbf16>, %c: memref<1000x136xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [256, 1, 1], smem = 100000>} {
     weave.matmul_pipeline %a, %b into %c tile(64, 128, 64) stages(2) {consumers = 1 : i64} : memref<1000x200xbf16>, memref<200x136xbf16> into memref<1000x136xbf16>
