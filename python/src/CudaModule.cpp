@@ -564,13 +564,15 @@ PYBIND11_MODULE(_cuda, m) {
   m.def(                                                                       \
       fn,                                                                      \
       [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
-         int64_t count) {                                                      \
-        Expected<ops::Op> op = withoutGil(                                     \
-            [&] { return ops::Op::create(c->comm, dtype, count); });           \
+         int64_t count, const std::string &algorithm) {                        \
+        Expected<ops::Op> op = withoutGil([&] {                                \
+          return ops::Op::create(c->comm, dtype, count, algorithm);            \
+        });                                                                    \
         return std::make_shared<PyOp<ops::Op>>(                                \
             PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
       },                                                                       \
-      py::arg("comm"), py::arg("dtype"), py::arg("count"));
+      py::arg("comm"), py::arg("dtype"), py::arg("count"),                     \
+      py::arg("algorithm") = "auto");
   WEAVE_BIND_CREATE("all_gather_op", AllGather)
   WEAVE_BIND_CREATE("reduce_scatter_op", ReduceScatter)
   WEAVE_BIND_CREATE("all_to_all_op", AllToAll)

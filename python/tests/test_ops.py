@@ -53,13 +53,15 @@ def test_all_reduce(loopback, dtype_name, algorithm):
 
 
 @pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
-def test_all_gather_and_reduce_scatter(loopback, dtype_name):
+@pytest.mark.parametrize("gather,scatter", [("auto", "auto"), ("put", "pull"),
+                                            ("push", "push"), ("direct", "push")])
+def test_all_gather_and_reduce_scatter(loopback, dtype_name, gather, scatter):
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     xs = inputs(torch, team, N, dtype)
-    gathered = coll.all_gather(xs)
+    gathered = coll.all_gather(xs, algorithm=gather)
     blocks = inputs(torch, team, N * team.size, dtype)
-    scattered = coll.reduce_scatter(blocks)
+    scattered = coll.reduce_scatter(blocks, algorithm=scatter)
     torch.cuda.synchronize()
     for out in gathered:
         assert torch.equal(out, torch.cat(xs))
@@ -70,11 +72,12 @@ def test_all_gather_and_reduce_scatter(loopback, dtype_name):
                                    rtol=tol, atol=tol)
 
 
-def test_all_to_all_and_v(loopback):
+@pytest.mark.parametrize("algorithm", ["auto", "put", "push", "direct"])
+def test_all_to_all_and_v(loopback, algorithm):
     torch, team, coll = loopback
     d = team.size
     xs = inputs(torch, team, N * d, torch.bfloat16)
-    outs = coll.all_to_all(xs)
+    outs = coll.all_to_all(xs, algorithm=algorithm)
     counts = [torch.tensor([0, N], dtype=torch.int32, device="cuda:0"),
               torch.tensor([7, 1], dtype=torch.int32, device="cuda:0")]
     outs_v = [torch.full((N * d,), float("nan"), device="cuda:0").to(torch.bfloat16)
@@ -102,6 +105,8 @@ def test_wrong_inputs_are_errors(loopback):
         coll.all_reduce([torch.zeros(8, device="cuda:0", dtype=torch.float64)] * 2)
     with pytest.raises(weave.WeaveError, match="do not split"):
         coll.reduce_scatter([torch.zeros(9, device="cuda:0")] * 2)
+    with pytest.raises(weave.WeaveError, match="algorithm"):
+        coll.all_gather([torch.zeros(8, device="cuda:0")] * 2, algorithm="ring")
 
 
 def test_torch_custom_ops_trace_and_match(gpu_team_factory):

@@ -97,22 +97,25 @@ class Collectives:
         """The sum over the team (f32 or bf16, summed in f32 in rank order).
         ``algorithm``: "auto" (the ops' choice table by size and team size),
         "push" (a few blocks, one flag exchange: the latency path),
-        "one_shot" or "two_shot". The other collectives always take the
-        table's choice here (weave::ops takes an algorithm for each)."""
+        "one_shot" or "two_shot". Every collective takes ``algorithm``
+        ("auto" or one of the op's kernels: docs/OPS.md; an unknown name is
+        an InvalidArgument naming the op's algorithms)."""
         n = self._numel(x)
         out = self._outputs(x, n) if out is None else out
         self._run("all_reduce", self._dtype(x), n, (algorithm,), x, out)
         return out
 
-    def all_gather(self, x, out=None):
-        """Every member's ``x`` in rank order (team size x numel)."""
+    def all_gather(self, x, out=None, algorithm="auto"):
+        """Every member's ``x`` in rank order (team size x numel);
+        ``algorithm``: "auto", "put", "push" or "direct"."""
         n = self._numel(x)
         out = self._outputs(x, n * self.team.size) if out is None else out
-        self._run("all_gather", self._dtype(x), n, (), x, out)
+        self._run("all_gather", self._dtype(x), n, (algorithm,), x, out)
         return out
 
-    def reduce_scatter(self, x, out=None):
-        """Block ``rank`` of the sum over the team of ``x`` (team size x n)."""
+    def reduce_scatter(self, x, out=None, algorithm="auto"):
+        """Block ``rank`` of the sum over the team of ``x`` (team size x n);
+        ``algorithm``: "auto", "pull" or "push"."""
         total = self._numel(x)
         if total % self.team.size:
             raise WeaveError("InvalidArgument",
@@ -120,18 +123,20 @@ class Collectives:
                              f"{self.team.size} blocks")
         n = total // self.team.size
         out = self._outputs(x, n) if out is None else out
-        self._run("reduce_scatter", self._dtype(x), n, (), x, out)
+        self._run("reduce_scatter", self._dtype(x), n, (algorithm,), x, out)
         return out
 
-    def all_to_all(self, x, out=None):
-        """Block j of ``x`` goes to member j, landing in block ``rank``."""
+    def all_to_all(self, x, out=None, algorithm="auto"):
+        """Block j of ``x`` goes to member j, landing in block ``rank``;
+        ``algorithm``: "auto", "put", "push" or "direct"."""
         total = self._numel(x)
         if total % self.team.size:
             raise WeaveError("InvalidArgument",
                              f"all_to_all: {total} elements do not split into "
                              f"{self.team.size} blocks")
         out = self._outputs(x, total) if out is None else out
-        self._run("all_to_all", self._dtype(x), total // self.team.size, (), x, out)
+        self._run("all_to_all", self._dtype(x), total // self.team.size,
+                  (algorithm,), x, out)
         return out
 
     def all_to_all_v(self, x, counts, out=None):
