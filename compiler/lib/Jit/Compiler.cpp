@@ -224,6 +224,43 @@ Error compileError(std::string diagnostics) {
   return Error(ErrorCode::CompileError, std::move(diagnostics));
 }
 
+/// A source parsed as weavec parses it: a context of its own (compiles stay
+/// independent and its memory goes with it) and the diagnostics collected
+/// as text. `module` is null when parsing failed.
+struct ParsedSource {
+  explicit ParsedSource(std::unique_ptr<llvm::MemoryBuffer> buffer)
+      : context(registry()), diagnosticStream(diagnostics),
+        handler(sourceMgr, &context, diagnosticStream) {
+    context.printOpOnDiagnostic(false);
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    module = mlir::weave::parseWeaveSource(sourceMgr, &context);
+  }
+  static mlir::DialectRegistry registry() {
+    mlir::DialectRegistry registry;
+    mlir::weave::registerAllWeave(registry);
+    return registry;
+  }
+  mlir::MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream;
+  mlir::SourceMgrDiagnosticHandler handler;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+/// `fn()` on the compiler's large stack (a deeply nested input must not
+/// overflow the caller's stack and take the host program down).
+template <typename T, typename Fn> Expected<T> onCompilerStack(Fn &&fn) {
+  std::optional<Expected<T>> result;
+  auto run = [&] { result.emplace(fn()); };
+  if (mlir::failed(mlir::weave::runOnCompilerStack(run)))
+    return Error(ErrorCode::System,
+                 "cannot start the compiler thread (it needs a stack of " +
+                     std::to_string(mlir::weave::kCompilerStackBytes >> 20) +
+                     " MiB, or at least a quarter of that)");
+  return std::move(*result);
+}
+
 } // namespace
 
 struct Compiler::Impl {
@@ -243,45 +280,26 @@ Compiler::Impl::runPipeline(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   // On a thread of its own with a large stack, as weavec compiles: deeply
   // nested input must not overflow the caller's stack and take the host
   // program down.
-  std::optional<Expected<Bundle>> result;
-  auto run = [&] { result.emplace(runPipelineHere(std::move(buffer))); };
-  if (mlir::failed(mlir::weave::runOnCompilerStack(run)))
-    return Error(ErrorCode::System,
-                 "cannot start the compiler thread (it needs a stack of " +
-                     std::to_string(mlir::weave::kCompilerStackBytes >> 20) +
-                     " MiB, or at least a quarter of that)");
-  return std::move(*result);
+  return onCompilerStack<Bundle>(
+      [&] { return runPipelineHere(std::move(buffer)); });
 }
 
 Expected<Bundle>
 Compiler::Impl::runPipelineHere(std::unique_ptr<llvm::MemoryBuffer> buffer) {
-  // Set up exactly as weavec does; a context per compile keeps compiles
-  // independent and lets its memory go with it.
-  mlir::DialectRegistry registry;
-  mlir::weave::registerAllWeave(registry);
-  mlir::MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context,
-                                           diagnosticStream);
-
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::weave::parseWeaveSource(sourceMgr, &context);
-  if (!module)
-    return compileError(std::move(diagnostics));
+  // Set up exactly as weavec does.
+  ParsedSource parsed(std::move(buffer));
+  if (!parsed.module)
+    return compileError(std::move(parsed.diagnostics));
 
   mlir::weave::CompileOptions compileOptions;
   compileOptions.arch = options.arch;
   compileOptions.optLevel = options.optLevel;
   compileOptions.waitTimeoutNs = options.waitTimeoutNs;
   mlir::weave::CompileArtifacts artifacts;
-  if (mlir::failed(mlir::weave::compileModule(
-          *module, mlir::weave::EmitKind::Bundle, compileOptions, artifacts)))
-    return compileError(std::move(diagnostics));
+  if (mlir::failed(mlir::weave::compileModule(*parsed.module,
+                                              mlir::weave::EmitKind::Bundle,
+                                              compileOptions, artifacts)))
+    return compileError(std::move(parsed.diagnostics));
   return std::move(artifacts.bundle);
 }
 
@@ -400,42 +418,23 @@ Compiler::checkProtocolString(std::string_view source,
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(source.data(), source.size()),
       llvm::StringRef(bufferName.data(), bufferName.size()));
-  std::optional<Expected<std::string>> result;
-  auto run = [&] {
-    mlir::DialectRegistry registry;
-    mlir::weave::registerAllWeave(registry);
-    mlir::MLIRContext context(registry);
-    context.printOpOnDiagnostic(false);
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-    std::string diagnostics;
-    llvm::raw_string_ostream diagnosticStream(diagnostics);
-    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context,
-                                             diagnosticStream);
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::weave::parseWeaveSource(sourceMgr, &context);
+  return onCompilerStack<std::string>([&]() -> Expected<std::string> {
+    ParsedSource parsed(std::move(buffer));
     mlir::weave::CompileOptions compileOptions;
     compileOptions.arch = impl_->options.arch;
     mlir::weave::CompileArtifacts artifacts;
     std::string summary;
     llvm::raw_string_ostream summaryStream(summary);
-    if (!module ||
+    if (!parsed.module ||
         mlir::failed(mlir::weave::compileModule(
-            *module, mlir::weave::EmitKind::Mlir, compileOptions,
+            *parsed.module, mlir::weave::EmitKind::Mlir, compileOptions,
             artifacts)) ||
-        mlir::failed(
-            mlir::weave::checkProtocol(*module, options, summaryStream))) {
-      result.emplace(compileError(std::move(diagnostics)));
-      return;
+        mlir::failed(mlir::weave::checkProtocol(*parsed.module, options,
+                                                summaryStream))) {
+      return compileError(std::move(parsed.diagnostics));
     }
-    result.emplace(std::move(summary));
-  };
-  if (mlir::failed(mlir::weave::runOnCompilerStack(run)))
-    return Error(ErrorCode::System,
-                 "cannot start the compiler thread (it needs a stack of " +
-                     std::to_string(mlir::weave::kCompilerStackBytes >> 20) +
-                     " MiB, or at least a quarter of that)");
-  return std::move(*result);
+    return summary;
+  });
 }
 
 Expected<Bundle> Compiler::compileString(std::string_view source,
