@@ -78,41 +78,8 @@ nvidia-smi -L 2>/dev/null || echo "(no nvidia-smi)"
 GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 
 # Shared libraries the binaries need besides libcuda: cuBLAS and NCCL.
-lib_dirs() {
-  python3 - <<'PY' 2>/dev/null
-import glob, importlib, os
-seen = []
-for name in ("nvidia.nccl", "nvidia.cublas", "nvidia.cu13", "nvidia"):
-    try:
-        module = importlib.import_module(name)
-    except Exception:
-        continue
-    for path in list(getattr(module, "__path__", [])):
-        for d in [os.path.join(path, "lib")] + glob.glob(os.path.join(path, "*", "lib")):
-            if os.path.isdir(d) and d not in seen:
-                seen.append(d)
-print("\n".join(seen))
-PY
-  for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
-    [ -d "$d" ] && echo "$d"
-  done
-}
-CANDIDATES=$(lib_dirs)
-for lib in libcublas.so.13 libcublasLt.so.13 libnccl.so.2; do
-  if ldconfig -p 2>/dev/null | grep -q "$lib"; then
-    echo "$lib: system"; continue
-  fi
-  found=""
-  for d in $CANDIDATES; do
-    if [ -e "$d/$lib" ]; then found=$d; break; fi
-  done
-  if [ -n "$found" ]; then
-    case ":${LD_LIBRARY_PATH:-}:" in *":$found:"*) ;; *) export LD_LIBRARY_PATH=$found${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;; esac
-    echo "$lib: $found"
-  else
-    echo "$lib: not found (the benches that need it will not start)"
-  fi
-done
+. "$ROOT/bench/gpu_libs.sh"
+export_gpu_libs -v
 
 status=0
 LOGS=()

@@ -23,22 +23,10 @@ mkdir -p "$OUTDIR"
 BENCH=$CARRY/bin/weave_bench_collective_matmul
 BUNDLES=$CARRY/bench/collective_matmul
 
-# cuBLAS and NCCL from the CUDA toolkit or PyTorch's nvidia-* wheels.
-for d in $(python3 - <<'PY' 2>/dev/null
-import glob, importlib, os
-for name in ("nvidia.nccl", "nvidia.cublas", "nvidia.cu13", "nvidia"):
-    try:
-        module = importlib.import_module(name)
-    except Exception:
-        continue
-    for path in list(getattr(module, "__path__", [])):
-        for d in [os.path.join(path, "lib")] + glob.glob(os.path.join(path, "*", "lib")):
-            if os.path.isdir(d):
-                print(d)
-PY
-) /usr/local/cuda/lib64; do
-  [ -d "$d" ] && export LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-done
+# cuBLAS and NCCL from the CUDA toolkit or PyTorch's nvidia-* wheels (the
+# repository's copy where this script was carried alone).
+. "$(dirname "$0")/../gpu_libs.sh" 2>/dev/null || . bench/gpu_libs.sh
+export_gpu_libs
 nvidia-smi -L
 GPUS=$(nvidia-smi -L | grep -c '^GPU')
 status=0

@@ -7,16 +7,9 @@ set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 C=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/mrs-out}; mkdir -p "$OUT"
-for d in $(python3 - <<'PY' 2>/dev/null
-import glob, importlib, os
-for name in ("nvidia.nccl", "nvidia.cublas", "nvidia.cu13", "nvidia"):
-    try: m = importlib.import_module(name)
-    except Exception: continue
-    for p in list(getattr(m, "__path__", [])):
-        for d in [os.path.join(p, "lib")] + glob.glob(os.path.join(p, "*", "lib")):
-            if os.path.isdir(d): print(d)
-PY
-); do export LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; done
+# cuBLAS and NCCL (the repository's copy where this script was carried).
+. "$C/../../gpu_libs.sh" 2>/dev/null || . bench/gpu_libs.sh
+export_gpu_libs
 SUM=$OUT/summary.txt
 pass=0; failn=0
 run() { # NAME CMD...

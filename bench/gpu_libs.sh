@@ -1,0 +1,49 @@
+# Sourced by the GPU-machine scripts (bench/run_on_gpu.sh,
+# bench/collective_matmul/gpu_checks.sh, bench/matmul_reduce_scatter/gpu/gpu.sh):
+# puts the directories of the shared libraries the benchmarks need besides
+# libcuda (cuBLAS, NCCL) on LD_LIBRARY_PATH, from the CUDA toolkit or
+# PyTorch's nvidia-* wheels. `export_gpu_libs -v` says where each came from.
+
+# Candidate directories, the wheels' first.
+gpu_lib_dirs() {
+  python3 - <<'PY' 2>/dev/null
+import glob, importlib, os
+seen = []
+for name in ("nvidia.nccl", "nvidia.cublas", "nvidia.cu13", "nvidia"):
+    try:
+        module = importlib.import_module(name)
+    except Exception:
+        continue
+    for path in list(getattr(module, "__path__", [])):
+        for d in [os.path.join(path, "lib")] + glob.glob(os.path.join(path, "*", "lib")):
+            if os.path.isdir(d) and d not in seen:
+                seen.append(d)
+print("\n".join(seen))
+PY
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -d "$d" ] && echo "$d"
+  done
+}
+
+export_gpu_libs() {
+  local verbose=0 candidates lib d found
+  [ "${1:-}" = "-v" ] && verbose=1
+  candidates=$(gpu_lib_dirs)
+  for lib in libcublas.so.13 libcublasLt.so.13 libnccl.so.2; do
+    if ldconfig -p 2>/dev/null | grep -q "$lib"; then
+      [ $verbose = 1 ] && echo "$lib: system"
+      continue
+    fi
+    found=""
+    for d in $candidates; do
+      if [ -e "$d/$lib" ]; then found=$d; break; fi
+    done
+    if [ -n "$found" ]; then
+      case ":${LD_LIBRARY_PATH:-}:" in *":$found:"*) ;; *) export LD_LIBRARY_PATH=$found${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;; esac
+      [ $verbose = 1 ] && echo "$lib: $found"
+    else
+      [ $verbose = 1 ] && echo "$lib: not found (the benches that need it will not start)"
+    fi
+  done
+  return 0
+}
