@@ -13,6 +13,8 @@
 # `<bundle>.config` sidecar: the configuration weavec chose (from
 # --emit=mlir). OUT_DIR/sweep.txt lists the rows for
 # `weave_bench_matmul --sweep OUT_DIR/sweep.txt`. Runs ${JOBS:-2} weavec at once.
+# INSTANTIATE_ONLY=1 writes the .mlir files and sweep.txt and compiles nothing
+# (scripts/ir_snapshot.sh uses it).
 set -euo pipefail
 WEAVEC=${1:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
 OUT=${2:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
@@ -63,6 +65,11 @@ while read -r dtype m n k _; do
   fi
   echo "$dtype $m $n $k $static.wbundle $dynamic.wbundle" >> "$OUT/sweep.txt"
 done < "$SHAPES"
+
+if [ "${INSTANTIATE_ONLY:-0}" = 1 ]; then
+  echo "$(wc -l < "$jobs_file") kernels instantiated in $OUT"
+  exit 0
+fi
 
 compile_one() {
   local out=$1 weavec=$2 name=$3
