@@ -1,6 +1,6 @@
-//===- EmbeddedTemplates.h - The examples' kernel templates -----*- C++ -*-===//
+//===- EmbeddedTemplates.h - The ops' kernel templates -----*- C++ -*-===//
 //
-// Generated at build time (EmbedTemplates.cmake) from examples/*/*.mlir.in,
+// Generated at build time (EmbedTemplates.cmake) from ops/templates/*/*.mlir.in,
 // so that the ops need no file at run time.
 //
 //===----------------------------------------------------------------------===//

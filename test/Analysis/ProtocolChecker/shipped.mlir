@@ -36,16 +36,16 @@
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \
-// RUN:     weave-ops instantiate %examples/$t.mlir.in --team-size $d --dtype f32 --count 1002 -o %t.tpl.mlir && \
+// RUN:     weave-ops instantiate %templates/$t.mlir.in --team-size $d --dtype f32 --count 1002 -o %t.tpl.mlir && \
 // RUN:     weavec --check-protocol --team-size $d %t.tpl.mlir || exit 1; \
 // RUN:   done; \
 // RUN: done | FileCheck %s --check-prefix=TEMPLATES
-// RUN: weave-ops instantiate %examples/all_reduce/atomic_all_reduce.mlir.in --team-size any --dtype f32 --count 1001 --set WIDTH=1 --set LOAD=memref.load --set LOADED= --set VALUE=f32 -o %t.atomic.mlir
+// RUN: weave-ops instantiate %templates/all_reduce/atomic_all_reduce.mlir.in --team-size any --dtype f32 --count 1001 --set WIDTH=1 --set LOAD=memref.load --set LOADED= --set VALUE=f32 -o %t.atomic.mlir
 // RUN: weavec --check-protocol %t.atomic.mlir | FileCheck %s
-// RUN: weave-ops instantiate %examples/all_reduce/atomic_all_reduce.mlir.in --team-size any --dtype bf16 --count 1002 --set WIDTH=2 --set LOAD=vector.load --set "LOADED=, vector<2xbf16>" --set "VALUE=vector<2xbf16>" -o %t.atomic2.mlir
+// RUN: weave-ops instantiate %templates/all_reduce/atomic_all_reduce.mlir.in --team-size any --dtype bf16 --count 1002 --set WIDTH=2 --set LOAD=vector.load --set "LOADED=, vector<2xbf16>" --set "VALUE=vector<2xbf16>" -o %t.atomic2.mlir
 // RUN: weavec --check-protocol %t.atomic2.mlir | FileCheck %s
 // RUN: for d in 2 3 4 8; do \
-// RUN:   weave-ops instantiate %examples/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in --team-size $d --dtype bf16 --count 384 --set K=256 --set COLS=320 -o %t.mrs2.mlir && \
+// RUN:   weave-ops instantiate %templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in --team-size $d --dtype bf16 --count 384 --set K=256 --set COLS=320 -o %t.mrs2.mlir && \
 // RUN:   weavec --check-protocol --team-size $d --check-shape slots=$((768 * d))x320 %t.mrs2.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=FUSED
 //
