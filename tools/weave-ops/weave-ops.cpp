@@ -58,7 +58,7 @@ int usage(int status) {
                "FUSED: %s (a member's shard has M rows; K x N is its b)\n"
                "list: the embedded templates; ops (--list): every op of the "
                "registry as `op family dtypes roles algorithms`; kernels: "
-               "every kernel as `op algorithm template kernel team offered`\n",
+               "every kernel as `op family algorithm template kernel team offered`\n",
                ops.c_str(), fused.c_str());
   return status;
 }
@@ -90,6 +90,10 @@ std::string joined(const std::vector<std::string> &items) {
   return text;
 }
 
+const char *familyName(OpFamily family) {
+  return family == OpFamily::Collective ? "collective" : "fused_matmul";
+}
+
 /// `weave-ops ops`: one line per op of the registry.
 int printOps() {
   for (const OpSpec &op : opRegistry()) {
@@ -99,9 +103,7 @@ int printOps() {
     for (const AlgorithmSpec &a : op.algorithms)
       if (a.offered)
         algorithms.push_back(a.name);
-    std::printf("%s %s %s %s %s\n", op.name.c_str(),
-                op.family == OpFamily::Collective ? "collective"
-                                                  : "fused_matmul",
+    std::printf("%s %s %s %s %s\n", op.name.c_str(), familyName(op.family),
                 joined(op.dtypes).c_str(), joined(roles).c_str(),
                 joined(algorithms).c_str());
   }
@@ -111,8 +113,9 @@ int printOps() {
 /// `weave-ops kernels`: one line per kernel of the registry.
 int printKernels() {
   for (const RegisteredKernel &k : registeredKernels())
-    std::printf("%s %s %s %s %s %s\n", k.op->name.c_str(),
-                k.algorithm->name.c_str(), k.algorithm->templateName.c_str(),
+    std::printf("%s %s %s %s %s %s %s\n", k.op->name.c_str(),
+                familyName(k.op->family), k.algorithm->name.c_str(),
+                k.algorithm->templateName.c_str(),
                 k.algorithm->kernel.c_str(),
                 k.algorithm->perTeam ? "team" : "any",
                 k.algorithm->offered ? "offered" : "example");
