@@ -3,6 +3,7 @@
 //   weave-ops list                 the embedded templates
 //   weave-ops ops | --list         the registry: one line per op
 //   weave-ops kernels              the registry: one line per kernel
+//   weave-ops choices              Auto's choice table, one line per row
 //   weave-ops key    OP --team-size D --dtype T --count N [--algorithm A]
 //   weave-ops source OP --team-size D --dtype T --count N [--algorithm A] [-o FILE]
 //   weave-ops key|source FUSED --team-size D --dtype T --m-shard M --k K --n N [-o FILE]
@@ -44,7 +45,7 @@ int usage(int status) {
   std::string ops = opNames(OpFamily::Collective);
   std::string fused = opNames(OpFamily::FusedMatmul);
   std::fprintf(status ? stderr : stdout,
-               "usage: weave-ops list | ops | --list | kernels\n"
+               "usage: weave-ops list | ops | --list | kernels | choices\n"
                "       weave-ops key    OP --team-size D --dtype T --count N "
                "[--algorithm auto|NAME]\n"
                "       weave-ops source OP --team-size D --dtype T --count N "
@@ -58,7 +59,8 @@ int usage(int status) {
                "FUSED: %s (a member's shard has M rows; K x N is its b)\n"
                "list: the embedded templates; ops (--list): every op of the "
                "registry as `op family dtypes roles algorithms`; kernels: "
-               "every kernel as `op family algorithm template kernel team offered`\n",
+               "every kernel as `op family algorithm template kernel team offered`; "
+               "choices: Auto's table as `op teams max-bytes algorithm`\n",
                ops.c_str(), fused.c_str());
   return status;
 }
@@ -110,6 +112,20 @@ int printOps() {
   return 0;
 }
 
+/// `weave-ops choices`: Auto's choice table, one line per row in order
+/// (`op minTeam-maxTeam maxBytes|any algorithm`).
+int printChoices() {
+  for (const OpSpec &op : opRegistry())
+    for (const ChoiceRow &row : op.choices)
+      std::printf("%s %u-%u %s %s\n", op.name.c_str(), row.minTeam,
+                  row.maxTeam,
+                  row.maxBytes >= (int64_t(1) << 62)
+                      ? "any"
+                      : std::to_string(row.maxBytes).c_str(),
+                  row.algorithm.c_str());
+  return 0;
+}
+
 /// `weave-ops kernels`: one line per kernel of the registry.
 int printKernels() {
   for (const RegisteredKernel &k : registeredKernels())
@@ -152,6 +168,8 @@ static int runTool(int argc, char **argv) {
     return printOps();
   if (command == "kernels")
     return printKernels();
+  if (command == "choices")
+    return printChoices();
   if ((command != "key" && command != "source" && command != "instantiate") ||
       argc < 3)
     return usage(2);
