@@ -52,12 +52,17 @@ if [ "${1:-}" = "--stage" ]; then
   cp "$BUILD"/examples/matmul_reduce_scatter/*.wbundle "$CARRY/bundles-mrs/" || exit 1
   # Every collective kernel of the op registry (`weave-ops kernels`: op,
   # family, algorithm, template, kernel, ...): its bundles from the
-  # examples' folder of its template, and at least one of them, or the
-  # suite would silently skip a registered kernel.
+  # examples' folder of its template (or build/examples/ itself, where the
+  # examples' default matrix puts a template no example instantiates), and
+  # at least one of them, or the suite would silently skip a registered
+  # kernel.
   "$BUILD/bin/weave-ops" kernels >"$CARRY/kernels.txt" || exit 1
   while read -r op family algorithm template kernel rest; do
     [ "$family" = collective ] || continue
     bundles="$BUILD/examples/${template%%/*}/${kernel}_[bf][f0-9]*_d*_n[0-9]*.wbundle"
+    # shellcheck disable=SC2086
+    ls $bundles >/dev/null 2>&1 ||
+      bundles="$BUILD/examples/${kernel}_[bf][f0-9]*_d*_n[0-9]*.wbundle"
     # shellcheck disable=SC2086
     ls $bundles >/dev/null 2>&1 || {
       echo "error: no bundle of the registered kernel $kernel ($op, $algorithm): $bundles" >&2
