@@ -31,9 +31,10 @@
 
 // The build has a case for every registered collective kernel: bundles of
 // its template in examples/ (run by the loopback suite through the
-// `collectives` checker), and bundles in bench/collectives for every
-// algorithm a choice table can pick (the benchmark regenerates the tables).
-// Read from the Ninja build file (other generators: not checked).
+// `collectives` checker); and where the benchmark measures an op at all,
+// bundles in bench/collectives for every algorithm its choice table can
+// pick (the sweep regenerates the table). Read from the Ninja build file
+// (other generators: not checked).
 // RUN: weave-ops kernels | while read -r op family algorithm template kernel team offered; do \
 // RUN:   [ "$family" = collective ] || continue; \
 // RUN:   [ -f %weave_obj_root/build.ninja ] || continue; \
@@ -46,6 +47,11 @@
 // RUN: weave-ops kernels > %t.kernels
 // RUN: weave-ops choices | while read -r op team bytes algorithm; do \
 // RUN:   [ -f %weave_obj_root/build.ninja ] || continue; \
+// RUN:   benched=no; \
+// RUN:   for k in $(grep "^$op collective " %t.kernels | cut -d' ' -f5); do \
+// RUN:     grep -qE "^build bench/collectives/${k}_(f16|bf16|f32)_d" %weave_obj_root/build.ninja && benched=yes; \
+// RUN:   done; \
+// RUN:   [ $benched = yes ] || continue; \
 // RUN:   kernel=$(grep "^$op collective $algorithm " %t.kernels | cut -d' ' -f5); \
 // RUN:   [ -n "$kernel" ] || { echo "no kernel for $op $algorithm"; exit 1; }; \
 // RUN:   grep -qE "^build bench/collectives/${kernel}_(f16|bf16|f32)_d[a-z0-9]+_n[0-9]+\.wbundle" %weave_obj_root/build.ninja || { echo "no benchmark bundle of $kernel"; exit 1; }; \
