@@ -101,7 +101,7 @@ enum class AllReduceAlgorithm {
   OneShot, ///< every member reads every peer's whole input (2 grid barriers)
   TwoShot, ///< reduce-scatter, then all-gather: each element read once
   Push,    ///< a few blocks push their chunk into every peer's scratch,
-           ///< one flag per block and peer (examples/all_reduce/push_all_reduce)
+           ///< one flag per block and peer (ops/templates/all_reduce/push_all_reduce)
 };
 /// "auto", "one_shot", "two_shot", "push".
 std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm);
