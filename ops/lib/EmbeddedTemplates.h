@@ -13,7 +13,7 @@
 namespace weave::ops::detail {
 
 struct EmbeddedTemplate {
-  const char *name; ///< `<example>/<stem>`
+  const char *name; ///< `<folder>/<stem>` (ops/templates/<folder>/<stem>.mlir.in)
   const char *text;
 };
 const std::vector<EmbeddedTemplate> &embeddedTemplates();
