@@ -15,6 +15,8 @@ config.excludes = ["CMakeLists.txt", "Inputs", "unit", "lit.cfg.py", "lit.site.c
 
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 config.substitutions.append(("%weave_src_root", config.weave_src_root))
+config.substitutions.append(("%weave_obj_root", config.weave_obj_root))
+config.substitutions.append(("%templates", os.path.join(config.weave_src_root, "ops", "templates")))
 config.substitutions.append(("%examples", os.path.join(config.weave_src_root, "examples")))
 
 llvm_config.use_default_substitutions()

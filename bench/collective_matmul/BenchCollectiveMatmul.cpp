@@ -153,7 +153,7 @@ Options parseOptions(int argc, char **argv) {
 }
 
 /// --near-wrap: the counters as launches 0 .. E - 1 (E = 2^32 - 1) of the
-/// template's protocol (examples/collective_matmul/all_gather_matmul.mlir.in)
+/// template's protocol (ops/templates/collective_matmul/all_gather_matmul.mlir.in)
 /// would have left them: `launches` = E * blocks (past 32 bits), done =
 /// E * blocks and ready[s * 16 + chunk] = E * (parts of the chunk) for
 /// every shard s the member receives, modulo 2^32. Launch E then waits

@@ -11,7 +11,7 @@
 // GPUs (with --check-only, or with --loopback-timing to compare kernels
 // with each other: members of one GPU share it, so their times are no
 // speed claim). Every bundle DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle
-// (made from the example templates by the target weave_bench_bundles) for
+// (made from the ops' templates by the target weave_bench_bundles) for
 // the team size is one case:
 // - fresh random inputs (all-to-all-v: random counts, a quarter of them 0),
 //   NaN-poisoned outputs; the kernel, and NCCL on a second output copy,
@@ -37,8 +37,8 @@
 // case gives its buffers back); the cases of one collective, dtype and size
 // share their inputs and NCCL's timing (NCCL runs once per such group). A
 // second table gives, per group, our fastest kernel against NCCL; with
-// --table, the choice table's rows (ops/lib/Instances.cpp
-// collectiveChoices) that this sweep measures: per collective and team
+// --table, the choice table's rows (the ops' OpSpec::choices,
+// ops/lib/Registry.cpp) that this sweep measures: per collective and team
 // size, the fastest kernel of ours up to each size.
 //
 // Exit status: 0 when every output was correct (or "SKIP:" without 2 GPUs),
@@ -54,6 +54,7 @@
 #include "weave/bench/Timing.h"
 #include "weave/examples/Collectives.h"
 #include "weave/examples/HostSetup.h"
+#include "weave/ops/Registry.h"
 #include "weave/runtime/Bundle.h"
 
 #include <algorithm>
@@ -72,37 +73,27 @@ namespace {
 
 const char *kProgram = "weave_bench_collectives";
 
-const char *const kKernels[] = {
-    "one_shot_all_reduce", "two_shot_all_reduce", "push_all_reduce",
-    "all_gather",          "all_gather_ll",       "push_all_gather",
-    "direct_all_gather",   "reduce_scatter",      "push_reduce_scatter",
-    "all_to_all",          "push_all_to_all",     "direct_all_to_all",
-    "all_to_all_v"};
+/// Every collective kernel of weave::ops' registry (weave/ops/Registry.h):
+/// the kernels its ops choose from and the examples' own variants; a case
+/// runs where DIR holds a bundle of one.
+std::vector<std::string> registeredCollectiveKernels() {
+  std::vector<std::string> kernels;
+  for (const ops::RegisteredKernel &k : ops::registeredKernels())
+    if (k.op->family == ops::OpFamily::Collective)
+      kernels.push_back(k.algorithm->kernel);
+  return kernels;
+}
 
-/// The op (ops/lib/Instances.cpp) and algorithm each kernel is.
+/// The op and algorithm (the registry's names) each kernel is.
 std::pair<std::string, std::string> opAlgorithm(const std::string &kernel) {
-  static const std::pair<const char *, std::pair<const char *, const char *>>
-      names[] = {{"one_shot_all_reduce", {"all_reduce", "one_shot"}},
-                 {"two_shot_all_reduce", {"all_reduce", "two_shot"}},
-                 {"push_all_reduce", {"all_reduce", "push"}},
-                 {"all_gather", {"all_gather", "put"}},
-                 {"all_gather_ll", {"all_gather", "ll"}},
-                 {"push_all_gather", {"all_gather", "push"}},
-                 {"direct_all_gather", {"all_gather", "direct"}},
-                 {"reduce_scatter", {"reduce_scatter", "pull"}},
-                 {"push_reduce_scatter", {"reduce_scatter", "push"}},
-                 {"all_to_all", {"all_to_all", "put"}},
-                 {"push_all_to_all", {"all_to_all", "push"}},
-                 {"direct_all_to_all", {"all_to_all", "direct"}},
-                 {"all_to_all_v", {"all_to_all_v", "put"}}};
-  for (const auto &[k, oa] : names)
-    if (kernel == k)
-      return {oa.first, oa.second};
-  return {kernel, kernel};
+  ops::RegisteredKernel k = ops::findRegisteredKernel(kernel);
+  if (!k.op)
+    return {kernel, kernel};
+  return {k.op->name, k.algorithm->name};
 }
 
 struct Options : CommonOptions {
-  std::vector<std::string> kernels{std::begin(kKernels), std::end(kKernels)};
+  std::vector<std::string> kernels = registeredCollectiveKernels();
   std::vector<std::string> types = {"f32", "bf16"};
   std::vector<int64_t> bytes; ///< empty: every size there is a bundle for
   int devices = 0;

@@ -3,9 +3,8 @@
 //   collectives <bundle> [--rounds N]
 //
 // Runs the collective kernel of a bundle built from a template of
-// examples/ (one_shot_all_reduce, two_shot_all_reduce, atomic_all_reduce,
-// all_gather, all_gather_flags, all_gather_ll, reduce_scatter, all_to_all,
-// all_to_all_v;
+// ops/templates/ (any collective kernel of the op registry: `weave-ops
+// kernels` lists them;
 // dtype, sizes and team size read from the manifest) on the team: in-process over the visible GPUs or
 // a loopback team with WEAVE_LOOPBACK_TEAM=D. Each round draws fresh random
 // inputs (and all-to-all-v counts) for two launches, NaN-poisons two

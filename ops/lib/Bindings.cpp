@@ -106,38 +106,16 @@ planBindings(const KernelInfo &kernel, const std::string &templateName,
 }
 
 std::vector<RoleSpec> opRoles(const std::string &op) {
-  if (op == "all_reduce" || op == "all_gather" || op == "reduce_scatter" ||
-      op == "all_to_all")
-    return {{"input", false}, {"output", true}};
-  if (op == "all_to_all_v")
-    return {{"input", false}, {"counts", false}, {"output", true}};
-  // The all-gather matmul's `a` is symmetric (D x m_shard rows): the
-  // member's shard is staged into its own rows, the ring fills the others.
-  if (op == "all_gather_matmul")
-    return {{"a", false, /*memberBlock=*/true}, {"b", false}, {"c", true}};
-  if (op == "matmul_reduce_scatter")
-    return {{"a", false}, {"b", false}, {"c", true}};
-  return {};
+  const OpSpec *spec = findOp(op);
+  return spec ? spec->roles : std::vector<RoleSpec>{};
 }
 
 ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
                               const MatmulShape &shape) {
-  // Saturated: a shard too large to multiply (checkMatmul rejects it with
-  // its reason) must not wrap into a small, valid-looking row count.
-  int64_t rows;
-  if (__builtin_mul_overflow(int64_t(teamSize), shape.mShard, &rows))
-    rows = INT64_MAX;
-  if (op == "all_gather_matmul")
-    return {{"a", {rows, shape.k}}, {"c", {rows, shape.n}}};
-  // The GEMM + RS's `partial` is the pipeline's out operand, which its
-  // epilogue region replaces: nothing is stored to it and no tensor map is
-  // built for it, so one row tile of memory backs the argument.
-  if (op == "matmul_reduce_scatter")
-    return {{"a", {rows, shape.k}},
-            {"partial", {MatmulReduceScatter::kRowTile, shape.n}},
-            {"slots", {2 * rows, shape.n}},
-            {"c", {shape.mShard, shape.n}}};
-  return {};
+  const OpSpec *spec = findOp(op);
+  if (!spec || !spec->matmulParamShapes)
+    return {};
+  return spec->matmulParamShapes(teamSize, shape);
 }
 
 } // namespace weave::ops::detail

@@ -11,6 +11,7 @@
 #define WEAVE_OPS_LIB_BINDINGS_H
 
 #include "weave/ops/FusedMatmul.h"
+#include "weave/ops/Registry.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Error.h"
 
@@ -20,19 +21,8 @@
 
 namespace weave::ops::detail {
 
-struct RoleSpec {
-  std::string param; ///< the kernel parameter the role binds
-  bool written;      ///< the kernel writes it (copied out when staged)
-  /// The caller's tensor is the member's own block of the (symmetric)
-  /// parameter: elements [rank x n, (rank + 1) x n), n = the parameter's
-  /// elements / team size (the all-gather matmul's shard of A). Only that
-  /// block is copied; the kernel fills the rest.
-  bool memberBlock = false;
-};
-
-/// The shape of every parameter with dynamic dimensions, by name: what the
-/// op was created for.
-using ParamShapes = std::map<std::string, std::vector<int64_t>>;
+using RoleSpec = ops::RoleSpec;
+using ParamShapes = ops::ParamShapes;
 
 /// The parameters of `kernel` with each dynamic dimension replaced by
 /// `shapes`' (InvalidArgument naming the parameter when a shape is missing,
@@ -58,15 +48,14 @@ Expected<std::vector<ParamBinding>>
 planBindings(const KernelInfo &kernel, const std::string &templateName,
              const std::vector<RoleSpec> &roles);
 
-/// The tensor roles of the op named `op` (as opInstance / matmulOpInstance
-/// spell it), in the order its call takes them: the one list create() and
-/// the tests use. Empty for an unknown op.
+/// The tensor roles of the op named `op` (its OpSpec::roles), in the order
+/// its call takes them. Empty for an unknown op.
 std::vector<RoleSpec> opRoles(const std::string &op);
 
-/// The shapes a fused matmul op gives its kernel's dynamic parameters
-/// (all-gather matmul: `a` and `c` of team size x mShard rows;
-/// matmul reduce-scatter: `a`, `c`, one row tile of `partial` and `slots`
-/// of 2 x team size x mShard rows).
+/// The shapes a fused matmul op gives its kernel's dynamic parameters (its
+/// OpSpec::matmulParamShapes: all-gather matmul: `a` and `c` of team size x
+/// mShard rows; matmul reduce-scatter: `a`, `c`, one row tile of `partial`
+/// and `slots` of 2 x team size x mShard rows). Empty for an unknown op.
 ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
                               const MatmulShape &shape);
 

@@ -1,7 +1,8 @@
 //===- Collectives.cpp - Ready-made collectives on a team -----------------===//
 //
-// Each op builds its kernel instance (Instances.cpp) and names the
-// parameters its tensors bind; StagedKernel does the rest.
+// Each op builds its kernel instance (Instances.cpp); the parameters its
+// tensors bind are its registry entry's roles (Registry.cpp); StagedKernel
+// does the rest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +131,40 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
                        detail::matmulParamShapes("matmul_reduce_scatter", d,
                                                  {mShard, k, n})));
   return MatmulReduceScatter(std::move(kernel));
+}
+
+RegisteredOp::RegisteredOp(std::unique_ptr<detail::StagedKernel> kernel,
+                           const OpSpec *spec)
+    : CollectiveOp(std::move(kernel)), spec_(spec) {}
+
+Expected<RegisteredOp> RegisteredOp::create(Communicator &comm,
+                                            const std::string &op,
+                                            const std::string &dtype,
+                                            int64_t count,
+                                            const std::string &algorithm) {
+  WEAVE_ASSIGN_OR_RETURN(
+      KernelInstance instance,
+      opInstance(op, comm.team().size(), dtype, count, algorithm));
+  const OpSpec *spec = findOp(op); // found: opInstance succeeded
+  WEAVE_ASSIGN_OR_RETURN(auto kernel, detail::StagedKernel::create(
+                                          comm, std::move(instance),
+                                          spec->roles));
+  return RegisteredOp(std::move(kernel), spec);
+}
+
+Expected<RegisteredOp> RegisteredOp::createMatmul(Communicator &comm,
+                                                  const std::string &op,
+                                                  const std::string &dtype,
+                                                  const MatmulShape &shape) {
+  uint32_t d = comm.team().size();
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         matmulOpInstance(op, d, dtype, shape));
+  const OpSpec *spec = findOp(op);
+  WEAVE_ASSIGN_OR_RETURN(
+      auto kernel, detail::StagedKernel::create(
+                       comm, std::move(instance), spec->roles,
+                       spec->matmulParamShapes(d, shape)));
+  return RegisteredOp(std::move(kernel), spec);
 }
 
 } // namespace weave::ops

@@ -1,6 +1,6 @@
-//===- EmbeddedTemplates.h - The examples' kernel templates -----*- C++ -*-===//
+//===- EmbeddedTemplates.h - The ops' kernel templates -----*- C++ -*-===//
 //
-// Generated at build time (EmbedTemplates.cmake) from examples/*/*.mlir.in,
+// Generated at build time (EmbedTemplates.cmake) from ops/templates/*/*.mlir.in,
 // so that the ops need no file at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -13,7 +13,7 @@
 namespace weave::ops::detail {
 
 struct EmbeddedTemplate {
-  const char *name; ///< `<example>/<stem>`
+  const char *name; ///< `<folder>/<stem>` (ops/templates/<folder>/<stem>.mlir.in)
   const char *text;
 };
 const std::vector<EmbeddedTemplate> &embeddedTemplates();

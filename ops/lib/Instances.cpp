@@ -1,14 +1,17 @@
 //===- Instances.cpp - The kernel instance of each op ---------------------===//
 //
-// Which template each op fills, for which team size: no CUDA and no
-// compiler here (library WeaveOpsHost), so the instances are checked and
-// compiled ahead of time on machines without a GPU. The values follow from
-// the dtype, team size and count (collectiveValues).
+// The kernel instance of each op: its template and kernel come from the
+// op's registry entry (Registry.cpp); the values follow from the dtype, team
+// size and count (collectiveValues), and for the fused matmuls from their
+// shape (below). No CUDA and no compiler here (library WeaveOpsHost), so
+// the instances are checked and compiled ahead of time on machines without
+// a GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
+#include "weave/ops/Registry.h"
 
 #include <algorithm>
 
@@ -35,50 +38,29 @@ Status checkRequest(const std::string &op, const std::string &dtype,
 
 } // namespace
 
-// The choice table (issue #30): for each op, rows in order; Auto takes the
-// first row whose team range holds the team size and whose maxBytes is at
-// least N x the element size (N: the template's count, i.e. what a member
-// sends to each peer: the all-reduce's whole input, the all-gather's input,
-// the reduce-scatter's output block, the all-to-all's block per pair).
-// Measured on 4 x H200 (NV18), bf16 and f32, CUDA graphs, 2026-11-26
-// (docs/PERF.md, "Collectives on 2 and 4 GPUs (issue #30)"): the fastest
-// kernel of ours at each size, D = 2 for the rows up to team 2 and D = 4
-// for the rows from team 3 (a team of 3 takes D = 4's crossovers, the
-// smaller of the two). Each op's last row also holds team size 0 (an
-// instance for any team size): only the all-reduce's two-shot is one.
-// `weave_bench_collectives --table` prints these rows from a sweep.
+// Auto's choice table: the rows of every op's OpSpec::choices (the
+// measurements behind them are in Registry.cpp), flattened for callers that
+// print or test the whole table.
 const std::vector<CollectiveChoice> &collectiveChoices() {
-  constexpr int64_t kAny = int64_t(1) << 62;
-  static const std::vector<CollectiveChoice> table = {
-      // push: 3.9-5.5 us up to 256 KB (NCCL 6.6-8.6 at D = 2, 9.3-11.4 at
-      // D = 4); still ahead of two-shot at 4 MB (D = 2) and 1 MB (D = 4).
-      {"all_reduce", 1, 2, 4 << 20, "push"},
-      {"all_reduce", 3, 1024, 1 << 20, "push"},
-      {"all_reduce", 0, 1024, kAny, "two_shot"},
-      // push copies out of its scratch: cheaper than direct's ready
-      // handshake only while the copy is small (to 512 KB per peer at
-      // D = 2; at D = 4 the two are within 0.1 us from 16 KB per peer).
-      {"all_gather", 1, 2, 512 << 10, "push"},
-      {"all_gather", 3, 1024, 4 << 10, "push"},
-      {"all_gather", 0, 1024, kAny, "direct"},
-      // push sums its scratch locally; the pull kernel reads the peers in
-      // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
-      {"reduce_scatter", 1, 2, 2 << 20, "push"},
-      {"reduce_scatter", 3, 1024, 4 << 20, "push"},
-      {"reduce_scatter", 0, 1024, kAny, "pull"},
-      {"all_to_all", 1, 2, 512 << 10, "push"},
-      {"all_to_all", 3, 1024, 4 << 10, "push"},
-      {"all_to_all", 0, 1024, kAny, "direct"},
-      {"all_to_all_v", 0, 1024, kAny, "put"},
-  };
+  static const std::vector<CollectiveChoice> table = [] {
+    std::vector<CollectiveChoice> rows;
+    for (const OpSpec &op : opRegistry())
+      for (const ChoiceRow &row : op.choices)
+        rows.push_back({op.name.c_str(), row.minTeam, row.maxTeam,
+                        row.maxBytes, row.algorithm.c_str()});
+    return rows;
+  }();
   return table;
 }
 
 std::string chooseAlgorithm(const std::string &op, uint32_t teamSize,
                             const std::string &dtype, int64_t count) {
+  const OpSpec *spec = findOp(op);
+  if (!spec)
+    return "";
   int64_t bytes = count * int64_t(dtypeBytes(dtype) ? dtypeBytes(dtype) : 4);
-  for (const CollectiveChoice &row : collectiveChoices())
-    if (op == row.op && teamSize >= row.minTeam && teamSize <= row.maxTeam &&
+  for (const ChoiceRow &row : spec->choices)
+    if (teamSize >= row.minTeam && teamSize <= row.maxTeam &&
         bytes <= row.maxBytes)
       return row.algorithm;
   return "";
@@ -86,70 +68,27 @@ std::string chooseAlgorithm(const std::string &op, uint32_t teamSize,
 
 namespace {
 
-/// The template of `op` run by `algorithm` ("auto": the table's choice),
-/// as {example/stem, kernel, whether it is compiled per team size}.
-struct Algorithm {
-  const char *name, *stem;
-  bool perTeam;
-};
-struct OpAlgorithms {
-  const char *op, *example;
-  std::vector<Algorithm> algorithms;
-};
-const std::vector<OpAlgorithms> &opAlgorithms() {
-  static const std::vector<OpAlgorithms> ops = {
-      {"all_reduce",
-       "all_reduce",
-       {{"one_shot", "one_shot_all_reduce", false},
-        {"two_shot", "two_shot_all_reduce", false},
-        {"push", "push_all_reduce", true}}},
-      {"all_gather",
-       "all_gather",
-       {{"put", "all_gather", true},
-        {"push", "push_all_gather", true},
-        {"direct", "direct_all_gather", true}}},
-      {"reduce_scatter",
-       "reduce_scatter",
-       {{"pull", "reduce_scatter", true},
-        {"push", "push_reduce_scatter", true}}},
-      {"all_to_all",
-       "all_to_all",
-       {{"put", "all_to_all", true},
-        {"push", "push_all_to_all", true},
-        {"direct", "direct_all_to_all", true}}},
-      {"all_to_all_v", "all_to_all", {{"put", "all_to_all_v", true}}},
-  };
-  return ops;
-}
-
-Expected<KernelInstance> instanceOf(const std::string &op, const char *what,
-                                    bool reduces, const char *countName,
-                                    uint32_t teamSize, const std::string &dtype,
-                                    int64_t count, std::string algorithm) {
-  WEAVE_TRY(checkRequest(what, dtype, reduces, countName, count));
-  const OpAlgorithms *entry = nullptr;
-  for (const OpAlgorithms &o : opAlgorithms())
-    if (op == o.op)
-      entry = &o;
-  if (!entry)
-    return Error(ErrorCode::InvalidArgument, "no collective op '" + op + "'");
+/// The instance of the collective `op` run by `algorithm` ("auto": the
+/// table's choice; otherwise one of the op's offered algorithms).
+Expected<KernelInstance> instanceOf(const std::string &op, uint32_t teamSize,
+                                    const std::string &dtype, int64_t count,
+                                    std::string algorithm) {
+  const OpSpec *spec = findOp(op);
+  if (!spec || spec->family != OpFamily::Collective)
+    return Error(ErrorCode::InvalidArgument,
+                 "unknown op '" + op + "' (" +
+                     opNames(OpFamily::Collective) + ")");
+  WEAVE_TRY(checkRequest(spec->title, dtype, spec->reduces,
+                         spec->countName.c_str(), count));
   if (algorithm == "auto")
     algorithm = chooseAlgorithm(op, teamSize, dtype, count);
-  std::string names;
-  for (const Algorithm &a : entry->algorithms) {
-    if (algorithm == a.name)
-      return KernelInstance{std::string(entry->example) + "/" + a.stem,
-                            a.stem,
-                            dtype,
-                            a.perTeam ? teamSize : 0,
-                            count,
-                            {},
-                            {}};
-    names += std::string(names.empty() ? "" : ", ") + "'" + a.name + "'";
-  }
-  return Error(ErrorCode::InvalidArgument,
-               std::string(what) + ": algorithm must be 'auto', " + names +
-                   ", got '" + algorithm + "'");
+  const AlgorithmSpec *a = spec->algorithm(algorithm);
+  if (!a || !a->offered)
+    return Error(ErrorCode::InvalidArgument,
+                 spec->title + ": algorithm must be 'auto', " +
+                     spec->offeredNames() + ", got '" + algorithm + "'");
+  return KernelInstance{a->templateName, a->kernel, dtype,
+                        a->perTeam ? teamSize : 0, count, {}, {}};
 }
 
 } // namespace
@@ -179,40 +118,36 @@ Expected<KernelInstance> AllReduce::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
                                                 int64_t count,
                                                 AllReduceAlgorithm algorithm) {
-  return instanceOf("all_reduce", "all-reduce", true, "count", teamSize, dtype,
-                    count, allReduceAlgorithmName(algorithm));
+  return instanceOf("all_reduce", teamSize, dtype, count,
+                    allReduceAlgorithmName(algorithm));
 }
 
 Expected<KernelInstance> AllGather::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
                                                 int64_t count,
                                                 const std::string &algorithm) {
-  return instanceOf("all_gather", "all-gather", false, "count", teamSize,
-                    dtype, count, algorithm);
+  return instanceOf("all_gather", teamSize, dtype, count, algorithm);
 }
 
 Expected<KernelInstance> ReduceScatter::instanceFor(uint32_t teamSize,
                                                     const std::string &dtype,
                                                     int64_t count,
                                                     const std::string &algorithm) {
-  return instanceOf("reduce_scatter", "reduce-scatter", true, "count",
-                    teamSize, dtype, count, algorithm);
+  return instanceOf("reduce_scatter", teamSize, dtype, count, algorithm);
 }
 
 Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
                                                const std::string &dtype,
                                                int64_t count,
                                                const std::string &algorithm) {
-  return instanceOf("all_to_all", "all-to-all", false, "count", teamSize, dtype,
-                    count, algorithm);
+  return instanceOf("all_to_all", teamSize, dtype, count, algorithm);
 }
 
 Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
                                                 int64_t capacity,
                                                 const std::string &algorithm) {
-  return instanceOf("all_to_all_v", "all-to-all-v", false, "capacity",
-                    teamSize, dtype, capacity, algorithm);
+  return instanceOf("all_to_all_v", teamSize, dtype, capacity, algorithm);
 }
 
 namespace {
@@ -329,19 +264,12 @@ Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           uint32_t teamSize,
                                           const std::string &dtype,
                                           const MatmulShape &shape) {
-  if (op == "all_gather_matmul") {
-    WEAVE_TRY(AllGatherMatmul::checkShape(teamSize, dtype, shape.mShard,
-                                          shape.k, shape.n));
-    return AllGatherMatmul::instanceFor(teamSize, dtype, shape.k, shape.n);
-  }
-  if (op == "matmul_reduce_scatter") {
-    WEAVE_TRY(MatmulReduceScatter::checkShape(teamSize, dtype, shape.mShard,
-                                              shape.k, shape.n));
-    return MatmulReduceScatter::instanceFor(teamSize, dtype, shape.k, shape.n);
-  }
-  return Error(ErrorCode::InvalidArgument,
-               "unknown fused matmul op '" + op +
-                   "' (all_gather_matmul, matmul_reduce_scatter)");
+  const OpSpec *spec = findOp(op);
+  if (!spec || spec->family != OpFamily::FusedMatmul)
+    return Error(ErrorCode::InvalidArgument,
+                 "unknown fused matmul op '" + op + "' (" +
+                     opNames(OpFamily::FusedMatmul) + ")");
+  return spec->matmulInstance(teamSize, dtype, shape);
 }
 
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
@@ -362,23 +290,7 @@ Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
 Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
                                     const std::string &dtype, int64_t count,
                                     const std::string &algorithm) {
-  if (op == "all_reduce") {
-    WEAVE_ASSIGN_OR_RETURN(AllReduceAlgorithm a,
-                           parseAllReduceAlgorithm(algorithm));
-    return AllReduce::instanceFor(teamSize, dtype, count, a);
-  }
-  if (op == "all_gather")
-    return AllGather::instanceFor(teamSize, dtype, count, algorithm);
-  if (op == "reduce_scatter")
-    return ReduceScatter::instanceFor(teamSize, dtype, count, algorithm);
-  if (op == "all_to_all")
-    return AllToAll::instanceFor(teamSize, dtype, count, algorithm);
-  if (op == "all_to_all_v")
-    return AllToAllV::instanceFor(teamSize, dtype, count, algorithm);
-  return Error(ErrorCode::InvalidArgument,
-               "unknown op '" + op +
-                   "' (all_reduce, all_gather, reduce_scatter, all_to_all, "
-                   "all_to_all_v)");
+  return instanceOf(op, teamSize, dtype, count, algorithm);
 }
 
 } // namespace weave::ops

@@ -13,6 +13,7 @@
 
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
+#include "weave/ops/Registry.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/KernelArgs.h"
 #ifdef WEAVE_PYTHON_WITH_JIT
@@ -244,6 +245,49 @@ PYBIND11_MODULE(_core, m) {
       py::arg("algorithm") = "auto",
       "(key, kernel name, source) of the kernel a ready-made op runs: what "
       "weave.compile_op compiles ahead of time");
+  m.def(
+      "op_specs",
+      [] {
+        // weave::ops' registry (weave/ops/Registry.h), one dict per op:
+        // weave.ops reads it instead of spelling op names.
+        static const char *kExtents[] = {"count", "team_times_count", "team"};
+        static const char *kOwned[] = {"semaphores", "symmetric_workspace",
+                                       "local_workspace"};
+        py::list specs;
+        for (const ops::OpSpec &op : ops::opRegistry()) {
+          py::list roles, algorithms, choices;
+          for (const ops::RoleSpec &r : op.roles)
+            roles.append(py::dict(
+                py::arg("param") = r.param, py::arg("written") = r.written,
+                py::arg("member_block") = r.memberBlock,
+                py::arg("extent") = kExtents[int(r.extent)]));
+          for (const ops::AlgorithmSpec &a : op.algorithms) {
+            py::list owns;
+            for (const ops::OwnedParam &o : a.owns)
+              owns.append(py::make_tuple(o.param, kOwned[int(o.kind)]));
+            algorithms.append(py::dict(
+                py::arg("name") = a.name, py::arg("template") = a.templateName,
+                py::arg("kernel") = a.kernel, py::arg("per_team") = a.perTeam,
+                py::arg("offered") = a.offered,
+                py::arg("rank_order") = a.rankOrder, py::arg("owns") = owns));
+          }
+          for (const ops::ChoiceRow &c : op.choices)
+            choices.append(py::make_tuple(c.minTeam, c.maxTeam, c.maxBytes,
+                                          c.algorithm));
+          specs.append(py::dict(
+              py::arg("name") = op.name, py::arg("title") = op.title,
+              py::arg("family") = op.family == ops::OpFamily::Collective
+                                      ? "collective"
+                                      : "fused_matmul",
+              py::arg("count_name") = op.countName,
+              py::arg("reduces") = op.reduces, py::arg("dtypes") = op.dtypes,
+              py::arg("roles") = roles, py::arg("algorithms") = algorithms,
+              py::arg("choices") = choices));
+        }
+        return specs;
+      },
+      "weave::ops' op registry: one dict per op (name, title, family, "
+      "count_name, reduces, dtypes, roles, algorithms, choices)");
   m.def(
       "matmul_op_instance",
       [](const std::string &op, uint32_t teamSize, const std::string &dtype,

@@ -26,7 +26,6 @@
 #include <cuda.h>
 
 #include <memory>
-#include <type_traits>
 
 namespace py = pybind11;
 using namespace weave;
@@ -258,41 +257,106 @@ std::shared_ptr<ops::KernelSource> kernelSource(const std::string &kernels) {
 #endif
 }
 
-/// An op and the communicator it was made on: the op refers to the
-/// communicator (and through it to the heap it gives its buffers back to),
-/// so it must go first, whatever order Python drops them in.
-template <typename Op> struct PyOp {
+/// An op of the registry (ops::RegisteredOp) and the communicator it was
+/// made on: the op refers to the communicator (and through it to the heap
+/// it gives its buffers back to), so it must go first, whatever order
+/// Python drops them in.
+struct PyOp {
   std::shared_ptr<PyCommunicator> comm;
-  Op op;
+  ops::RegisteredOp op;
 };
 
-/// Binds an op class: __call__(tensors..., streams) with `Roles` tensor
-/// roles; the module's <name>_op functions create it.
-template <typename Op, size_t Roles>
-void bindOp(py::module_ &m, const char *name, const char *doc) {
-  using Holder = PyOp<Op>;
-  auto cls = py::class_<Holder, std::shared_ptr<Holder>>(m, name, doc);
-  cls.def_property_readonly(
-      "kernel_key", [](const Holder &h) { return h.op.instance().key(); });
-  if constexpr (Roles == 2)
-    cls.def("__call__", [](Holder &h, const PyTensors &a, const PyTensors &b,
-                           const std::vector<uint64_t> &streams) {
-      unwrap(h.op(toRefs(a), toRefs(b), toStreams(streams)));
-    });
-  else
-    cls.def("__call__", [](Holder &h, const PyTensors &a, const PyTensors &b,
-                           const PyTensors &c,
-                           const std::vector<uint64_t> &streams) {
-      unwrap(h.op(toRefs(a), toRefs(b), toRefs(c), toStreams(streams)));
-    });
-  // The all-gather matmul on a gathered symmetric `a` (every member's rows
-  // already in place): no staging copy.
-  if constexpr (std::is_same_v<Op, ops::AllGatherMatmul>)
-    cls.def("call_gathered",
-            [](Holder &h, const SymmetricBuffer &a, const PyTensors &b,
-               const PyTensors &c, const std::vector<uint64_t> &streams) {
-              unwrap(h.op(a, toRefs(b), toRefs(c), toStreams(streams)));
+/// The tensors of an op's call: one list of (pointer, dtype, shape) per
+/// role, then the streams; the role `skip` (a role bound in place) is not
+/// passed.
+std::pair<std::vector<std::vector<ops::TensorRef>>, std::vector<CUstream>>
+callArguments(const ops::OpSpec &spec, const py::args &args,
+              size_t skip = SIZE_MAX) {
+  size_t roles = spec.roles.size() - (skip < spec.roles.size() ? 1 : 0);
+  if (args.size() != roles + 1)
+    raise(Error(ErrorCode::InvalidArgument,
+                spec.name + ": expected " + std::to_string(roles) +
+                    " tensor lists and the streams, got " +
+                    std::to_string(args.size()) + " arguments"));
+  std::vector<std::vector<ops::TensorRef>> tensors;
+  size_t next = 0;
+  for (size_t r = 0; r < spec.roles.size(); ++r)
+    tensors.push_back(r == skip ? std::vector<ops::TensorRef>{}
+                                : toRefs(args[next++].cast<PyTensors>()));
+  return {std::move(tensors),
+          toStreams(args[next].cast<std::vector<uint64_t>>())};
+}
+
+/// The ops: one class for every op of the registry, and one
+/// `<name>_op(comm, dtype, ...)` per registered op (a collective takes a
+/// count and an algorithm, a fused matmul m_shard, k and n), so an op added
+/// to the registry is callable here with no binding of its own.
+void bindOps(py::module_ &m) {
+  py::class_<PyOp, std::shared_ptr<PyOp>>(
+      m, "Op", "an op of weave::ops' registry on a communicator")
+      .def_property_readonly("name",
+                             [](const PyOp &h) { return h.op.spec().name; })
+      .def_property_readonly(
+          "kernel_key", [](const PyOp &h) { return h.op.instance().key(); })
+      .def("__call__",
+           [](PyOp &h, py::args args) {
+             auto [tensors, streams] = callArguments(h.op.spec(), args);
+             unwrap(h.op(tensors, streams));
+           },
+           "op(role_0_tensors, ..., streams): one list of (pointer, dtype, "
+           "shape) per local member for each role, in the op's role order")
+      .def("call_gathered",
+           [](PyOp &h, const SymmetricBuffer &buffer, py::args args) {
+             // The role whose tensor is a member's block of a symmetric
+             // parameter (the all-gather matmul's `a`), bound in place.
+             const ops::OpSpec &spec = h.op.spec();
+             size_t role = 0;
+             while (role < spec.roles.size() && !spec.roles[role].memberBlock)
+               ++role;
+             if (role == spec.roles.size())
+               raise(Error(ErrorCode::InvalidArgument,
+                           spec.name + " has no role a symmetric buffer "
+                                       "gathers in place"));
+             auto [tensors, streams] = callArguments(spec, args, role);
+             unwrap(h.op.inPlace(role, buffer, tensors, streams));
+           },
+           "op.call_gathered(buffer, other roles' tensors..., streams)");
+  // pybind11 keeps the names it is given.
+  static std::vector<std::string> names;
+  names.reserve(ops::opRegistry().size());
+  for (const ops::OpSpec &spec : ops::opRegistry()) {
+    names.push_back(spec.name + "_op");
+    std::string name = spec.name;
+    if (spec.family == ops::OpFamily::Collective)
+      m.def(
+          names.back().c_str(),
+          [name](const std::shared_ptr<PyCommunicator> &c,
+                 const std::string &dtype, int64_t count,
+                 const std::string &algorithm) {
+            // May compile: without the GIL.
+            Expected<ops::RegisteredOp> op = withoutGil([&] {
+              return ops::RegisteredOp::create(c->comm, name, dtype, count,
+                                               algorithm);
             });
+            return std::make_shared<PyOp>(PyOp{c, unwrap(std::move(op))});
+          },
+          py::arg("comm"), py::arg("dtype"), py::arg("count"),
+          py::arg("algorithm") = "auto", spec.title.c_str());
+    else
+      m.def(
+          names.back().c_str(),
+          [name](const std::shared_ptr<PyCommunicator> &c,
+                 const std::string &dtype, int64_t mShard, int64_t k,
+                 int64_t n) {
+            Expected<ops::RegisteredOp> op = withoutGil([&] {
+              return ops::RegisteredOp::createMatmul(c->comm, name, dtype,
+                                                     {mShard, k, n});
+            });
+            return std::make_shared<PyOp>(PyOp{c, unwrap(std::move(op))});
+          },
+          py::arg("comm"), py::arg("dtype"), py::arg("m_shard"), py::arg("k"),
+          py::arg("n"), spec.title.c_str());
+  }
 }
 
 } // namespace
@@ -535,62 +599,5 @@ PYBIND11_MODULE(_cuda, m) {
                  team, heap, ops::Communicator(*team, *heap, source)});
            }),
            py::arg("team"), py::arg("heap"), py::arg("kernels") = "jit");
-  bindOp<ops::AllReduce, 2>(m, "AllReduce", "out = sum over the team of in");
-  bindOp<ops::AllGather, 2>(m, "AllGather", "out = every member's in");
-  bindOp<ops::ReduceScatter, 2>(m, "ReduceScatter",
-                                "out = block `rank` of the sum of in");
-  bindOp<ops::AllToAll, 2>(m, "AllToAll", "block j of in goes to member j");
-  bindOp<ops::AllToAllV, 3>(m, "AllToAllV",
-                            "counts[j] elements of in go to member j");
-  bindOp<ops::AllGatherMatmul, 3>(m, "AllGatherMatmul",
-                                  "c = AllGather(a) @ b");
-  bindOp<ops::MatmulReduceScatter, 3>(
-      m, "MatmulReduceScatter", "c = rows `rank` of the sum of a @ b");
-  m.def(
-      "all_reduce_op",
-      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype,
-         int64_t count, const std::string &algorithm) {
-        ops::AllReduceAlgorithm a =
-            unwrap(ops::parseAllReduceAlgorithm(algorithm));
-        // May compile: without the GIL.
-        Expected<ops::AllReduce> op = withoutGil(
-            [&] { return ops::AllReduce::create(c->comm, dtype, count, a); });
-        return std::make_shared<PyOp<ops::AllReduce>>(
-            PyOp<ops::AllReduce>{c, unwrap(std::move(op))});
-      },
-      py::arg("comm"), py::arg("dtype"), py::arg("count"),
-      py::arg("algorithm") = "auto");
-#define WEAVE_BIND_CREATE(fn, Op)                                              \
-  m.def(                                                                       \
-      fn,                                                                      \
-      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
-         int64_t count, const std::string &algorithm) {                        \
-        Expected<ops::Op> op = withoutGil([&] {                                \
-          return ops::Op::create(c->comm, dtype, count, algorithm);            \
-        });                                                                    \
-        return std::make_shared<PyOp<ops::Op>>(                                \
-            PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
-      },                                                                       \
-      py::arg("comm"), py::arg("dtype"), py::arg("count"),                     \
-      py::arg("algorithm") = "auto");
-  WEAVE_BIND_CREATE("all_gather_op", AllGather)
-  WEAVE_BIND_CREATE("reduce_scatter_op", ReduceScatter)
-  WEAVE_BIND_CREATE("all_to_all_op", AllToAll)
-  WEAVE_BIND_CREATE("all_to_all_v_op", AllToAllV)
-#undef WEAVE_BIND_CREATE
-#define WEAVE_BIND_CREATE_MATMUL(fn, Op)                                       \
-  m.def(                                                                       \
-      fn,                                                                      \
-      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype, \
-         int64_t mShard, int64_t k, int64_t n) {                               \
-        Expected<ops::Op> op = withoutGil(                                     \
-            [&] { return ops::Op::create(c->comm, dtype, mShard, k, n); });    \
-        return std::make_shared<PyOp<ops::Op>>(                                \
-            PyOp<ops::Op>{c, unwrap(std::move(op))});                          \
-      },                                                                       \
-      py::arg("comm"), py::arg("dtype"), py::arg("m_shard"), py::arg("k"),     \
-      py::arg("n"));
-  WEAVE_BIND_CREATE_MATMUL("all_gather_matmul_op", AllGatherMatmul)
-  WEAVE_BIND_CREATE_MATMUL("matmul_reduce_scatter_op", MatmulReduceScatter)
-#undef WEAVE_BIND_CREATE_MATMUL
+  bindOps(m);
 }

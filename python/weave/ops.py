@@ -1,7 +1,7 @@
 """Weave's ready-made collectives on torch tensors, and as torch custom ops.
 
 :class:`Collectives` runs the C++ ops (weave::ops: the dialect kernels of
-examples/, instantiated per dtype and size, cached) on a team:
+ops/templates/, instantiated per dtype and size, cached) on a team:
 
     coll = weave.ops.Collectives(team, weave.SymmetricMemory(team, 256 << 20))
     out = coll.all_reduce(x)              # x: a tensor, or one per local member
@@ -9,6 +9,10 @@ examples/, instantiated per dtype and size, cached) on a team:
 and the fused matmuls, ``coll.all_gather_matmul(a, b)`` (AllGather(a) @ b)
 and ``coll.matmul_reduce_scatter(a, b)`` (this member's rows of the sum
 over the team of a @ b).
+
+Every op of weave::ops' registry (:func:`op_specs`) is a method of
+:class:`Collectives` (the collectives without a method of their own run
+through :meth:`Collectives.run`) and a ``weave._cuda.<name>_op``.
 
 With torch >= 2.4 the same ops are torch.library custom ops with fake
 (meta) implementations, so they trace under torch.compile. They take a
@@ -20,7 +24,25 @@ process, as under torchrun):
     c = weave.ops.all_gather_matmul(a, b, "tp")   # torch.ops.weave.all_gather_matmul
 """
 
+from . import _core
 from .errors import WeaveError
+
+
+def op_specs():
+    """weave::ops' op registry (weave/ops/Registry.h): one dict per op with
+    its name, title, family ("collective" or "fused_matmul"), count_name,
+    reduces, dtypes, roles (param, written, member_block, extent),
+    algorithms (name, template, kernel, per_team, offered, rank_order, owns)
+    and Auto's choice rows."""
+    return _core.op_specs()
+
+
+def _spec(name, family):
+    for spec in op_specs():
+        if spec["name"] == name and spec["family"] == family:
+            return spec
+    names = ", ".join(s["name"] for s in op_specs() if s["family"] == family)
+    raise WeaveError("InvalidArgument", f"unknown op '{name}' ({names})")
 
 
 # The CUDA part (weave._cuda, weave.runtime) loads when an op is first made,
@@ -92,6 +114,40 @@ class Collectives:
     @staticmethod
     def _dtype(x):
         return _dtype_name(x if not isinstance(x, (list, tuple)) else x[0])
+
+    def run(self, op, *tensors, out=None, algorithm="auto"):
+        """Any collective of the registry by its name (:func:`op_specs`):
+        the tensors of the roles it reads, in role order (each a tensor or
+        one per local member); the roles it writes are allocated unless
+        ``out`` gives them (a tuple when it writes several). The count is
+        the first role's elements (over the team size when that role holds
+        a block per member). Returns what it wrote."""
+        spec = _spec(op, "collective")
+        read = [r for r in spec["roles"] if not r["written"]]
+        written = [r for r in spec["roles"] if r["written"]]
+        if len(tensors) != len(read):
+            raise WeaveError("InvalidArgument",
+                             f"{op}: expected {len(read)} tensors "
+                             f"({', '.join(r['param'] for r in read)}), got {len(tensors)}")
+        d = self.team.size
+        total = self._numel(tensors[0])
+        if read[0]["extent"] == "team_times_count":
+            if total % d:
+                raise WeaveError("InvalidArgument",
+                                 f"{op}: {total} elements do not split into {d} blocks")
+            n = total // d
+        else:
+            n = total
+        elements = {"count": n, "team_times_count": d * n, "team": d}
+        if out is None:
+            outs = [self._outputs(tensors[0], elements[r["extent"]]) for r in written]
+        else:
+            outs = list(out) if len(written) > 1 else [out]
+        given = iter(tensors)
+        made = iter(outs)
+        args = [next(made) if r["written"] else next(given) for r in spec["roles"]]
+        self._run(op, self._dtype(tensors[0]), n, (algorithm,), *args)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def all_reduce(self, x, out=None, algorithm="auto"):
         """The sum over the team (f32 or bf16, summed in f32 in rank order).
@@ -260,6 +316,25 @@ class Collectives:
         out = self._matmul_outputs(a, m, n) if out is None else out
         self._run("matmul_reduce_scatter", _dtype_name(a0), m, (k, n), a, b, out)
         return out
+
+
+def _install_registered_collectives():
+    """A method for every registered collective that has none of its own
+    above (Collectives.run with the op's name), so that an op added to the
+    registry is a method here without a line of Python."""
+    for spec in op_specs():
+        name = spec["name"]
+        if spec["family"] != "collective" or hasattr(Collectives, name):
+            continue
+
+        def method(self, *tensors, out=None, algorithm="auto", _op=name):
+            return self.run(_op, *tensors, out=out, algorithm=algorithm)
+        method.__name__ = name
+        method.__doc__ = f"The {spec['title']} (Collectives.run('{name}', ...))."
+        setattr(Collectives, name, method)
+
+
+_install_registered_collectives()
 
 
 def _check_matmul_shapes(kind, a_shape, b_shape, a_dtype, b_dtype):

@@ -9,9 +9,9 @@
 //  - no spills at K = 4096 (a 64-bit division by the run-time m_shard in
 //    the epilogue region spilled 40-52 bytes; K = 256, whose four k steps
 //    the mainloop unrolls, still spills 48).
-// RUN: sed -e 's/@D@/2/g; s/@N@/?/g; s/@ROWS@/?/g; s/@K@/4096/g; s/@COLS@/320/g; s/@T@/bf16/g; s/@NARROW@/arith.truncf/g' %examples/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in > %t.d2.mlir
+// RUN: sed -e 's/@D@/2/g; s/@N@/?/g; s/@ROWS@/?/g; s/@K@/4096/g; s/@COLS@/320/g; s/@T@/bf16/g; s/@NARROW@/arith.truncf/g' %templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in > %t.d2.mlir
 // RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=D2
-// RUN: sed -e 's/@D@/1/g; s/@N@/?/g; s/@ROWS@/?/g; s/@K@/256/g; s/@COLS@/320/g; s/@T@/f16/g; s/@NARROW@/arith.truncf/g' %examples/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in > %t.d1.mlir
+// RUN: sed -e 's/@D@/1/g; s/@N@/?/g; s/@ROWS@/?/g; s/@K@/256/g; s/@COLS@/320/g; s/@T@/f16/g; s/@NARROW@/arith.truncf/g' %templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in > %t.d1.mlir
 // RUN: weavec %t.d1.mlir --emit=ptx | FileCheck %s --check-prefix=D1
 // RUN: %if ptxas %{ weavec %t.d2.mlir --emit=bundle -v -o %t.wbundle 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 

@@ -7,28 +7,28 @@
 // block and reads its own scratch: one synchronization per launch and no
 // grid barrier. The direct all-gather has two such flag exchanges (ready,
 // then done) around its stores into the peers' output.
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@SLOTS@/32768/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %examples/all_reduce/push_all_reduce.mlir.in > %t.ar.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@SLOTS@/32768/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_all_reduce.mlir.in > %t.ar.mlir
 // RUN: weavec %t.ar.mlir --emit=ptx -o %t.ar.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.ar.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ar.ptx
-// RUN: sed -e 's/@T@/f32/g; s/@NV@/257/g; s/@N@/1028/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/3/g; s/@SLOTS@/6168/g; s/@BLOCKS@/1/g; s/@FLAGS@/6/g; s/@ROWS@/3084/g; s/@LAST@/2/g' %examples/all_to_all/push_all_to_all.mlir.in > %t.a2a.mlir
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/257/g; s/@N@/1028/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/3/g; s/@SLOTS@/6168/g; s/@BLOCKS@/1/g; s/@FLAGS@/6/g; s/@ROWS@/3084/g; s/@LAST@/2/g' %templates/all_to_all/push_all_to_all.mlir.in > %t.a2a.mlir
 // RUN: weavec %t.a2a.mlir --emit=ptx -o %t.a2a.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.a2a.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2a.ptx
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g' %examples/all_gather/direct_all_gather.mlir.in > %t.ag.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g' %templates/all_gather/direct_all_gather.mlir.in > %t.ag.mlir
 // RUN: weavec %t.ag.mlir --emit=ptx -o %t.ag.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.ag.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ag.ptx
 // The other two push kernels and the direct all-to-all have the same shape.
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/125/g; s/@N@/1000/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/8/g; s/@SLOTS@/16000/g; s/@BLOCKS@/1/g; s/@FLAGS@/16/g; s/@ROWS@/8000/g; s/@LAST@/7/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %examples/all_gather/push_all_gather.mlir.in > %t.pag.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/125/g; s/@N@/1000/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/8/g; s/@SLOTS@/16000/g; s/@BLOCKS@/1/g; s/@FLAGS@/16/g; s/@ROWS@/8000/g; s/@LAST@/7/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_gather/push_all_gather.mlir.in > %t.pag.mlir
 // RUN: weavec %t.pag.mlir --emit=ptx -o %t.pag.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.pag.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.pag.ptx
-// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/2/g; s/@SLOTS@/4000/g; s/@BLOCKS@/3/g; s/@FLAGS@/12/g; s/@ROWS@/2000/g; s/@LAST@/1/g; s/@WIDEN@/arith.bitcast/g; s/@NARROW@/arith.bitcast/g' %examples/reduce_scatter/push_reduce_scatter.mlir.in > %t.prs.mlir
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/2/g; s/@SLOTS@/4000/g; s/@BLOCKS@/3/g; s/@FLAGS@/12/g; s/@ROWS@/2000/g; s/@LAST@/1/g; s/@WIDEN@/arith.bitcast/g; s/@NARROW@/arith.bitcast/g' %templates/reduce_scatter/push_reduce_scatter.mlir.in > %t.prs.mlir
 // RUN: weavec %t.prs.mlir --emit=ptx -o %t.prs.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.prs.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.prs.ptx
-// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/4000/g; s/@LAST@/3/g' %examples/all_to_all/direct_all_to_all.mlir.in > %t.a2ad.mlir
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/4000/g; s/@LAST@/3/g' %templates/all_to_all/direct_all_to_all.mlir.in > %t.a2ad.mlir
 // RUN: weavec %t.a2ad.mlir --emit=ptx -o %t.a2ad.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.a2ad.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2ad.ptx

@@ -11,7 +11,8 @@
 # m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2).
 # Runs the runtime GPU tests (physical tests skip without 2 GPUs; the
 # Loopback* ones run), the example kernels (ring exchange, TMA forward,
-# every collective bundle of examples/ -- one-shot, two-shot, atomic and
+# every collective kernel of the op registry (`weave-ops kernels`; staging
+# fails where one has no bundle) -- one-shot, two-shot, atomic and
 # push all-reduce, all-gather (counter, flags, packets, push, direct),
 # reduce-scatter (pull, push), all-to-all (put, push, direct),
 # all-to-all-v; f32 and bf16; 1, 1001 and a large element count -- through
@@ -49,9 +50,27 @@ if [ "${1:-}" = "--stage" ]; then
      "$BUILD"/examples/callback_rhs/callback_rhs.wbundle "$CARRY/bundles/" || exit 1
   mkdir -p "$CARRY/bundles-mrs"
   cp "$BUILD"/examples/matmul_reduce_scatter/*.wbundle "$CARRY/bundles-mrs/" || exit 1
-  for dir in all_reduce all_gather reduce_scatter all_to_all; do
-    cp "$BUILD"/examples/$dir/*_n[0-9]*.wbundle "$CARRY/bundles/" || exit 1
-  done
+  # Every collective kernel of the op registry (`weave-ops kernels`: op,
+  # family, algorithm, template, kernel, ...): its bundles from the
+  # examples' folder of its template (or build/examples/ itself, where the
+  # examples' default matrix puts a template no example instantiates), and
+  # at least one of them, or the suite would silently skip a registered
+  # kernel.
+  "$BUILD/bin/weave-ops" kernels >"$CARRY/kernels.txt" || exit 1
+  while read -r op family algorithm template kernel rest; do
+    [ "$family" = collective ] || continue
+    bundles="$BUILD/examples/${template%%/*}/${kernel}_[bf][f0-9]*_d*_n[0-9]*.wbundle"
+    # shellcheck disable=SC2086
+    ls $bundles >/dev/null 2>&1 ||
+      bundles="$BUILD/examples/${kernel}_[bf][f0-9]*_d*_n[0-9]*.wbundle"
+    # shellcheck disable=SC2086
+    ls $bundles >/dev/null 2>&1 || {
+      echo "error: no bundle of the registered kernel $kernel ($op, $algorithm): $bundles" >&2
+      exit 1
+    }
+    # shellcheck disable=SC2086
+    cp $bundles "$CARRY/bundles/" || exit 1
+  done <"$CARRY/kernels.txt"
   mkdir -p "$CARRY/bench-collectives"
   cp "$BUILD"/bench/collectives/*_d*_n*.wbundle "$CARRY/bench-collectives/" || exit 1
   for m in 1024 1152; do

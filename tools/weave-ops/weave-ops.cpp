@@ -1,6 +1,9 @@
 //===- weave-ops.cpp - The kernel instances of the ready-made ops ---------===//
 //
-//   weave-ops list
+//   weave-ops list                 the embedded templates
+//   weave-ops ops | --list         the registry: one line per op
+//   weave-ops kernels              the registry: one line per kernel
+//   weave-ops choices              Auto's choice table, one line per row
 //   weave-ops key    OP --team-size D --dtype T --count N [--algorithm A]
 //   weave-ops source OP --team-size D --dtype T --count N [--algorithm A] [-o FILE]
 //   weave-ops key|source FUSED --team-size D --dtype T --m-shard M --k K --n N [-o FILE]
@@ -14,13 +17,16 @@
 // examples and benchmarks compile), plus the KEY=VALUE pairs given:
 //   weave-ops source all_reduce --team-size 2 --dtype bf16 --count 4096 -o k.mlir
 //   weavec k.mlir --emit=bundle -o "$(weave-ops key all_reduce ...).wbundle"
-// A folder of such bundles is what ops::bundleFolder reads. No GPU, no
+// A folder of such bundles is what ops::bundleFolder reads. `ops` and
+// `kernels` print the op registry (weave/ops/Registry.h), which scripts
+// read instead of spelling op names (test/gpu/run_loopback.sh). No GPU, no
 // compiler needed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
+#include "weave/ops/Registry.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -36,21 +42,26 @@ using namespace weave::ops;
 namespace {
 
 int usage(int status) {
+  std::string ops = opNames(OpFamily::Collective);
+  std::string fused = opNames(OpFamily::FusedMatmul);
   std::fprintf(status ? stderr : stdout,
-               "usage: weave-ops list\n"
+               "usage: weave-ops list | ops | --list | kernels | choices\n"
                "       weave-ops key    OP --team-size D --dtype T --count N "
-               "[--algorithm auto|one_shot|two_shot]\n"
+               "[--algorithm auto|NAME]\n"
                "       weave-ops source OP --team-size D --dtype T --count N "
                "[--algorithm ...] [-o FILE]\n"
                "       weave-ops instantiate TEMPLATE.mlir.in --team-size D|any "
                "--dtype T --count N [--set KEY=VALUE]... -o FILE\n"
                "       weave-ops key|source FUSED --team-size D --dtype T "
                "--m-shard M --k K --n N [-o FILE]\n"
-               "OP: all_reduce, all_gather, reduce_scatter, all_to_all, "
-               "all_to_all_v (--count: elements per member, per block, or the "
+               "OP: %s (--count: elements per member, per block, or the "
                "all-to-all-v capacity per pair; docs/OPS.md)\n"
-               "FUSED: all_gather_matmul, matmul_reduce_scatter (a member's "
-               "shard has M rows; K x N is its b)\n");
+               "FUSED: %s (a member's shard has M rows; K x N is its b)\n"
+               "list: the embedded templates; ops (--list): every op of the "
+               "registry as `op family dtypes roles algorithms`; kernels: "
+               "every kernel as `op family algorithm template kernel team offered`; "
+               "choices: Auto's table as `op teams max-bytes algorithm`\n",
+               ops.c_str(), fused.c_str());
   return status;
 }
 
@@ -70,7 +81,61 @@ bool parseInt(const char *text, int64_t &value) {
 }
 
 bool isFused(const std::string &op) {
-  return op == "all_gather_matmul" || op == "matmul_reduce_scatter";
+  const OpSpec *spec = findOp(op);
+  return spec && spec->family == OpFamily::FusedMatmul;
+}
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string text;
+  for (const std::string &item : items)
+    text += (text.empty() ? "" : ",") + item;
+  return text;
+}
+
+const char *familyName(OpFamily family) {
+  return family == OpFamily::Collective ? "collective" : "fused_matmul";
+}
+
+/// `weave-ops ops`: one line per op of the registry.
+int printOps() {
+  for (const OpSpec &op : opRegistry()) {
+    std::vector<std::string> roles, algorithms;
+    for (const RoleSpec &role : op.roles)
+      roles.push_back(role.param);
+    for (const AlgorithmSpec &a : op.algorithms)
+      if (a.offered)
+        algorithms.push_back(a.name);
+    std::printf("%s %s %s %s %s\n", op.name.c_str(), familyName(op.family),
+                joined(op.dtypes).c_str(), joined(roles).c_str(),
+                joined(algorithms).c_str());
+  }
+  return 0;
+}
+
+/// `weave-ops choices`: Auto's choice table, one line per row in order
+/// (`op minTeam-maxTeam maxBytes|any algorithm`).
+int printChoices() {
+  for (const OpSpec &op : opRegistry())
+    for (const ChoiceRow &row : op.choices)
+      std::printf("%s %u-%u %s %s\n", op.name.c_str(), row.minTeam,
+                  row.maxTeam,
+                  row.maxBytes >= (int64_t(1) << 62)
+                      ? "any"
+                      : std::to_string(row.maxBytes).c_str(),
+                  row.algorithm.c_str());
+  return 0;
+}
+
+/// `weave-ops kernels`: one line per kernel of the registry.
+int printKernels() {
+  for (const RegisteredKernel &k : registeredKernels())
+    std::printf("%s %s %s %s %s %s %s\n", k.op->name.c_str(),
+                familyName(k.op->family), k.algorithm->name.c_str(),
+                k.algorithm->templateName.c_str(),
+                k.algorithm->kernel.c_str(),
+                k.algorithm->perTeam ? "team" : "any",
+                k.algorithm->offered ? "offered" : "example");
+  return 0;
 }
 
 Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
@@ -99,6 +164,12 @@ static int runTool(int argc, char **argv) {
       std::printf("%s\n", name.c_str());
     return 0;
   }
+  if (command == "ops" || command == "--list")
+    return printOps();
+  if (command == "kernels")
+    return printKernels();
+  if (command == "choices")
+    return printChoices();
   if ((command != "key" && command != "source" && command != "instantiate") ||
       argc < 3)
     return usage(2);

@@ -70,28 +70,6 @@ std::pair<float, bool> decode(const std::string &dtype,
   return {value, bits == kPoisonF32};
 }
 
-struct KnownKernel {
-  const char *name;
-  Collective kind;
-  bool rankOrder = true;
-};
-constexpr KnownKernel kKnownKernels[] = {
-    {"one_shot_all_reduce", Collective::AllReduce},
-    {"two_shot_all_reduce", Collective::AllReduce},
-    {"atomic_all_reduce", Collective::AllReduce, /*rankOrder=*/false},
-    {"all_gather", Collective::AllGather},
-    {"all_gather_flags", Collective::AllGather},
-    {"all_gather_ll", Collective::AllGather},
-    {"reduce_scatter", Collective::ReduceScatter},
-    {"all_to_all", Collective::AllToAll},
-    {"all_to_all_v", Collective::AllToAllV},
-    {"push_all_reduce", Collective::AllReduce},
-    {"push_all_gather", Collective::AllGather},
-    {"direct_all_gather", Collective::AllGather},
-    {"push_reduce_scatter", Collective::ReduceScatter},
-    {"push_all_to_all", Collective::AllToAll},
-    {"direct_all_to_all", Collective::AllToAll},
-};
 
 /// The input elements output element `e` of member `m` is made of, in
 /// rank order, as (rank, index) pairs: one for a copy, D for a sum, none
@@ -142,18 +120,53 @@ private:
 
 } // namespace
 
+Expected<Collective> collectiveOf(const std::string &op) {
+  static const std::pair<const char *, Collective> kOps[] = {
+      {"all_reduce", Collective::AllReduce},
+      {"all_gather", Collective::AllGather},
+      {"reduce_scatter", Collective::ReduceScatter},
+      {"all_to_all", Collective::AllToAll},
+      {"all_to_all_v", Collective::AllToAllV}};
+  for (const auto &[name, kind] : kOps)
+    if (op == name)
+      return kind;
+  return Error(ErrorCode::InvalidArgument,
+               "the collectives' check has no case for op '" + op +
+                   "' (examples/support/lib/CollectiveCheck.cpp)");
+}
+
+namespace {
+
+/// Elements of the op's role `param` for n per member: its registry
+/// extent (n, or a block of n per member). Without an op (a kernel
+/// described by hand), the registry's op of `kind`.
+int64_t roleElements(const ops::OpSpec *op, Collective kind,
+                     const char *param, int64_t n, uint32_t members) {
+  for (const ops::OpSpec &spec : ops::opRegistry()) {
+    if (op)
+      break;
+    if (spec.family != ops::OpFamily::Collective)
+      continue;
+    Expected<Collective> of = collectiveOf(spec.name);
+    if (of && *of == kind)
+      op = &spec;
+  }
+  if (op)
+    for (const ops::RoleSpec &role : op->roles)
+      if (role.param == param)
+        return role.extent == ops::RoleExtent::TeamTimesCount ? n * members
+                                                              : n;
+  return n;
+}
+
+} // namespace
+
 int64_t CollectiveKernel::inputElements(uint32_t members) const {
-  // A part of n elements per member: reduce-scatter and all-to-all inputs.
-  bool perMember = kind == Collective::ReduceScatter ||
-                   kind == Collective::AllToAll || kind == Collective::AllToAllV;
-  return n * (perMember ? members : 1);
+  return roleElements(op, kind, "input", n, members);
 }
 
 int64_t CollectiveKernel::outputElements(uint32_t members) const {
-  // A part of n elements per member: all-gather and all-to-all outputs.
-  bool perMember = kind == Collective::AllGather ||
-                   kind == Collective::AllToAll || kind == Collective::AllToAllV;
-  return n * (perMember ? members : 1);
+  return roleElements(op, kind, "output", n, members);
 }
 
 size_t CollectiveKernel::heapBytes(int slots) const {
@@ -171,14 +184,19 @@ size_t CollectiveKernel::heapBytes(int slots) const {
 }
 
 Expected<CollectiveKernel> findCollective(const Bundle &bundle) {
-  for (const KnownKernel &known : kKnownKernels) {
-    const KernelInfo *info = findKernel(bundle, known.name);
+  for (const ops::RegisteredKernel &known : ops::registeredKernels()) {
+    if (known.op->family != ops::OpFamily::Collective)
+      continue;
+    const std::string &name = known.algorithm->kernel;
+    const KernelInfo *info = findKernel(bundle, name);
     if (!info)
       continue;
     CollectiveKernel kernel;
+    WEAVE_ASSIGN_OR_RETURN(kernel.kind, collectiveOf(known.op->name));
     kernel.info = info;
-    kernel.kind = known.kind;
-    kernel.rankOrder = known.rankOrder;
+    kernel.op = known.op;
+    kernel.algorithm = known.algorithm;
+    kernel.rankOrder = known.algorithm->rankOrder;
     kernel.teamSize = info->teamSize;
     const ParamInfo *input = nullptr;
     for (const ParamInfo &param : info->params)
@@ -187,23 +205,22 @@ Expected<CollectiveKernel> findCollective(const Bundle &bundle) {
     if (!input || input->shape.size() != 1 ||
         (input->dtype != "f32" && input->dtype != "bf16"))
       return Error(ErrorCode::InvalidArgument,
-                   std::string(known.name) +
-                       " has no 1-D f32 or bf16 parameter named 'input'");
+                   name + " has no 1-D f32 or bf16 parameter named 'input'");
     kernel.dtype = input->dtype;
     // Inputs of D x n elements need the team size in the manifest.
     kernel.n = input->shape[0];
     if (kernel.inputElements(2) != kernel.n) {
       if (!info->teamSize || kernel.n % info->teamSize)
         return Error(ErrorCode::InvalidArgument,
-                     std::string(known.name) +
-                         " must be compiled for one team size, with an "
-                         "input of team size x n elements");
+                     name + " must be compiled for one team size, with an "
+                            "input of team size x n elements");
       kernel.n /= info->teamSize;
     }
     return kernel;
   }
   return Error(ErrorCode::InvalidArgument,
-               "the bundle holds none of the collective kernels of examples/");
+               "the bundle holds none of the collective kernels of the op "
+               "registry (weave-ops kernels lists them)");
 }
 
 CollectiveData randomCollectiveData(const CollectiveKernel &kernel,

@@ -1,6 +1,6 @@
 //===- ops.h - Weave's ready-made ops (umbrella header) ---------*- C++ -*-===//
 //
-// Collectives and fused matmuls on a team, each a dialect kernel of examples/ instantiated for
+// Collectives and fused matmuls on a team, each a dialect kernel of ops/templates/ instantiated for
 // the op's shape (docs/OPS.md). Link Weave::ops; for JitSource also
 // Weave::jit.
 //
@@ -13,5 +13,6 @@
 #include "weave/ops/Communicator.h"
 #include "weave/ops/FusedMatmul.h"
 #include "weave/ops/KernelSource.h"
+#include "weave/ops/Registry.h"
 
 #endif // WEAVE_OPS_H

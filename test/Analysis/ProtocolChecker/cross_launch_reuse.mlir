@@ -1,4 +1,4 @@
-// A broken twin of examples/all_to_all/all_to_all_v.mlir.in (D = 2, f32,
+// A broken twin of ops/templates/all_to_all/all_to_all_v.mlir.in (D = 2, f32,
 // capacity 64, as weave-ops instantiates it) without the barrier that opens
 // it: a member's next launch puts its counts into a peer's count table
 // while that peer still reads it in the previous launch (the race a new

@@ -1,4 +1,4 @@
-// A broken twin of examples/all_reduce/one_shot_all_reduce.mlir.in (f32, 1024
+// A broken twin of ops/templates/all_reduce/one_shot_all_reduce.mlir.in (f32, 1024
 // elements, as weave-ops instantiates it) without its second barrier: a
 // member may finish while a peer still reads its input, and the host then
 // writes the next launch's input under the peer's loads.

@@ -93,6 +93,34 @@ TEST(FindCollective, KindSizeAndDtypeFromTheManifest) {
   }
 }
 
+// The checker has a case for every collective of the op registry, and
+// finds each registered kernel (the ops' algorithms and the examples' own
+// variants) as its op: a collective added to the registry with no case
+// here fails this test.
+TEST(FindCollective, EveryRegisteredCollectiveKernel) {
+  for (const ops::RegisteredKernel &k : ops::registeredKernels()) {
+    if (k.op->family != ops::OpFamily::Collective)
+      continue;
+    SCOPED_TRACE(k.algorithm->kernel);
+    Expected<Collective> kind = collectiveOf(k.op->name);
+    ASSERT_TRUE(kind) << kind.error().toString();
+    // A team of 2, n = 3 per member: the input holds the op's extent.
+    int64_t input = 3;
+    for (const ops::RoleSpec &role : k.op->roles)
+      if (role.param == "input" &&
+          role.extent == ops::RoleExtent::TeamTimesCount)
+        input = 6;
+    CollectiveKernel found =
+        find(bundleOf(k.algorithm->kernel, 2, "f32", input, 6));
+    EXPECT_EQ(found.op, k.op);
+    EXPECT_EQ(found.algorithm, k.algorithm);
+    EXPECT_EQ(found.kind, *kind);
+    EXPECT_EQ(found.n, 3);
+    EXPECT_EQ(found.rankOrder, k.algorithm->rankOrder);
+  }
+  EXPECT_FALSE(collectiveOf("all_gather_matmul"));
+}
+
 TEST(FindCollective, RejectsWhatItCannotCheck) {
   Expected<CollectiveKernel> anyTeam =
       findCollective(bundleOf("reduce_scatter", 0, "f32", 8, 4));

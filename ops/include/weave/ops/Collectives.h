@@ -1,8 +1,8 @@
 //===- Collectives.h - Ready-made collectives on a team ---------*- C++ -*-===//
 //
 // All-reduce, all-gather, reduce-scatter, all-to-all and all-to-all-v, each
-// the dialect kernel of its example (examples/<name>/*.mlir.in) instantiated
-// for the op's dtype and size. The caller passes plain device buffers, one
+// a dialect kernel of ops/templates/<name>/ (the op's entry in Registry.h
+// says which) instantiated for the op's dtype and size. The caller passes plain device buffers, one
 // per local member, and one stream per local member; the op owns the
 // symmetric staging buffers and semaphores its kernel needs, so repeated
 // calls need no host synchronization and a call can be captured in a CUDA
@@ -18,6 +18,7 @@
 #define WEAVE_OPS_COLLECTIVES_H
 
 #include "weave/ops/Communicator.h"
+#include "weave/ops/Registry.h"
 
 #include <cuda.h>
 
@@ -79,8 +80,8 @@ public:
   }
 };
 
-/// How a collective chooses its kernel (issue #30): one table, rows in
-/// order; `Auto` (algorithm "auto") takes the first row for the op whose
+/// How a collective chooses its kernel (issue #30): the OpSpec::choices
+/// rows of every op (Registry.h), flattened; rows in order; `Auto` (algorithm "auto") takes the first row for the op whose
 /// team range holds the team size and whose maxBytes is at least the bytes
 /// a member sends each peer (N x element size; N: the op's count).
 /// `weave_bench_collectives --table` prints rows of this form from a sweep.
@@ -100,7 +101,7 @@ enum class AllReduceAlgorithm {
   OneShot, ///< every member reads every peer's whole input (2 grid barriers)
   TwoShot, ///< reduce-scatter, then all-gather: each element read once
   Push,    ///< a few blocks push their chunk into every peer's scratch,
-           ///< one flag per block and peer (examples/all_reduce/push_all_reduce)
+           ///< one flag per block and peer (ops/templates/all_reduce/push_all_reduce)
 };
 /// "auto", "one_shot", "two_shot", "push".
 std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm);
@@ -185,14 +186,52 @@ public:
   using CollectiveOp::CollectiveOp;
 };
 
+/// Any op of the registry (Registry.h) by its name: what the Python module
+/// binds, so an op registered with no class of its own is callable too.
+/// The typed ops above are the same kernels with a typed call.
+class RegisteredOp : public CollectiveOp {
+public:
+  /// A collective (OpFamily::Collective) of `count` elements.
+  static Expected<RegisteredOp> create(Communicator &comm,
+                                       const std::string &op,
+                                       const std::string &dtype, int64_t count,
+                                       const std::string &algorithm = "auto");
+  /// A fused matmul (OpFamily::FusedMatmul) of `shape`.
+  static Expected<RegisteredOp> createMatmul(Communicator &comm,
+                                             const std::string &op,
+                                             const std::string &dtype,
+                                             const MatmulShape &shape);
+  const OpSpec &spec() const { return *spec_; }
+  /// Runs the op: `tensors[r]` holds one TensorRef per local member for
+  /// role r of spec().roles.
+  Status operator()(const std::vector<std::vector<TensorRef>> &tensors,
+                    const std::vector<CUstream> &streams) {
+    return run(tensors, streams);
+  }
+  /// The same with role `role` bound to `buffer`, a symmetric buffer of the
+  /// communicator's heap holding the whole parameter (tensors[role] is not
+  /// read): e.g. the all-gather matmul's gathered `a`.
+  Status inPlace(size_t role, const SymmetricBuffer &buffer,
+                 const std::vector<std::vector<TensorRef>> &tensors,
+                 const std::vector<CUstream> &streams) {
+    return runInPlace(role, buffer, tensors, streams);
+  }
+
+private:
+  RegisteredOp(std::unique_ptr<detail::StagedKernel> kernel,
+               const OpSpec *spec);
+  const OpSpec *spec_;
+};
+
 /// "auto", "one_shot", "two_shot" or "push": the spelling of tools and
 /// bindings.
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
 
-/// The kernel instance of the ready-made op named `op` ("all_reduce",
-/// "all_gather", "reduce_scatter", "all_to_all", "all_to_all_v"; `algorithm`
-/// "auto" or one of the op's kernels, as above): the one dispatch from an
-/// op's name to its instanceFor, for weave-ops and the Python bindings.
+/// The kernel instance of the collective named `op` (an OpSpec of family
+/// Collective: "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+/// "all_to_all_v"; `algorithm` "auto" or one of the op's offered
+/// algorithms, as above): the one dispatch from an op's name, for
+/// weave-ops, the Python bindings and RegisteredOp.
 Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
                                     const std::string &dtype, int64_t count,
                                     const std::string &algorithm = "auto");

@@ -103,18 +103,11 @@ public:
   using CollectiveOp::CollectiveOp;
 };
 
-/// The shape of a fused matmul op: rows per member's shard, the reduction
-/// dimension, the columns (of a member's b).
-struct MatmulShape {
-  int64_t mShard = 0;
-  int64_t k = 0;
-  int64_t n = 0;
-};
-
-/// The kernel instance of the fused matmul op named `op`
-/// ("all_gather_matmul", "matmul_reduce_scatter"): the dispatch from an
-/// op's name for weave-ops and the Python bindings, as opInstance for the
-/// collectives.
+/// The kernel instance of the fused matmul op named `op` (an OpSpec of
+/// family FusedMatmul: "all_gather_matmul", "matmul_reduce_scatter"; shape
+/// checked first): the dispatch from an op's name for weave-ops and the
+/// Python bindings, as opInstance for the collectives. MatmulShape is in
+/// Registry.h.
 Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           uint32_t teamSize,
                                           const std::string &dtype,

@@ -1,7 +1,7 @@
 //===- KernelSource.h - Where the ops' kernels come from --------*- C++ -*-===//
 //
 // Every op runs a kernel written in the dialect: one of the templates of
-// examples/ (embedded in the library) with its placeholders filled for the
+// ops/templates/ (embedded in the library) with its placeholders filled for the
 // op's shape and dtype, a *kernel instance*. A KernelSource turns an
 // instance into a bundle: the JIT compiles it (JitSource.h, needs
 // Weave::jit), or a folder of bundles compiled ahead of time with weavec
@@ -25,13 +25,13 @@ namespace weave::ops {
 
 using TemplateValues = std::vector<std::pair<std::string, std::string>>;
 
-/// A collective template (examples/<example>/<stem>.mlir.in) instantiated
+/// A template (ops/templates/<folder>/<stem>.mlir.in) instantiated
 /// for a dtype, a team size and an element count. Every placeholder a
 /// collective template may use follows from these three
 /// (collectiveValues); `extra` adds what a particular template needs
 /// besides.
 struct KernelInstance {
-  /// The template, as `<example>/<stem>`, e.g.
+  /// The template, as `<folder>/<stem>`, e.g.
   /// "all_reduce/one_shot_all_reduce".
   std::string templateName;
   /// The kernel (gpu.func) to launch from it.
@@ -89,7 +89,7 @@ int64_t collectiveBlocks(const std::string &dtype, int64_t count);
 Expected<std::string> fillTemplate(std::string text, const TemplateValues &values,
                                    const std::string &what);
 
-/// The names of the embedded templates (`<example>/<stem>`).
+/// The names of the embedded templates (`<folder>/<stem>`).
 std::vector<std::string> templateNames();
 /// The embedded text of one template; NotFound if there is none.
 Expected<std::string> templateText(const std::string &name);

@@ -1,8 +1,8 @@
 //===- CollectiveCheck.h - What the collective kernels compute --*- C++ -*-===//
 //
-// The host side of the collective kernels of examples/, without CUDA (unit
-// tested on the CPU in test/unit/examples): which collective a bundle
-// holds, fresh random inputs (and all-to-all-v counts), their bytes in the
+// The host side of the collective kernels (ops/templates/), without CUDA
+// (unit tested on the CPU in test/unit/examples): which collective a bundle
+// holds (a kernel of weave::ops' registry, weave/ops/Registry.h), fresh random inputs (and all-to-all-v counts), their bytes in the
 // kernel's dtype, and the check of a member's output against float64.
 // examples/support Collectives.h adds the buffers on a team.
 //
@@ -11,6 +11,7 @@
 #ifndef WEAVE_EXAMPLES_COLLECTIVECHECK_H
 #define WEAVE_EXAMPLES_COLLECTIVECHECK_H
 
+#include "weave/ops/Registry.h"
 #include "weave/runtime/Bundle.h"
 
 #include <cstdint>
@@ -33,9 +34,17 @@ namespace examples {
 /// Sums are taken in f32 in rank order and rounded once to the dtype.
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, AllToAllV };
 
+/// What the registered collective op `op` computes (its OpSpec name), or
+/// InvalidArgument: the checker's one case per op, which
+/// test/unit/ops checks covers every collective of the registry.
+Expected<Collective> collectiveOf(const std::string &op);
+
 /// A collective kernel of a bundle.
 struct CollectiveKernel {
   const KernelInfo *info = nullptr;
+  /// The op and algorithm of the registry the kernel is.
+  const ops::OpSpec *op = nullptr;
+  const ops::AlgorithmSpec *algorithm = nullptr;
   Collective kind = Collective::AllReduce;
   /// "f32" or "bf16".
   std::string dtype;
@@ -59,13 +68,10 @@ struct CollectiveKernel {
   size_t heapBytes(int slots) const;
 };
 
-/// The first kernel of `bundle` whose name is a collective of examples/
-/// (one_shot_all_reduce, two_shot_all_reduce, atomic_all_reduce,
-/// all_gather, all_gather_flags, all_gather_ll, reduce_scatter, all_to_all,
-/// all_to_all_v, and issue #30's push_all_reduce, push_all_gather,
-/// direct_all_gather, push_reduce_scatter, push_all_to_all,
-/// direct_all_to_all)
-/// with a 1-D `input` of f32 or bf16.
+/// The first kernel of `bundle` that is a kernel of a collective op of the
+/// registry (ops::registeredKernels(): every algorithm, the examples' own
+/// variants included: one_shot_all_reduce, push_all_gather, all_gather_ll,
+/// ...), with a 1-D `input` of f32 or bf16.
 Expected<CollectiveKernel> findCollective(const Bundle &bundle);
 
 /// The host side of one launch: every member's input (values of the dtype,

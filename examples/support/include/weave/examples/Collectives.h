@@ -1,7 +1,7 @@
 //===- Collectives.h - Buffers, inputs and checks of collective kernels -*- C++ -*-===//
 //
 // What a host program needs to run and check any of the collective kernels
-// of examples/ (all_reduce, all_gather, reduce_scatter, all_to_all) on a
+// of the op registry (ops/templates/: all_reduce, all_gather, ...) on a
 // team: buffers for every parameter the manifest lists, the inputs written
 // on the members' streams, the outputs poisoned and checked
 // (CollectiveCheck.h has what the kernels compute, without CUDA). Used by

@@ -1,0 +1,287 @@
+//===- Registry.cpp - The one table of the ready-made ops -----------------===//
+//
+// One entry per op. Everything else that names an op (Instances.cpp,
+// Bindings.cpp, Collectives.cpp, weave-ops, the Python module, the checker
+// in examples/support, bench/collectives, test/gpu/run_loopback.sh) reads
+// this table; test/unit/ops/OpsRegistryTest.cpp fails when one of them
+// misses an entry or an entry disagrees with its template.
+//
+//===----------------------------------------------------------------------===//
+
+#include "weave/ops/Registry.h"
+
+#include "weave/ops/FusedMatmul.h"
+
+namespace weave::ops {
+
+namespace {
+
+constexpr int64_t kAny = int64_t(1) << 62;
+
+// Shorthands for the table below.
+constexpr Owned kSems = Owned::Semaphores;
+constexpr Owned kSym = Owned::SymmetricWorkspace;
+constexpr Owned kLocal = Owned::LocalWorkspace;
+const std::vector<std::string> kSumTypes = {"f32", "bf16"};
+const std::vector<std::string> kMoveTypes = {"f16", "bf16", "f32"};
+const std::vector<std::string> kMatmulTypes = {"f16", "bf16"};
+const std::vector<RoleSpec> kInOut = {{"input", false}, {"output", true}};
+
+/// The issue #30 push protocol: the peers' double-buffered scratch, a
+/// launch epoch per block, one flag per parity, block and peer.
+std::vector<OwnedParam> pushState() {
+  return {{"scratch", kSym}, {"epoch", kLocal}, {"arrived", kSems}};
+}
+/// The direct (bandwidth) protocol: ready and done flags per block.
+std::vector<OwnedParam> directState() {
+  return {{"epoch", kLocal}, {"ready", kSems}, {"done", kSems}};
+}
+
+std::vector<OpSpec> makeRegistry() {
+  std::vector<OpSpec> ops;
+
+  // The choice tables (issue #30): for each op, rows in order; Auto takes
+  // the first row whose team range holds the team size and whose maxBytes
+  // is at least N x the element size (N: the template's count, i.e. what a
+  // member sends to each peer: the all-reduce's whole input, the
+  // all-gather's input, the reduce-scatter's output block, the
+  // all-to-all's block per pair). Measured on 4 x H200 (NV18), bf16 and
+  // f32, CUDA graphs, 2026-11-26 (docs/PERF.md, "Collectives on 2 and 4
+  // GPUs (issue #30)"): the fastest kernel of ours at each size, D = 2 for
+  // the rows up to team 2 and D = 4 for the rows from team 3 (a team of 3
+  // takes D = 4's crossovers, the smaller of the two). Each op's last row
+  // also holds team size 0 (an instance for any team size): only the
+  // all-reduce's two-shot is one. `weave_bench_collectives --table`
+  // prints these rows from a sweep.
+
+  ops.push_back(
+      {"all_reduce",
+       "all-reduce",
+       OpFamily::Collective,
+       "count",
+       /*reduces=*/true,
+       kSumTypes,
+       kInOut,
+       {{"one_shot", "all_reduce/one_shot_all_reduce", "one_shot_all_reduce",
+         /*perTeam=*/false, true, true, {{"barrier", kSems}}},
+        {"two_shot", "all_reduce/two_shot_all_reduce", "two_shot_all_reduce",
+         false, true, true, {{"barrier", kSems}}},
+        {"push", "all_reduce/push_all_reduce", "push_all_reduce", true, true,
+         true, pushState()},
+        // Sums by weave.atomic_add (order-dependent bits); its template
+        // takes WIDTH, LOAD, LOADED and VALUE besides.
+        {"atomic", "all_reduce/atomic_all_reduce", "atomic_all_reduce", false,
+         /*offered=*/false, /*rankOrder=*/false, {{"barrier", kSems}}}},
+       // push: 3.9-5.5 us up to 256 KB (NCCL 6.6-8.6 at D = 2, 9.3-11.4 at
+       // D = 4); still ahead of two-shot at 4 MB (D = 2) and 1 MB (D = 4).
+       {{1, 2, 4 << 20, "push"},
+        {3, 1024, 1 << 20, "push"},
+        {0, 1024, kAny, "two_shot"}}});
+
+  ops.push_back(
+      {"all_gather",
+       "all-gather",
+       OpFamily::Collective,
+       "count",
+       false,
+       kMoveTypes,
+       {{"input", false}, {"output", true, false, RoleExtent::TeamTimesCount}},
+       {{"put", "all_gather/all_gather", "all_gather", true, true, true,
+         {{"arrived", kSems}, {"barrier", kSems}}},
+        {"push", "all_gather/push_all_gather", "push_all_gather", true, true,
+         true, pushState()},
+        {"direct", "all_gather/direct_all_gather", "direct_all_gather", true,
+         true, true, directState()},
+        // Epoch flags (mode(set) / cmp(eq)) instead of a counter.
+        {"flags", "all_gather/all_gather_flags", "all_gather_flags", true,
+         false, true,
+         {{"epoch", kLocal}, {"arrived", kSems}, {"barrier", kSems}}},
+        // Low-latency packets: whole 32-bit words only (even bf16 counts).
+        {"ll", "all_gather/all_gather_ll", "all_gather_ll", true, false, true,
+         {{"lines", kSym}, {"epoch", kLocal}}}},
+       // push copies out of its scratch: cheaper than direct's ready
+       // handshake only while the copy is small (to 512 KB per peer at
+       // D = 2; at D = 4 the two are within 0.1 us from 16 KB per peer).
+       {{1, 2, 512 << 10, "push"},
+        {3, 1024, 4 << 10, "push"},
+        {0, 1024, kAny, "direct"}}});
+
+  ops.push_back(
+      {"reduce_scatter",
+       "reduce-scatter",
+       OpFamily::Collective,
+       "count",
+       true,
+       kSumTypes,
+       {{"input", false, false, RoleExtent::TeamTimesCount}, {"output", true}},
+       {{"pull", "reduce_scatter/reduce_scatter", "reduce_scatter", true, true,
+         true, {{"barrier", kSems}}},
+        {"push", "reduce_scatter/push_reduce_scatter", "push_reduce_scatter",
+         true, true, true, pushState()}},
+       // push sums its scratch locally; the pull kernel reads the peers in
+       // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
+       {{1, 2, 2 << 20, "push"},
+        {3, 1024, 4 << 20, "push"},
+        {0, 1024, kAny, "pull"}}});
+
+  ops.push_back(
+      {"all_to_all",
+       "all-to-all",
+       OpFamily::Collective,
+       "count",
+       false,
+       kMoveTypes,
+       {{"input", false, false, RoleExtent::TeamTimesCount},
+        {"output", true, false, RoleExtent::TeamTimesCount}},
+       {{"put", "all_to_all/all_to_all", "all_to_all", true, true, true,
+         {{"arrived", kSems}, {"barrier", kSems}}},
+        {"push", "all_to_all/push_all_to_all", "push_all_to_all", true, true,
+         true, pushState()},
+        {"direct", "all_to_all/direct_all_to_all", "direct_all_to_all", true,
+         true, true, directState()}},
+       {{1, 2, 512 << 10, "push"},
+        {3, 1024, 4 << 10, "push"},
+        {0, 1024, kAny, "direct"}}});
+
+  ops.push_back(
+      {"all_to_all_v",
+       "all-to-all-v",
+       OpFamily::Collective,
+       "capacity",
+       false,
+       kMoveTypes,
+       {{"input", false, false, RoleExtent::TeamTimesCount},
+        {"counts", false, false, RoleExtent::Team},
+        {"output", true, false, RoleExtent::TeamTimesCount}},
+       {{"put", "all_to_all/all_to_all_v", "all_to_all_v", true, true, true,
+         {{"table", kSym}, {"arrived", kSems}, {"barrier", kSems}}}},
+       {{0, 1024, kAny, "put"}}});
+
+  // The all-gather matmul's `a` is symmetric (D x m_shard rows): the
+  // member's shard is staged into its own rows, the ring fills the others.
+  // `launches` (the kernel's epoch) and the semaphores are the op's.
+  OpSpec agmm{"all_gather_matmul",
+              "all-gather matmul",
+              OpFamily::FusedMatmul,
+              "",
+              false,
+              kMatmulTypes,
+              {{"a", false, /*memberBlock=*/true}, {"b", false}, {"c", true}},
+              {{"ring", "collective_matmul/all_gather_matmul",
+                "all_gather_matmul", true, true, true,
+                {{"ready", kSems}, {"launches", kLocal}, {"done", kSems}}}},
+              {}};
+  agmm.matmulInstance = [](uint32_t d, const std::string &dtype,
+                           const MatmulShape &s) -> Expected<KernelInstance> {
+    WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, s.mShard, s.k, s.n));
+    return AllGatherMatmul::instanceFor(d, dtype, s.k, s.n);
+  };
+  agmm.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
+    // Saturated: a shard too large to multiply (checkShape rejects it with
+    // its reason) must not wrap into a small, valid-looking row count.
+    int64_t rows;
+    if (__builtin_mul_overflow(int64_t(d), s.mShard, &rows))
+      rows = INT64_MAX;
+    return ParamShapes{{"a", {rows, s.k}}, {"c", {rows, s.n}}};
+  };
+  ops.push_back(std::move(agmm));
+
+  // `slots` (symmetric, 2 x D slots of m_shard rows: the template says
+  // why), `partial` (the pipeline's operand, whose stores the epilogue
+  // replaces), `launches` (the kernel's epoch) and the barrier are the
+  // op's.
+  OpSpec mrs{"matmul_reduce_scatter",
+             "matmul reduce-scatter",
+             OpFamily::FusedMatmul,
+             "",
+             false,
+             kMatmulTypes,
+             {{"a", false}, {"b", false}, {"c", true}},
+             {{"owner_slots", "matmul_reduce_scatter/matmul_reduce_scatter",
+               "matmul_reduce_scatter", true, true, true,
+               {{"partial", kLocal},
+                {"slots", kSym},
+                {"launches", kLocal},
+                {"barrier", kSems}}}},
+             {}};
+  mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
+                          const MatmulShape &s) -> Expected<KernelInstance> {
+    WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, s.mShard, s.k, s.n));
+    return MatmulReduceScatter::instanceFor(d, dtype, s.k, s.n);
+  };
+  mrs.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
+    int64_t rows;
+    if (__builtin_mul_overflow(int64_t(d), s.mShard, &rows))
+      rows = INT64_MAX;
+    // The GEMM + RS's `partial` is the pipeline's out operand, which its
+    // epilogue region replaces: nothing is stored to it and no tensor map
+    // is built for it, so one row tile of memory backs the argument.
+    return ParamShapes{{"a", {rows, s.k}},
+                       {"partial", {MatmulReduceScatter::kRowTile, s.n}},
+                       {"slots", {2 * rows, s.n}},
+                       {"c", {s.mShard, s.n}}};
+  };
+  ops.push_back(std::move(mrs));
+  return ops;
+}
+
+} // namespace
+
+const std::vector<OpSpec> &opRegistry() {
+  static const std::vector<OpSpec> registry = makeRegistry();
+  return registry;
+}
+
+const OpSpec *findOp(const std::string &name) {
+  for (const OpSpec &op : opRegistry())
+    if (op.name == name)
+      return &op;
+  return nullptr;
+}
+
+std::string opNames(OpFamily family) {
+  std::string names;
+  for (const OpSpec &op : opRegistry())
+    if (op.family == family)
+      names += (names.empty() ? "" : ", ") + op.name;
+  return names;
+}
+
+const AlgorithmSpec *OpSpec::algorithm(const std::string &name) const {
+  for (const AlgorithmSpec &a : algorithms)
+    if (a.name == name)
+      return &a;
+  return nullptr;
+}
+
+std::string OpSpec::offeredNames() const {
+  std::string names;
+  for (const AlgorithmSpec &a : algorithms)
+    if (a.offered)
+      names += (names.empty() ? "'" : ", '") + a.name + "'";
+  return names;
+}
+
+bool OpSpec::takesDtype(const std::string &dtype) const {
+  for (const std::string &t : dtypes)
+    if (t == dtype)
+      return true;
+  return false;
+}
+
+std::vector<RegisteredKernel> registeredKernels() {
+  std::vector<RegisteredKernel> kernels;
+  for (const OpSpec &op : opRegistry())
+    for (const AlgorithmSpec &a : op.algorithms)
+      kernels.push_back({&op, &a});
+  return kernels;
+}
+
+RegisteredKernel findRegisteredKernel(const std::string &kernel) {
+  for (const RegisteredKernel &k : registeredKernels())
+    if (k.algorithm->kernel == kernel)
+      return k;
+  return {nullptr, nullptr};
+}
+
+} // namespace weave::ops

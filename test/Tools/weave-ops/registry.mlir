@@ -1,0 +1,65 @@
+// weave-ops prints the op registry (weave/ops/Registry.h) and can make the
+// kernel of every op and algorithm in it: a registered op weave-ops cannot
+// print fails here.
+// RUN: weave-ops ops | FileCheck %s --check-prefix=OPS
+// RUN: weave-ops --list | FileCheck %s --check-prefix=OPS
+// OPS: all_reduce collective f32,bf16 input,output one_shot,two_shot,push
+// OPS: all_to_all_v collective f16,bf16,f32 input,counts,output put
+// OPS: all_gather_matmul fused_matmul f16,bf16 a,b,c
+// RUN: weave-ops kernels | FileCheck %s --check-prefix=KERNELS
+// KERNELS: all_reduce collective push all_reduce/push_all_reduce push_all_reduce team offered
+// KERNELS: all_gather collective ll all_gather/all_gather_ll all_gather_ll team example
+// KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
+
+// Every offered kernel of every op, through `weave-ops source`, in the
+// op's first dtype: the source defines the kernel the registry names.
+// RUN: weave-ops ops > %t.ops
+// RUN: weave-ops kernels | while read -r op family algorithm template kernel team offered; do \
+// RUN:   [ "$offered" = offered ] || continue; \
+// RUN:   dtype=$(grep "^$op " %t.ops | cut -d' ' -f3 | cut -d, -f1); \
+// RUN:   if [ "$family" = collective ]; then \
+// RUN:     weave-ops source $op --team-size 2 --dtype $dtype --count 8 --algorithm $algorithm -o %t.mlir || exit 1; \
+// RUN:   else \
+// RUN:     weave-ops source $op --team-size 2 --dtype $dtype --m-shard 128 --k 256 --n 320 -o %t.mlir || exit 1; \
+// RUN:   fi; \
+// RUN:   grep -q "gpu.func @$kernel(" %t.mlir || { echo "no kernel $kernel"; exit 1; }; \
+// RUN:   echo "made $op $algorithm"; \
+// RUN: done | FileCheck %s --check-prefix=MADE
+// MADE: made all_reduce one_shot
+// MADE: made all_to_all_v put
+// MADE: made matmul_reduce_scatter
+
+// The build has a case for every registered collective kernel: bundles of
+// its template in examples/ (run by the loopback suite through the
+// `collectives` checker); and where the benchmark measures an op at all,
+// bundles in bench/collectives for every algorithm its choice table can
+// pick (the sweep regenerates the table). Read from the Ninja build file
+// (other generators: not checked).
+// RUN: weave-ops kernels | while read -r op family algorithm template kernel team offered; do \
+// RUN:   [ "$family" = collective ] || continue; \
+// RUN:   [ -f %weave_obj_root/build.ninja ] || continue; \
+// RUN:   grep -qE "^build examples/(${template%%/*}/)?${kernel}_(f16|bf16|f32)_d[a-z0-9]+_n[0-9]+\.wbundle" %weave_obj_root/build.ninja || { echo "no examples bundle of $kernel"; exit 1; }; \
+// RUN:   echo "examples $kernel"; \
+// RUN: done | FileCheck %s --check-prefix=BUILD
+// BUILD: examples one_shot_all_reduce
+// BUILD: examples all_gather_ll
+// BUILD: examples all_to_all_v
+// RUN: weave-ops kernels > %t.kernels
+// RUN: weave-ops choices | while read -r op team bytes algorithm; do \
+// RUN:   [ -f %weave_obj_root/build.ninja ] || continue; \
+// RUN:   benched=no; \
+// RUN:   for k in $(grep "^$op collective " %t.kernels | cut -d' ' -f5); do \
+// RUN:     grep -qE "^build bench/collectives/${k}_(f16|bf16|f32)_d" %weave_obj_root/build.ninja && benched=yes; \
+// RUN:   done; \
+// RUN:   [ $benched = yes ] || continue; \
+// RUN:   kernel=$(grep "^$op collective $algorithm " %t.kernels | cut -d' ' -f5); \
+// RUN:   [ -n "$kernel" ] || { echo "no kernel for $op $algorithm"; exit 1; }; \
+// RUN:   grep -qE "^build bench/collectives/${kernel}_(f16|bf16|f32)_d[a-z0-9]+_n[0-9]+\.wbundle" %weave_obj_root/build.ninja || { echo "no benchmark bundle of $kernel"; exit 1; }; \
+// RUN:   echo "bench $kernel"; \
+// RUN: done | FileCheck %s --check-prefix=BENCH
+// BENCH: bench push_all_reduce
+// BENCH: bench two_shot_all_reduce
+// BENCH: bench all_to_all_v
+// RUN: weave-ops choices | FileCheck %s --check-prefix=CHOICES
+// CHOICES: all_reduce 1-2 4194304 push
+// CHOICES: all_reduce 0-1024 any two_shot
