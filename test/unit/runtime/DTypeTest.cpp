@@ -1,0 +1,138 @@
+//===- DTypeTest.cpp - The dtype table: consistent, named, one error ------===//
+
+#include "weave/runtime/Bundle.h"
+#include "weave/runtime/DType.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+using namespace weave;
+
+namespace {
+
+std::string nameOf(const DTypeTraits &t) { return t.name; }
+
+TEST(DTypeTest, EveryRowIsConsistent) {
+  std::set<std::string> names, torchNames;
+  for (size_t i = 0; i < kNumDTypes; ++i) {
+    const DTypeTraits &t = kDTypeTable[i];
+    SCOPED_TRACE(nameOf(t));
+    EXPECT_EQ(static_cast<size_t>(t.dtype), i) << "rows follow the enum";
+    EXPECT_EQ(&traitsOf(t.dtype), &t);
+    EXPECT_TRUE(names.insert(t.name).second) << "duplicate name";
+    if (t.torchName) {
+      EXPECT_TRUE(torchNames.insert(t.torchName).second) << "duplicate torch";
+    }
+    EXPECT_TRUE(t.bytes == 1 || t.bytes == 2 || t.bytes == 4 || t.bytes == 8);
+    bool isFloat = t.kind == DTypeKind::Float;
+    // The name spells the kind and width: f16/bf16/f32/..., i8/i32, u32.
+    std::string bits = std::to_string(8 * t.bytes);
+    std::string prefix = isFloat ? (t.dlpack == DLPackCode::Bfloat ? "bf" : "f")
+                         : t.kind == DTypeKind::SignedInt ? "i"
+                                                          : "u";
+    EXPECT_EQ(nameOf(t), prefix + bits);
+    // DLPack's code agrees with the kind.
+    if (isFloat) {
+      EXPECT_TRUE(t.dlpack == DLPackCode::Float ||
+                  t.dlpack == DLPackCode::Bfloat);
+    } else {
+      EXPECT_EQ(t.dlpack, t.kind == DTypeKind::SignedInt ? DLPackCode::Int
+                                                         : DLPackCode::UInt);
+    }
+    // A tensor map of a dtype has its width; of a float, a float type.
+    switch (t.tma) {
+    case TmaDataType::None:
+      break;
+    case TmaDataType::F16:
+    case TmaDataType::BF16:
+      EXPECT_TRUE(isFloat);
+      EXPECT_EQ(t.bytes, 2u);
+      break;
+    case TmaDataType::F32:
+      EXPECT_TRUE(isFloat);
+      EXPECT_EQ(t.bytes, 4u);
+      break;
+    case TmaDataType::F64:
+      EXPECT_TRUE(isFloat);
+      EXPECT_EQ(t.bytes, 8u);
+      break;
+    default:
+      EXPECT_FALSE(isFloat) << "an integer tensor map for a float";
+    }
+    // The pipeline loads its operands with TMA and multiplies them with
+    // k16 wgmmas (16-bit operands); it stores its output with TMA.
+    if (t.matmulOperand) {
+      EXPECT_NE(t.wgmma, WgmmaKind::None);
+      EXPECT_NE(t.tma, TmaDataType::None);
+      EXPECT_EQ(t.bytes, 2u);
+      EXPECT_TRUE(t.matmulOutput);
+    }
+    if (t.matmulOutput) {
+      EXPECT_NE(t.tma, TmaDataType::None);
+    }
+    // atomic_add: f32 one at a time, 16-bit floats in 32-bit pairs.
+    if (t.atomicAdd == AtomicAddForm::PackedPair) {
+      EXPECT_EQ(t.bytes, 2u);
+    }
+    if (t.atomicAdd != AtomicAddForm::None) {
+      EXPECT_TRUE(isFloat);
+    } else {
+      EXPECT_EQ(t.atomicAddMinCc, 0u);
+    }
+    if (t.tmaMinMax) {
+      EXPECT_NE(t.tma, TmaDataType::None);
+    }
+    // The reducing templates widen floats to f32 (arith.extf).
+    if (t.collectives == CollectiveUse::MoveAndReduce) {
+      EXPECT_TRUE(isFloat && t.bytes <= 4);
+    }
+    // Only u32 is no MLIR element type of its own (MLIR's i32 is i32).
+    EXPECT_EQ(t.kernelArgument, t.kind != DTypeKind::UnsignedInt);
+  }
+  EXPECT_EQ(names.size(), kNumDTypes);
+}
+
+TEST(DTypeTest, NamesRoundTrip) {
+  for (const DTypeTraits &t : kDTypeTable) {
+    std::optional<DType> found = findDType(t.name);
+    ASSERT_TRUE(found) << t.name;
+    EXPECT_EQ(*found, t.dtype);
+    EXPECT_STREQ(dtypeName(*found), t.name);
+    Expected<DType> parsed = parseDType(t.name);
+    ASSERT_TRUE(parsed) << t.name;
+    EXPECT_EQ(*parsed, t.dtype);
+    EXPECT_EQ(dtypeBytes(t.name), t.bytes);
+  }
+  // Usable at compile time.
+  static_assert(findDType("bf16") == DType::BF16);
+  static_assert(traitsOf(DType::F32).bytes == 4);
+  static_assert(!findDType("fp8"));
+}
+
+TEST(DTypeTest, UnknownNameIsOneError) {
+  for (const char *bad : {"", "fp8", "F16", "float16", "bf16 ", "u8"}) {
+    EXPECT_FALSE(findDType(bad)) << bad;
+    EXPECT_EQ(dtypeBytes(bad), 0u) << bad;
+    Expected<DType> parsed = parseDType(bad);
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_EQ(parsed.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(parsed.error().message(),
+              "unknown dtype '" + std::string(bad) +
+                  "' (expected f16, bf16, f32, f64, i8, i32, i64 or u32)");
+  }
+}
+
+TEST(DTypeTest, NamesAsProse) {
+  auto tma = [](const DTypeTraits &t) { return t.tma != TmaDataType::None; };
+  EXPECT_EQ(dtypeNames(tma), "f16, bf16 or f32");
+  EXPECT_EQ(dtypeNames(tma, " and "), "f16, bf16 and f32");
+  EXPECT_EQ(dtypeNames([](const DTypeTraits &t) { return t.matmulOperand; }),
+            "f16 or bf16");
+  EXPECT_EQ(dtypeNames([](const DTypeTraits &t) { return t.bytes == 1; }),
+            "i8");
+  EXPECT_EQ(dtypeNames([](const DTypeTraits &) { return false; }), "");
+}
+
+} // namespace
