@@ -181,6 +181,36 @@ TEST(OpsInstances, BadRequestsAreErrors) {
   }
 }
 
+// A name that is no dtype is the dtype table's one error (parseDType), with
+// the op in front; a known dtype the op does not take names those it does,
+// from the table.
+TEST(OpsInstances, UnknownDTypeIsTheTablesError) {
+  for (const OpCase &op : opCases()) {
+    SCOPED_TRACE(op.name);
+    Expected<KernelInstance> fp8 = op.instance(2, "fp8", 16);
+    ASSERT_FALSE(fp8);
+    EXPECT_EQ(fp8.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(fp8.error().message().find(
+                  ": unknown dtype 'fp8' (expected f16, bf16, f32, f64, i8, "
+                  "i32, i64 or u32)"),
+              std::string::npos)
+        << fp8.error().message();
+    Expected<KernelInstance> i8 = op.instance(2, "i8", 16);
+    ASSERT_FALSE(i8);
+    EXPECT_NE(i8.error().message().find(
+                  op.reduces ? "'i8' is not supported (bf16 or f32: sums"
+                             : "'i8' is not supported (f16, bf16 or f32)"),
+              std::string::npos)
+        << i8.error().message();
+  }
+  Expected<KernelInstance> matmul =
+      matmulOpInstance("all_gather_matmul", 2, "fp8", {128, 64, 64});
+  ASSERT_FALSE(matmul);
+  EXPECT_NE(matmul.error().message().find("unknown dtype 'fp8'"),
+            std::string::npos)
+      << matmul.error().message();
+}
+
 TEST(OpsInstances, TemplatesAreEmbedded) {
   std::vector<std::string> names = templateNames();
   for (const char *name :
