@@ -248,7 +248,8 @@ PYBIND11_MODULE(_core, m) {
           py::arg("dtype"), py::arg("value"),
           "a scalar of the dtype named (the dtype table: 4- and 8-byte "
           "floats from float(value), integers from int(value))")
-      .def_readonly("dtype", &ScalarValue::dtype);
+      .def_readonly("dtype", &ScalarValue::dtype)
+      .def_readonly("bits", &ScalarValue::bits);
 
   m.def(
       "check_args",
