@@ -176,9 +176,8 @@ Status verifyKernel(const KernelInfo &kernel) {
     switch (param.kind) {
     case abi::ParamKind::Buffer:
     case abi::ParamKind::Symmetric:
-      if (dtypeBytes(param.dtype) == 0)
-        return kernelError(kernel, what + " needs a known dtype, found '" +
-                                       param.dtype + "'");
+      if (Expected<DType> dtype = parseDType(param.dtype); !dtype)
+        return kernelError(kernel, what + ": " + dtype.error().message());
       if (param.shape.empty())
         return kernelError(kernel, what + " needs a shape");
       for (int64_t d : param.shape)
