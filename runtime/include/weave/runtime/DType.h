@@ -60,11 +60,11 @@ enum class AtomicAddForm : uint8_t { None, Scalar, PackedPair };
 /// Which collective op templates (ops/, examples/*/*.mlir.in) take a dtype.
 enum class CollectiveUse : uint8_t {
   None,
-  /// The moving ones (all-gather, all-to-all, ...): any 2- or 4-byte type.
+  /// The moving ones only (all-gather, all-to-all, ...).
   Move,
-  /// The reducing ones too: they widen to f32, sum, and round once (WIDEN /
-  /// NARROW in the templates). f16 is not offered: it has not been tested
-  /// against the reference.
+  /// The reducing ones too: they widen to f32, sum, and round to T (WIDEN /
+  /// NARROW in the templates). Not f16, whose sums would round in f16 on
+  /// the way (not offered; ops/lib/Instances.cpp).
   MoveAndReduce,
 };
 
