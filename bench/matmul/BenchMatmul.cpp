@@ -170,7 +170,7 @@ std::vector<Case> findCases(const Options &o,
                                "\\.wbundle");
   for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
     const std::vector<std::string> &m = file.groups;
-    DType dtype = *parseDType(m[1]);
+    DType dtype = *parseMatmulDType(m[1]);
     if (std::find(o.dtypes.begin(), o.dtypes.end(), dtype) == o.dtypes.end())
       continue;
     cases.push_back({dtype,
@@ -461,7 +461,7 @@ std::vector<Case> readSweep(const Options &o) {
         std::sscanf(line, "%15s %lld %lld %lld %399s %399s", dtype, &m, &n, &k,
                     stat, dyn) != 6)
       continue;
-    std::optional<DType> dt = parseDType(dtype);
+    std::optional<DType> dt = parseMatmulDType(dtype);
     if (!dt || std::find(o.dtypes.begin(), o.dtypes.end(), *dt) ==
                    o.dtypes.end())
       continue;

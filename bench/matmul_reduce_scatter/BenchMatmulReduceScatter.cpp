@@ -191,7 +191,7 @@ std::vector<Case> findBundles(const Options &o) {
   for (const BundleFile &file : findBundleFiles(o.bundleDir, name)) {
     const std::vector<std::string> &m = file.groups;
     Case c;
-    c.dtype = *parseDType(m[1]);
+    c.dtype = *parseMatmulDType(m[1]);
     c.d = std::stoll(m[2]);
     c.path = file.path;
     c.dynamic = m[3].rfind("dyn", 0) == 0;

@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
     else
       return usage();
   }
-  std::optional<DType> dtype = bench::parseDType(options.dtype);
+  std::optional<DType> dtype = bench::parseMatmulDType(options.dtype);
   if (!dtype || options.mShard <= 0 || options.k <= 0 || options.nShard <= 0 ||
       options.iterations <= 0)
     return usage();

@@ -19,16 +19,27 @@ namespace weave::ops {
 
 namespace {
 
-/// The dtypes a template takes: the reducing ones sum in f32 and round once
-/// to T, which f16 would do on the way too (not offered).
+/// The dtypes a template takes (the dtype table's `collectives`): the
+/// reducing ones sum in f32 and round once to T, which f16 would do on the
+/// way too (not offered).
 Status checkRequest(const std::string &op, const std::string &dtype,
                     bool reduces, const char *what, int64_t count) {
-  if (!(dtype == "f32" || dtype == "bf16" || (!reduces && dtype == "f16")))
-    return Error(ErrorCode::InvalidArgument,
-                 op + ": dtype '" + dtype + "' is not supported (" +
-                     (reduces ? "f32 or bf16: sums are accumulated in f32"
-                              : "f16, bf16 or f32") +
-                     ")");
+  Expected<DType> known = parseDType(dtype);
+  if (!known)
+    return std::move(known).takeError().addContext(op);
+  CollectiveUse use = traitsOf(*known).collectives;
+  if (use == CollectiveUse::None ||
+      (reduces && use != CollectiveUse::MoveAndReduce))
+    return Error(
+        ErrorCode::InvalidArgument,
+        op + ": dtype '" + dtype + "' is not supported (" +
+            (reduces ? dtypeNames([](const DTypeTraits &t) {
+                         return t.collectives == CollectiveUse::MoveAndReduce;
+                       }) + ": sums are accumulated in f32"
+                     : dtypeNames([](const DTypeTraits &t) {
+                         return t.collectives != CollectiveUse::None;
+                       })) +
+            ")");
   if (count < 1 || count > (int64_t(1) << 40))
     return Error(ErrorCode::InvalidArgument,
                  op + ": " + what + " must be between 1 and 2^40, got " +
@@ -160,9 +171,15 @@ Status checkMatmul(const std::string &op, const std::string &dtype,
   auto fail = [&](const std::string &what) {
     return Error(ErrorCode::InvalidArgument, op + ": " + what);
   };
-  if (dtype != "f16" && dtype != "bf16")
-    return fail("dtype '" + dtype +
-                "' is not supported (f16 or bf16: the matmul sums in f32)");
+  Expected<DType> known = parseDType(dtype);
+  if (!known)
+    return std::move(known).takeError().addContext(op);
+  if (!traitsOf(*known).matmulOperand)
+    return fail("dtype '" + dtype + "' is not supported (" +
+                dtypeNames([](const DTypeTraits &t) {
+                  return t.matmulOperand;
+                }) +
+                ": the matmul sums in f32)");
   if (teamSize < 1)
     return fail("the team size must be at least 1");
   for (auto [name, value] : {std::pair<const char *, int64_t>{"k", k},

@@ -30,8 +30,11 @@ int64_t collectiveBlocks(const std::string &dtype, int64_t count) {
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                 int64_t count, const TemplateValues &extra) {
   auto str = [](int64_t v) { return std::to_string(v); };
-  bool narrow = dtype != "f32";
-  int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
+  // The reducing templates sum in f32: T widens to it (WIDEN) and rounds
+  // back once (NARROW); f32 itself passes through.
+  std::optional<DType> known = findDType(dtype);
+  bool narrow = known != DType::F32;
+  int64_t element = known ? traitsOf(*known).bytes : 4;
   int64_t words = count * element / 4;
   int64_t vw = 16 / element;
   while (vw > 1 && count % vw != 0)

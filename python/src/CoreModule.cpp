@@ -15,6 +15,7 @@
 #include "weave/ops/FusedMatmul.h"
 #include "weave/ops/Registry.h"
 #include "weave/runtime/Bundle.h"
+#include "weave/runtime/DType.h"
 #include "weave/runtime/KernelArgs.h"
 #ifdef WEAVE_PYTHON_WITH_JIT
 #include "weave/Compiler.h"
@@ -22,8 +23,11 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
+
 namespace py = pybind11;
 using namespace weave;
+using weave::python::raise;
 using weave::python::unwrap;
 using weave::python::withoutGil;
 
@@ -214,7 +218,39 @@ PYBIND11_MODULE(_core, m) {
       .def_static("i64", &ScalarValue::i64)
       .def_static("f32", &ScalarValue::f32)
       .def_static("f64", &ScalarValue::f64)
-      .def_readonly("dtype", &ScalarValue::dtype);
+      .def_static(
+          "of",
+          [](const std::string &dtype, py::object value) {
+            const DTypeTraits &t = traitsOf(unwrap(parseDType(dtype)));
+            if (t.bytes != 4 && t.bytes != 8)
+              raise(Error(ErrorCode::InvalidArgument,
+                          "no scalar of dtype " + dtype + " (scalars are " +
+                              dtypeNames([](const DTypeTraits &s) {
+                                return s.bytes == 4 || s.bytes == 8;
+                              }) +
+                              ")"));
+            ScalarValue scalar{t.name, 0};
+            if (t.kind == DTypeKind::Float && t.bytes == 4) {
+              float f = static_cast<float>(py::float_(value).cast<double>());
+              uint32_t b;
+              std::memcpy(&b, &f, 4);
+              scalar.bits = b;
+            } else if (t.kind == DTypeKind::Float) {
+              double d = py::float_(value).cast<double>();
+              std::memcpy(&scalar.bits, &d, 8);
+            } else {
+              // Two's complement, cut to the width (as i32 and u32 do).
+              // (int() of a float truncates, as the binding always did.)
+              auto v = static_cast<uint64_t>(py::int_(value).cast<int64_t>());
+              scalar.bits = t.bytes == 4 ? uint64_t(uint32_t(v)) : v;
+            }
+            return scalar;
+          },
+          py::arg("dtype"), py::arg("value"),
+          "a scalar of the dtype named (the dtype table: 4- and 8-byte "
+          "floats from float(value), integers from int(value))")
+      .def_readonly("dtype", &ScalarValue::dtype)
+      .def_readonly("bits", &ScalarValue::bits);
 
   m.def(
       "check_args",
@@ -231,6 +267,40 @@ PYBIND11_MODULE(_core, m) {
       "the checks a launch makes before anything runs (count, kind, dtype, "
       "shape, alignment, heap); raises WeaveError naming the parameter");
   m.def("dtype_bytes", &dtypeBytes, py::arg("dtype"));
+  // The dtype table (weave/runtime/DType.h), one dict per dtype in table
+  // order: what weave.runtime needs of a dtype comes from here.
+  m.def(
+      "dtypes",
+      [] {
+        py::list rows;
+        for (const DTypeTraits &t : kDTypeTable) {
+          py::dict row;
+          row["name"] = t.name;
+          row["bytes"] = t.bytes;
+          row["kind"] = t.kind == DTypeKind::Float       ? "float"
+                        : t.kind == DTypeKind::SignedInt ? "int"
+                                                         : "uint";
+          row["torch"] = t.torchName ? py::object(py::str(t.torchName))
+                                     : py::object(py::none());
+          row["dlpack_code"] = static_cast<int>(t.dlpack);
+          row["tma"] = t.tma != TmaDataType::None;
+          row["matmul_operand"] = t.matmulOperand;
+          row["reduces"] = t.collectives == CollectiveUse::MoveAndReduce;
+          row["collectives"] = t.collectives != CollectiveUse::None;
+          rows.append(row);
+        }
+        return rows;
+      },
+      "the dtype table: name, bytes, kind (float/int/uint), torch name, "
+      "DLPack type code and what takes it");
+  m.def(
+      "parse_dtype",
+      [](const std::string &name) {
+        return dtypeName(unwrap(parseDType(name)));
+      },
+      py::arg("name"),
+      "the name back if it names a dtype; raises WeaveError (unknown dtype) "
+      "otherwise");
 
   m.def(
       "op_instance",

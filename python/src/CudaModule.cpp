@@ -145,28 +145,23 @@ py::bytes copyFromDevice(const Team &team, size_t local, uint64_t pointer,
   return py::bytes(bytes);
 }
 
+/// The DLPack type of a dtype, from the dtype table (its DLPack code and
+/// width).
 dl::DataType dlType(const std::string &dtype) {
-  if (dtype == "f16")
-    return {dl::kFloat, 16, 1};
-  if (dtype == "bf16")
-    return {dl::kBfloat, 16, 1};
-  if (dtype == "f32")
-    return {dl::kFloat, 32, 1};
-  if (dtype == "f64")
-    return {dl::kFloat, 64, 1};
-  if (dtype == "i8")
-    return {dl::kInt, 8, 1};
-  if (dtype == "i32")
-    return {dl::kInt, 32, 1};
-  if (dtype == "i64")
-    return {dl::kInt, 64, 1};
-  if (dtype == "u32")
-    return {dl::kUInt, 32, 1};
-  raise(Error(ErrorCode::InvalidArgument,
-              "a symmetric buffer of dtype '" + dtype +
-                  "' cannot be exported (allocate it with allocate_tensor "
-                  "and a dtype: f16, bf16, f32, f64, i8, i32, i64, u32)"));
+  Expected<DType> known = parseDType(dtype);
+  if (!known)
+    raise(std::move(known).takeError().addContext(
+        "a symmetric buffer cannot be exported (allocate it with "
+        "allocate_tensor and a dtype)"));
+  const DTypeTraits &t = traitsOf(*known);
+  return {static_cast<uint8_t>(t.dlpack), static_cast<uint8_t>(8 * t.bytes),
+          1};
 }
+static_assert(uint8_t(DLPackCode::Int) == dl::kInt &&
+                  uint8_t(DLPackCode::UInt) == dl::kUInt &&
+                  uint8_t(DLPackCode::Float) == dl::kFloat &&
+                  uint8_t(DLPackCode::Bfloat) == dl::kBfloat,
+              "DType.h's DLPack codes are dlpack.h's");
 
 /// What a DLPack tensor of a symmetric buffer owns: the heap (so that the
 /// mapping outlives the tensor) and the shape array DLPack points into.

@@ -295,3 +295,41 @@ def test_version_is_the_projects():
                       (root / "CMakeLists.txt").read_text()).group(1)
     assert weave.__version__ == cmake
     assert "version=project_version()" in (root / "setup.py").read_text()
+
+
+def test_the_dtype_table_is_exposed():
+    rows = weave._core.dtypes()
+    names = [r["name"] for r in rows]
+    assert names[:8] == ["f16", "bf16", "f32", "f64", "i8", "i32", "i64", "u32"]
+    for r in rows:
+        assert weave._core.dtype_bytes(r["name"]) == r["bytes"]
+        assert weave._core.parse_dtype(r["name"]) == r["name"]
+        assert r["kind"] in ("float", "int", "uint")
+    # weave.runtime maps torch dtypes through these names.
+    torch_names = {r["torch"]: r["name"] for r in rows if r["torch"]}
+    assert {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+            "int8": "i8", "int32": "i32", "int64": "i64"}.items() <= torch_names.items()
+    assert "u32" not in torch_names.values()
+    assert [r["name"] for r in rows if r["reduces"]][:2] == ["bf16", "f32"]
+    assert [r["name"] for r in rows if r["matmul_operand"]][:2] == ["f16", "bf16"]
+    with pytest.raises(weave.WeaveError,
+                       match=r"unknown dtype 'x16' \(expected f16, bf16, f32, f64, i8, i32, i64"):
+        weave._core.parse_dtype("x16")
+    assert weave._core.dtype_bytes("x16") == 0
+
+
+def test_scalars_from_the_dtype_table():
+    import struct
+    of, sv = weave._core.ScalarValue.of, weave._core.ScalarValue
+    assert of("f32", 1.5).bits == struct.unpack("<I", struct.pack("<f", 1.5))[0] == sv.f32(1.5).bits
+    assert of("f32", 2).bits == sv.f32(2.0).bits  # an int for a float
+    assert of("f64", -0.25).bits == sv.f64(-0.25).bits
+    assert of("i32", -1).bits == sv.i32(-1).bits == 0xFFFFFFFF
+    assert of("i32", 2.7).bits == 2  # a float for an int: truncated, as int() does
+    assert of("u32", 2**32 - 1).bits == sv.u32(2**32 - 1).bits
+    assert of("i64", -2).bits == sv.i64(-2).bits == 2**64 - 2
+    assert of("i64", 5).dtype == "i64"
+    with pytest.raises(weave.WeaveError, match="no scalar of dtype i8 .scalars are f32, f64, i32, i64 or u32."):
+        of("i8", 1)
+    with pytest.raises(weave.WeaveError, match="unknown dtype 'x16'"):
+        of("x16", 1)

@@ -37,10 +37,8 @@ def team_from_process_group(group=None, timeout_ms=60000):
 Stream = _cuda.Stream
 DeviceMemory = _cuda.DeviceMemory
 
-_TORCH_DTYPES = {
-    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
-    "int8": "i8", "int32": "i32", "int64": "i64",
-}
+# torch dtype name -> weave dtype name, from the dtype table (weave/runtime/DType.h).
+_TORCH_DTYPES = {row["torch"]: row["name"] for row in _core.dtypes() if row["torch"]}
 
 
 def _torch():
@@ -301,12 +299,11 @@ class KernelLauncher:
         if isinstance(arg, SymmetricTensor):
             return arg.buffer
         if param.kind == "scalar" and isinstance(arg, (int, float)):
-            make = {"i32": _core.ScalarValue.i32, "u32": _core.ScalarValue.u32,
-                    "i64": _core.ScalarValue.i64, "f32": _core.ScalarValue.f32,
-                    "f64": _core.ScalarValue.f64}.get(param.dtype)
-            if make is None:
-                raise WeaveError("InvalidArgument", f"{where}: no scalar of dtype {param.dtype}")
-            return make(float(arg) if param.dtype.startswith("f") else int(arg))
+            try:
+                return _core.ScalarValue.of(param.dtype, arg)
+            except WeaveError as error:
+                message = error.message.removeprefix(f"{error.code}: ")
+                raise WeaveError(error.code, f"{where}: {message}") from None
         refs = tensor_refs(team, where, arg)
         if refs is None:
             return arg  # a runtime value; the runtime checks its kind

@@ -176,9 +176,8 @@ Status verifyKernel(const KernelInfo &kernel) {
     switch (param.kind) {
     case abi::ParamKind::Buffer:
     case abi::ParamKind::Symmetric:
-      if (dtypeBytes(param.dtype) == 0)
-        return kernelError(kernel, what + " needs a known dtype, found '" +
-                                       param.dtype + "'");
+      if (Expected<DType> dtype = parseDType(param.dtype); !dtype)
+        return kernelError(kernel, what + ": " + dtype.error().message());
       if (param.shape.empty())
         return kernelError(kernel, what + " needs a shape");
       for (int64_t d : param.shape)
@@ -289,15 +288,8 @@ Status verifyKernel(const KernelInfo &kernel) {
 } // namespace
 
 uint32_t dtypeBytes(const std::string &dtype) {
-  if (dtype == "i8")
-    return 1;
-  if (dtype == "f16" || dtype == "bf16")
-    return 2;
-  if (dtype == "f32" || dtype == "i32" || dtype == "u32")
-    return 4;
-  if (dtype == "f64" || dtype == "i64")
-    return 8;
-  return 0;
+  std::optional<DType> known = findDType(dtype);
+  return known ? traitsOf(*known).bytes : 0;
 }
 
 uint32_t paramBytes(const ParamInfo &param) {

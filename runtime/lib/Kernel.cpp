@@ -15,16 +15,27 @@ namespace weave {
 
 namespace {
 
+// TmaDataType (DType.h, no CUDA header) spells CUtensorMapDataType's values.
+#define WEAVE_SAME_TMA_TYPE(ours, cuda)                                        \
+  static_assert(static_cast<int>(TmaDataType::ours) ==                         \
+                    static_cast<int>(CU_TENSOR_MAP_DATA_TYPE_##cuda),          \
+                "TmaDataType::" #ours " is not CU_TENSOR_MAP_DATA_TYPE_" #cuda)
+WEAVE_SAME_TMA_TYPE(UInt8, UINT8);
+WEAVE_SAME_TMA_TYPE(UInt16, UINT16);
+WEAVE_SAME_TMA_TYPE(UInt32, UINT32);
+WEAVE_SAME_TMA_TYPE(Int32, INT32);
+WEAVE_SAME_TMA_TYPE(UInt64, UINT64);
+WEAVE_SAME_TMA_TYPE(Int64, INT64);
+WEAVE_SAME_TMA_TYPE(F16, FLOAT16);
+WEAVE_SAME_TMA_TYPE(F32, FLOAT32);
+WEAVE_SAME_TMA_TYPE(F64, FLOAT64);
+WEAVE_SAME_TMA_TYPE(BF16, BFLOAT16);
+#undef WEAVE_SAME_TMA_TYPE
+
+/// A layout's dataType comes from a dtype whose tma is not None
+/// (computeTmaLayout rejects the others).
 CUtensorMapDataType toCuda(TmaDataType type) {
-  switch (type) {
-  case TmaDataType::F16:
-    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  case TmaDataType::BF16:
-    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  case TmaDataType::F32:
-    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  }
-  return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  return static_cast<CUtensorMapDataType>(type);
 }
 
 CUtensorMapSwizzle swizzleOf(uint32_t bytes) {

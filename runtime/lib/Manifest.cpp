@@ -199,9 +199,9 @@ const ParamKey kParamKeys[] = {
      },
      [](const ParamInfo &p) { return p.dtype; },
      [](const std::string &value, ParamInfo &p) -> std::string {
-       if (dtypeBytes(value) == 0)
-         return "!unknown dtype '" + value +
-                "' (expected f16, bf16, f32, f64, i8, i32, i64 or u32)";
+       Expected<DType> dtype = parseDType(value);
+       if (!dtype)
+         return "!" + dtype.error().message();
        p.dtype = value;
        return "";
      }},

@@ -368,12 +368,15 @@ Status SymmetricHeap::free(const SymmetricBuffer &buffer) {
 Expected<SymmetricBuffer>
 SymmetricHeap::allocateTensor(const std::string &dtype,
                               std::vector<int64_t> shape, size_t alignment) {
+  Expected<DType> known = parseDType(dtype);
+  if (!known)
+    return std::move(known).takeError().addContext("cannot allocate a tensor");
   ParamInfo probe;
   probe.kind = abi::ParamKind::Symmetric;
   probe.dtype = dtype;
   probe.shape = shape;
   uint64_t bytes = tensorBytes(probe);
-  if (dtypeBytes(dtype) == 0 || bytes == 0)
+  if (bytes == 0)
     return Error(ErrorCode::InvalidArgument,
                  "cannot allocate a tensor of dtype '" + dtype +
                      "' with an empty or non-positive shape");

@@ -17,16 +17,15 @@ Error tmaError(const ParamInfo &tma, const std::string &message) {
 Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
                                      const ParamInfo &source) {
   TmaLayout layout;
-  if (source.dtype == "f16")
-    layout.dataType = TmaDataType::F16;
-  else if (source.dtype == "bf16")
-    layout.dataType = TmaDataType::BF16;
-  else if (source.dtype == "f32")
-    layout.dataType = TmaDataType::F32;
-  else
+  std::optional<DType> dtype = findDType(source.dtype);
+  if (!dtype || traitsOf(*dtype).tma == TmaDataType::None)
     return tmaError(tma, "source '" + source.name + "' has dtype '" +
-                             source.dtype + "', expected f16, bf16 or f32");
-  layout.elementBytes = dtypeBytes(source.dtype);
+                             source.dtype + "', expected " +
+                             dtypeNames([](const DTypeTraits &t) {
+                               return t.tma != TmaDataType::None;
+                             }));
+  layout.dataType = traitsOf(*dtype).tma;
+  layout.elementBytes = traitsOf(*dtype).bytes;
   size_t rank = source.shape.size();
   if (rank < 1 || rank > 5)
     return tmaError(tma, "source '" + source.name + "' has rank " +

@@ -62,7 +62,7 @@ void parseCommandLine(Args &args, CommonOptions &options,
       std::string d = args.value();
       if (d == "all")
         options.dtypes = {DType::F16, DType::BF16};
-      else if (auto t = parseDType(d))
+      else if (auto t = parseMatmulDType(d))
         options.dtypes = {*t};
       else
         args.fail("--dtype is f16, bf16 or all");

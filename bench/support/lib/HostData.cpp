@@ -12,16 +12,11 @@
 namespace weave {
 namespace bench {
 
-std::optional<DType> parseDType(const std::string &name) {
-  if (name == "f16")
-    return DType::F16;
-  if (name == "bf16")
-    return DType::BF16;
+std::optional<DType> parseMatmulDType(const std::string &name) {
+  std::optional<DType> dtype = findDType(name);
+  if (dtype && traitsOf(*dtype).matmulOperand)
+    return dtype;
   return std::nullopt;
-}
-
-const char *dtypeName(DType dtype) {
-  return dtype == DType::F16 ? "f16" : "bf16";
 }
 
 uint16_t floatToHalf(float value) {

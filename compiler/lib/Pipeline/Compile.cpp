@@ -4,6 +4,7 @@
 
 #include "weave/Conversion/Passes.h"
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
+#include "weave/Dialect/Weave/IR/DTypeMlir.h"
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
@@ -361,17 +362,38 @@ checkTensorMaps(gpu::GPUFuncOp func, const ::weave::KernelInfo &info,
 /// `arch`, with an error at the op (it failed in ptxas, at 0:0): bf16x2
 /// reductions, TMA copies and clusters need sm_90, the matmul pipeline's
 /// wgmma and setmaxnreg sm_90a.
+/// The atomic adds every supported arch has, "f16 pairs or f32".
+static std::string atomicAddsBelowSm90() {
+  std::vector<std::string> forms;
+  for (const DTypeTraits &t : ::weave::kDTypeTable)
+    if (t.atomicAdd != ::weave::AtomicAddForm::None && t.atomicAddMinCc < 90)
+      forms.push_back(std::string(t.name) +
+                      (t.atomicAdd == ::weave::AtomicAddForm::PackedPair
+                           ? " pairs"
+                           : ""));
+  std::string text;
+  for (size_t i = 0; i < forms.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == forms.size() ? " or " : ", ") + forms[i];
+  return text;
+}
+
 static LogicalResult checkArchOfOps(ModuleOp module, StringRef arch) {
   unsigned cc = getComputeCapability(arch);
   bool archA = arch.ends_with("a");
   WalkResult result = module.walk([&](Operation *op) -> WalkResult {
-    StringRef what;
+    std::string what;
     bool needsA = false;
     if (auto atomic = dyn_cast<AtomicAddOp>(op)) {
-      if (cast<MemRefType>(atomic.getBuffer().getType())
-              .getElementType()
-              .isBF16())
-        what = "a bf16x2 atomic add (red.global.add.noftz.bf16x2)";
+      // The compute capability each atomic add needs is in the dtype table.
+      const DTypeTraits *traits = getDTypeTraits(
+          cast<MemRefType>(atomic.getBuffer().getType()).getElementType());
+      if (traits && traits->atomicAddMinCc > cc) {
+        std::string ptx = std::string(traits->name) +
+                          (traits->atomicAdd == ::weave::AtomicAddForm::PackedPair
+                               ? "x2"
+                               : "");
+        what = "a " + ptx + " atomic add (red.global.add.noftz." + ptx + ")";
+      }
     } else if (isa<CopySmemToGmemOp, CopyGmemToSmemOp>(op)) {
       what = "a TMA copy (cp.async.bulk.tensor)";
     } else if (isa<WaitSmemToGmemOp>(op)) {
@@ -390,9 +412,9 @@ static LogicalResult checkArchOfOps(ModuleOp module, StringRef arch) {
                     << ", but the target is --arch=" << arch << "; compile for "
                     << (needsA ? "sm_90a" : "sm_90 or sm_90a")
                     << (isa<AtomicAddOp>(op)
-                            ? " (or add f16 pairs or f32, which older GPUs "
-                              "reduce)"
-                            : "");
+                            ? " (or add " + atomicAddsBelowSm90() +
+                                  ", which older GPUs reduce)"
+                            : std::string());
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

@@ -14,6 +14,7 @@
 #include "weave/runtime/Abi.h"
 #include "weave/runtime/Bootstrap.h"
 #include "weave/runtime/Bundle.h"
+#include "weave/runtime/DType.h"
 #include "weave/runtime/Device.h"
 #include "weave/runtime/Error.h"
 #include "weave/runtime/Kernel.h"

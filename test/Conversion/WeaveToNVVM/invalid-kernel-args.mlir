@@ -13,7 +13,7 @@ gpu.func @dynamic_strided(%a: memref<4xf32>, %b: memref<?x4xf32, strided<[?, 1]>
 // -----
 
 gpu.module @m {
-// expected-error @+1 {{kernel argument #0 of type 'i16' cannot be passed: scalars are i32, i64, f32 or f64}}
+// expected-error @+1 {{kernel argument #0 of type 'i16' cannot be passed: scalars are f32, f64, i32 or i64}}
 gpu.func @i16_scalar(%x: i16) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   gpu.return
 }
@@ -22,7 +22,7 @@ gpu.func @i16_scalar(%x: i16) kernel attributes {weave.kernel = #weave.kernel<me
 // -----
 
 gpu.module @m {
-// expected-error @+1 {{kernel argument #0 of type 'i8' cannot be passed: scalars are i32, i64, f32 or f64}}
+// expected-error @+1 {{kernel argument #0 of type 'i8' cannot be passed: scalars are f32, f64, i32 or i64}}
 gpu.func @i8_scalar(%x: i8) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   gpu.return
 }

@@ -26,7 +26,7 @@ func.func @single_half(%buf: memref<1024xf16, #weave.symmetric>, %v: f16, %i: in
 // -----
 
 func.func @unsupported_buffer(%buf: memref<1024xi32, #weave.symmetric>, %v: f32, %i: index) {
-  // expected-error @below {{'weave.atomic_add' op expects a buffer of f32, f16 or bf16 elements, got 'memref<1024xi32, #weave.symmetric>'}}
+  // expected-error @below {{'weave.atomic_add' op expects a buffer of f16, bf16 or f32 elements, got 'memref<1024xi32, #weave.symmetric>'}}
   weave.atomic_add %v, %buf[%i] : f32, memref<1024xi32, #weave.symmetric>
   return
 }

@@ -121,7 +121,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @k(
-      // expected-error @below {{kernel argument #0 of type 'index' cannot be passed to a weave kernel; kernel arguments are memrefs in global memory (static or dynamic shape, identity layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or #weave.symmetric memory space), !weave.semaphore, or scalars of type i32, i64, f32 or f64}}
+      // expected-error @below {{kernel argument #0 of type 'index' cannot be passed to a weave kernel; kernel arguments are memrefs in global memory (static or dynamic shape, identity layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or #weave.symmetric memory space), !weave.semaphore, or scalars of type f32, f64, i32 or i64}}
       %i: index) kernel
       attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [32, 1, 1]>} {
     gpu.return

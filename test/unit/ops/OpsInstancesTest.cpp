@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/ops/Collectives.h"
+#include "weave/ops/FusedMatmul.h"
 #ifdef WEAVE_OPS_TEST_JIT
 #include "weave/ops/JitSource.h"
 #endif
@@ -179,6 +180,35 @@ TEST(OpsInstances, BadRequestsAreErrors) {
     // f16 sums would round in f16 on the way: only the moving ops take it.
     EXPECT_EQ(bool(op.instance(2, "f16", 16)), !op.reduces);
   }
+}
+
+// A name that is no dtype is the dtype table's one error (parseDType), with
+// the op in front; a known dtype the op does not take names those it does,
+// from the table.
+TEST(OpsInstances, UnknownDTypeIsTheTablesError) {
+  for (const OpCase &op : opCases()) {
+    SCOPED_TRACE(op.name);
+    Expected<KernelInstance> x16 = op.instance(2, "x16", 16);
+    ASSERT_FALSE(x16);
+    EXPECT_EQ(x16.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(x16.error().message().find(
+                  ": unknown dtype 'x16' (expected f16, bf16, f32, f64, i8, "),
+              std::string::npos)
+        << x16.error().message();
+    Expected<KernelInstance> i8 = op.instance(2, "i8", 16);
+    ASSERT_FALSE(i8);
+    EXPECT_NE(i8.error().message().find(
+                  op.reduces ? "'i8' is not supported (bf16 or f32: sums"
+                             : "'i8' is not supported (f16, bf16 or f32)"),
+              std::string::npos)
+        << i8.error().message();
+  }
+  Expected<KernelInstance> matmul =
+      matmulOpInstance("all_gather_matmul", 2, "x16", {128, 64, 64});
+  ASSERT_FALSE(matmul);
+  EXPECT_NE(matmul.error().message().find("unknown dtype 'x16'"),
+            std::string::npos)
+      << matmul.error().message();
 }
 
 TEST(OpsInstances, TemplatesAreEmbedded) {

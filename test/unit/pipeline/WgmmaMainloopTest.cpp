@@ -166,4 +166,41 @@ TEST(WgmmaMainloop, ConsumerIssuesItsWgmmaAndReleasesEachSlotOnce) {
   }
 }
 
+// The operand type comes from the dtype table: bf16 multiplies as bf16 (not
+// whatever is not f16), and a type the table gives no pipeline wgmma stops
+// the compiler instead of being multiplied as bf16.
+TEST(WgmmaMainloop, OperandTypeFromTheDTypeTable) {
+  Fixture f("tile(128, 256, 64) stages(4) {consumers = 2 : i64}");
+  ASSERT_TRUE(f.pm.op);
+  WgmmaMainloop mainloop(f.b, f.tiling, *f.layout, f.smem, *f.ring,
+                         f.b.getBF16Type(), f.operand(0, 0, 0),
+                         f.operand(1, 0, 0));
+  mainloop.consumeTile(f.free(), f.free(), f.free(), f.free());
+  auto mmas = collect<NVVM::WgmmaMmaAsyncOp>(f.pm.kernel());
+  ASSERT_FALSE(mmas.empty());
+  for (auto mma : mmas) {
+    EXPECT_EQ(mma.getTypeA(), NVVM::WGMMATypes::bf16);
+    EXPECT_EQ(mma.getTypeB(), NVVM::WGMMATypes::bf16);
+  }
+}
+
+TEST(WgmmaMainloopDeathTest, RejectsATypeThatIsNoPipelineOperand) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char *type : {"f32", "i8"}) {
+    EXPECT_DEATH(
+        {
+          Fixture f("tile(128, 256, 64) stages(4) {consumers = 2 : i64}");
+          Type input = std::string(type) == "f32" ? Type(f.b.getF32Type())
+                                                  : Type(f.b.getI8Type());
+          WgmmaMainloop mainloop(f.b, f.tiling, *f.layout, f.smem, *f.ring,
+                                 input, f.operand(0, 0, 0),
+                                 f.operand(1, 0, 0));
+          mainloop.consumeTile(f.free(), f.free(), f.free(), f.free());
+        },
+        std::string(type) +
+            " is no wgmma operand of the matmul pipeline \\(expected f16 or "
+            "bf16");
+  }
+}
+
 } // namespace

@@ -561,6 +561,21 @@ TEST(BundleVerify, TmaDtypeDiffersFromSource) {
   expectInvalid(b, "dtype 'f32' differs from its source's 'f16'");
 }
 
+// A name that is no dtype: the table's one message (parseDType), from
+// verifyBundle and from the manifest reader alike.
+TEST(BundleVerify, UnknownDtypeIsTheTablesError) {
+  Bundle b = makeBundle();
+  b.kernels[0].params[0].dtype = "x16";
+  expectInvalid(b, "unknown dtype 'x16' (expected f16, bf16, ");
+  Status status = verifyBundle(b);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().message().find(
+                "parameter '" + b.kernels[0].params[0].name +
+                "': unknown dtype 'x16'"),
+            std::string::npos)
+      << status.error().message();
+}
+
 TEST(BundleVerify, ScalarNeedsFourOrEightBytes) {
   Bundle b = makeBundle();
   b.kernels[0].params[3].dtype = "f16";

@@ -2,6 +2,7 @@
 
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
 
+#include "weave/Dialect/Weave/IR/DTypeMlir.h"
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
@@ -20,21 +21,22 @@ using namespace mlir;
 using namespace mlir::weave;
 
 FailureOr<std::string> mlir::weave::getDTypeName(Type type) {
-  if (type.isF16())
-    return std::string("f16");
-  if (type.isBF16())
-    return std::string("bf16");
-  if (type.isF32())
-    return std::string("f32");
-  if (type.isF64())
-    return std::string("f64");
-  if (type.isSignlessInteger(8))
-    return std::string("i8");
-  if (type.isSignlessInteger(32))
-    return std::string("i32");
-  if (type.isSignlessInteger(64))
-    return std::string("i64");
+  if (std::optional<DType> dtype = getDType(type))
+    return std::string(::weave::dtypeName(*dtype));
   return failure();
+}
+
+/// The dtypes a kernel's buffers hold, "f16, bf16, ... or i64".
+static std::string bufferDTypes() {
+  return ::weave::dtypeNames(
+      [](const DTypeTraits &t) { return t.kernelArgument; });
+}
+
+/// The dtypes a kernel's scalars take: 4 or 8 bytes (one parameter word).
+static std::string scalarDTypes() {
+  return ::weave::dtypeNames([](const DTypeTraits &t) {
+    return t.kernelArgument && t.bytes >= 4;
+  });
 }
 
 /// Matches `device` against `(device_id + c) mod num_devices` (or plain
@@ -95,11 +97,14 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
 }
 
 /// What a kernel argument may be, for messages that reject one.
-static constexpr llvm::StringLiteral kPassableTypes =
-    "kernel arguments are memrefs in global memory (static or dynamic shape, "
-    "identity layout, element type f16, bf16, f32, f64, i8, i32 or i64; default, 1 or "
-    "#weave.symmetric memory space), !weave.semaphore, or scalars of type "
-    "i32, i64, f32 or f64";
+static std::string passableTypes() {
+  return "kernel arguments are memrefs in global memory (static or dynamic "
+         "shape, identity layout, element type " +
+         bufferDTypes() +
+         "; default, 1 or #weave.symmetric memory space), !weave.semaphore, "
+         "or scalars of type " +
+         scalarDTypes();
+}
 
 /// Whether `name` can name a parameter in the manifest and in the runtime's
 /// argument binding: a C identifier.
@@ -125,7 +130,7 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
     if (sem.getCount() == 0)
       return fail("cannot be passed: a semaphore needs at least one counter");
     param.kind = ::weave::abi::ParamKind::Semaphore;
-    param.dtype = "u32";
+    param.dtype = ::weave::dtypeName(DType::U32);
     param.semaphoreCount = sem.getCount();
     param.shape.push_back(sem.getCount());
     return success();
@@ -140,7 +145,8 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
     FailureOr<std::string> dtype = getDTypeName(memref.getElementType());
     if (failed(dtype))
       return fail("has an element type the runtime does not support; "
-                  "buffers hold f16, bf16, f32, f64, i8, i32 or i64");
+                  "buffers hold " +
+                  bufferDTypes());
     if (memref.getRank() == 0)
       return fail("cannot be passed: the ABI takes buffers of rank 1 or more");
     // The runtime and the lowering compute byte sizes and offsets in
@@ -171,13 +177,13 @@ static LogicalResult classifyParam(gpu::GPUFuncOp func, unsigned index,
   }
   if (type.isIntOrFloat()) {
     FailureOr<std::string> dtype = getDTypeName(type);
-    if (failed(dtype) || type.getIntOrFloatBitWidth() < 32)
-      return fail("cannot be passed: scalars are i32, i64, f32 or f64");
+    if (failed(dtype) || ::weave::dtypeBytes(*dtype) < 4)
+      return fail("cannot be passed: scalars are " + scalarDTypes());
     param.kind = ::weave::abi::ParamKind::Scalar;
     param.dtype = *dtype;
     return success();
   }
-  return fail("cannot be passed to a weave kernel; " + kPassableTypes);
+  return fail("cannot be passed to a weave kernel; " + passableTypes());
 }
 
 /// Computes the user parameters of `func` (names, kinds, shapes), checking
@@ -385,7 +391,9 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     ::weave::ParamInfo param;
     param.kind = kind;
     param.name = name;
-    param.dtype = kind == ::weave::abi::ParamKind::PeerBases ? "" : "u32";
+    param.dtype = kind == ::weave::abi::ParamKind::PeerBases
+                      ? ""
+                      : ::weave::dtypeName(DType::U32);
     result.params.push_back(std::move(param));
   }
   // The launch size of each dynamic dimension: the lowering rebuilds the

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Conversion/WeaveToNVVM/WeaveToNVVM.h"
+#include "weave/Dialect/Weave/IR/DTypeMlir.h"
 #include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "weave/Conversion/Passes.h"
@@ -1096,18 +1097,24 @@ struct AtomicAddOpLowering : public ConvertOpToLLVMPattern<AtomicAddOp> {
       ptr = offsetPointer(rewriter, loc, ptr,
                           peerDelta(rewriter, loc, *team, adaptor.getDevice()));
     }
-    Type elt = type.getElementType();
+    // The verifier admits the dtypes whose table row has an atomic add; the
+    // PTX type is the dtype's name (f32; f16x2, bf16x2 for a pair).
+    const DTypeTraits *traits = getDTypeTraits(type.getElementType());
+    if (!traits || traits->atomicAdd == ::weave::AtomicAddForm::None)
+      return rewriter.notifyMatchFailure(op, "no atomic add of this type");
+    std::string name = traits->name;
     Value value = adaptor.getValue();
-    if (elt.isF32()) {
-      inlinePtx(rewriter, loc, {}, "red.relaxed.sys.global.add.f32 [$0], $1;",
-                "l,f,~{memory}", {ptr, value});
+    if (traits->atomicAdd == ::weave::AtomicAddForm::Scalar) {
+      inlinePtx(rewriter, loc, {},
+                "red.relaxed.sys.global.add." + name + " [$0], $1;",
+                traits->bytes == 8 ? "l,d,~{memory}" : "l,f,~{memory}",
+                {ptr, value});
     } else {
       // The pair travels in one 32-bit register.
       Value bits =
           LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), value);
       inlinePtx(rewriter, loc, {},
-                elt.isF16() ? "red.relaxed.sys.global.add.noftz.f16x2 [$0], $1;"
-                            : "red.relaxed.sys.global.add.noftz.bf16x2 [$0], $1;",
+                "red.relaxed.sys.global.add.noftz." + name + "x2 [$0], $1;",
                 "l,r,~{memory}", {ptr, bits});
     }
     rewriter.eraseOp(op);

@@ -1,6 +1,7 @@
 //===- WeaveOps.cpp - weave operations ------------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
+#include "weave/Dialect/Weave/IR/DTypeMlir.h"
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
 
@@ -703,14 +704,20 @@ LogicalResult AtomicAddOp::verify() {
                          << type;
   // One `red` instruction per element type: f32, or a packed pair of halves.
   Type elt = type.getElementType();
+  const DTypeTraits *traits = getDTypeTraits(elt);
+  auto form = traits ? traits->atomicAdd : ::weave::AtomicAddForm::None;
   Type expected;
-  if (elt.isF32())
+  if (form == ::weave::AtomicAddForm::Scalar)
     expected = elt;
-  else if (elt.isF16() || elt.isBF16())
+  else if (form == ::weave::AtomicAddForm::PackedPair)
     expected = VectorType::get({2}, elt);
   else
-    return emitOpError() << "expects a buffer of f32, f16 or bf16 elements, got "
-                         << type;
+    return emitOpError() << "expects a buffer of "
+                         << ::weave::dtypeNames([](const DTypeTraits &t) {
+                              return t.atomicAdd !=
+                                     ::weave::AtomicAddForm::None;
+                            })
+                         << " elements, got " << type;
   if (getValue().getType() != expected)
     return emitOpError() << "expects a value of type " << expected
                          << " for a buffer of " << elt << " elements, got "
@@ -791,10 +798,15 @@ static LogicalResult verifyTensorMapCopy(Operation *op, MemRefType tile,
                              << target.getElementType();
   // The runtime encodes tensor maps of these types only (its TmaLayout).
   Type elt = tile.getElementType();
-  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
-    return op->emitOpError() << "expects f16, bf16 or f32 elements (the "
-                                "tensor map types the runtime builds), got "
-                             << elt;
+  const DTypeTraits *traits = getDTypeTraits(elt);
+  if (!traits || traits->tma == ::weave::TmaDataType::None)
+    return op->emitOpError()
+           << "expects "
+           << ::weave::dtypeNames([](const DTypeTraits &t) {
+                return t.tma != ::weave::TmaDataType::None;
+              })
+           << " elements (the tensor map types the runtime builds), got "
+           << elt;
   if (!tile.hasStaticShape())
     return op->emitOpError() << "expects a static tile shape, got " << tile;
   if (tile.getRank() != global.getRank())
@@ -857,11 +869,17 @@ LogicalResult CopySmemToGmemOp::verify() {
                   "and reduce there";
     }
   Type elt = source.getElementType();
-  if (reduce && *reduce != TmaReduceKind::Add && elt.isF32())
-    return emitOpError() << "expects f16 or bf16 elements for a TMA reduce("
+  const DTypeTraits *traits = getDTypeTraits(elt);
+  if (reduce && *reduce != TmaReduceKind::Add && traits && !traits->tmaMinMax)
+    return emitOpError() << "expects "
+                         << ::weave::dtypeNames([](const DTypeTraits &t) {
+                              return t.tmaMinMax;
+                            })
+                         << " elements for a TMA reduce("
                          << stringifyTmaReduceKind(*reduce)
-                         << ") (cp.reduce.async.bulk.tensor has no f32 "
-                         << stringifyTmaReduceKind(*reduce) << "), got "
+                         << ") (cp.reduce.async.bulk.tensor has no "
+                         << traits->name << " " << stringifyTmaReduceKind(*reduce)
+                         << "), got "
                          << elt;
   return success();
 }
@@ -1083,15 +1101,24 @@ LogicalResult MatmulPipelineOp::verify() {
                << type;
   }
   Type elt = lhs.getElementType();
-  if (!elt.isF16() && !elt.isBF16())
-    return emitOpError() << "expects f16 or bf16 operands, got " << elt;
+  const DTypeTraits *eltTraits = getDTypeTraits(elt);
+  if (!eltTraits || !eltTraits->matmulOperand)
+    return emitOpError() << "expects "
+                         << ::weave::dtypeNames([](const DTypeTraits &t) {
+                              return t.matmulOperand;
+                            })
+                         << " operands, got " << elt;
   if (rhs.getElementType() != elt)
     return emitOpError() << "expects lhs and rhs of the same element type, got "
                          << elt << " and " << rhs.getElementType();
   Type outElt = out.getElementType();
-  if (!outElt.isF16() && !outElt.isBF16() && !outElt.isF32())
-    return emitOpError() << "expects an f16, bf16 or f32 output, got "
-                         << outElt;
+  const DTypeTraits *outTraits = getDTypeTraits(outElt);
+  if (!outTraits || !outTraits->matmulOutput)
+    return emitOpError() << "expects an "
+                         << ::weave::dtypeNames([](const DTypeTraits &t) {
+                              return t.matmulOutput;
+                            })
+                         << " output, got " << outElt;
 
   // Shapes: (M x K) @ (K x N) -> (M x N).
   // (A dynamic row count matches any: the runtime binds the sizes.)

@@ -10,6 +10,8 @@
 #ifndef WEAVE_RUNTIME_ABI_H
 #define WEAVE_RUNTIME_ABI_H
 
+#include "weave/runtime/DType.h"
+
 #include <cstdint>
 
 namespace weave {

@@ -58,7 +58,7 @@ struct DimRange {
 struct ParamInfo {
   abi::ParamKind kind;
   std::string name;
-  /// "f16","bf16","f32","f64","i8","i32","i64","u32"; "" when not applicable.
+  /// A dtype's name (DType.h: "f16", "bf16", ...); "" when not applicable.
   std::string dtype;
   /// Row-major, outermost first; empty for scalars. abi::kDynamicDim (`?`)
   /// for a dimension whose size comes from the argument at launch.
@@ -164,7 +164,8 @@ const KernelInfo *findKernel(const Bundle &bundle, const std::string &name);
 std::vector<const KernelInfo *> findVariants(const Bundle &bundle,
                                              const std::string &name);
 
-/// Size in bytes of one element of `dtype`, or 0 if unknown.
+/// Size in bytes of one element of `dtype` (traitsOf(...).bytes), or 0 if
+/// it names no dtype.
 uint32_t dtypeBytes(const std::string &dtype);
 /// Manifest spelling of a parameter kind, e.g. "peer_bases".
 const char *paramKindName(abi::ParamKind kind);

@@ -53,20 +53,22 @@ struct ScalarValue {
   std::string dtype;
   uint64_t bits = 0;
 
-  static ScalarValue u32(uint32_t v) { return {"u32", v}; }
+  static ScalarValue u32(uint32_t v) { return {dtypeName(DType::U32), v}; }
   static ScalarValue i32(int32_t v) {
-    return {"i32", static_cast<uint32_t>(v)};
+    return {dtypeName(DType::I32), static_cast<uint32_t>(v)};
   }
-  static ScalarValue i64(int64_t v) { return {"i64", static_cast<uint64_t>(v)}; }
+  static ScalarValue i64(int64_t v) {
+    return {dtypeName(DType::I64), static_cast<uint64_t>(v)};
+  }
   static ScalarValue f32(float v) {
     uint32_t b;
     std::memcpy(&b, &v, 4);
-    return {"f32", b};
+    return {dtypeName(DType::F32), b};
   }
   static ScalarValue f64(double v) {
     uint64_t b;
     std::memcpy(&b, &v, 8);
-    return {"f64", b};
+    return {dtypeName(DType::F64), b};
   }
 };
 

@@ -10,6 +10,8 @@
 #ifndef WEAVE_BENCH_HOSTDATA_H
 #define WEAVE_BENCH_HOSTDATA_H
 
+#include "weave/runtime/DType.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -20,12 +22,14 @@
 namespace weave {
 namespace bench {
 
-/// The 16-bit element types the matmul kernels take.
-enum class DType { F16, BF16 };
+/// The element types are the dtype table's (weave/runtime/DType.h; names
+/// through weave::dtypeName). The matmul benchmarks take its matmul
+/// operands, f16 and bf16, the 16-bit floats converted below.
+using weave::DType;
 
-/// "f16" / "bf16" (the manifest spelling), else nullopt.
-std::optional<DType> parseDType(const std::string &name);
-const char *dtypeName(DType dtype);
+/// The dtype named `name` if the matmul takes it (the table's
+/// matmulOperand), else nullopt.
+std::optional<DType> parseMatmulDType(const std::string &name);
 
 uint16_t floatToHalf(float value); ///< round to nearest even
 float halfToFloat(uint16_t bits);

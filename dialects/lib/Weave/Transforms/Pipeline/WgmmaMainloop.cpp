@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/WgmmaMainloop.h"
+#include "weave/Dialect/Weave/IR/DTypeMlir.h"
 #include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -14,6 +15,43 @@
 using namespace mlir;
 using namespace mlir::weave;
 using namespace mlir::weave::pipeline;
+
+/// The wgmma operand type of `inputType`, from the dtype table. The
+/// matmul_pipeline verifier admits only the table's matmulOperand dtypes
+/// (the k16 steps below take 16-bit operands); anything else here is a bug
+/// upstream, which stops the compiler rather than multiply the bits as
+/// another type.
+static NVVM::WGMMATypes getWgmmaType(Type inputType) {
+  const DTypeTraits *traits = getDTypeTraits(inputType);
+  if (traits && traits->matmulOperand) {
+    switch (traits->wgmma) {
+    case ::weave::WgmmaKind::F16:
+      return NVVM::WGMMATypes::f16;
+    case ::weave::WgmmaKind::BF16:
+      return NVVM::WGMMATypes::bf16;
+    case ::weave::WgmmaKind::TF32:
+      return NVVM::WGMMATypes::tf32;
+    case ::weave::WgmmaKind::E4M3:
+      return NVVM::WGMMATypes::e4m3;
+    case ::weave::WgmmaKind::E5M2:
+      return NVVM::WGMMATypes::e5m2;
+    case ::weave::WgmmaKind::S8:
+      return NVVM::WGMMATypes::s8;
+    case ::weave::WgmmaKind::U8:
+      return NVVM::WGMMATypes::u8;
+    case ::weave::WgmmaKind::None:
+      break;
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "WgmmaMainloop: " << inputType
+     << " is no wgmma operand of the matmul pipeline (expected "
+     << ::weave::dtypeNames(
+            [](const DTypeTraits &t) { return t.matmulOperand; })
+     << "; the matmul_pipeline verifier should have rejected it)";
+  llvm::report_fatal_error(llvm::StringRef(text));
+}
 
 Type WgmmaMainloop::getAccumulatorType() {
   SmallVector<Type> fields(tiling.subN / 2, b.getF32Type());
@@ -93,8 +131,7 @@ std::pair<SmallVector<Value>, Value>
 WgmmaMainloop::consumeTile(Value consumer, Value lane, Value numK,
                            Value firstStep) {
   MLIRContext *ctx = b.getContext();
-  NVVM::WGMMATypes inType =
-      inputType.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  NVVM::WGMMATypes inType = getWgmmaType(inputType);
   Type accType = getAccumulatorType();
   // wgmma groups a consumer leaves in flight at the end of a step.
   // wgmma.wait_group is warpgroup-wide: after it, one thread (per block of

@@ -18,11 +18,9 @@
 
 namespace weave {
 
-/// Element types the runtime encodes TMA descriptors for.
-enum class TmaDataType { F16, BF16, F32 };
-
 /// Arguments of cuTensorMapEncodeTiled, innermost dimension first.
 struct TmaLayout {
+  /// The source dtype's (weave/runtime/DType.h).
   TmaDataType dataType = TmaDataType::F32;
   uint32_t elementBytes = 0;
   uint32_t rank = 0;                     ///< 1..5
