@@ -86,6 +86,7 @@ constexpr KnownKernel kKnownKernels[] = {
     {"all_to_all", Collective::AllToAll},
     {"all_to_all_v", Collective::AllToAllV},
     {"push_all_reduce", Collective::AllReduce},
+    {"push_two_shot_all_reduce", Collective::AllReduce},
     {"push_all_gather", Collective::AllGather},
     {"direct_all_gather", Collective::AllGather},
     {"push_reduce_scatter", Collective::ReduceScatter},
