@@ -74,6 +74,7 @@ const char *kProgram = "weave_bench_collectives";
 
 const char *const kKernels[] = {
     "one_shot_all_reduce", "two_shot_all_reduce", "push_all_reduce",
+    "push_two_shot_all_reduce",
     "all_gather",          "all_gather_ll",       "push_all_gather",
     "direct_all_gather",   "reduce_scatter",      "push_reduce_scatter",
     "all_to_all",          "push_all_to_all",     "direct_all_to_all",
@@ -85,6 +86,7 @@ std::pair<std::string, std::string> opAlgorithm(const std::string &kernel) {
       names[] = {{"one_shot_all_reduce", {"all_reduce", "one_shot"}},
                  {"two_shot_all_reduce", {"all_reduce", "two_shot"}},
                  {"push_all_reduce", {"all_reduce", "push"}},
+                 {"push_two_shot_all_reduce", {"all_reduce", "push_two_shot"}},
                  {"all_gather", {"all_gather", "put"}},
                  {"all_gather_ll", {"all_gather", "ll"}},
                  {"push_all_gather", {"all_gather", "push"}},
