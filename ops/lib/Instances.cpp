@@ -102,7 +102,8 @@ const std::vector<OpAlgorithms> &opAlgorithms() {
        "all_reduce",
        {{"one_shot", "one_shot_all_reduce", false},
         {"two_shot", "two_shot_all_reduce", false},
-        {"push", "push_all_reduce", true}}},
+        {"push", "push_all_reduce", true},
+        {"push_two_shot", "push_two_shot_all_reduce", true}}},
       {"all_gather",
        "all_gather",
        {{"put", "all_gather", true},
@@ -162,6 +163,8 @@ std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm) {
     return "two_shot";
   case AllReduceAlgorithm::Push:
     return "push";
+  case AllReduceAlgorithm::PushTwoShot:
+    return "push_two_shot";
   case AllReduceAlgorithm::Auto:
     break;
   }
@@ -353,9 +356,11 @@ Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
     return AllReduceAlgorithm::TwoShot;
   if (name == "push")
     return AllReduceAlgorithm::Push;
+  if (name == "push_two_shot")
+    return AllReduceAlgorithm::PushTwoShot;
   return Error(ErrorCode::InvalidArgument,
-               "algorithm must be 'auto', 'one_shot', 'two_shot' or 'push', "
-               "got '" +
+               "algorithm must be 'auto', 'one_shot', 'two_shot', 'push' or "
+               "'push_two_shot', got '" +
                    name + "'");
 }
 

@@ -101,8 +101,11 @@ enum class AllReduceAlgorithm {
   TwoShot, ///< reduce-scatter, then all-gather: each element read once
   Push,    ///< a few blocks push their chunk into every peer's scratch,
            ///< one flag per block and peer (examples/all_reduce/push_all_reduce)
+  PushTwoShot, ///< push reduce-scatter into the owners' scratch, then the
+               ///< sums stored into every member's output: the bandwidth
+               ///< path (examples/all_reduce/push_two_shot_all_reduce)
 };
-/// "auto", "one_shot", "two_shot", "push".
+/// "auto", "one_shot", "two_shot", "push", "push_two_shot".
 std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm);
 
 /// out = the sum over the team of `in` (`count` elements of f32 or bf16,
@@ -185,7 +188,7 @@ public:
   using CollectiveOp::CollectiveOp;
 };
 
-/// "auto", "one_shot", "two_shot" or "push": the spelling of tools and
+/// "auto", "one_shot", "two_shot", "push" or "push_two_shot": the spelling of tools and
 /// bindings.
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
 
