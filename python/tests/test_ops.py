@@ -36,7 +36,8 @@ def inputs(torch, team, n, dtype):
 
 
 @pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
-@pytest.mark.parametrize("algorithm", ["one_shot", "two_shot", "push"])
+@pytest.mark.parametrize("algorithm", ["one_shot", "two_shot", "push",
+                                       "push_two_shot"])
 def test_all_reduce(loopback, dtype_name, algorithm):
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)

@@ -97,7 +97,8 @@ class Collectives:
         """The sum over the team (f32 or bf16, summed in f32 in rank order).
         ``algorithm``: "auto" (the ops' choice table by size and team size),
         "push" (a few blocks, one flag exchange: the latency path),
-        "one_shot" or "two_shot". Every collective takes ``algorithm``
+        "push_two_shot" (push reduce-scatter, then the sums stored into
+        every member: the bandwidth path), "one_shot" or "two_shot". Every collective takes ``algorithm``
         ("auto" or one of the op's kernels: docs/OPS.md; an unknown name is
         an InvalidArgument naming the op's algorithms)."""
         n = self._numel(x)

@@ -20,7 +20,7 @@
 //
 // The collective templates, as weave::ops instantiates them.
 // Every algorithm of every op (the choice table picks among them by size).
-// RUN: for op in "all_reduce --algorithm one_shot" "all_reduce --algorithm two_shot" "all_reduce --algorithm push" "all_gather --algorithm put" "all_gather --algorithm push" "all_gather --algorithm direct" "reduce_scatter --algorithm pull" "reduce_scatter --algorithm push" "all_to_all --algorithm put" "all_to_all --algorithm push" "all_to_all --algorithm direct" all_to_all_v; do \
+// RUN: for op in "all_reduce --algorithm one_shot" "all_reduce --algorithm two_shot" "all_reduce --algorithm push" "all_reduce --algorithm push_two_shot" "all_gather --algorithm put" "all_gather --algorithm push" "all_gather --algorithm direct" "reduce_scatter --algorithm pull" "reduce_scatter --algorithm push" "all_to_all --algorithm put" "all_to_all --algorithm push" "all_to_all --algorithm direct" all_to_all_v; do \
 // RUN:   for d in 2 3 4 8; do \
 // RUN:     weave-ops source $op --team-size $d --dtype bf16 --count 1001 -o %t.mlir && \
 // RUN:     weavec --check-protocol --team-size $d %t.mlir || exit 1; \
@@ -53,6 +53,6 @@
 // TWO: protocol check passed: 1 kernel, team sizes 2, {{.*}} 2 launches
 // VARIANTS: protocol check passed: {{[0-9]+}} kernels, team sizes 2,3,4,8, {{.*}} 2 launches
 // THREE: protocol check passed: 3 kernels, team sizes 2,3,4,8, {{.*}} 2 launches
-// OPS-COUNT-48: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches
+// OPS-COUNT-52: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches
 // FUSED-COUNT-4: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches
 // TEMPLATES-COUNT-8: protocol check passed: 1 kernel, team sizes {{[2348]}}, {{.*}} 2 launches

@@ -53,6 +53,8 @@ std::vector<OpCase> opCases() {
        {"input", "output"}, true, "all_reduce", "two_shot"},
       {"push_all_reduce", allReduce(AllReduceAlgorithm::Push),
        {"input", "output"}, true, "all_reduce", "push"},
+      {"push_two_shot_all_reduce", allReduce(AllReduceAlgorithm::PushTwoShot),
+       {"input", "output"}, true, "all_reduce", "push_two_shot"},
       {"all_gather", forced(&AllGather::instanceFor, "put"),
        {"input", "output"}, false, "all_gather", "put"},
       {"push_all_gather", forced(&AllGather::instanceFor, "push"),
@@ -141,6 +143,17 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
   EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 24, AllReduceAlgorithm::Auto)
                 ->kernelName,
             "two_shot_all_reduce");
+  // The bandwidth path's push two-shot: D = 2 from 1 MB to 16 MB, D >= 3
+  // from 256 KB on (docs/PERF.md, issue #30).
+  EXPECT_EQ(AllReduce::choose(2, "bf16", 2 << 20), AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(AllReduce::choose(4, "f32", 1 << 26), AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(AllReduce::choose(3, "bf16", 1 << 20), AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(AllReduce::choose(4, "bf16", 64 << 10), AllReduceAlgorithm::Push);
+  Expected<AllReduceAlgorithm> parsed = parseAllReduceAlgorithm("push_two_shot");
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(*parsed, AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(allReduceAlgorithmName(AllReduceAlgorithm::PushTwoShot),
+            "push_two_shot");
   Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', got 'ring'"),
