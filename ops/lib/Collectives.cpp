@@ -91,8 +91,19 @@ Expected<AllToAll> AllToAll::create(Communicator &comm,
 Expected<AllToAllV> AllToAllV::create(Communicator &comm,
                                       const std::string &dtype,
                                       int64_t capacity,
-                                const std::string &algorithm) {
-  return createOp<AllToAllV>(comm, dtype, capacity, "all_to_all_v", algorithm);
+                                      const std::string &algorithm,
+                                      int64_t rowElements) {
+  if (rowElements == 1)
+    return createOp<AllToAllV>(comm, dtype, capacity, "all_to_all_v",
+                               algorithm);
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         instanceFor(comm.team().size(), dtype, capacity,
+                                     algorithm, rowElements));
+  WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                         detail::StagedKernel::create(
+                             comm, std::move(instance),
+                             detail::opRoles("all_to_all_v")));
+  return AllToAllV(std::move(kernel));
 }
 
 Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,

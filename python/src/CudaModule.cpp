@@ -576,8 +576,21 @@ PYBIND11_MODULE(_cuda, m) {
   WEAVE_BIND_CREATE("all_gather_op", AllGather)
   WEAVE_BIND_CREATE("reduce_scatter_op", ReduceScatter)
   WEAVE_BIND_CREATE("all_to_all_op", AllToAll)
-  WEAVE_BIND_CREATE("all_to_all_v_op", AllToAllV)
 #undef WEAVE_BIND_CREATE
+  // `row_elements` > 1: the token form (capacity and counts in rows).
+  m.def(
+      "all_to_all_v_op",
+      [](const std::shared_ptr<PyCommunicator> &c, const std::string &dtype,
+         int64_t capacity, const std::string &algorithm, int64_t rowElements) {
+        Expected<ops::AllToAllV> op = withoutGil([&] {
+          return ops::AllToAllV::create(c->comm, dtype, capacity, algorithm,
+                                        rowElements);
+        });
+        return std::make_shared<PyOp<ops::AllToAllV>>(
+            PyOp<ops::AllToAllV>{c, unwrap(std::move(op))});
+      },
+      py::arg("comm"), py::arg("dtype"), py::arg("count"),
+      py::arg("algorithm") = "auto", py::arg("row_elements") = 1);
 #define WEAVE_BIND_CREATE_MATMUL(fn, Op)                                       \
   m.def(                                                                       \
       fn,                                                                      \

@@ -71,7 +71,10 @@ std::vector<OpCase> opCases() {
        {"input", "output"}, false, "all_to_all", "push"},
       {"direct_all_to_all", forced(&AllToAll::instanceFor, "direct"),
        {"input", "output"}, false, "all_to_all", "direct"},
-      {"all_to_all_v", forced(&AllToAllV::instanceFor, "put"),
+      {"all_to_all_v",
+       [](uint32_t d, const std::string &t, int64_t n) {
+         return AllToAllV::instanceFor(d, t, n, "put");
+       },
        {"input", "counts", "output"}, false, "all_to_all_v", "put"},
   };
 }
@@ -106,6 +109,41 @@ TEST(OpsInstances, KeysTellInstancesApart) {
   EXPECT_NE(a, key(AllGather::instanceFor(4, "bf16", 1001)));
   EXPECT_NE(a, key(AllGather::instanceFor(2, "f32", 1001)));
   EXPECT_NE(a, key(AllGather::instanceFor(2, "bf16", 1000)));
+}
+
+TEST(OpsInstances, AllToAllVTokens) {
+  // The element form is rows of one element: the same instance and key.
+  Expected<KernelInstance> elements = AllToAllV::instanceFor(4, "bf16", 64);
+  ASSERT_TRUE(elements);
+  EXPECT_EQ(elements->key(), "all_to_all_v_bf16_d4_n64");
+  EXPECT_EQ(AllToAllV::instanceFor(4, "bf16", 64, "auto", 1)->key(),
+            elements->key());
+  // Tokens: 64 rows of 4096 per pair, counts in rows.
+  Expected<KernelInstance> tokens =
+      AllToAllV::instanceFor(4, "bf16", 64, "auto", 4096);
+  ASSERT_TRUE(tokens) << tokens.error().toString();
+  EXPECT_EQ(tokens->key(), "all_to_all_v_bf16_d4_r64x4096");
+  EXPECT_EQ(tokens->count, 64 * 4096);
+  Expected<std::string> source = tokens->source();
+  ASSERT_TRUE(source) << source.error().toString();
+  EXPECT_NE(source->find("%hidden = arith.constant 4096 : index"),
+            std::string::npos);
+  // In and out hold D x capacity rows.
+  EXPECT_NE(source->find("memref<" + std::to_string(4 * 64 * 4096) + "xbf16>"),
+            std::string::npos);
+  Expected<std::string> plain = elements->source();
+  ASSERT_TRUE(plain);
+  EXPECT_NE(plain->find("%hidden = arith.constant 1 : index"),
+            std::string::npos);
+  // Bad shapes are located errors.
+  Expected<KernelInstance> zero = AllToAllV::instanceFor(4, "bf16", 64, "auto", 0);
+  ASSERT_FALSE(zero);
+  EXPECT_NE(zero.error().message().find("elements per row"), std::string::npos);
+  Expected<KernelInstance> huge =
+      AllToAllV::instanceFor(4, "bf16", int64_t(1) << 30, "auto", 1 << 20);
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().message().find("capacity x elements per row"),
+            std::string::npos);
 }
 
 TEST(OpsInstances, AutoPicksFromTheTable) {

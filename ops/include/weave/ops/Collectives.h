@@ -168,11 +168,15 @@ WEAVE_OPS_IN_OUT_OP(AllToAll)
 /// member j, packed in `in` in destination order; member j receives them
 /// packed in source order in `out`. `in` and `out` hold team size x
 /// capacity elements; `counts` is an i32 device array of team size.
+/// The token form (`rowElements` > 1, as an MoE dispatch counts tokens of a
+/// hidden size): `capacity` and the counts are in rows of `rowElements`
+/// elements, and `in` and `out` hold team size x capacity rows.
 class AllToAllV : public CollectiveOp {
 public:
   static Expected<AllToAllV> create(Communicator &comm, const std::string &dtype,
                                     int64_t capacity,
-                                    const std::string &algorithm = "auto");
+                                    const std::string &algorithm = "auto",
+                                    int64_t rowElements = 1);
   Status operator()(const std::vector<TensorRef> &in,
                     const std::vector<TensorRef> &counts,
                     const std::vector<TensorRef> &out,
@@ -180,11 +184,14 @@ public:
     return run({in, counts, out}, streams);
   }
 
-  /// The kernel instance create() builds (no GPU needed).
+  /// The kernel instance create() builds (no GPU needed). The token form's
+  /// is the element form's template with HIDDEN = rowElements and count =
+  /// capacity x rowElements, keyed `all_to_all_v_<T>_d<D>_r<capacity>x<rowElements>`.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                            const std::string &dtype,
-                                           int64_t count,
-                                           const std::string &algorithm = "auto");
+                                           int64_t capacity,
+                                           const std::string &algorithm = "auto",
+                                           int64_t rowElements = 1);
   using CollectiveOp::CollectiveOp;
 };
 
