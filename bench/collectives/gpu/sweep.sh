@@ -13,6 +13,9 @@
 #                                  and f32 on 2-3 at once where there are 4)
 #   sweep.sh CARRY torch D         torch_symm_mem.py: the symmetric-memory
 #                                  all-reduces and NCCL, then all_to_all_vdev
+#   sweep.sh CARRY all D           sweep D, then torch D, then one table of
+#                                  ours, NCCL and PyTorch per collective,
+#                                  dtype and size (choice_table.py --summary)
 #
 # Logs go to $OUT (or /tmp/collectives-out); each step prints its summary.
 # NVLink multicast stays off.
@@ -46,6 +49,13 @@ gpus_of() { seq -s, 0 $(($1 - 1)); }
 start=$SECONDS
 
 case "$STEP" in
+all)
+  D=${3:?}
+  bash "$0" "$C" sweep "$D" >/dev/null
+  bash "$0" "$C" torch "$D"
+  python3 "$C/bench/collectives/choice_table.py" --summary "$OUTDIR"/sweep_d${D}_*.err \
+    --torch "$OUTDIR/torch_d$D.txt"
+  ;;
 check)
   run() { # tag gpus d bundle
     local env=()
