@@ -7,10 +7,21 @@ Times, on D GPUs of one host, for every message size and dtype:
                         each operation first copies the input into the
                         symmetric buffer, a local copy that is timed too)
   nccl_all_reduce       dist.all_reduce (NCCL), with the same local copy
+  two_shot_all_reduce_out  torch.ops.symm_mem.two_shot_all_reduce_out where
+                        this PyTorch has it (no copy: the input stays in the
+                        symmetric buffer, the sums go to a plain output)
   all_to_all_vdev       torch.ops.symm_mem.all_to_all_vdev with random
                         per-destination counts on the device (a quarter of
                         them 0); needs the NVSHMEM backend, so it runs on its
-                        own: --ops all_to_all_vdev
+                        own: --ops all_to_all_vdev. Its data kernel
+                        (allToAllV, nvshmem_extension.cu) splits what it
+                        receives from each peer evenly over gridDim.x / D
+                        blocks and CUDA_KERNEL_ASSERTs that the split is
+                        exact: with any count that is not a multiple of that
+                        (min(round_up(ceil(bytes / 64 KiB), D), 64) / D for
+                        an input of `bytes`) it stops with a device-side
+                        assert, which is what a random count hit before.
+                        The counts here are rounded down to that multiple.
 Message size S as in weave_bench_collectives: all-reduce, one rank's input;
 all-to-all-v, the capacity D x n of a rank's input (it sends on average
 half of it). Each operation runs eagerly and replayed from a CUDA graph that
@@ -43,8 +54,14 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
-ALL_REDUCES = ("one_shot_all_reduce", "two_shot_all_reduce", "nccl_all_reduce")
+ALL_REDUCES = ("one_shot_all_reduce", "two_shot_all_reduce",
+               "two_shot_all_reduce_out", "nccl_all_reduce")
 OPS = ALL_REDUCES + ("all_to_all_vdev",)
+# The torch.ops.symm_mem operator each case calls.
+SYMM_MEM_OPS = {"one_shot_all_reduce": "one_shot_all_reduce_out",
+                "two_shot_all_reduce": "two_shot_all_reduce_",
+                "two_shot_all_reduce_out": "two_shot_all_reduce_out",
+                "all_to_all_vdev": "all_to_all_vdev"}
 # Unit roundoff of each dtype: a sum of D terms in any order is within
 # D * u * sum|x| of the exact one.
 UNIT_ROUNDOFF = {"f32": 2.0 ** -24, "bf16": 2.0 ** -8}
@@ -122,6 +139,13 @@ def all_reduce_case(op, rank, world, device, group_name, symm_mem, dtype_name,
             def fn():
                 torch.ops.symm_mem.one_shot_all_reduce_out(buf, "sum",
                                                            group_name, out)
+        elif op == "two_shot_all_reduce_out":
+            buf.copy_(x)
+            out = torch.empty_like(x)
+
+            def fn():
+                torch.ops.symm_mem.two_shot_all_reduce_out(buf, "sum",
+                                                           group_name, out)
         else:
             out = buf
 
@@ -144,6 +168,13 @@ def all_to_all_vdev_case(rank, world, device, group_name, symm_mem,
     g.manual_seed(3000 + rank)
     counts = torch.randint(0, cap + 1, (world,), generator=g)
     counts[torch.randint(0, 4, (world,), generator=g) == 0] = 0
+    # allToAllV's exact-split assert (see the module docstring): every count
+    # a multiple of the blocks per peer PyTorch will launch.
+    in_bytes = world * cap * dtype.itemsize
+    blocks = -(-in_bytes // (16 * 512 * 8))
+    blocks = min(-(-blocks // world) * world, 64)
+    per_peer = max(blocks // world, 1)
+    counts = counts // per_peer * per_peer
     inp = symm_mem.empty(world * cap, dtype=dtype, device=device)
     out = symm_mem.empty(world * cap, dtype=dtype, device=device)
     in_splits = symm_mem.empty(world, dtype=torch.int64, device=device)
@@ -234,7 +265,13 @@ def print_table(rows, world, device_name):
 
 def body(args, rank, world, device, group_name, symm_mem):
     rows = []
-    for op in args.ops:
+    for op in list(args.ops):
+        torch_op = SYMM_MEM_OPS.get(op)
+        if torch_op and not hasattr(torch.ops.symm_mem, torch_op):
+            if rank == 0:
+                print(f"torch_symm_mem: this PyTorch has no {torch_op}: "
+                      f"{op} skipped")
+            continue
         for dtype_name in args.dtypes:
             for nbytes in args.sizes:
                 log(rank, f"torch_symm_mem: {op} {dtype_name} {nbytes} B on "

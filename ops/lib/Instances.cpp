@@ -112,6 +112,8 @@ std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm) {
     return "two_shot";
   case AllReduceAlgorithm::Push:
     return "push";
+  case AllReduceAlgorithm::PushTwoShot:
+    return "push_two_shot";
   case AllReduceAlgorithm::Auto:
     break;
   }
@@ -157,8 +159,28 @@ Expected<KernelInstance> AllToAll::instanceFor(uint32_t teamSize,
 Expected<KernelInstance> AllToAllV::instanceFor(uint32_t teamSize,
                                                 const std::string &dtype,
                                                 int64_t capacity,
-                                                const std::string &algorithm) {
-  return instanceOf("all_to_all_v", teamSize, dtype, capacity, algorithm);
+                                                const std::string &algorithm,
+                                                int64_t rowElements) {
+  if (rowElements == 1)
+    return instanceOf("all_to_all_v", teamSize, dtype, capacity, algorithm);
+  // The token form: capacity and counts in rows of rowElements elements.
+  constexpr int64_t kMost = int64_t(1) << 40;
+  if (rowElements < 1 || rowElements > kMost)
+    return Error(ErrorCode::InvalidArgument,
+                 "all-to-all-v: the elements per row must be between 1 and "
+                 "2^40, got " + std::to_string(rowElements));
+  if (capacity < 1 || capacity > kMost / rowElements)
+    return Error(ErrorCode::InvalidArgument,
+                 "all-to-all-v: capacity x elements per row must be between "
+                 "1 and 2^40, got " + std::to_string(capacity) + " rows of " +
+                     std::to_string(rowElements));
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         instanceOf("all_to_all_v", teamSize, dtype,
+                                    capacity * rowElements, algorithm));
+  instance.extra.push_back({"HIDDEN", std::to_string(rowElements)});
+  instance.shape =
+      "r" + std::to_string(capacity) + "x" + std::to_string(rowElements);
+  return instance;
 }
 
 namespace {
@@ -298,9 +320,11 @@ Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
     return AllReduceAlgorithm::TwoShot;
   if (name == "push")
     return AllReduceAlgorithm::Push;
+  if (name == "push_two_shot")
+    return AllReduceAlgorithm::PushTwoShot;
   return Error(ErrorCode::InvalidArgument,
-               "algorithm must be 'auto', 'one_shot', 'two_shot' or 'push', "
-               "got '" +
+               "algorithm must be 'auto', 'one_shot', 'two_shot', 'push' or "
+               "'push_two_shot', got '" +
                    name + "'");
 }
 

@@ -47,7 +47,8 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                         {"WORDS", str(words)},
                         {"VW", str(vw)},
                         {"VB", str(vw * element)},
-                        {"NV", str(count / vw)}};
+                        {"NV", str(count / vw)},
+                        {"HIDDEN", "1"}};
   if (teamSize) {
     int64_t d = teamSize;
     // An explicit BLOCKS (an experiment's --set) sizes FLAGS too.

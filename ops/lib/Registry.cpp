@@ -45,14 +45,17 @@ std::vector<OpSpec> makeRegistry() {
   // is at least N x the element size (N: the template's count, i.e. what a
   // member sends to each peer: the all-reduce's whole input, the
   // all-gather's input, the reduce-scatter's output block, the
-  // all-to-all's block per pair). Measured on 4 x H200 (NV18), bf16 and
-  // f32, CUDA graphs, 2026-11-26 (docs/PERF.md, "Collectives on 2 and 4
-  // GPUs (issue #30)"): the fastest kernel of ours at each size, D = 2 for
-  // the rows up to team 2 and D = 4 for the rows from team 3 (a team of 3
-  // takes D = 4's crossovers, the smaller of the two). Each op's last row
+  // all-to-all's block per pair). The all-reduce, all-gather and
+  // reduce-scatter rows: 4 x H100 (NV18), bf16 and f32 summed, CUDA
+  // graphs, 2026-11-26 (docs/PERF.md, "Collectives on 4 x H100: the
+  // bandwidth path (issue #30, continued)"); the all-to-all rows are the
+  // 4 x H200 sweep's ("Collectives on 2 and 4 GPUs (issue #30)": the H100
+  // sweep stopped in the all-to-all at 4 MB). The fastest kernel of ours
+  // at each size, D = 2 for the rows up to team 2 and D = 4 for the rows
+  // from team 3 (a team of 3 takes D = 4's crossovers). Each op's last row
   // also holds team size 0 (an instance for any team size): only the
-  // all-reduce's two-shot is one. `weave_bench_collectives --table`
-  // prints these rows from a sweep.
+  // all-reduce's two-shot is one. `bench/collectives/choice_table.py`
+  // prints these rows from sweeps of `weave_bench_collectives`.
 
   ops.push_back(
       {"all_reduce",
@@ -68,14 +71,25 @@ std::vector<OpSpec> makeRegistry() {
          false, true, true, {{"barrier", kSems}}},
         {"push", "all_reduce/push_all_reduce", "push_all_reduce", true, true,
          true, pushState()},
+        // The bandwidth path: a push reduce-scatter into the owners'
+        // scratch, the sums stored into every member's symmetric output,
+        // an arrived and a done flag per block and peer.
+        {"push_two_shot", "all_reduce/push_two_shot_all_reduce",
+         "push_two_shot_all_reduce", true, true, true,
+         {{"scratch", kSym}, {"epoch", kLocal}, {"flags", kSems}}},
         // Sums by weave.atomic_add (order-dependent bits); its template
         // takes WIDTH, LOAD, LOADED and VALUE besides.
         {"atomic", "all_reduce/atomic_all_reduce", "atomic_all_reduce", false,
          /*offered=*/false, /*rankOrder=*/false, {{"barrier", kSems}}}},
-       // push: 3.9-5.5 us up to 256 KB (NCCL 6.6-8.6 at D = 2, 9.3-11.4 at
-       // D = 4); still ahead of two-shot at 4 MB (D = 2) and 1 MB (D = 4).
-       {{1, 2, 4 << 20, "push"},
-        {3, 1024, 1 << 20, "push"},
+       // push: 4.3-5.9 us up to 256 KB at D = 2 (NCCL 6.5-8.8), 5.0-7.6 at
+       // D = 4 (NCCL 9.7-11.5); push two-shot from 4 MB at D = 2 (1.3-1.7x
+       // NCCL to 16 MB) and from 1 MB at D = 4 (0.97-1.57x NCCL to 256 MB);
+       // the grid two-shot at D = 2 from 64 MB (2-11% ahead of push
+       // two-shot there).
+       {{1, 2, 1 << 20, "push"},
+        {1, 2, 16 << 20, "push_two_shot"},
+        {3, 1024, 256 << 10, "push"},
+        {3, 1024, kAny, "push_two_shot"},
         {0, 1024, kAny, "two_shot"}}});
 
   ops.push_back(
@@ -100,10 +114,10 @@ std::vector<OpSpec> makeRegistry() {
         {"ll", "all_gather/all_gather_ll", "all_gather_ll", true, false, true,
          {{"lines", kSym}, {"epoch", kLocal}}}},
        // push copies out of its scratch: cheaper than direct's ready
-       // handshake only while the copy is small (to 512 KB per peer at
-       // D = 2; at D = 4 the two are within 0.1 us from 16 KB per peer).
+       // handshake up to 512 KB per peer at D = 2 and 256 KB at D = 4 (4 x
+       // H100; the paired-load direct kernel wins above).
        {{1, 2, 512 << 10, "push"},
-        {3, 1024, 4 << 10, "push"},
+        {3, 1024, 256 << 10, "push"},
         {0, 1024, kAny, "direct"}}});
 
   ops.push_back(

@@ -327,16 +327,17 @@ void bindOps(py::module_ &m) {
           names.back().c_str(),
           [name](const std::shared_ptr<PyCommunicator> &c,
                  const std::string &dtype, int64_t count,
-                 const std::string &algorithm) {
+                 const std::string &algorithm, int64_t rowElements) {
             // May compile: without the GIL.
             Expected<ops::RegisteredOp> op = withoutGil([&] {
               return ops::RegisteredOp::create(c->comm, name, dtype, count,
-                                               algorithm);
+                                               algorithm, rowElements);
             });
             return std::make_shared<PyOp>(PyOp{c, unwrap(std::move(op))});
           },
           py::arg("comm"), py::arg("dtype"), py::arg("count"),
-          py::arg("algorithm") = "auto", spec.title.c_str());
+          py::arg("algorithm") = "auto", py::arg("row_elements") = 1,
+          spec.title.c_str());
     else
       m.def(
           names.back().c_str(),

@@ -36,7 +36,8 @@ def inputs(torch, team, n, dtype):
 
 
 @pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
-@pytest.mark.parametrize("algorithm", ["one_shot", "two_shot", "push"])
+@pytest.mark.parametrize("algorithm", ["one_shot", "two_shot", "push",
+                                       "push_two_shot"])
 def test_all_reduce(loopback, dtype_name, algorithm):
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
@@ -95,6 +96,32 @@ def test_all_to_all_and_v(loopback, algorithm):
             start = int(counts[i][:j].sum())
             assert torch.equal(outs_v[j][at:at + c], xs[i][start:start + c])
             at += c
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
+def test_all_to_all_v_tokens(loopback, dtype_name):
+    """The token form: counts and capacity in rows of a hidden size."""
+    torch, team, coll = loopback
+    dtype = getattr(torch, dtype_name)
+    d, cap, hidden = team.size, 5, 24
+    xs = [torch.randn(d * cap, hidden, device="cuda:0").to(dtype)
+          for _ in range(d)]
+    counts = [torch.tensor([cap, 2], dtype=torch.int32, device="cuda:0"),
+              torch.tensor([0, 3], dtype=torch.int32, device="cuda:0")]
+    for _ in range(2):  # two calls, no host synchronization between them
+        outs = [torch.full((d * cap, hidden), float("nan"), device="cuda:0").to(dtype)
+                for _ in range(d)]
+        coll.all_to_all_v(xs, counts, outs, row_elements=hidden)
+        torch.cuda.synchronize()
+        for j in range(d):
+            at = 0
+            for i in range(d):
+                c = int(counts[i][j])
+                start = int(counts[i][:j].sum())
+                assert torch.equal(outs[j][at:at + c], xs[i][start:start + c])
+                at += c
+    with pytest.raises(weave.WeaveError, match="rows of"):
+        coll.all_to_all_v(xs, counts, row_elements=7)
 
 
 def test_wrong_inputs_are_errors(loopback):

@@ -153,7 +153,8 @@ class Collectives:
         """The sum over the team (f32 or bf16, summed in f32 in rank order).
         ``algorithm``: "auto" (the ops' choice table by size and team size),
         "push" (a few blocks, one flag exchange: the latency path),
-        "one_shot" or "two_shot". Every collective takes ``algorithm``
+        "push_two_shot" (push reduce-scatter, then the sums stored into
+        every member: the bandwidth path), "one_shot" or "two_shot". Every collective takes ``algorithm``
         ("auto" or one of the op's kernels: docs/OPS.md; an unknown name is
         an InvalidArgument naming the op's algorithms)."""
         n = self._numel(x)
@@ -195,17 +196,23 @@ class Collectives:
                   (algorithm,), x, out)
         return out
 
-    def all_to_all_v(self, x, counts, out=None):
+    def all_to_all_v(self, x, counts, out=None, row_elements=1):
         """MoE dispatch: ``counts[j]`` (i32, on the GPU) elements of ``x`` go
         to member j, packed in destination order; ``out`` receives them packed
-        in source order. ``x`` and ``out`` hold team size x capacity."""
+        in source order. ``x`` and ``out`` hold team size x capacity.
+        ``row_elements`` > 1 is the token form: the counts and the capacity
+        are in rows of that many elements (tokens of a hidden size, e.g. ``x``
+        of shape [team size x capacity, hidden] with ``row_elements=hidden``)."""
         total = self._numel(x)
-        if total % self.team.size:
+        if row_elements < 1 or total % (self.team.size * row_elements):
             raise WeaveError("InvalidArgument",
                              f"all_to_all_v: {total} elements do not split into "
-                             f"{self.team.size} blocks of capacity")
+                             f"{self.team.size} blocks of capacity in rows of "
+                             f"{row_elements}")
         out = self._outputs(x, total) if out is None else out
-        self._run("all_to_all_v", self._dtype(x), total // self.team.size, (),
+        capacity = total // (self.team.size * row_elements)
+        extra = () if row_elements == 1 else ("auto", row_elements)
+        self._run("all_to_all_v", self._dtype(x), capacity, extra,
                   x, counts, out)
         return out
 

@@ -6,7 +6,11 @@
 // atomic), waits on one flag per peer with ld.acquire.sys, synchronizes the
 // block and reads its own scratch: one synchronization per launch and no
 // grid barrier. The direct all-gather has two such flag exchanges (ready,
-// then done) around its stores into the peers' output.
+// then done) around its stores into the peers' output. The push two-shot
+// all-reduce (the bandwidth path) is a push, one flag exchange, sums stored
+// into every member's output, then a second (done) exchange. The direct
+// kernels and the push two-shot's pushes issue two 16-byte loads before
+// their stores (checked below; weave.put's loop keeps one in flight).
 // RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@SLOTS@/32768/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_all_reduce.mlir.in > %t.ar.mlir
 // RUN: weavec %t.ar.mlir --emit=ptx -o %t.ar.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.ar.ptx
@@ -32,6 +36,15 @@
 // RUN: weavec %t.a2ad.mlir --emit=ptx -o %t.a2ad.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.a2ad.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2ad.ptx
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2.mlir
+// RUN: weavec %t.p2.mlir --emit=ptx -o %t.p2.ptx
+// RUN: FileCheck %s --check-prefix=PTWO < %t.p2.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.p2.ptx
+// RUN: FileCheck %s --check-prefix=LOADS2 < %t.p2.ptx
+// RUN: FileCheck %s --check-prefix=LOADS2 < %t.ag.ptx
+// RUN: FileCheck %s --check-prefix=LOADS2 < %t.a2ad.ptx
+// RUN: %if ptxas %{ weavec %t.p2.mlir --emit=bundle -o %t.p2.wbundle %}
+// RUN: %if ptxas %{ grep -a -E "^ *(param|grid|block)" %t.p2.wbundle | FileCheck %s --check-prefix=P2PARAMS %}
 // RUN: %if ptxas %{ weavec %t.ar.mlir --emit=bundle -o %t.ar.wbundle %}
 // RUN: %if ptxas %{ grep -a -E "^ *(param|grid)" %t.ar.wbundle | FileCheck %s --check-prefix=PARAMS %}
 
@@ -74,3 +87,44 @@
 // PARAMS: param symmetric scratch dtype=bf16 shape=32768
 // PARAMS: param buffer epoch dtype=i32 shape=2
 // PARAMS: param semaphore arrived count=16
+
+// PTWO-LABEL: .visible .entry push_two_shot_all_reduce
+//       PTWO: bar.sync 0;
+//       PTWO: st.global.b32
+// The pushes into the owners' scratch.
+//       PTWO: st.global.v4.b32
+// One exchange of arrived flags between two block synchronizations.
+//       PTWO: bar.sync 0;
+//   PTWO-NOT: bar.sync
+//       PTWO: st.release.sys.global.u32
+//   PTWO-NOT: bar.sync
+//       PTWO: ld.acquire.sys.global.u32
+//       PTWO: bar.sync 0;
+// The sums: loads of the local scratch, stores into every member's output,
+// with no synchronization in between.
+//   PTWO-NOT: bar.sync
+//   PTWO-NOT: st.release
+//       PTWO: ld.global.v4.b32
+//   PTWO-NOT: bar.sync
+//       PTWO: st.global.v4.b32
+// Then the done exchange and nothing else.
+//       PTWO: bar.sync 0;
+//   PTWO-NOT: bar.sync
+//       PTWO: st.release.sys.global.u32
+//       PTWO: ld.acquire.sys.global.u32
+//   PTWO-NOT: bar.sync
+//   PTWO-NOT: st.global
+//       PTWO: ret;
+
+// LOADS2: ld.global.v4.b32
+// LOADS2-NOT: st.global
+// LOADS2: ld.global.v4.b32
+// LOADS2: st.global.v4.b32
+
+// P2PARAMS: grid 2 1 1
+// P2PARAMS: block 512 1 1
+// P2PARAMS: param buffer input dtype=bf16 shape=4096
+// P2PARAMS: param symmetric output dtype=bf16 shape=4096
+// P2PARAMS: param symmetric scratch dtype=bf16 shape=16384
+// P2PARAMS: param buffer epoch dtype=i32 shape=2
+// P2PARAMS: param semaphore flags count=16

@@ -55,7 +55,9 @@ int usage(int status) {
                "       weave-ops key|source FUSED --team-size D --dtype T "
                "--m-shard M --k K --n N [-o FILE]\n"
                "OP: %s (--count: elements per member, per block, or the "
-               "all-to-all-v capacity per pair; docs/OPS.md)\n"
+               "all-to-all-v capacity per pair; docs/OPS.md; all_to_all_v "
+               "--row-elements H: the token form, capacity and counts in rows "
+               "of H elements)\n"
                "FUSED: %s (a member's shard has M rows; K x N is its b)\n"
                "list: the embedded templates; ops (--list): every op of the "
                "registry as `op family dtypes roles algorithms`; kernels: "
@@ -141,12 +143,20 @@ int printKernels() {
 Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
                                     const std::string &dtype, int64_t count,
                                     const std::string &algorithm,
-                                    const MatmulShape &shape) {
+                                    const MatmulShape &shape,
+                                    int64_t rowElements) {
   if (teamSize < 1 || teamSize > 65536)
     return Error(ErrorCode::InvalidArgument,
                  "--team-size must be between 1 and 65536");
   if (isFused(op))
     return matmulOpInstance(op, static_cast<uint32_t>(teamSize), dtype, shape);
+  if (rowElements != 1) {
+    if (op != "all_to_all_v")
+      return Error(ErrorCode::InvalidArgument,
+                   "--row-elements is for all_to_all_v (the token form)");
+    return AllToAllV::instanceFor(static_cast<uint32_t>(teamSize), dtype,
+                                  count, algorithm, rowElements);
+  }
   return opInstance(op, static_cast<uint32_t>(teamSize), dtype, count,
                     algorithm);
 }
@@ -174,7 +184,7 @@ static int runTool(int argc, char **argv) {
       argc < 3)
     return usage(2);
   std::string op = argv[2], dtype, algorithm = "auto", output;
-  int64_t teamSize = 0, count = 0;
+  int64_t teamSize = 0, count = 0, rowElements = 1;
   MatmulShape shape;
   bool anyTeam = false;
   TemplateValues extra;
@@ -197,6 +207,10 @@ static int runTool(int argc, char **argv) {
     } else if (arg == "--count") {
       if (!parseInt(value, count))
         return fail("--count takes an integer, got '" + std::string(value) + "'");
+    } else if (arg == "--row-elements" && command != "instantiate") {
+      if (!parseInt(value, rowElements))
+        return fail("--row-elements takes an integer, got '" +
+                    std::string(value) + "'");
     } else if ((arg == "--m-shard" || arg == "--k" || arg == "--n") &&
                isFused(op)) {
       int64_t &dim = arg == "--m-shard" ? shape.mShard
@@ -257,7 +271,7 @@ static int runTool(int argc, char **argv) {
     return 0;
   }
   Expected<KernelInstance> instance =
-      instanceOf(op, teamSize, dtype, count, algorithm, shape);
+      instanceOf(op, teamSize, dtype, count, algorithm, shape, rowElements);
   if (!instance)
     return fail(instance.error().message());
   if (command == "key") {

@@ -2,6 +2,7 @@
 
 #include "weave/examples/CollectiveCheck.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -267,50 +268,87 @@ size_t checkCollectiveOutput(const CollectiveKernel &kernel,
                  static_cast<long long>(elements * dtypeBytes(dtype)));
     return 1;
   }
-  size_t wrong = 0;
   Sources sources(kernel, data, members, rank);
-  for (int64_t e = 0; e < elements; ++e) {
-    float sum = 0.0f;
-    double exact = 0.0, magnitude = 0.0;
-    int terms = 0;
-    sources.forEach(e, [&](uint32_t r, int64_t index) {
-      float x = data.inputs[r][index];
-      sum += x;
-      exact += x;
-      magnitude += std::fabs(x);
-      ++terms;
-    });
-    auto [value, poisoned] = decode(dtype, output, e);
-    bool good;
-    // A copy is the element itself (-0.0 included); a sum starts from +0.0,
-    // as the kernels' accumulators do.
-    float expected = roundTo(dtype, sum);
-    if (!kernel.sums() && terms == 1)
+  // Elements [begin, end): the wrong ones counted, the first 5 described.
+  auto checkRange = [&](int64_t begin, int64_t end,
+                        std::vector<std::string> &messages) {
+    size_t wrong = 0;
+    for (int64_t e = begin; e < end; ++e) {
+      float sum = 0.0f;
+      double exact = 0.0, magnitude = 0.0;
+      int terms = 0;
       sources.forEach(e, [&](uint32_t r, int64_t index) {
-        expected = data.inputs[r][index];
+        float x = data.inputs[r][index];
+        sum += x;
+        exact += x;
+        magnitude += std::fabs(x);
+        ++terms;
       });
-    if (terms == 0) {
-      good = poisoned; // no one may write there
-    } else {
-      // f32 rank-order sum (terms - 1 roundings of at most 2^-24 of the
-      // magnitude), then one rounding to the dtype (2^-8 for bf16). In
-      // another order, each partial sum may be rounded to the dtype.
-      double f32Error = terms * std::ldexp(magnitude, -24);
-      double bound =
-          !isBf16(dtype) ? f32Error
-          : rankOrder    ? f32Error + std::ldexp(std::fabs(exact) + f32Error, -8)
-                         : terms * std::ldexp(magnitude, -8);
-      good = (!rankOrder || std::memcmp(&value, &expected, 4) == 0) &&
-             std::fabs(double(value) - exact) <= bound;
+      auto [value, poisoned] = decode(dtype, output, e);
+      bool good;
+      // A copy is the element itself (-0.0 included); a sum starts from
+      // +0.0, as the kernels' accumulators do.
+      float expected = roundTo(dtype, sum);
+      if (!kernel.sums() && terms == 1)
+        sources.forEach(e, [&](uint32_t r, int64_t index) {
+          expected = data.inputs[r][index];
+        });
+      if (terms == 0) {
+        good = poisoned; // no one may write there
+      } else {
+        // f32 rank-order sum (terms - 1 roundings of at most 2^-24 of the
+        // magnitude), then one rounding to the dtype (2^-8 for bf16). In
+        // another order, each partial sum may be rounded to the dtype.
+        double f32Error = terms * std::ldexp(magnitude, -24);
+        double bound =
+            !isBf16(dtype) ? f32Error
+            : rankOrder    ? f32Error + std::ldexp(std::fabs(exact) + f32Error, -8)
+                           : terms * std::ldexp(magnitude, -8);
+        good = (!rankOrder || std::memcmp(&value, &expected, 4) == 0) &&
+               std::fabs(double(value) - exact) <= bound;
+      }
+      if (!good && wrong++ < 5) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "%s: %s: rank %u output[%lld] = %.9g, expected %s "
+                      "(float64 %.9g)\n",
+                      program, what, rank, static_cast<long long>(e), value,
+                      terms ? std::to_string(expected).c_str()
+                            : "the poison (no one writes there)",
+                      exact);
+        messages.push_back(line);
+      }
     }
-    if (!good && wrong++ < 5)
-      std::fprintf(stderr,
-                   "%s: %s: rank %u output[%lld] = %.9g, expected %s "
-                   "(float64 %.9g)\n",
-                   program, what, rank, static_cast<long long>(e), value,
-                   terms ? std::to_string(expected).c_str()
-                         : "the poison (no one writes there)",
-                   exact);
+    return wrong;
+  };
+  // Large outputs in chunks on several threads (a 256 MB message is
+  // seconds per member on one core; the callers already run one thread per
+  // member, so each takes its share of the cores). The first 5 wrong
+  // elements are reported in element order.
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  int64_t share = std::max<int64_t>(2, cores / std::max(1u, members));
+  int64_t chunks =
+      std::clamp<int64_t>(std::min<int64_t>(share, elements >> 20), 1, 16);
+  std::vector<size_t> wrongs(chunks, 0);
+  std::vector<std::vector<std::string>> messages(chunks);
+  std::vector<std::thread> threads;
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t begin = elements * c / chunks, end = elements * (c + 1) / chunks;
+    if (chunks == 1)
+      wrongs[c] = checkRange(begin, end, messages[c]);
+    else
+      threads.emplace_back([&, c, begin, end] {
+        wrongs[c] = checkRange(begin, end, messages[c]);
+      });
+  }
+  for (std::thread &t : threads)
+    t.join();
+  size_t wrong = 0, printed = 0;
+  for (int64_t c = 0; c < chunks; ++c) {
+    wrong += wrongs[c];
+    for (const std::string &line : messages[c])
+      if (printed++ < 5)
+        std::fputs(line.c_str(), stderr);
   }
   return wrong;
 }

@@ -149,6 +149,21 @@ TEST(CheckCollectiveOutput, AllReduceIsTheRankOrderSumBitForBit) {
   EXPECT_EQ(check(k, data, 0, {1.0f, bits(kPoisonF32)}), 1u);
 }
 
+TEST(CheckCollectiveOutput, LargeOutputsAreCheckedInChunks) {
+  // 3 x 2^20 elements: split over threads where the machine has cores; the
+  // wrong elements of every chunk are counted.
+  int64_t n = int64_t(3) << 20;
+  Bundle bundle = bundleOf("one_shot_all_reduce", 0, "f32", n, n);
+  CollectiveKernel k = find(bundle);
+  CollectiveData data;
+  data.inputs = {std::vector<float>(n, 0.5f), std::vector<float>(n, 0.25f)};
+  std::vector<float> output(n, 0.75f);
+  EXPECT_EQ(check(k, data, 0, output), 0u);
+  for (int64_t e : {int64_t(0), n / 2, n - 1, n / 3 + 7})
+    output[e] = 0.5f;
+  EXPECT_EQ(check(k, data, 1, output), 4u);
+}
+
 TEST(CheckCollectiveOutput, Bf16SumsRoundOnceToNearestEven) {
   Bundle bundle = bundleOf("reduce_scatter", 2, "bf16", 2, 1);
   CollectiveKernel k = find(bundle);

@@ -256,6 +256,13 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
   for (std::string op : {"all_reduce", "all_gather", "reduce_scatter",
                          "all_to_all", "all_to_all_v"})
     cases.push_back({op, opInstance(op, 4, "bf16", 1001), {}, {}});
+  // The push two-shot all-reduce: the caller's input and output, an op-owned
+  // symmetric scratch, per-member epochs and one flag array.
+  cases.push_back({"all_reduce",
+                   opInstance("all_reduce", 4, "bf16", 1001, "push_two_shot"),
+                   {},
+                   {K::Role, K::Role, K::SymmetricWorkspace, K::LocalWorkspace,
+                    K::Semaphores}});
   for (Case &c : cases) {
     SCOPED_TRACE(c.op);
     ASSERT_TRUE(c.instance) << c.instance.error().toString();

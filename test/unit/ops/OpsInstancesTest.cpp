@@ -54,6 +54,8 @@ std::vector<OpCase> opCases() {
        {"input", "output"}, true, "all_reduce", "two_shot"},
       {"push_all_reduce", allReduce(AllReduceAlgorithm::Push),
        {"input", "output"}, true, "all_reduce", "push"},
+      {"push_two_shot_all_reduce", allReduce(AllReduceAlgorithm::PushTwoShot),
+       {"input", "output"}, true, "all_reduce", "push_two_shot"},
       {"all_gather", forced(&AllGather::instanceFor, "put"),
        {"input", "output"}, false, "all_gather", "put"},
       {"push_all_gather", forced(&AllGather::instanceFor, "push"),
@@ -70,7 +72,10 @@ std::vector<OpCase> opCases() {
        {"input", "output"}, false, "all_to_all", "push"},
       {"direct_all_to_all", forced(&AllToAll::instanceFor, "direct"),
        {"input", "output"}, false, "all_to_all", "direct"},
-      {"all_to_all_v", forced(&AllToAllV::instanceFor, "put"),
+      {"all_to_all_v",
+       [](uint32_t d, const std::string &t, int64_t n) {
+         return AllToAllV::instanceFor(d, t, n, "put");
+       },
        {"input", "counts", "output"}, false, "all_to_all_v", "put"},
   };
 }
@@ -105,6 +110,41 @@ TEST(OpsInstances, KeysTellInstancesApart) {
   EXPECT_NE(a, key(AllGather::instanceFor(4, "bf16", 1001)));
   EXPECT_NE(a, key(AllGather::instanceFor(2, "f32", 1001)));
   EXPECT_NE(a, key(AllGather::instanceFor(2, "bf16", 1000)));
+}
+
+TEST(OpsInstances, AllToAllVTokens) {
+  // The element form is rows of one element: the same instance and key.
+  Expected<KernelInstance> elements = AllToAllV::instanceFor(4, "bf16", 64);
+  ASSERT_TRUE(elements);
+  EXPECT_EQ(elements->key(), "all_to_all_v_bf16_d4_n64");
+  EXPECT_EQ(AllToAllV::instanceFor(4, "bf16", 64, "auto", 1)->key(),
+            elements->key());
+  // Tokens: 64 rows of 4096 per pair, counts in rows.
+  Expected<KernelInstance> tokens =
+      AllToAllV::instanceFor(4, "bf16", 64, "auto", 4096);
+  ASSERT_TRUE(tokens) << tokens.error().toString();
+  EXPECT_EQ(tokens->key(), "all_to_all_v_bf16_d4_r64x4096");
+  EXPECT_EQ(tokens->count, 64 * 4096);
+  Expected<std::string> source = tokens->source();
+  ASSERT_TRUE(source) << source.error().toString();
+  EXPECT_NE(source->find("%hidden = arith.constant 4096 : index"),
+            std::string::npos);
+  // In and out hold D x capacity rows.
+  EXPECT_NE(source->find("memref<" + std::to_string(4 * 64 * 4096) + "xbf16>"),
+            std::string::npos);
+  Expected<std::string> plain = elements->source();
+  ASSERT_TRUE(plain);
+  EXPECT_NE(plain->find("%hidden = arith.constant 1 : index"),
+            std::string::npos);
+  // Bad shapes are located errors.
+  Expected<KernelInstance> zero = AllToAllV::instanceFor(4, "bf16", 64, "auto", 0);
+  ASSERT_FALSE(zero);
+  EXPECT_NE(zero.error().message().find("elements per row"), std::string::npos);
+  Expected<KernelInstance> huge =
+      AllToAllV::instanceFor(4, "bf16", int64_t(1) << 30, "auto", 1 << 20);
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().message().find("capacity x elements per row"),
+            std::string::npos);
 }
 
 TEST(OpsInstances, AutoPicksFromTheTable) {
@@ -142,6 +182,17 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
   EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 24, AllReduceAlgorithm::Auto)
                 ->kernelName,
             "two_shot_all_reduce");
+  // The bandwidth path's push two-shot: D = 2 from 1 MB to 16 MB, D >= 3
+  // from 256 KB on (docs/PERF.md, issue #30).
+  EXPECT_EQ(AllReduce::choose(2, "bf16", 2 << 20), AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(AllReduce::choose(4, "f32", 1 << 26), AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(AllReduce::choose(3, "bf16", 1 << 20), AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(AllReduce::choose(4, "bf16", 64 << 10), AllReduceAlgorithm::Push);
+  Expected<AllReduceAlgorithm> parsed = parseAllReduceAlgorithm("push_two_shot");
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(*parsed, AllReduceAlgorithm::PushTwoShot);
+  EXPECT_EQ(allReduceAlgorithmName(AllReduceAlgorithm::PushTwoShot),
+            "push_two_shot");
   Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', got 'ring'"),

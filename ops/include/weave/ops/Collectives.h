@@ -102,8 +102,11 @@ enum class AllReduceAlgorithm {
   TwoShot, ///< reduce-scatter, then all-gather: each element read once
   Push,    ///< a few blocks push their chunk into every peer's scratch,
            ///< one flag per block and peer (ops/templates/all_reduce/push_all_reduce)
+  PushTwoShot, ///< push reduce-scatter into the owners' scratch, then the
+               ///< sums stored into every member's output: the bandwidth
+               ///< path (ops/templates/all_reduce/push_two_shot_all_reduce)
 };
-/// "auto", "one_shot", "two_shot", "push".
+/// "auto", "one_shot", "two_shot", "push", "push_two_shot".
 std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm);
 
 /// out = the sum over the team of `in` (`count` elements of f32 or bf16,
@@ -166,11 +169,15 @@ WEAVE_OPS_IN_OUT_OP(AllToAll)
 /// member j, packed in `in` in destination order; member j receives them
 /// packed in source order in `out`. `in` and `out` hold team size x
 /// capacity elements; `counts` is an i32 device array of team size.
+/// The token form (`rowElements` > 1, as an MoE dispatch counts tokens of a
+/// hidden size): `capacity` and the counts are in rows of `rowElements`
+/// elements, and `in` and `out` hold team size x capacity rows.
 class AllToAllV : public CollectiveOp {
 public:
   static Expected<AllToAllV> create(Communicator &comm, const std::string &dtype,
                                     int64_t capacity,
-                                    const std::string &algorithm = "auto");
+                                    const std::string &algorithm = "auto",
+                                    int64_t rowElements = 1);
   Status operator()(const std::vector<TensorRef> &in,
                     const std::vector<TensorRef> &counts,
                     const std::vector<TensorRef> &out,
@@ -178,11 +185,14 @@ public:
     return run({in, counts, out}, streams);
   }
 
-  /// The kernel instance create() builds (no GPU needed).
+  /// The kernel instance create() builds (no GPU needed). The token form's
+  /// is the element form's template with HIDDEN = rowElements and count =
+  /// capacity x rowElements, keyed `all_to_all_v_<T>_d<D>_r<capacity>x<rowElements>`.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                            const std::string &dtype,
-                                           int64_t count,
-                                           const std::string &algorithm = "auto");
+                                           int64_t capacity,
+                                           const std::string &algorithm = "auto",
+                                           int64_t rowElements = 1);
   using CollectiveOp::CollectiveOp;
 };
 
@@ -191,11 +201,13 @@ public:
 /// The typed ops above are the same kernels with a typed call.
 class RegisteredOp : public CollectiveOp {
 public:
-  /// A collective (OpFamily::Collective) of `count` elements.
+  /// A collective (OpFamily::Collective) of `count` elements;
+  /// `rowElements` > 1: the all-to-all-v's token form (AllToAllV::create).
   static Expected<RegisteredOp> create(Communicator &comm,
                                        const std::string &op,
                                        const std::string &dtype, int64_t count,
-                                       const std::string &algorithm = "auto");
+                                       const std::string &algorithm = "auto",
+                                       int64_t rowElements = 1);
   /// A fused matmul (OpFamily::FusedMatmul) of `shape`.
   static Expected<RegisteredOp> createMatmul(Communicator &comm,
                                              const std::string &op,
@@ -223,7 +235,7 @@ private:
   const OpSpec *spec_;
 };
 
-/// "auto", "one_shot", "two_shot" or "push": the spelling of tools and
+/// "auto", "one_shot", "two_shot", "push" or "push_two_shot": the spelling of tools and
 /// bindings.
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
 

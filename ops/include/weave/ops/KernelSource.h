@@ -65,6 +65,8 @@ struct KernelInstance {
 /// arith.truncf between a 16-bit T and f32, an identity arith.bitcast for
 /// f32), WORDS (32-bit words of N elements), VW (the most elements, a power
 /// of two, within 16 bytes, that divides N), VB (VW's bytes), NV (N / VW),
+/// HIDDEN (1: the elements per row the all-to-all-v's counts are in; its
+/// token form replaces it),
 /// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D),
 /// LINES (2 x D x WORDS), SLOTS (2 x D x N: the push kernels' two halves of
 /// D slots), BLOCKS (collectiveBlocks) and FLAGS (2 x BLOCKS x D: a flag
