@@ -108,29 +108,31 @@ if [ "${1:-}" = "--stage" ]; then
   # the GPU machines have no LLVM).
   rm -rf "$CARRY/python-src" && mkdir -p "$CARRY/python-src" "$CARRY/op-bundles"
   git -C "$ROOT" archive HEAD | tar -x -C "$CARRY/python-src" || exit 1
-  while read -r op d dtype n algorithm; do
-    "$BUILD/bin/weave-ops" source "$op" --team-size "$d" --dtype "$dtype" --count "$n" \
-      --algorithm "$algorithm" -o "$CARRY/op-bundles/op.mlir" || exit 1
-    key=$("$BUILD/bin/weave-ops" key "$op" --team-size "$d" --dtype "$dtype" --count "$n" \
-      --algorithm "$algorithm")
+  # Every (op, dtype, algorithm) python/tests/test_ops.py calls: the
+  # algorithms each test names, "auto" at its sizes, and the
+  # all-to-all-v's token form (a 6th column: --row-elements).
+  {
+    for t in f32 bf16; do
+      for a in one_shot two_shot push push_two_shot; do echo "all_reduce 2 $t 1001 $a"; done
+      for a in auto put push direct; do echo "all_gather 2 $t 1001 $a"; done
+      for a in auto pull push; do echo "reduce_scatter 2 $t 1001 $a"; done
+      echo "all_to_all_v 2 $t 5 auto 24"
+    done
+    for a in auto put push direct; do echo "all_to_all 2 bf16 1001 $a"; done
+    echo "all_to_all_v 2 bf16 1001 auto"
+    echo "all_reduce 1 f32 1024 auto"
+    echo "all_gather 1 f32 1024 auto"
+  } >"$CARRY/op-bundles/ops.txt"
+  while read -r op d dtype n algorithm rows; do
+    args=(--team-size "$d" --dtype "$dtype" --count "$n" --algorithm "$algorithm")
+    [ -n "$rows" ] && args+=(--row-elements "$rows")
+    key=$("$BUILD/bin/weave-ops" key "$op" "${args[@]}") || exit 1
+    [ -f "$CARRY/op-bundles/$key.wbundle" ] && continue
+    "$BUILD/bin/weave-ops" source "$op" "${args[@]}" -o "$CARRY/op-bundles/op.mlir" || exit 1
     "$BUILD/bin/weavec" "$CARRY/op-bundles/op.mlir" --emit=bundle \
       -o "$CARRY/op-bundles/$key.wbundle" || exit 1
-  done <<'OPS'
-all_reduce 2 f32 1001 one_shot
-all_reduce 2 f32 1001 two_shot
-all_reduce 2 bf16 1001 one_shot
-all_reduce 2 bf16 1001 two_shot
-all_reduce 2 f32 1001 push
-all_reduce 2 bf16 1001 push
-all_reduce 1 f32 1024 auto
-all_gather 2 f32 1001 auto
-all_gather 2 bf16 1001 auto
-all_gather 1 f32 1024 auto
-reduce_scatter 2 f32 1001 auto
-reduce_scatter 2 bf16 1001 auto
-all_to_all 2 bf16 1001 auto
-all_to_all_v 2 bf16 1001 auto
-OPS
+  done <"$CARRY/op-bundles/ops.txt"
+  rm -f "$CARRY/op-bundles/ops.txt"
   # The fused matmuls of the Python tests: loopback D = 2, and a team of one.
   for t in bf16 f16; do
     fused_bundle "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
