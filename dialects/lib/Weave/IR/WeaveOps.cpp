@@ -940,15 +940,6 @@ static void printPipelineTile(OpAsmPrinter &printer, MatmulPipelineOp,
     printer << " stages(" << stages.getInt() << ")";
 }
 
-int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
-  auto rhs = cast<MemRefType>(getRhs().getType());
-  std::optional<int64_t> rows = maxLhsRows(*this);
-  if (!rows || isAutoTile())
-    return 0;
-  return pipeline::splitKWorkspaceWords(*rows, rhs.getDimSize(1), tileM(),
-                                       tileN(), getConsumers(), getSplitK());
-}
-
 LogicalResult MatmulPipelineOp::verifyAutoTile() {
   int given = bool(getTileMAttr()) + bool(getTileNAttr()) +
               bool(getTileKAttr());
@@ -1035,10 +1026,6 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
     os << "'" << lhs << "' into '" << out << "'";
   }
   return t;
-}
-
-int64_t MatmulPipelineOp::getEpilogueBuffers() {
-  return getTiling().epilogueBuffers;
 }
 
 int64_t MatmulPipelineOp::getSharedMemoryBytes() {
