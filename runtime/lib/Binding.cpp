@@ -307,11 +307,11 @@ Status checkLaunchLimits(const KernelInfo &kernel, const LaunchLimits &limits) {
   if (cluster > 1 && !limits.clusterLaunch)
     return fail("a cluster of " + std::to_string(cluster) +
                 " blocks, but the device does not support cluster launch");
-  if (cluster > abi::kMaxPortableClusterBlocks &&
+  if (cluster > hw::kMaxPortableClusterBlocks &&
       !limits.nonPortableClusterAllowed)
     return fail("a cluster of " + std::to_string(cluster) +
                 " blocks, expected at most " +
-                std::to_string(abi::kMaxPortableClusterBlocks) +
+                std::to_string(hw::kMaxPortableClusterBlocks) +
                 " (the device does not allow non-portable cluster sizes)");
   if (cluster > 1 && limits.maxClusterBlocks &&
       cluster > *limits.maxClusterBlocks)

@@ -41,7 +41,7 @@ Error kernelError(const KernelInfo &kernel, const std::string &message) {
   return bundleError("kernel '" + kernel.name + "': " + message);
 }
 
-/// The launch dimensions: what every sm_90 device accepts (abi::kMax*).
+/// The launch dimensions: what every sm_90 device accepts (hw::kMax*, HardwareLimits.h).
 /// The device's own limits are checked again at launch (checkLaunchLimits).
 Status verifyLaunchDims(const KernelInfo &kernel) {
   const char *axis[3] = {"x", "y", "z"};
@@ -51,35 +51,35 @@ Status verifyLaunchDims(const KernelInfo &kernel) {
     return kernelError(kernel, "persistent grid " + formatDims(kernel.grid) +
                                    " has y or z other than 1");
   for (int i = 0; i < 3; ++i) {
-    uint32_t maxGrid = i == 0 ? abi::kMaxGridDimX : abi::kMaxGridDimYZ;
+    uint32_t maxGrid = i == 0 ? hw::kMaxGridDimX : hw::kMaxGridDimYZ;
     bool sizedAtLaunch = i == 0 && persistent;
     if (!sizedAtLaunch && (kernel.grid[i] == 0 || kernel.grid[i] > maxGrid))
       return kernelError(kernel, std::string("grid ") + axis[i] + " is " +
                                      std::to_string(kernel.grid[i]) +
                                      ", expected 1 to " +
                                      std::to_string(maxGrid));
-    if (kernel.block[i] == 0 || kernel.block[i] > abi::kMaxBlockDim[i])
+    if (kernel.block[i] == 0 || kernel.block[i] > hw::kMaxBlockDim[i])
       return kernelError(kernel, std::string("block ") + axis[i] + " is " +
                                      std::to_string(kernel.block[i]) +
                                      ", expected 1 to " +
-                                     std::to_string(abi::kMaxBlockDim[i]));
+                                     std::to_string(hw::kMaxBlockDim[i]));
     if (kernel.cluster[i] == 0)
       return kernelError(kernel, std::string("cluster ") + axis[i] +
                                      " is 0, expected at least 1");
   }
   uint64_t threads = kernel.blockThreads();
-  if (threads > abi::kMaxThreadsPerBlock)
+  if (threads > hw::kMaxThreadsPerBlock)
     return kernelError(kernel, "block " + formatDims(kernel.block) + " has " +
                                    std::to_string(threads) +
                                    " threads, expected 1 to " +
-                                   std::to_string(abi::kMaxThreadsPerBlock));
+                                   std::to_string(hw::kMaxThreadsPerBlock));
   uint64_t clusterBlocks = kernel.clusterBlocks();
-  if (clusterBlocks > abi::kMaxClusterBlocks)
+  if (clusterBlocks > hw::kMaxClusterBlocks)
     return kernelError(
         kernel, "cluster " + formatDims(kernel.cluster) + " has " +
                     std::to_string(clusterBlocks) + " blocks, expected 1 to " +
-                    std::to_string(abi::kMaxPortableClusterBlocks) + " (or " +
-                    std::to_string(abi::kMaxClusterBlocks) +
+                    std::to_string(hw::kMaxPortableClusterBlocks) + " (or " +
+                    std::to_string(hw::kMaxClusterBlocks) +
                     " where the device allows non-portable cluster sizes)");
   for (int i = 0; i < 3; ++i)
     if (!(i == 0 && persistent) && kernel.grid[i] % kernel.cluster[i] != 0)

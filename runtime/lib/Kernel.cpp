@@ -200,7 +200,7 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
   uint64_t cluster = info.clusterBlocks();
   if (cluster <= 1 || !limits.clusterLaunch)
     return limits;
-  if (cluster > abi::kMaxPortableClusterBlocks) {
+  if (cluster > hw::kMaxPortableClusterBlocks) {
     // A device without non-portable cluster sizes refuses the attribute;
     // that is a limit (reported by checkLaunchLimits), not a failure here.
     limits.nonPortableClusterAllowed =

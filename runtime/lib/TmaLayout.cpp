@@ -65,10 +65,11 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
                                "signed 32-bit)");
     layout.globalDim[i] = dynamic ? 0 : static_cast<uint64_t>(extent);
     if (i > 0 && strideKnown) {
-      if (stride % 16 != 0)
+      if (stride % hw::kTmaAlignBytes != 0)
         return tmaError(tma, "global stride of dimension " + std::to_string(i) +
                                  " is " + std::to_string(stride) +
-                                 " bytes, expected a multiple of 16");
+                                 " bytes, expected a multiple of " +
+                                 std::to_string(hw::kTmaAlignBytes));
       if (stride >= (uint64_t(1) << 40))
         return tmaError(tma, "global stride of dimension " + std::to_string(i) +
                                  " is " + std::to_string(stride) +
@@ -90,16 +91,18 @@ Expected<TmaLayout> computeTmaLayout(const ParamInfo &tma,
   layout.complete = strideKnown; // false once a dimension was dynamic
   for (size_t i = 0; i < rank; ++i) {
     uint64_t box = tma.tma.box[i];
-    if (box == 0 || box > 256)
+    if (box == 0 || box > hw::kTmaMaxBoxDim)
       return tmaError(tma, "box dimension " + std::to_string(i) + " is " +
-                               std::to_string(box) + ", expected 1 to 256");
+                               std::to_string(box) + ", expected 1 to " +
+                               std::to_string(hw::kTmaMaxBoxDim));
     layout.boxDim[i] = static_cast<uint32_t>(box);
   }
   uint64_t innerBytes = uint64_t(layout.boxDim[0]) * layout.elementBytes;
-  if (innerBytes % 16 != 0)
+  if (innerBytes % hw::kTmaAlignBytes != 0)
     return tmaError(tma, "innermost box dimension is " +
                              std::to_string(innerBytes) +
-                             " bytes, expected a multiple of 16");
+                             " bytes, expected a multiple of " +
+                             std::to_string(hw::kTmaAlignBytes));
   if (swizzle != 0 && innerBytes > swizzle)
     return tmaError(tma, "innermost box dimension is " +
                              std::to_string(innerBytes) +

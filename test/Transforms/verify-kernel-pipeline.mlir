@@ -166,3 +166,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Each operand becomes a tensor map built from a kernel argument: checked
+// here (weavec prints nothing before it), not only in
+// weave-expand-pipelines.
+gpu.module @m {
+  gpu.func @lhs_alloc(%b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %a = memref.alloc() : memref<256x128xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects lhs to be a kernel argument or a subview of one: its TMA tensor map is built on the host from the argument}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @edge_of_view(%a: memref<512x128xf16>, %b: memref<128x512xf16>, %c: memref<512x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    %a2 = memref.subview %a[0, 0][200, 128][1, 1] : memref<512x128xf16> to memref<200x128xf16>
+    %c2 = memref.subview %c[0, 0][200, 512][1, 1] : memref<512x512xf16> to memref<200x512xf16>
+    // expected-error @below {{expects lhs dimension 0 (200) to be a multiple of its tile (128) when the view is smaller than its kernel argument}}
+    weave.matmul_pipeline %a2, %b into %c2 tile(128, 256, 64) stages(4) : memref<200x128xf16>, memref<128x512xf16> into memref<200x512xf16>
+    gpu.return
+  }
+}

@@ -41,13 +41,27 @@
 using namespace mlir;
 using namespace mlir::weave;
 
-void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
-                                           const CompileOptions &options) {
+//===----------------------------------------------------------------------===//
+// The pass pipeline, defined once: weavec and the JIT (compileModule) run its
+// stages with their checks between them; weave-opt's weave-to-llvm runs
+// them back to back.
+//===----------------------------------------------------------------------===//
+
+void mlir::weave::buildWeaveVerifyPipeline(OpPassManager &pm) {
+  // tile(auto) pipelines and `auto` kernel fields are resolved first: the
+  // kernel's launch shape and the manifest follow from the choice.
   pm.addPass(createConfigurePipelinesPass());
   pm.addPass(createVerifyKernelPass());
+}
+
+void mlir::weave::buildWeaveExpandPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createExpandPipelinesPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::weave::buildWeaveLowerPipeline(OpPassManager &pm,
+                                          const CompileOptions &options) {
   // Views (memref.subview, expand/collapse_shape) become reinterpret_casts,
   // whose descriptors the LLVM lowering builds; their dynamic offsets and
   // sizes are affine.apply, lowered to arith.
@@ -67,6 +81,13 @@ void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::weave::buildWeaveToLLVMPipeline(OpPassManager &pm,
+                                           const CompileOptions &options) {
+  buildWeaveVerifyPipeline(pm);
+  buildWeaveExpandPipeline(pm);
+  buildWeaveLowerPipeline(pm, options);
 }
 
 namespace {
@@ -445,10 +466,7 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
 
   PassManager verify(ctx);
   configureIRPrinting(verify, options);
-  // tile(auto) pipelines and `auto` kernel fields are resolved first: the
-  // kernel's launch shape and the manifest follow from the choice.
-  verify.addPass(createConfigurePipelinesPass());
-  verify.addPass(createVerifyKernelPass());
+  buildWeaveVerifyPipeline(verify);
   if (failed(verify.run(module)))
     return failure();
   // What the ABI needs of each kernel's name and arguments, located at the
@@ -486,13 +504,11 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
        << " cluster_m=" << op.getClusterM() << " split_k=" << op.getSplitK();
   });
 
-  PassManager expand(ctx);
-  configureIRPrinting(expand, options);
-  expand.addPass(createCanonicalizerPass());
   // The manifest is computed from the expanded kernel: pipelines add TMA
   // parameters.
-  expand.addPass(createExpandPipelinesPass());
-  expand.addPass(createCanonicalizerPass());
+  PassManager expand(ctx);
+  configureIRPrinting(expand, options);
+  buildWeaveExpandPipeline(expand);
   if (failed(expand.run(module)))
     return failure();
 
@@ -525,7 +541,7 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
 
   PassManager lower(ctx);
   configureIRPrinting(lower, options);
-  buildWeaveToLLVMPipeline(lower, options);
+  buildWeaveLowerPipeline(lower, options);
   if (failed(lower.run(module)))
     return failure();
   if (emit == EmitKind::Nvvm) {

@@ -155,3 +155,18 @@ func.func @after_loads_with_arguments(%a: memref<1024x4096xf16>, %b: memref<4096
   }
   return
 }
+
+// -----
+
+// The rhs tile is in the ring as 64-column swizzled boxes: the verifier
+// (not only weave-expand-pipelines, after `weavec --emit=mlir` had printed
+// the kernel) rejects any use but the source of a whole-tile TMA store,
+// with tile(auto) too (the callback's tile arguments fix the tile).
+func.func @callback_loads_rhs(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  weave.matmul_pipeline %a, %b into %c tile(auto) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> callback {
+  ^bb0(%lhs: memref<128x64xf16, #gpu.address_space<workgroup>>, %rhs: memref<64x128xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %k: index):
+    // expected-error @below {{'memref.load' op uses the rhs tile of a pipeline callback other than as the source of weave.copy_smem_to_gmem: the tile is stored as 2 swizzled boxes of 128-byte rows, which only a whole-tile TMA store (split into one store per box) reads}}
+    %v = memref.load %rhs[%k, %n] : memref<64x128xf16, #gpu.address_space<workgroup>>
+  }
+  return
+}

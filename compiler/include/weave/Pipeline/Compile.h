@@ -47,7 +47,19 @@ struct CompileArtifacts {
   ::weave::Bundle bundle;
 };
 
-/// Adds the passes from verified weave IR to the LLVM/NVVM dialects.
+/// The pipeline's stages, in order (each defined once; compileModule runs
+/// them with its checks between them):
+/// weave-configure-pipelines and weave-verify-kernel: after them the kernel
+/// is what `--emit=mlir` prints, every rule checked;
+void buildWeaveVerifyPipeline(OpPassManager &pm);
+/// canonicalize, weave-expand-pipelines, canonicalize (the manifest is
+/// computed after it);
+void buildWeaveExpandPipeline(OpPassManager &pm);
+/// the lowering of an expanded kernel to the LLVM/NVVM dialects.
+void buildWeaveLowerPipeline(OpPassManager &pm, const CompileOptions &options);
+
+/// All three stages back to back: weave IR to the LLVM/NVVM dialects
+/// (`weave-to-llvm` in weave-opt).
 void buildWeaveToLLVMPipeline(OpPassManager &pm, const CompileOptions &options);
 
 /// Registers `weave-to-llvm` as a pass pipeline for weave-opt.

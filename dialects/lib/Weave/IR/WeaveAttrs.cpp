@@ -1,6 +1,7 @@
 //===- WeaveAttrs.cpp - weave attributes ----------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
+#include "weave/Dialect/Weave/Utils/HardwareLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -141,8 +142,8 @@ Attribute KernelAttr::parse(AsmParser &parser, Type) {
         return failure();
       if (smem < 0)
         return parser.emitError(smemLoc)
-               << "expects dynamic shared memory in [0, " << 227 * 1024
-               << "] bytes, got " << smem;
+               << "expects dynamic shared memory in [0, "
+               << hw::kMaxSharedMemoryPerBlock << "] bytes, got " << smem;
       return success();
     }
     return parser.emitError(keyLoc)
@@ -234,19 +235,19 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "got y = "
                        << grid[1] << ", z = " << grid[2];
   int64_t threads = int64_t(block[0]) * block[1] * block[2];
-  if (threads > 1024)
-    return emitError() << "expects at most 1024 threads per block, got "
-                       << threads;
+  if (threads > hw::kMaxThreadsPerBlock)
+    return emitError() << "expects at most " << hw::kMaxThreadsPerBlock
+                       << " threads per block, got " << threads;
   int64_t clusterSize = int64_t(cluster[0]) * cluster[1] * cluster[2];
-  if (clusterSize > 16)
-    return emitError() << "expects at most 16 blocks per cluster, got "
-                       << clusterSize;
+  if (clusterSize > hw::kMaxClusterBlocks)
+    return emitError() << "expects at most " << hw::kMaxClusterBlocks
+                       << " blocks per cluster, got " << clusterSize;
   for (int i = 0; i < 3; ++i)
     if (fixedGrid[i] % cluster[i] != 0)
       return emitError() << "expects grid dimension " << i << " (" << grid[i]
                          << ") to be a multiple of the cluster dimension ("
                          << cluster[i] << ")";
-  constexpr int64_t kMaxSmem = 227 * 1024;
+  constexpr int64_t kMaxSmem = hw::kMaxSharedMemoryPerBlock;
   if ((smem < 0 && smem != kAutoSmem) || smem > kMaxSmem)
     return emitError() << "expects dynamic shared memory in [0, " << kMaxSmem
                        << "] bytes, got " << smem;

@@ -3,7 +3,7 @@
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/IR/DTypeMlir.h"
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
-#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+#include "weave/Dialect/Weave/Utils/HardwareLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -821,10 +821,10 @@ static LogicalResult verifyTensorMapCopy(Operation *op, MemRefType tile,
     return op->emitOpError() << "expects a tile of rank 1 to 5, got rank "
                              << tile.getRank();
   for (int64_t dim : tile.getShape())
-    if (dim > 256)
-      return op->emitOpError() << "expects tile dimensions of at most 256 "
-                                  "elements (a TMA box limit), got "
-                               << dim;
+    if (dim > hw::kTmaMaxBoxDim)
+      return op->emitOpError()
+             << "expects tile dimensions of at most " << hw::kTmaMaxBoxDim
+             << " elements (a TMA box limit), got " << dim;
   int64_t innerBytes = tile.getShape().back() * elementBytes(tile);
   if (innerBytes % 16 != 0)
     return op->emitOpError()
@@ -958,15 +958,6 @@ static void printPipelineTile(OpAsmPrinter &printer, MatmulPipelineOp,
     printer << " stages(" << stages.getInt() << ")";
 }
 
-int64_t MatmulPipelineOp::getSplitKWorkspaceWords() {
-  auto rhs = cast<MemRefType>(getRhs().getType());
-  std::optional<int64_t> rows = maxLhsRows(*this);
-  if (!rows || isAutoTile())
-    return 0;
-  return pipeline::splitKWorkspaceWords(*rows, rhs.getDimSize(1), tileM(),
-                                       tileN(), getConsumers(), getSplitK());
-}
-
 LogicalResult MatmulPipelineOp::verifyAutoTile() {
   int given = bool(getTileMAttr()) + bool(getTileNAttr()) +
               bool(getTileKAttr());
@@ -1024,20 +1015,41 @@ MemRefType MatmulPipelineOp::getOutType() {
   return MemRefType::get({rows, cols}, element);
 }
 
-int64_t MatmulPipelineOp::getEpilogueBuffers() {
-  int64_t outBytes = elementBytes(getOutType());
-  bool splitM = getSplit() == ConsumerSplit::M;
-  int64_t tm = tileM(), tn = tileN();
-  int64_t subM = splitM ? tm / getConsumers() : tm;
-  int64_t subN = splitM ? tn : tn / getConsumers();
-  return pipeline::MatmulTiling::epilogueBuffersFor(subM, subN, outBytes);
+pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  MemRefType out = getOutType();
+  auto t = pipeline::MatmulTiling::make(
+      tileM(), tileN(), tileK(), numStages(), getConsumers(),
+      getSplit() == ConsumerSplit::M, elementBytes(lhs), elementBytes(out));
+  t.clusterM = getClusterM();
+  t.splitK = getSplitK();
+  t.m = lhs.isDynamicDim(0) ? pipeline::MatmulTiling::kDynamic
+                            : lhs.getDimSize(0);
+  t.n = rhs.getRank() == 2 ? rhs.getDimSize(1) : 0;
+  t.k = lhs.getRank() == 2 ? lhs.getDimSize(1) : 0;
+  t.maxRows = maxLhsRows(*this);
+  t.delayRelease = getDelayRelease();
+  t.gridTileWidth = getGridTileWidth();
+  t.gridTileSegments = getGridTileSegments();
+  t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
+              !getAfterLoads().empty() || !getEpilogue().empty();
+  if (Value ws = getWorkspace())
+    if (auto type = dyn_cast<MemRefType>(ws.getType());
+        type && type.hasStaticShape())
+      t.workspaceWords = type.getNumElements();
+  // (Only a message shows them: printed where one may.)
+  if (t.regions && t.dynamicM()) {
+    llvm::raw_string_ostream os(t.operandText);
+    os << "'" << lhs << "' into '" << out << "'";
+  }
+  return t;
 }
 
 int64_t MatmulPipelineOp::getSharedMemoryBytes() {
   // The ring, the epilogue boxes, the mbarriers and the alignment slack, as
   // the expansion lays them out.
-  return pipeline::MatmulSmemLayout(pipeline::MatmulTiling::get(*this))
-      .requiredBytes;
+  return pipeline::MatmulSmemLayout(getTiling()).requiredBytes;
 }
 
 /// Whether `type` is a range of whole rows of a row-major buffer: rank 2,
@@ -1051,6 +1063,17 @@ static bool isRowRange(MemRefType type) {
 }
 
 LogicalResult MatmulPipelineOp::verify() {
+  if (failed(verifyOperands()) || failed(verifyAutoTile()))
+    return failure();
+  // An explicit tiling: the rules of every builder that implements it.
+  if (isAutoTile())
+    return success();
+  if (pipeline::TilingViolation violation = getTiling().check())
+    return emitOpError() << *violation;
+  return success();
+}
+
+LogicalResult MatmulPipelineOp::verifyOperands() {
   auto lhs = cast<MemRefType>(getLhs().getType());
   auto rhs = cast<MemRefType>(getRhs().getType());
   // No `into`: the epilogue sends every box elsewhere; the output is lhs
@@ -1145,169 +1168,6 @@ LogicalResult MatmulPipelineOp::verify() {
                                  : std::to_string(lhs.getDimSize(0)))
                          << "x" << rhs.getDimSize(1) << ", got " << out;
 
-  if (failed(verifyAutoTile()))
-    return failure();
-  if (isAutoTile())
-    return success();
-  int64_t tm = tileM(), tn = tileN(), tk = tileK();
-  // Segments are equal runs of row tiles (of whole clusters): a static
-  // count must divide; a dynamic one is the kernel's to check.
-  if (int64_t segments = getGridTileSegments(); segments > 1) {
-    if (lhs.isDynamicDim(0) && getClusterM() > 1)
-      return emitOpError() << "expects a static row count with "
-                              "grid_tile_segments and cluster_m";
-    if (!lhs.isDynamicDim(0)) {
-      int64_t rowTiles = (lhs.getDimSize(0) + tm - 1) / tm;
-      if (rowTiles % (segments * getClusterM()) != 0)
-        return emitOpError()
-               << "expects the " << rowTiles << " row tiles to divide into "
-               << segments << " grid_tile_segments of whole clusters of "
-               << getClusterM();
-    }
-  }
-  int64_t consumers = getConsumers();
-  // wgmma: each consumer warpgroup owns a 64*i x N sub-tile with N a
-  // multiple of 8 up to 256, and consumes K in steps of 16 (f16/bf16).
-  int64_t subM = getSplit() == ConsumerSplit::M ? tm / consumers : tm;
-  int64_t subN = getSplit() == ConsumerSplit::N ? tn / consumers : tn;
-  if ((getSplit() == ConsumerSplit::M ? tm : tn) % consumers != 0)
-    return emitOpError() << "expects the split dimension of the tile to be "
-                            "divisible by "
-                         << consumers << " consumer warpgroups";
-  if (subM % 64 != 0)
-    return emitOpError() << "expects each consumer's tile_m to be a multiple "
-                            "of 64 (the wgmma M), got "
-                         << subM;
-  if (subN % 8 != 0 || subN > 256)
-    return emitOpError() << "expects each consumer's tile_n to be a multiple "
-                            "of 8 and at most 256 (legal wgmma N), got "
-                         << subN;
-  int64_t swizzleElems = 128 / elementBytes(lhs);
-  // Edge tiles are handled by TMA (zero-filled loads, clipped stores), but
-  // a tensor map needs rows that are a multiple of 16 bytes.
-  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"lhs", lhs},
-                            {"rhs", rhs},
-                            {"out", out}}) {
-    int64_t cols = type.getDimSize(1);
-    // (Unsigned: a huge static width must not overflow into UB; the kernel
-    // argument check rejects its byte size.)
-    if ((static_cast<uint64_t>(cols) * elementBytes(type)) % 16 != 0)
-      return emitOpError() << "expects rows of " << name
-                           << " to span a multiple of 16 bytes (a TMA "
-                              "stride rule), got "
-                           << cols << " elements";
-  }
-  if ((subM != 64 && subM != 128) ||
-      (getSplit() == ConsumerSplit::N && subN % 64 != 0))
-    return emitOpError() << "expects each consumer to own 64 or 128 rows "
-                            "(tile_m = 64 or 128 times consumers for split M, "
-                            "64 or 128 for split N) and, for split N, a "
-                            "multiple of 64 columns; got "
-                         << subM << "x" << subN;
-  // f32 accumulators: subM * subN / 128 registers per consumer thread.
-  if (subM * subN > 64 * 256)
-    return emitOpError() << "expects each consumer's part of the tile to "
-                            "have at most 64x256 elements (its f32 "
-                            "accumulators take subM * subN / 128 registers "
-                            "per thread), got "
-                         << subM << "x" << subN;
-  if (tn % 64 != 0)
-    return emitOpError() << "expects tile_n to be a multiple of 64 (rhs "
-                            "tiles are loaded as 64-column boxes), got "
-                         << tn;
-  if (tk != swizzleElems && tk != swizzleElems / 2)
-    return emitOpError() << "expects tile_k to be " << swizzleElems << " or "
-                         << swizzleElems / 2
-                         << " (lhs rows of one 128- or 64-byte swizzle span), "
-                            "got "
-                         << tk;
-  if (consumers > 2)
-    return emitOpError() << "expects 1 or 2 consumer warpgroups, got "
-                         << consumers;
-  if (tm > 256 || tn > 256)
-    return emitOpError() << "expects tile_m and tile_n of at most 256 (a TMA "
-                            "box limit), got "
-                         << tm << "x" << tn;
-  if (getDelayRelease() >= numStages())
-    return emitOpError() << "expects delay_release (" << getDelayRelease()
-                         << ") to be smaller than stages (" << numStages()
-                         << ")";
-  int64_t cluster = getClusterM();
-  if (cluster != 1) {
-    if (cluster != 2 && cluster != 4)
-      return emitOpError() << "expects cluster_m to be 1, 2 or 4, got "
-                           << cluster;
-    if ((tn / 64) % cluster != 0)
-      return emitOpError() << "expects the " << tn / 64
-                           << " rhs boxes of a tile (64 columns each) to "
-                              "divide among the "
-                           << cluster << " blocks of a cluster";
-    if (getGridTileWidth() % cluster != 0)
-      return emitOpError() << "expects grid_tile_width ("
-                           << getGridTileWidth()
-                           << ") to be a multiple of cluster_m (" << cluster
-                           << "): a cluster's tiles are in one group";
-    // Blocks of a cluster take adjacent row tiles. Without regions the
-    // row tiles are padded to a multiple of the cluster: a block whose tile
-    // lies past the last row loads zeros (TMA fills out-of-bounds boxes)
-    // and stores nothing (TMA clips), but still loads and multicasts its
-    // share of the rhs for its partners. A region would see the padded
-    // tile (before_load could wait for rows that never come), so with one
-    // the count must be a multiple of the cluster, which only a static M
-    // shows.
-    bool regions = !getBeforeLoad().empty() || !getCallback().empty() ||
-                   !getAfterLoads().empty() || !getEpilogue().empty();
-    if (regions && (lhs.isDynamicDim(0) || out.isDynamicDim(0)))
-      return emitOpError() << "expects a static row count with cluster_m("
-                           << cluster << ") and a region (the row tiles must "
-                           << "divide among the blocks of a cluster), got "
-                           << lhs << " into " << out;
-    int64_t rows = lhs.isDynamicDim(0) ? 0 : lhs.getDimSize(0);
-    int64_t rowTiles = rows / tm + (rows % tm != 0);
-    if (regions && rowTiles % cluster != 0)
-      return emitOpError() << "expects the number of row tiles (" << rowTiles
-                           << " of " << tm << " rows) to be a multiple of "
-                           << "cluster_m (" << cluster
-                           << ") with a region; use a smaller cluster_m for "
-                              "this shape";
-  }
-  // Bound stages before counting bytes: a huge count would overflow the
-  // sum (and the expansion unrolls one barrier init per stage).
-  int64_t stageBytes = (tm * tk + tk * tn) * elementBytes(lhs);
-  if (numStages() > kMaxSharedMemoryBytes / stageBytes)
-    return emitOpError() << "expects at most "
-                         << kMaxSharedMemoryBytes / stageBytes
-                         << " stages of " << stageBytes
-                         << " bytes (the shared memory a Hopper block can "
-                            "have), got "
-                         << numStages();
-  if (getSplitK() > 1) {
-    int64_t numK = (lhs.getDimSize(1) + tk - 1) / tk;
-    if (getSplitK() > numK)
-      return emitOpError() << "expects split_k (" << getSplitK()
-                           << ") to be at most the " << numK
-                           << " k steps of a tile";
-    int64_t need = getSplitKWorkspaceWords();
-    int64_t have = cast<MemRefType>(getWorkspace().getType()).getDimSize(0);
-    if (need == INT64_MAX)
-      return emitOpError()
-             << "needs a split-K workspace of more than 2^63 f32 for up to "
-             << *maxLhsRows(*this)
-             << " lhs rows, which no buffer holds; bound the rows (a smaller "
-                "weave.variant hi) or use split_k(1)";
-    if (have < need)
-      return emitOpError() << "needs a workspace of at least " << need
-                           << " f32 (counters, then tiles x (split_k - 1) x "
-                              "tile_m x tile_n partials), "
-                              "got "
-                           << have;
-  }
-  int64_t smem = getSharedMemoryBytes();
-  if (smem > kMaxSharedMemoryBytes)
-    return emitOpError() << "needs " << smem
-                         << " bytes of shared memory, more than the "
-                         << kMaxSharedMemoryBytes
-                         << " a Hopper block can have; reduce stages or tiles";
   return success();
 }
 
@@ -1504,6 +1364,21 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
       return emitOpError() << "expects callback argument #" << i
                            << " to be an index, got "
                            << block.getArgument(i).getType();
+  // The rhs tile is in the ring as 128-byte-row boxes (swizzled), so only a
+  // whole-tile TMA store, split into one store per box, can read it.
+  Value rhsTile = block.getArgument(1);
+  auto rhsTileType = cast<MemRefType>(rhsTile.getType());
+  for (Operation *user : rhsTile.getUsers()) {
+    auto store = dyn_cast<CopySmemToGmemOp>(user);
+    if (store && store.getSource() == rhsTile && store.getTarget() != rhsTile)
+      continue;
+    return user->emitOpError()
+           << "uses the rhs tile of a pipeline callback other than as the "
+              "source of weave.copy_smem_to_gmem: the tile is stored as "
+           << rhsTileType.getDimSize(1) / (128 / elementBytes(rhsTileType))
+           << " swizzled boxes of 128-byte rows, which only a whole-tile TMA "
+              "store (split into one store per box) reads";
+  }
   return success();
 }
 

@@ -29,6 +29,7 @@
 #include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/SplitKFixup.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/TileScheduler.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/TmaOperands.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/WgmmaMainloop.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -408,74 +409,6 @@ void PipelineBuilder::buildConsumer() {
   });
 }
 
-/// Resolves a pipeline operand to a kernel argument plus view offsets.
-/// `tile` holds the operand's tile sizes (rows, columns).
-FailureOr<TmaOperand> resolveOperand(MatmulPipelineOp op, Value value,
-                                     StringRef name,
-                                     std::array<int64_t, 2> tile,
-                                     OpBuilder &builder) {
-  Location loc = op.getLoc();
-  auto viewType = cast<MemRefType>(value.getType());
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  TmaOperand result{value, zero, zero};
-  while (auto subview = value.getDefiningOp<memref::SubViewOp>()) {
-    if (!subview.hasUnitStride() || subview.getSourceType().getRank() != 2)
-      return op.emitOpError() << "expects " << name
-                              << " to be a unit-stride 2-d view";
-    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
-    Value offs[2];
-    for (int i = 0; i < 2; ++i)
-      offs[i] = getValueOrCreateConstantIndexOp(builder, loc, offsets[i]);
-    result.rowOffset =
-        arith::AddIOp::create(builder, loc, result.rowOffset, offs[0]);
-    result.colOffset =
-        arith::AddIOp::create(builder, loc, result.colOffset, offs[1]);
-    value = subview.getSource();
-  }
-  auto arg = dyn_cast<BlockArgument>(value);
-  auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!arg || !func || arg.getOwner() != &func.getBody().front() ||
-      arg.getArgNumber() >= func.getNumArguments())
-    return op.emitOpError()
-           << "expects " << name
-           << " to be a kernel argument or a subview of one: its TMA tensor "
-              "map is built on the host from the argument";
-  // TMA clips and zero-fills at the edges of the argument, not of the view:
-  // a view smaller than its argument must not have edge tiles.
-  auto argType = cast<MemRefType>(value.getType());
-  for (int i = 0; i < 2; ++i) {
-    // A dynamic row count of a row range of lhs is fine where only `out`
-    // sees the products: the tiles past the range load the argument's next
-    // rows (not zeros), whose products fall on rows of out past its own
-    // row count (checked equal to lhs's at entry), which its tensor map
-    // clips. A region would see them.
-    bool rowRange = name == "lhs" && i == 0 && op.getCallback().empty() &&
-                    op.getEpilogue().empty() && op.getAfterLoads().empty() &&
-                    op.getBeforeLoad().empty();
-    if (viewType.isDynamicDim(i) && viewType != argType && rowRange)
-      continue;
-    // A dynamic size of a view (not of the argument itself) cannot be
-    // shown to be a multiple of the tile.
-    if (viewType.isDynamicDim(i) && viewType != argType)
-      return op.emitOpError()
-             << "expects " << name << " dimension " << i
-             << " to be static when " << name
-             << " is a view of its kernel argument (a dynamic size cannot be "
-                "shown to be a multiple of the tile, and TMA clips at the "
-                "argument's edge); pass the argument itself";
-    if (viewType.getDimSize(i) != argType.getDimSize(i) &&
-        viewType.getDimSize(i) % tile[i] != 0)
-      return op.emitOpError()
-             << "expects " << name << " dimension " << i << " ("
-             << viewType.getDimSize(i) << ") to be a multiple of its tile ("
-             << tile[i] << ") when the view is smaller than its kernel "
-             << "argument: TMA clips at the argument's edge, so an edge tile "
-                "would read or write outside the view";
-  }
-  result.argument = value;
-  return result;
-}
-
 struct ExpandPipelinesPass
     : public mlir::weave::impl::ExpandPipelinesPassBase<ExpandPipelinesPass> {
   using Base::Base;
@@ -494,47 +427,19 @@ struct ExpandPipelinesPass
                             "first";
         return signalPassFailure();
       }
-      int64_t tm = op.tileM(), tn = op.tileN(), tk = op.tileK();
-      // One error per pipeline: the first operand that cannot be used.
-      FailureOr<TmaOperand> lhs =
-          resolveOperand(op, op.getLhs(), "lhs", {tm, tk}, builder);
-      if (failed(lhs))
+      // What weave-verify-kernel checked already, for a pass run alone.
+      if (failed(verifyTmaOperands(op)))
         return signalPassFailure();
-      FailureOr<TmaOperand> rhs =
-          resolveOperand(op, op.getRhs(), "rhs", {tk, tn}, builder);
-      if (failed(rhs))
-        return signalPassFailure();
+      TmaOperand lhs = resolveTmaOperand(op.getLhs(), builder, op.getLoc());
+      TmaOperand rhs = resolveTmaOperand(op.getRhs(), builder, op.getLoc());
       // No `into`: the epilogue region stores every box itself.
       Value zero = arith::ConstantIndexOp::create(builder, op.getLoc(), 0);
-      FailureOr<TmaOperand> out =
-          op.getOut()
-              ? resolveOperand(op, op.getOut(), "out", {tm, tn}, builder)
-              : FailureOr<TmaOperand>(TmaOperand{Value(), zero, zero});
-      if (failed(out))
-        return signalPassFailure();
-      if (!op.getCallback().empty()) {
-        // The rhs tile is in the ring as 128-byte-row boxes (swizzled), so
-        // only a whole-tile TMA store, split into one store per box, can
-        // read it.
-        Value rhsTile = op.getCallback().front().getArgument(1);
-        for (Operation *user : rhsTile.getUsers()) {
-          auto store = dyn_cast<CopySmemToGmemOp>(user);
-          if (store && store.getSource() == rhsTile &&
-              store.getTarget() != rhsTile)
-            continue;
-          user->emitOpError()
-              << "uses the rhs tile of a pipeline callback other than as "
-                 "the source of weave.copy_smem_to_gmem: the tile is stored "
-                 "as "
-              << tn / (128 / (cast<MemRefType>(rhsTile.getType())
-                                  .getElementTypeBitWidth() /
-                              8))
-              << " swizzled boxes of 128-byte rows, which only a whole-tile "
-                 "TMA store (split into one store per box) reads";
-          return signalPassFailure();
-        }
-      }
-      PipelineBuilder(op, *lhs, *rhs, *out).build();
+      TmaOperand out =
+          op.getOut() ? resolveTmaOperand(op.getOut(), builder, op.getLoc())
+                      : TmaOperand{Value(), zero, zero};
+      // (The callback reads the rhs tile only as the source of whole-tile
+      // stores: MatmulPipelineOp::verifyRegions.)
+      PipelineBuilder(op, lhs, rhs, out).build();
     }
   }
 };

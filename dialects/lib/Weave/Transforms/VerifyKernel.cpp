@@ -8,6 +8,8 @@
 
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/TmaOperands.h"
+#include "weave/Dialect/Weave/Utils/HardwareLimits.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,9 +47,8 @@ Value getRootBuffer(Value value) {
   return value;
 }
 
-/// Shared memory a block can have on Hopper (sm_90), static and dynamic
-/// together: 227 KB (the SM's 228 KB less 1 KB the system reserves).
-constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
+/// Shared memory a block can have, static and dynamic together.
+constexpr int64_t kMaxSharedMemoryBytes = hw::kMaxSharedMemoryPerBlock;
 
 /// The byte size of a static memref, or nullopt if it has no static shape,
 /// no element bit width, or more than INT64_MAX bytes. With `dynamicAsOne`,
@@ -344,34 +345,24 @@ LogicalResult verifyKernel(gpu::GPUFuncOp func, KernelAttr kernel,
                                 "run it first (weavec does)";
       return WalkResult::interrupt();
     }
-    int64_t warpgroups = pipeline.getConsumers() + 1;
-    if (kernel.getNumThreads() != warpgroups * 128) {
-      pipeline.emitOpError()
-          << "needs " << warpgroups << " warpgroups (" << warpgroups * 128
-          << " threads: one producer and " << pipeline.getConsumers()
-          << " consumers), but the kernel's block has "
-          << kernel.getNumThreads() << " threads";
-      return WalkResult::interrupt();
-    }
-    int64_t cluster = pipeline.getClusterM();
+    // The pipeline's rules with what the kernel declares: a warpgroup per
+    // role, the cluster shape, the shared memory (MatmulTiling::check; the
+    // op verifier checked the rest).
+    pipeline::MatmulTiling tiling = pipeline.getTiling();
+    tiling.blockThreads = kernel.getNumThreads();
     ArrayRef<int32_t> dims = kernel.getCluster();
-    if (cluster != 1 &&
-        (dims.empty() || dims[0] != cluster ||
-         llvm::any_of(dims.drop_front(), [](int32_t d) { return d != 1; }))) {
-      pipeline.emitOpError()
-          << "with cluster_m(" << cluster
-          << ") needs the kernel's cluster to be [" << cluster
-          << ", 1, 1] (set cluster = [" << cluster
-          << ", 1, 1] in #weave.kernel)";
+    tiling.clusterShape = {dims.empty() ? 0 : int64_t(dims[0]),
+                           dims.size() > 1 ? int64_t(dims[1]) : 1,
+                           dims.size() > 2 ? int64_t(dims[2]) : 1};
+    tiling.kernelSmem = kernel.getSmem();
+    if (pipeline::TilingViolation violation = tiling.check()) {
+      pipeline.emitOpError() << *violation;
       return WalkResult::interrupt();
     }
-    if (kernel.getSmem() < pipeline.getSharedMemoryBytes()) {
-      pipeline.emitOpError()
-          << "needs " << pipeline.getSharedMemoryBytes()
-          << " bytes of dynamic shared memory, but the kernel declares smem = "
-          << kernel.getSmem();
+    // Each operand's tensor map is built from a kernel argument: checked
+    // here, before weavec prints or lowers anything.
+    if (failed(pipeline::verifyTmaOperands(pipeline)))
       return WalkResult::interrupt();
-    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

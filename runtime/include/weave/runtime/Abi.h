@@ -11,6 +11,7 @@
 #define WEAVE_RUNTIME_ABI_H
 
 #include "weave/runtime/DType.h"
+#include "weave/runtime/HardwareLimits.h"
 
 #include <cstdint>
 
@@ -71,19 +72,6 @@ using SemaphoreWord = uint32_t;
 /// Compute capability a bundle compiled for `sm_90a` requires (major*10+minor).
 inline constexpr uint32_t kHopperComputeCapability = 90;
 
-/// Launch limits every CUDA device of compute capability 9.0 has (CUDA C
-/// Programming Guide, "Technical Specifications per Compute Capability").
-/// The bundle reader rejects a manifest outside them; the runtime checks
-/// the device's own values again before launching.
-inline constexpr uint32_t kMaxGridDimX = 0x7fffffff; ///< 2^31 - 1
-inline constexpr uint32_t kMaxGridDimYZ = 65535;
-inline constexpr uint32_t kMaxBlockDim[3] = {1024, 1024, 64};
-inline constexpr uint32_t kMaxThreadsPerBlock = 1024;
-/// Blocks per cluster that every device accepts.
-inline constexpr uint32_t kMaxPortableClusterBlocks = 8;
-/// Blocks per cluster with CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
-/// on an H100; whether a given device and kernel fit it is asked at launch.
-inline constexpr uint32_t kMaxClusterBlocks = 16;
 /// Bytes of kernel parameters cuLaunchKernelEx takes on Volta and later
 /// with CUDA 12.1+ (4 KB before; such drivers fail the launch themselves).
 inline constexpr uint32_t kMaxParamBlockBytes = 32764;

@@ -123,15 +123,15 @@ ParamLayout computeParamLayout(const KernelInfo &kernel);
 struct LaunchLimits {
   int device = 0; ///< ordinal, for messages
   /// CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_{X,Y,Z}, MAX_BLOCK_DIM_{X,Y,Z}.
-  std::array<uint64_t, 3> maxGrid{abi::kMaxGridDimX, abi::kMaxGridDimYZ,
-                                  abi::kMaxGridDimYZ};
-  std::array<uint64_t, 3> maxBlock{abi::kMaxBlockDim[0], abi::kMaxBlockDim[1],
-                                   abi::kMaxBlockDim[2]};
+  std::array<uint64_t, 3> maxGrid{hw::kMaxGridDimX, hw::kMaxGridDimYZ,
+                                  hw::kMaxGridDimYZ};
+  std::array<uint64_t, 3> maxBlock{hw::kMaxBlockDim[0], hw::kMaxBlockDim[1],
+                                   hw::kMaxBlockDim[2]};
   /// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: the device's 1024, or fewer
   /// when the function's register use does not fit that many.
-  uint64_t maxThreadsPerBlock = abi::kMaxThreadsPerBlock;
+  uint64_t maxThreadsPerBlock = hw::kMaxThreadsPerBlock;
   /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN.
-  uint64_t maxSharedBytesOptin = 227 * 1024;
+  uint64_t maxSharedBytesOptin = hw::kMaxSharedMemoryPerBlock;
   /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the function's static shared
   /// memory, which adds to the manifest's dynamic size.
   uint64_t staticSharedBytes = 0;

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/ConfigChooser.h"
-#include "weave/Dialect/Weave/Transforms/Pipeline/SmemArena.h"
+#include "weave/Dialect/Weave/Utils/MatmulTiling.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +41,6 @@ constexpr double kFixedCycles = 6000;
 constexpr int64_t kMinStepsPerSplit = 4;
 constexpr int64_t kMaxSplitK = 16;
 constexpr int64_t kMaxStages = 8;
-constexpr int64_t kMaxSmem = 227 * 1024;
 /// Variants of a dynamic M: chosen per band of 64 rows up to this many
 /// rows, at most this many kernels (each is a cubin function: compile time
 /// and bundle size).
@@ -102,23 +101,31 @@ std::string MatmulConfig::name() const {
   return s;
 }
 
+namespace {
+
+/// The tiling of `config` on `p` (MatmulTiling.h), for the rules the
+/// choice can break.
+MatmulTiling tilingOf(const MatmulConfig &config, const MatmulProblem &p) {
+  MatmulTiling t = MatmulTiling::make(config.tileM, config.tileN, config.tileK,
+                                      config.stages, config.consumers,
+                                      config.splitM, p.inBytes, p.outBytes);
+  t.clusterM = config.clusterM;
+  t.splitK = config.splitK;
+  t.m = p.dynamicM() ? MatmulTiling::kDynamic : p.m;
+  t.n = p.n;
+  t.k = p.k;
+  return t;
+}
+
+} // namespace
+
 int64_t mlir::weave::pipeline::matmulSmemBytes(const MatmulConfig &config,
                                                int64_t inBytes,
                                                int64_t outBytes) {
-  MatmulTiling t;
-  t.tm = config.tileM;
-  t.tn = config.tileN;
-  t.tk = config.tileK;
-  t.stages = config.stages;
-  t.consumers = config.consumers;
-  t.splitM = config.splitM;
-  t.inBytes = inBytes;
-  t.outBytes = outBytes;
-  t.lhsRowBytes = t.tk * inBytes;
-  t.subM = t.splitM ? t.tm / t.consumers : t.tm;
-  t.subN = t.splitM ? t.tn : t.tn / t.consumers;
-  t.epilogueBuffers = MatmulTiling::epilogueBuffersFor(t.subM, t.subN, outBytes);
-  return MatmulSmemLayout(t).requiredBytes;
+  MatmulProblem p;
+  p.inBytes = inBytes;
+  p.outBytes = outBytes;
+  return MatmulSmemLayout(tilingOf(config, p)).requiredBytes;
 }
 
 double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
@@ -179,13 +186,14 @@ namespace {
 
 /// Whether split-K `config` (splitK > 1) fits a workspace of
 /// `workspaceWords` for launches of up to `maxRows` rows (< 0: unbounded,
-/// which no workspace holds).
-bool splitKFits(const MatmulConfig &config, int64_t maxRows, int64_t n,
-                int64_t workspaceWords) {
-  return maxRows >= 0 &&
-         splitKWorkspaceWords(maxRows, n, config.tileM, config.tileN,
-                              config.consumers,
-                              config.splitK) <= workspaceWords;
+/// which no workspace holds): SplitKFixup's rule.
+bool splitKFits(const MatmulConfig &config, const MatmulProblem &p,
+                int64_t maxRows, int64_t workspaceWords) {
+  MatmulTiling t = tilingOf(config, p);
+  if (maxRows >= 0)
+    t.maxRows = maxRows;
+  t.workspaceWords = workspaceWords;
+  return !checkSplitKWorkspace(t);
 }
 
 /// Row counts standing for the range [lo, hi] of a dynamic M: its ends,
@@ -212,8 +220,12 @@ std::vector<MatmulConfig>
 mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
                                         const MatmulConstraints &c) {
   std::vector<MatmulConfig> result;
-  int64_t maxSmem = std::min<int64_t>(c.maxSmemBytes.value_or(kMaxSmem),
-                                      kMaxSmem);
+  // SmemArena's rule: within a block's shared memory and the kernel's.
+  auto fitsSmem = [&](const MatmulConfig &config) {
+    MatmulTiling t = tilingOf(config, p);
+    t.kernelSmem = c.maxSmemBytes;
+    return !checkSmemArena(t);
+  };
   std::vector<MatmulConfig> bases = baseTiles(p.inBytes);
   if (c.tileM) {
     // A fixed tile (written, or spelled by a callback's tile arguments):
@@ -249,13 +261,13 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
     if (c.stages) {
       MatmulConfig t = base;
       t.stages = *c.stages;
-      if (matmulSmemBytes(t, p.inBytes, p.outBytes) <= maxSmem)
+      if (fitsSmem(t))
         deepest = powerOfTwo = *c.stages;
     } else {
       for (int64_t s = kMaxStages; s >= 2 && !powerOfTwo; --s) {
         MatmulConfig t = base;
         t.stages = s;
-        if (matmulSmemBytes(t, p.inBytes, p.outBytes) > maxSmem)
+        if (!fitsSmem(t))
           continue;
         if (!deepest)
           deepest = s;
@@ -270,11 +282,13 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
       if (c.clusterM && *c.clusterM != cluster)
         continue;
       // Blocks of a cluster take adjacent row tiles (padded to whole
-      // clusters) and share the rhs boxes.
-      if (cluster > 1 &&
-          ((base.tileN / 64) % cluster != 0 ||
-           (!c.padRowTiles &&
-            (p.dynamicM() || ceilDiv(p.m, base.tileM) % cluster != 0))))
+      // clusters, unless a region would see them) and share the rhs boxes:
+      // TileScheduler's rules.
+      MatmulConfig clustered = base;
+      clustered.clusterM = cluster;
+      MatmulTiling scheduled = tilingOf(clustered, p);
+      scheduled.regions = !c.padRowTiles;
+      if (checkTileScheduler(scheduled))
         continue;
       // Split-K needs the most rows a launch may have: the workspace holds
       // a region per tile.
@@ -290,7 +304,7 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         config.clusterM = cluster;
         config.splitK = split;
         if (split > 1 &&
-            (cluster > 1 || !splitKFits(config, maxRows, p.n, c.workspaceWords)))
+            (cluster > 1 || !splitKFits(config, p, maxRows, c.workspaceWords)))
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
           continue;
@@ -375,7 +389,7 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
   auto feasible = [&](const MatmulConfig &config, const Band &band) {
     // (The unbounded band, row < 0, holds no split.)
     return config.splitK == 1 ||
-           splitKFits(config, band.row > 0 ? band.hi : -1, p.n,
+           splitKFits(config, p, band.row > 0 ? band.hi : -1,
                       c.workspaceWords);
   };
   // cost[b][i]: regret (estimate / the band's best feasible estimate) of

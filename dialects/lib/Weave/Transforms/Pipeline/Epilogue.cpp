@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/Epilogue.h"
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

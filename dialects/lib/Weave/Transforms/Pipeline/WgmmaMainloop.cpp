@@ -6,6 +6,7 @@
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/WgmmaMainloop.h"
 #include "weave/Dialect/Weave/IR/DTypeMlir.h"
+#include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -183,14 +184,14 @@ WgmmaMainloop::consumeTile(Value consumer, Value lane, Value numK,
         Value descA = descriptor(
             arith::AddIOp::create(
                 b, lhsUnits,
-                cIndex((block * 64 * tiling.lhsRowBytes +
+                cIndex((block * hw::kWgmmaM * tiling.lhsRowBytes +
                         kk * kPerInstr * tiling.inBytes) /
                        16)),
             /*leadingBytes=*/16, /*strideBytes=*/8 * tiling.lhsRowBytes,
             tiling.lhsRowBytes);
         accs[block] = NVVM::WgmmaMmaAsyncOp::create(
             b, accType, accs[block], descA, descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, tiling.subN, kPerInstr),
+            NVVM::MMAShapeAttr::get(ctx, hw::kWgmmaM, tiling.subN, kPerInstr),
             NVVM::WGMMATypesAttr::get(ctx, inType),
             NVVM::WGMMATypesAttr::get(ctx, inType),
             NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),

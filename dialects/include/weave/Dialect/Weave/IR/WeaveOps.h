@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
+#include "weave/Dialect/Weave/Utils/MatmulTiling.h"
 
 #define GET_OP_CLASSES
 #include "weave/Dialect/Weave/IR/WeaveOps.h.inc"

@@ -765,12 +765,6 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     /// Shared memory the pipeline needs, in bytes: the ring of lhs/rhs tiles,
     /// the epilogue boxes, the mbarriers and 1024 bytes of alignment slack.
     int64_t getSharedMemoryBytes();
-    /// 64-row x 128-byte boxes each consumer stages its output through at
-    /// once (at most 2): what getSharedMemoryBytes counts and what
-    /// weave-expand-pipelines lays out.
-    int64_t getEpilogueBuffers();
-    /// Hopper's limit of dynamic shared memory per block.
-    static constexpr int64_t kMaxSharedMemoryBytes = 227 * 1024;
     /// The output's type: `out`'s, or (an epilogue that sends every box
     /// elsewhere, no `into`) lhs rows x rhs columns of `-> T`.
     MemRefType getOutType();
@@ -782,12 +776,14 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t tileN() { return getTileN().value_or(0); }
     int64_t tileK() { return getTileK().value_or(0); }
     int64_t numStages() { return getStages().value_or(0); }
-    /// f32 words `split_k` needs in the workspace: split_k - 1 partial
-    /// tiles per tile, then one 32-bit counter per tile and consumer (0 for
-    /// a dynamic M).
-    int64_t getSplitKWorkspaceWords();
+    /// The tiling the op spells (Utils/MatmulTiling.h), built once per use:
+    /// its check() is the legality of an explicit tile.
+    ::mlir::weave::pipeline::MatmulTiling getTiling();
   private:
-    /// The rules of `tile(auto)` (verify calls it first).
+    /// The operands: ranks, memory, layouts, element types and shapes
+    /// (verify calls it first).
+    ::mlir::LogicalResult verifyOperands();
+    /// The rules of `tile(auto)` (verify calls it second).
     ::mlir::LogicalResult verifyAutoTile();
   public:
   }];

@@ -36,6 +36,14 @@ namespace mlir::weave::pipeline {
 
 class BarrierRing : BuilderBase {
 public:
+  /// What this builder can implement (as CUTLASS's can_implement): the
+  /// first of its rules `tiling` breaks, or nothing. Its rules: delay_release
+  /// smaller than stages (checkBarrierRing in Utils/MatmulTiling.h, which
+  /// MatmulTiling::check runs).
+  static TilingViolation check(const MatmulTiling &tiling) {
+    return checkBarrierRing(tiling);
+  }
+
   BarrierRing(ImplicitLocOpBuilder &b, const SmemBase &smem,
               int64_t fullOffset, int64_t stages, int64_t clusterSize)
       : BuilderBase(b), smem(smem), fullOffset(fullOffset), stages(stages),

@@ -10,6 +10,8 @@
 #ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_BUILDERS_H
 #define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_BUILDERS_H
 
+#include "weave/Dialect/Weave/Utils/HardwareLimits.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -20,7 +22,7 @@ namespace mlir::weave::pipeline {
 constexpr int64_t kSwizzleBytes = 128;
 /// The swizzle pattern repeats every 8 rows of 128 bytes.
 constexpr int64_t kSwizzleAtomBytes = 1024;
-constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kWarpgroupThreads = hw::kWarpgroupThreads;
 
 /// A pipeline operand as TMA sees it: a kernel argument and the element
 /// offsets of the view the op reads or writes.

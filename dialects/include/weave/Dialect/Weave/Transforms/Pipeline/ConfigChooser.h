@@ -43,6 +43,10 @@
 // candidate, neighbours with the same one joined; then, while more than 16
 // remain, the two neighbours whose merge adds the least regret merged
 // (the merged run takes the candidate with the least summed regret).
+// The rules a candidate must keep are MatmulTiling's (Utils/MatmulTiling.h):
+// checkSmemArena, checkTileScheduler and checkSplitKWorkspace, the ones a
+// choice of tile, stages, cluster and split can break; the op verifier
+// reports the others (the user's clauses, the shape) after the choice.
 // Pure arithmetic: no MLIR type, so it is unit-tested directly.
 //
 //===----------------------------------------------------------------------===//
@@ -102,12 +106,12 @@ struct MatmulConstraints {
   /// needs a static M whose row tiles pair up).
   bool padRowTiles = true;
   /// f32 words of the workspace operand (0: none); split-K candidates
-  /// must fit in it (splitKWorkspaceWords, SmemArena.h).
+  /// must fit in it (splitKWorkspaceWords, Utils/MatmulTiling.h).
   int64_t workspaceWords = 0;
 };
 
 /// Shared memory the pipeline needs in this configuration (the layout of
-/// SmemArena.h).
+/// Utils/MatmulTiling.h).
 int64_t matmulSmemBytes(const MatmulConfig &config, int64_t inBytes,
                         int64_t outBytes);
 

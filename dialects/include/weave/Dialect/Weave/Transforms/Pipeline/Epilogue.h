@@ -34,6 +34,14 @@ namespace mlir::weave::pipeline {
 
 class Epilogue : BuilderBase {
 public:
+  /// What this builder can implement (as CUTLASS's can_implement): the
+  /// first of its rules `tiling` breaks, or nothing. Its rules: rows of out a
+  /// TMA store can stride (checkEpilogue in Utils/MatmulTiling.h, which
+  /// MatmulTiling::check runs).
+  static TilingViolation check(const MatmulTiling &tiling) {
+    return checkEpilogue(tiling);
+  }
+
   /// `warpgroup`: this warpgroup's index in the block (consumers are
   /// 1..consumers); `laneInGroup`: the thread's index in it.
   Epilogue(ImplicitLocOpBuilder &b, const MatmulTiling &tiling,

@@ -43,6 +43,15 @@ namespace mlir::weave::pipeline {
 
 class SplitKFixup : BuilderBase {
 public:
+  /// What this builder can implement (as CUTLASS's can_implement): the
+  /// first of its rules `tiling` breaks, or nothing. Its rules: a k step per
+  /// split at least, a workspace that holds the counters and partials
+  /// (checkSplitKFixup in Utils/MatmulTiling.h, which MatmulTiling::check
+  /// runs).
+  static TilingViolation check(const MatmulTiling &tiling) {
+    return checkSplitKFixup(tiling);
+  }
+
   /// `workspace`: the f32 workspace memref (static size); `warpgroup`:
   /// this warpgroup's index in the block (consumers are 1..consumers),
   /// `laneInGroup` the thread's index in it.

@@ -34,6 +34,7 @@
 #define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_TILESCHEDULER_H
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/Builders.h"
+#include "weave/Dialect/Weave/Utils/MatmulTiling.h"
 
 namespace mlir::weave::pipeline {
 
@@ -52,6 +53,15 @@ struct Unit {
 
 class TileScheduler : BuilderBase {
 public:
+  /// What this builder can implement (as CUTLASS's can_implement): the
+  /// first of its rules `tiling` breaks, or nothing. Its rules: segments and
+  /// clusters of whole row tiles, a cluster's share of the rhs boxes, the
+  /// kernel's cluster shape (checkTileScheduler in Utils/MatmulTiling.h, which
+  /// MatmulTiling::check runs).
+  static TilingViolation check(const MatmulTiling &tiling) {
+    return checkTileScheduler(tiling);
+  }
+
   /// `numTilesM`, `numTilesN`: index values; `rotateM` may be null.
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,

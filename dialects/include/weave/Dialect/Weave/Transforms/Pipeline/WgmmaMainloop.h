@@ -30,6 +30,15 @@ namespace mlir::weave::pipeline {
 
 class WgmmaMainloop : BuilderBase {
 public:
+  /// What this builder can implement (as CUTLASS's can_implement): the
+  /// first of its rules `tiling` breaks, or nothing. Its rules: consumers and
+  /// their split, wgmma shapes, tile_k, TMA limits of the loads, one warpgroup
+  /// per role in the block (checkWgmmaMainloop in Utils/MatmulTiling.h, which
+  /// MatmulTiling::check runs).
+  static TilingViolation check(const MatmulTiling &tiling) {
+    return checkWgmmaMainloop(tiling);
+  }
+
   WgmmaMainloop(ImplicitLocOpBuilder &b, const MatmulTiling &tiling,
                 const MatmulSmemLayout &layout, const SmemBase &smem,
                 BarrierRing &ring, Type inputType, TmaOperand lhs,
