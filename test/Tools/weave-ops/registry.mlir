@@ -58,8 +58,12 @@
 // RUN:   echo "bench $kernel"; \
 // RUN: done | FileCheck %s --check-prefix=BENCH
 // BENCH: bench push_all_reduce
+// BENCH: bench push_two_shot_all_reduce
 // BENCH: bench two_shot_all_reduce
 // BENCH: bench all_to_all_v
 // RUN: weave-ops choices | FileCheck %s --check-prefix=CHOICES
-// CHOICES: all_reduce 1-2 4194304 push
+// CHOICES: all_reduce 1-2 1048576 push
+// CHOICES: all_reduce 1-2 16777216 push_two_shot
+// CHOICES: all_reduce 3-1024 262144 push
+// CHOICES: all_reduce 3-1024 any push_two_shot
 // CHOICES: all_reduce 0-1024 any two_shot
