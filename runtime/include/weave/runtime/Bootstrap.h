@@ -53,7 +53,8 @@ private:
   int fd_ = -1;
 };
 
-/// Where and how ranks meet.
+/// Where and how ranks meet through the Unix-socket rendezvous
+/// (SocketBootstrap::connect).
 struct BootstrapOptions {
   /// Private directory holding the rendezvous socket (see
   /// prepareRendezvousDir); its path + "/bootstrap.sock" must fit in
