@@ -3,14 +3,18 @@
 set -uo pipefail
 BUILD_DIR=${1:-build}
 LIT=/usr/lib/llvm-22/bin/lit
+# Tests run in parallel, one per core (lit does by default): every test
+# works in its own temporary directory (mkdtemp, the test's own build
+# subdirectory) and none listens on a fixed port. JOBS overrides.
+JOBS=${JOBS:-$(nproc)}
 
 lit_status=0
 if [ -f "$BUILD_DIR/test/lit.site.cfg.py" ]; then
-  "$LIT" -sv --xunit-xml-output="$BUILD_DIR/lit-results.xml" "$BUILD_DIR/test" | tee "$BUILD_DIR/lit.log"
+  "$LIT" -sv -j "$JOBS" --xunit-xml-output="$BUILD_DIR/lit-results.xml" "$BUILD_DIR/test" | tee "$BUILD_DIR/lit.log"
   lit_status=${PIPESTATUS[0]}
 fi
 
-ctest --test-dir "$BUILD_DIR" --output-on-failure -E '^lit$' | tee "$BUILD_DIR/ctest.log"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -E '^lit$' | tee "$BUILD_DIR/ctest.log"
 ctest_status=${PIPESTATUS[0]}
 
 lit_pass=$(grep -oE 'Passed *: *[0-9]+' "$BUILD_DIR/lit.log" 2>/dev/null | grep -oE '[0-9]+' || echo 0)

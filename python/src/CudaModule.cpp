@@ -18,6 +18,7 @@
 #include "weave/ops/JitSource.h"
 #endif
 #include "weave/runtime/Kernel.h"
+#include "weave/runtime/Store.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
 
@@ -45,6 +46,101 @@ std::vector<CUstream> toStreams(const std::vector<uint64_t> &handles) {
 
 using TeamPtr = std::shared_ptr<Team>;
 using HeapPtr = std::shared_ptr<SymmetricHeap>;
+
+/// A Python key-value store with torch.distributed.Store's methods (set,
+/// get, wait, check, add, delete_key: TCPStore, FileStore, PrefixStore, or
+/// any object that has them) as a weave::Store, so StoreBootstrap runs
+/// over the store the launcher already has. Called without the GIL (team
+/// creation releases it); each call takes it.
+class PythonStore final : public Store {
+public:
+  explicit PythonStore(py::object store) : store_(std::move(store)) {}
+  ~PythonStore() override {
+    py::gil_scoped_acquire gil;
+    store_ = py::object();
+  }
+
+  Status set(const std::string &key,
+             const std::vector<uint8_t> &value) override {
+    return call("set", [&] {
+      store_.attr("set")(key, py::bytes(reinterpret_cast<const char *>(
+                                            value.data()),
+                                        value.size()));
+    });
+  }
+  Expected<std::vector<uint8_t>>
+  get(const std::string &key, std::chrono::milliseconds timeout) override {
+    std::vector<uint8_t> value;
+    bool present = true;
+    Status status = call("get", [&] {
+      py::list keys;
+      keys.append(key);
+      // check() answers at once; wait() raises when the timeout passes.
+      if (timeout.count() == 0)
+        present = store_.attr("check")(keys).cast<bool>();
+      else
+        store_.attr("wait")(keys, py::module_::import("datetime")
+                                      .attr("timedelta")(
+                                          py::arg("milliseconds") =
+                                              timeout.count()));
+      if (present) {
+        std::string bytes = store_.attr("get")(key).cast<std::string>();
+        value.assign(bytes.begin(), bytes.end());
+      }
+    });
+    if (!status)
+      return std::move(status).takeError();
+    if (!present)
+      return Error(ErrorCode::Timeout, "python store: key '" + key +
+                                           "' not set within 0 ms");
+    return value;
+  }
+  Expected<int64_t> add(const std::string &key, int64_t delta) override {
+    int64_t value = 0;
+    Status status = call("add", [&] {
+      value = store_.attr("add")(key, delta).cast<int64_t>();
+    });
+    if (!status)
+      return std::move(status).takeError();
+    return value;
+  }
+  Expected<bool> erase(const std::string &key) override {
+    bool erased = false;
+    Status status = call("delete_key", [&] {
+      // delete_key's result says whether the key was there; what matters
+      // here is that the store can remove keys at all.
+      if (py::hasattr(store_, "delete_key")) {
+        store_.attr("delete_key")(key);
+        erased = true;
+      }
+    });
+    if (!status)
+      return std::move(status).takeError();
+    return erased;
+  }
+
+private:
+  /// Runs `body` with the GIL; a Python exception becomes an Error
+  /// (Timeout when its text says so, as torch's DistStoreError does).
+  template <typename Body> Status call(const char *method, Body &&body) {
+    py::gil_scoped_acquire gil;
+    try {
+      body();
+      return ok();
+    } catch (py::error_already_set &error) {
+      std::string what = error.what();
+      bool timeout = what.find("imeout") != std::string::npos ||
+                     what.find("timed out") != std::string::npos;
+      return Error(timeout ? ErrorCode::Timeout : ErrorCode::System,
+                   std::string("python store: ") + method + ": " + what);
+    } catch (py::cast_error &error) {
+      return Error(ErrorCode::System, std::string("python store: ") + method +
+                                          " returned an unexpected type: " +
+                                          error.what());
+    }
+  }
+  py::object store_;
+};
 
 void checkLocal(const Team &team, size_t local) {
   if (local >= team.localCount())
@@ -413,6 +509,36 @@ PYBIND11_MODULE(_cuda, m) {
           py::arg("rendezvous_dir"), py::arg("timeout_ms") = 60000,
           "one GPU per process (device `local_rank`), joined through Weave's "
           "bootstrap in `rendezvous_dir` (a folder every process sees)")
+      .def_static(
+          "multi_process_with_store",
+          [](py::object store, int rank, int worldSize, int localRank,
+             uint64_t timeoutMs, const std::string &prefix) {
+            auto pythonStore = std::make_shared<PythonStore>(std::move(store));
+            StoreBootstrapOptions boot;
+            boot.rank = rank;
+            boot.worldSize = worldSize;
+            boot.timeout = std::chrono::milliseconds(timeoutMs);
+            boot.prefix = prefix;
+            TeamOptions options;
+            options.timeout = boot.timeout;
+            // The rendezvous blocks: without the GIL (the store takes it
+            // for each of its calls).
+            return std::make_shared<Team>(unwrap(withoutGil([&]() -> Expected<Team> {
+              WEAVE_ASSIGN_OR_RETURN(
+                  std::unique_ptr<StoreBootstrap> bootstrap,
+                  StoreBootstrap::connect(pythonStore, boot));
+              return Team::createMultiProcess(
+                  std::shared_ptr<Bootstrap>(std::move(bootstrap)), localRank,
+                  options);
+            })));
+          },
+          py::arg("store"), py::arg("rank"), py::arg("world_size"),
+          py::arg("local_rank"), py::arg("timeout_ms") = 60000,
+          py::arg("prefix") = "weave",
+          "one GPU per process (device `local_rank`), joined through a "
+          "key-value store with torch.distributed.Store's methods (set, "
+          "get, wait, check, add, delete_key), e.g. the default group's; "
+          "heap handles travel over Unix datagram sockets (one host)")
       .def_property_readonly("size", &Team::size)
       .def_property_readonly("local_count", &Team::localCount)
       .def("rank_of", &Team::rankOf, py::arg("local"))

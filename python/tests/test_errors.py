@@ -82,6 +82,39 @@ def test_multi_process_rendezvous_timeout_raises(tmp_path):
     assert code
 
 
+def test_multi_process_with_store_names_the_missing_rank():
+    # Rank 0 of 2 joins through a store with torch.distributed.Store's
+    # methods; rank 1 never comes: a Timeout naming it, raised through the
+    # store's own wait() timing out (as torch's DistStoreError).
+    code, message = expect_weave_error("""
+        import time
+        class DictStore:
+            def __init__(self):
+                self.values = {}
+            def set(self, key, value):
+                self.values[key] = bytes(value)
+            def get(self, key):
+                return self.values[key]
+            def check(self, keys):
+                return all(k in self.values for k in keys)
+            def wait(self, keys, timeout):
+                end = time.monotonic() + timeout.total_seconds()
+                while not self.check(keys):
+                    if time.monotonic() > end:
+                        raise RuntimeError("Timeout waiting for " + str(keys))
+                    time.sleep(0.001)
+            def add(self, key, delta):
+                value = int(self.values.get(key, b"0")) + delta
+                self.values[key] = str(value).encode()
+                return value
+            def delete_key(self, key):
+                return self.values.pop(key, None) is not None
+        weave.Team.multi_process_with_store(DictStore(), 0, 2, 0, 200)
+    """)
+    assert code == "Timeout", message
+    assert "rank(s) 1 did not join the rendezvous" in message, message
+
+
 def test_multi_process_missing_folder_raises(tmp_path):
     missing = str(tmp_path / "missing" / "deeper")
     code, _ = expect_weave_error(

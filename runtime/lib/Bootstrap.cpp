@@ -1,4 +1,4 @@
-//===- Bootstrap.cpp - Rank rendezvous over Unix-domain sockets -----------===//
+//===- Bootstrap.cpp - The bootstrap seam; the Unix-socket rendezvous -----===//
 
 #include "weave/runtime/Bootstrap.h"
 
@@ -282,7 +282,42 @@ void UniqueFd::reset(int fd) {
   fd_ = fd;
 }
 
-std::chrono::steady_clock::time_point Bootstrap::deadline() const {
+//===----------------------------------------------------------------------===//
+// Bootstrap: what every implementation shares
+//===----------------------------------------------------------------------===//
+
+Bootstrap::~Bootstrap() = default;
+
+Status Bootstrap::barrier() {
+  auto gathered = allGather({});
+  if (!gathered)
+    return std::move(gathered).takeError().addContext(
+        std::string(name()) + " bootstrap barrier");
+  return ok();
+}
+
+Expected<std::vector<uint64_t>> Bootstrap::allGatherU64(uint64_t mine) {
+  std::vector<uint8_t> bytes;
+  putU64(bytes, mine);
+  WEAVE_ASSIGN_OR_RETURN(auto all, allGather(bytes));
+  std::vector<uint64_t> values(all.size());
+  for (size_t r = 0; r < all.size(); ++r) {
+    size_t pos = 0;
+    if (all[r].size() != 8 || !getU64(all[r], pos, values[r]))
+      return Error(ErrorCode::System,
+                   std::string(name()) + " bootstrap: rank " +
+                       std::to_string(r) + " sent " +
+                       std::to_string(all[r].size()) +
+                       " bytes to a 64-bit all-gather, expected 8");
+  }
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
+// SocketBootstrap
+//===----------------------------------------------------------------------===//
+
+std::chrono::steady_clock::time_point SocketBootstrap::deadline() const {
   return Clock::now() + timeout_;
 }
 
@@ -446,32 +481,33 @@ Expected<UniqueFd> joinRoot(const BootstrapOptions &options,
 
 } // namespace
 
-Expected<Bootstrap> Bootstrap::connect(const BootstrapOptions &options) {
+Expected<std::unique_ptr<SocketBootstrap>>
+SocketBootstrap::connect(const BootstrapOptions &options) {
   if (options.worldSize < 1 || options.rank < 0 ||
       options.rank >= options.worldSize)
     return Error(ErrorCode::InvalidArgument,
                  "bootstrap: rank " + std::to_string(options.rank) +
                      " is not in [0, world size " +
                      std::to_string(options.worldSize) + ")");
-  Bootstrap boot;
-  boot.rank_ = options.rank;
-  boot.worldSize_ = options.worldSize;
-  boot.timeout_ = options.timeout;
+  std::unique_ptr<SocketBootstrap> boot(new SocketBootstrap());
+  boot->rank_ = options.rank;
+  boot->worldSize_ = options.worldSize;
+  boot->timeout_ = options.timeout;
   if (options.worldSize == 1)
     return boot;
   WEAVE_ASSIGN_OR_RETURN(sockaddr_un addr,
                          rendezvousAddress(options.rendezvousDir));
-  auto until = boot.deadline();
+  auto until = boot->deadline();
   if (options.rank == 0) {
-    WEAVE_TRY(acceptRanks(options, addr, until, boot.sockets_));
+    WEAVE_TRY(acceptRanks(options, addr, until, boot->sockets_));
     return boot;
   }
   WEAVE_ASSIGN_OR_RETURN(UniqueFd root, joinRoot(options, addr, until));
-  boot.sockets_.push_back(std::move(root));
+  boot->sockets_.push_back(std::move(root));
   return boot;
 }
 
-Status Bootstrap::send(int peer, const std::vector<uint8_t> &payload,
+Status SocketBootstrap::send(int peer, const std::vector<uint8_t> &payload,
                        const std::vector<int> &fds) {
   if (fds.size() > kMaxFdsPerMessage)
     return Error(ErrorCode::InvalidArgument,
@@ -506,7 +542,7 @@ Status Bootstrap::send(int peer, const std::vector<uint8_t> &payload,
   return sendAll(fd, payload.data(), payload.size(), peer, until);
 }
 
-Expected<Bootstrap::Message> Bootstrap::receive(int peer) {
+Expected<SocketBootstrap::Message> SocketBootstrap::receive(int peer) {
   int fd = sockets_[rank_ == 0 ? peer : 0].get();
   // Other ranks wait a little longer than rank 0, so that rank 0's verdict
   // (which rank is missing) reaches them before their own deadline.
@@ -534,7 +570,7 @@ Expected<Bootstrap::Message> Bootstrap::receive(int peer) {
   return message;
 }
 
-void Bootstrap::abortCollective(const Error &error) {
+void SocketBootstrap::abortCollective(const Error &error) {
   if (rank_ != 0)
     return;
   for (int r = 1; r < worldSize_; ++r)
@@ -543,7 +579,7 @@ void Bootstrap::abortCollective(const Error &error) {
 }
 
 Expected<std::vector<std::vector<uint8_t>>>
-Bootstrap::allGather(const std::vector<uint8_t> &mine) {
+SocketBootstrap::allGather(const std::vector<uint8_t> &mine) {
   std::vector<std::vector<uint8_t>> all(worldSize_);
   if (worldSize_ == 1) {
     all[0] = mine;
@@ -586,7 +622,7 @@ Bootstrap::allGather(const std::vector<uint8_t> &mine) {
 }
 
 Expected<std::vector<std::vector<UniqueFd>>>
-Bootstrap::allGatherFds(const std::vector<int> &mine) {
+SocketBootstrap::allGatherFds(const std::vector<int> &mine) {
   std::vector<std::vector<UniqueFd>> all(worldSize_);
   auto dupAll = [&](std::vector<UniqueFd> &out) -> Status {
     for (int fd : mine) {
@@ -639,12 +675,6 @@ Bootstrap::allGatherFds(const std::vector<int> &mine) {
   return all;
 }
 
-Status Bootstrap::barrier() {
-  auto gathered = allGather({});
-  if (!gathered)
-    return std::move(gathered).takeError().addContext("bootstrap barrier");
-  return ok();
-}
 
 Status prepareRendezvousDir(const std::string &path) {
   if (path.empty())

@@ -387,18 +387,12 @@ Status Kernel::planGrid() {
   }
   if (!persistent)
     return ok();
-  if (Bootstrap *boot = team_->bootstrap ? &*team_->bootstrap : nullptr) {
+  if (Bootstrap *boot = team_->bootstrap.get()) {
     // Every member must launch the same grid: take the least share.
-    std::vector<uint8_t> mine(8);
-    for (int b = 0; b < 8; ++b)
-      mine[b] = static_cast<uint8_t>(share >> (8 * b));
-    WEAVE_ASSIGN_OR_RETURN(auto shares, boot->allGather(mine));
-    for (const auto &bytes : shares) {
-      uint64_t v = 0;
-      for (int b = 7; b >= 0; --b)
-        v = (v << 8) | bytes[b];
+    WEAVE_ASSIGN_OR_RETURN(std::vector<uint64_t> shares,
+                           boot->allGatherU64(share));
+    for (uint64_t v : shares)
       share = std::min(share, v);
-    }
   }
   if (share == 0)
     return Error(ErrorCode::InvalidArgument,

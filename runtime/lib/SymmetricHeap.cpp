@@ -131,16 +131,10 @@ Expected<SymmetricHeap> SymmetricHeap::create(Team &team,
   }
   size_t size = roundUp(bytesPerDevice + state->padBytes, granularity);
   if (boot) {
-    std::vector<uint8_t> mine(8);
-    for (int b = 0; b < 8; ++b)
-      mine[b] = static_cast<uint8_t>(uint64_t(size) >> (8 * b));
-    WEAVE_ASSIGN_OR_RETURN(auto sizes, boot->allGather(mine));
-    for (const auto &s : sizes) {
-      uint64_t v = 0;
-      for (int b = 7; b >= 0; --b)
-        v = (v << 8) | s[b];
+    WEAVE_ASSIGN_OR_RETURN(std::vector<uint64_t> sizes,
+                           boot->allGatherU64(size));
+    for (uint64_t v : sizes)
       size = std::max<size_t>(size, v);
-    }
   }
   state->size = size;
   state->pad.emplace(0, state->padBytes, kSemaphoreLine);
@@ -164,18 +158,17 @@ Expected<SymmetricHeap> SymmetricHeap::create(Team &team,
                      CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                  "exporting the symmetric heap as a POSIX fd");
     UniqueFd exported(fd);
-    WEAVE_ASSIGN_OR_RETURN(auto fds, boot->allGatherFds({exported.get()}));
+    WEAVE_ASSIGN_OR_RETURN(
+        std::vector<UniqueFd> fds,
+        team.state()->handleExchange->allGatherFd(*boot, exported.get()));
     for (uint32_t r = 0; r < teamSize; ++r) {
       if (r == team.rankOf(0))
         continue;
-      if (fds[r].size() != 1)
-        return Error(ErrorCode::System, "rank " + std::to_string(r) +
-                                            " sent no heap file descriptor");
       CUmemGenericAllocationHandle imported;
       WEAVE_CU_TRY(cuMemImportFromShareableHandle(
                        &imported,
                        reinterpret_cast<void *>(
-                           static_cast<uintptr_t>(fds[r][0].get())),
+                           static_cast<uintptr_t>(fds[r].get())),
                        CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
                    "importing rank " + std::to_string(r) + "'s heap");
       state->handles.push_back(imported);
@@ -418,8 +411,7 @@ Status SymmetricHeap::free(const SemaphoreArray &sems) {
 }
 
 Status SymmetricHeap::resetSemaphores() {
-  Bootstrap *boot = state_->team->bootstrap ? &*state_->team->bootstrap
-                                            : nullptr;
+  Bootstrap *boot = state_->team->bootstrap.get();
   for (const Device &device : state_->team->devices) {
     WEAVE_TRY(device.makeCurrent());
     WEAVE_CU_TRY(cuCtxSynchronize(), "synchronizing before a semaphore reset");

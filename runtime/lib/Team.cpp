@@ -39,6 +39,18 @@ Status checkPeerAccess(CUdevice from, int fromOrdinal, CUdevice to,
   return ok();
 }
 
+/// A device one process of a multi-process team can use: VMM, and memory
+/// exportable as POSIX file descriptors (what the handle exchanges move).
+Status checkMultiProcessDevice(const Device &device) {
+  WEAVE_TRY(checkVmmSupport(device));
+  WEAVE_ASSIGN_OR_RETURN(bool fdHandles, device.supportsFdHandles());
+  if (!fdHandles)
+    return Error(ErrorCode::PeerAccess,
+                 "device " + std::to_string(device.ordinal()) +
+                     " cannot export memory as POSIX file descriptors");
+  return ok();
+}
+
 } // namespace
 
 Expected<Team> Team::createInProcess(std::vector<int> deviceOrdinals) {
@@ -120,35 +132,50 @@ Expected<Team> Team::createMultiProcess(const LaunchEnvironment &launch,
   }
   WEAVE_ASSIGN_OR_RETURN(int count, deviceCount());
   int ordinal = count == 1 ? 0 : launch.localRank;
+  // The device is checked before the rendezvous, so that a rank without a
+  // usable GPU fails at once (its peers then time out naming it).
   WEAVE_ASSIGN_OR_RETURN(Device device, Device::open(ordinal));
-  WEAVE_TRY(checkVmmSupport(device));
-  WEAVE_ASSIGN_OR_RETURN(bool fdHandles, device.supportsFdHandles());
-  if (!fdHandles)
-    return Error(ErrorCode::PeerAccess,
-                 "device " + std::to_string(ordinal) +
-                     " cannot export memory as POSIX file descriptors");
+  WEAVE_TRY(checkMultiProcessDevice(device));
+  WEAVE_ASSIGN_OR_RETURN(std::unique_ptr<SocketBootstrap> bootstrap,
+                         SocketBootstrap::connect(boot));
+  return createMultiProcess(std::shared_ptr<Bootstrap>(std::move(bootstrap)),
+                            ordinal, options);
+}
+
+Expected<Team> Team::createMultiProcess(std::shared_ptr<Bootstrap> bootstrap,
+                                        int deviceOrdinal,
+                                        const TeamOptions &options) {
+  if (!bootstrap)
+    return Error(ErrorCode::InvalidArgument,
+                 "a multi-process team needs a bootstrap");
+  int rank = bootstrap->rank(), worldSize = bootstrap->worldSize();
+  WEAVE_ASSIGN_OR_RETURN(Device device, Device::open(deviceOrdinal));
+  WEAVE_TRY(checkMultiProcessDevice(device));
 
   auto state = std::make_shared<detail::TeamState>();
-  state->size = static_cast<uint32_t>(launch.worldSize);
-  state->ranks.push_back(static_cast<uint32_t>(launch.rank));
-  WEAVE_ASSIGN_OR_RETURN(Bootstrap bootstrap, Bootstrap::connect(boot));
+  state->size = static_cast<uint32_t>(worldSize);
+  state->ranks.push_back(static_cast<uint32_t>(rank));
   // Every rank learns every rank's device (by PCI bus id) and checks that
   // its device can reach each of them.
   std::vector<uint8_t> mine(device.pciBusId().begin(), device.pciBusId().end());
-  WEAVE_ASSIGN_OR_RETURN(auto busIds, bootstrap.allGather(mine));
-  for (int r = 0; r < launch.worldSize; ++r) {
+  WEAVE_ASSIGN_OR_RETURN(auto busIds, bootstrap->allGather(mine));
+  for (int r = 0; r < worldSize; ++r) {
     std::string bus(busIds[r].begin(), busIds[r].end());
-    if (r != launch.rank && bus == device.pciBusId())
+    if (r != rank && bus == device.pciBusId())
       return Error(ErrorCode::InvalidArgument,
-                   "ranks " + std::to_string(launch.rank) + " and " +
+                   "ranks " + std::to_string(rank) + " and " +
                        std::to_string(r) + " both use device " + bus);
     CUdevice peer;
-    if (r != launch.rank &&
-        cuDeviceGetByPCIBusId(&peer, bus.c_str()) == CUDA_SUCCESS)
-      WEAVE_TRY(checkPeerAccess(device.handle(), ordinal, peer, -1));
+    if (r != rank && cuDeviceGetByPCIBusId(&peer, bus.c_str()) == CUDA_SUCCESS)
+      WEAVE_TRY(checkPeerAccess(device.handle(), deviceOrdinal, peer, -1));
   }
   state->devices.push_back(std::move(device));
-  state->bootstrap.emplace(std::move(bootstrap));
+  state->handleExchange =
+      options.handleExchange
+          ? options.handleExchange
+          : std::shared_ptr<HandleExchange>(
+                defaultHandleExchange(*bootstrap, options.timeout));
+  state->bootstrap = std::move(bootstrap);
   return Team(std::move(state));
 }
 
@@ -169,9 +196,10 @@ uint32_t Team::rankOf(size_t local) const { return state_->ranks[local]; }
 const Device &Team::device(size_t local) const {
   return state_->devices[local];
 }
-bool Team::isMultiProcess() const { return state_->bootstrap.has_value(); }
-Bootstrap *Team::bootstrap() {
-  return state_->bootstrap ? &*state_->bootstrap : nullptr;
+bool Team::isMultiProcess() const { return state_->bootstrap != nullptr; }
+Bootstrap *Team::bootstrap() { return state_->bootstrap.get(); }
+HandleExchange *Team::handleExchange() {
+  return state_->handleExchange.get();
 }
 
 uint32_t detail::TeamState::membersOnDevice(size_t local) const {

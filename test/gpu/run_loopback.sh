@@ -8,7 +8,8 @@
 #
 # Build first with -DWEAVE_STATIC_RUNTIME_LIBS=ON and `ninja all
 # weave_bench_bundles` (the collective matmul bundles for D = 2, 4, 8 and
-# m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2).
+# m_shard 1024 and 1152; the collectives benchmark's bundles for D = 2);
+# --stage builds the examples' bundle matrices (weave_example_bundles).
 # Runs the runtime GPU tests (physical tests skip without 2 GPUs; the
 # Loopback* ones run), the example kernels (ring exchange, TMA forward,
 # every collective kernel of the op registry (`weave-ops kernels`; staging
@@ -36,6 +37,9 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
+  # The examples' bundle matrices are not in `all`.
+  ninja -C "$BUILD" weave_example_bundles > "$CARRY/example-bundles.log" 2>&1 ||
+    { tail -n 40 "$CARRY/example-bundles.log"; exit 1; }
   for b in fused_ops matmul_reduce_scatter callback_rhs weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
   done

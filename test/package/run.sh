@@ -3,9 +3,14 @@
 # project (test/package/consumer) against that prefix alone and runs it.
 #   test/package/run.sh <build-dir> <work-dir> [bundles...]
 #   test/package/run.sh --runtime-only <work-dir> [bundles...]
+#   test/package/run.sh --runtime-only-from <runtime-only-build> <work-dir> [bundles...]
 # --runtime-only first configures this source tree with
 # WEAVE_ENABLE_COMPILER=OFF (no LLVM) in <work-dir>/build and builds only the
 # runtime libraries: the package a deployment without LLVM installs.
+# --runtime-only-from installs such a build made already (the ctest
+# build.runtime_only makes one, so the package test does not compile the
+# runtime a second time); it builds the libraries the consumer needs there
+# first (nothing to do when that build is complete).
 # Without libcuda.so.1 (CI has no driver) the consumer runs against the
 # toolkit's stub driver library, whose cuInit fails with
 # CUDA_ERROR_STUB_LIBRARY: the program gets to the point where it says that
@@ -13,13 +18,26 @@
 # test/gpu/run_loopback.sh.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")" && pwd)
+FROM=
+if [ "$1" = "--runtime-only-from" ]; then
+  FROM=$(cd "$2" && pwd)
+  shift # now: --runtime-only-from <work-dir> [bundles...] minus the build
+  set -- --runtime-only-from "${@:2}"
+fi
 WORK=$2
 rm -rf "$WORK" && mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 PREFIX=$WORK/prefix
 GENERATOR=()
 command -v ninja >/dev/null && GENERATOR=(-G Ninja)
-if [ "$1" = "--runtime-only" ]; then
+if [ "$1" = "--runtime-only-from" ]; then
+  BUILD=$FROM
+  grep -q '^WEAVE_ENABLE_COMPILER:BOOL=OFF' "$BUILD/CMakeCache.txt" ||
+    { echo "$BUILD is not a build with WEAVE_ENABLE_COMPILER=OFF"; exit 1; }
+  cmake --build "$BUILD" --target WeaveRuntime WeaveOps weave-bundle weave-ops >"$WORK/runtime-build.log" 2>&1 \
+    || { cat "$WORK/runtime-build.log"; exit 1; }
+  echo "installing the runtime-only build $BUILD (WEAVE_ENABLE_COMPILER=OFF)"
+elif [ "$1" = "--runtime-only" ]; then
   BUILD=$WORK/build
   cmake -S "$SRC/../.." -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DWEAVE_ENABLE_COMPILER=OFF >"$WORK/runtime-configure.log" \

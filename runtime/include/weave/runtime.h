@@ -17,8 +17,10 @@
 #include "weave/runtime/DType.h"
 #include "weave/runtime/Device.h"
 #include "weave/runtime/Error.h"
+#include "weave/runtime/HandleExchange.h"
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/KernelArgs.h"
+#include "weave/runtime/Store.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
 

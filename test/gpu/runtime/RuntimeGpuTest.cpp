@@ -9,6 +9,7 @@
 
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Kernel.h"
+#include "weave/runtime/Store.h"
 #include "weave/runtime/SymmetricHeap.h"
 #include "weave/runtime/Team.h"
 #include "weave/test/AbiTestKernels.h"
@@ -31,6 +32,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sys/wait.h>
@@ -938,19 +940,47 @@ TEST(InProcess, ManifestParamSizeCheckedAgainstCubin) {
 //===----------------------------------------------------------------------===//
 
 TEST(MultiProcessChild, Ring) {
-  if (!std::getenv("WEAVE_GPU_TEST_CHILD"))
-    GTEST_SKIP() << "runs only as a child of MultiProcess.RingTwoProcesses";
+  const char *mode = std::getenv("WEAVE_GPU_TEST_CHILD");
+  if (!mode)
+    GTEST_SKIP() << "runs only as a child of MultiProcess.RingTwoProcesses*";
   TeamOptions options;
   options.timeout = std::chrono::seconds(60);
-  auto team = Team::createFromEnvironment(options);
-  ASSERT_OK(team);
+  Expected<Team> team = Error(ErrorCode::InvalidArgument, "no team");
+  if (std::string(mode) == "store") {
+    // The key-value-store bootstrap (a FileStore), heap fds over Unix
+    // datagram sockets: the seam's second implementation on real GPUs.
+    auto launch = launchEnvironment();
+    ASSERT_OK(launch);
+    auto store = FileStore::open(std::string(std::getenv("WEAVE_RENDEZVOUS_DIR")) +
+                                 "/store");
+    ASSERT_OK(store);
+    StoreBootstrapOptions boot;
+    boot.rank = launch->rank;
+    boot.worldSize = launch->worldSize;
+    boot.timeout = options.timeout;
+    auto bootstrap = StoreBootstrap::connect(*store, boot);
+    ASSERT_OK(bootstrap);
+    team = Team::createMultiProcess(
+        std::shared_ptr<Bootstrap>(std::move(*bootstrap)), launch->localRank,
+        options);
+    ASSERT_OK(team);
+    ASSERT_STREQ(team->bootstrap()->name(), "store");
+    ASSERT_STREQ(team->handleExchange()->name(), "unix-datagram fd passing");
+  } else {
+    team = Team::createFromEnvironment(options);
+    ASSERT_OK(team);
+    ASSERT_STREQ(team->bootstrap()->name(), "unix-socket");
+    ASSERT_STREQ(team->handleExchange()->name(),
+                 "socket-bootstrap fd passing");
+  }
   ASSERT_TRUE(team->isMultiProcess());
   ASSERT_EQ(team->localCount(), 1u);
   runRing(*team, 20);
 }
 
-TEST(MultiProcess, RingTwoProcesses) {
-  SKIP_WITHOUT_GPUS(2);
+/// Runs MultiProcessChild.Ring as ranks 0 and 1 (this binary re-executed),
+/// joined through the bootstrap `mode` names ("socket" or "store").
+void ringTwoProcesses(const char *mode) {
   char dir[] = "/tmp/weave-gpu-XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);
   std::vector<pid_t> children;
@@ -963,7 +993,7 @@ TEST(MultiProcess, RingTwoProcesses) {
       ::setenv("LOCAL_RANK", r.c_str(), 1);
       ::setenv("WORLD_SIZE", "2", 1);
       ::setenv("WEAVE_RENDEZVOUS_DIR", dir, 1);
-      ::setenv("WEAVE_GPU_TEST_CHILD", "1", 1);
+      ::setenv("WEAVE_GPU_TEST_CHILD", mode, 1);
       const char *argv[] = {"weave_runtime_gpu_tests",
                             "--gtest_filter=MultiProcessChild.Ring",
                             nullptr};
@@ -987,7 +1017,18 @@ TEST(MultiProcess, RingTwoProcesses) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
         << "rank " << i << " failed (status " << status << ")";
   }
-  ::rmdir(dir);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+}
+
+TEST(MultiProcess, RingTwoProcesses) {
+  SKIP_WITHOUT_GPUS(2);
+  ringTwoProcesses("socket");
+}
+
+TEST(MultiProcess, RingTwoProcessesOverAStore) {
+  SKIP_WITHOUT_GPUS(2);
+  ringTwoProcesses("store");
 }
 
 } // namespace

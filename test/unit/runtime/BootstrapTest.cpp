@@ -2,6 +2,8 @@
 
 #include "weave/runtime/Bootstrap.h"
 
+#include "ForkRanks.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,80 +21,9 @@
 using namespace weave;
 using namespace std::chrono_literals;
 
+using namespace weave_test;
+
 namespace {
-
-/// A fresh private rendezvous directory, removed afterwards.
-class TempDir {
-public:
-  TempDir() {
-    char templ[] = "/tmp/weave-bt-XXXXXX";
-    char *made = ::mkdtemp(templ);
-    EXPECT_NE(made, nullptr);
-    path_ = made ? made : "";
-  }
-  ~TempDir() {
-    ::unlink((path_ + "/bootstrap.sock").c_str());
-    ::rmdir(path_.c_str());
-  }
-  const std::string &path() const { return path_; }
-
-private:
-  std::string path_;
-};
-
-/// Runs `body(rank)` in one forked child per rank in `ranks`; a child exits 0
-/// when body returns "" and prints the returned text and exits 1 otherwise.
-/// Returns each child's failure text ("" = passed) after all exit (20 s cap).
-std::vector<std::string>
-runRanks(const std::vector<int> &ranks,
-         const std::function<std::string(int rank)> &body) {
-  std::vector<pid_t> pids;
-  std::vector<int> pipes;
-  for (int rank : ranks) {
-    int fds[2];
-    EXPECT_EQ(::pipe(fds), 0);
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::close(fds[0]);
-      std::string failure = body(rank);
-      if (!failure.empty()) {
-        ssize_t ignored = ::write(fds[1], failure.data(), failure.size());
-        (void)ignored;
-      }
-      ::close(fds[1]);
-      ::_exit(failure.empty() ? 0 : 1);
-    }
-    ::close(fds[1]);
-    pids.push_back(pid);
-    pipes.push_back(fds[0]);
-  }
-  std::vector<std::string> results(ranks.size());
-  auto deadline = std::chrono::steady_clock::now() + 20s;
-  for (size_t i = 0; i < pids.size(); ++i) {
-    int status = 0;
-    while (::waitpid(pids[i], &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        ::kill(pids[i], SIGKILL);
-        ::waitpid(pids[i], &status, 0);
-        results[i] = "rank " + std::to_string(ranks[i]) + " hung";
-        break;
-      }
-      std::this_thread::sleep_for(2ms);
-    }
-    char buf[4096];
-    ssize_t n = ::read(pipes[i], buf, sizeof(buf));
-    if (results[i].empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-      results[i] = "rank " + std::to_string(ranks[i]) + ": " +
-                   (n > 0 ? std::string(buf, n) : std::string("crashed"));
-    ::close(pipes[i]);
-  }
-  return results;
-}
-
-void expectAllPassed(const std::vector<std::string> &results) {
-  for (const std::string &r : results)
-    EXPECT_EQ(r, "");
-}
 
 BootstrapOptions options(const std::string &dir, int rank, int world,
                          std::chrono::milliseconds timeout = 10s) {
@@ -113,13 +44,13 @@ TEST_P(BootstrapAllGather, ExchangesPayloadsOfDifferentSizes) {
   for (int r = 0; r < world; ++r)
     ranks.push_back(r);
   expectAllPassed(runRanks(ranks, [&](int rank) -> std::string {
-    auto boot = Bootstrap::connect(options(dir.path(), rank, world));
+    auto boot = SocketBootstrap::connect(options(dir.path(), rank, world));
     if (!boot)
       return boot.error().toString();
     for (int round = 0; round < 3; ++round) {
       std::vector<uint8_t> mine(rank * 1000 + round,
                                 static_cast<uint8_t>(rank * 7 + round));
-      auto all = boot->allGather(mine);
+      auto all = (*boot)->allGather(mine);
       if (!all)
         return all.error().toString();
       if (all->size() != static_cast<size_t>(world))
@@ -142,7 +73,7 @@ TEST(Bootstrap, PassesPipeAndMemfdDescriptors) {
   TempDir dir;
   const int world = 3;
   expectAllPassed(runRanks({0, 1, 2}, [&](int rank) -> std::string {
-    auto boot = Bootstrap::connect(options(dir.path(), rank, world));
+    auto boot = SocketBootstrap::connect(options(dir.path(), rank, world));
     if (!boot)
       return boot.error().toString();
     int p[2];
@@ -161,14 +92,14 @@ TEST(Bootstrap, PassesPipeAndMemfdDescriptors) {
     uint32_t magic = 0xC0DE0000u + rank;
     if (::pwrite(mem, &magic, 4, 4096) != 4)
       return "pwrite failed";
-    auto all = boot->allGatherFds({p[0], mem});
+    auto all = (*boot)->allGatherFds({p[0], mem});
     ::close(p[0]);
     ::close(mem);
     if (!all)
       return all.error().toString();
     // Everyone shares each pipe's open file, so only the right neighbour
     // drains rank r's pipe; all ranks check identity through the inode.
-    auto inodes = boot->allGather(std::vector<uint8_t>(
+    auto inodes = (*boot)->allGather(std::vector<uint8_t>(
         reinterpret_cast<uint8_t *>(&pipeInode),
         reinterpret_cast<uint8_t *>(&pipeInode) + sizeof(pipeInode)));
     if (!inodes)
@@ -203,11 +134,11 @@ TEST(Bootstrap, BarrierWaitsForTheSlowestRank) {
   const int world = 3;
   auto start = std::chrono::steady_clock::now();
   expectAllPassed(runRanks({0, 1, 2}, [&](int rank) -> std::string {
-    auto boot = Bootstrap::connect(options(dir.path(), rank, world));
+    auto boot = SocketBootstrap::connect(options(dir.path(), rank, world));
     if (!boot)
       return boot.error().toString();
     std::this_thread::sleep_for(std::chrono::milliseconds(150 * rank));
-    Status s = boot->barrier();
+    Status s = (*boot)->barrier();
     if (!s)
       return s.error().toString();
     auto elapsed = std::chrono::steady_clock::now() - start;
@@ -225,7 +156,7 @@ TEST(Bootstrap, MissingRankTimesOutNamingIt) {
   TempDir dir;
   // World of 4, rank 2 never starts.
   auto results = runRanks({0, 1, 3}, [&](int rank) -> std::string {
-    auto boot = Bootstrap::connect(options(dir.path(), rank, 4, 400ms));
+    auto boot = SocketBootstrap::connect(options(dir.path(), rank, 4, 400ms));
     if (boot)
       return "connected without rank 2";
     if (boot.error().code() != ErrorCode::Timeout)
@@ -246,7 +177,7 @@ TEST(Bootstrap, MissingRootTimesOut) {
   TempDir dir;
   auto results = runRanks({1}, [&](int rank) -> std::string {
     auto start = std::chrono::steady_clock::now();
-    auto boot = Bootstrap::connect(options(dir.path(), rank, 2, 300ms));
+    auto boot = SocketBootstrap::connect(options(dir.path(), rank, 2, 300ms));
     if (boot)
       return "connected without rank 0";
     if (boot.error().code() != ErrorCode::Timeout ||
@@ -263,7 +194,7 @@ TEST(Bootstrap, MissingRootTimesOut) {
 TEST(Bootstrap, RankSilentInCollectiveTimesOut) {
   TempDir dir;
   auto results = runRanks({0, 1, 2}, [&](int rank) -> std::string {
-    auto boot = Bootstrap::connect(options(dir.path(), rank, 3, 500ms));
+    auto boot = SocketBootstrap::connect(options(dir.path(), rank, 3, 500ms));
     if (!boot)
       return boot.error().toString();
     if (rank == 2) {
@@ -271,7 +202,7 @@ TEST(Bootstrap, RankSilentInCollectiveTimesOut) {
       std::this_thread::sleep_for(1500ms);
       return "";
     }
-    auto all = boot->allGather({1, 2, 3});
+    auto all = (*boot)->allGather({1, 2, 3});
     if (all)
       return "allGather finished without rank 2";
     if (all.error().code() != ErrorCode::Timeout)
@@ -284,23 +215,23 @@ TEST(Bootstrap, RankSilentInCollectiveTimesOut) {
 }
 
 TEST(Bootstrap, SingleRankNeedsNoSocket) {
-  auto boot = Bootstrap::connect(options("", 0, 1));
+  auto boot = SocketBootstrap::connect(options("", 0, 1));
   ASSERT_TRUE(boot) << boot.error().toString();
-  auto all = boot->allGather({42});
+  auto all = (*boot)->allGather({42});
   ASSERT_TRUE(all);
   ASSERT_EQ(all->size(), 1u);
   EXPECT_EQ((*all)[0], std::vector<uint8_t>{42});
-  EXPECT_TRUE(boot->barrier());
+  EXPECT_TRUE((*boot)->barrier());
 }
 
 TEST(Bootstrap, RejectsBadRank) {
-  auto boot = Bootstrap::connect(options("/tmp", 3, 2));
+  auto boot = SocketBootstrap::connect(options("/tmp", 3, 2));
   ASSERT_FALSE(boot);
   EXPECT_EQ(boot.error().code(), ErrorCode::InvalidArgument);
 }
 
 TEST(Bootstrap, RejectsOverlongSocketPath) {
-  auto boot = Bootstrap::connect(options("/tmp/" + std::string(120, 'x'), 0, 2));
+  auto boot = SocketBootstrap::connect(options("/tmp/" + std::string(120, 'x'), 0, 2));
   ASSERT_FALSE(boot);
   EXPECT_EQ(boot.error().code(), ErrorCode::InvalidArgument);
   EXPECT_NE(boot.error().message().find("longer than"), std::string::npos);

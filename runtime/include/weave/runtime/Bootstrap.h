@@ -1,11 +1,17 @@
-//===- Bootstrap.h - Rank rendezvous over Unix-domain sockets ---*- C++ -*-===//
+//===- Bootstrap.h - How the processes of a team meet -----------*- C++ -*-===//
 //
-// The multi-process bootstrap: rank 0 listens on a Unix-domain socket in a
-// private rendezvous directory, the other ranks connect (a star). On top of
-// it: allGather of byte payloads, allGather of file descriptors (SCM_RIGHTS,
-// used for cuMemExportToShareableHandle POSIX fds) and a barrier. Every wait
-// has a deadline; a rank that never shows gives ErrorCode::Timeout naming it.
-// No CUDA here (library WeaveRuntimeHost), so it is unit-tested with fork().
+// `Bootstrap` is the seam: rank, world size, an all-gather of byte payloads
+// and a barrier, with a deadline on every wait. Two implementations:
+//   SocketBootstrap  rank 0 listens on a Unix-domain socket in a private
+//                    rendezvous directory, the other ranks connect (a star);
+//                    it can also pass file descriptors (SCM_RIGHTS), which
+//                    the fd-passing HandleExchange uses.
+//   StoreBootstrap   over a key-value Store (set / get-with-wait / add, what
+//                    torch.distributed's Store offers): weave/runtime/Store.h.
+// How exported memory handles travel is a separate strategy
+// (weave/runtime/HandleExchange.h). A rank that never shows gives
+// ErrorCode::Timeout naming it. No CUDA here (library WeaveRuntimeHost), so
+// it is unit-tested with threads and fork().
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,7 +53,8 @@ private:
   int fd_ = -1;
 };
 
-/// Where and how ranks meet.
+/// Where and how ranks meet through the Unix-socket rendezvous
+/// (SocketBootstrap::connect).
 struct BootstrapOptions {
   /// Private directory holding the rendezvous socket (see
   /// prepareRendezvousDir); its path + "/bootstrap.sock" must fit in
@@ -58,31 +66,53 @@ struct BootstrapOptions {
   std::chrono::milliseconds timeout{60000};
 };
 
-/// The connections of one rank to the others. Move-only.
+/// The processes of one team: who this is, how many there are, and the two
+/// collectives the runtime needs while it sets a team up. Every rank calls
+/// the collectives in the same order; each returns or fails within the
+/// bootstrap's deadline. Not thread-safe: one caller at a time.
 class Bootstrap {
 public:
-  /// Rendezvous: rank 0 listens, others connect, all before the deadline.
-  static Expected<Bootstrap> connect(const BootstrapOptions &options);
+  virtual ~Bootstrap();
 
-  Bootstrap(Bootstrap &&) = default;
-  Bootstrap &operator=(Bootstrap &&) = default;
-  ~Bootstrap() = default;
-
-  int rank() const { return rank_; }
-  int worldSize() const { return worldSize_; }
+  virtual int rank() const = 0;
+  virtual int worldSize() const = 0;
+  /// What this bootstrap is, for messages ("unix-socket", "store").
+  virtual const char *name() const = 0;
 
   /// Every rank's payload, indexed by rank (sizes may differ).
+  virtual Expected<std::vector<std::vector<uint8_t>>>
+  allGather(const std::vector<uint8_t> &mine) = 0;
+  /// Returns when every rank has entered the barrier (by default an
+  /// allGather of nothing).
+  virtual Status barrier();
+
+  /// Every rank's value, indexed by rank: an allGather of 8 bytes each
+  /// (what the heap's size and the persistent grid agree on).
+  Expected<std::vector<uint64_t>> allGatherU64(uint64_t mine);
+};
+
+/// The Unix-socket rendezvous: the connections of one rank to the others.
+class SocketBootstrap final : public Bootstrap {
+public:
+  /// Rendezvous: rank 0 listens, others connect, all before the deadline.
+  static Expected<std::unique_ptr<SocketBootstrap>>
+  connect(const BootstrapOptions &options);
+
+  ~SocketBootstrap() override = default;
+
+  int rank() const override { return rank_; }
+  int worldSize() const override { return worldSize_; }
+  const char *name() const override { return "unix-socket"; }
+
   Expected<std::vector<std::vector<uint8_t>>>
-  allGather(const std::vector<uint8_t> &mine);
+  allGather(const std::vector<uint8_t> &mine) override;
   /// Every rank's file descriptors, indexed by rank; the returned fds are new
   /// descriptors owned by the caller (this rank's own are dup()ed).
   Expected<std::vector<std::vector<UniqueFd>>>
   allGatherFds(const std::vector<int> &mine);
-  /// Returns when every rank has entered the barrier.
-  Status barrier();
 
 private:
-  Bootstrap() = default;
+  SocketBootstrap() = default;
   struct Message {
     std::vector<uint8_t> payload;
     std::vector<UniqueFd> fds;

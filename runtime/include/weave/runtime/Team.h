@@ -2,7 +2,9 @@
 //
 // In-process: one process drives N GPUs (primary contexts, nothing enabled
 // globally). Multi-process: one GPU per process, ranks from torchrun-style
-// RANK / WORLD_SIZE / LOCAL_RANK, joined through the Unix-socket Bootstrap.
+// RANK / WORLD_SIZE / LOCAL_RANK, joined through a Bootstrap (the Unix-socket
+// rendezvous by default, or any implementation the caller gives, e.g. a
+// StoreBootstrap), heap handles exchanged by a HandleExchange strategy.
 // Loopback: one process drives D members on P <= D GPUs (several members per
 // GPU), to test multi-GPU protocols for correctness on one GPU
 // (docs/RUNTIME.md, "Loopback teams").
@@ -14,6 +16,7 @@
 
 #include "weave/runtime/Bootstrap.h"
 #include "weave/runtime/Device.h"
+#include "weave/runtime/HandleExchange.h"
 
 #include <chrono>
 #include <memory>
@@ -32,6 +35,9 @@ struct TeamOptions {
   /// of reading RANK / WORLD_SIZE. 0: $WEAVE_LOOPBACK_TEAM decides
   /// (loopbackMembersFromEnvironment), unset means no loopback.
   uint32_t loopbackMembers = 0;
+  /// Multi-process: how heap handles travel. Null: defaultHandleExchange
+  /// (the socket bootstrap's connections, else Unix datagram sockets).
+  std::shared_ptr<HandleExchange> handleExchange;
 };
 
 namespace detail {
@@ -57,9 +63,17 @@ public:
   /// options.loopbackMembers or $WEAVE_LOOPBACK_TEAM set: createLoopback
   /// over the first min(members, visible) GPUs instead.
   static Expected<Team> createFromEnvironment(const TeamOptions &options = {});
-  /// As createFromEnvironment with explicit values.
+  /// As createFromEnvironment with explicit values: joins through a
+  /// SocketBootstrap in options.rendezvousDir.
   static Expected<Team> createMultiProcess(const LaunchEnvironment &launch,
                                            const TeamOptions &options);
+  /// One GPU per process (device `deviceOrdinal`) joined by `bootstrap`,
+  /// any implementation (its rank and world size are the team's); the team
+  /// keeps it and uses it for every later collective (heaps, barriers).
+  /// options.rendezvousDir and options.timeout are not used here.
+  static Expected<Team> createMultiProcess(std::shared_ptr<Bootstrap> bootstrap,
+                                           int deviceOrdinal,
+                                           const TeamOptions &options = {});
 
   Team(Team &&) = default;
   Team &operator=(Team &&) = default;
@@ -81,6 +95,8 @@ public:
   uint32_t membersOnDevice(size_t local) const;
   /// The bootstrap (multi-process teams), else null.
   Bootstrap *bootstrap();
+  /// How heap handles travel (multi-process teams), else null.
+  HandleExchange *handleExchange();
   /// Synchronizes every local context, then (multi-process) a bootstrap
   /// barrier.
   Status synchronize();

@@ -10,9 +10,10 @@
 
 #include "weave/runtime/Bootstrap.h"
 #include "weave/runtime/Device.h"
+#include "weave/runtime/HandleExchange.h"
 
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <vector>
 
 namespace weave {
@@ -23,7 +24,9 @@ struct TeamState {
   uint32_t size = 0;
   std::vector<Device> devices;   ///< local members
   std::vector<uint32_t> ranks;   ///< team rank of each local member
-  std::optional<Bootstrap> bootstrap; ///< multi-process only
+  std::shared_ptr<Bootstrap> bootstrap; ///< multi-process only
+  /// How exported heap handles travel (multi-process only).
+  std::shared_ptr<HandleExchange> handleExchange;
 
   /// Local members on the GPU of local member `local` (itself included).
   uint32_t membersOnDevice(size_t local) const;
