@@ -58,6 +58,16 @@ StoreBootstrapOptions storeOptions(int rank, int world,
   return o;
 }
 
+/// Socket-bootstrap options of rank `rank` of `world` meeting in `dir`.
+BootstrapOptions socketOptions(const std::string &dir, int rank, int world) {
+  BootstrapOptions o;
+  o.rendezvousDir = dir;
+  o.rank = rank;
+  o.worldSize = world;
+  o.timeout = 10s;
+  return o;
+}
+
 /// Rank r's payload in round `round`: r + round + 1 bytes of value r.
 std::vector<uint8_t> payloadOf(int rank, int round) {
   return std::vector<uint8_t>(rank + round + 1, uint8_t(rank));
@@ -306,12 +316,7 @@ TEST(StoreBootstrap, ForkedProcessesOverAFileStore) {
 TEST(SocketBootstrap, PassesTheSameSeamChecks) {
   TempDir dir;
   expectAllPassed(runRanks({0, 1, 2}, [&](int rank) -> std::string {
-    BootstrapOptions o;
-    o.rendezvousDir = dir.path();
-    o.rank = rank;
-    o.worldSize = 3;
-    o.timeout = 10s;
-    auto boot = SocketBootstrap::connect(o);
+    auto boot = SocketBootstrap::connect(socketOptions(dir.path(), rank, 3));
     if (!boot)
       return boot.error().toString();
     return exercise(**boot);
@@ -376,12 +381,7 @@ TEST(HandleExchange, DatagramsOverTheStoreBootstrap) {
 TEST(HandleExchange, BothStrategiesOverTheSocketBootstrap) {
   TempDir dir;
   expectAllPassed(runRanks({0, 1, 2}, [&](int rank) -> std::string {
-    BootstrapOptions o;
-    o.rendezvousDir = dir.path();
-    o.rank = rank;
-    o.worldSize = 3;
-    o.timeout = 10s;
-    auto boot = SocketBootstrap::connect(o);
+    auto boot = SocketBootstrap::connect(socketOptions(dir.path(), rank, 3));
     if (!boot)
       return boot.error().toString();
     auto byDefault = defaultHandleExchange(**boot, 10s);
