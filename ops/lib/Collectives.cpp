@@ -94,9 +94,6 @@ Expected<AllToAllV> AllToAllV::create(Communicator &comm,
                                       int64_t capacity,
                                       const std::string &algorithm,
                                       int64_t rowElements) {
-  if (rowElements == 1)
-    return createOp<AllToAllV>(comm, dtype, capacity, "all_to_all_v",
-                               algorithm);
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
                          instanceFor(comm.team().size(), dtype, capacity,
                                      algorithm, rowElements));
@@ -154,21 +151,9 @@ Expected<RegisteredOp> RegisteredOp::create(Communicator &comm,
                                             int64_t count,
                                             const std::string &algorithm,
                                             int64_t rowElements) {
-  KernelInstance instance;
-  if (rowElements != 1) {
-    // Only the all-to-all-v has a token form (counts in rows).
-    if (op != "all_to_all_v")
-      return Error(ErrorCode::InvalidArgument,
-                   op + ": row_elements is the all-to-all-v's token form; "
-                        "other ops take 1");
-    WEAVE_ASSIGN_OR_RETURN(instance,
-                           AllToAllV::instanceFor(comm.team().size(), dtype,
-                                                  count, algorithm,
-                                                  rowElements));
-  } else {
-    WEAVE_ASSIGN_OR_RETURN(
-        instance, opInstance(op, comm.team().size(), dtype, count, algorithm));
-  }
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         opInstance(op, comm.team().size(), dtype, count,
+                                    algorithm, rowElements));
   const OpSpec *spec = findOp(op); // found: opInstance succeeded
   WEAVE_ASSIGN_OR_RETURN(auto kernel, detail::StagedKernel::create(
                                           comm, std::move(instance),

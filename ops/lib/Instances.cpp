@@ -330,8 +330,17 @@ Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
 
 Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
                                     const std::string &dtype, int64_t count,
-                                    const std::string &algorithm) {
-  return instanceOf(op, teamSize, dtype, count, algorithm);
+                                    const std::string &algorithm,
+                                    int64_t rowElements) {
+  if (rowElements == 1)
+    return instanceOf(op, teamSize, dtype, count, algorithm);
+  // Only the all-to-all-v has a token form (counts in rows).
+  if (op != "all_to_all_v")
+    return Error(ErrorCode::InvalidArgument,
+                 "--row-elements is for all_to_all_v (the token form), got " +
+                     std::to_string(rowElements) + " for " + op);
+  return AllToAllV::instanceFor(teamSize, dtype, count, algorithm,
+                                rowElements);
 }
 
 } // namespace weave::ops

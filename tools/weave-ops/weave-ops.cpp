@@ -150,15 +150,8 @@ Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
                  "--team-size must be between 1 and 65536");
   if (isFused(op))
     return matmulOpInstance(op, static_cast<uint32_t>(teamSize), dtype, shape);
-  if (rowElements != 1) {
-    if (op != "all_to_all_v")
-      return Error(ErrorCode::InvalidArgument,
-                   "--row-elements is for all_to_all_v (the token form)");
-    return AllToAllV::instanceFor(static_cast<uint32_t>(teamSize), dtype,
-                                  count, algorithm, rowElements);
-  }
   return opInstance(op, static_cast<uint32_t>(teamSize), dtype, count,
-                    algorithm);
+                    algorithm, rowElements);
 }
 
 } // namespace

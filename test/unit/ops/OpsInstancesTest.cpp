@@ -147,6 +147,24 @@ TEST(OpsInstances, AllToAllVTokens) {
             std::string::npos);
 }
 
+// The dispatch by name (weave-ops, Python, RegisteredOp) takes the token
+// form for the all-to-all-v alone.
+TEST(OpsInstances, OpInstanceTakesRowsForTheAllToAllVOnly) {
+  Expected<KernelInstance> tokens =
+      opInstance("all_to_all_v", 4, "bf16", 64, "auto", 4096);
+  ASSERT_TRUE(tokens) << tokens.error().toString();
+  EXPECT_EQ(tokens->key(), "all_to_all_v_bf16_d4_r64x4096");
+  EXPECT_EQ(opInstance("all_to_all_v", 4, "bf16", 64, "auto", 1)->key(),
+            "all_to_all_v_bf16_d4_n64");
+  Expected<KernelInstance> gather =
+      opInstance("all_gather", 4, "bf16", 64, "auto", 8);
+  ASSERT_FALSE(gather);
+  EXPECT_EQ(gather.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(gather.error().message().find(
+                "is for all_to_all_v (the token form), got 8 for all_gather"),
+            std::string::npos);
+}
+
 TEST(OpsInstances, AutoPicksFromTheTable) {
   // Every op has a row for every size and team size it takes.
   for (const char *op : {"all_reduce", "all_gather", "reduce_scatter",

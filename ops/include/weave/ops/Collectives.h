@@ -243,10 +243,13 @@ Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
 /// Collective: "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
 /// "all_to_all_v"; `algorithm` "auto" or one of the op's offered
 /// algorithms, as above): the one dispatch from an op's name, for
-/// weave-ops, the Python bindings and RegisteredOp.
+/// weave-ops, the Python bindings and RegisteredOp. `rowElements` other
+/// than 1 is the all-to-all-v's token form (AllToAllV::instanceFor); any
+/// other op refuses it.
 Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,
                                     const std::string &dtype, int64_t count,
-                                    const std::string &algorithm = "auto");
+                                    const std::string &algorithm = "auto",
+                                    int64_t rowElements = 1);
 
 } // namespace weave::ops
 
