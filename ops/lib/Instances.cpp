@@ -14,6 +14,8 @@
 #include "weave/ops/Registry.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 namespace weave::ops {
 
@@ -104,19 +106,22 @@ Expected<KernelInstance> instanceOf(const std::string &op, uint32_t teamSize,
 
 } // namespace
 
+namespace {
+/// The spelling of each AllReduceAlgorithm (the registry's algorithm
+/// names), the one table both directions read.
+constexpr std::pair<AllReduceAlgorithm, const char *> kAllReduceNames[] = {
+    {AllReduceAlgorithm::Auto, "auto"},
+    {AllReduceAlgorithm::OneShot, "one_shot"},
+    {AllReduceAlgorithm::TwoShot, "two_shot"},
+    {AllReduceAlgorithm::Push, "push"},
+    {AllReduceAlgorithm::PushTwoShot, "push_two_shot"},
+};
+} // namespace
+
 std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm) {
-  switch (algorithm) {
-  case AllReduceAlgorithm::OneShot:
-    return "one_shot";
-  case AllReduceAlgorithm::TwoShot:
-    return "two_shot";
-  case AllReduceAlgorithm::Push:
-    return "push";
-  case AllReduceAlgorithm::PushTwoShot:
-    return "push_two_shot";
-  case AllReduceAlgorithm::Auto:
-    break;
-  }
+  for (const auto &[value, name] : kAllReduceNames)
+    if (value == algorithm)
+      return name;
   return "auto";
 }
 
@@ -312,20 +317,16 @@ Expected<KernelInstance> matmulOpInstance(const std::string &op,
 }
 
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
-  if (name == "auto")
-    return AllReduceAlgorithm::Auto;
-  if (name == "one_shot")
-    return AllReduceAlgorithm::OneShot;
-  if (name == "two_shot")
-    return AllReduceAlgorithm::TwoShot;
-  if (name == "push")
-    return AllReduceAlgorithm::Push;
-  if (name == "push_two_shot")
-    return AllReduceAlgorithm::PushTwoShot;
+  std::string names;
+  size_t count = std::size(kAllReduceNames);
+  for (size_t i = 0; i < count; ++i) {
+    if (name == kAllReduceNames[i].second)
+      return kAllReduceNames[i].first;
+    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + "'" +
+             kAllReduceNames[i].second + "'";
+  }
   return Error(ErrorCode::InvalidArgument,
-               "algorithm must be 'auto', 'one_shot', 'two_shot', 'push' or "
-               "'push_two_shot', got '" +
-                   name + "'");
+               "algorithm must be " + names + ", got '" + name + "'");
 }
 
 Expected<KernelInstance> opInstance(const std::string &op, uint32_t teamSize,

@@ -211,6 +211,18 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
   EXPECT_EQ(*parsed, AllReduceAlgorithm::PushTwoShot);
   EXPECT_EQ(allReduceAlgorithmName(AllReduceAlgorithm::PushTwoShot),
             "push_two_shot");
+  // One table spells both directions: every value round-trips, and an
+  // unknown name lists them all.
+  for (AllReduceAlgorithm a :
+       {AllReduceAlgorithm::Auto, AllReduceAlgorithm::OneShot,
+        AllReduceAlgorithm::TwoShot, AllReduceAlgorithm::Push,
+        AllReduceAlgorithm::PushTwoShot})
+    EXPECT_EQ(*parseAllReduceAlgorithm(allReduceAlgorithmName(a)), a);
+  Expected<AllReduceAlgorithm> ring = parseAllReduceAlgorithm("ring");
+  ASSERT_FALSE(ring);
+  EXPECT_EQ(ring.error().message(),
+            "algorithm must be 'auto', 'one_shot', 'two_shot', 'push' or "
+            "'push_two_shot', got 'ring'");
   Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', got 'ring'"),
