@@ -288,6 +288,15 @@ void UniqueFd::reset(int fd) {
 
 Bootstrap::~Bootstrap() = default;
 
+Status Bootstrap::checkRank(const std::string &what, int rank, int worldSize) {
+  if (worldSize < 1 || rank < 0 || rank >= worldSize)
+    return Error(ErrorCode::InvalidArgument,
+                 what + ": rank " + std::to_string(rank) +
+                     " is not in [0, world size " + std::to_string(worldSize) +
+                     ")");
+  return ok();
+}
+
 Status Bootstrap::barrier() {
   auto gathered = allGather({});
   if (!gathered)
@@ -483,12 +492,7 @@ Expected<UniqueFd> joinRoot(const BootstrapOptions &options,
 
 Expected<std::unique_ptr<SocketBootstrap>>
 SocketBootstrap::connect(const BootstrapOptions &options) {
-  if (options.worldSize < 1 || options.rank < 0 ||
-      options.rank >= options.worldSize)
-    return Error(ErrorCode::InvalidArgument,
-                 "bootstrap: rank " + std::to_string(options.rank) +
-                     " is not in [0, world size " +
-                     std::to_string(options.worldSize) + ")");
+  WEAVE_TRY(checkRank("bootstrap", options.rank, options.worldSize));
   std::unique_ptr<SocketBootstrap> boot(new SocketBootstrap());
   boot->rank_ = options.rank;
   boot->worldSize_ = options.worldSize;

@@ -224,12 +224,7 @@ StoreBootstrap::connect(std::shared_ptr<Store> store,
                         const StoreBootstrapOptions &options) {
   if (!store)
     return Error(ErrorCode::InvalidArgument, "store bootstrap: no store");
-  if (options.worldSize < 1 || options.rank < 0 ||
-      options.rank >= options.worldSize)
-    return Error(ErrorCode::InvalidArgument,
-                 "store bootstrap: rank " + std::to_string(options.rank) +
-                     " is not in [0, world size " +
-                     std::to_string(options.worldSize) + ")");
+  WEAVE_TRY(checkRank("store bootstrap", options.rank, options.worldSize));
   std::unique_ptr<StoreBootstrap> boot(
       new StoreBootstrap(std::move(store), options));
   // The rendezvous is collective 0: every rank's world size.

@@ -225,6 +225,22 @@ TEST(StoreBootstrap, TwoTeamsOnOneStoreWithTheirOwnPrefixes) {
   }));
 }
 
+// Both implementations refuse a rank outside [0, world size) before any
+// rendezvous, with the same message.
+TEST(StoreBootstrap, RankOutsideTheWorldIsRefused) {
+  auto store = std::make_shared<InProcessStore>();
+  auto bad = StoreBootstrap::connect(store, storeOptions(3, 2));
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message(),
+            "store bootstrap: rank 3 is not in [0, world size 2)");
+  TempDir dir;
+  auto socket = SocketBootstrap::connect(socketOptions(dir.path(), -1, 2));
+  ASSERT_FALSE(socket);
+  EXPECT_EQ(socket.error().message(),
+            "bootstrap: rank -1 is not in [0, world size 2)");
+  EXPECT_FALSE(StoreBootstrap::connect(store, storeOptions(0, 0)));
+}
+
 TEST(StoreBootstrap, MissingRankTimesOutNamingIt) {
   auto store = std::make_shared<InProcessStore>();
   auto start = std::chrono::steady_clock::now();

@@ -89,6 +89,11 @@ public:
   /// Every rank's value, indexed by rank: an allGather of 8 bytes each
   /// (what the heap's size and the persistent grid agree on).
   Expected<std::vector<uint64_t>> allGatherU64(uint64_t mine);
+
+protected:
+  /// The check every implementation's connect makes first: `rank` lies in
+  /// [0, worldSize) and worldSize >= 1; `what` names it in the error.
+  static Status checkRank(const std::string &what, int rank, int worldSize);
 };
 
 /// The Unix-socket rendezvous: the connections of one rank to the others.
