@@ -454,7 +454,7 @@ int main(int argc, char **argv) {
   if (!o.bytes.empty()) // keep the cases whose message size was asked for
     cases.erase(std::remove_if(cases.begin(), cases.end(),
                                [&](const Case &c) {
-                                 int64_t elt = c.dtype == "bf16" ? 2 : 4;
+                                 int64_t elt = int64_t(dtypeBytes(c.dtype));
                                  bool reduce = c.kernel.find("all_reduce") !=
                                                std::string::npos;
                                  int64_t s = c.n * elt * (reduce ? 1 : d);
