@@ -6,13 +6,13 @@
 // argument itself (their tensor maps are built at launch with M rows).
 // A launch whose out has another row count than lhs traps (the tiles are
 // counted from lhs, the stores clip at out's rows), checked at the kernel's
-// entry.
+// entry, without a printf (a call serializes every wgmma, C7510).
 // CHECK-LABEL: gpu.func @dynamic_rows
 //       CHECK:   %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
 //       CHECK:   %[[OUTM:.+]] = memref.dim %arg2, %c0 : memref<?x512xf16>
 //       CHECK:   %[[DIFF:.+]] = arith.cmpi ne, %[[M]], %[[OUTM]] : index
 //       CHECK:   scf.if %[[DIFF]] {
-//       CHECK:     gpu.printf "weave: matmul_pipeline at {{.*}}: lhs has %ld rows but out has %ld (they must be equal)
+//   CHECK-NOT:     gpu.printf
 //       CHECK:     llvm.intr.trap
 //       CHECK:   %[[ROWS:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
 //       CHECK:   %[[M127:.+]] = arith.addi %[[ROWS]], %c127 : index
