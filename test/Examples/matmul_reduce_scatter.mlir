@@ -25,6 +25,7 @@
 // RUN: weavec %t.d4.mlir --emit=ptx | FileCheck %s --check-prefix=D4PTX
 // RUN: sed -e 's/@D@/12/g; s/@N@/?/g; s/@ROWS@/?/g; s/@K@/4096/g; s/@COLS@/320/g; s/@T@/bf16/g; s/@NARROW@/arith.truncf/g' %templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in > %t.d12.mlir
 // RUN: weavec %t.d12.mlir --emit=ptx | FileCheck %s --check-prefix=D12
+// RUN: weavec %t.d12.mlir --emit=ptx | FileCheck %s --check-prefix=D12PTX
 // RUN: %if ptxas %{ weavec %t.d12.mlir --emit=bundle -o %t.d12.wbundle && weave-bundle %t.d12.wbundle | FileCheck %s --check-prefix=D12M %}
 
 // D2-NOT: vprintf
@@ -75,7 +76,13 @@
 // D12: fence.proxy.tensormap::generic.acquire.sys
 // D12-NOT: vprintf
 
-// D = 12: peer views for distances 1-7, the table for 8-11.
-// D12M: param tma_table slots.tma_table{{[0-9]+}}
+// D = 12: peer views for distances 1-7, then the table for 8-11, last in
+// the manifest as in the cubin's parameters (listed before the by-value
+// maps, it was 8 bytes in the manifest against 128 in the cubin, a load
+// error).
+// D12M-NOT: tma_table
 // D12M: view=peer offset=7
-// D12M-NOT: view=peer offset=8
+// D12M-NEXT: param tma_table slots.tma_table{{[0-9]+}}
+// D12M-NEXT: end
+// D12PTX: .param .u64 .ptr .global .align 1 matmul_reduce_scatter_param_{{[0-9]+}}{{$}}
+// D12PTX-NEXT: )
