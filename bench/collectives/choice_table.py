@@ -37,7 +37,11 @@ KERNELS = {
     "push_all_reduce": ("all_reduce", "push"),
     "push_two_shot_all_reduce": ("all_reduce", "push_two_shot"),
     "all_gather": ("all_gather", "put"),
-    "all_gather_ll": ("all_gather", "ll"),
+    "all_gather_ll": ("all_gather", "ll_one_block"),
+    "ll_all_reduce": ("all_reduce", "ll"),
+    "ll_all_gather": ("all_gather", "ll"),
+    "ll_reduce_scatter": ("reduce_scatter", "ll"),
+    "ll_all_to_all": ("all_to_all", "ll"),
     "push_all_gather": ("all_gather", "push"),
     "direct_all_gather": ("all_gather", "direct"),
     "reduce_scatter": ("reduce_scatter", "pull"),
@@ -50,11 +54,13 @@ KERNELS = {
 OPS = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
        "all_to_all_v"]
 # The algorithms the ops do not offer (the bench may still time them).
-NOT_OFFERED = {("all_gather", "ll")}
+NOT_OFFERED = {("all_gather", "ll_one_block")}
 
 
+# "NCCL ... us (eager)": NCCL enqueued eagerly (the all-to-alls from
+# --nccl-eager-from bytes per pair), not from a graph.
 ROW = re.compile(r"row (\w+) (\w+) D=(\d+) (\d+) B: ours ([\d.]+|-) us, "
-                 r"NCCL ([\d.]+|-) us, (\w+)")
+                 r"NCCL ([\d.]+|-) us(?: \(eager\))?, (\w+)")
 
 
 def rows_of(path):

@@ -32,6 +32,17 @@ const std::vector<RoleSpec> kInOut = {{"input", false}, {"output", true}};
 std::vector<OwnedParam> pushState() {
   return {{"scratch", kSym}, {"epoch", kLocal}, {"arrived", kSems}};
 }
+/// The low-latency packet protocol (issue #30): the peers' packet buffer
+/// `lines`, a launch epoch per block, one padded word's `tail`; the
+/// reducing kernels read the packets into the local `gathered` to sum.
+std::vector<OwnedParam> packetState(bool reduces) {
+  std::vector<OwnedParam> owns = {{"lines", kSym}};
+  if (reduces)
+    owns.push_back({"gathered", kLocal});
+  owns.push_back({"tail", kLocal});
+  owns.push_back({"epoch", kLocal});
+  return owns;
+}
 /// The direct (bandwidth) protocol: ready and done flags per block.
 std::vector<OwnedParam> directState() {
   return {{"epoch", kLocal}, {"ready", kSems}, {"done", kSems}};
@@ -77,6 +88,10 @@ std::vector<OpSpec> makeRegistry() {
         {"push_two_shot", "all_reduce/push_two_shot_all_reduce",
          "push_two_shot_all_reduce", true, true, true,
          {{"scratch", kSym}, {"epoch", kLocal}, {"flags", kSems}}},
+        // Low-latency packets: data and flag in one 64-bit store, no
+        // barrier, no flag round (the latency path).
+        {"ll", "all_reduce/ll_all_reduce", "ll_all_reduce", true, true, true,
+         packetState(true)},
         // Sums by weave.atomic_add (order-dependent bits); its template
         // takes WIDTH, LOAD, LOADED and VALUE besides.
         {"atomic", "all_reduce/atomic_all_reduce", "atomic_all_reduce", false,
@@ -110,9 +125,12 @@ std::vector<OpSpec> makeRegistry() {
         {"flags", "all_gather/all_gather_flags", "all_gather_flags", true,
          false, true,
          {{"epoch", kLocal}, {"arrived", kSems}, {"barrier", kSems}}},
-        // Low-latency packets: whole 32-bit words only (even bf16 counts).
-        {"ll", "all_gather/all_gather_ll", "all_gather_ll", true, false, true,
-         {{"lines", kSym}, {"epoch", kLocal}}}},
+        {"ll", "all_gather/ll_all_gather", "ll_all_gather", true, true, true,
+         packetState(false)},
+        // The one-block packet all-gather: whole 32-bit words only (even
+        // bf16 counts).
+        {"ll_one_block", "all_gather/all_gather_ll", "all_gather_ll", true,
+         false, true, {{"lines", kSym}, {"epoch", kLocal}}}},
        // push copies out of its scratch: cheaper than direct's ready
        // handshake up to 512 KB per peer at D = 2 and 256 KB at D = 4 (4 x
        // H100; the paired-load direct kernel wins above).
@@ -131,7 +149,9 @@ std::vector<OpSpec> makeRegistry() {
        {{"pull", "reduce_scatter/reduce_scatter", "reduce_scatter", true, true,
          true, {{"barrier", kSems}}},
         {"push", "reduce_scatter/push_reduce_scatter", "push_reduce_scatter",
-         true, true, true, pushState()}},
+         true, true, true, pushState()},
+        {"ll", "reduce_scatter/ll_reduce_scatter", "ll_reduce_scatter", true,
+         true, true, packetState(true)}},
        // push sums its scratch locally; the pull kernel reads the peers in
        // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
        {{1, 2, 2 << 20, "push"},
@@ -152,7 +172,9 @@ std::vector<OpSpec> makeRegistry() {
         {"push", "all_to_all/push_all_to_all", "push_all_to_all", true, true,
          true, pushState()},
         {"direct", "all_to_all/direct_all_to_all", "direct_all_to_all", true,
-         true, true, directState()}},
+         true, true, directState()},
+        {"ll", "all_to_all/ll_all_to_all", "ll_all_to_all", true, true, true,
+         packetState(false)}},
        {{1, 2, 512 << 10, "push"},
         {3, 1024, 4 << 10, "push"},
         {0, 1024, kAny, "direct"}}});

@@ -8,7 +8,11 @@
 // OPS: all_gather_matmul fused_matmul f16,bf16 a,b,c
 // RUN: weave-ops kernels | FileCheck %s --check-prefix=KERNELS
 // KERNELS: all_reduce collective push all_reduce/push_all_reduce push_all_reduce team offered
-// KERNELS: all_gather collective ll all_gather/all_gather_ll all_gather_ll team example
+// KERNELS: all_reduce collective ll all_reduce/ll_all_reduce ll_all_reduce team offered
+// KERNELS: all_gather collective ll all_gather/ll_all_gather ll_all_gather team offered
+// KERNELS: all_gather collective ll_one_block all_gather/all_gather_ll all_gather_ll team example
+// KERNELS: reduce_scatter collective ll reduce_scatter/ll_reduce_scatter ll_reduce_scatter team offered
+// KERNELS: all_to_all collective ll all_to_all/ll_all_to_all ll_all_to_all team offered
 // KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
 
 // Every offered kernel of every op, through `weave-ops source`, in the

@@ -216,16 +216,16 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
   for (AllReduceAlgorithm a :
        {AllReduceAlgorithm::Auto, AllReduceAlgorithm::OneShot,
         AllReduceAlgorithm::TwoShot, AllReduceAlgorithm::Push,
-        AllReduceAlgorithm::PushTwoShot})
+        AllReduceAlgorithm::PushTwoShot, AllReduceAlgorithm::Ll})
     EXPECT_EQ(*parseAllReduceAlgorithm(allReduceAlgorithmName(a)), a);
   Expected<AllReduceAlgorithm> ring = parseAllReduceAlgorithm("ring");
   ASSERT_FALSE(ring);
   EXPECT_EQ(ring.error().message(),
-            "algorithm must be 'auto', 'one_shot', 'two_shot', 'push' or "
-            "'push_two_shot', got 'ring'");
+            "algorithm must be 'auto', 'one_shot', 'two_shot', 'push', "
+            "'push_two_shot' or 'll', got 'ring'");
   Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', got 'ring'"),
+  EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', 'll', got 'ring'"),
             std::string::npos);
 }
 
