@@ -50,6 +50,7 @@ KERNELS = {
     "push_all_to_all": ("all_to_all", "push"),
     "direct_all_to_all": ("all_to_all", "direct"),
     "all_to_all_v": ("all_to_all_v", "put"),
+    "direct_all_to_all_v": ("all_to_all_v", "direct"),
 }
 OPS = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
        "all_to_all_v"]

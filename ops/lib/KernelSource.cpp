@@ -77,6 +77,10 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                  {"PLINES", str(2 * d * pwords)},
                                  {"PROWS", str(d * pn)},
                                  {"PBLOCKS", str(pblocks)}});
+    // The direct all-to-all-v: the counts' packets (two halves of D x D)
+    // and each block's copy of them.
+    values.insert(values.end(), {{"TABLE", str(2 * d * d)},
+                                 {"SEEN", str(blocks * d * d)}});
     values.insert(values.end(), {{"D", str(d)},
                                  {"LAST", str(d - 1)},
                                  {"ROWS", str(d * count)},

@@ -190,7 +190,13 @@ std::vector<OpSpec> makeRegistry() {
         {"counts", false, false, RoleExtent::Team},
         {"output", true, false, RoleExtent::TeamTimesCount}},
        {{"put", "all_to_all/all_to_all_v", "all_to_all_v", true, true, true,
-         {{"table", kSym}, {"arrived", kSems}, {"barrier", kSems}}}},
+         {{"table", kSym}, {"arrived", kSems}, {"barrier", kSems}}},
+        // Many blocks storing into the peers' output; the counts travel as
+        // packets that also say the peer has started the launch.
+        {"direct", "all_to_all/direct_all_to_all_v", "direct_all_to_all_v",
+         true, true, true,
+         {{"table", kSym}, {"seen", kLocal}, {"epoch", kLocal},
+          {"done", kSems}}}},
        {{0, 1024, kAny, "put"}}});
 
   // The all-gather matmul's `a` is symmetric (D x m_shard rows): the

@@ -28,6 +28,15 @@
 // RUN: FileCheck %s --check-prefix=SUM < %t.rs.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.rs.ptx
 // RUN: test $(grep -c "bar.sync" %t.rs.ptx) -eq 2
+// The direct all-to-all-v: block 0 sends the counts as packets, every
+// block spins on the D x D of them (they say each peer has started the
+// launch), synchronizes, stores its chunk of each part with 16-byte
+// stores, synchronizes, and one done flag per peer (release, acquire).
+// RUN: weave-ops instantiate %templates/all_to_all/direct_all_to_all_v.mlir.in --team-size 4 --dtype bf16 --count 65536 -o %t.a2av.mlir
+// RUN: weavec %t.a2av.mlir --emit=ptx -o %t.a2av.ptx
+// RUN: FileCheck %s --check-prefix=A2AV < %t.a2av.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2av.ptx
+// RUN: test $(grep -c "bar.sync" %t.a2av.ptx) -eq 3
 // The grid: one block per KB a member sends each peer (4096 bf16: 8 KB).
 // RUN: %if ptxas %{ weavec %t.ar.mlir --emit=bundle -o %t.ar.wbundle %}
 // RUN: %if ptxas %{ grep -a -E "^ *grid" %t.ar.wbundle | FileCheck %s --check-prefix=GRID %}
@@ -58,3 +67,18 @@
 //       SUM: ret;
 
 // GRID: grid 8 1 1
+
+// A2AV-LABEL: .visible .entry direct_all_to_all_v
+//       A2AV: bar.sync 0;
+//       A2AV: st.global.b32
+//   A2AV-NOT: bar.sync
+//       A2AV: st.relaxed.sys.global.u64
+//   A2AV-NOT: bar.sync
+//       A2AV: ld.relaxed.sys.global.u64
+//       A2AV: bar.sync 0;
+//   A2AV-NOT: st.release
+//       A2AV: st.global.v4.b32
+//       A2AV: bar.sync 0;
+//   A2AV-NOT: ld.relaxed.sys
+//       A2AV: st.release.sys.global.u32
+//       A2AV: ld.acquire.sys.global.u32

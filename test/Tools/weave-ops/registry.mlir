@@ -13,6 +13,7 @@
 // KERNELS: all_gather collective ll_one_block all_gather/all_gather_ll all_gather_ll team example
 // KERNELS: reduce_scatter collective ll reduce_scatter/ll_reduce_scatter ll_reduce_scatter team offered
 // KERNELS: all_to_all collective ll all_to_all/ll_all_to_all ll_all_to_all team offered
+// KERNELS: all_to_all_v collective direct all_to_all/direct_all_to_all_v direct_all_to_all_v team offered
 // KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
 
 // Every offered kernel of every op, through `weave-ops source`, in the
