@@ -66,6 +66,7 @@
 #include "weave/runtime/Bundle.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <regex>
@@ -580,6 +581,7 @@ int main(int argc, char **argv) {
                "NCCL run", "check"});
   std::vector<Result> results;
   int wrong = 0;
+  auto sweepStart = std::chrono::steady_clock::now();
   std::optional<GroupKey> current;
   Group group;
   for (const Planned &p : plan) {
@@ -603,12 +605,18 @@ int main(int argc, char **argv) {
                   std::to_string(r.ops),
                   !r.nccl ? "-" : r.ncclEager ? "eager" : "graph",
                   r.status + (r.ncclOk ? "" : ", NCCL WRONG")});
-    // The row as it comes (a run cut short keeps what it measured).
-    std::fprintf(stderr, "%s: row %s %s D=%d %.0f B: ours %s us, NCCL %s us%s, %s\n",
+    // The row as it comes (a run cut short keeps what it measured), with
+    // the seconds since the sweep began (what a whole sweep costs).
+    double elapsed = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - sweepStart)
+                         .count();
+    std::fprintf(stderr,
+                 "%s: row %s %s D=%d %.0f B: ours %s us, NCCL %s us%s, %s "
+                 "(%.1f s)\n",
                  kProgram, r.kernel.c_str(), r.dtype.c_str(), d, r.bytes,
                  micros(r.ours, r.ops).c_str(),
                  micros(r.nccl, r.ncclOps).c_str(),
-                 r.ncclEager ? " (eager)" : "", r.status.c_str());
+                 r.ncclEager ? " (eager)" : "", r.status.c_str(), elapsed);
     results.push_back(std::move(r));
   }
   std::printf("\nweave collectives vs NCCL, D = %d%s; %s; up to %d "
