@@ -21,7 +21,8 @@
 #                                  NCCL_GRAPH_REGISTER=0 (20 s limit)?
 #
 # SWEEP_BYTES (comma-separated message sizes) and SWEEP_KERNELS narrow the
-# sweep; TORCH_BYTES the PyTorch one. The cases run smallest message first
+# sweep; TORCH_BYTES the PyTorch one. SWEEP_SECONDS / A2A_SECONDS and
+# TORCH_SECONDS / VDEV_SECONDS bound each process. The cases run smallest message first
 # (--by-size), so a sweep cut short keeps the latency path. NCCL's
 # all-to-all(-v) runs eagerly from 1 MiB per pair (the benchmark's
 # --nccl-eager-from: captured, it hung at 2 MiB per pair); with PROBE_OK=1
@@ -152,10 +153,10 @@ torch)
   cd "$C/bench/collectives"
   tbytes=()
   [ -n "${TORCH_BYTES:-}" ] && tbytes=(--bytes "$TORCH_BYTES")
-  CUDA_VISIBLE_DEVICES=$(gpus_of "$D") timeout 240 python3 torch_symm_mem.py --nproc "$D" \
+  CUDA_VISIBLE_DEVICES=$(gpus_of "$D") timeout ${TORCH_SECONDS:-240} python3 torch_symm_mem.py --nproc "$D" \
     --iters 10 --warmup 3 "${tbytes[@]}" >"$OUTDIR/torch_d$D.txt" 2>"$OUTDIR/torch_d$D.err"
   echo "torch all-reduces D=$D exit $? ($((SECONDS - start)) s)"
-  CUDA_VISIBLE_DEVICES=$(gpus_of "$D") timeout 120 python3 torch_symm_mem.py --nproc "$D" \
+  CUDA_VISIBLE_DEVICES=$(gpus_of "$D") timeout ${VDEV_SECONDS:-120} python3 torch_symm_mem.py --nproc "$D" \
     --iters 10 --warmup 3 "${tbytes[@]}" --ops all_to_all_vdev >>"$OUTDIR/torch_d$D.txt" 2>>"$OUTDIR/torch_d$D.err"
   echo "torch all_to_all_vdev D=$D exit $? ($((SECONDS - start)) s)"
   grep -E "WRONG|Error|error|assert" "$OUTDIR/torch_d$D.err" | head -5
