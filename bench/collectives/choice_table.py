@@ -214,7 +214,7 @@ def summary(found, torch):
         if op == "all_reduce":
             refs = [(o.replace("_all_reduce", ""), t) for (o, dd, dt, s), t
                     in torch.items() if dd == d and dt == dtype and s == size
-                    and o != "nccl_all_reduce"]
+                    and o.endswith("all_reduce") and o != "nccl_all_reduce"]
             ref = ", ".join(f"{o} {t:.1f}" for o, t in sorted(refs))
         elif op == "all_to_all_v":
             refs = [t for (o, dd, dt, s), t in torch.items()
