@@ -51,6 +51,7 @@ KERNELS = {
     "direct_all_to_all": ("all_to_all", "direct"),
     "all_to_all_v": ("all_to_all_v", "put"),
     "direct_all_to_all_v": ("all_to_all_v", "direct"),
+    "ll_all_to_all_v": ("all_to_all_v", "ll"),
 }
 OPS = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
        "all_to_all_v"]

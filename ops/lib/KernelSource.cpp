@@ -76,7 +76,8 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                  {"PN", str(pn)},
                                  {"PLINES", str(2 * d * pwords)},
                                  {"PROWS", str(d * pn)},
-                                 {"PBLOCKS", str(pblocks)}});
+                                 {"PBLOCKS", str(pblocks)},
+                                 {"PSEEN", str(pblocks * d)}});
     // The direct all-to-all-v: the counts' packets (two halves of D x D)
     // and each block's copy of them.
     values.insert(values.end(), {{"TABLE", str(2 * d * d)},

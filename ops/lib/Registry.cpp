@@ -196,7 +196,13 @@ std::vector<OpSpec> makeRegistry() {
         {"direct", "all_to_all/direct_all_to_all_v", "direct_all_to_all_v",
          true, true, true,
          {{"table", kSym}, {"seen", kLocal}, {"epoch", kLocal},
-          {"done", kSems}}}},
+          {"done", kSems}}},
+        // Low-latency packets: the counts and the data carry the epoch;
+        // a plain output, one NVLink trip.
+        {"ll", "all_to_all/ll_all_to_all_v", "ll_all_to_all_v", true, true,
+         true,
+         {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},
+          {"tail", kLocal}, {"epoch", kLocal}}}},
        {{0, 1024, kAny, "put"}}});
 
   // The all-gather matmul's `a` is symmetric (D x m_shard rows): the

@@ -28,6 +28,14 @@
 // RUN: FileCheck %s --check-prefix=SUM < %t.rs.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.rs.ptx
 // RUN: test $(grep -c "bar.sync" %t.rs.ptx) -eq 2
+// The packet all-to-all-v: the counts are packets too (one per peer, by
+// block 0), then the same shape as the all-to-all: one bar.sync after the
+// epoch, one after the counts' spins, none after the data's.
+// RUN: weave-ops instantiate %templates/all_to_all/ll_all_to_all_v.mlir.in --team-size 4 --dtype bf16 --count 1001 -o %t.llv.mlir
+// RUN: weavec %t.llv.mlir --emit=ptx -o %t.llv.ptx
+// RUN: FileCheck %s --check-prefix=LLV < %t.llv.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.llv.ptx
+// RUN: test $(grep -c "bar.sync" %t.llv.ptx) -eq 2
 // The direct all-to-all-v: block 0 sends the counts as packets, every
 // block spins on the D x D of them (they say each peer has started the
 // launch), synchronizes, stores its chunk of each part with 16-byte
@@ -82,3 +90,16 @@
 //   A2AV-NOT: ld.relaxed.sys
 //       A2AV: st.release.sys.global.u32
 //       A2AV: ld.acquire.sys.global.u32
+
+// LLV-LABEL: .visible .entry ll_all_to_all_v
+//       LLV: bar.sync 0;
+//       LLV: st.global.b32
+//   LLV-NOT: bar.sync
+//       LLV: st.relaxed.sys.global.u64
+//   LLV-NOT: bar.sync
+//       LLV: ld.relaxed.sys.global.u64
+//       LLV: bar.sync 0;
+//   LLV-NOT: bar.sync
+//       LLV: ld.relaxed.sys.global.u64
+//   LLV-NOT: bar.sync
+//       LLV: ret;

@@ -119,7 +119,7 @@ sweep)
   # loopback team. A stall there now costs only the all-to-all rows.
   D=${3:?}
   others=one_shot_all_reduce,two_shot_all_reduce,push_all_reduce,push_two_shot_all_reduce,ll_all_reduce,push_all_gather,direct_all_gather,ll_all_gather,reduce_scatter,push_reduce_scatter,ll_reduce_scatter
-  a2a=push_all_to_all,direct_all_to_all,ll_all_to_all,all_to_all_v,direct_all_to_all_v
+  a2a=push_all_to_all,direct_all_to_all,ll_all_to_all,all_to_all_v,direct_all_to_all_v,ll_all_to_all_v
   if [ -n "${SWEEP_KERNELS:-}" ]; then
     pick() { tr , '\n' <<<"$1" | grep -xF -f <(tr , '\n' <<<"$SWEEP_KERNELS") | paste -sd, -; }
     others=$(pick "$others") a2a=$(pick "$a2a")

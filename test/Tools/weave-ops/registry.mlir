@@ -14,6 +14,7 @@
 // KERNELS: reduce_scatter collective ll reduce_scatter/ll_reduce_scatter ll_reduce_scatter team offered
 // KERNELS: all_to_all collective ll all_to_all/ll_all_to_all ll_all_to_all team offered
 // KERNELS: all_to_all_v collective direct all_to_all/direct_all_to_all_v direct_all_to_all_v team offered
+// KERNELS: all_to_all_v collective ll all_to_all/ll_all_to_all_v ll_all_to_all_v team offered
 // KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
 
 // Every offered kernel of every op, through `weave-ops source`, in the

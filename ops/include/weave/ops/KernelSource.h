@@ -69,8 +69,8 @@ struct KernelInstance {
 /// token form replaces it),
 /// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D),
 /// LINES (2 x D x WORDS), the packet kernels' PWORDS (ceil(N x T / 4
-/// bytes)), PN, PLINES (2 x D x PWORDS), PROWS (D x PN) and PBLOCKS
-/// (packetBlocks), the direct all-to-all-v's TABLE (2 x D x D) and SEEN
+/// bytes)), PN, PLINES (2 x D x PWORDS), PROWS (D x PN), PBLOCKS
+/// (packetBlocks) and PSEEN (PBLOCKS x D), the direct all-to-all-v's TABLE (2 x D x D) and SEEN
 /// (BLOCKS x D x D), SLOTS (2 x D x N: the push kernels' two halves of
 /// D slots), BLOCKS (collectiveBlocks) and FLAGS (2 x BLOCKS x D: a flag
 /// per parity, block and source). With `extra` holding WIDTH, also PIECES (N /
