@@ -61,7 +61,11 @@ std::vector<OpSpec> makeRegistry() {
   // graphs, 2026-11-26 (docs/PERF.md, "Collectives on 4 x H100: the
   // bandwidth path (issue #30, continued)"); the all-to-all rows are the
   // 4 x H200 sweep's ("Collectives on 2 and 4 GPUs (issue #30)": the H100
-  // sweep stopped in the all-to-all at 4 MB). The fastest kernel of ours
+  // sweep stopped in the all-to-all at 4 MB). The packet (ll) rows of teams
+  // 1-2 and the all-to-all-v rows: 2 x H100, 2026-11-26 ("The packet
+  // kernels of the latency path on 2 x H100 (issue #30, round 4)"); the
+  // packet kernels were not timed on more than 2 GPUs, so teams from 3
+  // keep the push rows. The fastest kernel of ours
   // at each size, D = 2 for the rows up to team 2 and D = 4 for the rows
   // from team 3 (a team of 3 takes D = 4's crossovers). Each op's last row
   // also holds team size 0 (an instance for any team size): only the
@@ -96,12 +100,15 @@ std::vector<OpSpec> makeRegistry() {
         // takes WIDTH, LOAD, LOADED and VALUE besides.
         {"atomic", "all_reduce/atomic_all_reduce", "atomic_all_reduce", false,
          /*offered=*/false, /*rankOrder=*/false, {{"barrier", kSems}}}},
-       // push: 4.3-5.9 us up to 256 KB at D = 2 (NCCL 6.5-8.8), 5.0-7.6 at
-       // D = 4 (NCCL 9.7-11.5); push two-shot from 4 MB at D = 2 (1.3-1.7x
-       // NCCL to 16 MB) and from 1 MB at D = 4 (0.97-1.57x NCCL to 256 MB);
-       // the grid two-shot at D = 2 from 64 MB (2-11% ahead of push
+       // ll: 2.9-4.8 us up to 256 KB at D = 2 (push 4.5-5.8, NCCL 6.5-8.8,
+       // PyTorch's one_shot_all_reduce 8.5-10.7); push at 1 MB (9.0 us, ll
+       // 10.5: the packets' doubled bytes); push (4.3-5.9 us) up to 256 KB
+       // at D = 4 (NCCL 9.7-11.5); push two-shot from 4 MB at D = 2
+       // (1.3-1.7x NCCL to 16 MB) and from 1 MB at D = 4 (0.97-1.57x NCCL to
+       // 256 MB); the grid two-shot at D = 2 from 64 MB (2-11% ahead of push
        // two-shot there).
-       {{1, 2, 1 << 20, "push"},
+       {{1, 2, 256 << 10, "ll"},
+        {1, 2, 1 << 20, "push"},
         {1, 2, 16 << 20, "push_two_shot"},
         {3, 1024, 256 << 10, "push"},
         {3, 1024, kAny, "push_two_shot"},
@@ -131,10 +138,11 @@ std::vector<OpSpec> makeRegistry() {
         // bf16 counts).
         {"ll_one_block", "all_gather/all_gather_ll", "all_gather_ll", true,
          false, true, {{"lines", kSym}, {"epoch", kLocal}}}},
-       // push copies out of its scratch: cheaper than direct's ready
-       // handshake up to 512 KB per peer at D = 2 and 256 KB at D = 4 (4 x
+       // ll (packets, no flag) up to 512 KB per peer at D = 2: 2.9-6.5 us
+       // against push's 4.7-7.0; push copies out of its scratch: cheaper
+       // than direct's ready handshake up to 256 KB per peer at D = 4 (4 x
        // H100; the paired-load direct kernel wins above).
-       {{1, 2, 512 << 10, "push"},
+       {{1, 2, 512 << 10, "ll"},
         {3, 1024, 256 << 10, "push"},
         {0, 1024, kAny, "direct"}}});
 
@@ -152,9 +160,11 @@ std::vector<OpSpec> makeRegistry() {
          true, true, true, pushState()},
         {"ll", "reduce_scatter/ll_reduce_scatter", "ll_reduce_scatter", true,
          true, true, packetState(true)}},
-       // push sums its scratch locally; the pull kernel reads the peers in
-       // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
-       {{1, 2, 2 << 20, "push"},
+       // ll up to 512 KB per peer at D = 2 (3.1-6.8 us against push's
+       // 4.6-6.9); push sums its scratch locally; the pull kernel reads the
+       // peers in place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
+       {{1, 2, 512 << 10, "ll"},
+        {1, 2, 2 << 20, "push"},
         {3, 1024, 4 << 20, "push"},
         {0, 1024, kAny, "pull"}}});
 
@@ -175,7 +185,9 @@ std::vector<OpSpec> makeRegistry() {
          true, true, directState()},
         {"ll", "all_to_all/ll_all_to_all", "ll_all_to_all", true, true, true,
          packetState(false)}},
-       {{1, 2, 512 << 10, "push"},
+       // ll up to 512 KB per pair at D = 2 (3.0-6.5 us against push's
+       // 4.8-7.1); direct from 2 MB per pair (13.6 us at 4 MB, push 15.7).
+       {{1, 2, 512 << 10, "ll"},
         {3, 1024, 4 << 10, "push"},
         {0, 1024, kAny, "direct"}}});
 
@@ -203,7 +215,13 @@ std::vector<OpSpec> makeRegistry() {
          true,
          {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},
           {"tail", kLocal}, {"epoch", kLocal}}}},
-       {{0, 1024, kAny, "put"}}});
+       // ll up to 512 KB of capacity per pair at D = 2 (2.7-3.6 us, NCCL's
+       // grouped send/recv 5.6-6.5, direct 5.6-6.4); direct above (1.0-1.6x
+       // NCCL from 2 MB to 32 MB sent; the one-block put kernel 17-390 us).
+       // Teams from 3: direct, whose protocol is the direct all-to-all's
+       // (not timed there).
+       {{1, 2, 512 << 10, "ll"},
+        {0, 1024, kAny, "direct"}}});
 
   // The all-gather matmul's `a` is symmetric (D x m_shard rows): the
   // member's shard is staged into its own rows, the ring fills the others.

@@ -198,13 +198,16 @@ class Collectives:
                   (algorithm,), x, out)
         return out
 
-    def all_to_all_v(self, x, counts, out=None, row_elements=1):
+    def all_to_all_v(self, x, counts, out=None, row_elements=1,
+                     algorithm="auto"):
         """MoE dispatch: ``counts[j]`` (i32, on the GPU) elements of ``x`` go
         to member j, packed in destination order; ``out`` receives them packed
         in source order. ``x`` and ``out`` hold team size x capacity.
         ``row_elements`` > 1 is the token form: the counts and the capacity
         are in rows of that many elements (tokens of a hidden size, e.g. ``x``
-        of shape [team size x capacity, hidden] with ``row_elements=hidden``)."""
+        of shape [team size x capacity, hidden] with ``row_elements=hidden``).
+        ``algorithm``: "auto", "put", "direct" or "ll" (low-latency
+        packets)."""
         total = self._numel(x)
         if row_elements < 1 or total % (self.team.size * row_elements):
             raise WeaveError("InvalidArgument",
@@ -213,7 +216,8 @@ class Collectives:
                              f"{row_elements}")
         out = self._outputs(x, total) if out is None else out
         capacity = total // (self.team.size * row_elements)
-        extra = () if row_elements == 1 else ("auto", row_elements)
+        extra = ((algorithm,) if row_elements == 1
+                 else (algorithm, row_elements))
         self._run("all_to_all_v", self._dtype(x), capacity, extra,
                   x, counts, out)
         return out

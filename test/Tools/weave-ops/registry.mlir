@@ -66,8 +66,10 @@
 // BENCH: bench push_all_reduce
 // BENCH: bench push_two_shot_all_reduce
 // BENCH: bench two_shot_all_reduce
-// BENCH: bench all_to_all_v
+// BENCH: bench ll_all_to_all_v
+// BENCH: bench direct_all_to_all_v
 // RUN: weave-ops choices | FileCheck %s --check-prefix=CHOICES
+// CHOICES: all_reduce 1-2 262144 ll
 // CHOICES: all_reduce 1-2 1048576 push
 // CHOICES: all_reduce 1-2 16777216 push_two_shot
 // CHOICES: all_reduce 3-1024 262144 push
