@@ -30,9 +30,12 @@
 // all-to-all(-v) from --nccl-eager-from bytes per pair (default 1 MiB) runs
 // NCCL eagerly (the K operations enqueued on the streams in each timed
 // iteration) instead of from a graph: one process capturing NCCL's grouped
-// point-to-point ops of D communicators hung at 2 MiB per pair (2 x H100,
-// NCCL 2.28; docs/PERF.md, issue #30); set NCCL_GRAPH_REGISTER=0 and
-// --nccl-eager-from 0 to capture every size. The rows say which ran.
+// point-to-point ops of D communicators hangs from 2 MiB per pair with
+// NCCL's default graph registration of user buffers (4 x H100 and 2 x
+// H100, NCCL 2.28); with NCCL_GRAPH_REGISTER=0 every size captures and
+// finishes (docs/PERF.md, issue #30), so run with that and
+// --nccl-eager-from 0 (bench/collectives/gpu/sweep.sh does, in a process
+// of its own). The rows say which ran.
 // --by-size: the cases in order of message size (every collective's small
 // sizes first), so a run cut short keeps the latency path.
 // Columns: the message size S as nccl-tests counts it (all-reduce: one

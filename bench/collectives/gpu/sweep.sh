@@ -23,11 +23,14 @@
 # SWEEP_BYTES (comma-separated message sizes) and SWEEP_KERNELS narrow the
 # sweep; TORCH_BYTES the PyTorch one. SWEEP_SECONDS / A2A_SECONDS and
 # TORCH_SECONDS / VDEV_SECONDS bound each process. The cases run smallest message first
-# (--by-size), so a sweep cut short keeps the latency path. NCCL's
-# all-to-all(-v) runs eagerly from 1 MiB per pair (the benchmark's
-# --nccl-eager-from: captured, it hung at 2 MiB per pair); with PROBE_OK=1
-# (the probe passed) it is captured at every size with
-# NCCL_GRAPH_REGISTER=0 instead.
+# (--by-size), so a sweep cut short keeps the latency path. The
+# all-to-alls' process captures NCCL at every size with
+# NCCL_GRAPH_REGISTER=0: captured with NCCL's default, ncclAlltoAll hung
+# at 2 MiB per pair (one process, 2 communicators: NCCL registers the user
+# buffers of a captured point-to-point op from that size); without the
+# registration it finishes (2 x H100, NCCL 2.28, the probe step).
+# NCCL_A2A_EAGER=1 runs NCCL's all-to-all(-v) eagerly from 1 MiB per pair
+# instead (the benchmark's default).
 #
 # Logs go to $OUT (or /tmp/collectives-out); each step prints its summary.
 # NVLink multicast stays off.
@@ -112,11 +115,10 @@ check)
   grep ^FAIL "$OUTDIR/check.txt" | head -20
   ;;
 sweep)
-  # The all-to-alls run in a process of their own: at D = 2 (4 x H100,
-  # 2026-11-26) the sweep stopped without a word at the first 4 MB
-  # all-to-all case (direct_all_to_all, with NCCL's ncclAlltoAll captured
-  # beside it), in both dtypes; the same bundles finish and check in a
-  # loopback team. A stall there now costs only the all-to-all rows.
+  # The all-to-alls run in a process of their own, with NCCL's graph
+  # registration off (see the header): at D = 2 (4 x H100, 2026-11-26) the
+  # sweep stopped without a word at the first 4 MB all-to-all case, in
+  # NCCL's captured ncclAlltoAll.
   D=${3:?}
   others=one_shot_all_reduce,two_shot_all_reduce,push_all_reduce,push_two_shot_all_reduce,ll_all_reduce,push_all_gather,direct_all_gather,ll_all_gather,reduce_scatter,push_reduce_scatter,ll_reduce_scatter
   a2a=push_all_to_all,direct_all_to_all,ll_all_to_all,all_to_all_v,direct_all_to_all_v,ll_all_to_all_v
@@ -126,8 +128,8 @@ sweep)
   fi
   args=(--bundles "$C/bench/collectives" --devices "$D" --iters 10 --warmup 3 --rounds 2 --table --by-size)
   [ -n "${SWEEP_BYTES:-}" ] && args+=(--bytes "$SWEEP_BYTES")
-  a2aArgs=() a2aEnv=()
-  if [ "${PROBE_OK:-0}" = 1 ]; then a2aArgs=(--nccl-eager-from 0) a2aEnv=(NCCL_GRAPH_REGISTER=0); fi
+  a2aArgs=(--nccl-eager-from 0) a2aEnv=(NCCL_GRAPH_REGISTER=0)
+  if [ "${NCCL_A2A_EAGER:-0}" = 1 ]; then a2aArgs=() a2aEnv=(); fi
   bench() { # gpus tag types kernels seconds
     [ -n "$4" ] || return 0
     local extra=() envs=()
