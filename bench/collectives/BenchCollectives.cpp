@@ -3,7 +3,7 @@
 //   weave_bench_collectives [--bundles DIR] [--kernels K,...] [--types f32,bf16]
 //       [--bytes 4096,...] [--devices D] [--iters N] [--warmup N] [--rounds R]
 //       [--graph-ops K] [--graph-bytes B] [--recheck-bytes B] [--check-only]
-//       [--no-nccl] [--seed S]
+//       [--no-nccl] [--nccl-eager-from B] [--by-size] [--seed S]
 //       [--timeout SECONDS] [--no-gate] [--table]
 //
 // One process drives D GPUs (default: every visible one; at least 2), or
@@ -26,7 +26,18 @@
 //   replay on every GPU, the longest GPU, the median), divided by the
 //   operations per graph, and both outputs checked again.
 // NCCL: ncclAllReduce, ncclAllGather, ncclReduceScatter, ncclAlltoAll, and
-// grouped ncclSend/ncclRecv with the same counts for all-to-all-v.
+// grouped ncclSend/ncclRecv with the same counts for all-to-all-v. The
+// all-to-all(-v) from --nccl-eager-from bytes per pair (default 1 MiB) runs
+// NCCL eagerly (the K operations enqueued on the streams in each timed
+// iteration) instead of from a graph: one process capturing NCCL's grouped
+// point-to-point ops of D communicators hangs from 2 MiB per pair with
+// NCCL's default graph registration of user buffers (4 x H100 and 2 x
+// H100, NCCL 2.28); with NCCL_GRAPH_REGISTER=0 every size captures and
+// finishes (docs/PERF.md, issue #30), so run with that and
+// --nccl-eager-from 0 (bench/collectives/gpu/sweep.sh does, in a process
+// of its own). The rows say which ran.
+// --by-size: the cases in order of message size (every collective's small
+// sizes first), so a run cut short keeps the latency path.
 // Columns: the message size S as nccl-tests counts it (all-reduce: one
 // member's input; the others: the whole D x n of a member's input or
 // output; all-to-all-v: the bytes a member sends, on average), latency per
@@ -58,6 +69,7 @@
 #include "weave/runtime/Bundle.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <regex>
@@ -103,6 +115,10 @@ struct Options : CommonOptions {
   bool table = false;
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
   bool loopbackTiming = false;
+  /// All-to-all(-v) NCCL runs eagerly from this many bytes per pair (0:
+  /// never). See the header.
+  double ncclEagerFrom = 1 << 20;
+  bool bySize = false;
 };
 
 void usage(FILE *out) {
@@ -113,6 +129,7 @@ void usage(FILE *out) {
       "[--rounds R]\n"
       "       [--graph-ops K] [--graph-bytes B] [--recheck-bytes B] "
       "[--check-only] [--no-nccl] [--seed S]\n"
+      "       [--nccl-eager-from BYTES_PER_PAIR] [--by-size]\n"
       "       [--timeout SECONDS] [--no-gate] [--loopback-timing] [--table]\n"
       "Runs DIR/<kernel>_<dtype>_d<D|any>_n<N>.wbundle (default DIR: %s)\n"
       "on D GPUs in one process, checks every output against float64 and "
@@ -153,6 +170,10 @@ Options parseOptions(int argc, char **argv) {
       o.table = true;
     } else if (key == "--no-nccl") {
       o.nccl = false;
+    } else if (key == "--nccl-eager-from") {
+      o.ncclEagerFrom = static_cast<double>(args.number());
+    } else if (key == "--by-size") {
+      o.bySize = true;
     } else if (key == "--loopback-timing") {
       o.loopbackTiming = true;
     } else {
@@ -218,14 +239,14 @@ struct Result {
   double bytes = 0, busFactor = 0;
   int ops = 1, ncclOps = 1; ///< operations per captured graph
   std::optional<TimingResult> ours, nccl;
-  bool ncclOk = true;
+  bool ncclOk = true, ncclEager = false;
 };
 
 /// What the cases of one collective, dtype and size share: their inputs,
 /// and NCCL's timing (measured with the first of them).
 struct Group {
   CollectiveData data;
-  bool ncclRun = false, ncclOk = true;
+  bool ncclRun = false, ncclOk = true, ncclEager = false;
   int ncclOps = 1;
   std::optional<TimingResult> nccl;
 };
@@ -339,8 +360,21 @@ Result runCase(const Options &o, const Case &c, int d, HostSession &session,
     if (!ours)
       return fail(ours.error());
     std::optional<TeamGraphs> theirs;
+    // NCCL enqueued eagerly instead (see the header): r.ops operations.
+    std::function<Status()> eager;
 #if WEAVE_BENCH_HAVE_NCCL
-    if (comms && !group.ncclRun) {
+    bool pairwise =
+        k->kind == Collective::AllToAll || k->kind == Collective::AllToAllV;
+    double perPair = double(k->n) * dtypeBytes(k->dtype);
+    if (comms && !group.ncclRun && pairwise && o.ncclEagerFrom > 0 &&
+        perPair >= o.ncclEagerFrom) {
+      group.ncclEager = true;
+      eager = [&]() -> Status {
+        for (int op = 0; op < r.ops; ++op)
+          WEAVE_TRY(enqueueNccl(*comms, team, streams, *k, *buffers, 1, data));
+        return ok();
+      };
+    } else if (comms && !group.ncclRun) {
       Expected<TeamGraphs> g =
           TeamGraphs::capture(team, streams, [&]() -> Status {
             for (int op = 0; op < r.ops; ++op)
@@ -355,7 +389,7 @@ Result runCase(const Options &o, const Case &c, int d, HostSession &session,
 #endif
     auto checkAll = [&](const char *when) {
       size_t wrong = buffers->check(0, data, kProgram, when);
-      if (theirs) {
+      if (theirs || eager) {
         size_t bad = buffers->check(1, data, kProgram, when, /*anyOrder=*/true);
         group.ncclOk = group.ncclOk && bad == 0;
       }
@@ -366,6 +400,9 @@ Result runCase(const Options &o, const Case &c, int d, HostSession &session,
       if (g)
         if (Status s = g->launch(streams); !s)
           return fail(s.error());
+    if (eager)
+      if (Status s = eager(); !s)
+        return fail(s.error());
     if (Status s = streams.synchronize(); !s)
       return fail(s.error());
     checkAll("first replay");
@@ -383,11 +420,16 @@ Result runCase(const Options &o, const Case &c, int d, HostSession &session,
         timer(*ours)};
     if (theirs)
       timers.push_back(timer(*theirs));
+    if (eager)
+      timers.push_back([&]() {
+        return timeIterations(
+            timed, [&](int) { return eager(); }, o.timing);
+      });
     Expected<std::vector<TimingResult>> times = timeInRounds(o.rounds, timers);
     if (!times)
       return fail(times.error());
     r.ours = (*times)[0];
-    if (theirs) {
+    if (theirs || eager) {
       group.nccl = (*times)[1];
       group.ncclOps = r.ops;
     }
@@ -405,6 +447,7 @@ Result runCase(const Options &o, const Case &c, int d, HostSession &session,
   r.nccl = group.nccl;
   r.ncclOps = group.ncclOps;
   r.ncclOk = group.ncclOk;
+  r.ncclEager = group.ncclEager;
   if (Status s = streams.synchronize(); !s)
     return fail(s.error());
   if (Status s = buffers->release(); !s)
@@ -484,7 +527,12 @@ int main(int argc, char **argv) {
     comms.emplace(std::move(*made));
     int version = 0;
     ncclGetVersion(&version);
-    ncclNote = "NCCL " + std::to_string(version) + ", captured in graphs";
+    ncclNote = "NCCL " + std::to_string(version) + ", captured in graphs" +
+               (o.ncclEagerFrom > 0
+                    ? strprintf(" (all-to-all(-v) from %.0f B per pair: "
+                                "eager)",
+                                o.ncclEagerFrom)
+                    : std::string());
   }
 #endif
 
@@ -510,25 +558,37 @@ int main(int argc, char **argv) {
   }
   // By group (collective, dtype, size), then kernel: a group's inputs are
   // made once and dropped after its last case.
+  // With --by-size, groups in order of their bytes per member first.
+  auto groupBytes = [&](const Planned &p) {
+    return o.bySize ? p.k.n * int64_t(dtypeBytes(p.k.dtype)) *
+                          (p.k.kind == Collective::AllReduce ? 1 : d)
+                    : int64_t(0);
+  };
   std::stable_sort(plan.begin(), plan.end(),
-                   [](const Planned &a, const Planned &b) {
-                     return std::tie(a.key, a.c.kernel) <
-                            std::tie(b.key, b.c.kernel);
+                   [&](const Planned &a, const Planned &b) {
+                     int64_t x = groupBytes(a), y = groupBytes(b);
+                     return std::tie(x, a.key, a.c.kernel) <
+                            std::tie(y, b.key, b.c.kernel);
                    });
   TeamRequest request;
   request.program = kProgram;
   request.allowMultiProcess = false;
   request.minDevices = request.maxDevices = static_cast<uint32_t>(d);
-  request.heapBytes = heapBytes;
+  // A quarter more than the largest case needs: one case's buffers go back
+  // before the next one's are made, and a 64 MiB all-to-all-v's second
+  // output slot did not fit in the exact size (2 x H100: the heap's free
+  // ranges were split by the small table).
+  request.heapBytes = heapBytes + heapBytes / 4;
   Expected<HostSession> session = createSession(request);
   if (!session)
     return reportError(kProgram, session.error());
 
   Table table({"kernel", "dtype", "D", "size (B)", "ours us", "NCCL us",
                "NCCL/ours", "ours busbw GB/s", "NCCL busbw GB/s", "ops/graph",
-               "check"});
+               "NCCL run", "check"});
   std::vector<Result> results;
   int wrong = 0;
+  auto sweepStart = std::chrono::steady_clock::now();
   std::optional<GroupKey> current;
   Group group;
   for (const Planned &p : plan) {
@@ -550,12 +610,20 @@ int main(int argc, char **argv) {
                       : "-",
                   busGBs(r.ours, r, r.ops), busGBs(r.nccl, r, r.ncclOps),
                   std::to_string(r.ops),
+                  !r.nccl ? "-" : r.ncclEager ? "eager" : "graph",
                   r.status + (r.ncclOk ? "" : ", NCCL WRONG")});
-    // The row as it comes (a run cut short keeps what it measured).
-    std::fprintf(stderr, "%s: row %s %s D=%d %.0f B: ours %s us, NCCL %s us, %s\n",
+    // The row as it comes (a run cut short keeps what it measured), with
+    // the seconds since the sweep began (what a whole sweep costs).
+    double elapsed = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - sweepStart)
+                         .count();
+    std::fprintf(stderr,
+                 "%s: row %s %s D=%d %.0f B: ours %s us, NCCL %s us%s, %s "
+                 "(%.1f s)\n",
                  kProgram, r.kernel.c_str(), r.dtype.c_str(), d, r.bytes,
                  micros(r.ours, r.ops).c_str(),
-                 micros(r.nccl, r.ncclOps).c_str(), r.status.c_str());
+                 micros(r.nccl, r.ncclOps).c_str(),
+                 r.ncclEager ? " (eager)" : "", r.status.c_str(), elapsed);
     results.push_back(std::move(r));
   }
   std::printf("\nweave collectives vs NCCL, D = %d%s; %s; up to %d "

@@ -37,7 +37,11 @@ KERNELS = {
     "push_all_reduce": ("all_reduce", "push"),
     "push_two_shot_all_reduce": ("all_reduce", "push_two_shot"),
     "all_gather": ("all_gather", "put"),
-    "all_gather_ll": ("all_gather", "ll"),
+    "all_gather_ll": ("all_gather", "ll_one_block"),
+    "ll_all_reduce": ("all_reduce", "ll"),
+    "ll_all_gather": ("all_gather", "ll"),
+    "ll_reduce_scatter": ("reduce_scatter", "ll"),
+    "ll_all_to_all": ("all_to_all", "ll"),
     "push_all_gather": ("all_gather", "push"),
     "direct_all_gather": ("all_gather", "direct"),
     "reduce_scatter": ("reduce_scatter", "pull"),
@@ -46,15 +50,19 @@ KERNELS = {
     "push_all_to_all": ("all_to_all", "push"),
     "direct_all_to_all": ("all_to_all", "direct"),
     "all_to_all_v": ("all_to_all_v", "put"),
+    "direct_all_to_all_v": ("all_to_all_v", "direct"),
+    "ll_all_to_all_v": ("all_to_all_v", "ll"),
 }
 OPS = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
        "all_to_all_v"]
 # The algorithms the ops do not offer (the bench may still time them).
-NOT_OFFERED = {("all_gather", "ll")}
+NOT_OFFERED = {("all_gather", "ll_one_block")}
 
 
+# "NCCL ... us (eager)": NCCL enqueued eagerly (the all-to-alls from
+# --nccl-eager-from bytes per pair), not from a graph.
 ROW = re.compile(r"row (\w+) (\w+) D=(\d+) (\d+) B: ours ([\d.]+|-) us, "
-                 r"NCCL ([\d.]+|-) us, (\w+)")
+                 r"NCCL ([\d.]+|-) us(?: \(eager\))?, (\w+)")
 
 
 def rows_of(path):
@@ -207,7 +215,7 @@ def summary(found, torch):
         if op == "all_reduce":
             refs = [(o.replace("_all_reduce", ""), t) for (o, dd, dt, s), t
                     in torch.items() if dd == d and dt == dtype and s == size
-                    and o != "nccl_all_reduce"]
+                    and o.endswith("all_reduce") and o != "nccl_all_reduce"]
             ref = ", ".join(f"{o} {t:.1f}" for o, t in sorted(refs))
         elif op == "all_to_all_v":
             refs = [t for (o, dd, dt, s), t in torch.items()

@@ -8,8 +8,9 @@ Times, on D GPUs of one host, for every message size and dtype:
                         symmetric buffer, a local copy that is timed too)
   nccl_all_reduce       dist.all_reduce (NCCL), with the same local copy
   two_shot_all_reduce_out  torch.ops.symm_mem.two_shot_all_reduce_out where
-                        this PyTorch has it (no copy: the input stays in the
-                        symmetric buffer, the sums go to a plain output)
+                        this PyTorch has it (the sums go to a plain output;
+                        the op also overwrites its symmetric input, so the
+                        input is copied in on every call, as for _)
   all_to_all_vdev       torch.ops.symm_mem.all_to_all_vdev with random
                         per-destination counts on the device (a quarter of
                         them 0); needs the NVSHMEM backend, so it runs on its
@@ -140,10 +141,14 @@ def all_reduce_case(op, rank, world, device, group_name, symm_mem, dtype_name,
                 torch.ops.symm_mem.one_shot_all_reduce_out(buf, "sum",
                                                            group_name, out)
         elif op == "two_shot_all_reduce_out":
-            buf.copy_(x)
             out = torch.empty_like(x)
 
+            # The op also writes its input (PyTorch's schema says so:
+            # "also modified the input tensor"), so each call copies the
+            # input in first: without the copy, the replays summed sums
+            # (every case WRONG on 2 x H100, 2026-11-26).
             def fn():
+                buf.copy_(x)
                 torch.ops.symm_mem.two_shot_all_reduce_out(buf, "sum",
                                                            group_name, out)
         else:

@@ -115,6 +115,7 @@ constexpr std::pair<AllReduceAlgorithm, const char *> kAllReduceNames[] = {
     {AllReduceAlgorithm::TwoShot, "two_shot"},
     {AllReduceAlgorithm::Push, "push"},
     {AllReduceAlgorithm::PushTwoShot, "push_two_shot"},
+    {AllReduceAlgorithm::Ll, "ll"},
 };
 } // namespace
 

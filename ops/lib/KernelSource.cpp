@@ -19,6 +19,13 @@ std::string KernelInstance::key() const {
          (shape.empty() ? "_n" + std::to_string(count) : "_" + shape);
 }
 
+int64_t packetBlocks(const std::string &dtype, int64_t count) {
+  int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
+  return std::clamp<int64_t>((count * element + kPacketBlockBytes - 1) /
+                                 kPacketBlockBytes,
+                             1, kPacketMaxBlocks);
+}
+
 int64_t collectiveBlocks(const std::string &dtype, int64_t count) {
   int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
   int64_t bytes = count * element;
@@ -56,6 +63,25 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
     for (const auto &[name, value] : extra)
       if (name == "BLOCKS")
         blocks = std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
+    // The packet (ll_*) kernels: PWORDS 32-bit words per slot (the last
+    // one padded where N x T is not whole words), PN the elements they
+    // hold, PLINES packets in two halves of D slots, PROWS D x PN.
+    int64_t pwords = (count * element + 3) / 4;
+    int64_t pn = pwords * 4 / element;
+    int64_t pblocks = packetBlocks(dtype, count);
+    for (const auto &[name, value] : extra)
+      if (name == "PBLOCKS")
+        pblocks = std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
+    values.insert(values.end(), {{"PWORDS", str(pwords)},
+                                 {"PN", str(pn)},
+                                 {"PLINES", str(2 * d * pwords)},
+                                 {"PROWS", str(d * pn)},
+                                 {"PBLOCKS", str(pblocks)},
+                                 {"PSEEN", str(pblocks * d)}});
+    // The direct all-to-all-v: the counts' packets (two halves of D x D)
+    // and each block's copy of them.
+    values.insert(values.end(), {{"TABLE", str(2 * d * d)},
+                                 {"SEEN", str(blocks * d * d)}});
     values.insert(values.end(), {{"D", str(d)},
                                  {"LAST", str(d - 1)},
                                  {"ROWS", str(d * count)},

@@ -32,6 +32,17 @@ const std::vector<RoleSpec> kInOut = {{"input", false}, {"output", true}};
 std::vector<OwnedParam> pushState() {
   return {{"scratch", kSym}, {"epoch", kLocal}, {"arrived", kSems}};
 }
+/// The low-latency packet protocol (issue #30): the peers' packet buffer
+/// `lines`, a launch epoch per block, one padded word's `tail`; the
+/// reducing kernels read the packets into the local `gathered` to sum.
+std::vector<OwnedParam> packetState(bool reduces) {
+  std::vector<OwnedParam> owns = {{"lines", kSym}};
+  if (reduces)
+    owns.push_back({"gathered", kLocal});
+  owns.push_back({"tail", kLocal});
+  owns.push_back({"epoch", kLocal});
+  return owns;
+}
 /// The direct (bandwidth) protocol: ready and done flags per block.
 std::vector<OwnedParam> directState() {
   return {{"epoch", kLocal}, {"ready", kSems}, {"done", kSems}};
@@ -50,7 +61,11 @@ std::vector<OpSpec> makeRegistry() {
   // graphs, 2026-11-26 (docs/PERF.md, "Collectives on 4 x H100: the
   // bandwidth path (issue #30, continued)"); the all-to-all rows are the
   // 4 x H200 sweep's ("Collectives on 2 and 4 GPUs (issue #30)": the H100
-  // sweep stopped in the all-to-all at 4 MB). The fastest kernel of ours
+  // sweep stopped in the all-to-all at 4 MB). The packet (ll) rows of teams
+  // 1-2 and the all-to-all-v rows: 2 x H100, 2026-11-26 ("The packet
+  // kernels of the latency path on 2 x H100 (issue #30, round 4)"); the
+  // packet kernels were not timed on more than 2 GPUs, so teams from 3
+  // keep the push rows. The fastest kernel of ours
   // at each size, D = 2 for the rows up to team 2 and D = 4 for the rows
   // from team 3 (a team of 3 takes D = 4's crossovers). Each op's last row
   // also holds team size 0 (an instance for any team size): only the
@@ -77,16 +92,23 @@ std::vector<OpSpec> makeRegistry() {
         {"push_two_shot", "all_reduce/push_two_shot_all_reduce",
          "push_two_shot_all_reduce", true, true, true,
          {{"scratch", kSym}, {"epoch", kLocal}, {"flags", kSems}}},
+        // Low-latency packets: data and flag in one 64-bit store, no
+        // barrier, no flag round (the latency path).
+        {"ll", "all_reduce/ll_all_reduce", "ll_all_reduce", true, true, true,
+         packetState(true)},
         // Sums by weave.atomic_add (order-dependent bits); its template
         // takes WIDTH, LOAD, LOADED and VALUE besides.
         {"atomic", "all_reduce/atomic_all_reduce", "atomic_all_reduce", false,
          /*offered=*/false, /*rankOrder=*/false, {{"barrier", kSems}}}},
-       // push: 4.3-5.9 us up to 256 KB at D = 2 (NCCL 6.5-8.8), 5.0-7.6 at
-       // D = 4 (NCCL 9.7-11.5); push two-shot from 4 MB at D = 2 (1.3-1.7x
-       // NCCL to 16 MB) and from 1 MB at D = 4 (0.97-1.57x NCCL to 256 MB);
-       // the grid two-shot at D = 2 from 64 MB (2-11% ahead of push
+       // ll: 2.9-4.8 us up to 256 KB at D = 2 (push 4.5-5.8, NCCL 6.5-8.8,
+       // PyTorch's one_shot_all_reduce 8.5-10.7); push at 1 MB (9.0 us, ll
+       // 10.5: the packets' doubled bytes); push (4.3-5.9 us) up to 256 KB
+       // at D = 4 (NCCL 9.7-11.5); push two-shot from 4 MB at D = 2
+       // (1.3-1.7x NCCL to 16 MB) and from 1 MB at D = 4 (0.97-1.57x NCCL to
+       // 256 MB); the grid two-shot at D = 2 from 64 MB (2-11% ahead of push
        // two-shot there).
-       {{1, 2, 1 << 20, "push"},
+       {{1, 2, 256 << 10, "ll"},
+        {1, 2, 1 << 20, "push"},
         {1, 2, 16 << 20, "push_two_shot"},
         {3, 1024, 256 << 10, "push"},
         {3, 1024, kAny, "push_two_shot"},
@@ -110,13 +132,17 @@ std::vector<OpSpec> makeRegistry() {
         {"flags", "all_gather/all_gather_flags", "all_gather_flags", true,
          false, true,
          {{"epoch", kLocal}, {"arrived", kSems}, {"barrier", kSems}}},
-        // Low-latency packets: whole 32-bit words only (even bf16 counts).
-        {"ll", "all_gather/all_gather_ll", "all_gather_ll", true, false, true,
-         {{"lines", kSym}, {"epoch", kLocal}}}},
-       // push copies out of its scratch: cheaper than direct's ready
-       // handshake up to 512 KB per peer at D = 2 and 256 KB at D = 4 (4 x
+        {"ll", "all_gather/ll_all_gather", "ll_all_gather", true, true, true,
+         packetState(false)},
+        // The one-block packet all-gather: whole 32-bit words only (even
+        // bf16 counts).
+        {"ll_one_block", "all_gather/all_gather_ll", "all_gather_ll", true,
+         false, true, {{"lines", kSym}, {"epoch", kLocal}}}},
+       // ll (packets, no flag) up to 512 KB per peer at D = 2: 2.9-6.5 us
+       // against push's 4.7-7.0; push copies out of its scratch: cheaper
+       // than direct's ready handshake up to 256 KB per peer at D = 4 (4 x
        // H100; the paired-load direct kernel wins above).
-       {{1, 2, 512 << 10, "push"},
+       {{1, 2, 512 << 10, "ll"},
         {3, 1024, 256 << 10, "push"},
         {0, 1024, kAny, "direct"}}});
 
@@ -131,10 +157,14 @@ std::vector<OpSpec> makeRegistry() {
        {{"pull", "reduce_scatter/reduce_scatter", "reduce_scatter", true, true,
          true, {{"barrier", kSems}}},
         {"push", "reduce_scatter/push_reduce_scatter", "push_reduce_scatter",
-         true, true, true, pushState()}},
-       // push sums its scratch locally; the pull kernel reads the peers in
-       // place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
-       {{1, 2, 2 << 20, "push"},
+         true, true, true, pushState()},
+        {"ll", "reduce_scatter/ll_reduce_scatter", "ll_reduce_scatter", true,
+         true, true, packetState(true)}},
+       // ll up to 512 KB per peer at D = 2 (3.1-6.8 us against push's
+       // 4.6-6.9); push sums its scratch locally; the pull kernel reads the
+       // peers in place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
+       {{1, 2, 512 << 10, "ll"},
+        {1, 2, 2 << 20, "push"},
         {3, 1024, 4 << 20, "push"},
         {0, 1024, kAny, "pull"}}});
 
@@ -152,8 +182,12 @@ std::vector<OpSpec> makeRegistry() {
         {"push", "all_to_all/push_all_to_all", "push_all_to_all", true, true,
          true, pushState()},
         {"direct", "all_to_all/direct_all_to_all", "direct_all_to_all", true,
-         true, true, directState()}},
-       {{1, 2, 512 << 10, "push"},
+         true, true, directState()},
+        {"ll", "all_to_all/ll_all_to_all", "ll_all_to_all", true, true, true,
+         packetState(false)}},
+       // ll up to 512 KB per pair at D = 2 (3.0-6.5 us against push's
+       // 4.8-7.1); direct from 2 MB per pair (13.6 us at 4 MB, push 15.7).
+       {{1, 2, 512 << 10, "ll"},
         {3, 1024, 4 << 10, "push"},
         {0, 1024, kAny, "direct"}}});
 
@@ -168,8 +202,26 @@ std::vector<OpSpec> makeRegistry() {
         {"counts", false, false, RoleExtent::Team},
         {"output", true, false, RoleExtent::TeamTimesCount}},
        {{"put", "all_to_all/all_to_all_v", "all_to_all_v", true, true, true,
-         {{"table", kSym}, {"arrived", kSems}, {"barrier", kSems}}}},
-       {{0, 1024, kAny, "put"}}});
+         {{"table", kSym}, {"arrived", kSems}, {"barrier", kSems}}},
+        // Many blocks storing into the peers' output; the counts travel as
+        // packets that also say the peer has started the launch.
+        {"direct", "all_to_all/direct_all_to_all_v", "direct_all_to_all_v",
+         true, true, true,
+         {{"table", kSym}, {"seen", kLocal}, {"epoch", kLocal},
+          {"done", kSems}}},
+        // Low-latency packets: the counts and the data carry the epoch;
+        // a plain output, one NVLink trip.
+        {"ll", "all_to_all/ll_all_to_all_v", "ll_all_to_all_v", true, true,
+         true,
+         {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},
+          {"tail", kLocal}, {"epoch", kLocal}}}},
+       // ll up to 512 KB of capacity per pair at D = 2 (2.7-3.6 us, NCCL's
+       // grouped send/recv 5.6-6.5, direct 5.6-6.4); direct above (1.0-1.6x
+       // NCCL from 2 MB to 32 MB sent; the one-block put kernel 17-390 us).
+       // Teams from 3: direct, whose protocol is the direct all-to-all's
+       // (not timed there).
+       {{1, 2, 512 << 10, "ll"},
+        {0, 1024, kAny, "direct"}}});
 
   // The all-gather matmul's `a` is symmetric (D x m_shard rows): the
   // member's shard is staged into its own rows, the ring fills the others.

@@ -37,7 +37,7 @@ def inputs(torch, team, n, dtype):
 
 @pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
 @pytest.mark.parametrize("algorithm", ["one_shot", "two_shot", "push",
-                                       "push_two_shot"])
+                                       "push_two_shot", "ll"])
 def test_all_reduce(loopback, dtype_name, algorithm):
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
@@ -55,7 +55,8 @@ def test_all_reduce(loopback, dtype_name, algorithm):
 
 @pytest.mark.parametrize("dtype_name", ["float32", "bfloat16"])
 @pytest.mark.parametrize("gather,scatter", [("auto", "auto"), ("put", "pull"),
-                                            ("push", "push"), ("direct", "push")])
+                                            ("push", "push"), ("direct", "push"),
+                                            ("ll", "ll")])
 def test_all_gather_and_reduce_scatter(loopback, dtype_name, gather, scatter):
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
@@ -73,7 +74,7 @@ def test_all_gather_and_reduce_scatter(loopback, dtype_name, gather, scatter):
                                    rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "put", "push", "direct"])
+@pytest.mark.parametrize("algorithm", ["auto", "put", "push", "direct", "ll"])
 def test_all_to_all_and_v(loopback, algorithm):
     torch, team, coll = loopback
     d = team.size
@@ -83,7 +84,10 @@ def test_all_to_all_and_v(loopback, algorithm):
               torch.tensor([7, 1], dtype=torch.int32, device="cuda:0")]
     outs_v = [torch.full((N * d,), float("nan"), device="cuda:0").to(torch.bfloat16)
               for _ in range(d)]
-    coll.all_to_all_v(xs, counts, outs_v)
+    # The all-to-all-v by the same algorithm where it has one (the
+    # all-to-all's push has no all-to-all-v form).
+    coll.all_to_all_v(xs, counts, outs_v,
+                      algorithm=algorithm if algorithm != "push" else "auto")
     torch.cuda.synchronize()
     for j in range(d):
         for i in range(d):

@@ -154,7 +154,8 @@ class Collectives:
         ``algorithm``: "auto" (the ops' choice table by size and team size),
         "push" (a few blocks, one flag exchange: the latency path),
         "push_two_shot" (push reduce-scatter, then the sums stored into
-        every member: the bandwidth path), "one_shot" or "two_shot". Every collective takes ``algorithm``
+        every member: the bandwidth path), "ll" (low-latency packets: data
+        and flag in one store), "one_shot" or "two_shot". Every collective takes ``algorithm``
         ("auto" or one of the op's kernels: docs/OPS.md; an unknown name is
         an InvalidArgument naming the op's algorithms)."""
         n = self._numel(x)
@@ -164,7 +165,8 @@ class Collectives:
 
     def all_gather(self, x, out=None, algorithm="auto"):
         """Every member's ``x`` in rank order (team size x numel);
-        ``algorithm``: "auto", "put", "push" or "direct"."""
+        ``algorithm``: "auto", "put", "push", "direct" or "ll" (low-latency
+        packets)."""
         n = self._numel(x)
         out = self._outputs(x, n * self.team.size) if out is None else out
         self._run("all_gather", self._dtype(x), n, (algorithm,), x, out)
@@ -172,7 +174,7 @@ class Collectives:
 
     def reduce_scatter(self, x, out=None, algorithm="auto"):
         """Block ``rank`` of the sum over the team of ``x`` (team size x n);
-        ``algorithm``: "auto", "pull" or "push"."""
+        ``algorithm``: "auto", "pull", "push" or "ll" (low-latency packets)."""
         total = self._numel(x)
         if total % self.team.size:
             raise WeaveError("InvalidArgument",
@@ -185,7 +187,7 @@ class Collectives:
 
     def all_to_all(self, x, out=None, algorithm="auto"):
         """Block j of ``x`` goes to member j, landing in block ``rank``;
-        ``algorithm``: "auto", "put", "push" or "direct"."""
+        ``algorithm``: "auto", "put", "push", "direct" or "ll"."""
         total = self._numel(x)
         if total % self.team.size:
             raise WeaveError("InvalidArgument",
@@ -196,13 +198,16 @@ class Collectives:
                   (algorithm,), x, out)
         return out
 
-    def all_to_all_v(self, x, counts, out=None, row_elements=1):
+    def all_to_all_v(self, x, counts, out=None, row_elements=1,
+                     algorithm="auto"):
         """MoE dispatch: ``counts[j]`` (i32, on the GPU) elements of ``x`` go
         to member j, packed in destination order; ``out`` receives them packed
         in source order. ``x`` and ``out`` hold team size x capacity.
         ``row_elements`` > 1 is the token form: the counts and the capacity
         are in rows of that many elements (tokens of a hidden size, e.g. ``x``
-        of shape [team size x capacity, hidden] with ``row_elements=hidden``)."""
+        of shape [team size x capacity, hidden] with ``row_elements=hidden``).
+        ``algorithm``: "auto", "put", "direct" or "ll" (low-latency
+        packets)."""
         total = self._numel(x)
         if row_elements < 1 or total % (self.team.size * row_elements):
             raise WeaveError("InvalidArgument",
@@ -211,7 +216,8 @@ class Collectives:
                              f"{row_elements}")
         out = self._outputs(x, total) if out is None else out
         capacity = total // (self.team.size * row_elements)
-        extra = () if row_elements == 1 else ("auto", row_elements)
+        extra = ((algorithm,) if row_elements == 1
+                 else (algorithm, row_elements))
         self._run("all_to_all_v", self._dtype(x), capacity, extra,
                   x, counts, out)
         return out

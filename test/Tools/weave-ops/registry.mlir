@@ -8,7 +8,13 @@
 // OPS: all_gather_matmul fused_matmul f16,bf16 a,b,c
 // RUN: weave-ops kernels | FileCheck %s --check-prefix=KERNELS
 // KERNELS: all_reduce collective push all_reduce/push_all_reduce push_all_reduce team offered
-// KERNELS: all_gather collective ll all_gather/all_gather_ll all_gather_ll team example
+// KERNELS: all_reduce collective ll all_reduce/ll_all_reduce ll_all_reduce team offered
+// KERNELS: all_gather collective ll all_gather/ll_all_gather ll_all_gather team offered
+// KERNELS: all_gather collective ll_one_block all_gather/all_gather_ll all_gather_ll team example
+// KERNELS: reduce_scatter collective ll reduce_scatter/ll_reduce_scatter ll_reduce_scatter team offered
+// KERNELS: all_to_all collective ll all_to_all/ll_all_to_all ll_all_to_all team offered
+// KERNELS: all_to_all_v collective direct all_to_all/direct_all_to_all_v direct_all_to_all_v team offered
+// KERNELS: all_to_all_v collective ll all_to_all/ll_all_to_all_v ll_all_to_all_v team offered
 // KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
 
 // Every offered kernel of every op, through `weave-ops source`, in the
@@ -60,8 +66,10 @@
 // BENCH: bench push_all_reduce
 // BENCH: bench push_two_shot_all_reduce
 // BENCH: bench two_shot_all_reduce
-// BENCH: bench all_to_all_v
+// BENCH: bench ll_all_to_all_v
+// BENCH: bench direct_all_to_all_v
 // RUN: weave-ops choices | FileCheck %s --check-prefix=CHOICES
+// CHOICES: all_reduce 1-2 262144 ll
 // CHOICES: all_reduce 1-2 1048576 push
 // CHOICES: all_reduce 1-2 16777216 push_two_shot
 // CHOICES: all_reduce 3-1024 262144 push

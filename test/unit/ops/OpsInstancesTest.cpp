@@ -114,14 +114,20 @@ TEST(OpsInstances, KeysTellInstancesApart) {
 
 TEST(OpsInstances, AllToAllVTokens) {
   // The element form is rows of one element: the same instance and key.
-  Expected<KernelInstance> elements = AllToAllV::instanceFor(4, "bf16", 64);
+  Expected<KernelInstance> elements =
+      AllToAllV::instanceFor(4, "bf16", 64, "put");
   ASSERT_TRUE(elements);
   EXPECT_EQ(elements->key(), "all_to_all_v_bf16_d4_n64");
-  EXPECT_EQ(AllToAllV::instanceFor(4, "bf16", 64, "auto", 1)->key(),
+  EXPECT_EQ(AllToAllV::instanceFor(4, "bf16", 64, "put", 1)->key(),
             elements->key());
+  // Auto: the direct kernel at D = 4, packets for 128 bytes at D = 2.
+  EXPECT_EQ(AllToAllV::instanceFor(4, "bf16", 64, "auto", 4096)->key(),
+            "direct_all_to_all_v_bf16_d4_r64x4096");
+  EXPECT_EQ(AllToAllV::instanceFor(2, "bf16", 64)->key(),
+            "ll_all_to_all_v_bf16_d2_n64");
   // Tokens: 64 rows of 4096 per pair, counts in rows.
   Expected<KernelInstance> tokens =
-      AllToAllV::instanceFor(4, "bf16", 64, "auto", 4096);
+      AllToAllV::instanceFor(4, "bf16", 64, "put", 4096);
   ASSERT_TRUE(tokens) << tokens.error().toString();
   EXPECT_EQ(tokens->key(), "all_to_all_v_bf16_d4_r64x4096");
   EXPECT_EQ(tokens->count, 64 * 4096);
@@ -151,10 +157,10 @@ TEST(OpsInstances, AllToAllVTokens) {
 // form for the all-to-all-v alone.
 TEST(OpsInstances, OpInstanceTakesRowsForTheAllToAllVOnly) {
   Expected<KernelInstance> tokens =
-      opInstance("all_to_all_v", 4, "bf16", 64, "auto", 4096);
+      opInstance("all_to_all_v", 4, "bf16", 64, "put", 4096);
   ASSERT_TRUE(tokens) << tokens.error().toString();
   EXPECT_EQ(tokens->key(), "all_to_all_v_bf16_d4_r64x4096");
-  EXPECT_EQ(opInstance("all_to_all_v", 4, "bf16", 64, "auto", 1)->key(),
+  EXPECT_EQ(opInstance("all_to_all_v", 4, "bf16", 64, "put", 1)->key(),
             "all_to_all_v_bf16_d4_n64");
   Expected<KernelInstance> gather =
       opInstance("all_gather", 4, "bf16", 64, "auto", 8);
@@ -196,7 +202,9 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
   EXPECT_EQ(AllReduce::instanceFor(0, "bf16", 8, AllReduceAlgorithm::Auto)->key(),
             "two_shot_all_reduce_bf16_dany_n8");
   EXPECT_EQ(AllReduce::choose(0, "bf16", 8), AllReduceAlgorithm::TwoShot);
-  EXPECT_EQ(AllReduce::choose(2, "bf16", 1024), AllReduceAlgorithm::Push);
+  // The latency path at D = 2: packets to 256 KB, push to 1 MB.
+  EXPECT_EQ(AllReduce::choose(2, "bf16", 1024), AllReduceAlgorithm::Ll);
+  EXPECT_EQ(AllReduce::choose(2, "bf16", 256 << 10), AllReduceAlgorithm::Push);
   EXPECT_EQ(AllReduce::instanceFor(2, "f32", 1 << 24, AllReduceAlgorithm::Auto)
                 ->kernelName,
             "two_shot_all_reduce");
@@ -216,16 +224,16 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
   for (AllReduceAlgorithm a :
        {AllReduceAlgorithm::Auto, AllReduceAlgorithm::OneShot,
         AllReduceAlgorithm::TwoShot, AllReduceAlgorithm::Push,
-        AllReduceAlgorithm::PushTwoShot})
+        AllReduceAlgorithm::PushTwoShot, AllReduceAlgorithm::Ll})
     EXPECT_EQ(*parseAllReduceAlgorithm(allReduceAlgorithmName(a)), a);
   Expected<AllReduceAlgorithm> ring = parseAllReduceAlgorithm("ring");
   ASSERT_FALSE(ring);
   EXPECT_EQ(ring.error().message(),
-            "algorithm must be 'auto', 'one_shot', 'two_shot', 'push' or "
-            "'push_two_shot', got 'ring'");
+            "algorithm must be 'auto', 'one_shot', 'two_shot', 'push', "
+            "'push_two_shot' or 'll', got 'ring'");
   Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', got 'ring'"),
+  EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', 'll', got 'ring'"),
             std::string::npos);
 }
 

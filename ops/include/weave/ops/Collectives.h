@@ -105,8 +105,10 @@ enum class AllReduceAlgorithm {
   PushTwoShot, ///< push reduce-scatter into the owners' scratch, then the
                ///< sums stored into every member's output: the bandwidth
                ///< path (ops/templates/all_reduce/push_two_shot_all_reduce)
+  Ll, ///< low-latency packets: data and flag in one store, no barrier
+      ///< (ops/templates/all_reduce/ll_all_reduce)
 };
-/// "auto", "one_shot", "two_shot", "push", "push_two_shot".
+/// "auto", "one_shot", "two_shot", "push", "push_two_shot", "ll".
 std::string allReduceAlgorithmName(AllReduceAlgorithm algorithm);
 
 /// out = the sum over the team of `in` (`count` elements of f32 or bf16,
@@ -235,7 +237,7 @@ private:
   const OpSpec *spec_;
 };
 
-/// "auto", "one_shot", "two_shot", "push" or "push_two_shot": the spelling of tools and
+/// "auto", "one_shot", "two_shot", "push", "push_two_shot" or "ll": the spelling of tools and
 /// bindings.
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name);
 

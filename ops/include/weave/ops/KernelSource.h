@@ -68,7 +68,10 @@ struct KernelInstance {
 /// HIDDEN (1: the elements per row the all-to-all-v's counts are in; its
 /// token form replaces it),
 /// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D),
-/// LINES (2 x D x WORDS), SLOTS (2 x D x N: the push kernels' two halves of
+/// LINES (2 x D x WORDS), the packet kernels' PWORDS (ceil(N x T / 4
+/// bytes)), PN, PLINES (2 x D x PWORDS), PROWS (D x PN), PBLOCKS
+/// (packetBlocks) and PSEEN (PBLOCKS x D), the direct all-to-all-v's TABLE (2 x D x D) and SEEN
+/// (BLOCKS x D x D), SLOTS (2 x D x N: the push kernels' two halves of
 /// D slots), BLOCKS (collectiveBlocks) and FLAGS (2 x BLOCKS x D: a flag
 /// per parity, block and source). With `extra` holding WIDTH, also PIECES (N /
 /// WIDTH).
@@ -86,6 +89,14 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
 inline constexpr int64_t kCollectiveBlockBytes = 8192;
 inline constexpr int64_t kCollectiveMaxBlocks = 64;
 int64_t collectiveBlocks(const std::string &dtype, int64_t count);
+/// The blocks of the packet (ll_*) kernels: one per kPacketBlockBytes of
+/// the N elements each member sends each peer, at most kPacketMaxBlocks.
+/// A packet read spins on one 8-byte load at a time per thread, so the
+/// latency of a block's reads grows with its words per thread: 1 KB is one
+/// word per thread of 256 per source. `--set PBLOCKS=...` overrides it.
+inline constexpr int64_t kPacketBlockBytes = 1024;
+inline constexpr int64_t kPacketMaxBlocks = 256;
+int64_t packetBlocks(const std::string &dtype, int64_t count);
 /// `text` with every @KEY@ of `values` replaced; InvalidArgument naming
 /// `what` when a placeholder is left.
 Expected<std::string> fillTemplate(std::string text, const TemplateValues &values,
