@@ -54,10 +54,31 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard.
+  /// depend on mShard: its kernel has a dynamic m_shard and comes as
+  /// variants over ranges of it (KernelInstance::variants), each with the
+  /// column tile tileN chooses there, picked by the runtime at launch.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n);
+  /// The output tile's columns (256 or 128; its rows are kRowTile) for a
+  /// team of teamSize members with mShard rows each and n columns, on
+  /// `smCount` SMs: the estimate is rounds of persistent tiles, ceil(tiles
+  /// / SMs), times a tile's time (its columns / 256, slower per column at
+  /// 128 by kTile128Efficiency); 128 only where it is estimated at least
+  /// 3% faster (the quantization of a last, mostly idle round of 128 x 256
+  /// tiles: 288 tiles on 132 SMs at m_shard 1152, D = 2, N = 4096).
+  static int64_t tileN(uint32_t teamSize, int64_t mShard, int64_t n,
+                       int64_t smCount = kSmCount);
+  /// The SMs tileN assumes when the instance is made without a device
+  /// (an H100 SXM's; the instances do not depend on the device).
+  static constexpr int64_t kSmCount = 132;
+  /// Throughput per column of 128-column tiles against 256-column ones:
+  /// the plain matmul's 128x128 with 6 stages (ConfigChooser.h's model).
+  static constexpr double kTile128Efficiency = 0.92;
+  /// The largest m_shard tileN is asked about for the variants: above it
+  /// every shape takes 256 columns (the estimate never gains 3% there at
+  /// n >= 1024; the dynamic instance's last variant has no upper bound).
+  static constexpr int64_t kVariantMaxShard = 16384;
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
@@ -93,10 +114,31 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard.
+  /// depend on mShard: its kernel has a dynamic m_shard and comes as
+  /// variants over ranges of it (KernelInstance::variants), each with the
+  /// column tile tileN chooses there, picked by the runtime at launch.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n);
+  /// The output tile's columns (256 or 128; its rows are kRowTile) for a
+  /// team of teamSize members with mShard rows each and n columns, on
+  /// `smCount` SMs: the estimate is rounds of persistent tiles, ceil(tiles
+  /// / SMs), times a tile's time (its columns / 256, slower per column at
+  /// 128 by kTile128Efficiency); 128 only where it is estimated at least
+  /// 3% faster (the quantization of a last, mostly idle round of 128 x 256
+  /// tiles: 288 tiles on 132 SMs at m_shard 1152, D = 2, N = 4096).
+  static int64_t tileN(uint32_t teamSize, int64_t mShard, int64_t n,
+                       int64_t smCount = kSmCount);
+  /// The SMs tileN assumes when the instance is made without a device
+  /// (an H100 SXM's; the instances do not depend on the device).
+  static constexpr int64_t kSmCount = 132;
+  /// Throughput per column of 128-column tiles against 256-column ones:
+  /// the plain matmul's 128x128 with 6 stages (ConfigChooser.h's model).
+  static constexpr double kTile128Efficiency = 0.92;
+  /// The largest m_shard tileN is asked about for the variants: above it
+  /// every shape takes 256 columns (the estimate never gains 3% there at
+  /// n >= 1024; the dynamic instance's last variant has no upper bound).
+  static constexpr int64_t kVariantMaxShard = 16384;
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
