@@ -316,10 +316,12 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
       std::string hi =
           i + 1 == runs.size() ? "" : ", hi = " + str(d * runs[i].last);
       TemplateValues variant = tileValues(runs[i].tileCols);
+      // all_gather_matmul__m<first m_shard>_<last|up>_n<tile columns>.
       variant.push_back({"KERNEL", "all_gather_matmul__m" + str(runs[i].first) +
                                        (i + 1 == runs.size()
                                             ? std::string("_up")
-                                            : "_" + str(runs[i].last))});
+                                            : "_" + str(runs[i].last)) +
+                                       "_n" + str(runs[i].tileCols)});
       variant.push_back(
           {"VARIANT", ", weave.variant = {of = \"all_gather_matmul\", arg = "
                       "0, axis = 0, lo = " +
