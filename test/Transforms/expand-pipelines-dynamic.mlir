@@ -6,8 +6,7 @@
 // argument itself (their tensor maps are built at launch with M rows).
 // A launch whose out has another row count than lhs traps (the tiles are
 // counted from lhs, the stores clip at out's rows), checked at the kernel's
-// entry, without a message: a gpu.printf is a call, and a call makes ptxas
-// serialize the kernel's wgmma (test/Target/CUDA/collective-matmul-dynamic.mlir).
+// entry, without a printf (a call serializes every wgmma, C7510).
 // CHECK-LABEL: gpu.func @dynamic_rows
 //       CHECK:   %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
 //       CHECK:   %[[OUTM:.+]] = memref.dim %arg2, %c0 : memref<?x512xf16>

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -441,6 +442,73 @@ static LogicalResult checkArchOfOps(ModuleOp module, StringRef arch) {
   return failure(result.wasInterrupted());
 }
 
+/// Whether `func` issues wgmma: a matmul pipeline (expanded or not), or the
+/// nvgpu op a hand-written kernel may use for it.
+static bool issuesWgmma(gpu::GPUFuncOp func) {
+  WalkResult found = func.walk([](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (isa<MatmulPipelineOp>(op) || name == "nvgpu.warpgroup.mma" ||
+        name == "nvvm.wgmma.mma_async")
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// A call anywhere in a kernel that issues wgmma (gpu.printf lowers to a
+/// call of vprintf) makes ptxas serialize every wgmma of the kernel
+/// ("wgmma pipeline crossing function boundary at a function call",
+/// C7510), however cold the call's branch: a printf before a trap in the
+/// all-gather matmul's argument check made its dynamic-shape instance
+/// 3-8% slower than the static one, where the check folds away
+/// (docs/PERF.md, issue #32). Warned at the call, before any output.
+static void warnCallsInWgmmaKernels(ModuleOp module) {
+  module.walk([](gpu::GPUFuncOp func) {
+    if (!issuesWgmma(func))
+      return;
+    func.walk([&](Operation *op) {
+      if (!isa<gpu::PrintfOp, CallOpInterface>(op))
+        return;
+      op->emitWarning()
+          << "a call (" << op->getName()
+          << (isa<gpu::PrintfOp>(op) ? ", which lowers to vprintf" : "")
+          << ") in kernel '" << func.getName()
+          << "', which issues wgmma: ptxas serializes every wgmma of a "
+             "kernel that makes a call (C7510); trap without printing, or "
+             "check the arguments on the host";
+    });
+  });
+}
+
+/// ptxas's "Potential Performance Loss" advice (wgmma serialized, and the
+/// like), which -v prints among the register counts: a warning at the
+/// kernel it names (at the module where it names none), so no bundle
+/// builds silently slow.
+static void forwardPtxasAdvice(ModuleOp module, StringRef log,
+                               const llvm::StringMap<Location> &kernels) {
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    size_t at = line.find("Potential Performance Loss");
+    if (at == StringRef::npos)
+      continue;
+    // From the code, "(C7510) Potential Performance Loss: ...".
+    size_t code = line.take_front(at).rfind("(C");
+    StringRef advice =
+        line.drop_front(code != StringRef::npos ? code : at).trim();
+    Location loc = module.getLoc();
+    size_t quote = line.rfind('\'');
+    size_t open = quote == StringRef::npos ? StringRef::npos
+                                            : line.rfind('\'', quote - 1);
+    if (open != StringRef::npos) {
+      auto it = kernels.find(line.slice(open + 1, quote));
+      if (it != kernels.end())
+        loc = it->second;
+    }
+    emitWarning(loc) << "ptxas: " << advice;
+  }
+}
+
 static void configureIRPrinting(PassManager &pm, const CompileOptions &options) {
   if (!options.printIRAfterAll)
     return;
@@ -512,6 +580,10 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
   if (failed(expand.run(module)))
     return failure();
 
+  // After the expansion's canonicalization, so that a check a static shape
+  // folds away is not warned about.
+  warnCallsInWgmmaKernels(module);
+
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   if (gpuModules.size() != 1)
     return emitError(module.getLoc())
@@ -538,6 +610,11 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
            << "expects at least one kernel (a gpu.func with a '"
            << WeaveDialect::getKernelAttrName() << "' attribute) in gpu.module @"
            << gpuModule.getName();
+
+  // The kernels' locations, for ptxas's advice after the lowering.
+  llvm::StringMap<Location> kernelLocs;
+  for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
+    kernelLocs.try_emplace(func.getName(), func.getLoc());
 
   PassManager lower(ctx);
   configureIRPrinting(lower, options);
@@ -593,6 +670,7 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
                   module.getLoc(), &artifacts.ptxasLog);
   if (failed(cubin))
     return failure();
+  forwardPtxasAdvice(module, artifacts.ptxasLog, kernelLocs);
   artifacts.cubin = std::move(*cubin);
   if (emit == EmitKind::Cubin)
     return success();

@@ -19,11 +19,11 @@
 // SRC:       tile(128, 256, 64) stages(4)
 // SRC-NOT:   gpu.func
 
-// PTXAS-NOT: Potential Performance Loss
+// PTXAS-NOT: warning
 // PTXAS:     0 bytes spill stores, 0 bytes spill loads
-// PTXAS-NOT: Potential Performance Loss
+// PTXAS-NOT: warning
 // PTXAS:     0 bytes spill stores, 0 bytes spill loads
-// PTXAS-NOT: Potential Performance Loss
+// PTXAS-NOT: warning
 
 // MANIFEST:      kernel all_gather_matmul__m128_256_n128
 // MANIFEST-NEXT:   variant_of all_gather_matmul
