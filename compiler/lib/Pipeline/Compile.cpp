@@ -603,6 +603,14 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
       info->config = it->second;
     if (failed(checkTensorMaps(func, *info, tmaOf)))
       return failure();
+    // The lowering computes the ABI again after more passes; it keeps this
+    // order of the tensor maps (kTmaOrderAttrName).
+    unsigned firstTma = info->params.size();
+    for (auto [op, index] : tmaOf)
+      firstTma = std::min(firstTma, index);
+    for (auto [op, index] : tmaOf)
+      op->setAttr(kTmaOrderAttrName,
+                  IntegerAttr::get(IntegerType::get(ctx, 64), index - firstTma));
     artifacts.bundle.kernels.push_back(std::move(*info));
   }
   if (artifacts.bundle.kernels.empty())

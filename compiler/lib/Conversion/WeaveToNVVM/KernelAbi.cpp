@@ -15,6 +15,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
 #include <cstdint>
 
 using namespace mlir;
@@ -417,6 +421,10 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     }
   }
   unsigned firstTma = result.params.size();
+  // Per TMA parameter, the manifest's position of it (kTmaOrderAttrName;
+  // max where none); and each TMA op's parameter, in discovery order.
+  SmallVector<int64_t> order;
+  llvm::DenseMap<Operation *, unsigned> found;
 
   // One tensor map per distinct (global buffer, tile, swizzle, peer view);
   // a store to a device known only at run time gets a table of one tensor
@@ -466,14 +474,13 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
         break;
     }
     if (index == result.params.size()) {
-      bool table = param.kind == ::weave::abi::ParamKind::TmaTable;
-      param.name = result.params[param.tma.sourceParam].name +
-                   (table ? ".tma_table" : ".tma") +
-                   std::to_string(index - firstTma);
       result.params.push_back(std::move(param));
+      order.push_back(std::numeric_limits<int64_t>::max());
     }
-    if (tmaOf)
-      (*tmaOf)[op] = index;
+    // The order the manifest gave this op's tensor map, if it has one.
+    if (auto stamp = op->getAttrOfType<IntegerAttr>(kTmaOrderAttrName))
+      order[index - firstTma] = std::min(order[index - firstTma], stamp.getInt());
+    found[op] = index;
     return WalkResult::advance();
   };
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
@@ -489,6 +496,29 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   });
   if (walk.wasInterrupted())
     return failure();
+  // The manifest's order where the ops carry it, else the walk's (a stable
+  // sort: unstamped parameters keep their discovery order, after the
+  // stamped ones); then the names, which number the TMA parameters.
+  SmallVector<unsigned> byOrder(order.size());
+  std::iota(byOrder.begin(), byOrder.end(), 0u);
+  std::stable_sort(byOrder.begin(), byOrder.end(),
+                   [&](unsigned x, unsigned y) { return order[x] < order[y]; });
+  SmallVector<unsigned> newIndex(order.size());
+  std::vector<::weave::ParamInfo> tmaParams;
+  for (auto [position, old] : llvm::enumerate(byOrder)) {
+    newIndex[old] = position;
+    ::weave::ParamInfo param = std::move(result.params[firstTma + old]);
+    bool table = param.kind == ::weave::abi::ParamKind::TmaTable;
+    param.name = result.params[param.tma.sourceParam].name +
+                 (table ? ".tma_table" : ".tma") + std::to_string(position);
+    tmaParams.push_back(std::move(param));
+  }
+  result.params.resize(firstTma);
+  for (::weave::ParamInfo &param : tmaParams)
+    result.params.push_back(std::move(param));
+  if (tmaOf)
+    for (auto [op, index] : found)
+      (*tmaOf)[op] = firstTma + newIndex[index - firstTma];
   // Laid out as the runtime lays it out (computeParamLayout).
   uint64_t paramBytes = ::weave::paramBlockBytes(result);
   if (paramBytes > kMaxKernelParamBytes) {

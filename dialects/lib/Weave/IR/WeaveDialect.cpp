@@ -36,6 +36,10 @@ LogicalResult WeaveDialect::verifyOperationAttribute(Operation *op,
   // Left on a kernel by convert-weave-to-nvvm while it lowers it.
   if (attr.getName() == "weave.team_args" || attr.getName() == "weave.tma_arg")
     return success();
+  // Left on a TMA op by compileModule: its tensor map's place in the
+  // manifest (KernelAbi.h, kTmaOrderAttrName), which the lowering keeps.
+  if (attr.getName() == "weave.tma_order")
+    return success();
   // A builder's promise that a TMA copy's coordinates lie inside its
   // tensor map (TmaCoordinates.h): the lowering leaves out their clamp.
   if (attr.getName() == kCoordinatesInRangeAttrName) {

@@ -42,6 +42,15 @@ inline constexpr llvm::StringLiteral kTmaArgsAttrName = "weave.tma_args";
 /// index of its tensor map.
 inline constexpr llvm::StringLiteral kTmaArgAttrName = "weave.tma_arg";
 
+/// Name of the attribute the manifest's computation (compileModule) puts
+/// on each TMA op: the position of its tensor map among the kernel's TMA
+/// parameters. computeKernelAbi orders the TMA parameters by it when the
+/// lowering computes the ABI again: the passes between the two may move
+/// ops (a switch's default region, for one), and a walk in another order
+/// would give the cubin another parameter order than the manifest's, which
+/// the loader cannot see when the sizes agree (two peer views swapped).
+inline constexpr llvm::StringLiteral kTmaOrderAttrName = "weave.tma_order";
+
 /// The element type name the bundle uses for `type` ("f16", "i32", ...), or
 /// failure for types the runtime does not know.
 FailureOr<std::string> getDTypeName(Type type);
