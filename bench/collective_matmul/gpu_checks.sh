@@ -45,7 +45,8 @@ step() {
 # static bundles of both dtypes, and in a process of its own the dynamic
 # bf16 one (TABLE_DYN): run right after the static case of the same
 # m_shard in one process, the dynamic one read 6-8% slower at the 70B
-# shape, and 0.2% faster each in a process of its own (docs/PERF.md).
+# shape, and 0.2% faster with each in a process of its own (why is not
+# identified; docs/PERF.md).
 MS_LOOP=${MS_LOOP:-384,1152}
 mkdir -p /tmp/agmm-mdyn /tmp/agmm-table /tmp/agmm-table-dyn
 cp "$BUNDLES"/*_mdyn.wbundle /tmp/agmm-mdyn/ 2>/dev/null
