@@ -78,7 +78,7 @@ public:
   static constexpr int64_t kSmCount = 132;
   /// Throughput per column of 128-column tiles against 256-column ones in
   /// this kernel, measured (2 x H100, bf16, K = N = 4096, D = 2, static
-  /// bundles, time per round of tiles): 0.74 at m_shard 1152, 0.77 at
+  /// bundles, time per round of tiles): 0.74 at m_shard 1152, 0.70 at
   /// 2176, 0.71 at 3200 (0.89 at K = 5120, N = 6912, m_shard 640), against
   /// 0.92 for the plain matmul's 128x128 (ConfigChooser.h): a wave of
   /// 128-column tiles reads all of B for half the work (docs/PERF.md).
