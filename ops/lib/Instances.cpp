@@ -243,19 +243,24 @@ Status AllGatherMatmul::checkShape(uint32_t teamSize, const std::string &dtype,
   return ok();
 }
 
+double AllGatherMatmul::estimate(uint32_t teamSize, int64_t mShard, int64_t n,
+                                 int64_t tileCols, int64_t smCount) {
+  int64_t tiles = int64_t(teamSize) * (mShard / kRowTile) *
+                  ((n + tileCols - 1) / tileCols);
+  int64_t rounds = (tiles + smCount - 1) / smCount;
+  return double(rounds) * double(tileCols) / 256.0 /
+         (tileCols == 128 ? kTile128Efficiency : 1.0);
+}
+
 int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
                                int64_t smCount) {
-  auto estimate = [&](int64_t tileCols, double efficiency) {
-    int64_t tiles = int64_t(teamSize) * (mShard / kRowTile) *
-                    ((n + tileCols - 1) / tileCols);
-    int64_t rounds = (tiles + smCount - 1) / smCount;
-    return double(rounds) * double(tileCols) / 256.0 / efficiency;
-  };
   // At least 3% better, not merely different: within that the two are
   // as likely to swap as the model is to be off, and 256 columns move less
   // through L2 (every lhs tile is loaded once per column tile).
-  return estimate(128, kTile128Efficiency) < 0.97 * estimate(256, 1.0) ? 128
-                                                                       : 256;
+  return estimate(teamSize, mShard, n, 128, smCount) <
+                 0.97 * estimate(teamSize, mShard, n, 256, smCount)
+             ? 128
+             : 256;
 }
 
 Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
@@ -305,6 +310,49 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
       runs.push_back({m, m, cols});
     else
       runs.back().last = m;
+  }
+  // At most kMaxVariants (each is a whole kernel to compile): while more,
+  // merge the two neighbours whose merge adds the least regret (the sum
+  // over their m_shards of estimate / best estimate - 1), the merged run
+  // taking the tile of least regret over both. (n = 320: the two tiles
+  // alternate with the rounds' quantization up to m_shard 16384.)
+  auto regret = [&](int64_t first, int64_t last, int64_t cols) {
+    double sum = 0;
+    for (int64_t m = first; m <= last; m += kRowTile) {
+      double best = std::min(estimate(teamSize, m, n, 128),
+                             estimate(teamSize, m, n, 256));
+      sum += estimate(teamSize, m, n, cols) / best - 1;
+    }
+    return sum;
+  };
+  while (runs.size() > kMaxVariants) {
+    size_t at = 0;
+    Run merged{};
+    double added = 0;
+    for (size_t i = 0; i + 1 < runs.size(); ++i) {
+      int64_t first = runs[i].first, last = runs[i + 1].last;
+      double before = regret(runs[i].first, runs[i].last, runs[i].tileCols) +
+                      regret(runs[i + 1].first, runs[i + 1].last,
+                             runs[i + 1].tileCols);
+      for (int64_t cols : {int64_t(256), int64_t(128)}) {
+        double cost = regret(first, last, cols) - before;
+        if ((i == 0 && cols == 256) || cost < added) {
+          at = i;
+          merged = {first, last, cols};
+          added = cost;
+        }
+      }
+    }
+    runs[at] = merged;
+    runs.erase(runs.begin() + at + 1);
+    // A merge may leave neighbours with one tile: join them.
+    for (size_t i = 0; i + 1 < runs.size();)
+      if (runs[i].tileCols == runs[i + 1].tileCols) {
+        runs[i].last = runs[i + 1].last;
+        runs.erase(runs.begin() + i + 1);
+      } else {
+        ++i;
+      }
   }
   std::vector<TemplateValues> variants;
   if (runs.size() > 1) {

@@ -129,6 +129,30 @@ TEST(OpsFused, AllGatherMatmulVariantsCoverEveryShard) {
   EXPECT_NE(source->find("tile(128, 256, 64) stages(4)"), std::string::npos);
   EXPECT_NE(source->find("weave.variant = {of = \"all_gather_matmul\""),
             std::string::npos);
+  // Few columns (n = 320: the tiles alternate with the rounds'
+  // quantization): merged down to kMaxVariants, still covering every row
+  // count.
+  for (uint32_t d : {2u, 4u, 8u}) {
+    Expected<KernelInstance> narrow =
+        AllGatherMatmul::instanceFor(d, "bf16", 4096, 320);
+    ASSERT_TRUE(narrow) << narrow.error().toString();
+    EXPECT_LE(narrow->variants.size(), AllGatherMatmul::kMaxVariants);
+    int64_t from = 1;
+    for (size_t v = 0; v < narrow->variants.size(); ++v) {
+      std::string attr = value(narrow->variants[v], "VARIANT");
+      EXPECT_EQ(std::stoll(attr.substr(attr.find("lo = ") + 5)), from) << attr;
+      size_t hi = attr.find("hi = ");
+      if (v + 1 == narrow->variants.size()) {
+        EXPECT_EQ(hi, std::string::npos) << attr;
+      } else {
+        ASSERT_NE(hi, std::string::npos) << attr;
+        from = std::stoll(attr.substr(hi + 5)) + 1;
+        // Neighbours differ in their tile (else they would be one range).
+        EXPECT_NE(value(narrow->variants[v], "TILE_N"),
+                  value(narrow->variants[v + 1], "TILE_N"));
+      }
+    }
+  }
   // One tile for every m_shard (D = 8, n = 4096: 128 columns never gain
   // 3%): no variants, the template's one kernel under the op's name.
   Expected<KernelInstance> wide =

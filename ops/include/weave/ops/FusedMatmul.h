@@ -73,6 +73,13 @@ public:
   /// tiles measured 1.13x slower, not faster.
   static int64_t tileN(uint32_t teamSize, int64_t mShard, int64_t n,
                        int64_t smCount = kSmCount);
+  /// tileN's estimate for `tileCols` (128 or 256) columns, in times of a
+  /// 128 x 256 tile.
+  static double estimate(uint32_t teamSize, int64_t mShard, int64_t n,
+                         int64_t tileCols, int64_t smCount = kSmCount);
+  /// The most variants the dynamic instance has (each a whole kernel the
+  /// JIT compiles: 8 took 3.1 s against 0.5 s for one).
+  static constexpr size_t kMaxVariants = 8;
   /// The SMs tileN assumes when the instance is made without a device
   /// (an H100 SXM's; the instances do not depend on the device).
   static constexpr int64_t kSmCount = 132;
@@ -84,8 +91,9 @@ public:
   /// 128-column tiles reads all of B for half the work (docs/PERF.md).
   static constexpr double kTile128Efficiency = 0.75;
   /// The largest m_shard tileN is asked about for the variants: above it
-  /// every shape takes 256 columns (the estimate never gains 3% there at
-  /// n >= 1024; the dynamic instance's last variant has no upper bound).
+  /// a launch takes the last range's tile (the dynamic instance's last
+  /// variant has no upper bound; there the two tiles' estimates are within
+  /// 3% of each other at every n, the rounds being many).
   static constexpr int64_t kVariantMaxShard = 16384;
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
