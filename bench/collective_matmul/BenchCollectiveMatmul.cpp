@@ -109,6 +109,9 @@ struct Result {
   TimingResult ours, nccl, local;
   bool timedOurs = false, timedNccl = false, timedLocal = false;
   bool ncclGatherOk = true;
+  /// The variant a dynamic bundle launched at this m_shard (its name says
+  /// the range and the column tile), empty without variants.
+  std::string variant;
 };
 
 void usage(FILE *out) {
@@ -137,6 +140,13 @@ Options parseOptions(int argc, char **argv) {
       auto list = parseIntList(args.value());
       if (!list)
         args.fail("--m-shards wants 1024,2048,...");
+      // The kernel traps (without a message: see the template) on a shard
+      // that is not whole 128-row tiles.
+      for (int64_t m : *list)
+        if (m <= 0 || m % 128 != 0)
+          args.fail("--m-shards: " + std::to_string(m) +
+                    " is not a positive multiple of 128 (the kernel's row "
+                    "tile: a shard is whole row tiles)");
       o.mShards = *list;
     } else if (key == "--devices") {
       o.devices = static_cast<int>(args.number());
@@ -431,6 +441,17 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       args.push_back(*done);
     return kernel->launch(heap, args, streams);
   };
+  if (!kernel->variants().empty()) {
+    std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
+    if (c.hasEpoch)
+      args.push_back(launches->args());
+    if (c.hasDone)
+      args.push_back(*done);
+    Expected<BoundArgs> bound = kernel->bind(heap, args);
+    if (!bound)
+      return fail(bound.error());
+    r.variant = bound->kernel()->info().name;
+  }
   TRY(launch());
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
   for (size_t i = 0; i < devices; ++i)
@@ -723,7 +744,8 @@ int main(int argc, char **argv) {
     double flop = 2.0 * c.d * c.m * c.n * c.k;
     bool checked = r.status == "ok" || r.status == "WRONG";
     table.addRow(
-        {std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : ""),
+        {std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : "") +
+             (r.variant.empty() ? "" : " [" + r.variant + "]"),
          std::to_string(c.d), dtypeName(c.dtype),
          std::to_string(c.d * c.m),
          r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",

@@ -99,7 +99,13 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
        // A row tile arrives in min(column tiles, k steps) parts.
-       {"PARTS_PER_TILE", std::to_string(std::min(colTiles, steps))}},
+       {"PARTS_PER_TILE", std::to_string(std::min(colTiles, steps))},
+       // One kernel, 128 x 256 tiles of 4 stages (the op's instance picks
+       // the column tile per m_shard: ops::AllGatherMatmul::tileN).
+       {"TILE_N", std::to_string(kTileN)},
+       {"STAGES", "4"},
+       {"KERNEL", "all_gather_matmul"},
+       {"VARIANT", ""}},
       WEAVE_COLLECTIVE_MATMUL_TEMPLATE));
   Compiler compiler;
   auto start = std::chrono::steady_clock::now();

@@ -244,15 +244,44 @@ Status AllGatherMatmul::checkShape(uint32_t teamSize, const std::string &dtype,
   return ok();
 }
 
+double AllGatherMatmul::estimate(uint32_t teamSize, int64_t mShard, int64_t n,
+                                 int64_t tileCols, int64_t smCount) {
+  int64_t tiles = int64_t(teamSize) * (mShard / kRowTile) *
+                  ((n + tileCols - 1) / tileCols);
+  int64_t rounds = (tiles + smCount - 1) / smCount;
+  return double(rounds) * double(tileCols) / 256.0 /
+         (tileCols == 128 ? kTile128Efficiency : 1.0);
+}
+
+int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
+                               int64_t smCount) {
+  // At least 3% better, not merely different: within that the two are
+  // as likely to swap as the model is to be off, and 256 columns move less
+  // through L2 (every lhs tile is loaded once per column tile).
+  return estimate(teamSize, mShard, n, 128, smCount) <
+                 0.97 * estimate(teamSize, mShard, n, 256, smCount)
+             ? 128
+             : 256;
+}
+
 Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
                                                       const std::string &dtype,
                                                       int64_t k, int64_t n) {
   WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
-  // The template's tiles: 128 x 256 output tiles, k steps of 64.
-  constexpr int64_t kTileN = 256, kTileK = 64;
+  constexpr int64_t kTileK = 64;
   auto str = [](int64_t v) { return std::to_string(v); };
   int64_t steps = (k + kTileK - 1) / kTileK;
-  int64_t colTiles = (n + kTileN - 1) / kTileN;
+  // The values of one column tile: its stages (the deepest ring that fits:
+  // 4 of 48 KB, 6 of 32 KB), the column tiles that share a row tile's
+  // forwarding and the parts a row tile arrives in (min(column tiles,
+  // k steps)).
+  auto tileValues = [&](int64_t tileCols) {
+    int64_t colTiles = (n + tileCols - 1) / tileCols;
+    return TemplateValues{{"TILE_N", str(tileCols)},
+                          {"STAGES", tileCols == 256 ? "4" : "6"},
+                          {"COL_TILES", str(colTiles)},
+                          {"PARTS_PER_TILE", str(std::min(colTiles, steps))}};
+  };
   // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
   // with the static instances' schedule: groups of 8 row tiles that stay
   // inside a shard (grid_tile_segments), 16 chunk counters per shard.
@@ -264,17 +293,99 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
                        {"GROUP_ROWS", "8"},
                        {"READY", str(int64_t(teamSize) * 16)},
                        {"LAST_K", str(steps - 1)},
-                       {"COL_TILES", str(colTiles)},
-                       // A row tile arrives in min(column tiles, k steps)
-                       // parts.
-                       {"PARTS_PER_TILE", str(std::min(colTiles, steps))}};
+                       {"KERNEL", "all_gather_matmul"},
+                       {"VARIANT", ""}};
+  for (auto &value : tileValues(256))
+    extra.push_back(value);
+  // Variants over runs of m_shard with one column tile (tileN at every
+  // multiple of the row tile up to kVariantMaxShard; the last run has no
+  // upper bound), as ranges of `a`'s rows (D x m_shard): the runtime
+  // picks the one that holds the launch's rows. One run: no variants.
+  struct Run {
+    int64_t first, last, tileCols;
+  };
+  std::vector<Run> runs;
+  for (int64_t m = kRowTile; m <= kVariantMaxShard; m += kRowTile) {
+    int64_t cols = tileN(teamSize, m, n);
+    if (runs.empty() || runs.back().tileCols != cols)
+      runs.push_back({m, m, cols});
+    else
+      runs.back().last = m;
+  }
+  // At most kMaxVariants (each is a whole kernel to compile): while more,
+  // merge the two neighbours whose merge adds the least regret (the sum
+  // over their m_shards of estimate / best estimate - 1), the merged run
+  // taking the tile of least regret over both. (n = 320: the two tiles
+  // alternate with the rounds' quantization up to m_shard 16384.)
+  auto regret = [&](int64_t first, int64_t last, int64_t cols) {
+    double sum = 0;
+    for (int64_t m = first; m <= last; m += kRowTile) {
+      double best = std::min(estimate(teamSize, m, n, 128),
+                             estimate(teamSize, m, n, 256));
+      sum += estimate(teamSize, m, n, cols) / best - 1;
+    }
+    return sum;
+  };
+  while (runs.size() > kMaxVariants) {
+    size_t at = 0;
+    Run merged{};
+    double added = 0;
+    for (size_t i = 0; i + 1 < runs.size(); ++i) {
+      int64_t first = runs[i].first, last = runs[i + 1].last;
+      double before = regret(runs[i].first, runs[i].last, runs[i].tileCols) +
+                      regret(runs[i + 1].first, runs[i + 1].last,
+                             runs[i + 1].tileCols);
+      for (int64_t cols : {int64_t(256), int64_t(128)}) {
+        double cost = regret(first, last, cols) - before;
+        if ((i == 0 && cols == 256) || cost < added) {
+          at = i;
+          merged = {first, last, cols};
+          added = cost;
+        }
+      }
+    }
+    runs[at] = merged;
+    runs.erase(runs.begin() + at + 1);
+    // A merge may leave neighbours with one tile: join them.
+    for (size_t i = 0; i + 1 < runs.size();)
+      if (runs[i].tileCols == runs[i + 1].tileCols) {
+        runs[i].last = runs[i + 1].last;
+        runs.erase(runs.begin() + i + 1);
+      } else {
+        ++i;
+      }
+  }
+  std::vector<TemplateValues> variants;
+  if (runs.size() > 1) {
+    int64_t d = teamSize;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      // Rows (D x (previous run's last m_shard), D x last]: every row count
+      // is covered; one that is not whole row tiles traps in the kernel.
+      int64_t lo = i == 0 ? 1 : d * runs[i - 1].last + 1;
+      std::string hi =
+          i + 1 == runs.size() ? "" : ", hi = " + str(d * runs[i].last);
+      TemplateValues variant = tileValues(runs[i].tileCols);
+      // all_gather_matmul__m<first m_shard>_<last|up>_n<tile columns>.
+      variant.push_back({"KERNEL", "all_gather_matmul__m" + str(runs[i].first) +
+                                       (i + 1 == runs.size()
+                                            ? std::string("_up")
+                                            : "_" + str(runs[i].last)) +
+                                       "_n" + str(runs[i].tileCols)});
+      variant.push_back(
+          {"VARIANT", ", weave.variant = {of = \"all_gather_matmul\", arg = "
+                      "0, axis = 0, lo = " +
+                          str(lo) + hi + "}"});
+      variants.push_back(std::move(variant));
+    }
+  }
   return KernelInstance{"collective_matmul/all_gather_matmul",
                         "all_gather_matmul",
                         dtype,
                         teamSize,
                         0,
                         std::move(extra),
-                        "mdyn_k" + str(k) + "_n" + str(n)};
+                        "mdyn_k" + str(k) + "_n" + str(n),
+                        std::move(variants)};
 }
 
 Status MatmulReduceScatter::checkShape(uint32_t teamSize,

@@ -155,9 +155,51 @@ Expected<std::string> fillTemplate(std::string text,
   return text;
 }
 
+TemplateValues overrideValues(const TemplateValues &values,
+                              const TemplateValues &over) {
+  // fillTemplate takes the first value of a key: the overriding one must
+  // replace it, not follow it.
+  TemplateValues all;
+  for (const auto &entry : values)
+    if (std::none_of(over.begin(), over.end(),
+                     [&](const auto &e) { return e.first == entry.first; }))
+      all.push_back(entry);
+  all.insert(all.end(), over.begin(), over.end());
+  return all;
+}
+
 Expected<std::string> KernelInstance::source() const {
   WEAVE_ASSIGN_OR_RETURN(std::string text, templateText(templateName));
-  return fillTemplate(std::move(text), values(), "template '" + templateName + "'");
+  std::string what = "template '" + templateName + "'";
+  if (variants.empty())
+    return fillTemplate(std::move(text), values(), what);
+  // The kernel's lines, markers included: [begin, end).
+  static constexpr const char *kBegin = "// kernel begin";
+  static constexpr const char *kEnd = "// kernel end";
+  size_t beginMark = text.find(kBegin);
+  size_t endMark = text.find(kEnd);
+  if (beginMark == std::string::npos || endMark == std::string::npos ||
+      endMark < beginMark)
+    return Error(ErrorCode::InvalidArgument,
+                 what + ": an instance with variants needs the lines '" +
+                     kBegin + "' and '" + kEnd + "' around its kernel");
+  size_t begin = text.rfind('\n', beginMark);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  size_t end = text.find('\n', endMark);
+  end = end == std::string::npos ? text.size() : end + 1;
+  // The text around the kernel once, the kernel once per variant with
+  // the variant's values over the instance's.
+  WEAVE_ASSIGN_OR_RETURN(std::string out,
+                         fillTemplate(text.substr(0, begin), values(), what));
+  for (const TemplateValues &variant : variants) {
+    WEAVE_ASSIGN_OR_RETURN(
+        std::string copy, fillTemplate(text.substr(begin, end - begin),
+                                       overrideValues(values(), variant), what));
+    out += copy;
+  }
+  WEAVE_ASSIGN_OR_RETURN(std::string tail,
+                         fillTemplate(text.substr(end), values(), what));
+  return out + tail;
 }
 
 namespace {

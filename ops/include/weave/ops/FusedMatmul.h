@@ -54,10 +54,47 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard.
+  /// depend on mShard: its kernel has a dynamic m_shard and comes as
+  /// variants over ranges of it (KernelInstance::variants), each with the
+  /// column tile tileN chooses there, picked by the runtime at launch.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n);
+  /// The output tile's columns (256 or 128; its rows are kRowTile) for a
+  /// team of teamSize members with mShard rows each and n columns, on
+  /// `smCount` SMs: the estimate is rounds of persistent tiles, ceil(tiles
+  /// / SMs), times a tile's time (its columns / 256, slower per column at
+  /// 128 by kTile128Efficiency); 128 only where it is estimated at least
+  /// 3% faster. With the measured efficiency that is where every tile
+  /// fits in one round of 128 columns and 128 x 256 tiles would leave SMs
+  /// idle (m_shard 256, D = 2, N = 4096: 64 tiles of 256 columns on 132
+  /// SMs); not at the quantization of a last round of many (m_shard 1152:
+  /// 288 tiles of 256 columns in 3 rounds for 2.18 waves), where 128 x 128
+  /// tiles measured 1.13x slower, not faster.
+  static int64_t tileN(uint32_t teamSize, int64_t mShard, int64_t n,
+                       int64_t smCount = kSmCount);
+  /// tileN's estimate for `tileCols` (128 or 256) columns, in times of a
+  /// 128 x 256 tile.
+  static double estimate(uint32_t teamSize, int64_t mShard, int64_t n,
+                         int64_t tileCols, int64_t smCount = kSmCount);
+  /// The most variants the dynamic instance has (each a whole kernel the
+  /// JIT compiles: 8 took 3.1 s against 0.5 s for one).
+  static constexpr size_t kMaxVariants = 8;
+  /// The SMs tileN assumes when the instance is made without a device
+  /// (an H100 SXM's; the instances do not depend on the device).
+  static constexpr int64_t kSmCount = 132;
+  /// Throughput per column of 128-column tiles against 256-column ones in
+  /// this kernel, measured (2 x H100, bf16, K = N = 4096, D = 2, static
+  /// bundles, time per round of tiles): 0.74 at m_shard 1152, 0.70 at
+  /// 2176, 0.71 at 3200 (0.89 at K = 5120, N = 6912, m_shard 640), against
+  /// 0.92 for the plain matmul's 128x128 (ConfigChooser.h): a wave of
+  /// 128-column tiles reads all of B for half the work (docs/PERF.md).
+  static constexpr double kTile128Efficiency = 0.75;
+  /// The largest m_shard tileN is asked about for the variants: above it
+  /// a launch takes the last range's tile (the dynamic instance's last
+  /// variant has no upper bound; there the two tiles' estimates are within
+  /// 3% of each other at every n, the rounds being many).
+  static constexpr int64_t kVariantMaxShard = 16384;
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);

@@ -45,6 +45,13 @@ struct KernelInstance {
   /// spelling of that shape for the key, e.g. "mdyn_k4096_n4096"; empty
   /// when teamSize, dtype and count say everything.
   std::string shape;
+  /// Copies of the template's kernel, each filled with `values()` and then
+  /// these keys over them (a per-range tile, the kernel's name and its
+  /// `weave.variant` attribute): source() repeats the lines between the
+  /// template's "// kernel begin" and "// kernel end" once per entry, in
+  /// order, inside one module, so that the runtime picks one at launch
+  /// (KernelInfo::variantOf). Empty: the template as it is.
+  std::vector<TemplateValues> variants = {};
 
   /// `<kernel>_<dtype>_d<D|any>_n<count>`, or `<kernel>_<dtype>_d<D>_<shape>`
   /// with a shape: unique to the instance, the bundle's file name
@@ -54,8 +61,10 @@ struct KernelInstance {
   /// Every placeholder's value: collectiveValues, with `extra`'s keys
   /// replacing theirs, then `extra`.
   TemplateValues values() const;
-  /// The embedded template's text with every placeholder filled; NotFound
-  /// for an unknown template, InvalidArgument when a placeholder is left.
+  /// The embedded template's text with every placeholder filled (its
+  /// kernel once per entry of `variants`, if any); NotFound for an unknown
+  /// template, InvalidArgument when a placeholder is left or, with
+  /// variants, the template has no "kernel begin" / "kernel end" lines.
   Expected<std::string> source() const;
 };
 
@@ -101,6 +110,11 @@ int64_t packetBlocks(const std::string &dtype, int64_t count);
 /// `what` when a placeholder is left.
 Expected<std::string> fillTemplate(std::string text, const TemplateValues &values,
                                    const std::string &what);
+
+/// `values` with the keys of `over` replaced by (or, when new, added as)
+/// theirs.
+TemplateValues overrideValues(const TemplateValues &values,
+                              const TemplateValues &over);
 
 /// The names of the embedded templates (`<folder>/<stem>`).
 std::vector<std::string> templateNames();

@@ -1,0 +1,31 @@
+// The all-gather matmul as weave::ops builds it (weave-ops source): one
+// kernel with a dynamic m_shard, as weave.variant ranges of a's rows, each
+// with the column tile ops::AllGatherMatmul::tileN chooses there (D = 2,
+// N = 4096: 128 columns up to m_shard 256, where 128 x 256 tiles leave SMs
+// idle; 256 above, no upper bound). Every variant compiles without spills
+// and without a call that would serialize its wgmma.
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.mlir
+// RUN: FileCheck %s --check-prefix=SRC < %t.mlir
+// RUN: %if ptxas %{ weavec %t.mlir --emit=bundle -v -o %t.wbundle 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ grep -a -E "^(kernel|  variant_of|  param symmetric)" %t.wbundle | FileCheck %s --check-prefix=MANIFEST %}
+
+// SRC:       gpu.func @all_gather_matmul__m128_256_n128(
+// SRC-NEXT:  %a: memref<?x4096xbf16, #weave.symmetric>
+// SRC:       weave.variant = {of = "all_gather_matmul", arg = 0, axis = 0, lo = 1, hi = 512}
+// SRC:       tile(128, 128, 64) stages(6)
+// SRC:       %rhs: memref<64x128xbf16, #gpu.address_space<workgroup>>
+// SRC:       gpu.func @all_gather_matmul__m384_up_n256(
+// SRC:       weave.variant = {of = "all_gather_matmul", arg = 0, axis = 0, lo = 513}
+// SRC:       tile(128, 256, 64) stages(4)
+// SRC-NOT:   gpu.func
+
+// PTXAS-NOT: warning
+// PTXAS:     0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: warning
+// PTXAS:     0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NOT: warning
+
+// MANIFEST:      kernel all_gather_matmul__m128_256_n128
+// MANIFEST-NEXT:   variant_of all_gather_matmul
+// MANIFEST:      kernel all_gather_matmul__m384_up_n256
+// MANIFEST-NEXT:   variant_of all_gather_matmul
