@@ -269,10 +269,11 @@ def test_op_kernel_compiles():
 @needs_compiler
 def test_compile_op_writes_the_bundle_the_ops_read(tmp_path):
     path = weave.compile_op("reduce_scatter", 2, "f32", 64, tmp_path)
-    # "auto": the ops' choice table (256 B per peer: the push kernel).
-    assert path.endswith("push_reduce_scatter_f32_d2_n64.wbundle")
-    kernel = weave.load_bundle(path).kernel("push_reduce_scatter")
-    assert kernel.name == "push_reduce_scatter"
+    # "auto": the ops' choice table (256 B per peer at D = 2: the packet
+    # kernel).
+    assert path.endswith("ll_reduce_scatter_f32_d2_n64.wbundle")
+    kernel = weave.load_bundle(path).kernel("ll_reduce_scatter")
+    assert kernel.name == "ll_reduce_scatter"
     forced = weave.compile_op("reduce_scatter", 2, "f32", 64, tmp_path, "pull")
     assert forced.endswith("/reduce_scatter_f32_d2_n64.wbundle")
     assert weave.load_bundle(forced).kernel("reduce_scatter").name == "reduce_scatter"
