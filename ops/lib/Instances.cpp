@@ -249,19 +249,32 @@ double AllGatherMatmul::estimate(uint32_t teamSize, int64_t mShard, int64_t n,
   int64_t tiles = int64_t(teamSize) * (mShard / kRowTile) *
                   ((n + tileCols - 1) / tileCols);
   int64_t rounds = (tiles + smCount - 1) / smCount;
-  return double(rounds) * double(tileCols) / 256.0 /
-         (tileCols == 128 ? kTile128Efficiency : 1.0);
+  return double(rounds) * double(tileCols) / 256.0 / tileEfficiency(tileCols);
+}
+
+double AllGatherMatmul::tileEfficiency(int64_t tileCols) {
+  return tileCols == 128 ? kTile128Efficiency
+         : tileCols == 192 ? kTile192Efficiency
+                           : 1.0;
 }
 
 int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
                                int64_t smCount) {
-  // At least 3% better, not merely different: within that the two are
-  // as likely to swap as the model is to be off, and 256 columns move less
-  // through L2 (every lhs tile is loaded once per column tile).
-  return estimate(teamSize, mShard, n, 128, smCount) <
-                 0.97 * estimate(teamSize, mShard, n, 256, smCount)
-             ? 128
-             : 256;
+  // At least 3% better than 256 columns, not merely different: within
+  // that the two are as likely to swap as the model is to be off, and 256
+  // columns move less through L2 (every lhs tile is loaded once per column
+  // tile). Among the narrower tiles that are, the fastest estimate.
+  double wide = estimate(teamSize, mShard, n, 256, smCount);
+  int64_t best = 256;
+  double bestEstimate = 0.97 * wide;
+  for (int64_t cols : kNarrowTileCols) {
+    double e = estimate(teamSize, mShard, n, cols, smCount);
+    if (e < bestEstimate) {
+      best = cols;
+      bestEstimate = e;
+    }
+  }
+  return best;
 }
 
 Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
@@ -278,7 +291,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   auto tileValues = [&](int64_t tileCols) {
     int64_t colTiles = (n + tileCols - 1) / tileCols;
     return TemplateValues{{"TILE_N", str(tileCols)},
-                          {"STAGES", tileCols == 256 ? "4" : "6"},
+                          {"STAGES", tileCols == 128 ? "6" : "4"},
                           {"COL_TILES", str(colTiles)},
                           {"PARTS_PER_TILE", str(std::min(colTiles, steps))}};
   };
@@ -320,8 +333,9 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   auto regret = [&](int64_t first, int64_t last, int64_t cols) {
     double sum = 0;
     for (int64_t m = first; m <= last; m += kRowTile) {
-      double best = std::min(estimate(teamSize, m, n, 128),
-                             estimate(teamSize, m, n, 256));
+      double best = estimate(teamSize, m, n, 256);
+      for (int64_t narrow : kNarrowTileCols)
+        best = std::min(best, estimate(teamSize, m, n, narrow));
       sum += estimate(teamSize, m, n, cols) / best - 1;
     }
     return sum;
@@ -335,7 +349,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
       double before = regret(runs[i].first, runs[i].last, runs[i].tileCols) +
                       regret(runs[i + 1].first, runs[i + 1].last,
                              runs[i + 1].tileCols);
-      for (int64_t cols : {int64_t(256), int64_t(128)}) {
+      for (int64_t cols : {int64_t(256), int64_t(192), int64_t(128)}) {
         double cost = regret(first, last, cols) - before;
         if ((i == 0 && cols == 256) || cost < added) {
           at = i;

@@ -60,21 +60,20 @@ public:
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n);
-  /// The output tile's columns (256 or 128; its rows are kRowTile) for a
-  /// team of teamSize members with mShard rows each and n columns, on
-  /// `smCount` SMs: the estimate is rounds of persistent tiles, ceil(tiles
-  /// / SMs), times a tile's time (its columns / 256, slower per column at
-  /// 128 by kTile128Efficiency); 128 only where it is estimated at least
-  /// 3% faster. With the measured efficiency that is where every tile
-  /// fits in one round of 128 columns and 128 x 256 tiles would leave SMs
-  /// idle (m_shard 256, D = 2, N = 4096: 64 tiles of 256 columns on 132
-  /// SMs); not at the quantization of a last round of many (m_shard 1152:
-  /// 288 tiles of 256 columns in 3 rounds for 2.18 waves), where 128 x 128
-  /// tiles measured 1.13x slower, not faster.
+  /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
+  /// for a team of teamSize members with mShard rows each and n columns,
+  /// on `smCount` SMs: the estimate is rounds of persistent tiles,
+  /// ceil(tiles / SMs), times a tile's time (its columns / 256, slower per
+  /// column for the narrower tiles by tileEfficiency); a narrower tile
+  /// only where it is estimated at least 3% faster than 256. 192 is for
+  /// the quantization of a last round (m_shard 1152, D = 2, N = 4096: 288
+  /// tiles of 256 columns take 3 rounds for 2.18 waves, 396 of 192 columns
+  /// 3 whole rounds; measured 1.17x faster); 128 where every tile fits in
+  /// one round (m_shard 256: 64 tiles of 256 columns on 132 SMs).
   static int64_t tileN(uint32_t teamSize, int64_t mShard, int64_t n,
                        int64_t smCount = kSmCount);
-  /// tileN's estimate for `tileCols` (128 or 256) columns, in times of a
-  /// 128 x 256 tile.
+  /// tileN's estimate for `tileCols` (128, 192 or 256) columns, in times
+  /// of a 128 x 256 tile.
   static double estimate(uint32_t teamSize, int64_t mShard, int64_t n,
                          int64_t tileCols, int64_t smCount = kSmCount);
   /// The most variants the dynamic instance has (each a whole kernel the
@@ -90,6 +89,19 @@ public:
   /// 0.92 for the plain matmul's 128x128 (ConfigChooser.h): a wave of
   /// 128-column tiles reads all of B for half the work (docs/PERF.md).
   static constexpr double kTile128Efficiency = 0.75;
+  /// The same for 128 x 192 tiles (4 stages), measured (2 x H100, bf16,
+  /// K = N = 4096, D = 2, static bundles in one call): 0.1109 ms against
+  /// 0.1299 for 256 columns at m_shard 1152, both 3 rounds, so 0.75 /
+  /// (0.1109 / 0.1299) = 0.88 per column (the last of 22 column tiles is
+  /// a third full: counted as a whole tile in the rounds). The model with
+  /// it matched the four shapes measured: 192 faster at m_shard 640 and
+  /// 1152 (0.0935 / 0.0986, 0.1109 / 0.1299 ms), 256 faster at 2176 and
+  /// 3200 (0.2173 / 0.2306, 0.3091 / 0.3210).
+  static constexpr double kTile192Efficiency = 0.88;
+  /// The column tiles tileN weighs against 256.
+  static constexpr int64_t kNarrowTileCols[] = {192, 128};
+  /// Throughput per column of a tile of `tileCols` columns against 256.
+  static double tileEfficiency(int64_t tileCols);
   /// The largest m_shard tileN is asked about for the variants: above it
   /// a launch takes the last range's tile (the dynamic instance's last
   /// variant has no upper bound; there the two tiles' estimates are within
