@@ -37,3 +37,14 @@
 // RUN: grep -c "arith.muli %%rows, %%hidden" %t.bad.mlir
 // RUN: not weavec --check-protocol --team-size 4 --check-fill counts=5,2,0,4 %t.bad.mlir 2>&1 | FileCheck %s --check-prefix=MUTANT
 // MUTANT: error: race: a put (remote write) by member {{[0-9]}} (launch {{[0-9]}}) writes bytes
+//
+// The same mutant of the direct kernel, whose members exchange their counts
+// as packets before they store straight into the peers' output: the packets
+// carry the counts to the receivers (so the parts have their real sizes),
+// and a reader of a packet is ordered after what its writer did before it,
+// not after (so two sources' overlapping parts race).
+// RUN: weave-ops source all_to_all_v --algorithm direct --team-size 4 --dtype bf16 --count 5 --row-elements 3 -o %t.direct.mlir
+// RUN: weavec --check-protocol --team-size 4 --check-fill counts=5,2,0,4 %t.direct.mlir | FileCheck %s --check-prefix=DIRECT
+// DIRECT: protocol check passed: 1 kernel, team sizes 4
+// RUN: sed -e 's/%%from = arith.muli %%fromRows, %%hidden/%%from = arith.addi %%fromRows, %%c0/' -e 's/%%to = arith.muli %%toRows, %%hidden/%%to = arith.addi %%toRows, %%c0/' %t.direct.mlir > %t.direct.bad.mlir
+// RUN: not weavec --check-protocol --team-size 4 --check-fill counts=5,2,0,4 %t.direct.bad.mlir 2>&1 | FileCheck %s --check-prefix=MUTANT

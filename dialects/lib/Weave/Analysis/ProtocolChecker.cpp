@@ -399,6 +399,13 @@ struct PacketDeposit {
   int64_t lo, hi; // element range
   int64_t flag;
   VC vc;
+  /// The 32-bit words the packets carry, one a packet, where the source is
+  /// an integer buffer (counts the receiver computes offsets from); empty
+  /// otherwise. read_packets stores them into an integer target, so a
+  /// kernel that exchanges its counts as packets runs with the real counts
+  /// (without them every size read back was 0, and a kernel that moved
+  /// nothing passed whatever its offsets).
+  std::vector<int64_t> words;
 };
 
 struct Kernel {
@@ -1648,6 +1655,11 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
         // recorded as a plain write (readers acquire the deposits they read).
         w.access(a, op, owner, v.buf, b.base, b.rows, b.pitch, b.width, true,
                  false, what);
+        // A reader of this deposit acquires what came before it, not what
+        // the depositor does after: without a tick, the depositor's later
+        // accesses kept the deposit's stamp and looked ordered before every
+        // reader's (all-to-all-v parts written over each other passed).
+        a.tick();
       }
       return true;
     };
@@ -1657,6 +1669,17 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
                          : (packets ? "a packet put" : "a put (remote write)");
     if (!side(*sv, sd, sb, false, rd) || !side(*dv, dd, db, true, wr))
       return Stop;
+    // The words a packet put carries, from an integer source of 32-bit
+    // elements (one a packet), for read_packets to deliver.
+    if (packets && sv->buf >= 0 && dv->buf >= 0 &&
+        w.k.buffers[sv->buf].integer && sv->elemBytes == 4) {
+      int so = sd.empty() ? at(sv->owner, t) : at(sd, t);
+      int dow = dd.empty() ? at(dv->owner, t) : at(dd, t);
+      PacketDeposit &dep = w.packets[{dow, dv->buf}].back();
+      int64_t s0 = at(sv->offset, t);
+      for (int64_t e = 0; e < dep.hi - dep.lo && e < (1 << 20); ++e)
+        dep.words.push_back(w.loadInt(so, sv->buf, s0 + e));
+    }
     // Copy integer contents.
     if (sv->buf >= 0 && dv->buf >= 0 && w.k.buffers[sv->buf].integer &&
         w.k.buffers[dv->buf].integer && !packets) {
@@ -1710,6 +1733,8 @@ Exec::Result Exec::execReadPackets(ReadPacketsOp op,
   // Every element must be covered by deposits with this flag (the latest
   // deposit of each element wins).
   std::vector<const PacketDeposit *> used;
+  // Each element's deposit, for the words it carries.
+  std::vector<std::pair<int64_t, const PacketDeposit *>> from;
   int64_t e = lo;
   int64_t f = at(flag, t);
   while (e < hi) {
@@ -1728,6 +1753,7 @@ Exec::Result Exec::execReadPackets(ReadPacketsOp op,
       return Block;
     }
     used.push_back(best);
+    from.push_back({e, best});
     e = best->hi;
   }
   for (auto *d : used)
@@ -1741,6 +1767,20 @@ Exec::Result Exec::execReadPackets(ReadPacketsOp op,
     if (viewBox(*tv, t, tb))
       w.access(a, op, at(tv->owner, t), tv->buf, tb.base, tb.rows, tb.pitch,
                tb.width, true, false, "read_packets' store");
+  }
+  // The words into an integer target of 32-bit elements: element i of the
+  // target is packet lo + i's word.
+  if (tv && tv->buf >= 0 && w.k.buffers[tv->buf].integer &&
+      tv->elemBytes == 4) {
+    int tOwner = at(tv->owner, t);
+    int64_t t0 = at(tv->offset, t);
+    for (size_t i = 0; i < from.size(); ++i) {
+      const PacketDeposit *dep = from[i].second;
+      int64_t end = i + 1 < from.size() ? from[i + 1].first : hi;
+      for (int64_t x = from[i].first; x < end; ++x)
+        if (x - dep->lo < (int64_t)dep->words.size())
+          w.ints[{tOwner, tv->buf}][t0 + (x - lo)] = dep->words[x - dep->lo];
+    }
   }
   ++w.syncEvents;
   return Sync;
