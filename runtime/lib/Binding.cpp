@@ -235,6 +235,31 @@ Status checkKernelArgs(const KernelInfo &kernel,
     }
     }
   }
+  // Dimensions the kernel needs equal (DimInfo::equals).
+  auto dimSize = [&](const ParamInfo &dim) {
+    return launchShape(kernel.params[dim.dim.sourceParam],
+                       args[dim.dim.sourceParam])
+        .at(dim.dim.axis);
+  };
+  auto dimText = [&](const ParamInfo &dim) {
+    return "dimension " + std::to_string(dim.dim.axis) + " of argument " +
+           std::to_string(dim.dim.sourceParam) + " ('" +
+           kernel.params[dim.dim.sourceParam].name + "')";
+  };
+  for (const ParamInfo &dim : kernel.params) {
+    if (dim.kind != abi::ParamKind::Dim || dim.dim.equals == DimInfo::kNone ||
+        dim.dim.sourceParam >= args.size() ||
+        dim.dim.equals >= kernel.params.size())
+      continue;
+    const ParamInfo &other = kernel.params[dim.dim.equals];
+    if (other.dim.sourceParam >= args.size())
+      continue;
+    int64_t mine = dimSize(dim), theirs = dimSize(other);
+    if (mine != theirs)
+      return fail(dimText(dim) + " is " + std::to_string(mine) +
+                  ", but the kernel needs it equal to " + dimText(other) +
+                  ", which is " + std::to_string(theirs));
+  }
   // The tensor maps over buffers with dynamic dimensions: the bundle's
   // checks could not see the sizes (row pitch a multiple of 16 bytes, dims
   // up to 2^31), so they are made here, before anything launches.

@@ -237,7 +237,14 @@ Status verifyKernel(const KernelInfo &kernel) {
     case abi::ParamKind::PeerBases:
       break;
     case abi::ParamKind::Dim:
-      // Placed and matched to its dimension by the order check above.
+      // Placed and matched to its dimension by the order check above; an
+      // equality names another Dim parameter.
+      if (param.dim.equals != DimInfo::kNone &&
+          (param.dim.equals >= params.size() || param.dim.equals == p ||
+           params[param.dim.equals].kind != abi::ParamKind::Dim))
+        return kernelError(kernel, what + " equals=" +
+                                       std::to_string(param.dim.equals) +
+                                       " must name another dim parameter");
       break;
     case abi::ParamKind::Tma:
     case abi::ParamKind::TmaTable: {

@@ -247,6 +247,16 @@ const ParamKey kParamKeys[] = {
        p.dim.axis = static_cast<uint32_t>(u);
        return "";
      }},
+    {"equals", kindBit(ParamKind::Dim),
+     [](const ParamInfo &p) { return p.dim.equals != DimInfo::kNone; },
+     [](const ParamInfo &p) { return std::to_string(p.dim.equals); },
+     [](const std::string &value, ParamInfo &p) -> std::string {
+       uint64_t u;
+       if (!parseUnsigned(value, UINT32_MAX - 1, u))
+         return "an unsigned 32-bit integer";
+       p.dim.equals = static_cast<uint32_t>(u);
+       return "";
+     }},
     {"box", kTmaKinds, always,
      [](const ParamInfo &p) { return formatList(p.tma.box); },
      [](const std::string &value, ParamInfo &p) -> std::string {

@@ -7,7 +7,10 @@
 // A launch whose out has another row count than lhs traps (the tiles are
 // counted from lhs, the stores clip at out's rows), checked at the kernel's
 // entry, without a printf (a call serializes every wgmma, C7510).
+// The equality is recorded for the runtime's launch check (EqualDims.h):
+// dimension 0 of argument 2 (out) equals dimension 0 of argument 0 (lhs).
 // CHECK-LABEL: gpu.func @dynamic_rows
+//  CHECK-SAME: weave.equal_dims = array<i64: 0, 0, 2, 0>
 //       CHECK:   %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x128xf16>
 //       CHECK:   %[[OUTM:.+]] = memref.dim %arg2, %c0 : memref<?x512xf16>
 //       CHECK:   %[[DIFF:.+]] = arith.cmpi ne, %[[M]], %[[OUTM]] : index

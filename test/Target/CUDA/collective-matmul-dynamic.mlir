@@ -26,7 +26,9 @@
 // CHECK-NEXT: param buffer c dtype=f16 shape=?,4096 align=16
 // CHECK-NEXT: param buffer launches dtype=i64 shape=1 align=16
 // CHECK-NEXT: param dim a.dim0 source=0 axis=0
-// CHECK-NEXT: param dim c.dim0 source=2 axis=0
+// The kernel counts its tiles from a's rows and stores into c's: the
+// runtime refuses a launch where they differ (equals=, docs/ABI.md).
+// CHECK-NEXT: param dim c.dim0 source=2 axis=0 equals=9
 
 // The dynamic instance does not spill in the producer warpgroup's 40
 // registers (its regions' arithmetic is 32-bit: with 64-bit index math it

@@ -350,3 +350,58 @@ TEST(DynamicBinding, SymmetricBufferMustCarryItsShape) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Dimensions the kernel needs equal (DimInfo::equals)
+//===----------------------------------------------------------------------===//
+
+/// makeKernel with cols.dim1 (param 7) tied to rows.dim0 (param 6).
+KernelInfo makeTiedKernel() {
+  KernelInfo k = makeKernel();
+  k.params[7].dim.equals = 6;
+  return k;
+}
+
+TEST(DynamicManifest, EqualDimsRoundTrip) {
+  Bundle b = makeBundle();
+  b.kernels[0] = makeTiedKernel();
+  ASSERT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+  std::string text = printManifest(b);
+  EXPECT_NE(text.find("param dim rows.dim0 source=0 axis=0\n"
+                      "  param dim cols.dim1 source=1 axis=1 equals=6\n"),
+            std::string::npos)
+      << text;
+  std::vector<uint8_t> bytes = serializeBundle(b);
+  auto parsed = parseBundle(bytes.data(), bytes.size());
+  ASSERT_TRUE(parsed) << parsed.error().toString();
+  EXPECT_EQ(parsed->kernels[0].params[7].dim.equals, 6u);
+  EXPECT_EQ(parsed->kernels[0].params[6].dim.equals, DimInfo::kNone);
+  EXPECT_EQ(serializeBundle(*parsed), bytes);
+}
+
+TEST(DynamicManifest, EqualsMustNameAnotherDim) {
+  for (uint32_t bad : {7u, 0u, 99u}) {
+    Bundle b = makeBundle();
+    b.kernels[0].params[7].dim.equals = bad;
+    expectBundleRejected(b, "equals=" + std::to_string(bad) +
+                                " must name another dim parameter");
+  }
+  // Only a dim parameter takes the key.
+  EXPECT_FALSE(reparse("param tma rows.tma0 dtype=f16",
+                       "param tma rows.tma0 dtype=f16 equals=6"));
+}
+
+TEST(DynamicBinding, TiedDimsMustBeEqual) {
+  EXPECT_TRUE(checkKernelArgs(makeTiedKernel(), goodArgs(128, 128), kTarget));
+  Status s = checkKernelArgs(makeTiedKernel(), goodArgs(128, 12), kTarget);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(s.error().message().find(
+                "kernel 'dyn': dimension 1 of argument 1 ('cols') is 12, but "
+                "the kernel needs it equal to dimension 0 of argument 0 "
+                "('rows'), which is 128"),
+            std::string::npos)
+      << s.error().message();
+  // Untied, the same sizes bind.
+  EXPECT_TRUE(checkKernelArgs(makeKernel(), goodArgs(128, 12), kTarget));
+}

@@ -3,6 +3,7 @@
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
 
 #include "weave/Dialect/Weave/IR/DTypeMlir.h"
+#include "weave/Dialect/Weave/IR/EqualDims.h"
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
@@ -418,6 +419,24 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
       param.dim.sourceParam = source;
       param.dim.axis = static_cast<uint32_t>(axis);
       result.params.push_back(std::move(param));
+    }
+  }
+  // Dimensions the kernel needs equal (EqualDims.h): on the Dim parameter
+  // of the second of each pair, the index of the first's.
+  if (auto equal = func->getAttrOfType<DenseI64ArrayAttr>(kEqualDimsAttrName)) {
+    auto dimParam = [&](int64_t arg, int64_t axis) -> std::optional<size_t> {
+      for (size_t i = numUser + 3; i < result.params.size(); ++i)
+        if (result.params[i].dim.sourceParam == arg &&
+            result.params[i].dim.axis == axis)
+          return i;
+      return std::nullopt;
+    };
+    ArrayRef<int64_t> values = equal.asArrayRef();
+    for (size_t i = 0; i + 3 < values.size(); i += 4) {
+      std::optional<size_t> first = dimParam(values[i], values[i + 1]);
+      std::optional<size_t> second = dimParam(values[i + 2], values[i + 3]);
+      if (first && second && *first != *second)
+        result.params[*second].dim.equals = static_cast<uint32_t>(*first);
     }
   }
   unsigned firstTma = result.params.size();

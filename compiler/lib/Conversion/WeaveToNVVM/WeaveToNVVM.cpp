@@ -8,6 +8,7 @@
 
 #include "weave/Conversion/WeaveToNVVM/WeaveToNVVM.h"
 #include "weave/Dialect/Weave/IR/DTypeMlir.h"
+#include "weave/Dialect/Weave/IR/EqualDims.h"
 #include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 
 #include "weave/Conversion/Passes.h"
@@ -1445,8 +1446,10 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   func->setAttr(kTmaArgsAttrName, b.getI64IntegerAttr(firstTma));
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, kernel.getBlock()));
   func->removeAttr(WeaveDialect::getKernelAttrName());
-  // Recorded in the manifest (computeKernelAbi); the cubin does not need it.
+  // Recorded in the manifest (computeKernelAbi); the cubin does not need
+  // them.
   func->removeAttr(kVariantAttrName);
+  func->removeAttr(kEqualDimsAttrName);
   return success();
 }
 

@@ -1,6 +1,7 @@
 //===- WeaveDialect.cpp - The weave dialect -------------------------------===//
 
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
+#include "weave/Dialect/Weave/IR/EqualDims.h"
 #include "weave/Dialect/Weave/IR/KernelVariant.h"
 #include "weave/Dialect/Weave/IR/TmaCoordinates.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
@@ -40,6 +41,33 @@ LogicalResult WeaveDialect::verifyOperationAttribute(Operation *op,
   // manifest (KernelAbi.h, kTmaOrderAttrName), which the lowering keeps.
   if (attr.getName() == "weave.tma_order")
     return success();
+  // Written by weave-expand-pipelines (EqualDims.h): quadruples of
+  // argument and dimension indices.
+  if (attr.getName() == kEqualDimsAttrName) {
+    auto values = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!values || values.size() % 4 != 0 || !isa<gpu::GPUFuncOp>(op))
+      return op->emitError() << "'" << kEqualDimsAttrName
+                             << "' expects an array<i64> of (argument, "
+                                "dimension) pairs on a gpu.func";
+    for (int64_t v : values.asArrayRef())
+      if (v < 0)
+        return op->emitError() << "'" << kEqualDimsAttrName
+                               << "' expects indices, found " << v;
+    auto func = cast<gpu::GPUFuncOp>(op);
+    ArrayRef<int64_t> v = values.asArrayRef();
+    for (size_t i = 0; i < v.size(); i += 2) {
+      auto type = v[i] < (int64_t)func.getNumArguments()
+                      ? dyn_cast<MemRefType>(func.getArgument(v[i]).getType())
+                      : MemRefType();
+      if (!type || v[i + 1] >= type.getRank() ||
+          !type.isDynamicDim(v[i + 1]))
+        return op->emitError()
+               << "'" << kEqualDimsAttrName << "' names dimension " << v[i + 1]
+               << " of argument " << v[i]
+               << ", which is not a dynamic dimension of a memref argument";
+    }
+    return success();
+  }
   // A builder's promise that a TMA copy's coordinates lie inside its
   // tensor map (TmaCoordinates.h): the lowering leaves out their clamp.
   if (attr.getName() == kCoordinatesInRangeAttrName) {

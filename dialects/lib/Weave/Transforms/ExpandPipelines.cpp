@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/Dialect/Weave/IR/EqualDims.h"
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 #include "weave/Dialect/Weave/Transforms/Passes.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/BarrierRing.h"
@@ -227,6 +228,11 @@ void PipelineBuilder::build() {
       b.setInsertionPointToStart(
           cast<BlockArgument>(op.getLhs()).getOwner());
       lhsRows = memref::DimOp::create(b, op.getLhs(), 0);
+      // The runtime refuses such a launch with a message (EqualDims.h);
+      // the trap below is for launches that bypass it.
+      if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+        addEqualDims(func, cast<BlockArgument>(op.getLhs()).getArgNumber(), 0,
+                     cast<BlockArgument>(op.getOut()).getArgNumber(), 0);
     }
     Value outRows = memref::DimOp::create(b, op.getOut(), 0);
     Value differ =

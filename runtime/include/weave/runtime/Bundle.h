@@ -43,6 +43,14 @@ struct DimInfo {
   uint32_t sourceParam = 0;
   /// The dimension, outermost first (an index into the source's shape).
   uint32_t axis = 0;
+  /// No other dimension: the `equals` of a Dim that stands alone.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  /// Index (in KernelInfo::params) of another Dim parameter whose size
+  /// this one must equal at launch (the manifest's `equals=N`), or kNone.
+  /// The compiler records what a kernel assumes, e.g. a matmul pipeline's
+  /// lhs and out rows, so a launch that breaks it is refused with a
+  /// message instead of trapping on the device.
+  uint32_t equals = kNone;
 };
 
 /// The sizes a dimension may have at launch: lo <= size <= hi.
