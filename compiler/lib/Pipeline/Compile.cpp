@@ -442,13 +442,12 @@ static LogicalResult checkArchOfOps(ModuleOp module, StringRef arch) {
   return failure(result.wasInterrupted());
 }
 
-/// Whether `func` issues wgmma: a matmul pipeline (expanded or not), or the
-/// nvgpu op a hand-written kernel may use for it.
+/// Whether `func` issues wgmma, once its pipelines are expanded: the NVVM
+/// op they expand to, or the nvgpu op a hand-written kernel may use.
 static bool issuesWgmma(gpu::GPUFuncOp func) {
   WalkResult found = func.walk([](Operation *op) {
     StringRef name = op->getName().getStringRef();
-    if (isa<MatmulPipelineOp>(op) || name == "nvgpu.warpgroup.mma" ||
-        name == "nvvm.wgmma.mma_async")
+    if (name == "nvvm.wgmma.mma_async" || name == "nvgpu.warpgroup.mma")
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -459,9 +458,10 @@ static bool issuesWgmma(gpu::GPUFuncOp func) {
 /// call of vprintf) makes ptxas serialize every wgmma of the kernel
 /// ("wgmma pipeline crossing function boundary at a function call",
 /// C7510), however cold the call's branch: a printf before a trap in the
-/// all-gather matmul's argument check made its dynamic-shape instance
-/// 3-8% slower than the static one, where the check folds away
-/// (docs/PERF.md, issue #32). Warned at the call, before any output.
+/// all-gather matmul's argument checks made its dynamic-shape instance
+/// 2.7-5% slower than the static one, where the checks fold away (0-0.9%
+/// without it; docs/PERF.md, issue #32). Warned at the call, before any
+/// output.
 static void warnCallsInWgmmaKernels(ModuleOp module) {
   module.walk([](gpu::GPUFuncOp func) {
     if (!issuesWgmma(func))
@@ -604,13 +604,11 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
     if (failed(checkTensorMaps(func, *info, tmaOf)))
       return failure();
     // The lowering computes the ABI again after more passes; it keeps this
-    // order of the tensor maps (kTmaOrderAttrName).
-    unsigned firstTma = info->params.size();
-    for (auto [op, index] : tmaOf)
-      firstTma = std::min(firstTma, index);
+    // order of the tensor maps (kTmaOrderAttrName: the parameter's index,
+    // which orders them as well as their position among the maps).
     for (auto [op, index] : tmaOf)
       op->setAttr(kTmaOrderAttrName,
-                  IntegerAttr::get(IntegerType::get(ctx, 64), index - firstTma));
+                  IntegerAttr::get(IntegerType::get(ctx, 64), index));
     artifacts.bundle.kernels.push_back(std::move(*info));
   }
   if (artifacts.bundle.kernels.empty())

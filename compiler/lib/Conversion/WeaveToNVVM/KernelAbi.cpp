@@ -440,7 +440,7 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
     }
   }
   unsigned firstTma = result.params.size();
-  // Per TMA parameter, the manifest's position of it (kTmaOrderAttrName;
+  // Per TMA parameter, the manifest's index of it (kTmaOrderAttrName;
   // max where none); and each TMA op's parameter, in discovery order.
   SmallVector<int64_t> order;
   llvm::DenseMap<Operation *, unsigned> found;

@@ -43,8 +43,8 @@ inline constexpr llvm::StringLiteral kTmaArgsAttrName = "weave.tma_args";
 inline constexpr llvm::StringLiteral kTmaArgAttrName = "weave.tma_arg";
 
 /// Name of the attribute the manifest's computation (compileModule) puts
-/// on each TMA op: the position of its tensor map among the kernel's TMA
-/// parameters. computeKernelAbi orders the TMA parameters by it when the
+/// on each TMA op: the index of its tensor map's parameter (only their
+/// order matters). computeKernelAbi orders the TMA parameters by it when the
 /// lowering computes the ABI again: the passes between the two may move
 /// ops (a switch's default region, for one), and a walk in another order
 /// would give the cubin another parameter order than the manifest's, which
