@@ -102,6 +102,12 @@ std::vector<int64_t> launchShape(const ParamInfo &param, const KernelArg &arg) {
   return param.shape;
 }
 
+int64_t dimLaunchSize(const KernelInfo &kernel, const ParamInfo &dim,
+                      const std::vector<KernelArg> &args) {
+  size_t src = dim.dim.sourceParam;
+  return launchShape(kernel.params[src], args[src]).at(dim.dim.axis);
+}
+
 ParamInfo withLaunchShape(const ParamInfo &param, const KernelArg &arg) {
   ParamInfo bound = param;
   bound.shape = launchShape(param, arg);
@@ -236,11 +242,6 @@ Status checkKernelArgs(const KernelInfo &kernel,
     }
   }
   // Dimensions the kernel needs equal (DimInfo::equals).
-  auto dimSize = [&](const ParamInfo &dim) {
-    return launchShape(kernel.params[dim.dim.sourceParam],
-                       args[dim.dim.sourceParam])
-        .at(dim.dim.axis);
-  };
   auto dimText = [&](const ParamInfo &dim) {
     return "dimension " + std::to_string(dim.dim.axis) + " of argument " +
            std::to_string(dim.dim.sourceParam) + " ('" +
@@ -254,7 +255,8 @@ Status checkKernelArgs(const KernelInfo &kernel,
     const ParamInfo &other = kernel.params[dim.dim.equals];
     if (other.dim.sourceParam >= args.size())
       continue;
-    int64_t mine = dimSize(dim), theirs = dimSize(other);
+    int64_t mine = dimLaunchSize(kernel, dim, args),
+            theirs = dimLaunchSize(kernel, other, args);
     if (mine != theirs)
       return fail(dimText(dim) + " is " + std::to_string(mine) +
                   ", but the kernel needs it equal to " + dimText(other) +

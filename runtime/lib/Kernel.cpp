@@ -513,9 +513,7 @@ Status Kernel::bindMember(const SymmetricHeap &heap,
     case abi::ParamKind::Dim: {
       // The size of a `?` dimension, from the argument (checkKernelArgs
       // has matched its rank and bounds).
-      size_t src = param.dim.sourceParam;
-      int64_t size =
-          launchShape(info.params[src], args[src]).at(param.dim.axis);
+      int64_t size = dimLaunchSize(info, param, args);
       put(p, &size, 8);
       break;
     }

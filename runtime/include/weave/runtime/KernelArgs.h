@@ -98,6 +98,10 @@ Status checkKernelArgs(const KernelInfo &kernel,
 /// has dynamic dimensions (after checkKernelArgs accepted it), else the
 /// manifest's.
 std::vector<int64_t> launchShape(const ParamInfo &param, const KernelArg &arg);
+/// The size the Dim parameter `dim` of `kernel` carries at this launch: its
+/// dimension of its source argument's launchShape().
+int64_t dimLaunchSize(const KernelInfo &kernel, const ParamInfo &dim,
+                      const std::vector<KernelArg> &args);
 /// Of `variants` (a group's kernels, KernelInfo::variantOf == `group`, in
 /// manifest order), the index of the first whose parameter ranges admit
 /// the launch sizes of `args`; else InvalidArgument naming the sizes and
