@@ -1732,8 +1732,7 @@ Exec::Result Exec::execReadPackets(ReadPacketsOp op,
   auto &list = w.packets[{owner, pv->buf}];
   // Every element must be covered by deposits with this flag (the latest
   // deposit of each element wins).
-  std::vector<const PacketDeposit *> used;
-  // Each element's deposit, for the words it carries.
+  // The deposits read, each with the first element read from it.
   std::vector<std::pair<int64_t, const PacketDeposit *>> from;
   int64_t e = lo;
   int64_t f = at(flag, t);
@@ -1752,11 +1751,10 @@ Exec::Result Exec::execReadPackets(ReadPacketsOp op,
                       std::to_string(f);
       return Block;
     }
-    used.push_back(best);
     from.push_back({e, best});
     e = best->hi;
   }
-  for (auto *d : used)
+  for (auto [first, d] : from)
     a.clock.join(d->vc);
   a.blocked = false;
   w.access(a, op, owner, pv->buf, box.base, box.rows, box.pitch, box.width,
