@@ -264,10 +264,10 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
   // that the two are as likely to swap as the model is to be off, and 256
   // columns move less through L2 (every lhs tile is loaded once per column
   // tile). Among the narrower tiles that are, the fastest estimate.
-  double wide = estimate(teamSize, mShard, n, 256, smCount);
-  int64_t best = 256;
-  double bestEstimate = 0.97 * wide;
-  for (int64_t cols : kNarrowTileCols) {
+  int64_t best = kTileCols[0];
+  double bestEstimate = 0.97 * estimate(teamSize, mShard, n, best, smCount);
+  for (size_t i = 1; i < std::size(kTileCols); ++i) {
+    int64_t cols = kTileCols[i];
     double e = estimate(teamSize, mShard, n, cols, smCount);
     if (e < bestEstimate) {
       best = cols;
@@ -333,9 +333,9 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   auto regret = [&](int64_t first, int64_t last, int64_t cols) {
     double sum = 0;
     for (int64_t m = first; m <= last; m += kRowTile) {
-      double best = estimate(teamSize, m, n, 256);
-      for (int64_t narrow : kNarrowTileCols)
-        best = std::min(best, estimate(teamSize, m, n, narrow));
+      double best = estimate(teamSize, m, n, kTileCols[0]);
+      for (int64_t cols : kTileCols)
+        best = std::min(best, estimate(teamSize, m, n, cols));
       sum += estimate(teamSize, m, n, cols) / best - 1;
     }
     return sum;
@@ -349,9 +349,9 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
       double before = regret(runs[i].first, runs[i].last, runs[i].tileCols) +
                       regret(runs[i + 1].first, runs[i + 1].last,
                              runs[i + 1].tileCols);
-      for (int64_t cols : {int64_t(256), int64_t(192), int64_t(128)}) {
+      for (int64_t cols : kTileCols) {
         double cost = regret(first, last, cols) - before;
-        if ((i == 0 && cols == 256) || cost < added) {
+        if ((i == 0 && cols == kTileCols[0]) || cost < added) {
           at = i;
           merged = {first, last, cols};
           added = cost;

@@ -98,8 +98,9 @@ public:
   /// 1152 (0.0935 / 0.0986, 0.1109 / 0.1299 ms), 256 faster at 2176 and
   /// 3200 (0.2173 / 0.2306, 0.3091 / 0.3210).
   static constexpr double kTile192Efficiency = 0.88;
-  /// The column tiles tileN weighs against 256.
-  static constexpr int64_t kNarrowTileCols[] = {192, 128};
+  /// The column tiles tileN weighs: 256 first (the default, which the
+  /// others must beat by 3%), then the narrower ones.
+  static constexpr int64_t kTileCols[] = {256, 192, 128};
   /// Throughput per column of a tile of `tileCols` columns against 256.
   static double tileEfficiency(int64_t tileCols);
   /// The largest m_shard tileN is asked about for the variants: above it
