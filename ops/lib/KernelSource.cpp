@@ -58,20 +58,21 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                         {"HIDDEN", "1"}};
   if (teamSize) {
     int64_t d = teamSize;
-    // An explicit BLOCKS (an experiment's --set) sizes FLAGS too.
-    int64_t blocks = collectiveBlocks(dtype, count);
-    for (const auto &[name, value] : extra)
-      if (name == "BLOCKS")
-        blocks = std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
+    // An explicit block count (an experiment's --set BLOCKS or PBLOCKS)
+    // sizes what depends on it too.
+    auto blocksOr = [&](const char *key, int64_t derived) {
+      for (const auto &[name, value] : extra)
+        if (name == key)
+          return std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
+      return derived;
+    };
+    int64_t blocks = blocksOr("BLOCKS", collectiveBlocks(dtype, count));
     // The packet (ll_*) kernels: PWORDS 32-bit words per slot (the last
     // one padded where N x T is not whole words), PN the elements they
     // hold, PLINES packets in two halves of D slots, PROWS D x PN.
     int64_t pwords = (count * element + 3) / 4;
     int64_t pn = pwords * 4 / element;
-    int64_t pblocks = packetBlocks(dtype, count);
-    for (const auto &[name, value] : extra)
-      if (name == "PBLOCKS")
-        pblocks = std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
+    int64_t pblocks = blocksOr("PBLOCKS", packetBlocks(dtype, count));
     values.insert(values.end(), {{"PWORDS", str(pwords)},
                                  {"PN", str(pn)},
                                  {"PLINES", str(2 * d * pwords)},
@@ -101,15 +102,7 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
 }
 
 TemplateValues KernelInstance::values() const {
-  // fillTemplate replaces the first value of a key it meets, so a key in
-  // `extra` must replace the derived one rather than follow it.
-  TemplateValues all;
-  for (auto &entry : collectiveValues(teamSize, dtype, count, extra))
-    if (std::none_of(extra.begin(), extra.end(),
-                     [&](const auto &e) { return e.first == entry.first; }))
-      all.push_back(std::move(entry));
-  all.insert(all.end(), extra.begin(), extra.end());
-  return all;
+  return overrideValues(collectiveValues(teamSize, dtype, count, extra), extra);
 }
 
 std::vector<std::string> templateNames() {
