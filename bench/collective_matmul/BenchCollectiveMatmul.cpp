@@ -433,21 +433,19 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
 
   // The semaphore counters are never reset: the kernel counts its launches
   // in `launches` (when it takes it) and waits for that many rounds.
-  auto launch = [&]() -> Status {
+  auto kernelArgs = [&]() {
     std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
     if (c.hasEpoch)
       args.push_back(launches->args());
     if (c.hasDone)
       args.push_back(*done);
-    return kernel->launch(heap, args, streams);
+    return args;
+  };
+  auto launch = [&]() -> Status {
+    return kernel->launch(heap, kernelArgs(), streams);
   };
   if (!kernel->variants().empty()) {
-    std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
-    if (c.hasEpoch)
-      args.push_back(launches->args());
-    if (c.hasDone)
-      args.push_back(*done);
-    Expected<BoundArgs> bound = kernel->bind(heap, args);
+    Expected<BoundArgs> bound = kernel->bind(heap, kernelArgs());
     if (!bound)
       return fail(bound.error());
     r.variant = bound->kernel()->info().name;
