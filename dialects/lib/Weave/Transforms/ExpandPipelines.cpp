@@ -104,7 +104,7 @@ private:
   /// one consumer).
   std::pair<int64_t, int64_t> registerSplit() {
     if (!op.getCallback().empty() && tiling.consumers == 2 &&
-        tiling.tm * tiling.tn / (tiling.consumers * 128) <= 96)
+        tiling.subM * tiling.subN / 128 <= 96)
       return {48, 224};
     return {40, tiling.consumers == 1 ? 240 : 232};
   }
@@ -243,8 +243,8 @@ void PipelineBuilder::build() {
     // call anywhere in the kernel makes ptxas serialize every wgmma
     // (C7510). With this printf and its template's own, the dynamic
     // all-gather matmul ran 2.7-5% slower than the static one, whose checks
-    // fold away; without them 0-0.9% (2 x H100, docs/PERF.md). The ops
-    // check the shapes on the host, with a message.
+    // fold away; without them 0-0.9% (2 x H100, docs/PERF.md). The message
+    // is the runtime's, at launch (equals=, above).
     LLVM::Trap::create(b);
   }
   Value numTilesM = ceilDiv(rows, tiling.tm);
