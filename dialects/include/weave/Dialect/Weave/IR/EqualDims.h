@@ -32,10 +32,6 @@ inline void addEqualDims(Operation *kernel, int64_t a, int64_t x, int64_t b,
   SmallVector<int64_t> values;
   if (auto old = kernel->getAttrOfType<DenseI64ArrayAttr>(kEqualDimsAttrName))
     values.assign(old.asArrayRef().begin(), old.asArrayRef().end());
-  for (size_t i = 0; i + 3 < values.size(); i += 4)
-    if (values[i] == a && values[i + 1] == x && values[i + 2] == b &&
-        values[i + 3] == y)
-      return;
   values.append({a, x, b, y});
   kernel->setAttr(kEqualDimsAttrName,
                   DenseI64ArrayAttr::get(kernel->getContext(), values));
