@@ -141,8 +141,12 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
             h, w_down, "sum", scatter_dim=0, group_name=group_name)
 
     # The block's two collective matmuls alone (--parts): where the block's
-    # time goes.
+    # time goes, each beside local cuBLAS of its whole product (the
+    # reference of issues #31 and #32), the down projection also on uniform
+    # inputs (what weave_bench_matmul_reduce_scatter and torch_fused.py
+    # feed it), since a matmul's speed can depend on its data.
     h_in = act(gathered @ w_gu) if args.parts else None
+    h_uni = uniform(tuple(h_in.shape), 400 + rank, dtype, device) if args.parts else None
 
     def ag_weave():
         return weave.ops.all_gather_matmul(x_weave, w_gu, "tp")
@@ -158,6 +162,22 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         return torch.ops.symm_mem.fused_matmul_reduce_scatter(
             h_in, w_down, "sum", scatter_dim=0, group_name=group_name)
 
+    def ag_cublas():
+        return gathered @ w_gu
+
+    def rs_cublas():
+        return h_in @ w_down
+
+    def rs_weave_uniform():
+        return weave.ops.matmul_reduce_scatter(h_uni, w_down, "tp")
+
+    def rs_torch_uniform():
+        return torch.ops.symm_mem.fused_matmul_reduce_scatter(
+            h_uni, w_down, "sum", scatter_dim=0, group_name=group_name)
+
+    def rs_cublas_uniform():
+        return h_uni @ w_down
+
     reference = nccl().double()
     errors = []
     for fn in (ours, theirs):
@@ -170,8 +190,10 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     del reference
     timed = [("weave", ours), ("torch", theirs), ("nccl", nccl)]
     if args.parts:
-        timed += [("ag_weave", ag_weave), ("ag_torch", ag_torch),
-                  ("rs_weave", rs_weave), ("rs_torch", rs_torch)]
+        timed += [("ag_weave", ag_weave), ("ag_torch", ag_torch), ("ag_cublas", ag_cublas),
+                  ("rs_weave", rs_weave), ("rs_torch", rs_torch), ("rs_cublas", rs_cublas),
+                  ("rs_weave_u", rs_weave_uniform), ("rs_torch_u", rs_torch_uniform),
+                  ("rs_cublas_u", rs_cublas_uniform)]
     for key, fn in timed:
         graph, error = capture(fn, device)
         if graph is None:
@@ -224,12 +246,22 @@ def body(args, rank, world, device, group_name, symm_mem):
                       f"{r['rel_weave']:.2e}", f"{r['rel_torch']:.2e}"])
     print(markdown(header, table))
     if args.parts:
-        header = ["model", "tokens", "TP", "all-gather matmul: weave ms", "torch ms",
-                  "matmul reduce-scatter: weave ms", "torch ms"]
-        print(markdown(header, [[r["model"], str(r["tokens"]), str(r["D"]),
-                                 f"{r['ag_weave']:.3f}", f"{r['ag_torch']:.3f}",
-                                 f"{r['rs_weave']:.3f}", f"{r['rs_torch']:.3f}"]
-                                for r in rows]))
+        # "local cuBLAS": the whole product of the part on one GPU, no
+        # communication (gathered rows @ w_gate_up; h @ w_down).
+        header = ["model", "tokens", "TP", "part", "inputs", "weave ms", "torch ms",
+                  "local cuBLAS ms", "weave / cuBLAS", "torch / weave"]
+        table = []
+        for r in rows:
+            for part, inputs, ours, theirs, local in (
+                    ("all-gather matmul", "block", "ag_weave", "ag_torch", "ag_cublas"),
+                    ("matmul reduce-scatter", "block", "rs_weave", "rs_torch", "rs_cublas"),
+                    ("matmul reduce-scatter", "uniform", "rs_weave_u", "rs_torch_u",
+                     "rs_cublas_u")):
+                ours, theirs, local = r[ours], r[theirs], r[local]
+                table.append([r["model"], str(r["tokens"]), str(r["D"]), part, inputs,
+                              f"{ours:.3f}", f"{theirs:.3f}", f"{local:.3f}",
+                              f"{ours / local:.3f}", f"{theirs / ours:.2f}"])
+        print(markdown(header, table))
     for r in rows:
         for note in r["notes"]:
             print(f"note: {r['model']} {r['tokens']}: {note}")
