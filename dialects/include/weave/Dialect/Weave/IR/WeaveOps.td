@@ -371,7 +371,10 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     the kernel gets one tensor map of that peer's copy; for any other device
     (known only at run time, `0 <= %device < num_devices`) it gets a table
     of one tensor map per member in global memory and reads entry `%device`
-    (docs/ABI.md, "Per-member tables"). Wait for completion with
+    (docs/ABI.md, "Per-member tables"), except in a kernel of a static team:
+    there the compiler (weave-peer-view-stores) stores through a by-value
+    peer view per distance `(%device - device_id) mod D` below 8 and keeps
+    the table only for distances of 8 and more. Wait for completion with
     `weave.wait_smem_to_gmem` before reusing `source` or signalling.
 
     Elements are f16, bf16 or f32: the tensor map types the runtime encodes
