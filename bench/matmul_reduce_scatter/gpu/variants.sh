@@ -13,6 +13,8 @@
 #   w64  sw with grid_tile_width = 64 instead of the interleave (the
 #        schedule of the merged tree 65a55d9)
 #   w8   sw with neither (groups of 8 row tiles, shards in order)
+#   w16  one with groups of 16 row tiles (not timed yet: next.sh; docs/PERF.md,
+#        round 5, "a model of why")
 # Bundles: dynamic m_shard bf16 at K:N 4096:4096 and 14336:8192 (timed at
 # m_shard 1024, 4096: folder a), 7168:4096 and f16 4096:4096 (4096: b),
 # 6912:5120 (2048: c, the down projection of a 14B model with hidden size
@@ -32,10 +34,12 @@ else cp "$SW" "$C/tpl/sw.mlir.in"; fi
 cp "$TPL" "$C/tpl/one.mlir.in"
 sed -e 's/{grid_tile_interleave = @D@ : i64}/{grid_tile_width = 64 : i64}/' "$C/tpl/sw.mlir.in" > "$C/tpl/w64.mlir.in"
 sed -e 's/ {grid_tile_interleave = @D@ : i64}//' "$C/tpl/sw.mlir.in" > "$C/tpl/w8.mlir.in"
+sed -e 's/{grid_tile_interleave = @D@ : i64}/{grid_tile_width = 16 : i64, grid_tile_interleave = @D@ : i64}/' "$C/tpl/one.mlir.in" > "$C/tpl/w16.mlir.in"
+grep -q 'grid_tile_width = 16' "$C/tpl/w16.mlir.in"
 grep -q 'grid_tile_width = 64' "$C/tpl/w64.mlir.in"
 ! grep -q 'grid_tile_interleave' "$C/tpl/w8.mlir.in"
 cp "$BUILD"/bin/{fused_ops,matmul_reduce_scatter,weave_bench_matmul_reduce_scatter} "$C/bin/"
-cp "$HERE"/{gpu.sh,rs.sh,rs4.sh} "$C/"
+cp "$HERE"/{gpu.sh,rs.sh,rs4.sh,next.sh} "$C/"
 cp "$SRC/bench/matmul_reduce_scatter/torch_fused.py" "$C/bench/matmul_reduce_scatter/"
 cp "$SRC/bench/torch_common.py" "$C/bench/"
 W=$BUILD/bin/weavec
@@ -45,7 +49,7 @@ bundle() {
   sed -e "s/@D@/$3/g; s/@T@/$4/g; s/@N@/$5/g; s/@ROWS@/$6/g; s/@K@/$7/g; s/@COLS@/$8/g; s/@NARROW@/arith.truncf/g" "$1" > "$src"
   "$W" "$src" --emit=bundle -o "$2"; rm -f "$src"
 }
-for v in one sw w64 w8; do
+for v in one sw w64 w8 w16; do
   t=$C/tpl/$v.mlir.in; mkdir -p "$C/$v"/{a,b,c}
   bundle "$t" "$C/$v/a/matmul_reduce_scatter_bf16_d2_mdyn_k4096_n4096.wbundle" 2 bf16 '?' '?' 4096 4096
   bundle "$t" "$C/$v/a/matmul_reduce_scatter_bf16_d2_mdyn_k14336_n8192.wbundle" 2 bf16 '?' '?' 14336 8192
