@@ -520,10 +520,8 @@ Status Kernel::bindMember(const SymmetricHeap &heap,
     case abi::ParamKind::Tma: {
       size_t src = param.tma.sourceParam;
       uint32_t member = rank;
-      if (param.tma.isPeerView) {
-        int64_t m = (int64_t(rank) + param.tma.peerOffset) % int64_t(teamSize);
-        member = static_cast<uint32_t>(m < 0 ? m + teamSize : m);
-      }
+      if (param.tma.isPeerView)
+        member = TmaInfo::peerMember(rank, param.tma.peerOffset, teamSize);
       uint64_t address = addressOf(src, member);
       // A buffer with dynamic dimensions may come back at the same address
       // with other sizes: the shape is part of the key.

@@ -58,6 +58,9 @@ void mlir::weave::buildWeaveVerifyPipeline(OpPassManager &pm) {
 void mlir::weave::buildWeaveExpandPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createExpandPipelinesPass());
+  // Before the manifest: it lists the peer views this pass gives stores
+  // to a run-time device.
+  pm.addNestedPass<gpu::GPUModuleOp>(createPeerViewStoresPass());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -60,3 +60,21 @@ func.func @segments_dynamic_cluster(%a: memref<?x4096xf16>, %b: memref<4096x1024
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) cluster_m(2) {grid_tile_segments = 2 : i64} : memref<?x4096xf16>, memref<4096x1024xf16> into memref<?x1024xf16>
   return
 }
+
+// -----
+
+// grid_tile_interleave and grid_tile_segments are two orders of the shards:
+// one or the other.
+func.func @interleave_and_segments(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects grid_tile_segments (2) or grid_tile_interleave (2), not both}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) {grid_tile_segments = 2 : i64, grid_tile_interleave = 2 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @interleave_zero(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op attribute 'grid_tile_interleave' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) {grid_tile_interleave = 0 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}

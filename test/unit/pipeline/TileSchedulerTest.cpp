@@ -273,13 +273,19 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
 TEST(TileOrder, AgreesWithTheBuiltSchedule) {
   struct Case {
     int64_t tilesM, tilesN, cluster, width, splitK, segments, rotate;
+    int64_t interleave = 1;
   };
   for (Case c : {Case{8, 16, 1, 8, 1, 1, -1}, Case{18, 16, 1, 8, 1, 2, 9},
                  Case{36, 16, 1, 8, 1, 4, 27}, Case{16, 16, 1, 8, 1, 2, 0},
                  Case{4, 2, 1, 8, 1, 2, 2}, Case{8, 2, 1, 8, 1, 4, 6},
                  Case{50, 56, 1, 8, 1, 2, -1}, Case{12, 7, 2, 4, 1, 1, 3},
                  Case{16, 4, 2, 8, 1, 2, -1}, Case{9, 5, 1, 4, 3, 1, -1},
-                 Case{7, 3, 1, 8, 2, 1, 4}}) {
+                 Case{7, 3, 1, 8, 2, 1, 4},
+                 // grid_tile_interleave: exact shards, a remainder, rotated
+                 // by a shard, clusters, split-K.
+                 Case{64, 16, 1, 8, 1, 1, 32, 2}, Case{13, 5, 1, 8, 1, 1, -1, 4},
+                 Case{24, 7, 1, 8, 1, 1, 18, 3}, Case{16, 4, 2, 8, 1, 1, 8, 2},
+                 Case{10, 3, 1, 4, 3, 1, 5, 2}, Case{96, 3, 1, 8, 1, 1, 84, 8}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 4);
     ImplicitLocOpBuilder &b = f.b;
@@ -289,11 +295,12 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
                                  : Value();
     TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
                             arith::ConstantIndexOp::create(b, c.tilesN),
-                            c.cluster, c.width, rotate, c.splitK, c.segments);
+                            c.cluster, c.width, rotate, c.splitK, c.segments,
+                            c.interleave);
     scheduler.distribute(Workers{worker, count, rank});
     auto [m, n] = scheduler.tileCoords(t);
     TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
-                    c.splitK, c.segments, c.rotate};
+                    c.splitK, c.segments, c.rotate, c.interleave};
     for (int64_t workers : {1, 2, 3, 5, 16, 132}) {
       IndexEvaluator ev;
       ev.bind(count, workers);
@@ -315,6 +322,72 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
           ASSERT_EQ(ev(n), on) << "tile " << tile << ", " << workers
                                << " workers, rank " << r;
         }
+    }
+  }
+}
+
+/// grid_tile_interleave = I: the walk's q-th row is row q / I of shard
+/// q mod I (shards of floor(rows / I) rows, the rows past them in place),
+/// before the rotation; every tile once; with I dividing the group width
+/// and the rows, every group (and so every run of `width * tilesN` linear
+/// tiles) holds width / I rows of each shard; for a row count known only
+/// at run time (an argument of the kernel) the same order.
+TEST(TileSchedulerInterleave, EveryShardInEveryGroup) {
+  for (auto [tilesM, tilesN, width, shards, rotate] :
+       {std::tuple{64, 16, 8, 2, 32}, {32, 32, 8, 2, 16}, {64, 16, 8, 4, 48},
+        {16, 3, 8, 8, 14}, {13, 5, 8, 4, 0}, {7, 2, 4, 3, 2},
+        {3, 4, 8, 4, 1}, {24, 14, 8, 3, 16}}) {
+    auto ctx = makeContext();
+    // Free inputs: the linear tile and the row-tile count (dynamic M).
+    IndexFunction f(ctx.get(), 2);
+    ImplicitLocOpBuilder &b = f.b;
+    Value t = f.args[0], rows = f.args[1];
+    TileScheduler scheduler(b, rows, arith::ConstantIndexOp::create(b, tilesN),
+                            /*clusterSize=*/1, width,
+                            arith::ConstantIndexOp::create(b, rotate),
+                            /*splitK=*/1, /*segments=*/1, shards);
+    auto [m, n] = scheduler.tileCoords(t);
+    int64_t shardRows = tilesM / shards;
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      IndexEvaluator ev;
+      ev.bind(t, tile);
+      ev.bind(rows, tilesM);
+      int64_t mm = ev(m), nn = ev(n);
+      ASSERT_LT(mm, tilesM);
+      ASSERT_LT(nn, tilesN);
+      ++visits[{mm, nn}];
+      // The plain order's row q of the walk (groups of `width`, row tiles
+      // fastest), then the interleave, then the rotation.
+      int64_t group = tile / (width * tilesN);
+      int64_t groupRows = std::min<int64_t>(width, tilesM - group * width);
+      int64_t inGroup = tile % (width * tilesN);
+      int64_t q = group * width + inGroup % groupRows;
+      int64_t row = q < shardRows * shards
+                        ? q % shards * shardRows + q / shards
+                        : q;
+      EXPECT_EQ(mm, (row + rotate) % tilesM)
+          << "tile " << tile << ", " << shards << " shards of " << shardRows;
+      EXPECT_EQ(nn, inGroup / groupRows);
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    for (auto &[tile, count] : visits)
+      EXPECT_EQ(count, 1);
+    if (tilesM % shards != 0 || width % shards != 0 || tilesM % width != 0)
+      continue;
+    // Every group: width / shards rows of each shard (after the rotation
+    // by whole shards, shard s is rows [s * shardRows, ...)).
+    for (int64_t g = 0; g < tilesM / width; ++g) {
+      std::map<int64_t, int> perShard;
+      for (int64_t i = 0; i < width; ++i) {
+        IndexEvaluator ev;
+        ev.bind(t, g * width * tilesN + i);
+        ev.bind(rows, tilesM);
+        ++perShard[ev(m) / shardRows];
+      }
+      EXPECT_EQ(static_cast<int64_t>(perShard.size()), shards) << "group " << g;
+      for (auto &[shard, count] : perShard)
+        EXPECT_EQ(count, width / shards) << "group " << g << " shard " << shard;
     }
   }
 }

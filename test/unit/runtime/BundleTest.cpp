@@ -1032,6 +1032,38 @@ TEST(TmaTable, VerifyRejectsTableBeforeTeamParams) {
   expectInvalid(b, "expected parameter 2 ('acc.tma_table1') to be rank");
 }
 
+/// A store `on %device` with a device known only at run time and a static
+/// team of D: weave-peer-view-stores sends distance k = (device + D - rank)
+/// mod D below 8 through the peer view of offset k (the manifest's
+/// `view=peer offset=k`; k = 0 the local map), the rest through the table's
+/// entry `device`. The member the host encodes each peer view for is then
+/// the device the kernel meant, for every rank and device of teams of 1 to
+/// 12 (12: distances 8 to 11 through the table). And offsets below zero
+/// (`num_devices - k`) wrap as the floored modulo.
+TEST(TmaPeerView, DistanceSwitchReachesTheDevice) {
+  for (uint32_t team : {1u, 2u, 3u, 4u, 8u, 12u}) {
+    int byValue = 0, byTable = 0;
+    for (uint32_t rank = 0; rank < team; ++rank)
+      for (uint32_t device = 0; device < team; ++device) {
+        uint32_t k = (device + team - rank) % team;
+        if (k >= 8) {
+          ++byTable;
+          continue;
+        }
+        ++byValue;
+        uint32_t member =
+            k == 0 ? rank : TmaInfo::peerMember(rank, int32_t(k), team);
+        EXPECT_EQ(member, device) << "team " << team << ", rank " << rank
+                                  << ", distance " << k;
+      }
+    EXPECT_EQ(byTable, team > 8 ? int(team * (team - 8)) : 0) << team;
+    EXPECT_EQ(byValue + byTable, int(team * team));
+  }
+  EXPECT_EQ(TmaInfo::peerMember(0, -1, 4), 3u);
+  EXPECT_EQ(TmaInfo::peerMember(1, -2, 3), 2u);
+  EXPECT_EQ(TmaInfo::peerMember(5, 7, 12), 0u);
+}
+
 TEST(TmaTable, PlanEntriesInMemberOrder) {
   Bundle b = makeTableBundle();
   const ParamInfo &table = b.kernels[0].params[6];

@@ -182,6 +182,16 @@ TEST(MatmulTiling, TileSchedulerRules) {
                   "expects a static row count with grid_tile_segments and "
                   "cluster_m");
 
+  MatmulTiling interleaved = legal();
+  interleaved.gridTileInterleave = 2;
+  EXPECT_EQ(message(checkTileScheduler(interleaved)), "");
+  interleaved.m = MatmulTiling::kDynamic;
+  EXPECT_EQ(message(checkTileScheduler(interleaved)), "");
+  interleaved.gridTileSegments = 2;
+  expectViolation(checkTileScheduler(interleaved),
+                  "expects grid_tile_segments (2) or grid_tile_interleave "
+                  "(2), not both");
+
   auto clustered = [](int64_t cluster) {
     MatmulTiling t = legal();
     t.clusterM = cluster;

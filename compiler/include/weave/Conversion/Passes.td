@@ -25,4 +25,21 @@ def ConvertWeaveToNVVMPass : Pass<"convert-weave-to-nvvm", "mlir::gpu::GPUModule
   ];
 }
 
+def PeerViewStoresPass : Pass<"weave-peer-view-stores", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Store to a run-time device through by-value peer views";
+  let description = [{
+    Rewrites each `weave.copy_smem_to_gmem ... on %device` of a weave kernel
+    with a static mesh size D whose device is known only at run time into
+    a switch on the distance `(%device - device_id) mod D`: distance k < 8
+    is the same store `on (device_id + k) mod D`, whose tensor map the host
+    passes by value (a peer view; k = 0 the member's own map), and only a
+    team over 8 keeps the per-member table of tensor maps in global memory,
+    for distances of 8 and more (KernelAbi.h, expandPeerViewStores). A store
+    through the table reads its tensor map from global memory, which cost
+    the GEMM + reduce-scatter 63-92 us at D = 2 (docs/PERF.md). Runs after
+    the pipeline expansion, before the manifest is computed.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
 #endif // WEAVE_CONVERSION_PASSES_TD

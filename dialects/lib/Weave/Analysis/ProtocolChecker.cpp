@@ -1947,6 +1947,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.groupWidth = op.getGridTileWidth();
   order.splitK = splitK;
   order.segments = op.getGridTileSegments();
+  order.interleave = op.getGridTileInterleave();
   order.rotateM = op.getRotateM() ? rot : -1;
   int64_t numUnits = order.numUnits(), stepT = order.step(workers);
   for (int64_t u = order.begin(worker, workers); u < numUnits; u += stepT) {

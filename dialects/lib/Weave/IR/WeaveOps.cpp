@@ -1032,6 +1032,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
   t.delayRelease = getDelayRelease();
   t.gridTileWidth = getGridTileWidth();
   t.gridTileSegments = getGridTileSegments();
+  t.gridTileInterleave = getGridTileInterleave();
   t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
               !getAfterLoads().empty() || !getEpilogue().empty();
   if (Value ws = getWorkspace())

@@ -259,7 +259,7 @@ void PipelineBuilder::build() {
                                       cIndex(clusterM));
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
                     op.getRotateM(), tiling.splitK,
-                    op.getGridTileSegments());
+                    op.getGridTileSegments(), op.getGridTileInterleave());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 

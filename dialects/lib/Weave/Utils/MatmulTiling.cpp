@@ -195,6 +195,12 @@ TilingViolation mlir::weave::pipeline::checkBarrierRing(const MatmulTiling &t) {
 
 TilingViolation
 mlir::weave::pipeline::checkTileScheduler(const MatmulTiling &t) {
+  // Segments visit the shards one after the other, interleave visits them
+  // in turns: one order or the other.
+  if (t.gridTileSegments > 1 && t.gridTileInterleave > 1)
+    return Message() << "expects grid_tile_segments ("
+                     << t.gridTileSegments << ") or grid_tile_interleave ("
+                     << t.gridTileInterleave << "), not both";
   // Segments are equal runs of row tiles (of whole clusters): a static
   // count must divide; a dynamic one is the kernel's to check.
   if (t.gridTileSegments > 1) {

@@ -35,6 +35,17 @@ struct TmaInfo {
   /// For peer views: the viewed device is (rank + peerOffset) mod team size.
   int32_t peerOffset = 0;
   bool isPeerView = false;
+
+  /// The member whose copy a peer view of `peerOffset` on member `rank` of
+  /// a team of `teamSize` (> 0) views: the floored (rank + peerOffset) mod
+  /// teamSize, what the kernel computes as (device_id + c) mod D
+  /// (matchPeerOffset) and, for the distance k of a store to a run-time
+  /// device, (device_id + k) mod D (weave-peer-view-stores).
+  static uint32_t peerMember(uint32_t rank, int32_t peerOffset,
+                             uint32_t teamSize) {
+    int64_t m = (int64_t(rank) + peerOffset) % int64_t(teamSize);
+    return static_cast<uint32_t>(m < 0 ? m + teamSize : m);
+  }
 };
 
 /// A Dim parameter: which dimension of which buffer it carries.

@@ -31,15 +31,18 @@ Workers Workers::hardware(ImplicitLocOpBuilder &b, int64_t clusterSize) {
 TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
                              int64_t groupWidth, Value rotateM,
-                             int64_t splitK, int64_t segments)
+                             int64_t splitK, int64_t segments,
+                             int64_t interleave)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
       rotateM(rotateM), clusterSize(clusterSize), groupWidth(groupWidth),
-      splitK(splitK), segments(segments) {
+      splitK(splitK), segments(segments), interleave(interleave) {
   numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterSize));
   segmentRows = segments > 1
                     ? Value(arith::DivUIOp::create(b, numClusterRows,
                                                    cIndex(segments)))
                     : numClusterRows;
+  if (interleave > 1)
+    shardRows = arith::DivUIOp::create(b, numClusterRows, cIndex(interleave));
 }
 
 void TileScheduler::distribute(const Workers &workers) {
@@ -127,6 +130,28 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
   if (segments > 1)
     m = arith::AddIOp::create(b, m, firstOfSegment);
   Value n = arith::DivUIOp::create(b, inGroup, groupRows);
+  if (interleave > 1) {
+    // The shards' rows interleaved (TileOrder::interleaved has the same
+    // arithmetic on integers): position m is row m / I of shard m mod I,
+    // a shard being floor(rows / I) cluster-high rows; rows past the I
+    // shards (a count I does not divide) keep their place. A GEMM +
+    // reduce-scatter's owners are the shards: each wave then holds every
+    // owner's tiles, so its remote stores are a share of its boxes rather
+    // than all of them, while a group still spans `groupWidth` row tiles
+    // and reuses each column tile of the rhs in L2 (what 64-row groups,
+    // the other way to mix owners in a wave, give up at large K x N:
+    // docs/PERF.md, issue #31).
+    Value shards = cIndex(interleave);
+    Value inShards = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::ult, m,
+        arith::MulIOp::create(b, shardRows, shards));
+    Value spread = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, arith::RemUIOp::create(b, m, shards),
+                              shardRows),
+        arith::DivUIOp::create(b, m, shards));
+    m = arith::SelectOp::create(b, inShards, spread, m);
+  }
   if (clusterSize > 1)
     m = arith::AddIOp::create(
         b, arith::MulIOp::create(b, m, cIndex(clusterSize)), clusterRank);

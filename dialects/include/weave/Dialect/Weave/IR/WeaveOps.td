@@ -371,7 +371,10 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     the kernel gets one tensor map of that peer's copy; for any other device
     (known only at run time, `0 <= %device < num_devices`) it gets a table
     of one tensor map per member in global memory and reads entry `%device`
-    (docs/ABI.md, "Per-member tables"). Wait for completion with
+    (docs/ABI.md, "Per-member tables"), except in a kernel of a static team:
+    there the compiler (weave-peer-view-stores) stores through a by-value
+    peer view per distance `(%device - device_id) mod D` below 8 and keeps
+    the table only for distances of 8 and more. Wait for completion with
     `weave.wait_smem_to_gmem` before reusing `source` or signalling.
 
     Elements are f16, bf16 or f32: the tensor map types the runtime encodes
@@ -583,8 +586,19 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       narrows at run time to at most (segment rows - rows one wave of busy
       blocks covers), unless the segments are whole waves tiled by full
       groups, so that a segment's rows complete a wave before the next
-      segment reaches the same rows. With `rotate_m(%r)` the
-      row tiles are visited starting at row tile `%r` and wrapping around;
+      segment reaches the same rows. With `grid_tile_interleave = i`
+      (not with segments) the row tiles are `i` shards of `floor(rows / i)`
+      row tiles each (of whole clusters with `cluster_m`; rows past them
+      keep their place), visited in turns: the walk's `q`-th row (its
+      position in the groups above) is row `q / i` of shard `q mod i`, so
+      a group of 8 row tiles holds `8 / i` rows of every shard and each
+      wave tiles of every shard (e.g. a GEMM + reduce-scatter's owners,
+      whose remote stores then spread over the waves) while the groups
+      stay narrow for L2. It works for a static or dynamic row count and
+      any `i` (`i` dividing the row tiles makes the shards the exact
+      `rows / i` runs). With `rotate_m(%r)` the
+      row tiles are visited starting at row tile `%r` and wrapping around
+      (after the interleave: shard s's rows move by `%r` like any row);
     - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
       `[c, 1, 1]`) the `c` blocks of a cluster compute `c` vertically
       adjacent tiles, rows `c*i .. c*i + c - 1` of the same column tile,
@@ -737,6 +751,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_segments,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_interleave,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,

@@ -124,7 +124,8 @@ struct MatmulTiling {
   /// bound on a dynamic one): the split-K workspace holds a region per
   /// tile. std::nullopt: unbounded.
   std::optional<int64_t> maxRows;
-  int64_t delayRelease = 0, gridTileWidth = 8, gridTileSegments = 1;
+  int64_t delayRelease = 0, gridTileWidth = 8, gridTileSegments = 1,
+          gridTileInterleave = 1;
   /// Whether the op has a region (before_load, callback, after_loads,
   /// epilogue): a region would see row tiles padded to a whole cluster.
   bool regions = false;

@@ -24,6 +24,8 @@ struct TileOrder {
   int64_t clusterSize = 1, groupWidth = 1, splitK = 1, segments = 1;
   /// Row tile the walk starts at; negative: no rotation.
   int64_t rotateM = -1;
+  /// grid_tile_interleave: shards whose row tiles the walk interleaves.
+  int64_t interleave = 1;
 
   static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -41,6 +43,20 @@ struct TileOrder {
   /// A worker's first unit; numUnits() for a worker with none.
   int64_t begin(int64_t worker, int64_t workers) const {
     return worker < step(workers) ? worker : numUnits();
+  }
+
+  /// The walk's cluster-high row `q` with the shards interleaved: the
+  /// first `interleave * shardRows` rows (shardRows = clusterRows() /
+  /// interleave) are `interleave` shards of shardRows rows, and position q
+  /// takes row q / interleave of shard q mod interleave; the rows past them
+  /// (clusterRows() mod interleave) keep their place.
+  int64_t interleaved(int64_t q) const {
+    if (interleave <= 1)
+      return q;
+    int64_t shardRows = clusterRows() / interleave;
+    if (q >= shardRows * interleave)
+      return q;
+    return q % interleave * shardRows + q / interleave;
   }
 
   /// Tile (m, n) of linear tile `t` (a unit's tile is unit / splitK), for
@@ -71,6 +87,7 @@ struct TileOrder {
     int64_t inGroup = t % perGroup;
     int64_t m = firstM + inGroup % groupRows + firstOfSegment;
     int64_t n = inGroup / groupRows;
+    m = interleaved(m);
     if (clusterSize > 1)
       m = m * clusterSize + clusterRank;
     if (rotateM >= 0)

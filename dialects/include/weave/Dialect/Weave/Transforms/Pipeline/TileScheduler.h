@@ -14,8 +14,15 @@
 //    visited one after the other, each in its own groups (its last group
 //    narrower where the width does not divide it), so no group holds rows
 //    of two segments; in a cluster, m is this block's row tile
-//    (`clusterRank`) of the group's cluster-high row; with `rotateM`, row tiles start at that row
-//    tile and wrap around. Every tile is visited exactly once.
+//    (`clusterRank`) of the group's cluster-high row; with `interleave` =
+//    I > 1 the walk's cluster-high row q (its position in the order above)
+//    is mapped, before the cluster and the rotation, to row q / I of shard
+//    q mod I, the shards being I runs of floor(rows / I) cluster-high rows
+//    (rows past I of them keep their place): consecutive rows of a group
+//    go to different shards, so every wave holds tiles of every shard
+//    while a group still spans `groupWidth` row tiles; with `rotateM`, row
+//    tiles start at that row tile and wrap around. Every tile is visited
+//    exactly once.
 //  - with `splitK` = s > 1 the work is `tiles * s` units: unit u is split
 //    `u mod s` of linear tile `u / s` and covers k steps
 //    `[j * numK / s, (j + 1) * numK / s)` (unitOf); the units of a tile
@@ -65,7 +72,8 @@ public:
   /// `numTilesM`, `numTilesN`: index values; `rotateM` may be null.
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
-                int64_t splitK = 1, int64_t segments = 1);
+                int64_t splitK = 1, int64_t segments = 1,
+                int64_t interleave = 1);
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -89,8 +97,8 @@ public:
                     function_ref<void(Value, Value, Value)> afterTile = {});
 
 private:
-  Value numTilesM, numTilesN, numClusterRows, segmentRows, rotateM;
-  int64_t clusterSize, groupWidth, splitK, segments;
+  Value numTilesM, numTilesN, numClusterRows, segmentRows, shardRows, rotateM;
+  int64_t clusterSize, groupWidth, splitK, segments, interleave;
   Value clusterRank, tilesBegin, numTiles, tileStep;
 };
 
