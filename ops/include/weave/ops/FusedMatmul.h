@@ -96,7 +96,10 @@ public:
   /// a third full: counted as a whole tile in the rounds). The model with
   /// it matched the four shapes measured: 192 faster at m_shard 640 and
   /// 1152 (0.0935 / 0.0986, 0.1109 / 0.1299 ms), 256 faster at 2176 and
-  /// 3200 (0.2173 / 0.2306, 0.3091 / 0.3210).
+  /// 3200 (0.2173 / 0.2306, 0.3091 / 0.3210). Through the op's instance
+  /// (its 192-column variant, 2 x H100): 0.1136 ms at m_shard 1152 against
+  /// 0.1296-0.1303 for one 128 x 256 kernel, 1.10x local cuBLAS instead of
+  /// 1.26x (docs/PERF.md, round 5).
   static constexpr double kTile192Efficiency = 0.88;
   /// The column tiles tileN weighs: 256 first (the default, which the
   /// others must beat by 3%), then the narrower ones.

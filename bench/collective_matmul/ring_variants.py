@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Diagnostic variants of an all-gather matmul kernel: where its time goes.
+
+    ring_variants.py KERNEL.mlir OUT_PREFIX [VARIANT ...]
+
+KERNEL.mlir is the template (ops/templates/collective_matmul/
+all_gather_matmul.mlir.in) instantiated for one shape (a static bundle's
+values, or `weave-ops source all_gather_matmul`); for each VARIANT (default:
+all of them) the script writes OUT_PREFIX_<variant>.mlir with one part of
+the ring cut out, to be compiled (weavec --emit=bundle) and timed against
+the kernel itself with weave_bench_collective_matmul, each in a process of
+its own (docs/PERF.md, "The 128 x 192 variants on GPUs, and where the
+ring's time goes"). Except for noready / nodone / nowait (which only drop
+waits that an undisturbed run rarely needs), every variant computes wrong
+rows or races ON PURPOSE: its numbers are timings, never results.
+
+  noready   no wait for the peer's rows (before_load)
+  nodone    no wait for the peer's previous launch (the callback's first store)
+  nowait    neither wait: the forwarding stores and signals alone
+  nofwd     no stores, signals or waits (callback and regions still there)
+  nocb      no callback, before_load or delay_release
+  norot     nocb, and no rotation or shard segments in the schedule
+  noread    the stores without the next step's wait for their source read
+            (the slot is refilled while it is being sent: a race)
+  local     the stores go to this device's own `a` (the same bytes to
+            the same rows: no NVLink) and the peer's rows are not waited for
+"""
+
+import re
+import sys
+
+READY = ("%wait = arith.andi %remote, %first_k : i1",
+         "%wait = arith.constant false")
+DONE = ("%first = arith.cmpi eq, %k, %nt : index",
+        "%first = arith.constant false")
+NEEDED = ("%needed = arith.cmpi uge, %prev_offset, %tps : i32",
+          "%needed = arith.constant false")
+READ_WAIT = ("        weave.wait_smem_to_gmem 0 read_only\n", "")
+LOCAL = ("weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev",
+         "weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %me")
+
+
+def replace(text, *pairs):
+    for old, new in pairs:
+        if text.count(old) != 1:
+            sys.exit("ring_variants.py: expected one '%s' in the kernel, "
+                     "found %d (the template changed?)" %
+                     (old.strip(), text.count(old)))
+        text = text.replace(old, new)
+    return text
+
+
+def no_callback(text):
+    begin = text.find("        before_load {")
+    end = text.find("        after_loads {")
+    if begin < 0 or end < begin:
+        sys.exit("ring_variants.py: no before_load ... after_loads regions")
+    return replace(text[:begin] + text[end:],
+                   ("delay_release(1) rotate_m", "rotate_m"))
+
+
+def no_rotation(text):
+    text = no_callback(text)
+    text = replace(text, ("rotate_m(%own_first)", ""))
+    text, n = re.subn(r", grid_tile_segments = \d+ : i64", "", text)
+    if n != 1:
+        sys.exit("ring_variants.py: expected one grid_tile_segments")
+    return text
+
+
+VARIANTS = {
+    "noready": lambda t: replace(t, READY),
+    "nodone": lambda t: replace(t, DONE),
+    "nowait": lambda t: replace(t, READY, DONE),
+    "nofwd": lambda t: replace(t, NEEDED, READY),
+    "nocb": no_callback,
+    "norot": no_rotation,
+    "noread": lambda t: replace(t, READ_WAIT),
+    "local": lambda t: replace(t, LOCAL, READY),
+}
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    text = open(argv[1]).read()
+    names = argv[3:] or list(VARIANTS)
+    for name in names:
+        if name not in VARIANTS:
+            sys.exit("ring_variants.py: unknown variant '%s' (%s)" %
+                     (name, ", ".join(VARIANTS)))
+        with open("%s_%s.mlir" % (argv[2], name), "w") as out:
+            out.write(VARIANTS[name](text))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,31 @@
+// bench/collective_matmul/ring_variants.py: each diagnostic variant of the
+// all-gather matmul cuts out exactly its part of the ring and still
+// compiles; a template that no longer has a part fails loudly instead of
+// writing an unchanged kernel.
+//
+// RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@PARTS_PER_TILE@/4/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
+// RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v
+// RUN: for v in noready nodone nowait nofwd nocb norot noread local; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+//
+// The kernel itself: two waits, a remote store and a remote signal, the
+// read wait, the callback, the rotation.
+// RUN: grep -c -e 'weave.semaphore_wait' -e 'on %%prev' -e 'read_only' -e 'callback {' -e 'rotate_m(' %t.mlir | FileCheck %s --check-prefix=FULL
+// FULL: 7
+// RUN: grep -c 'weave.semaphore_wait' %t.v_nowait.mlir | FileCheck %s --check-prefix=TWO
+// RUN: grep -c 'arith.constant false' %t.v_nowait.mlir | FileCheck %s --check-prefix=TWO
+// TWO: 2
+// RUN: grep -c 'arith.constant false' %t.v_noready.mlir | FileCheck %s --check-prefix=ONE
+// RUN: grep -c 'arith.constant false' %t.v_nodone.mlir | FileCheck %s --check-prefix=ONE
+// ONE: 1
+// RUN: grep -c '%%needed = arith.constant false' %t.v_nofwd.mlir | FileCheck %s --check-prefix=ONE
+// RUN: not grep -e 'before_load {' -e 'callback {' -e 'delay_release(1) rotate_m' %t.v_nocb.mlir
+// RUN: grep -c 'rotate_m(%%own_first)' %t.v_nocb.mlir | FileCheck %s --check-prefix=ONE
+// RUN: not grep -e 'rotate_m(%%own_first)' -e 'grid_tile_segments = 2' %t.v_norot.mlir
+// RUN: not grep 'read_only' %t.v_noread.mlir
+// RUN: grep -c 'weave.copy_smem_to_gmem %%lhs, %%a\[%%row, %%col\] on %%me$' %t.v_local.mlir | FileCheck %s --check-prefix=ONE
+//
+// RUN: grep -v 'read_only' %t.mlir > %t.changed.mlir
+// RUN: not python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.changed.mlir %t.c noread 2>&1 | FileCheck %s --check-prefix=CHANGED
+// CHANGED: ring_variants.py: expected one 'weave.wait_smem_to_gmem 0 read_only' in the kernel, found 0 (the template changed?)
+// RUN: not python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.c nosuch 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: ring_variants.py: unknown variant 'nosuch'
