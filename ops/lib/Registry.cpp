@@ -64,8 +64,9 @@ std::vector<OpSpec> makeRegistry() {
   // sweep stopped in the all-to-all at 4 MB). The packet (ll) rows of teams
   // 1-2 and the all-to-all-v rows: 2 x H100, 2026-11-26 ("The packet
   // kernels of the latency path on 2 x H100 (issue #30, round 4)"); the
-  // packet kernels were not timed on more than 2 GPUs, so teams from 3
-  // keep the push rows. The fastest kernel of ours
+  // packet rows of teams from 3: 4 x H100, 2026-11-26, 4 KB-1 MB ("The
+  // packet kernels at D = 4"), above which the push / direct / pull rows
+  // of the earlier 4-GPU sweeps stay. The fastest kernel of ours
   // at each size, D = 2 for the rows up to team 2 and D = 4 for the rows
   // from team 3 (a team of 3 takes D = 4's crossovers). Each op's last row
   // also holds team size 0 (an instance for any team size): only the
@@ -102,14 +103,16 @@ std::vector<OpSpec> makeRegistry() {
          /*offered=*/false, /*rankOrder=*/false, {{"barrier", kSems}}}},
        // ll: 2.9-4.8 us up to 256 KB at D = 2 (push 4.5-5.8, NCCL 6.5-8.8,
        // PyTorch's one_shot_all_reduce 8.5-10.7); push at 1 MB (9.0 us, ll
-       // 10.5: the packets' doubled bytes); push (4.3-5.9 us) up to 256 KB
-       // at D = 4 (NCCL 9.7-11.5); push two-shot from 4 MB at D = 2
+       // 10.5: the packets' doubled bytes); at D = 4 ll up to 64 KB (3.6-5.0
+       // us, push 5.1-6.1, NCCL 9.8-11.2), push at 256 KB (7.6, ll 8.2-8.4);
+       // push two-shot from 4 MB at D = 2
        // (1.3-1.7x NCCL to 16 MB) and from 1 MB at D = 4 (0.97-1.57x NCCL to
        // 256 MB); the grid two-shot at D = 2 from 64 MB (2-11% ahead of push
        // two-shot there).
        {{1, 2, 256 << 10, "ll"},
         {1, 2, 1 << 20, "push"},
         {1, 2, 16 << 20, "push_two_shot"},
+        {3, 1024, 64 << 10, "ll"},
         {3, 1024, 256 << 10, "push"},
         {3, 1024, kAny, "push_two_shot"},
         {0, 1024, kAny, "two_shot"}}});
@@ -139,11 +142,11 @@ std::vector<OpSpec> makeRegistry() {
         {"ll_one_block", "all_gather/all_gather_ll", "all_gather_ll", true,
          false, true, {{"lines", kSym}, {"epoch", kLocal}}}},
        // ll (packets, no flag) up to 512 KB per peer at D = 2: 2.9-6.5 us
-       // against push's 4.7-7.0; push copies out of its scratch: cheaper
-       // than direct's ready handshake up to 256 KB per peer at D = 4 (4 x
-       // H100; the paired-load direct kernel wins above).
+       // against push's 4.7-7.0; ll up to 256 KB per peer at D = 4 too
+       // (3.4-8.1 us against push's 5.6-8.8, NCCL 7.4-13.0); the
+       // paired-load direct kernel wins above (4 x H100).
        {{1, 2, 512 << 10, "ll"},
-        {3, 1024, 256 << 10, "push"},
+        {3, 1024, 256 << 10, "ll"},
         {0, 1024, kAny, "direct"}}});
 
   ops.push_back(
@@ -161,10 +164,13 @@ std::vector<OpSpec> makeRegistry() {
         {"ll", "reduce_scatter/ll_reduce_scatter", "ll_reduce_scatter", true,
          true, true, packetState(true)}},
        // ll up to 512 KB per peer at D = 2 (3.1-6.8 us against push's
-       // 4.6-6.9); push sums its scratch locally; the pull kernel reads the
-       // peers in place and wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
+       // 4.6-6.9); at D = 4 up to 64 KB per peer (3.7-5.1 us against push's
+       // 5.5-7.2; push 8.0-8.2 at 256 KB per peer, ll 8.4-8.5); push sums
+       // its scratch locally; the pull kernel reads the peers in place and
+       // wins from 8 MB per peer (D = 2) / 16 MB (D = 4).
        {{1, 2, 512 << 10, "ll"},
         {1, 2, 2 << 20, "push"},
+        {3, 1024, 64 << 10, "ll"},
         {3, 1024, 4 << 20, "push"},
         {0, 1024, kAny, "pull"}}});
 
@@ -186,9 +192,11 @@ std::vector<OpSpec> makeRegistry() {
         {"ll", "all_to_all/ll_all_to_all", "ll_all_to_all", true, true, true,
          packetState(false)}},
        // ll up to 512 KB per pair at D = 2 (3.0-6.5 us against push's
-       // 4.8-7.1); direct from 2 MB per pair (13.6 us at 4 MB, push 15.7).
+       // 4.8-7.1), and up to 256 KB per pair at D = 4 (3.7-8.2 us against
+       // push's 6.1-9.8, NCCL 6.7-14.0); direct from 2 MB per pair (13.6 us
+       // at 4 MB, push 15.7).
        {{1, 2, 512 << 10, "ll"},
-        {3, 1024, 4 << 10, "push"},
+        {3, 1024, 256 << 10, "ll"},
         {0, 1024, kAny, "direct"}}});
 
   ops.push_back(
@@ -218,9 +226,11 @@ std::vector<OpSpec> makeRegistry() {
        // ll up to 512 KB of capacity per pair at D = 2 (2.7-3.6 us, NCCL's
        // grouped send/recv 5.6-6.5, direct 5.6-6.4); direct above (1.0-1.6x
        // NCCL from 2 MB to 32 MB sent; the one-block put kernel 17-390 us).
-       // Teams from 3: direct, whose protocol is the direct all-to-all's
-       // (not timed there).
+       // At D = 4 ll up to 76 KB of capacity per pair, the largest timed
+       // (4.7-6.2 us against direct's 7.8-12.0, NCCL 6.7-11.4), direct
+       // above (its protocol is the direct all-to-all's).
        {{1, 2, 512 << 10, "ll"},
+        {3, 1024, 76242, "ll"},
         {0, 1024, kAny, "direct"}}});
 
   // The all-gather matmul's `a` is symmetric (D x m_shard rows): the

@@ -217,10 +217,11 @@ def test_op_instances_name_their_kernels():
     key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001, "put")
     assert key == "all_gather_bf16_d4_n1001" and kernel == "all_gather"
     assert "memref<4004xbf16, #weave.symmetric>" in source
-    # "auto": the ops' choice table (2 KB per peer on 4 members: push).
+    # "auto": the ops' choice table (2 KB per peer on 4 members: packets).
     key, kernel, source = weave._core.op_instance("all_gather", 4, "bf16", 1001)
-    assert key == "push_all_gather_bf16_d4_n1001" and kernel == "push_all_gather"
-    assert "memref<8008xbf16, #weave.symmetric>" in source  # 2 x 4 scratch slots
+    assert key == "ll_all_gather_bf16_d4_n1001" and kernel == "ll_all_gather"
+    # 2 halves x 4 source slots x 501 packets (1001 bf16 in 32-bit words).
+    assert "memref<4008xi64, #weave.symmetric>" in source
     with pytest.raises(weave.WeaveError, match="not supported"):
         weave._core.op_instance("all_reduce", 2, "f64", 8)
     with pytest.raises(weave.WeaveError, match="unknown op"):
