@@ -129,16 +129,13 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         return nccl_out
 
     def ours():
-        h = act(weave.ops.all_gather_matmul(x_weave, w_gu, "tp"))
-        return weave.ops.matmul_reduce_scatter(h, w_down, "tp")
+        return rs_weave_of(act(weave.ops.all_gather_matmul(x_weave, w_gu, "tp")))()
 
     def theirs():
         # return_A=True keeps PyTorch off its multimem (multicast) path.
         _, outs = torch.ops.symm_mem.fused_all_gather_matmul(
             x_torch, [w_gu], gather_dim=0, group_name=group_name, return_A=True)
-        h = act(outs[0])
-        return torch.ops.symm_mem.fused_matmul_reduce_scatter(
-            h, w_down, "sum", scatter_dim=0, group_name=group_name)
+        return rs_torch_of(act(outs[0]))()
 
     # The block's two collective matmuls alone (--parts): where the block's
     # time goes, each beside local cuBLAS of its whole product (the
@@ -155,28 +152,15 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         return torch.ops.symm_mem.fused_all_gather_matmul(
             x_torch, [w_gu], gather_dim=0, group_name=group_name, return_A=True)[1][0]
 
-    def rs_weave():
-        return weave.ops.matmul_reduce_scatter(h_in, w_down, "tp")
+    def rs_weave_of(h):
+        return lambda: weave.ops.matmul_reduce_scatter(h, w_down, "tp")
 
-    def rs_torch():
-        return torch.ops.symm_mem.fused_matmul_reduce_scatter(
-            h_in, w_down, "sum", scatter_dim=0, group_name=group_name)
+    def rs_torch_of(h):
+        return lambda: torch.ops.symm_mem.fused_matmul_reduce_scatter(
+            h, w_down, "sum", scatter_dim=0, group_name=group_name)
 
-    def ag_cublas():
-        return gathered @ w_gu
-
-    def rs_cublas():
-        return h_in @ w_down
-
-    def rs_weave_uniform():
-        return weave.ops.matmul_reduce_scatter(h_uni, w_down, "tp")
-
-    def rs_torch_uniform():
-        return torch.ops.symm_mem.fused_matmul_reduce_scatter(
-            h_uni, w_down, "sum", scatter_dim=0, group_name=group_name)
-
-    def rs_cublas_uniform():
-        return h_uni @ w_down
+    def cublas_of(lhs, rhs):
+        return lambda: lhs @ rhs
 
     reference = nccl().double()
     errors = []
@@ -190,10 +174,11 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     del reference
     timed = [("weave", ours), ("torch", theirs), ("nccl", nccl)]
     if args.parts:
-        timed += [("ag_weave", ag_weave), ("ag_torch", ag_torch), ("ag_cublas", ag_cublas),
-                  ("rs_weave", rs_weave), ("rs_torch", rs_torch), ("rs_cublas", rs_cublas),
-                  ("rs_weave_u", rs_weave_uniform), ("rs_torch_u", rs_torch_uniform),
-                  ("rs_cublas_u", rs_cublas_uniform)]
+        timed += [("ag_weave", ag_weave), ("ag_torch", ag_torch),
+                  ("ag_cublas", cublas_of(gathered, w_gu))]
+        for suffix, h in (("", h_in), ("_u", h_uni)):
+            timed += [("rs_weave" + suffix, rs_weave_of(h)), ("rs_torch" + suffix, rs_torch_of(h)),
+                      ("rs_cublas" + suffix, cublas_of(h, w_down))]
     for key, fn in timed:
         graph, error = capture(fn, device)
         if graph is None:

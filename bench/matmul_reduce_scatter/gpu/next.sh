@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
-# Not run yet (round 5 ran out of device time): groups of 16 row tiles with
+# Ran on 4 x H100 in the fourth session (docs/PERF.md, "Groups of 16 with
+# the interleave"): groups of 16 row tiles with
 # the interleave (w16) against the template (one, groups of 8) and width 64
 # (w64), alternating, at D = 2 (GPUs 0, 1) and, on 4 GPUs, D = 4. About
 # 150 s on 4 x H100. From the carry of variants.sh at .carry-rs:
 #   OUT=... bash .carry-rs/next.sh
-C=.carry-rs; export OUT; mkdir -p "$OUT"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-. bench/gpu_libs.sh; export_gpu_libs
-SUM=$OUT/summary.txt; LOG=$OUT/log.txt
-run() { local to=$1 name=$2; shift 2; echo "=== $name" >> "$LOG"
-  if timeout "$to" "$@" >> "$LOG" 2>&1; then echo "PASS $name"; else echo "FAIL($?) $name"; fi | tee -a "$SUM"; }
+. .carry-rs/calls.sh
 B=$C/bin/weave_bench_matmul_reduce_scatter; A="--iters 20 --rounds 2 --matmul-bundles $C/bench/matmul"
 for v in w16 one w64 w64 one w16; do
   run 40 "D=2 $v/a" env CUDA_VISIBLE_DEVICES=0,1 $B --bundles $C/$v/a --m-shards 1024,4096 --devices 2 $A

@@ -5,16 +5,7 @@
 # fused_ops: two calls, then three graph replays), then the variants
 # one / sw / w64 / w8 timed against local cuBLAS and cuBLAS + NCCL (the
 # bench checks every output first), then PyTorch's fused op. Logs in $OUT.
-C=.carry-rs; export OUT; mkdir -p "$OUT"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-. bench/gpu_libs.sh; export_gpu_libs
-SUM=$OUT/summary.txt; LOG=$OUT/log.txt
-run() { # TIMEOUT NAME CMD...
-  local to=$1 name=$2; shift 2; local t0=$(date +%s.%N) r
-  echo "=== $name" >> "$LOG"
-  if timeout "$to" "$@" >> "$LOG" 2>&1; then r=PASS; else r="FAIL($?)"; fi
-  printf "%s %6.1fs %s\n" "$r" "$(awk -v a=$t0 -v b=$(date +%s.%N) 'BEGIN{print b-a}')" "$name" | tee -a "$SUM"
-}
+. .carry-rs/calls.sh
 nvidia-smi -L | tee -a "$LOG"
 P=${PHASES:-check bench torch}
 if [[ " $P " == *" check "* ]]; then

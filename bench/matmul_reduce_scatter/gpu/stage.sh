@@ -31,12 +31,5 @@ for t in bf16 f16; do
   cp "$S"/matmul_reduce_scatter_${t}_d2_m{1024,4096}.wbundle "$C/d2s/"
 done
 cp "$S"/matmul_reduce_scatter_bf16_d1_m*.wbundle "$C/d1/"
-fb() { local op=$1; shift; local key; key=$("$BUILD/bin/weave-ops" key "$op" "$@")
-  "$BUILD/bin/weave-ops" source "$op" "$@" -o "$C/fused-bundles/op.mlir"
-  "$BUILD/bin/weavec" "$C/fused-bundles/op.mlir" --emit=bundle -o "$C/fused-bundles/$key.wbundle"
-  rm -f "$C/fused-bundles/op.mlir"; }
-for d in 2 4 8; do for t in bf16 f16; do
-  fb all_gather_matmul --team-size $d --dtype $t --m-shard 128 --k 256 --n 320
-  fb matmul_reduce_scatter --team-size $d --dtype $t --m-shard 128 --k 256 --n 320
-done; done
+. "$HERE/fused_bundles.sh"; fused_bundles "$BUILD" "$C/fused-bundles"
 du -sh "$C"

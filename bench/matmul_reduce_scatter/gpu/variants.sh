@@ -39,7 +39,7 @@ grep -q 'grid_tile_width = 16' "$C/tpl/w16.mlir.in"
 grep -q 'grid_tile_width = 64' "$C/tpl/w64.mlir.in"
 ! grep -q 'grid_tile_interleave' "$C/tpl/w8.mlir.in"
 cp "$BUILD"/bin/{fused_ops,matmul_reduce_scatter,weave_bench_matmul_reduce_scatter} "$C/bin/"
-cp "$HERE"/{gpu.sh,rs.sh,rs4.sh,next.sh} "$C/"
+cp "$HERE"/{gpu.sh,calls.sh,rs.sh,rs4.sh,next.sh} "$C/"
 cp "$SRC/bench/matmul_reduce_scatter/torch_fused.py" "$C/bench/matmul_reduce_scatter/"
 cp "$SRC/bench/torch_common.py" "$C/bench/"
 W=$BUILD/bin/weavec
@@ -78,12 +78,5 @@ done
 bundle "$C/tpl/one.mlir.in" "$C/lb/matmul_reduce_scatter_bf16_d12_n256.wbundle" 12 bf16 256 3072 256 320
 bundle "$C/tpl/one.mlir.in" "$C/lb/matmul_reduce_scatter_bf16_d4_n256.wbundle" 4 bf16 256 1024 256 320
 bundle "$C/tpl/one.mlir.in" "$C/lb/matmul_reduce_scatter_f16_d2_n128.wbundle" 2 f16 128 256 256 320
-fb() { local op=$1; shift; local key; key=$("$BUILD/bin/weave-ops" key "$op" "$@")
-  "$BUILD/bin/weave-ops" source "$op" "$@" -o "$C/fused-bundles/op.mlir"
-  "$W" "$C/fused-bundles/op.mlir" --emit=bundle -o "$C/fused-bundles/$key.wbundle"
-  rm -f "$C/fused-bundles/op.mlir"; }
-for d in 2 4 8; do for t in bf16 f16; do
-  fb all_gather_matmul --team-size $d --dtype $t --m-shard 128 --k 256 --n 320
-  fb matmul_reduce_scatter --team-size $d --dtype $t --m-shard 128 --k 256 --n 320
-done; done
+. "$HERE/fused_bundles.sh"; fused_bundles "$BUILD" "$C/fused-bundles"
 du -sh "$C"
