@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The tensor-parallel MLP block (torch_mlp_block.py, --parts) on a GPU
+# machine without LLVM: the op bundles are compiled here, the Python
+# module is built there (runtime only), then TP = 4 (where there are 4
+# GPUs) and TP = 2 run and print their tables last.
+#
+#   bench/collective_matmul/mlp_block_on_gpu.sh --stage BUILD_DIR CARRY [D...]
+#       (here) every op bundle the block needs at team sizes D (default
+#       2 4), from `torch_mlp_block.py --print-ops D`, into CARRY/mlp
+#   bench/collective_matmul/mlp_block_on_gpu.sh CARRY
+#       (there, from the repository root; logs in $OUT or /tmp/mlp-out)
+#
+# MLP_ARGS adds arguments to torch_mlp_block.py (e.g. "--models 70b");
+# MLP_SECONDS bounds each team size's run (default 60: one TP with both
+# models took about 20 s on 4 x H100, the Python build about 30 s).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ "${1:-}" = "--stage" ]; then
+  BUILD=$(cd "${2:?usage: $0 --stage BUILD_DIR CARRY [D...]}" && pwd) || exit 1
+  CARRY=${3:?usage: $0 --stage BUILD_DIR CARRY [D...]}
+  shift 3
+  mkdir -p "$CARRY/mlp"
+  teams=("$@")
+  [ ${#teams[@]} -eq 0 ] && teams=(2 4)
+  for d in "${teams[@]}"; do
+    python3 "$ROOT/bench/collective_matmul/torch_mlp_block.py" --print-ops "$d"
+  done | while read -r -a op; do
+    key=$("$BUILD/bin/weave-ops" key "${op[@]}") || exit 1
+    "$BUILD/bin/weave-ops" source "${op[@]}" -o "$CARRY/mlp/op.mlir" &&
+      "$BUILD/bin/weavec" "$CARRY/mlp/op.mlir" --emit=bundle -o "$CARRY/mlp/$key.wbundle" ||
+      exit 1
+    echo "staged $key"
+  done || exit 1
+  rm -f "$CARRY/mlp/op.mlir"
+  exit 0
+fi
+
+C=$(cd "${1:?usage: $0 CARRY}" && pwd)
+OUTDIR=${OUT:-/tmp/mlp-out}
+mkdir -p "$OUTDIR"
+cd "$ROOT"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+. bench/gpu_libs.sh
+export_gpu_libs
+start=$SECONDS
+PYB=${PYB:-/tmp/weave-pyb}
+cmake -S . -B "$PYB" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEAVE_ENABLE_COMPILER=OFF \
+  -DPython3_EXECUTABLE="$(command -v python3)" >"$OUTDIR/pyb.log" 2>&1 &&
+  ninja -C "$PYB" weave_python >>"$OUTDIR/pyb.log" 2>&1
+echo "python module: exit $? ($((SECONDS - start)) s)"
+GPUS=$(nvidia-smi -L | grep -c '^GPU')
+for tp in 4 2; do
+  [ "$tp" -gt "$GPUS" ] && continue
+  # shellcheck disable=SC2086
+  CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((tp - 1))) PYTHONPATH=$PYB/python \
+    timeout "${MLP_SECONDS:-60}" python3 bench/collective_matmul/torch_mlp_block.py \
+    --nproc $tp --kernels "$C/mlp" --parts ${MLP_ARGS:-} >"$OUTDIR/mlp_tp$tp.log" 2>&1
+  echo "MLP block TP = $tp: exit $? ($((SECONDS - start)) s)"
+done
+for tp in 4 2; do
+  [ -f "$OUTDIR/mlp_tp$tp.log" ] || continue
+  echo "== TP = $tp"
+  grep -E "^\||differ|note|Error" "$OUTDIR/mlp_tp$tp.log" | tail -16
+done
