@@ -34,7 +34,7 @@ def PeerViewStoresPass : Pass<"weave-peer-view-stores", "mlir::gpu::GPUModuleOp"
     is the same store `on (device_id + k) mod D`, whose tensor map the host
     passes by value (a peer view; k = 0 the member's own map), and only a
     team over 8 keeps the per-member table of tensor maps in global memory,
-    for distances of 8 and more (KernelAbi.h, expandPeerViewStores). A store
+    for distances of 8 and more (PeerViewStores.h, expandPeerViewStores). A store
     through the table reads its tensor map from global memory, which cost
     the GEMM + reduce-scatter 63-92 us at D = 2 (docs/PERF.md). Runs after
     the pipeline expansion, before the manifest is computed.

@@ -8,7 +8,6 @@
 #include "weave/Dialect/Weave/IR/WeaveOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -19,7 +18,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 #include <cstdint>
 
@@ -45,17 +43,8 @@ static std::string scalarDTypes() {
   });
 }
 
-/// Matches `device` against `(device_id + c) mod num_devices` (or plain
-/// `device_id`) and returns `c`: a peer view's tensor map is encoded on the
-/// host, which must compute the same peer. The host takes the floored
-/// modulo of rank + c; the kernel's remui / remsi agree with it only where
-/// rank + c >= 0 in the kernel's arithmetic, so only such offsets match: a
-/// constant c >= 0, or `num_devices - k` with k <= 2 (n - k < 0 needs
-/// n < k <= 2, i.e. n = 1, where every member is 0) or k up to a static
-/// mesh's size. `(me + -1) remui n` at n = 3 computes (rank + 2^64 - 1)
-/// mod 3, not (rank - 1) mod 3. Anything else is not matched and goes
-/// through the per-member table, which uses the device the kernel computes.
-static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
+FailureOr<int64_t> mlir::weave::matchPeerOffset(Value device,
+                                                 int64_t meshSize) {
   auto isTeamSize = [&](Value v) {
     if (v.getDefiningOp<NumDevicesOp>())
       return true;
@@ -100,76 +89,6 @@ static FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize) {
       if (std::optional<int64_t> c = constantTerm(term))
         return *c;
   return failure();
-}
-
-bool mlir::weave::expandPeerViewStores(gpu::GPUFuncOp func) {
-  auto kernel =
-      func->getAttrOfType<KernelAttr>(WeaveDialect::getKernelAttrName());
-  if (!kernel || kernel.getMesh().isDynamic())
-    return false;
-  MeshAttr mesh = kernel.getMesh();
-  int64_t team = mesh.getSize();
-  SmallVector<CopySmemToGmemOp> stores;
-  func.walk([&](CopySmemToGmemOp store) {
-    auto target = dyn_cast<MemRefType>(store.getTarget().getType());
-    if (store.getDevice() && target && isSymmetric(target) &&
-        failed(matchPeerOffset(store.getDevice(), team)))
-      stores.push_back(store);
-  });
-  int64_t byValue = std::min(team, kMaxPeerViewDistances);
-  for (CopySmemToGmemOp store : stores) {
-    OpBuilder b(store);
-    Location loc = store.getLoc();
-    Value device = store.getDevice();
-    Value me =
-        DeviceIdOp::create(b, loc, b.getIndexType(), mesh.getAxis());
-    Value size = arith::ConstantIndexOp::create(b, loc, team);
-    // (device + D - me) mod D: never below zero, as device, me < D.
-    Value distance = arith::RemUIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc,
-                              arith::AddIOp::create(b, loc, device, size), me),
-        size);
-    SmallVector<int64_t> cases(byValue);
-    std::iota(cases.begin(), cases.end(), 0);
-    auto choice = scf::IndexSwitchOp::create(b, loc, TypeRange{}, distance,
-                                             cases, cases.size());
-    for (int64_t k = 0; k < byValue; ++k) {
-      b.setInsertionPointToStart(&choice.getCaseRegions()[k].emplaceBlock());
-      if (k == 0) {
-        // This member's own copy: the kernel's own (by-value) map.
-        auto own = cast<CopySmemToGmemOp>(b.clone(*store));
-        own.getDeviceMutable().clear();
-      } else {
-        // (me + k) mod D, the form matchPeerOffset reads as offset k.
-        Value peer = arith::RemUIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc, me,
-                                  arith::ConstantIndexOp::create(b, loc, k)),
-            size);
-        auto atDistance = cast<CopySmemToGmemOp>(b.clone(*store));
-        atDistance.getDeviceMutable().assign(peer);
-      }
-      scf::YieldOp::create(b, loc);
-    }
-    b.setInsertionPointToStart(&choice.getDefaultRegion().emplaceBlock());
-    scf::YieldOp::create(b, loc);
-    b.setInsertionPointAfter(choice);
-    if (team > byValue) {
-      // Distances of 8 and more through the table, after the switch rather
-      // than in its default region: the manifest then lists the table after
-      // the peer views, as a walk after the SCF lowering (which moves a
-      // default region after the cases) finds it.
-      Value far = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::uge, distance,
-          arith::ConstantIndexOp::create(b, loc, byValue));
-      auto ifFar = scf::IfOp::create(b, loc, far, /*withElseRegion=*/false);
-      b.setInsertionPointToStart(ifFar.thenBlock());
-      b.clone(*store);
-    }
-    store.erase();
-  }
-  return !stores.empty();
 }
 
 /// What a kernel argument may be, for messages that reject one.

@@ -32,7 +32,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -41,7 +40,6 @@
 
 namespace mlir::weave {
 #define GEN_PASS_DEF_CONVERTWEAVETONVVMPASS
-#define GEN_PASS_DEF_PEERVIEWSTORESPASS
 #include "weave/Conversion/Passes.h.inc"
 } // namespace mlir::weave
 
@@ -1454,15 +1452,6 @@ LogicalResult materializeKernelAbi(gpu::GPUFuncOp func) {
   func->removeAttr(kEqualDimsAttrName);
   return success();
 }
-
-/// weave-peer-view-stores: expandPeerViewStores on every weave kernel.
-struct PeerViewStoresPass
-    : public mlir::weave::impl::PeerViewStoresPassBase<PeerViewStoresPass> {
-  void runOnOperation() override {
-    for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
-      expandPeerViewStores(func);
-  }
-};
 
 struct ConvertWeaveToNVVMPass
     : public mlir::weave::impl::ConvertWeaveToNVVMPassBase<ConvertWeaveToNVVMPass> {

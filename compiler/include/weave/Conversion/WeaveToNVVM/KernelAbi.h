@@ -79,28 +79,17 @@ LogicalResult verifyKernelInterface(gpu::GPUFuncOp func);
 /// that disagreed failed in the bundle check as "a compiler bug", at 1:1).
 LogicalResult verifyVariantGroups(Operation *module);
 
-/// The most distances from this member whose stores `on` a device known
-/// only at run time get a by-value peer view each (expandPeerViewStores):
-/// 0 (the member's own map) to 7. Their tensor maps are 128 bytes of the
-/// 4096-byte parameter space each; a team over 8 reads the rest from the
-/// per-member table.
-inline constexpr int64_t kMaxPeerViewDistances = 8;
-
-/// Rewrites each `weave.copy_smem_to_gmem ... on %device` of the kernel
-/// `func` whose device is known only at run time (no constant offset from
-/// this member: matchPeerOffset) and whose mesh size D is static, so that
-/// it stores through by-value tensor maps instead of the per-member table
-/// in global memory: an `scf.index_switch` on the distance
-/// `(%device + D - device_id) mod D`, whose case k < min(D, 8) is the same
-/// store `on (device_id + k) mod D` (a peer view, offset k; k = 0 the
-/// member's own map, no `on`), then, only for D > 8, the store `on
-/// %device` (the table) where the distance is 8 or more. `%device` must be
-/// a member (0 <= %device < D), as the op requires. Kernels with a dynamic
-/// mesh size and stores to a constant offset are left as they are.
-/// (Through the table the GEMM + reduce-scatter's stores cost 63-92 us
-/// more than through by-value maps on 2 x H100: docs/PERF.md.) Returns
-/// whether it rewrote anything.
-bool expandPeerViewStores(gpu::GPUFuncOp func);
+/// Matches `device` against `(device_id + c) mod num_devices` (or plain
+/// `device_id`) and returns `c`: a peer view's tensor map is encoded on the
+/// host, which must compute the same peer. The host takes the floored
+/// modulo of rank + c; the kernel's remui / remsi agree with it only where
+/// rank + c >= 0 in the kernel's arithmetic, so only such offsets match: a
+/// constant c >= 0, or `num_devices - k` with k <= 2 (n - k < 0 needs
+/// n < k <= 2, i.e. n = 1, where every member is 0) or k up to a static
+/// mesh's size. `(me + -1) remui n` at n = 3 computes (rank + 2^64 - 1)
+/// mod 3, not (rank - 1) mod 3. Anything else is not matched and goes
+/// through the per-member table, which uses the device the kernel computes.
+FailureOr<int64_t> matchPeerOffset(Value device, int64_t meshSize);
 
 /// Computes the ABI of a `gpu.func` carrying `#weave.kernel`. Emits an error
 /// on the function and fails for parameters the ABI cannot express.
