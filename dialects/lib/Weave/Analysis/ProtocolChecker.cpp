@@ -267,6 +267,16 @@ struct Agent {
   std::vector<Frame> stack;
   DenseMap<Value, Val> vals;
   VC clock;
+  /// What a packet this agent deposits orders before it: its clock at its
+  /// launch's start (a kernel boundary orders everything before it) or at
+  /// its last release (a signal, or a fence of the memory model). A packet
+  /// store is relaxed: the agent's plain accesses after that point are not
+  /// ordered before a reader of the packet.
+  VC released;
+  /// The agent that stands for this agent's packet deposits (-1: none yet):
+  /// a deposit is stamped by it, so that a reader that joins the deposit
+  /// learns the deposit and `released`, not the depositor's whole clock.
+  int packetChannel = -1;
   bool done = false;
   bool blocked = false;
   std::string blockReason;
@@ -508,11 +518,30 @@ struct World {
       a->clock = parent->clock;
     else
       a->clock = memberEnd[member];
+    a->released = parent ? parent->released : a->clock;
     a->tick();
     agents.push_back(std::move(a));
     Agent *p = agents.back().get();
     live[member].push_back(p);
     return p;
+  }
+
+  /// The agent that stamps `a`'s packet deposits (made on first use): never
+  /// scheduled (done), named as `a` in findings.
+  Agent &packetChannelOf(Agent &a) {
+    if (a.packetChannel < 0) {
+      auto ch = std::make_unique<Agent>();
+      ch->id = agents.size();
+      ch->member = a.member;
+      ch->launch = a.launch;
+      ch->block = a.block;
+      ch->role = a.role;
+      ch->threads = a.threads;
+      ch->done = true;
+      a.packetChannel = ch->id;
+      agents.push_back(std::move(ch));
+    }
+    return *agents[a.packetChannel];
   }
 
   /// The pipelines' shared-memory rings (one buffer per operand and block),
@@ -936,6 +965,7 @@ struct Exec {
   }
   void release() {
     // Bulk stores still in flight are not covered by this release.
+    a.released = a.clock;
     a.tick();
   }
   /// Completes the bulk groups but the last `keep` (reads only, for a
@@ -1644,17 +1674,29 @@ Exec::Result Exec::execCopy(Operation *op, Value src, Value srcDev, Value dst,
         w.access(a, op, owner, v.buf, b.base, b.rows, b.pitch, b.width, write,
                  false, what);
       if (packets && write) {
+        // The deposit is checked with all the depositor knows (it comes
+        // after all of it in program order) but stamped by its packet
+        // channel, and a reader joins only the channel's stamp and the
+        // depositor's last release: a packet store is relaxed, so the
+        // depositor's plain writes since its launch began or its last
+        // release are not ordered before the packet's reader (a flag sent
+        // as a packet after plain data is a race).
+        Agent &ch = w.packetChannelOf(a);
+        ch.clock = a.clock;
+        ch.tick();
         PacketDeposit dep;
         dep.lo = b.base / v.elemBytes;
         dep.hi = dep.lo + b.rows * b.width / v.elemBytes;
         dep.flag = at(flagLanes, t);
-        dep.vc = a.clock;
+        dep.vc = a.released;
+        dep.vc.set(ch.id, ch.now());
         auto &list = w.packets[{owner, v.buf}];
         list.push_back(std::move(dep));
         // Writing packets over ones not yet read is a race with the reader:
         // recorded as a plain write (readers acquire the deposits they read).
-        w.access(a, op, owner, v.buf, b.base, b.rows, b.pitch, b.width, true,
+        w.access(ch, op, owner, v.buf, b.base, b.rows, b.pitch, b.width, true,
                  false, what);
+        a.clock.set(ch.id, ch.now());
         // A reader of this deposit acquires what came before it, not what
         // the depositor does after: without a tick, the depositor's later
         // accesses kept the deposit's stamp and looked ordered before every
@@ -2109,6 +2151,13 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     a.blockSync();
     return Next;
   }
+  // A fence of the memory model (not a proxy fence) makes a later relaxed
+  // store, such as a packet, a release of what came before it.
+  if (!isa<NVVM::FenceProxyOp>(op) &&
+      (op->getName().getStringRef().starts_with("nvvm.fence.sc") ||
+       op->getName().getStringRef() == "nvvm.memory_barrier" ||
+       op->getName().getStringRef() == "nvvm.memory.barrier"))
+    a.released = a.clock;
   if (isa<gpu::PrintfOp, NVVM::FenceProxyOp, gpu::ReturnOp>(op) ||
       op->getName().getStringRef().starts_with("nvvm.fence") ||
       op->getName().getStringRef() == "nvvm.memory_barrier" ||
