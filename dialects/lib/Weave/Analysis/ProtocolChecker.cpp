@@ -2151,19 +2151,18 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     a.blockSync();
     return Next;
   }
-  // A fence of the memory model (not a proxy fence) makes a later relaxed
-  // store, such as a packet, a release of what came before it.
-  if (!isa<NVVM::FenceProxyOp>(op) &&
-      (op->getName().getStringRef().starts_with("nvvm.fence.sc") ||
-       op->getName().getStringRef() == "nvvm.memory_barrier" ||
-       op->getName().getStringRef() == "nvvm.memory.barrier"))
+  StringRef opName = op->getName().getStringRef();
+  bool memoryBarrier =
+      opName == "nvvm.memory_barrier" || opName == "nvvm.memory.barrier";
+  // A fence of the memory model (not a proxy fence: nvvm.fence.proxy*)
+  // makes a later relaxed store, such as a packet, a release of what came
+  // before it.
+  if (opName.starts_with("nvvm.fence.sc") || memoryBarrier)
     a.released = a.clock;
   if (isa<gpu::PrintfOp, NVVM::FenceProxyOp, gpu::ReturnOp>(op) ||
-      op->getName().getStringRef().starts_with("nvvm.fence") ||
-      op->getName().getStringRef() == "nvvm.memory_barrier" ||
-      op->getName().getStringRef() == "nvvm.memory.barrier" ||
+      opName.starts_with("nvvm.fence") || memoryBarrier ||
       // Warp synchronization: the block runs in lock step already.
-      op->getName().getStringRef() == "nvvm.bar.warp.sync")
+      opName == "nvvm.bar.warp.sync")
     return Next;
   if (op->getName().getStringRef() == "llvm.intr.trap") {
     Finding f;
