@@ -106,3 +106,28 @@ func.func @no_out_bad_type(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>) {
   }
   return
 }
+
+// -----
+
+// The combine region takes the epilogue's box and indices and the lane.
+func.func @combine_arity(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects combine to take a 64x64xf16 box in workgroup memory and 4 indices (box, m, n, box index, lane), got (4 arguments)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(2)
+      : memref<256x64xf16>, memref<64x256xf16> into memref<256x256xf16>
+      combine {
+  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+  }
+  return
+}
+
+// -----
+
+func.func @combine_box_type(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects combine to take a 64x32xf32 box in workgroup memory and 4 indices (box, m, n, box index, lane), got (5 arguments)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(2)
+      : memref<256x64xf16>, memref<64x256xf16> into memref<256x256xf32>
+      combine {
+  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index, %lane: index):
+  }
+  return
+}

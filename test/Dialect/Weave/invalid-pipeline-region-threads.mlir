@@ -169,3 +169,23 @@ func.func @epilogue_shuffle(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: 
   }
   return
 }
+
+// -----
+
+// The combine region runs on the 128 threads of a consumer warpgroup: a
+// block barrier there waits for the producer and the other consumer, which
+// never reach it. (Warp-wide ops are fine there: whole warps run it.)
+func.func @barrier_in_combine(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-note @below {{in this pipeline}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> combine {
+  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index, %lane: index):
+    %v = arith.constant 1 : i32
+    %w = arith.constant -1 : i32
+    %o = arith.constant 0 : i32
+    %s, %ok = gpu.shuffle xor %v, %o, %w : i32
+    // expected-error @below {{'gpu.barrier' cannot be used in the combine region of a weave.matmul_pipeline: it waits for threads that do not run the region (it runs on the 128 threads of a consumer warpgroup), so it would deadlock}}
+    gpu.barrier
+    weave.yield
+  }
+  return
+}

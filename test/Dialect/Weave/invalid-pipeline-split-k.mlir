@@ -53,7 +53,7 @@ func.func @workspace_too_small(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16
 // -----
 
 func.func @with_epilogue(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf32>, %ws: memref<1048576xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects no callback or epilogue region with split_k(2) (units see partial sums)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects no callback, combine or epilogue region with split_k(2) (units see partial sums)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(2) workspace(%ws : memref<1048576xf32>) : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf32> epilogue {
   ^bb0(%box: memref<64x32xf32, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
     weave.yield

@@ -273,7 +273,7 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
 TEST(TileOrder, AgreesWithTheBuiltSchedule) {
   struct Case {
     int64_t tilesM, tilesN, cluster, width, splitK, segments, rotate;
-    int64_t interleave = 1;
+    int64_t interleave = 1, lag = 0;
   };
   for (Case c : {Case{8, 16, 1, 8, 1, 1, -1}, Case{18, 16, 1, 8, 1, 2, 9},
                  Case{36, 16, 1, 8, 1, 4, 27}, Case{16, 16, 1, 8, 1, 2, 0},
@@ -285,7 +285,14 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
                  // by a shard, clusters, split-K.
                  Case{64, 16, 1, 8, 1, 1, 32, 2}, Case{13, 5, 1, 8, 1, 1, -1, 4},
                  Case{24, 7, 1, 8, 1, 1, 18, 3}, Case{16, 4, 2, 8, 1, 1, 8, 2},
-                 Case{10, 3, 1, 4, 3, 1, 5, 2}, Case{96, 3, 1, 8, 1, 1, 84, 8}}) {
+                 Case{10, 3, 1, 4, 3, 1, 5, 2}, Case{96, 3, 1, 8, 1, 1, 84, 8},
+                 // grid_tile_lag: shorter and longer than a shard, a
+                 // remainder, clusters, many shards.
+                 Case{64, 16, 1, 16, 1, 1, 32, 2, 4},
+                 Case{13, 5, 1, 8, 1, 1, -1, 4, 2},
+                 Case{24, 7, 1, 8, 1, 1, 16, 3, 100},
+                 Case{16, 4, 2, 8, 1, 1, 8, 2, 1},
+                 Case{96, 3, 1, 16, 1, 1, 84, 8, 5}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 4);
     ImplicitLocOpBuilder &b = f.b;
@@ -296,11 +303,11 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
     TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
                             arith::ConstantIndexOp::create(b, c.tilesN),
                             c.cluster, c.width, rotate, c.splitK, c.segments,
-                            c.interleave);
+                            c.interleave, c.lag);
     scheduler.distribute(Workers{worker, count, rank});
     auto [m, n] = scheduler.tileCoords(t);
     TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
-                    c.splitK, c.segments, c.rotate, c.interleave};
+                    c.splitK, c.segments, c.rotate, c.interleave, c.lag};
     for (int64_t workers : {1, 2, 3, 5, 16, 132}) {
       IndexEvaluator ev;
       ev.bind(count, workers);
@@ -389,6 +396,66 @@ TEST(TileSchedulerInterleave, EveryShardInEveryGroup) {
       for (auto &[shard, count] : perShard)
         EXPECT_EQ(count, width / shards) << "group " << g << " shard " << shard;
     }
+  }
+}
+
+/// grid_tile_lag = L: every tile once, and with L = 0 the plain
+/// interleave's order. Row r of the last shard sits at least L walk rows
+/// after row r of any other shard (L * I in the middle of the walk, less
+/// at the tail, where the last shard's rows follow one another), so where
+/// that is a whole group
+/// (width) or more, every tile of row r of every other shard comes before
+/// the first tile of the last shard's row r (the property a GEMM +
+/// reduce-scatter's own tiles wait on); for a row count known only at run
+/// time.
+TEST(TileSchedulerInterleave, LastShardTrailsByTheLag) {
+  for (auto [tilesM, tilesN, width, shards, lag] :
+       {std::tuple{64, 16, 16, 2, 16}, {64, 16, 16, 2, 8}, {32, 32, 16, 2, 100},
+        {64, 16, 16, 4, 5}, {64, 16, 8, 4, 8}, {16, 3, 8, 8, 1},
+        {13, 5, 2, 4, 3}, {7, 2, 2, 3, 2}, {24, 14, 8, 3, 0}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 2);
+    ImplicitLocOpBuilder &b = f.b;
+    Value t = f.args[0], rows = f.args[1];
+    TileScheduler scheduler(b, rows, arith::ConstantIndexOp::create(b, tilesN),
+                            /*clusterSize=*/1, width, /*rotateM=*/Value(),
+                            /*splitK=*/1, /*segments=*/1, shards, lag);
+    auto [m, n] = scheduler.tileCoords(t);
+    TileOrder plain{tilesM, tilesN, 1, width, 1, 1, -1, shards, 0};
+    int64_t shardRows = tilesM / shards;
+    int64_t l = std::min<int64_t>(lag, shardRows);
+    // Walk position of each tile; the last position of each (shard, row).
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    std::map<std::pair<int64_t, int64_t>, int64_t> lastOf, firstOf;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      IndexEvaluator ev;
+      ev.bind(t, tile);
+      ev.bind(rows, tilesM);
+      int64_t mm = ev(m), nn = ev(n);
+      ++visits[{mm, nn}];
+      if (lag == 0) {
+        auto [pm, pn] = plain.coords(tile, 0, 0);
+        EXPECT_EQ(mm, pm) << "tile " << tile;
+        EXPECT_EQ(nn, pn) << "tile " << tile;
+      }
+      if (mm >= shardRows * shards)
+        continue;
+      std::pair<int64_t, int64_t> key{mm / shardRows, mm % shardRows};
+      lastOf[key] = tile;
+      if (!firstOf.count(key))
+        firstOf[key] = tile;
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+    for (auto &[tile, count] : visits)
+      EXPECT_EQ(count, 1);
+    if (l == 0 || l < width)
+      continue;
+    for (int64_t r = 0; r < shardRows; ++r)
+      for (int64_t s = 0; s + 1 < shards; ++s)
+        EXPECT_LT(lastOf[std::make_pair(s, r)],
+                  firstOf[std::make_pair(int64_t(shards - 1), r)])
+            << "row " << r << " of the last shard, shard " << s << ", lag "
+            << lag;
   }
 }
 

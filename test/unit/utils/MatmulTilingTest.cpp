@@ -187,10 +187,18 @@ TEST(MatmulTiling, TileSchedulerRules) {
   EXPECT_EQ(message(checkTileScheduler(interleaved)), "");
   interleaved.m = MatmulTiling::kDynamic;
   EXPECT_EQ(message(checkTileScheduler(interleaved)), "");
+  interleaved.gridTileLag = 3;
+  EXPECT_EQ(message(checkTileScheduler(interleaved)), "");
   interleaved.gridTileSegments = 2;
   expectViolation(checkTileScheduler(interleaved),
                   "expects grid_tile_segments (2) or grid_tile_interleave "
                   "(2), not both");
+  MatmulTiling lagged = legal();
+  lagged.gridTileLag = 3;
+  expectViolation(checkTileScheduler(lagged),
+                  "expects grid_tile_interleave of at least 2 with "
+                  "grid_tile_lag (3): the lag delays the last of the "
+                  "interleaved shards");
 
   auto clustered = [](int64_t cluster) {
     MatmulTiling t = legal();

@@ -51,6 +51,10 @@ using namespace mlir::weave;
 
 namespace {
 
+/// Threads of a warpgroup: a consumer's leader is thread 128 of the block
+/// (warpgroup 1), and a combine region runs on all of the warpgroup's.
+constexpr int64_t kWarpgroupLanes = 128;
+
 //===----------------------------------------------------------------------===//
 // Values
 //===----------------------------------------------------------------------===//
@@ -1953,6 +1957,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   // nothing in it talks to another member.
   if (op.getBeforeLoad().empty() && op.getCallback().empty() &&
       op.getAfterLoads().empty() && op.getEpilogue().empty() &&
+      op.getCombine().empty() &&
       lhs->space != Space::Symmetric && rhs->space != Space::Symmetric &&
       out->space != Space::Symmetric)
     return Next;
@@ -1990,6 +1995,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.splitK = splitK;
   order.segments = op.getGridTileSegments();
   order.interleave = op.getGridTileInterleave();
+  order.lag = op.getGridTileLag();
   order.rotateM = op.getRotateM() ? rot : -1;
   int64_t numUnits = order.numUnits(), stepT = order.step(workers);
   for (int64_t u = order.begin(worker, workers); u < numUnits; u += stepT) {
@@ -2671,13 +2677,30 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       int64_t boxCols = 128 / outBytes;
       int64_t boxes =
           (ps.tileM / 64) * std::max<int64_t>(ps.tileN / boxCols, 1);
-      if (!op.getEpilogue().empty() && a.roleBox < boxes) {
-        Block &body = op.getEpilogue().front();
-        int64_t i = a.roleBox++;
-        pushRegion(op.getEpilogue(),
-                   {smemView(body.getArgument(0)), Val::integer(st.m),
-                    Val::integer(st.n), Val::integer(i)},
-                   128);
+      // Per box: the combine region on each of the warpgroup's 128
+      // threads (threads 128.., one after the other: they split the box,
+      // and each one's reads are its own), then the epilogue on its
+      // leader. roleBox counts these runs.
+      bool combine = !op.getCombine().empty();
+      bool epilogue = !op.getEpilogue().empty();
+      int64_t perBox = (combine ? kWarpgroupLanes : 0) + (epilogue ? 1 : 0);
+      if (perBox > 0 && a.roleBox < boxes * perBox) {
+        int64_t i = a.roleBox / perBox, run = a.roleBox % perBox;
+        ++a.roleBox;
+        if (combine && run < kWarpgroupLanes) {
+          Block &body = op.getCombine().front();
+          pushRegion(op.getCombine(),
+                     {smemView(body.getArgument(0)), Val::integer(st.m),
+                      Val::integer(st.n), Val::integer(i),
+                      Val::integer(run)},
+                     kWarpgroupLanes + run);
+        } else {
+          Block &body = op.getEpilogue().front();
+          pushRegion(op.getEpilogue(),
+                     {smemView(body.getArgument(0)), Val::integer(st.m),
+                      Val::integer(st.n), Val::integer(i)},
+                     kWarpgroupLanes);
+        }
         progressed = true;
         return true;
       }

@@ -987,17 +987,20 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
     if (getSplitK() > 1 && getClusterM() != 1)
       return emitOpError() << "expects cluster_m(1) with split_k("
                            << getSplitK() << ")";
-    if (getSplitK() > 1 && (!getEpilogue().empty() || !getCallback().empty()))
-      return emitOpError() << "expects no callback or epilogue region with "
-                              "split_k("
+    if (getSplitK() > 1 && (!getEpilogue().empty() || !getCallback().empty() ||
+                            !getCombine().empty()))
+      return emitOpError() << "expects no callback, combine or epilogue "
+                              "region with split_k("
                            << getSplitK() << ") (units see partial sums)";
   }
   // An epilogue's box index depends on the tile: the tile must be fixed,
   // explicitly or by a callback's tile arguments (the chooser then picks
   // the stages and what else is free).
-  if (!getTileMAttr() && !getEpilogue().empty() && getCallback().empty())
-    return emitOpError() << "expects the tile fixed with an epilogue region "
-                            "(its box index depends on the tile): write "
+  if (!getTileMAttr() && (!getEpilogue().empty() || !getCombine().empty()) &&
+      getCallback().empty())
+    return emitOpError() << "expects the tile fixed with an epilogue or "
+                            "combine region (its box index depends on the "
+                            "tile): write "
                             "tile(M, N, K) (without stages(N) the chooser "
                             "picks the stages), got tile(auto)";
   return success();
@@ -1033,8 +1036,10 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
   t.gridTileWidth = getGridTileWidth();
   t.gridTileSegments = getGridTileSegments();
   t.gridTileInterleave = getGridTileInterleave();
+  t.gridTileLag = getGridTileLag();
   t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
-              !getAfterLoads().empty() || !getEpilogue().empty();
+              !getAfterLoads().empty() || !getEpilogue().empty() ||
+              !getCombine().empty();
   if (Value ws = getWorkspace())
     if (auto type = dyn_cast<MemRefType>(ws.getType());
         type && type.hasStaticShape())
@@ -1213,16 +1218,18 @@ static bool isWarpCollective(Operation *op) {
 }
 
 /// Rejects ops in a pipeline region that need more threads than the region
-/// runs on: `callback` runs on one warp of the producer warpgroup,
-/// `before_load` and `after_loads` on the producer thread alone. A block
-/// barrier there waits for threads that never arrive (a deadlock); a
-/// block-cooperative weave.put/get would copy only the share of the
-/// threads that run it.
+/// runs on: `before_load`, `after_loads`, `callback` and `epilogue` on one
+/// thread, `combine` on every thread of one consumer warpgroup (whole
+/// warps: warp-wide ops are fine there). A block barrier there waits for
+/// threads that never arrive (a deadlock); a block-cooperative
+/// weave.put/get would copy only the share of the threads that run it.
 static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
                                          Region &region, StringRef name,
-                                         bool oneWarp) {
+                                         bool wholeWarps) {
   WalkResult result = region.walk([&](Operation *op) -> WalkResult {
-    StringRef runsOn = oneWarp ? "one warp" : "one thread";
+    StringRef runsOn = wholeWarps ? "the 128 threads of a consumer warpgroup"
+                                  : "one thread";
+    bool oneWarp = wholeWarps;
     std::optional<CopyScope> scope;
     if (auto put = dyn_cast<PutOp>(op))
       scope = put.getScope();
@@ -1261,14 +1268,41 @@ static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
 
 LogicalResult MatmulPipelineOp::verifyRegions() {
   if (failed(verifyRegionThreads(*this, getBeforeLoad(), "before_load",
-                                 /*oneWarp=*/false)) ||
+                                 /*wholeWarps=*/false)) ||
       failed(verifyRegionThreads(*this, getAfterLoads(), "after_loads",
-                                 /*oneWarp=*/false)) ||
+                                 /*wholeWarps=*/false)) ||
       failed(verifyRegionThreads(*this, getCallback(), "callback",
-                                 /*oneWarp=*/false)) ||
+                                 /*wholeWarps=*/false)) ||
       failed(verifyRegionThreads(*this, getEpilogue(), "epilogue",
-                                 /*oneWarp=*/false)))
+                                 /*wholeWarps=*/false)) ||
+      failed(verifyRegionThreads(*this, getCombine(), "combine",
+                                 /*wholeWarps=*/true)))
     return failure();
+  if (!getCombine().empty()) {
+    // (box, m, n, box index, lane): the epilogue's arguments and the
+    // thread's index in its warpgroup.
+    Block &block = getCombine().front();
+    auto out = getOutType();
+    int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
+    auto box = block.getNumArguments() == 5
+                   ? dyn_cast<MemRefType>(block.getArgument(0).getType())
+                   : MemRefType();
+    bool indices = block.getNumArguments() == 5 &&
+                   llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
+                                [](Type t) { return t.isIndex(); });
+    if (!box || !indices || !isWorkgroup(box) ||
+        box.getShape() != ArrayRef<int64_t>{64, cols} ||
+        box.getElementType() != out.getElementType() ||
+        !box.getLayout().isIdentity()) {
+      std::string expected;
+      llvm::raw_string_ostream os(expected);
+      os << "64x" << cols << "x" << out.getElementType();
+      return emitOpError() << "expects combine to take a " << expected
+                           << " box in workgroup memory and 4 indices (box, "
+                              "m, n, box index, lane), got ("
+                           << block.getNumArguments() << " arguments)";
+    }
+  }
   if (!getEpilogue().empty()) {
     // (box, m, n, box index): the box is 64 rows x 128 bytes of the output.
     Block &block = getEpilogue().front();
@@ -1431,10 +1465,11 @@ static bool dropOutsideUses(Region &region) {
 /// regions checked for the parser's forward-reference bug above.
 static ParseResult parsePipelineRegions(OpAsmParser &parser, Region &beforeLoad,
                                         Region &callback, Region &afterLoads,
-                                        Region &epilogue) {
+                                        Region &combine, Region &epilogue) {
   std::pair<StringRef, Region *> regions[] = {{"before_load", &beforeLoad},
                                               {"callback", &callback},
                                               {"after_loads", &afterLoads},
+                                              {"combine", &combine},
                                               {"epilogue", &epilogue}};
   auto dropAll = [&] {
     for (auto &entry : regions)
@@ -1464,10 +1499,12 @@ static ParseResult parsePipelineRegions(OpAsmParser &parser, Region &beforeLoad,
 
 static void printPipelineRegions(OpAsmPrinter &printer, MatmulPipelineOp,
                                  Region &beforeLoad, Region &callback,
-                                 Region &afterLoads, Region &epilogue) {
+                                 Region &afterLoads, Region &combine,
+                                 Region &epilogue) {
   std::pair<StringRef, Region *> regions[] = {{"before_load", &beforeLoad},
                                               {"callback", &callback},
                                               {"after_loads", &afterLoads},
+                                              {"combine", &combine},
                                               {"epilogue", &epilogue}};
   for (auto &[keyword, region] : regions) {
     if (region->empty())

@@ -76,7 +76,8 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.splitK = op.getSplitK();
   // A region would see a padded row tile (MatmulPipelineOp's verifier).
   c.padRowTiles = op.getBeforeLoad().empty() && op.getCallback().empty() &&
-                  op.getAfterLoads().empty() && op.getEpilogue().empty();
+                  op.getAfterLoads().empty() && op.getEpilogue().empty() &&
+                  op.getCombine().empty();
   if (Value ws = op.getWorkspace())
     c.workspaceWords = cast<MemRefType>(ws.getType()).getNumElements();
   if (kernel) {

@@ -259,7 +259,8 @@ void PipelineBuilder::build() {
                                       cIndex(clusterM));
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
                     op.getRotateM(), tiling.splitK,
-                    op.getGridTileSegments(), op.getGridTileInterleave());
+                    op.getGridTileSegments(), op.getGridTileInterleave(),
+                    op.getGridTileLag());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 
@@ -406,6 +407,12 @@ void PipelineBuilder::buildConsumer() {
       inlineRegion(op.getEpilogue(), {box, m, n, index},
                    {{box, kSwizzleBytes}});
     });
+  if (!op.getCombine().empty())
+    epilogue.setCombineHandler(
+        [&](Value box, Value m, Value n, Value index, Value lane) {
+          inlineRegion(op.getCombine(), {box, m, n, index, lane},
+                       {{box, kSwizzleBytes}});
+        });
   std::optional<SplitKFixup> fixup;
   if (tiling.splitK > 1)
     fixup.emplace(b, tiling, op.getWorkspace(), warpgroup, laneInGroup);

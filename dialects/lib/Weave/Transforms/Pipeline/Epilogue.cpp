@@ -70,6 +70,26 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
   Value regionPtr = smem.pointer(b, region);
   MemRefType boxType = sharedType({64, tiling.outBoxCols()}, outElt);
   int64_t colsPerAccGroup = 8;
+  auto boxView = [&](int64_t offset) {
+    return smem.view(b, arith::AddIOp::create(b, region, cIndex(offset)),
+                     boxType);
+  };
+  // The box's index in the whole tile, row-major over its 64-row x
+  // boxCols boxes.
+  auto boxIndexInTile = [&](int64_t box) -> Value {
+    int64_t tileBoxCols = tiling.tn / tiling.outBoxCols();
+    Value rowBox = cIndex(box / boxesPerBlock);
+    Value colBox = cIndex(box % boxesPerBlock);
+    if (tiling.splitM)
+      rowBox = arith::AddIOp::create(
+          b, rowBox,
+          arith::MulIOp::create(b, consumer, cIndex(tiling.mBlocks())));
+    else
+      colBox = arith::AddIOp::create(
+          b, colBox, arith::MulIOp::create(b, consumer, cIndex(boxesPerBlock)));
+    return arith::AddIOp::create(
+        b, arith::MulIOp::create(b, rowBox, cIndex(tileBoxCols)), colBox);
+  };
 
   // The output goes out `buffers` boxes (64 x 128 bytes) at a time: write
   // them, make them visible to the TMA unit, store them, and before the
@@ -119,6 +139,14 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
         }
       }
     }
+    // The combine region reads and rewrites whole boxes: every thread's
+    // fragment writes first.
+    if (combineHandler) {
+      syncConsumer();
+      for (int64_t box = first; box < last; ++box)
+        combineHandler(boxView((box - first) * layout.epilogueBoxBytes), m, n,
+                       boxIndexInTile(box), laneInGroup);
+    }
     // Generic-proxy writes must be visible to the TMA unit before the store.
     NVVM::FenceProxyOp::create(
         b, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
@@ -126,11 +154,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
     syncConsumer();
     onLeader([&] {
       for (int64_t box = first; box < last; ++box) {
-        Value tile = smem.view(
-            b,
-            arith::AddIOp::create(
-                b, region, cIndex((box - first) * layout.epilogueBoxBytes)),
-            boxType);
+        Value tile = boxView((box - first) * layout.epilogueBoxBytes);
         Value row = arith::AddIOp::create(
             b, row0, cIndex(box / boxesPerBlock * 64));
         Value col = arith::AddIOp::create(
@@ -143,22 +167,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
           store->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
           continue;
         }
-        // The box's index in the whole tile, row-major over its 64-row x
-        // boxCols boxes.
-        int64_t tileBoxCols = tiling.tn / tiling.outBoxCols();
-        Value rowBox = cIndex(box / boxesPerBlock);
-        Value colBox = cIndex(box % boxesPerBlock);
-        if (tiling.splitM)
-          rowBox = arith::AddIOp::create(
-              b, rowBox,
-              arith::MulIOp::create(b, consumer, cIndex(tiling.mBlocks())));
-        else
-          colBox = arith::AddIOp::create(
-              b, colBox,
-              arith::MulIOp::create(b, consumer, cIndex(boxesPerBlock)));
-        Value index = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, rowBox, cIndex(tileBoxCols)), colBox);
-        boxHandler(tile, m, n, index);
+        boxHandler(tile, m, n, boxIndexInTile(box));
       }
     });
   }

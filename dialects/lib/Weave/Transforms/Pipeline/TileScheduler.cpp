@@ -32,10 +32,10 @@ TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
                              int64_t groupWidth, Value rotateM,
                              int64_t splitK, int64_t segments,
-                             int64_t interleave)
+                             int64_t interleave, int64_t lag)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
       rotateM(rotateM), clusterSize(clusterSize), groupWidth(groupWidth),
-      splitK(splitK), segments(segments), interleave(interleave) {
+      splitK(splitK), segments(segments), interleave(interleave), lag(lag) {
   numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterSize));
   segmentRows = segments > 1
                     ? Value(arith::DivUIOp::create(b, numClusterRows,
@@ -145,11 +145,51 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
     Value inShards = arith::CmpIOp::create(
         b, arith::CmpIPredicate::ult, m,
         arith::MulIOp::create(b, shardRows, shards));
-    Value spread = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(b, arith::RemUIOp::create(b, m, shards),
-                              shardRows),
-        arith::DivUIOp::create(b, m, shards));
+    Value spread;
+    if (lag == 0) {
+      spread = arith::AddIOp::create(
+          b,
+          arith::MulIOp::create(b, arith::RemUIOp::create(b, m, shards),
+                                shardRows),
+          arith::DivUIOp::create(b, m, shards));
+    } else {
+      // The last shard trails by L = min(lag, shard rows) of its rows
+      // (TileOrder::interleaved has the same arithmetic): a head of L rows
+      // of the other I - 1 shards in turns, a middle where every shard
+      // takes a turn (the last one L rows behind), a tail of the last
+      // shard's final L rows. A GEMM + reduce-scatter's own shard (last
+      // after rotate_m from the next member) then comes L rows after the
+      // peers computed the same rows, so its epilogue's wait for their
+      // contributions finds them there, while most waves still mix owners.
+      Value last = cIndex(interleave - 1);
+      Value l = arith::MinUIOp::create(b, cIndex(lag), shardRows);
+      Value head = arith::MulIOp::create(b, l, last);
+      Value rest = arith::SubIOp::create(b, shardRows, l);
+      Value mid = arith::MulIOp::create(b, rest, shards);
+      auto lt = [&](Value x, Value y) {
+        return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+      };
+      auto at = [&](Value shard, Value row) -> Value {
+        return arith::AddIOp::create(
+            b, arith::MulIOp::create(b, shard, shardRows), row);
+      };
+      // Head: row q / (I - 1) of shard q mod (I - 1).
+      Value inHead = at(arith::RemUIOp::create(b, m, last),
+                        arith::DivUIOp::create(b, m, last));
+      // Middle: turn j = q' / I, shard k = q' mod I; shard I - 1 takes row
+      // j, the others row L + j.
+      Value q = arith::SubIOp::create(b, m, head);
+      Value j = arith::DivUIOp::create(b, q, shards);
+      Value k = arith::RemUIOp::create(b, q, shards);
+      Value inMid = arith::SelectOp::create(
+          b, lt(k, last), at(k, arith::AddIOp::create(b, l, j)), at(last, j));
+      // Tail: the last shard's rows from shardRows - L.
+      Value inTail = at(last, arith::AddIOp::create(
+                                  b, rest, arith::SubIOp::create(b, q, mid)));
+      spread = arith::SelectOp::create(
+          b, lt(m, head), inHead,
+          arith::SelectOp::create(b, lt(q, mid), inMid, inTail));
+    }
     m = arith::SelectOp::create(b, inShards, spread, m);
   }
   if (clusterSize > 1)

@@ -43,6 +43,7 @@ static LogicalResult verifyTmaOperand(MatmulPipelineOp op, Value value,
     // clips. A region would see them.
     bool rowRange = name == "lhs" && i == 0 && op.getCallback().empty() &&
                     op.getEpilogue().empty() && op.getAfterLoads().empty() &&
+                    op.getCombine().empty() &&
                     op.getBeforeLoad().empty();
     if (viewType.isDynamicDim(i) && viewType != argType && rowRange)
       continue;

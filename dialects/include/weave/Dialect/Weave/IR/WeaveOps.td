@@ -596,7 +596,14 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       whose remote stores then spread over the waves) while the groups
       stay narrow for L2. It works for a static or dynamic row count and
       any `i` (`i` dividing the row tiles makes the shards the exact
-      `rows / i` runs). With `rotate_m(%r)` the
+      `rows / i` runs). With `grid_tile_lag = L` as well, the last shard
+      trails the others by `min(L, shard rows)` of its rows: the walk
+      takes rows `0..L-1` of the first `i - 1` shards in turns, then every
+      shard in turns (the last one `L` rows behind), then the last shard's
+      final `L` rows; a large `L` visits the last shard after all the
+      others. (A GEMM + reduce-scatter's own shard, last after
+      `rotate_m` from the next member, then comes after the peers have
+      computed, and sent, their part of the same rows.) With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around
       (after the interleave: shard s's rows move by `%r` like any row);
     - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
@@ -688,6 +695,24 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     `lhs rows x rhs columns` of that type, with no buffer behind it (the
     host allocates none). A region that stores to `out` needs `into`.
 
+    `combine` (optional) runs on every thread of the consumer warpgroup
+    that owns a box, after the box is written to shared memory (and every
+    thread sees the whole box) and before it is stored (by `epilogue` or to
+    `out`): it may rewrite the box in place, e.g. add values read from
+    memory to it (a residual, or other members' contributions to the same
+    output rows). Its arguments are the box, `m, n`, the box index `i` (as
+    the epilogue's) and the thread's index `lane` (0..127) in the
+    warpgroup; the 128 threads split the box between them as the region
+    says. The box is 128-byte swizzled: element (r, c) of the logical box
+    sits at column `((c / e) xor (r mod 8)) * e + c mod e` of row r, `e`
+    being the elements in 16 bytes (8 for f16 / bf16). The expansion
+    synchronizes the warpgroup before the region, and after it fences the
+    box to the async proxy and synchronizes again, so the region's writes
+    are what the store reads. The region must not wait for other threads
+    (a block barrier: the producer and the other consumer do not run it);
+    warp-wide ops are allowed (all 32 lanes of each warp run it). It may
+    wait on a semaphore (every thread that runs the wait spins).
+
     `after_loads` (optional, no arguments) runs on the producer thread once
     every load the block issued has landed in shared memory: the block
     reads `lhs` and `rhs` no more, so it may tell whoever overwrites them
@@ -752,6 +777,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_segments,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_interleave,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$grid_tile_lag,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
@@ -761,7 +787,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
                         MaxSizedRegion<1>:$after_loads,
-                        MaxSizedRegion<1>:$epilogue);
+                        MaxSizedRegion<1>:$epilogue,
+                        MaxSizedRegion<1>:$combine);
   let assemblyFormat = [{
     $lhs `,` $rhs (`into` $out^)?
     custom<PipelineTile>($tile_m, $tile_n, $tile_k, $stages)
@@ -772,7 +799,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`workspace` `(` $workspace^ `:` type($workspace) `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) (`into` type($out)^)?
     (`->` $out_element^)?
-    `` custom<PipelineRegions>($before_load, $callback, $after_loads, $epilogue)
+    `` custom<PipelineRegions>($before_load, $callback, $after_loads, $combine, $epilogue)
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

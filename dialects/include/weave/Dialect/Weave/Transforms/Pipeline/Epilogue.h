@@ -18,7 +18,12 @@
 // With a box handler (`setBoxHandler`), the leader calls it instead of
 // storing each box, with the box view, m, n and the box's index in the
 // whole tile (row-major over its tile_m / 64 x tile_n / boxCols boxes); the
-// handler's bulk stores are waited for like the default ones.
+// handler's bulk stores are waited for like the default ones. With a
+// combine handler (`setCombineHandler`), every thread of the warpgroup
+// calls it for each box of a round once the round's boxes are written and
+// the warpgroup synchronized, with the box view, m, n, the box index and
+// the thread's lane in the warpgroup; the box is fenced to the async proxy
+// and the warpgroup synchronized after it, before the stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,11 +61,18 @@ public:
   /// leader thread) instead of the TMA store to `out`.
   using BoxHandler = std::function<void(Value, Value, Value, Value)>;
   void setBoxHandler(BoxHandler handler) { boxHandler = std::move(handler); }
+  /// `handler(box, m, n, boxIndex, lane)` rewrites a box in shared memory
+  /// (on every thread of the warpgroup) before it is stored.
+  using CombineHandler = std::function<void(Value, Value, Value, Value, Value)>;
+  void setCombineHandler(CombineHandler handler) {
+    combineHandler = std::move(handler);
+  }
 
   void store(ArrayRef<Value> accs, Value m, Value n);
 
 private:
   BoxHandler boxHandler;
+  CombineHandler combineHandler;
   const MatmulTiling &tiling;
   const MatmulSmemLayout &layout;
   const SmemBase &smem;

@@ -26,6 +26,8 @@ struct TileOrder {
   int64_t rotateM = -1;
   /// grid_tile_interleave: shards whose row tiles the walk interleaves.
   int64_t interleave = 1;
+  /// grid_tile_lag: rows of its own the last interleaved shard trails by.
+  int64_t lag = 0;
 
   static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -49,14 +51,28 @@ struct TileOrder {
   /// first `interleave * shardRows` rows (shardRows = clusterRows() /
   /// interleave) are `interleave` shards of shardRows rows, and position q
   /// takes row q / interleave of shard q mod interleave; the rows past them
-  /// (clusterRows() mod interleave) keep their place.
+  /// (clusterRows() mod interleave) keep their place. With lag L > 0 the
+  /// last shard trails by min(L, shardRows) rows: first rows 0..L-1 of the
+  /// other shards in turns, then every shard in turns (the last one L rows
+  /// behind), then the last shard's final L rows.
   int64_t interleaved(int64_t q) const {
     if (interleave <= 1)
       return q;
     int64_t shardRows = clusterRows() / interleave;
     if (q >= shardRows * interleave)
       return q;
-    return q % interleave * shardRows + q / interleave;
+    if (lag == 0)
+      return q % interleave * shardRows + q / interleave;
+    int64_t last = interleave - 1, l = std::min(lag, shardRows);
+    int64_t head = l * last, rest = shardRows - l, mid = rest * interleave;
+    if (q < head)
+      return q % last * shardRows + q / last;
+    int64_t r = q - head;
+    if (r < mid) {
+      int64_t j = r / interleave, k = r % interleave;
+      return k < last ? k * shardRows + l + j : last * shardRows + j;
+    }
+    return last * shardRows + rest + (r - mid);
   }
 
   /// Tile (m, n) of linear tile `t` (a unit's tile is unit / splitK), for

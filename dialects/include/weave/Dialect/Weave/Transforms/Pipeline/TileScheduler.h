@@ -20,7 +20,12 @@
 //    q mod I, the shards being I runs of floor(rows / I) cluster-high rows
 //    (rows past I of them keep their place): consecutive rows of a group
 //    go to different shards, so every wave holds tiles of every shard
-//    while a group still spans `groupWidth` row tiles; with `rotateM`, row
+//    while a group still spans `groupWidth` row tiles; with `lag` = L > 0
+//    the last shard trails the others by L of its rows (min(L, shard
+//    rows)): the walk first takes rows 0..L-1 of shards 0..I-2 in turns,
+//    then in turns rows L.. of shards 0..I-2 and rows 0.. of shard I-1,
+//    then the last L rows of shard I-1 (L = 0 is the plain interleave;
+//    L >= shard rows visits shard I-1 after all the others); with `rotateM`, row
 //    tiles start at that row tile and wrap around. Every tile is visited
 //    exactly once.
 //  - with `splitK` = s > 1 the work is `tiles * s` units: unit u is split
@@ -73,7 +78,7 @@ public:
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
                 int64_t splitK = 1, int64_t segments = 1,
-                int64_t interleave = 1);
+                int64_t interleave = 1, int64_t lag = 0);
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -98,7 +103,7 @@ public:
 
 private:
   Value numTilesM, numTilesN, numClusterRows, segmentRows, shardRows, rotateM;
-  int64_t clusterSize, groupWidth, splitK, segments, interleave;
+  int64_t clusterSize, groupWidth, splitK, segments, interleave, lag;
   Value clusterRank, tilesBegin, numTiles, tileStep;
 };
 
