@@ -75,6 +75,16 @@ int main(int argc, char **argv) {
   const KernelInfo *info = findKernel(*bundle, kProgram);
   if (!info)
     return fail(Error(ErrorCode::NotFound, "no kernel matmul_reduce_scatter"));
+  // The per-source flags: as many counters as the kernel declares.
+  const ParamInfo *flagsParam = nullptr;
+  for (const ParamInfo &param : info->params)
+    if (param.name == "flags" && param.kind == abi::ParamKind::Semaphore)
+      flagsParam = &param;
+  if (!flagsParam || info->params.size() < 7)
+    return fail(Error(ErrorCode::InvalidBundle,
+                      "kernel matmul_reduce_scatter has no semaphore "
+                      "parameter 'flags' (expected a, b, partial, slots, c, "
+                      "launches, flags)"));
   // a: rows x k, b: k x cols, c: shard x cols (manifest order).
   const std::vector<int64_t> &aShape = info->params[0].shape;
   const std::vector<int64_t> &bShape = info->params[1].shape;
@@ -113,9 +123,11 @@ int main(int argc, char **argv) {
                           std::to_string(team.size())));
 
   Expected<SymmetricBuffer> slots = heap.allocateTensor(dtype, {2 * rows, cols});
-  Expected<SemaphoreArray> barrier = heap.allocateSemaphores(2);
-  if (!slots || !barrier)
-    return fail(!slots ? slots.error() : barrier.error());
+  // Zeroed once; every launch raises them.
+  Expected<SemaphoreArray> flags =
+      heap.allocateSemaphores(flagsParam->semaphoreCount);
+  if (!slots || !flags)
+    return fail(!slots ? slots.error() : flags.error());
   Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), kProgram);
   if (!kernel)
     return fail(kernel.error());
@@ -160,7 +172,7 @@ int main(int argc, char **argv) {
   // Three launches, no host synchronization between them: both parities
   // of the slots, then the first again.
   std::vector<KernelArg> args{a->args(), b->args(), partial->args(), *slots,
-                              c->args(), launches->args(), *barrier};
+                              c->args(), launches->args(), *flags};
   for (int launch = 0; launch < 3; ++launch)
     if (Status s = kernel->launch(heap, args, streams); !s)
       return fail(s.error());

@@ -63,15 +63,15 @@ gpu.module @m {
         %swz = arith.xori %chunk, %phase : index
         %at = arith.muli %swz, %c8 : index
         %col = arith.muli %chunk, %c8 : index
-        %own = vector.load %box[%row, %at] : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+        %own = vector.load %box[%row, %at] {alignment = 16 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
         %grow = arith.addi %row0, %row : index
         %gcol = arith.addi %col0, %col : index
-        %res = vector.load %r[%grow, %gcol] : memref<1024x1024xbf16>, vector<8xbf16>
+        %res = vector.load %r[%grow, %gcol] {alignment = 16 : i64} : memref<1024x1024xbf16>, vector<8xbf16>
         %ownf = arith.extf %own : vector<8xbf16> to vector<8xf32>
         %resf = arith.extf %res : vector<8xbf16> to vector<8xf32>
         %sum = arith.addf %ownf, %resf : vector<8xf32>
         %out = arith.truncf %sum : vector<8xf32> to vector<8xbf16>
-        vector.store %out, %box[%row, %at] : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+        vector.store %out, %box[%row, %at] {alignment = 16 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
       }
     }
     gpu.return

@@ -412,7 +412,8 @@ TEST(TileSchedulerInterleave, LastShardTrailsByTheLag) {
   for (auto [tilesM, tilesN, width, shards, lag] :
        {std::tuple{64, 16, 16, 2, 16}, {64, 16, 16, 2, 8}, {32, 32, 16, 2, 100},
         {64, 16, 16, 4, 5}, {64, 16, 8, 4, 8}, {16, 3, 8, 8, 1},
-        {13, 5, 2, 4, 3}, {7, 2, 2, 3, 2}, {24, 14, 8, 3, 0}}) {
+        {13, 5, 2, 4, 3}, {7, 2, 2, 3, 2}, {24, 14, 8, 3, 0},
+        {4, 2, 16, 2, 65536}, {27, 5, 16, 3, 65536}, {18, 7, 16, 2, 5}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 2);
     ImplicitLocOpBuilder &b = f.b;
@@ -448,6 +449,19 @@ TEST(TileSchedulerInterleave, LastShardTrailsByTheLag) {
     EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
     for (auto &[tile, count] : visits)
       EXPECT_EQ(count, 1);
+    // A lag of a whole shard: the last shard after all the others, even
+    // where a group of the walk would straddle the two (phases have their
+    // own groups).
+    if (l == shardRows && l > 0) {
+      int64_t lastOther = -1, firstLast = tilesM * tilesN;
+      for (auto &[key, tile] : lastOf)
+        if (key.first + 1 < shards)
+          lastOther = std::max(lastOther, tile);
+      for (auto &[key, tile] : firstOf)
+        if (key.first + 1 == shards)
+          firstLast = std::min(firstLast, tile);
+      EXPECT_LT(lastOther, firstLast) << "lag " << lag;
+    }
     if (l == 0 || l < width)
       continue;
     for (int64_t r = 0; r < shardRows; ++r)

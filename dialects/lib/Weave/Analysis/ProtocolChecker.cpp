@@ -522,6 +522,11 @@ struct World {
       a->clock = parent->clock;
     else
       a->clock = memberEnd[member];
+    // A pipeline's roles see the block's private and shared integers (a
+    // region's `memref.alloca` state defined before the op) and hand them
+    // back when the op ends (execPipeline).
+    if (parent)
+      a->sharedInts = parent->sharedInts;
     a->released = parent ? parent->released : a->clock;
     a->tick();
     agents.push_back(std::move(a));
@@ -1937,8 +1942,14 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
         a.blockReason = "waits for its pipeline's warps";
         return Block;
       }
-    for (Agent *r : a.pipe->roles)
+    for (Agent *r : a.pipe->roles) {
       a.clock.join(r->clock);
+      // The roles' integers, the consumer's last (it runs the epilogue
+      // and combine regions, whose state code after the op reads).
+      for (auto &[buf, mem] : r->sharedInts)
+        for (auto &[e, v] : mem)
+          a.sharedInts[buf][e] = v;
+    }
     a.blocked = false;
     delete a.pipe;
     a.pipe = nullptr;
@@ -2479,17 +2490,21 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
   PipelineState &ps = *a.pipe;
   MatmulPipelineOp op = ps.op;
   int64_t nsteps = ps.steps.size();
-  auto pushRegion = [&](Region &r, ArrayRef<Val> args, int lane) {
+  auto pushRegionOn = [&](Region &r, ArrayRef<Val> args,
+                          std::vector<int> lanes) {
     Frame f;
     f.kind = Frame::RegionFrame;
     f.op = op;
-    f.mask = {lane};
+    f.mask = std::move(lanes);
     if (!startsBlock(f, r))
       return false;
     for (auto [arg, v] : llvm::zip(f.block->getArguments(), args))
       a.vals[arg] = v;
     a.stack.push_back(std::move(f));
     return true;
+  };
+  auto pushRegion = [&](Region &r, ArrayRef<Val> args, int lane) {
+    return pushRegionOn(r, args, {lane});
   };
   auto smemView = [&](Value arg, int ring = -1, int64_t offsetBytes = 0) {
     Val v;
@@ -2677,23 +2692,31 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       int64_t boxCols = 128 / outBytes;
       int64_t boxes =
           (ps.tileM / 64) * std::max<int64_t>(ps.tileN / boxCols, 1);
-      // Per box: the combine region on each of the warpgroup's 128
-      // threads (threads 128.., one after the other: they split the box,
-      // and each one's reads are its own), then the epilogue on its
-      // leader. roleBox counts these runs.
+      // Per box: the combine region on the warpgroup's 128 threads
+      // (threads 128..255 of the block, lane = thread - 128: they split
+      // the box between them), then the epilogue on its leader. roleBox
+      // counts these runs.
       bool combine = !op.getCombine().empty();
       bool epilogue = !op.getEpilogue().empty();
-      int64_t perBox = (combine ? kWarpgroupLanes : 0) + (epilogue ? 1 : 0);
+      int64_t perBox = (combine ? 1 : 0) + (epilogue ? 1 : 0);
       if (perBox > 0 && a.roleBox < boxes * perBox) {
         int64_t i = a.roleBox / perBox, run = a.roleBox % perBox;
         ++a.roleBox;
-        if (combine && run < kWarpgroupLanes) {
+        if (combine && run == 0) {
           Block &body = op.getCombine().front();
-          pushRegion(op.getCombine(),
-                     {smemView(body.getArgument(0)), Val::integer(st.m),
-                      Val::integer(st.n), Val::integer(i),
-                      Val::integer(run)},
-                     kWarpgroupLanes + run);
+          std::vector<int> lanes;
+          Val lane;
+          lane.kind = Val::Int;
+          lane.v.assign(a.threads, 0);
+          for (int t = kWarpgroupLanes;
+               t < std::min<int64_t>(a.threads, 2 * kWarpgroupLanes); ++t) {
+            lanes.push_back(t);
+            lane.v[t] = t - kWarpgroupLanes;
+          }
+          pushRegionOn(op.getCombine(),
+                       {smemView(body.getArgument(0)), Val::integer(st.m),
+                        Val::integer(st.n), Val::integer(i), lane},
+                       std::move(lanes));
         } else {
           Block &body = op.getEpilogue().front();
           pushRegion(op.getEpilogue(),

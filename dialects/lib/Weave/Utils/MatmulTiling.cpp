@@ -201,12 +201,6 @@ mlir::weave::pipeline::checkTileScheduler(const MatmulTiling &t) {
     return Message() << "expects grid_tile_segments ("
                      << t.gridTileSegments << ") or grid_tile_interleave ("
                      << t.gridTileInterleave << "), not both";
-  // The lag moves the last interleaved shard: there must be shards.
-  if (t.gridTileLag > 0 && t.gridTileInterleave < 2)
-    return Message() << "expects grid_tile_interleave of at least 2 with "
-                        "grid_tile_lag ("
-                     << t.gridTileLag << "): the lag delays the last of "
-                        "the interleaved shards";
   // Segments are equal runs of row tiles (of whole clusters): a static
   // count must divide; a dynamic one is the kernel's to check.
   if (t.gridTileSegments > 1) {

@@ -119,16 +119,50 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
                               zero));
     width = arith::SelectOp::create(b, aligned, width, narrowed);
   }
+  // With a lag the walk has phases (the head, where the last shard has no
+  // turn, the middle, the last shard's tail, the rows past the shards),
+  // each in its own groups, as segments are: a group straddling two phases
+  // would visit, column tile by column tile, a row of the last shard
+  // before the other shards' same row in a later column (TileOrder::coords
+  // has the same arithmetic).
+  Value phaseFirst, phaseRows = segmentRows;
+  if (interleave > 1 && lag > 0) {
+    Value l = arith::MinUIOp::create(b, cIndex(lag), shardRows);
+    Value head = arith::MulIOp::create(b, l, cIndex(interleave - 1));
+    Value midEnd = arith::AddIOp::create(
+        b, head,
+        arith::MulIOp::create(b, arith::SubIOp::create(b, shardRows, l),
+                              cIndex(interleave)));
+    Value shardsEnd = arith::MulIOp::create(b, shardRows, cIndex(interleave));
+    auto past = [&](Value row) {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::uge, t,
+                                   arith::MulIOp::create(b, row, numTilesN));
+    };
+    Value inMid = past(head), inTail = past(midEnd), inRest = past(shardsEnd);
+    auto pick = [&](Value rest, Value tail, Value mid, Value first) -> Value {
+      return arith::SelectOp::create(
+          b, inRest, rest,
+          arith::SelectOp::create(
+              b, inTail, tail, arith::SelectOp::create(b, inMid, mid, first)));
+    };
+    phaseFirst = pick(shardsEnd, midEnd, head, cIndex(0));
+    Value phaseEnd = pick(segmentRows, shardsEnd, midEnd, head);
+    phaseRows = arith::SubIOp::create(b, phaseEnd, phaseFirst);
+    t = arith::SubIOp::create(b, t,
+                              arith::MulIOp::create(b, phaseFirst, numTilesN));
+  }
   Value perGroup = arith::MulIOp::create(b, width, numTilesN);
   Value group = arith::DivUIOp::create(b, t, perGroup);
   Value firstM = arith::MulIOp::create(b, group, width);
   Value groupRows = arith::MinUIOp::create(
-      b, arith::SubIOp::create(b, segmentRows, firstM), width);
+      b, arith::SubIOp::create(b, phaseRows, firstM), width);
   Value inGroup = arith::RemUIOp::create(b, t, perGroup);
   Value m = arith::AddIOp::create(
       b, firstM, arith::RemUIOp::create(b, inGroup, groupRows));
   if (segments > 1)
     m = arith::AddIOp::create(b, m, firstOfSegment);
+  if (phaseFirst)
+    m = arith::AddIOp::create(b, m, phaseFirst);
   Value n = arith::DivUIOp::create(b, inGroup, groupRows);
   if (interleave > 1) {
     // The shards' rows interleaved (TileOrder::interleaved has the same

@@ -601,7 +601,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       takes rows `0..L-1` of the first `i - 1` shards in turns, then every
       shard in turns (the last one `L` rows behind), then the last shard's
       final `L` rows; a large `L` visits the last shard after all the
-      others. (A GEMM + reduce-scatter's own shard, last after
+      others; with one shard (`i = 1`) it changes nothing. (A GEMM +
+      reduce-scatter's own shard, last after
       `rotate_m` from the next member, then comes after the peers have
       computed, and sent, their part of the same rows.) With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around

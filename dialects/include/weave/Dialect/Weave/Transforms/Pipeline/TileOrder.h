@@ -97,11 +97,28 @@ struct TileOrder {
       if (!aligned)
         width = narrowed;
     }
+    // With a lag: phases (head, middle, tail, rows past the shards), each
+    // in its own groups.
+    int64_t phaseFirst = 0;
+    if (interleave > 1 && lag > 0) {
+      int64_t shardRows = clusterRows() / interleave;
+      int64_t l = std::min(lag, shardRows);
+      int64_t bounds[] = {0, l * (interleave - 1),
+                          l * (interleave - 1) + (shardRows - l) * interleave,
+                          shardRows * interleave, rows};
+      int phase = 0;
+      for (int i = 1; i < 4; ++i)
+        if (t >= bounds[i] * tilesN)
+          phase = i;
+      phaseFirst = bounds[phase];
+      rows = bounds[phase + 1] - bounds[phase];
+      t -= phaseFirst * tilesN;
+    }
     int64_t perGroup = width * tilesN;
     int64_t group = t / perGroup, firstM = group * width;
     int64_t groupRows = std::min(rows - firstM, width);
     int64_t inGroup = t % perGroup;
-    int64_t m = firstM + inGroup % groupRows + firstOfSegment;
+    int64_t m = firstM + inGroup % groupRows + firstOfSegment + phaseFirst;
     int64_t n = inGroup / groupRows;
     m = interleaved(m);
     if (clusterSize > 1)
