@@ -222,7 +222,7 @@ std::vector<OpSpec> makeRegistry() {
         {"ll", "all_to_all/ll_all_to_all_v", "ll_all_to_all_v", true, true,
          true,
          {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},
-          {"tail", kLocal}, {"epoch", kLocal}}}},
+          {"epoch", kLocal}}}},
        // ll up to 512 KB of capacity per pair at D = 2 (2.7-3.6 us, NCCL's
        // grouped send/recv 5.6-6.5, direct 5.6-6.4); direct above (1.0-1.6x
        // NCCL from 2 MB to 32 MB sent; the one-block put kernel 17-390 us).
