@@ -811,17 +811,18 @@ PacketSplit packetSplit(ConversionPatternRewriter &rewriter, Location loc,
   return split;
 }
 
-/// Where a packet copy's partial last word goes: to the thread of the
-/// scope that would take packet `whole` in the loop over whole words, so
-/// that no thread takes two packets more than the others.
+/// Where a packet copy's partial last word goes: to the scope's last
+/// thread, before its whole words (the strided loop gives it no more of
+/// them than the first thread, and a division to find the thread that would
+/// take packet `whole` put a remainder on every thread's path, per copy).
 Value ownsPartialWord(OpBuilder &b, Location loc, const PacketSplit &split,
                       Value index, Value count) {
   Value any = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
                                    split.spare, i64Constant(b, loc, 0));
-  Value mine = LLVM::ICmpOp::create(
+  Value last = LLVM::ICmpOp::create(
       b, loc, LLVM::ICmpPredicate::eq, index,
-      LLVM::URemOp::create(b, loc, split.whole, count));
-  return LLVM::AndOp::create(b, loc, any, mine);
+      LLVM::SubOp::create(b, loc, count, i64Constant(b, loc, 1)));
+  return LLVM::AndOp::create(b, loc, any, last);
 }
 
 /// `weave.read_packets` -> thread i of the scope spins on packets i, i +
@@ -879,14 +880,6 @@ struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
                              "=l,l,~{memory}", {at});
           });
     };
-    buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
-              [&](OpBuilder &, Value i) {
-                Value word =
-                    LLVM::TruncOp::create(rewriter, loc, i32, spinOn(i));
-                Value to = LLVM::GEPOp::create(rewriter, loc, target.getType(),
-                                               i32, target, ValueRange{i});
-                LLVM::StoreOp::create(rewriter, loc, word, to, align);
-              });
     // The partial last word: only its data's elements are stored (the
     // rest of the word is another buffer's, or outside the target).
     if (split.mayBePartial)
@@ -927,6 +920,14 @@ struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
                               i64Constant(rewriter, loc, e * element)),
                           store);
                 }
+              });
+    buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
+              [&](OpBuilder &, Value i) {
+                Value word =
+                    LLVM::TruncOp::create(rewriter, loc, i32, spinOn(i));
+                Value to = LLVM::GEPOp::create(rewriter, loc, target.getType(),
+                                               i32, target, ValueRange{i});
+                LLVM::StoreOp::create(rewriter, loc, word, to, align);
               });
     rewriter.eraseOp(op);
     return success();
@@ -1129,12 +1130,6 @@ private:
                 "l,l,~{memory}", {to, packet});
     };
     CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
-    buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
-              [&](OpBuilder &b, Value i) {
-                Value from = LLVM::GEPOp::create(b, loc, source.getType(), i32,
-                                                 source, ValueRange{i});
-                send(b, i, LLVM::LoadOp::create(b, loc, i32, from, align));
-              });
     // The partial last word: the data's last 1-3 bytes in its low bytes,
     // zeros above (loading a whole word would read past the source). An
     // element that is not there is loaded from the first one's address
@@ -1177,6 +1172,12 @@ private:
                                                       8 * e * element)));
                 }
                 send(rewriter, split.whole, word);
+              });
+    buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
+              [&](OpBuilder &b, Value i) {
+                Value from = LLVM::GEPOp::create(b, loc, source.getType(), i32,
+                                                 source, ValueRange{i});
+                send(b, i, LLVM::LoadOp::create(b, loc, i32, from, align));
               });
     rewriter.eraseOp(op);
     return success();
