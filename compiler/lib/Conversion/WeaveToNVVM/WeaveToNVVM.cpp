@@ -828,8 +828,9 @@ Value ownsPartialWord(OpBuilder &b, Location loc, const PacketSplit &split,
 /// `weave.read_packets` -> thread i of the scope spins on packets i, i +
 /// count, ... of this device's buffer with `ld.relaxed.sys.global.u64`
 /// until the high half equals the flag, then stores the low half as word i
-/// of the target (of a partial last word, only the data's bytes). With a timeout, a spin that lasts too long prints the
-/// packet, the flag and what it saw, and traps.
+/// of the target; the scope's last thread first reads a partial last word
+/// and stores only the data's bytes of it. With a timeout, a spin that
+/// lasts too long prints the packet, the flag and what it saw, and traps.
 struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
   using SpinningOpLowering::SpinningOpLowering;
 
@@ -1093,9 +1094,9 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
 private:
   /// `weave.put ... packets(%flag)`: thread i of the scope stores packets
   /// i, i + count, ...: word w of the source as `(flag << 32) | w`, with
-  /// one `st.relaxed.sys.global.u64` on the peer's packet buffer; a partial
-  /// last word (1-3 bytes of data) goes in the same loop's order, padded
-  /// with zeros.
+  /// one `st.relaxed.sys.global.u64` on the peer's packet buffer. The
+  /// scope's last thread first sends a partial last word (1-3 bytes of
+  /// data), padded with zeros.
   LogicalResult lowerPutPackets(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter,
                                 const TeamArgs &team) const {

@@ -333,8 +333,9 @@ def Weave_ReadPacketsOp : Weave_Op<"read_packets"> {
     (global memory of this device, one packet per 32-bit word or part of
     one): each cooperating thread spins on its packets with 64-bit
     `ld.relaxed.sys` until the high half equals `flag`, then stores the low
-    half (of a partial last word, only the target's bytes). `scope` is as for `weave.put`. The op orders nothing for the
-    other threads: `gpu.barrier` before they read `target`. With
+    half (of a partial last word, only the target's bytes). `scope` is as
+    for `weave.put`. The op orders nothing for the other threads:
+    `gpu.barrier` before they read `target`. With
     `weavec --wait-timeout-ms` a spin that lasts too long prints the packet,
     the flag it waited for and the one it saw, then traps.
     ```mlir
