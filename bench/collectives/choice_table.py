@@ -18,7 +18,10 @@ several team sizes D (e.g. bf16 and f32 run apart). The table: per op and
 team size, for each size the algorithm with the least time summed over the
 dtypes measured (the bytes a member sends each peer are the same for both),
 runs of one algorithm merged; its maxBytes is the largest size of the run
-(bytes per peer: the all-reduce's input, the others' input or output block).
+(bytes per peer: the all-reduce's input, the others' input or output block;
+the all-to-all-v's capacity per pair, N x the element size, which only the
+stderr's bundle lines give: from the first table its maxBytes is the bytes
+its random counts send over D, too small).
 D = 2 gives the rows of teams 1-2, the largest D measured the rows from team
 3 (a team of 3 takes D = 4's crossovers); each op's last row holds team 0
 (an instance for any team size) too.
@@ -63,6 +66,9 @@ NOT_OFFERED = {("all_gather", "ll_one_block")}
 # --nccl-eager-from bytes per pair), not from a graph.
 ROW = re.compile(r"row (\w+) (\w+) D=(\d+) (\d+) B: ours ([\d.]+|-) us, "
                  r"NCCL ([\d.]+|-) us(?: \(eager\))?, (\w+)")
+# The bundle line the bench prints before each case (stderr): its N.
+BUNDLE = re.compile(r"/(\w+)_(\w+)_d(\d+)_n(\d+)\.wbundle \.\.\.")
+ELEMENT_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
 
 
 def rows_of(path):
@@ -73,11 +79,20 @@ def rows_of(path):
     with open(path) as f:
         text = f.read()
     if "|" not in text:
-        for m in ROW.finditer(text):
+        # The N of each case from its bundle line: the all-to-all-v's size
+        # column is what its random counts send, not its capacity.
+        n_of = {}
+        for line in text.splitlines():
+            b = BUNDLE.search(line)
+            if b:
+                n_of[b.groups()[:3]] = int(b.group(4))
+            m = ROW.search(line)
+            if not m:
+                continue
             kernel, dtype, d, size, ours, nccl, status = m.groups()
             out.append({"kernel": kernel, "dtype": dtype, "D": d,
                         "size (B)": size, "ours us": ours, "NCCL us": nccl,
-                        "check": status})
+                        "check": status, "n": n_of.get((kernel, dtype, d))})
         return out
     if True:
         for line in text.splitlines(True):
@@ -113,6 +128,10 @@ def measurements(paths):
             nccl = float(r["NCCL us"]) if r["NCCL us"] not in ("", "-") else None
             d, size = int(r["D"]), int(float(r["size (B)"]))
             per_peer = size if op == "all_reduce" else size // d
+            # The all-to-all-v's rows compare its capacity per pair (N x the
+            # element size) where the bench's stderr names the bundle.
+            if op == "all_to_all_v" and r.get("n"):
+                per_peer = r["n"] * ELEMENT_BYTES.get(r["dtype"], 4)
             found[(op, d, r["dtype"], per_peer, size)][algorithm] = (us, nccl)
     return found
 

@@ -222,15 +222,19 @@ std::vector<OpSpec> makeRegistry() {
         {"ll", "all_to_all/ll_all_to_all_v", "ll_all_to_all_v", true, true,
          true,
          {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},
-          {"tail", kLocal}, {"epoch", kLocal}}}},
+          {"epoch", kLocal}}}},
        // ll up to 512 KB of capacity per pair at D = 2 (2.7-3.6 us, NCCL's
        // grouped send/recv 5.6-6.5, direct 5.6-6.4); direct above (1.0-1.6x
        // NCCL from 2 MB to 32 MB sent; the one-block put kernel 17-390 us).
-       // At D = 4 ll up to 76 KB of capacity per pair, the largest timed
-       // (4.7-6.2 us against direct's 7.8-12.0, NCCL 6.7-11.4), direct
-       // above (its protocol is the direct all-to-all's).
+       // From 3 members ll up to 256 KB of capacity per pair, the largest
+       // ll bundle timed at D = 4 (4 x H100: 4.7-6.3 us against direct's
+       // 7.8-11.7 and NCCL's 6.8-11.4; at D = 3, 341 KB a pair: 5.4-5.6
+       // against 8.4-11.0 and 13.2-13.4), direct above (its protocol is the
+       // direct all-to-all's). The earlier 76242 was the bench's size column
+       // (the bytes its random counts send in all, 0.29 x the nominal size),
+       // not the capacity per pair that N x the element size is.
        {{1, 2, 512 << 10, "ll"},
-        {3, 1024, 76242, "ll"},
+        {3, 1024, 256 << 10, "ll"},
         {0, 1024, kAny, "direct"}}});
 
   // The all-gather matmul's `a` is symmetric (D x m_shard rows): the

@@ -64,9 +64,18 @@ func.func @put_packets_huge(%src: memref<4611686018427387904x4xf32>, %lines: mem
 
 // -----
 
-func.func @put_packets_odd_bytes(%src: memref<3xbf16>, %lines: memref<2xi64, #weave.symmetric>, %dev: index, %flag: i32) {
-  // expected-error @below {{'weave.put' op expects data of a whole number of 32-bit words, got 6 bytes}}
-  weave.put %src, %lines on %dev packets(%flag) : memref<3xbf16> -> memref<2xi64, #weave.symmetric>
+// A partial last word takes a packet of its own: 6 bytes are 2 packets.
+func.func @put_packets_odd_bytes(%src: memref<3xbf16>, %lines: memref<1xi64, #weave.symmetric>, %dev: index, %flag: i32) {
+  // expected-error @below {{'weave.put' op expects 2 packets for 6 bytes of data, got 1}}
+  weave.put %src, %lines on %dev packets(%flag) : memref<3xbf16> -> memref<1xi64, #weave.symmetric>
+  return
+}
+
+// -----
+
+func.func @read_packets_odd_bytes(%lines: memref<1xi64, #weave.symmetric>, %dst: memref<5xi8>, %flag: i32) {
+  // expected-error @below {{'weave.read_packets' op expects 2 packets for 5 bytes of data, got 1}}
+  weave.read_packets %lines, %flag into %dst : memref<1xi64, #weave.symmetric> -> memref<5xi8>
   return
 }
 

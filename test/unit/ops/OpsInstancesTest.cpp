@@ -125,6 +125,14 @@ TEST(OpsInstances, AllToAllVTokens) {
             "direct_all_to_all_v_bf16_d4_r64x4096");
   EXPECT_EQ(AllToAllV::instanceFor(2, "bf16", 64)->key(),
             "ll_all_to_all_v_bf16_d2_n64");
+  // From 3 members, packets up to 256 KB of capacity per pair (the largest
+  // timed at D = 4), the direct kernel above.
+  EXPECT_EQ(AllToAllV::instanceFor(3, "bf16", 131072)->key(),
+            "ll_all_to_all_v_bf16_d3_n131072");
+  EXPECT_EQ(AllToAllV::instanceFor(4, "f32", 65536)->key(),
+            "ll_all_to_all_v_f32_d4_n65536");
+  EXPECT_EQ(AllToAllV::instanceFor(4, "bf16", 131080)->key(),
+            "direct_all_to_all_v_bf16_d4_n131080");
   // Tokens: 64 rows of 4096 per pair, counts in rows.
   Expected<KernelInstance> tokens =
       AllToAllV::instanceFor(4, "bf16", 64, "put", 4096);

@@ -768,40 +768,69 @@ std::string whereIs(Operation *op) {
   return ("in kernel '" + func.getName() + "' at " + location).str();
 }
 
-/// The number of 32-bit data words (i64) of a packet copy between `data`
-/// and `packets`; where a size is dynamic, checks at run time that the data
-/// is a whole number of words, one per packet, or prints both sizes and
-/// traps.
-Value packetWords(ConversionPatternRewriter &rewriter, Location loc,
-                  Operation *op, MemRefType dataType, Value data,
-                  MemRefType packetsType, Value packets) {
+/// How a packet copy's data splits into packets: `words` packets in all,
+/// one per 32-bit word or part of one; the first `whole` carry a whole word,
+/// and where `mayBePartial` the last one carries the data's last `spare` (1
+/// to 3) bytes when `spare` is not 0. Where a size is dynamic, checks at
+/// run time that there is one packet per word or part of one, or prints
+/// both sizes and traps.
+struct PacketSplit {
+  Value words, whole, spare;
+  bool mayBePartial = false;
+};
+
+PacketSplit packetSplit(ConversionPatternRewriter &rewriter, Location loc,
+                        Operation *op, MemRefType dataType, Value data,
+                        MemRefType packetsType, Value packets) {
   auto c = [&](int64_t v) { return i64Constant(rewriter, loc, v); };
+  int64_t element = dataType.getElementTypeBitWidth() / 8;
   Value bytes = LLVM::MulOp::create(rewriter, loc,
                                     numElements(rewriter, loc, dataType, data),
-                                    c(dataType.getElementTypeBitWidth() / 8));
-  Value words = LLVM::LShrOp::create(rewriter, loc, bytes, c(2));
+                                    c(element));
+  PacketSplit split;
+  split.whole = LLVM::LShrOp::create(rewriter, loc, bytes, c(2));
+  split.spare = LLVM::AndOp::create(rewriter, loc, bytes, c(3));
+  split.words = LLVM::LShrOp::create(
+      rewriter, loc, LLVM::AddOp::create(rewriter, loc, bytes, c(3)), c(2));
+  // Elements of 4 or 8 bytes always fill whole words; static data of
+  // smaller ones only where the verifier saw a partial last word.
+  if (element < 4)
+    split.mayBePartial = !dataType.hasStaticShape() ||
+                         (dataType.getNumElements() * element) % 4 != 0;
   if (dataType.hasStaticShape() && packetsType.hasStaticShape())
-    return words; // the verifier checked them
+    return split; // the verifier checked them
   Value count = numElements(rewriter, loc, packetsType, packets);
-  Value whole = LLVM::ICmpOp::create(
-      rewriter, loc, LLVM::ICmpPredicate::eq,
-      LLVM::AndOp::create(rewriter, loc, bytes, c(3)), c(0));
   Value match = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                     words, count);
-  trapUnless(rewriter, loc, LLVM::AndOp::create(rewriter, loc, whole, match),
+                                     split.words, count);
+  trapUnless(rewriter, loc, match,
              "weave: " + op->getName().stripDialect().str() + " " +
                  whereIs(op) +
                  ": %lu bytes of data for %lu packets (expected one packet "
-                 "per 32-bit word)\n",
+                 "per 32-bit word or part of one)\n",
              {bytes, count});
-  return words;
+  return split;
+}
+
+/// Where a packet copy's partial last word goes: to the scope's last
+/// thread, before its whole words (the strided loop gives it no more of
+/// them than the first thread, and a division to find the thread that would
+/// take packet `whole` put a remainder on every thread's path, per copy).
+Value ownsPartialWord(OpBuilder &b, Location loc, const PacketSplit &split,
+                      Value index, Value count) {
+  Value any = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                   split.spare, i64Constant(b, loc, 0));
+  Value last = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::eq, index,
+      LLVM::SubOp::create(b, loc, count, i64Constant(b, loc, 1)));
+  return LLVM::AndOp::create(b, loc, any, last);
 }
 
 /// `weave.read_packets` -> thread i of the scope spins on packets i, i +
 /// count, ... of this device's buffer with `ld.relaxed.sys.global.u64`
 /// until the high half equals the flag, then stores the low half as word i
-/// of the target. With a timeout, a spin that lasts too long prints the
-/// packet, the flag and what it saw, and traps.
+/// of the target; the scope's last thread first reads a partial last word
+/// and stores only the data's bytes of it. With a timeout, a spin that
+/// lasts too long prints the packet, the flag and what it saw, and traps.
 struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
   using SpinningOpLowering::SpinningOpLowering;
 
@@ -820,41 +849,83 @@ struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
                                   adaptor.getPackets());
     Value target = bufferAddress(rewriter, loc, converter, targetType,
                                  adaptor.getTarget());
-    Value words = packetWords(rewriter, loc, op, targetType,
-                              adaptor.getTarget(), packetsType,
-                              adaptor.getPackets());
-    unsigned align = std::min(4u, targetType.getElementTypeBitWidth() / 8);
+    PacketSplit split =
+        packetSplit(rewriter, loc, op, targetType, adaptor.getTarget(),
+                    packetsType, adaptor.getPackets());
+    unsigned element = targetType.getElementTypeBitWidth() / 8;
+    unsigned align = std::min(4u, element);
     Value flag = adaptor.getFlag();
     CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
-    buildLoop(rewriter, loc, threads.index, words, threads.count,
+    // Packet i, once its flag is `flag`.
+    auto spinOn = [&](Value i) -> Value {
+      Value at = LLVM::GEPOp::create(rewriter, loc, packets.getType(), i64,
+                                     packets, ValueRange{i});
+      auto flagOf = [&](OpBuilder &b, Value packet) -> Value {
+        return LLVM::TruncOp::create(
+            b, loc, i32,
+            LLVM::LShrOp::create(b, loc, packet, i64Constant(b, loc, 32)));
+      };
+      return buildSpin(
+          rewriter, loc, op, *team, at, timeoutNs,
+          [&](OpBuilder &b, Value observed) -> Value {
+            return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                        flagOf(b, observed), flag);
+          },
+          [&](OpBuilder &b, Value observed) {
+            return SpinReport{"read_packets",
+                              "packet %lu expected flag %u, observed %u",
+                              {i, flag, flagOf(b, observed)}};
+          },
+          [&](OpBuilder &b) {
+            return inlinePtx(b, loc, i64, "ld.relaxed.sys.global.u64 $0, [$1];",
+                             "=l,l,~{memory}", {at});
+          });
+    };
+    // The partial last word: only its data's elements are stored (the
+    // rest of the word is another buffer's, or outside the target).
+    if (split.mayBePartial)
+      buildIf(rewriter, loc,
+              ownsPartialWord(rewriter, loc, split, threads.index,
+                              threads.count),
+              [&](OpBuilder &) {
+                Value packet = spinOn(split.whole);
+                Type elementType = rewriter.getIntegerType(element * 8);
+                Value base = LLVM::GEPOp::create(
+                    rewriter, loc, target.getType(), i32, target,
+                    ValueRange{split.whole});
+                for (unsigned e = 0; e < 3 / element; ++e) {
+                  auto store = [&](OpBuilder &) {
+                    Value bits = packet, to = base;
+                    if (e > 0) {
+                      bits = LLVM::LShrOp::create(
+                          rewriter, loc, packet,
+                          i64Constant(rewriter, loc, 8 * e * element));
+                      to = LLVM::GEPOp::create(
+                          rewriter, loc, target.getType(), elementType, base,
+                          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(e)});
+                    }
+                    LLVM::StoreOp::create(
+                        rewriter, loc,
+                        LLVM::TruncOp::create(rewriter, loc, elementType, bits),
+                        to, element);
+                  };
+                  // The first element is always there (spare > 0).
+                  if (e == 0) {
+                    store(rewriter);
+                    continue;
+                  }
+                  buildIf(rewriter, loc,
+                          LLVM::ICmpOp::create(
+                              rewriter, loc, LLVM::ICmpPredicate::ugt,
+                              split.spare,
+                              i64Constant(rewriter, loc, e * element)),
+                          store);
+                }
+              });
+    buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
               [&](OpBuilder &, Value i) {
-                Value at = LLVM::GEPOp::create(rewriter, loc, packets.getType(),
-                                               i64, packets, ValueRange{i});
-                auto flagOf = [&](OpBuilder &b, Value packet) -> Value {
-                  return LLVM::TruncOp::create(
-                      b, loc, i32,
-                      LLVM::LShrOp::create(b, loc, packet,
-                                           i64Constant(b, loc, 32)));
-                };
-                Value packet = buildSpin(
-                    rewriter, loc, op, *team, at, timeoutNs,
-                    [&](OpBuilder &b, Value observed) -> Value {
-                      return LLVM::ICmpOp::create(b, loc,
-                                                  LLVM::ICmpPredicate::eq,
-                                                  flagOf(b, observed), flag);
-                    },
-                    [&](OpBuilder &b, Value observed) {
-                      return SpinReport{"read_packets",
-                                        "packet %lu expected flag %u, "
-                                        "observed %u",
-                                        {i, flag, flagOf(b, observed)}};
-                    },
-                    [&](OpBuilder &b) {
-                      return inlinePtx(b, loc, i64,
-                                       "ld.relaxed.sys.global.u64 $0, [$1];",
-                                       "=l,l,~{memory}", {at});
-                    });
-                Value word = LLVM::TruncOp::create(rewriter, loc, i32, packet);
+                Value word =
+                    LLVM::TruncOp::create(rewriter, loc, i32, spinOn(i));
                 Value to = LLVM::GEPOp::create(rewriter, loc, target.getType(),
                                                i32, target, ValueRange{i});
                 LLVM::StoreOp::create(rewriter, loc, word, to, align);
@@ -1023,7 +1094,9 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
 private:
   /// `weave.put ... packets(%flag)`: thread i of the scope stores packets
   /// i, i + count, ...: word w of the source as `(flag << 32) | w`, with
-  /// one `st.relaxed.sys.global.u64` on the peer's packet buffer.
+  /// one `st.relaxed.sys.global.u64` on the peer's packet buffer. The
+  /// scope's last thread first sends a partial last word (1-3 bytes of
+  /// data), padded with zeros.
   LogicalResult lowerPutPackets(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter,
                                 const TeamArgs &team) const {
@@ -1039,26 +1112,73 @@ private:
         bufferAddress(rewriter, loc, converter, targetType,
                       adaptor.getTarget()),
         peerDelta(rewriter, loc, team, adaptor.getDevice()));
-    Value words = packetWords(rewriter, loc, op, sourceType,
-                              adaptor.getSource(), targetType,
-                              adaptor.getTarget());
-    unsigned align = std::min(4u, sourceType.getElementTypeBitWidth() / 8);
+    PacketSplit split =
+        packetSplit(rewriter, loc, op, sourceType, adaptor.getSource(),
+                    targetType, adaptor.getTarget());
+    unsigned element = sourceType.getElementTypeBitWidth() / 8;
+    unsigned align = std::min(4u, element);
     Value flag = LLVM::ShlOp::create(
         rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64,
                                             adaptor.getPacketFlag()),
         i64Constant(rewriter, loc, 32));
+    // Stores `(flag << 32) | word` as packet i.
+    auto send = [&](OpBuilder &b, Value i, Value word) {
+      Value packet = LLVM::OrOp::create(
+          b, loc, LLVM::ZExtOp::create(b, loc, i64, word), flag);
+      Value to = LLVM::GEPOp::create(b, loc, packets.getType(), i64, packets,
+                                     ValueRange{i});
+      inlinePtx(b, loc, {}, "st.relaxed.sys.global.u64 [$0], $1;",
+                "l,l,~{memory}", {to, packet});
+    };
     CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
-    buildLoop(rewriter, loc, threads.index, words, threads.count,
+    // The partial last word: the data's last 1-3 bytes in its low bytes,
+    // zeros above (loading a whole word would read past the source). An
+    // element that is not there is loaded from the first one's address
+    // (always there) and dropped, so the word needs no branch.
+    if (split.mayBePartial)
+      buildIf(rewriter, loc,
+              ownsPartialWord(rewriter, loc, split, threads.index,
+                              threads.count),
+              [&](OpBuilder &) {
+                Type elementType = rewriter.getIntegerType(element * 8);
+                Value base = LLVM::GEPOp::create(
+                    rewriter, loc, source.getType(), i32, source,
+                    ValueRange{split.whole});
+                Value word;
+                for (unsigned e = 0; e < 3 / element; ++e) {
+                  Value at = base, there;
+                  if (e > 0) {
+                    at = LLVM::GEPOp::create(
+                        rewriter, loc, source.getType(), elementType, base,
+                        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(e)});
+                    there = LLVM::ICmpOp::create(
+                        rewriter, loc, LLVM::ICmpPredicate::ugt, split.spare,
+                        i64Constant(rewriter, loc, e * element));
+                    at = LLVM::SelectOp::create(rewriter, loc, there, at, base);
+                  }
+                  Value value = LLVM::ZExtOp::create(
+                      rewriter, loc, i32,
+                      LLVM::LoadOp::create(rewriter, loc, elementType, at,
+                                           element));
+                  if (there)
+                    value = LLVM::SelectOp::create(
+                        rewriter, loc, there, value,
+                        i32Constant(rewriter, loc, 0));
+                  word = e == 0 ? value
+                                : LLVM::OrOp::create(
+                                      rewriter, loc, word,
+                                      LLVM::ShlOp::create(
+                                          rewriter, loc, value,
+                                          i32Constant(rewriter, loc,
+                                                      8 * e * element)));
+                }
+                send(rewriter, split.whole, word);
+              });
+    buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
               [&](OpBuilder &b, Value i) {
                 Value from = LLVM::GEPOp::create(b, loc, source.getType(), i32,
                                                  source, ValueRange{i});
-                Value word = LLVM::LoadOp::create(b, loc, i32, from, align);
-                Value packet = LLVM::OrOp::create(
-                    b, loc, LLVM::ZExtOp::create(b, loc, i64, word), flag);
-                Value to = LLVM::GEPOp::create(b, loc, packets.getType(), i64,
-                                               packets, ValueRange{i});
-                inlinePtx(b, loc, {}, "st.relaxed.sys.global.u64 [$0], $1;",
-                          "l,l,~{memory}", {to, packet});
+                send(b, i, LLVM::LoadOp::create(b, loc, i32, from, align));
               });
     rewriter.eraseOp(op);
     return success();

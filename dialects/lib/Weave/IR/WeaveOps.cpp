@@ -613,8 +613,8 @@ LogicalResult BarrierOp::verify() {
 
 /// Checks the data side and the packet buffer of `weave.put ... packets`
 /// and `weave.read_packets`: a packet buffer of i64 in #weave.symmetric
-/// memory, data in global memory made of whole 32-bit words, both
-/// contiguous, one packet per word where both sizes are static.
+/// memory, data in global memory, both contiguous, one packet per 32-bit
+/// word or part of one (the last) where both sizes are static.
 static LogicalResult verifyPackets(Operation *op, MemRefType data,
                                    MemRefType packets) {
   if (!isSymmetric(packets))
@@ -640,13 +640,10 @@ static LogicalResult verifyPackets(Operation *op, MemRefType data,
   // Dynamic sizes are checked at run time (a mismatch traps).
   if (std::optional<int64_t> bytes =
           data.hasStaticShape() ? staticByteSize(data) : std::nullopt) {
-    if (*bytes % 4)
-      return op->emitOpError() << "expects data of a whole number of 32-bit "
-                                  "words, got "
-                               << *bytes << " bytes";
-    if (packets.hasStaticShape() && packets.getNumElements() != *bytes / 4)
+    int64_t words = (*bytes + 3) / 4;
+    if (packets.hasStaticShape() && packets.getNumElements() != words)
       return op->emitOpError()
-             << "expects " << *bytes / 4 << " packets for " << *bytes
+             << "expects " << words << " packets for " << *bytes
              << " bytes of data, got " << packets.getNumElements();
   }
   return success();

@@ -266,8 +266,9 @@ def Weave_PutOp : Weave_Op<"put", [AttrSizedOperandSegments]> {
     there.
 
     With `packets(%flag)` the target is instead a packet buffer of `i64`
-    elements, one per 32-bit word of the source (whose size must be a whole
-    number of words): each packet holds a word in its low half and `%flag`
+    elements, one per 32-bit word of the source or part of one (a source of
+    1- or 2-byte elements may end in a partial word, sent with zeros above
+    its data): each packet holds a word in its low half and `%flag`
     in its high half and is stored with one 64-bit `st.relaxed.sys`, so the
     data is visible at the destination as soon as its flag is, with no
     fence, barrier or signal (NCCL's LL and MSCCL++'s LL8 protocols). The
@@ -329,11 +330,12 @@ def Weave_ReadPacketsOp : Weave_Op<"read_packets"> {
   let description = [{
     Reads this device's packet buffer `packets` (symmetric, `i64` elements,
     written by peers with `weave.put ... packets(%flag)`) into `target`
-    (global memory of this device, a whole number of 32-bit words, one per
-    packet): each cooperating thread spins on its packets with 64-bit
+    (global memory of this device, one packet per 32-bit word or part of
+    one): each cooperating thread spins on its packets with 64-bit
     `ld.relaxed.sys` until the high half equals `flag`, then stores the low
-    half. `scope` is as for `weave.put`. The op orders nothing for the
-    other threads: `gpu.barrier` before they read `target`. With
+    half (of a partial last word, only the target's bytes). `scope` is as
+    for `weave.put`. The op orders nothing for the other threads:
+    `gpu.barrier` before they read `target`. With
     `weavec --wait-timeout-ms` a spin that lasts too long prints the packet,
     the flag it waited for and the one it saw, then traps.
     ```mlir
