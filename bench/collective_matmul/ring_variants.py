@@ -36,8 +36,21 @@ DONE = ("%first = arith.cmpi eq, %k, %nt : index",
 NEEDED = ("%needed = arith.cmpi uge, %prev_offset, %tps : i32",
           "%needed = arith.constant false")
 READ_WAIT = ("        weave.wait_smem_to_gmem 0 read_only\n", "")
-LOCAL = ("weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev",
-         "weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %me")
+# The forwarding store (two of them: with the evict-first hint of D = 2 and
+# without it, one folding away).
+LOCAL_STORE = re.compile(
+    r"(weave\.copy_smem_to_gmem %lhs, %a\[%row, %col\]( l2\(evict_first\))?) "
+    r"on %prev$", re.M)
+
+
+def local(text):
+    text, n = LOCAL_STORE.subn(r"\1 on %me", text)
+    if n != 2:
+        sys.exit("ring_variants.py: expected two forwarding stores "
+                 "(weave.copy_smem_to_gmem %%lhs ... on %%prev) in the kernel, "
+                 "found %d (the template changed?)" % n)
+    return replace(text, READY)
+
 
 
 def replace(text, *pairs):
@@ -76,7 +89,7 @@ VARIANTS = {
     "nocb": no_callback,
     "norot": no_rotation,
     "noread": lambda t: replace(t, READ_WAIT),
-    "local": lambda t: replace(t, LOCAL, READY),
+    "local": local,
 }
 
 
