@@ -24,6 +24,13 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             (the slot is refilled while it is being sent: a race)
   local     the stores go to this device's own `a` (the same bytes to
             the same rows: no NVLink) and the peer's rows are not waited for
+  quarter   each store sends only the first 32 rows of its 128-row tile
+            (a quarter of the bytes, as many stores, unswizzled): whether
+            the stores cost per byte or per store
+In nofwd, local and quarter the rows that never arrive keep the
+benchmark's poison (all ones, a NaN) on the receiver, so its matmul runs on
+constant bits there; round 5's nofwd matched the plain matmul on random
+data (docs/PERF.md), but power that depends on the data is not ruled out.
 """
 
 import re
@@ -81,6 +88,30 @@ def no_rotation(text):
     return text
 
 
+# The forwarding stores' source tile and type, in either store.
+QUARTER_STORE = re.compile(
+    r"^( *)(weave\.copy_smem_to_gmem )%lhs(, %a\[%row, %col\][^\n]* on %prev)\n"
+    r"( *): memref<128x64x(\w+), #gpu\.address_space<workgroup>>$", re.M)
+
+
+def quarter(text):
+    def sub(m):
+        indent, op, rest, tindent, dtype = m.groups()
+        tile = "memref<128x64x%s, #gpu.address_space<workgroup>>" % dtype
+        part = ("memref<32x64x%s, strided<[64, 1]>, "
+                "#gpu.address_space<workgroup>>" % dtype)
+        return ("%s%%quarter = memref.subview %%lhs[0, 0] [32, 64] [1, 1]\n"
+                "%s    : %s to %s\n"
+                "%s%s%%quarter%s\n%s: %s" %
+                (indent, indent, tile, part, indent, op, rest, tindent, part))
+    text, n = QUARTER_STORE.subn(sub, text)
+    if n != 2:
+        sys.exit("ring_variants.py: expected two forwarding stores of a "
+                 "128x64 lhs tile in the kernel, found %d (the template "
+                 "changed?)" % n)
+    return text
+
+
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -90,6 +121,7 @@ VARIANTS = {
     "norot": no_rotation,
     "noread": lambda t: replace(t, READ_WAIT),
     "local": local,
+    "quarter": quarter,
 }
 
 
