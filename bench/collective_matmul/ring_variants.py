@@ -24,6 +24,13 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             (the slot is refilled while it is being sent: a race)
   local     the stores go to this device's own `a` (the same bytes to
             the same rows: no NVLink) and the peer's rows are not waited for
+  quarter   each store sends only the first 32 rows of its 128-row tile
+            (a quarter of the bytes, as many stores, unswizzled): whether
+            the stores cost per byte or per store
+In nofwd, local and quarter the rows that never arrive keep the
+benchmark's poison (all ones, a NaN) on the receiver, so its matmul runs on
+constant bits there; round 5's nofwd matched the plain matmul on random
+data (docs/PERF.md), but power that depends on the data is not ruled out.
 """
 
 import re
@@ -36,8 +43,21 @@ DONE = ("%first = arith.cmpi eq, %k, %nt : index",
 NEEDED = ("%needed = arith.cmpi uge, %prev_offset, %tps : i32",
           "%needed = arith.constant false")
 READ_WAIT = ("        weave.wait_smem_to_gmem 0 read_only\n", "")
-LOCAL = ("weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev",
-         "weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %me")
+# The forwarding store (two of them: with the evict-first hint of D = 2 and
+# without it, one folding away).
+LOCAL_STORE = re.compile(
+    r"(weave\.copy_smem_to_gmem %lhs, %a\[%row, %col\]( l2\(evict_first\))?) "
+    r"on %prev$", re.M)
+
+
+def local(text):
+    text, n = LOCAL_STORE.subn(r"\1 on %me", text)
+    if n != 2:
+        sys.exit("ring_variants.py: expected two forwarding stores "
+                 "(weave.copy_smem_to_gmem %%lhs ... on %%prev) in the kernel, "
+                 "found %d (the template changed?)" % n)
+    return replace(text, READY)
+
 
 
 def replace(text, *pairs):
@@ -68,6 +88,30 @@ def no_rotation(text):
     return text
 
 
+# The forwarding stores' source tile and type, in either store.
+QUARTER_STORE = re.compile(
+    r"^( *)(weave\.copy_smem_to_gmem )%lhs(, %a\[%row, %col\][^\n]* on %prev)\n"
+    r"( *): memref<128x64x(\w+), #gpu\.address_space<workgroup>>$", re.M)
+
+
+def quarter(text):
+    def sub(m):
+        indent, op, rest, tindent, dtype = m.groups()
+        tile = "memref<128x64x%s, #gpu.address_space<workgroup>>" % dtype
+        part = ("memref<32x64x%s, strided<[64, 1]>, "
+                "#gpu.address_space<workgroup>>" % dtype)
+        return ("%s%%quarter = memref.subview %%lhs[0, 0] [32, 64] [1, 1]\n"
+                "%s    : %s to %s\n"
+                "%s%s%%quarter%s\n%s: %s" %
+                (indent, indent, tile, part, indent, op, rest, tindent, part))
+    text, n = QUARTER_STORE.subn(sub, text)
+    if n != 2:
+        sys.exit("ring_variants.py: expected two forwarding stores of a "
+                 "128x64 lhs tile in the kernel, found %d (the template "
+                 "changed?)" % n)
+    return text
+
+
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -76,7 +120,8 @@ VARIANTS = {
     "nocb": no_callback,
     "norot": no_rotation,
     "noread": lambda t: replace(t, READ_WAIT),
-    "local": lambda t: replace(t, LOCAL, READY),
+    "local": local,
+    "quarter": quarter,
 }
 
 

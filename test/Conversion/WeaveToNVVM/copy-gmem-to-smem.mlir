@@ -254,3 +254,24 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// l2(evict_last) on a load: the policy as the load's l2_cache_hint operand.
+// CHECK-LABEL: llvm.func @load_l2_policy
+//       CHECK:   %[[LAST:.*]] = llvm.mlir.constant(1508705875169116160 : i64) : i64
+//       CHECK:   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[LAST]] :
+gpu.module @m {
+  gpu.func @load_l2_policy(%src: memref<1024x4096xf16>, %r: i32, %c: i32) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1], smem = 32768>} {
+    %row = arith.index_cast %r : i32 to index
+    %col = arith.index_cast %c : i32 to index
+    %c0 = arith.constant 0 : index
+    %c16384 = arith.constant 16384 : index
+    %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %tile = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+    %bar = memref.view %smem[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<i64, #gpu.address_space<workgroup>>
+    weave.copy_gmem_to_smem %src[%row, %col], %tile, %bar l2(evict_last) {swizzle = 128} : memref<1024x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>, memref<i64, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}

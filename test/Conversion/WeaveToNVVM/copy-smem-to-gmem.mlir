@@ -157,3 +157,34 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// l2(evict_first) / l2(evict_last): the cache policy createpolicy.fractional
+// gives for a fraction of 1.0, as the 64-bit l2_cache_hint operand of the
+// store (0x12F0000000000000, 0x14F0000000000000); none without l2(...).
+// CHECK-LABEL: llvm.func @store_l2_policy
+//   CHECK-DAG: %[[FIRST:.*]] = llvm.mlir.constant(1364590687093260288 : i64) : i64
+//   CHECK-DAG: %[[LAST:.*]] = llvm.mlir.constant(1508705875169116160 : i64) : i64
+//       CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[FIRST]] :
+//       CHECK: nvvm.cp.async.bulk.tensor.reduce %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[LAST]] {redKind = #nvvm.tma_redux_kind<add>}
+//       CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] :
+gpu.module @m {
+  gpu.func @store_l2_policy(%dst: memref<256x64xf32, #weave.symmetric>)
+      workgroup(%tile: memref<64x64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %me = weave.device_id "x"
+    %n = weave.num_devices "x"
+    %next = arith.addi %me, %c1 : index
+    %right = arith.remui %next, %n : index
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] l2(evict_first) on %right
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] reduce(add) l2(evict_last) on %right
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    weave.copy_smem_to_gmem %tile, %dst[%c0, %c0] on %right
+        : memref<64x64xf32, #gpu.address_space<workgroup>> -> memref<256x64xf32, #weave.symmetric>
+    gpu.return
+  }
+}

@@ -142,6 +142,24 @@ gpu.func @copy_smem_to_gmem_remote(%tile: memref<128x64xf16, 3>, %out: memref<10
   gpu.return
 }
 
+// An L2 cache policy on a store (after reduce, before on) and on a load
+// (after multicast); printed back where it was parsed.
+// CHECK-LABEL: gpu.func @copy_l2_policy
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] l2(evict_first) on %{{.*}} : memref<128x64xf16, 3> -> memref<1024x4096xf16, #weave.symmetric>
+//       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(add) l2(evict_last) : memref<128x64xf16, 3> -> memref<1024x4096xf16, #weave.symmetric>
+//       CHECK:   weave.copy_gmem_to_smem %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} l2(evict_last) {swizzle = 128 : i64} : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, 3>, memref<i64, 3>
+gpu.func @copy_l2_policy(%tile: memref<128x64xf16, 3>, %out: memref<1024x4096xf16, #weave.symmetric>, %bar: memref<i64, 3>, %row: index, %col: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %me = weave.device_id "x"
+  %n = weave.num_devices "x"
+  %c1 = arith.constant 1 : index
+  %sum = arith.addi %me, %c1 : index
+  %next = arith.remui %sum, %n : index
+  weave.copy_smem_to_gmem %tile, %out[%row, %col] l2(evict_first) on %next : memref<128x64xf16, 3> -> memref<1024x4096xf16, #weave.symmetric>
+  weave.copy_smem_to_gmem %tile, %out[%row, %col] reduce(add) l2(evict_last) : memref<128x64xf16, 3> -> memref<1024x4096xf16, #weave.symmetric>
+  weave.copy_gmem_to_smem %out[%row, %col], %tile, %bar l2(evict_last) {swizzle = 128 : i64} : memref<1024x4096xf16, #weave.symmetric> -> memref<128x64xf16, 3>, memref<i64, 3>
+  gpu.return
+}
+
 // CHECK-LABEL: gpu.func @copy_smem_to_gmem_reduce
 //       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(add) on %{{.*}} : memref<64x32xf32, 3> -> memref<1024x4096xf32, #weave.symmetric>
 //       CHECK:   weave.copy_smem_to_gmem %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] reduce(max) : memref<64x64xbf16, 3> -> memref<1024x4096xbf16>

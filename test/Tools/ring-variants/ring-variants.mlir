@@ -5,12 +5,13 @@
 //
 // RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@PARTS_PER_TILE@/4/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v
-// RUN: for v in noready nodone nowait nofwd nocb norot noread local; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
 //
-// The kernel itself: two waits, a remote store and a remote signal, the
-// read wait, the callback, the rotation.
+// The kernel itself: two waits, two remote stores (evict-first at D = 2,
+// plain above) and a remote signal, the read wait, the callback, the
+// rotation.
 // RUN: grep -c -e 'weave.semaphore_wait' -e 'on %%prev' -e 'read_only' -e 'callback {' -e 'rotate_m(' %t.mlir | FileCheck %s --check-prefix=FULL
-// FULL: 7
+// FULL: 8
 // RUN: grep -c 'weave.semaphore_wait' %t.v_nowait.mlir | FileCheck %s --check-prefix=TWO
 // RUN: grep -c 'arith.constant false' %t.v_nowait.mlir | FileCheck %s --check-prefix=TWO
 // TWO: 2
@@ -22,7 +23,11 @@
 // RUN: grep -c 'rotate_m(%%own_first)' %t.v_nocb.mlir | FileCheck %s --check-prefix=ONE
 // RUN: not grep -e 'rotate_m(%%own_first)' -e 'grid_tile_segments = 2' %t.v_norot.mlir
 // RUN: not grep 'read_only' %t.v_noread.mlir
-// RUN: grep -c 'weave.copy_smem_to_gmem %%lhs, %%a\[%%row, %%col\] on %%me$' %t.v_local.mlir | FileCheck %s --check-prefix=ONE
+// RUN: grep -c 'weave.copy_smem_to_gmem %%lhs, %%a\[%%row, %%col\]\( l2(evict_first)\)\? on %%me$' %t.v_local.mlir | FileCheck %s --check-prefix=TWO
+// RUN: not grep 'weave.copy_smem_to_gmem %%lhs.* on %%prev' %t.v_local.mlir
+// RUN: grep -c 'weave.copy_smem_to_gmem %%quarter, %%a\[%%row, %%col\]\( l2(evict_first)\)\? on %%prev$' %t.v_quarter.mlir | FileCheck %s --check-prefix=TWO
+// RUN: grep -c '^ *: memref<32x64xbf16, strided<\[64, 1\]>, #gpu.address_space<workgroup>>$' %t.v_quarter.mlir | FileCheck %s --check-prefix=TWO
+// RUN: not grep 'weave.copy_smem_to_gmem %%lhs' %t.v_quarter.mlir
 //
 // RUN: grep -v 'read_only' %t.mlir > %t.changed.mlir
 // RUN: not python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.changed.mlir %t.c noread 2>&1 | FileCheck %s --check-prefix=CHANGED

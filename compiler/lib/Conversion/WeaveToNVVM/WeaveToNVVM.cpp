@@ -1322,6 +1322,20 @@ SmallVector<Value> tensorMapCoordinates(OpBuilder &b, Location loc,
   return coordinates;
 }
 
+/// The 64-bit L2 cache policy of a TMA copy's `l2(...)`, or no value. The
+/// constants are what `createpolicy.fractional.L2::evict_first.b64.f32` (or
+/// `evict_last`) gives for a fraction of 1.0 (CUTLASS's CacheHintSm90 uses
+/// the same): one immediate instead of an instruction per copy.
+static Value l2CachePolicy(OpBuilder &b, Location loc,
+                           std::optional<L2Policy> policy) {
+  if (!policy)
+    return Value();
+  uint64_t bits = *policy == L2Policy::EvictFirst ? 0x12F0000000000000ull
+                                                  : 0x14F0000000000000ull;
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(int64_t(bits)));
+}
+
 /// `weave.copy_smem_to_gmem` -> `cp.async.bulk.tensor` (`reduce(...)`:
 /// `cp.reduce.async.bulk.tensor`) through the tensor map parameter the ABI
 /// gave it (a peer view for `on %device`), then
@@ -1345,6 +1359,7 @@ struct CopySmemToGmemOpLowering
                                adaptor.getSource());
     SmallVector<Value> coordinates =
         tensorMapCoordinates(rewriter, loc, adaptor.getIndices(), op);
+    Value policy = l2CachePolicy(rewriter, loc, op.getL2());
     if (std::optional<TmaReduceKind> reduce = op.getReduce()) {
       NVVM::TMAReduxKind kind = *reduce == TmaReduceKind::Add
                                     ? NVVM::TMAReduxKind::ADD
@@ -1356,11 +1371,11 @@ struct CopySmemToGmemOpLowering
           NVVM::TMAReduxKindAttr::get(rewriter.getContext(), kind),
           NVVM::TMAStoreModeAttr::get(rewriter.getContext(),
                                       NVVM::TMAStoreMode::TILE),
-          coordinates, /*l2CacheHint=*/Value());
+          coordinates, /*l2CacheHint=*/policy);
     } else {
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           rewriter, loc, descriptor, tile, coordinates,
-          /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+          /*l2CacheHint=*/policy, NVVM::TMAStoreMode::TILE,
           /*predicate=*/Value());
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
@@ -1405,7 +1420,8 @@ struct CopyGmemToSmemOpLowering
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         rewriter, loc, tile, descriptor, coordinates, barrier,
         /*im2colOffsets=*/ValueRange{}, adaptor.getMulticastMask(),
-        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+        /*l2CacheHint=*/l2CachePolicy(rewriter, loc, op.getL2()),
+        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
         /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
     rewriter.eraseOp(op);
     return success();

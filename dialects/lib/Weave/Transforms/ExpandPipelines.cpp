@@ -180,7 +180,8 @@ void PipelineBuilder::storeRhsByBoxes(Block &block, Value rhsTile,
           at, col, arith::ConstantIndexOp::create(at, j * tiling.inBoxCols()));
       CopySmemToGmemOp::create(at, smem->view(at, offset, boxType),
                                copy.getTarget(), indices, copy.getDevice(),
-                               kSwizzleBytes, copy.getReduceAttr());
+                               kSwizzleBytes, copy.getReduceAttr(),
+                               copy.getL2Attr());
     }
     copy.erase();
   }

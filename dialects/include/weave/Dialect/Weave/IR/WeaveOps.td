@@ -361,6 +361,14 @@ def Weave_TmaReduceKind : I32EnumAttr<"TmaReduceKind",
   let cppNamespace = "::mlir::weave";
 }
 
+def Weave_L2Policy : I32EnumAttr<"L2Policy",
+    "the L2 eviction priority a TMA copy gives the lines it touches", [
+      I32EnumAttrCase<"EvictFirst", 0, "evict_first">,
+      I32EnumAttrCase<"EvictLast", 1, "evict_last">
+    ]> {
+  let cppNamespace = "::mlir::weave";
+}
+
 def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     [AttrSizedOperandSegments]> {
   let summary = "asynchronous bulk (TMA) store of a shared-memory tile";
@@ -389,6 +397,11 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
     `max` on f16 and bf16 only (PTX has no f32 min/max for this
     instruction). Completion and visibility are those of the store.
 
+    With `l2(evict_first|evict_last)` the store carries an L2 cache policy
+    (`.L2::cache_hint`, the policy `createpolicy.fractional` makes for a
+    fraction of 1.0): its lines are the first (or the last) the L2 evicts.
+    Only a hint: the data and its visibility are the same.
+
     Coordinates are signed 32-bit: a box that starts past the edge of
     `target` (or before it) is clipped, and an index outside
     [-2^31, 2^31 - 1] is clamped to that range, which no tensor map's
@@ -410,11 +423,23 @@ def Weave_CopySmemToGmemOp : Weave_Op<"copy_smem_to_gmem",
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
                        Variadic<Index>:$indices, Optional<Index>:$device,
                        DefaultValuedAttr<I64Attr, "0">:$swizzle,
-                       OptionalAttr<Weave_TmaReduceKind>:$reduce);
+                       OptionalAttr<Weave_TmaReduceKind>:$reduce,
+                       OptionalAttr<Weave_L2Policy>:$l2);
   let assemblyFormat = [{
     $source `,` $target `[` $indices `]` (`reduce` `(` $reduce^ `)`)?
-    (`on` $device^)? attr-dict `:` type($source) `->` type($target)
+    (`l2` `(` $l2^ `)`)? (`on` $device^)? attr-dict
+    `:` type($source) `->` type($target)
   }];
+  // Stores without a cache policy (the pipeline's epilogue).
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::Value":$target,
+                   "::mlir::ValueRange":$indices, "::mlir::Value":$device,
+                   "int64_t":$swizzle,
+                   "::mlir::weave::TmaReduceKindAttr":$reduce), [{
+      build($_builder, $_state, source, target, indices, device, swizzle,
+            reduce, /*l2=*/::mlir::weave::L2PolicyAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -449,6 +474,9 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
     per-member table (docs/ABI.md). The data must be there before the load
     is issued (e.g. after a `weave.semaphore_wait` for the peer's signal).
 
+    `l2(evict_first|evict_last)` is the L2 cache policy of
+    `weave.copy_smem_to_gmem`, for the lines the load reads.
+
     ```mlir
     weave.copy_gmem_to_smem %a[%row, %col], %tile, %full {swizzle = 128}
         : memref<4096x4096xf16> -> memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -463,10 +491,12 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
                        AnyMemRef:$target, AnyMemRef:$barrier,
                        Optional<I16>:$multicast_mask,
                        DefaultValuedAttr<I64Attr, "0">:$swizzle,
-                       Optional<Index>:$device);
+                       Optional<Index>:$device,
+                       OptionalAttr<Weave_L2Policy>:$l2);
   let assemblyFormat = [{
     $source `[` $indices `]` `,` $target `,` $barrier
-    (`multicast` `(` $multicast_mask^ `)`)? (`on` $device^)? attr-dict
+    (`multicast` `(` $multicast_mask^ `)`)? (`l2` `(` $l2^ `)`)?
+    (`on` $device^)? attr-dict
     `:` type($source) `->` type($target) `,` type($barrier)
   }];
   // The loads of this device's buffers (the pipeline's) name no device.
@@ -475,7 +505,8 @@ def Weave_CopyGmemToSmemOp : Weave_Op<"copy_gmem_to_smem",
                    "::mlir::Value":$target, "::mlir::Value":$barrier,
                    "::mlir::Value":$multicast_mask, "int64_t":$swizzle), [{
       build($_builder, $_state, source, indices, target, barrier,
-            multicast_mask, swizzle, /*device=*/::mlir::Value());
+            multicast_mask, swizzle, /*device=*/::mlir::Value(),
+            /*l2=*/::mlir::weave::L2PolicyAttr());
     }]>
   ];
   let hasVerifier = 1;
