@@ -11,6 +11,9 @@
 #       (there, from the repository root; logs in $OUT or /tmp/mlp-out)
 #
 # MLP_ARGS adds arguments to torch_mlp_block.py (e.g. "--models 70b");
+# SAMPLE_CLOCKS=1 samples every GPU's SM clock and power draw (nvidia-smi,
+# every 100 ms) while the block runs and prints their range per TP (the
+# block's data-dependent speed, docs/PERF.md, wants clocks beside it);
 # MLP_SECONDS bounds each team size's run (default 60: one TP with both
 # models took about 20 s on 4 x H100, the Python build about 30 s).
 set -uo pipefail
@@ -53,10 +56,25 @@ GPUS=$(nvidia-smi -L | grep -c '^GPU')
 for tp in 4 2; do
   [ "$tp" -gt "$GPUS" ] && continue
   # shellcheck disable=SC2086
+  sampler=
+  if [ "${SAMPLE_CLOCKS:-0}" = 1 ]; then
+    nvidia-smi --query-gpu=index,clocks.sm,power.draw --format=csv,noheader,nounits \
+      -lms 100 >"$OUTDIR/clocks_tp$tp.csv" 2>/dev/null &
+    sampler=$!
+  fi
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((tp - 1))) PYTHONPATH=$PYB/python \
     timeout "${MLP_SECONDS:-60}" python3 bench/collective_matmul/torch_mlp_block.py \
     --nproc $tp --kernels "$C/mlp" --parts ${MLP_ARGS:-} >"$OUTDIR/mlp_tp$tp.log" 2>&1
   echo "MLP block TP = $tp: exit $? ($((SECONDS - start)) s)"
+  if [ -n "$sampler" ]; then
+    kill "$sampler" 2>/dev/null
+    # Per GPU of the run: SM clock min / median / max (MHz), power max (W).
+    for g in $(seq 0 $((tp - 1))); do
+      awk -F', *' -v g=$g '$1 == g { print $2, $3 }' "$OUTDIR/clocks_tp$tp.csv" | sort -n |
+        awk -v tp=$tp -v g=$g '{ c[NR] = $1; if ($2 > p) p = $2 }
+          END { if (NR) printf "clocks TP = %d GPU %d: SM MHz min %d median %d max %d, power max %.0f W (%d samples)\n", tp, g, c[1], c[int((NR + 1) / 2)], c[NR], p, NR }'
+    done
+  fi
 done
 for tp in 4 2; do
   [ -f "$OUTDIR/mlp_tp$tp.log" ] || continue

@@ -48,8 +48,10 @@
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
 // with one 128-row tile when dynamic), slots symmetric [?, N] (bound with
 // 2*D*m rows), c [m or ?, N] (all the dtype), launches i64 [1] (zeroed
-// once), flags (the kernel's count of semaphores, zeroed once: monotonic
-// counters that every launch raises).
+// once), and its semaphores: `barrier` (2, zero at rest: the op's
+// template, per-source slots and a pass) or `flags` (the kernel's count,
+// zeroed once, raised by every launch: the owner-reduce template,
+// owner_combine.mlir.in).
 //
 // Exit status: 0 when every result was correct, 1 when one was wrong or a
 // run failed, 2 on a usage or bundle error; "SKIP:" without a GPU.
@@ -108,7 +110,7 @@ struct Case {
   int64_t d = 0, m = 0; ///< team size, rows per shard
   bool dynamic = false; ///< one bundle for every m_shard
   int64_t k = 0, n = 0; ///< from the manifest
-  uint32_t flags = 0;   ///< semaphores of the `flags` parameter
+  uint32_t semaphores = 0; ///< of the kernel's semaphore parameter
   std::string path;
   Bundle bundle;
 };
@@ -234,11 +236,15 @@ Status loadCase(Case &c) {
       const ParamInfo *launches,
       contractParam(*kernel, 5, "launches", K::Buffer, "i64", 1));
   WEAVE_ASSIGN_OR_RETURN(
-      const ParamInfo *flags,
-      contractParam(*kernel, 6, "flags", K::Semaphore, "", -1));
+      const ParamInfo *sems,
+      contractParam(*kernel, 6,
+                    kernel->params.size() > 6 && kernel->params[6].name == "flags"
+                        ? "flags"
+                        : "barrier",
+                    K::Semaphore, "", -1));
   c.k = a->shape[1];
   c.n = b->shape[1];
-  c.flags = flags->semaphoreCount;
+  c.semaphores = sems->semaphoreCount;
   int64_t rows = c.d * c.m;
   auto rowsAre = [](const ParamInfo *p, int64_t want) {
     return p->shape[0] == abi::kDynamicDim || p->shape[0] == want;
@@ -246,7 +252,8 @@ Status loadCase(Case &c) {
   if (!rowsAre(a, rows) || b->shape[0] != c.k || !rowsAre(partial, rows) ||
       partial->shape[1] != c.n || slots->shape[0] != abi::kDynamicDim ||
       slots->shape[1] != c.n || !rowsAre(out, c.m) || out->shape[1] != c.n ||
-      launches->shape[0] != 1 || flags->semaphoreCount == 0 ||
+      launches->shape[0] != 1 || sems->semaphoreCount == 0 ||
+      (sems->name == "barrier" && sems->semaphoreCount != 2) ||
       c.m % kRowTile != 0)
     return Error(ErrorCode::InvalidBundle,
                  "shapes a " + shapeText(a->shape) + ", b " +
@@ -411,9 +418,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       heap.allocateTensor(dtype, {2 * rows, c.n});
   if (!slots)
     return fail(slots.error());
-  Expected<SemaphoreArray> flags = heap.allocateSemaphores(c.flags);
-  if (!flags)
-    return fail(flags.error());
+  Expected<SemaphoreArray> semaphores = heap.allocateSemaphores(c.semaphores);
+  if (!semaphores)
+    return fail(semaphores.error());
   // Both go back to the heap when the case ends (after its work), so that
   // the heap sized for the largest case holds every case in turn.
   struct Release {
@@ -421,13 +428,13 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     const std::vector<TimedStream> &timed;
     double timeoutSeconds;
     SymmetricBuffer slots;
-    SemaphoreArray flags;
+    SemaphoreArray semaphores;
     ~Release() {
       (void)waitStreams(timed, timeoutSeconds);
       (void)heap.free(slots);
-      (void)heap.free(flags);
+      (void)heap.free(semaphores);
     }
-  } release{heap, ctx.timed, o.timing.timeoutSeconds, *slots, *flags};
+  } release{heap, ctx.timed, o.timing.timeoutSeconds, *slots, *semaphores};
   Expected<LocalBuffers> a = LocalBuffers::create(team, dtype, {rows, c.k});
   Expected<LocalBuffers> b = LocalBuffers::create(team, dtype, {c.k, c.n});
   Expected<LocalBuffers> partial =
@@ -468,7 +475,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
 
   std::vector<KernelArg> args{a->args(),   b->args(),        partial->args(),
                               *slots,      out->args(),      launches->args(),
-                              *flags};
+                              *semaphores};
   auto launch = [&]() { return kernel->launch(heap, args, streams); };
   // The tensor-map tables are written by the first binding (synchronous
   // copies): bind before anything is timed.

@@ -75,16 +75,18 @@ int main(int argc, char **argv) {
   const KernelInfo *info = findKernel(*bundle, kProgram);
   if (!info)
     return fail(Error(ErrorCode::NotFound, "no kernel matmul_reduce_scatter"));
-  // The per-source flags: as many counters as the kernel declares.
+  // Its semaphores: the op's `barrier` (2) or the owner-reduce template's
+  // per-source `flags`, as many counters as the kernel declares.
   const ParamInfo *flagsParam = nullptr;
   for (const ParamInfo &param : info->params)
-    if (param.name == "flags" && param.kind == abi::ParamKind::Semaphore)
+    if ((param.name == "flags" || param.name == "barrier") &&
+        param.kind == abi::ParamKind::Semaphore)
       flagsParam = &param;
   if (!flagsParam || info->params.size() < 7)
     return fail(Error(ErrorCode::InvalidBundle,
                       "kernel matmul_reduce_scatter has no semaphore "
-                      "parameter 'flags' (expected a, b, partial, slots, c, "
-                      "launches, flags)"));
+                      "parameter 'barrier' or 'flags' (expected a, b, "
+                      "partial, slots, c, launches, then one of them)"));
   // a: rows x k, b: k x cols, c: shard x cols (manifest order).
   const std::vector<int64_t> &aShape = info->params[0].shape;
   const std::vector<int64_t> &bShape = info->params[1].shape;

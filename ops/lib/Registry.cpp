@@ -268,8 +268,8 @@ std::vector<OpSpec> makeRegistry() {
 
   // `slots` (symmetric, 2 x D slots of m_shard rows: the template says
   // why), `partial` (the pipeline's operand, whose stores the epilogue
-  // replaces), `launches` (the kernel's epoch) and the per-source flags
-  // are the op's.
+  // replaces), `launches` (the kernel's epoch) and the barrier are the
+  // op's.
   OpSpec mrs{"matmul_reduce_scatter",
              "matmul reduce-scatter",
              OpFamily::FusedMatmul,
@@ -282,7 +282,7 @@ std::vector<OpSpec> makeRegistry() {
                {{"partial", kLocal},
                 {"slots", kSym},
                 {"launches", kLocal},
-                {"flags", kSems}}}},
+                {"barrier", kSems}}}},
              {}};
   mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
                           const MatmulShape &s) -> Expected<KernelInstance> {
