@@ -91,7 +91,10 @@ using examples::LocalBuffers;
 namespace {
 
 constexpr const char *kProgram = "weave_bench_matmul_reduce_scatter";
+/// The op's kernel, or the owner-reduce template's (owner_combine.mlir.in),
+/// which takes the same parameters but its semaphores.
 constexpr const char *kKernel = "matmul_reduce_scatter";
+constexpr const char *kOwnerKernel = "owner_combine";
 /// Rows of `partial` bound for a dynamic bundle: the epilogue region
 /// replaces its stores, so one row tile backs its tensor map.
 constexpr int64_t kRowTile = 128;
@@ -217,7 +220,9 @@ std::vector<Case> findBundles(const Options &o) {
 Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
-                         contractKernel(c.bundle, kKernel));
+                         contractKernel(c.bundle, findKernel(c.bundle, kOwnerKernel)
+                                                      ? kOwnerKernel
+                                                      : kKernel));
   WEAVE_TRY(expectUserParamCount(*kernel, 7));
   std::string dt = dtypeName(c.dtype);
   using K = abi::ParamKind;
@@ -411,7 +416,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   std::string dtype = dtypeName(c.dtype);
   const int64_t rows = c.d * c.m;
 
-  Expected<Kernel> kernel = examples::loadKernel(team, c.bundle, kKernel);
+  Expected<Kernel> kernel = examples::loadKernel(
+      team, c.bundle, findKernel(c.bundle, kOwnerKernel) ? kOwnerKernel : kKernel);
   if (!kernel)
     return fail(kernel.error());
   Expected<SymmetricBuffer> slots =

@@ -72,7 +72,11 @@ int main(int argc, char **argv) {
   Expected<Bundle> bundle = readBundleFile(argv[1]);
   if (!bundle)
     return fail(bundle.error());
-  const KernelInfo *info = findKernel(*bundle, kProgram);
+  // The op's kernel, or the owner-reduce template's (same parameters but
+  // its semaphores).
+  const char *kernelName =
+      findKernel(*bundle, "owner_combine") ? "owner_combine" : kProgram;
+  const KernelInfo *info = findKernel(*bundle, kernelName);
   if (!info)
     return fail(Error(ErrorCode::NotFound, "no kernel matmul_reduce_scatter"));
   // Its semaphores: the op's `barrier` (2) or the owner-reduce template's
@@ -130,7 +134,7 @@ int main(int argc, char **argv) {
       heap.allocateSemaphores(flagsParam->semaphoreCount);
   if (!slots || !flags)
     return fail(!slots ? slots.error() : flags.error());
-  Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), kProgram);
+  Expected<Kernel> kernel = loadKernel(team, std::move(*bundle), kernelName);
   if (!kernel)
     return fail(kernel.error());
   size_t local = team.localCount();

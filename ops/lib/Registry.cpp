@@ -282,7 +282,19 @@ std::vector<OpSpec> makeRegistry() {
                {{"partial", kLocal},
                 {"slots", kSym},
                 {"launches", kLocal},
-                {"barrier", kSems}}}},
+                {"barrier", kSems}}},
+              // The owner sums its own rows in the pipeline's combine
+              // region, per-source flags instead of the barrier and the
+              // pass: correct, measured slower than owner_slots on 4 x H100
+              // (docs/PERF.md, "the owner sums its own rows"), so the op
+              // does not run it; the benchmark and the protocol checker's
+              // tests do.
+              {"owner_combine", "matmul_reduce_scatter/owner_combine",
+               "owner_combine", true, /*offered=*/false, true,
+               {{"partial", kLocal},
+                {"slots", kSym},
+                {"launches", kLocal},
+                {"flags", kSems}}}},
              {}};
   mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
                           const MatmulShape &s) -> Expected<KernelInstance> {

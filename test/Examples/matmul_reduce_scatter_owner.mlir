@@ -35,7 +35,7 @@
 // RUN: %if ptxas %{ weavec %t.d12.mlir --emit=bundle -o %t.d12.wbundle && weave-bundle %t.d12.wbundle | FileCheck %s --check-prefix=D12M %}
 
 // D2-NOT: vprintf
-// D2: .visible .entry matmul_reduce_scatter(
+// D2: .visible .entry owner_combine(
 // D2-NOT: fence.proxy.tensormap
 // D2-NOT: cp.reduce.async.bulk
 // D2: red.release.sys.global.add.u32
@@ -51,14 +51,14 @@
 // D2STORES-COUNT-12: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 // D2STORES-NOT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 
-// D1: .visible .entry matmul_reduce_scatter(
+// D1: .visible .entry owner_combine(
 // D1-NOT: fence.proxy.tensormap
 // D1-COUNT-8: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 // D1-NOT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 // D1-NOT: ld.global.v4.b32
 
 // PTXAS-NOT: C7510
-// PTXAS: Compiling entry function 'matmul_reduce_scatter' for 'sm_90a'
+// PTXAS: Compiling entry function 'owner_combine' for 'sm_90a'
 // PTXAS: bytes spill stores
 
 // The manifest of D = 4: the own map and one peer view per distance, by
@@ -74,13 +74,13 @@
 // Each remote box through a by-value map: no table parameter (a pointer
 // into global memory) and no tensormap fence.
 // D4PTX-NOT: vprintf
-// D4PTX: .visible .entry matmul_reduce_scatter(
+// D4PTX: .visible .entry owner_combine(
 // D4PTX-NOT: fence.proxy.tensormap
 // D4PTX-COUNT-20: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 // D4PTX-NOT: fence.proxy.tensormap
 // D4PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 
-// D12: .visible .entry matmul_reduce_scatter(
+// D12: .visible .entry owner_combine(
 // D12: fence.proxy.tensormap::generic.acquire.sys
 // D12-NOT: vprintf
 
@@ -92,5 +92,5 @@
 // D12M: view=peer offset=7
 // D12M-NEXT: param tma_table slots.tma_table{{[0-9]+}}
 // D12M-NEXT: end
-// D12PTX: .param .u64 .ptr .global .align 1 matmul_reduce_scatter_param_{{[0-9]+}}{{$}}
+// D12PTX: .param .u64 .ptr .global .align 1 owner_combine_param_{{[0-9]+}}{{$}}
 // D12PTX-NEXT: )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #31, the owner-reduce GEMM + reduce-scatter (the combine region and
+# Issue #31, the owner-reduce GEMM + reduce-scatter (owner_combine.mlir.in: the combine region and
 # per-source flags) against the per-source slots with a sum pass (the
 # template of df172ea), on one 4-GPU machine: correctness first (the
 # example at D = 2, 3, 4 on real GPUs and D = 2, 4, 8 in loopback, with
@@ -13,7 +13,7 @@
 # BUILD configured with -DWEAVE_STATIC_RUNTIME_LIBS=ON, after
 #   ninja weavec weave-ops fused_ops matmul_reduce_scatter weave_bench_matmul_reduce_scatter
 # Variants (bench bundles, dynamic m_shard, bf16 unless said):
-#   own    the template as it is (own shard last: grid_tile_lag 65536)
+#   own    owner_combine.mlir.in (own shard last: grid_tile_lag 65536)
 #   first  the first owner-reduce template (98c977b: a branch per chunk and
 #          per source in the combine, its loads one after the other)
 #   lag16  own with grid_tile_lag = 16 (own rows trail by 16 row tiles)
@@ -25,7 +25,7 @@ set -euo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
   SRC=$(cd "$HERE/../../.." && pwd)
-  TPL=$SRC/ops/templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in
+  TPL=$SRC/ops/templates/matmul_reduce_scatter/owner_combine.mlir.in
   mkdir -p "$C"/{bin,bench/matmul_reduce_scatter,fused-bundles,lb,tpl}
   git -C "$SRC" show 98c977b:ops/templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in > "$C/tpl/first.mlir.in"
   cp "$TPL" "$C/tpl/own.mlir.in"

@@ -207,6 +207,9 @@ TEST(OpsRegistry, OwnedParametersAreTheManifests) {
           matmulOpInstance(k.op->name, 2, "bf16", kShape);
       ASSERT_TRUE(made) << made.error().toString();
       instance = *made;
+      // The op's instance of its shape, filled into this algorithm's
+      // template (a fused op's algorithms take the same values).
+      instance.templateName = k.algorithm->templateName;
     } else {
       // Every algorithm, the examples' variants too, filled as the
       // examples' build fills them.
