@@ -1,4 +1,4 @@
-# Sourced by the GPU-side scripts of the round-5 calls (rs.sh, rs4.sh,
+# Sourced by the GPU-side scripts of the round-5 calls (rs.sh, rs4.sh, owner.sh,
 # next.sh), from the carry that variants.sh stages at .carry-rs: the
 # environment (multicast off, the GPU libraries), the logs under $OUT, and
 # `run TIMEOUT NAME CMD...`, which appends CMD's output to $OUT/log.txt

@@ -34,8 +34,7 @@ if [ "${1:-}" = --stage ]; then
   sed -e '0,/%mine = arith.cmpi eq, %owner, %me : index/s//%mine = arith.cmpi ne, %owner, %owner : index/' "$TPL" > "$C/tpl/noadd.mlir.in"
   [ "$(grep -c 'arith.cmpi ne, %owner, %owner' "$C/tpl/noadd.mlir.in")" = 1 ]
   cp "$BUILD"/bin/{fused_ops,matmul_reduce_scatter,weave_bench_matmul_reduce_scatter} "$C/bin/"
-  cp "$HERE"/owner.sh "$C/"
-  cp "$SRC/bench/gpu_libs.sh" "$C/"
+  cp "$HERE"/{owner.sh,calls.sh} "$C/"
   cp "$SRC/bench/matmul_reduce_scatter/torch_fused.py" "$C/bench/matmul_reduce_scatter/"
   cp "$SRC/bench/torch_common.py" "$C/bench/"
   W=$BUILD/bin/weavec
@@ -63,16 +62,8 @@ if [ "${1:-}" = --stage ]; then
   du -sh "$C"
   exit 0
 fi
-C=$1; export OUT; mkdir -p "$OUT"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-. "$C/gpu_libs.sh"; export_gpu_libs
-SUM=$OUT/summary.txt; LOG=$OUT/log.txt
-run() { # TIMEOUT NAME CMD...
-  local to=$1 name=$2; shift 2; local t0=$(date +%s.%N) r
-  echo "=== $name" >> "$LOG"
-  if timeout "$to" "$@" >> "$LOG" 2>&1; then r=PASS; else r="FAIL($?)"; fi
-  printf "%s %6.1fs %s\n" "$r" "$(awk -v a=$t0 -v b=$(date +%s.%N) 'BEGIN{print b-a}')" "$name" | tee -a "$SUM"
-}
+# The environment, the logs and `run` of calls.sh (staged beside this).
+CARRY=$1; . "$CARRY/calls.sh"; C=$CARRY
 nvidia-smi -L | tee -a "$LOG"
 X=$C/bin/matmul_reduce_scatter
 for m in 128 384; do for t in bf16 f16; do

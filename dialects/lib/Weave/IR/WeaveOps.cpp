@@ -1275,55 +1275,42 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
       failed(verifyRegionThreads(*this, getCombine(), "combine",
                                  /*wholeWarps=*/true)))
     return failure();
-  if (!getCombine().empty()) {
-    // (box, m, n, box index, lane): the epilogue's arguments and the
-    // thread's index in its warpgroup.
-    Block &block = getCombine().front();
+  // A box region's arguments: the box (64 rows x 128 bytes of the output,
+  // in shared memory) and `indices` indices.
+  auto verifyBoxRegion = [&](Region &region, StringRef what, unsigned indices,
+                             StringRef names) -> LogicalResult {
+    if (region.empty())
+      return success();
+    Block &block = region.front();
     auto out = getOutType();
     int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
-    auto box = block.getNumArguments() == 5
+    unsigned arity = indices + 1;
+    auto box = block.getNumArguments() == arity
                    ? dyn_cast<MemRefType>(block.getArgument(0).getType())
                    : MemRefType();
-    bool indices = block.getNumArguments() == 5 &&
-                   llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
-                                [](Type t) { return t.isIndex(); });
-    if (!box || !indices || !isWorkgroup(box) ||
-        box.getShape() != ArrayRef<int64_t>{64, cols} ||
-        box.getElementType() != out.getElementType() ||
-        !box.getLayout().isIdentity()) {
-      std::string expected;
-      llvm::raw_string_ostream os(expected);
-      os << "64x" << cols << "x" << out.getElementType();
-      return emitOpError() << "expects combine to take a " << expected
-                           << " box in workgroup memory and 4 indices (box, "
-                              "m, n, box index, lane), got ("
-                           << block.getNumArguments() << " arguments)";
-    }
-  }
-  if (!getEpilogue().empty()) {
-    // (box, m, n, box index): the box is 64 rows x 128 bytes of the output.
-    Block &block = getEpilogue().front();
-    auto out = getOutType();
-    int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
-    auto box = block.getNumArguments() == 4
-                   ? dyn_cast<MemRefType>(block.getArgument(0).getType())
-                   : MemRefType();
-    bool indices = block.getNumArguments() == 4 &&
-                   llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
-                                [](Type t) { return t.isIndex(); });
-    if (!box || !indices || !isWorkgroup(box) ||
-        box.getShape() != ArrayRef<int64_t>{64, cols} ||
-        box.getElementType() != out.getElementType() ||
-        !box.getLayout().isIdentity()) {
-      std::string expected;
-      llvm::raw_string_ostream os(expected);
-      os << "64x" << cols << "x" << out.getElementType();
-      return emitOpError() << "expects the epilogue to take a " << expected
-                           << " box in workgroup memory and 3 indices (box, "
-                              "m, n, box index), got ("
-                           << block.getNumArguments() << " arguments)";
-    }
-  }
+    bool allIndices = block.getNumArguments() == arity &&
+                      llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
+                                   [](Type t) { return t.isIndex(); });
+    if (box && allIndices && isWorkgroup(box) &&
+        box.getShape() == ArrayRef<int64_t>{64, cols} &&
+        box.getElementType() == out.getElementType() &&
+        box.getLayout().isIdentity())
+      return success();
+    std::string expected;
+    llvm::raw_string_ostream os(expected);
+    os << "64x" << cols << "x" << out.getElementType();
+    return emitOpError() << "expects " << what << " to take a " << expected
+                         << " box in workgroup memory and " << indices
+                         << " indices (" << names << "), got ("
+                         << block.getNumArguments() << " arguments)";
+  };
+  // combine: the epilogue's arguments and the thread's index in its
+  // warpgroup.
+  if (failed(verifyBoxRegion(getCombine(), "combine", 4,
+                             "box, m, n, box index, lane")) ||
+      failed(verifyBoxRegion(getEpilogue(), "the epilogue", 3,
+                             "box, m, n, box index")))
+    return failure();
   if (!getBeforeLoad().empty()) {
     Block &block = getBeforeLoad().front();
     if (block.getNumArguments() != 3 ||
