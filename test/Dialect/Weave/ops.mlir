@@ -193,6 +193,32 @@ gpu.func @pipeline_epilogue(%a: memref<1024x4096xbf16>, %b: memref<4096x4096xbf1
   gpu.return
 }
 
+// The combine region (printed before the epilogue, whatever order the
+// source has) with the lane argument, and grid_tile_lag beside the
+// interleave.
+// CHECK-LABEL: gpu.func @pipeline_combine
+//       CHECK:   weave.matmul_pipeline {{.*}}{grid_tile_interleave = 2 : i64, grid_tile_lag = 65536 : i64} : {{.*}} combine {
+//  CHECK-NEXT:   ^bb0(%{{.*}}: memref<64x64xbf16, #gpu.address_space<workgroup>>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %[[LANE:.*]]: index):
+//       CHECK:     arith.remui %[[LANE]], %{{.*}} : index
+//       CHECK:   } epilogue {
+gpu.func @pipeline_combine(%a: memref<1024x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<1024x4096xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [132, 1, 1], block = [384, 1, 1], smem = 230464>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
+      {grid_tile_interleave = 2 : i64, grid_tile_lag = 65536 : i64}
+      : memref<1024x4096xbf16>, memref<4096x4096xbf16> into memref<1024x4096xbf16>
+      combine {
+  ^bb0(%box: memref<64x64xbf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index, %lane: index):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %row = arith.remui %lane, %c64 : index
+    %v = vector.load %box[%row, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+    vector.store %v, %box[%row, %c0] : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+  } epilogue {
+  ^bb0(%box: memref<64x64xbf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+    weave.copy_smem_to_gmem %box, %c[%m, %n] : memref<64x64xbf16, #gpu.address_space<workgroup>> -> memref<1024x4096xbf16>
+  }
+  gpu.return
+}
+
 // CHECK-LABEL: gpu.func @wait_smem_to_gmem
 //       CHECK:   weave.wait_smem_to_gmem 0{{$}}
 //       CHECK:   weave.wait_smem_to_gmem 1 read_only
