@@ -1243,6 +1243,27 @@ struct AtomicAddOpLowering : public ConvertOpToLLVMPattern<AtomicAddOp> {
   }
 };
 
+/// `weave.prefetch_l2` -> `cp.async.bulk.prefetch.L2.global` of the
+/// element's address (this device's copy), in the global address space.
+struct PrefetchL2OpLowering : public ConvertOpToLLVMPattern<PrefetchL2Op> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(PrefetchL2Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(op.getBuffer().getType());
+    Value ptr = getStridedElementPtr(rewriter, loc, type, adaptor.getBuffer(),
+                                     adaptor.getIndices());
+    auto global = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    if (ptr.getType() != global)
+      ptr = LLVM::AddrSpaceCastOp::create(rewriter, loc, global, ptr);
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkPrefetchOp>(
+        op, ptr, adaptor.getBytes(), /*l2CacheHint=*/Value());
+    return success();
+  }
+};
+
 /// `weave.wait_smem_to_gmem` -> `cp.async.bulk.wait_group[.read] N`.
 struct WaitSmemToGmemOpLowering
     : public ConvertOpToLLVMPattern<WaitSmemToGmemOp> {
@@ -1685,4 +1706,5 @@ void mlir::weave::populateWeaveToNVVMConversionPatterns(
                  "convert-weave-to-nvvm");
   // Element-wise atomics on symmetric memory.
   patterns.add<AtomicAddOpLowering>(converter);
+  patterns.add<PrefetchL2OpLowering>(converter);
 }

@@ -2322,6 +2322,9 @@ Exec::Result Exec::exec(Operation *op, std::vector<int> &mask) {
     return execMemAccess(op, s.getBase(), s.getIndices(),
                          s.getVectorType().getNumElements(), true, false, mask,
                          {});
+  // A prefetch is a hint: it orders nothing and no thread sees its data.
+  if (isa<PrefetchL2Op>(op))
+    return Next;
   if (auto aa = dyn_cast<AtomicAddOp>(op)) {
     // On `device` when given: a view on that member.
     std::shared_ptr<View> v;

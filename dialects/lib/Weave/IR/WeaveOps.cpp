@@ -694,6 +694,25 @@ LogicalResult GetOp::verify() {
 // AtomicAddOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult PrefetchL2Op::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  if (!isGlobal(type))
+    return emitOpError() << "expects a buffer in global or #weave.symmetric "
+                            "memory, got "
+                         << type;
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError() << "expects " << type.getRank()
+                         << " indices, one per dimension of the buffer, got "
+                         << getIndices().size();
+  APInt bytes;
+  if (matchPattern(getBytes(), m_ConstantInt(&bytes)) &&
+      (bytes.getSExtValue() <= 0 || bytes.getSExtValue() % 16 != 0))
+    return emitOpError() << "expects a positive multiple of 16 bytes (the "
+                            "bulk prefetch's granule), got "
+                         << bytes.getSExtValue();
+  return success();
+}
+
 LogicalResult AtomicAddOp::verify() {
   auto type = cast<MemRefType>(getBuffer().getType());
   if (!isSymmetric(type))

@@ -529,6 +529,34 @@ def Weave_WaitSmemToGmemOp : Weave_Op<"wait_smem_to_gmem"> {
   let assemblyFormat = "$pending (`read_only` $read_only^)? attr-dict";
 }
 
+def Weave_PrefetchL2Op : Weave_Op<"prefetch_l2"> {
+  let summary = "start bringing bytes of a buffer into the L2 cache";
+  let description = [{
+    Starts an asynchronous prefetch of `bytes` bytes of `buffer` (in global
+    or `#weave.symmetric` memory, this device's copy) from element
+    `indices` on into the L2 cache (`cp.async.bulk.prefetch.L2`): one
+    thread, no wait, no effect on what any thread reads (a hint: data that
+    changes after it is read again from memory). The address must be 16-byte
+    aligned and `bytes` a positive multiple of 16 (a constant is checked
+    here). E.g. a consumer's rows that another member wrote, brought close
+    before the epilogue that reads them.
+
+    ```mlir
+    weave.prefetch_l2 %slots[%row, %col], %c512_i32 : memref<?x4096xbf16, #weave.symmetric>
+    ```
+  }];
+  // Declared as reading and writing the buffer: an op that only reads and
+  // has no result is dead code to MLIR, and the cache it fills is an
+  // effect the IR cannot see. (It also stays in order with the buffer's
+  // other accesses, which costs nothing.)
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$buffer,
+                       Variadic<Index>:$indices, I32:$bytes);
+  let assemblyFormat = [{
+    $buffer `[` $indices `]` `,` $bytes attr-dict `:` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise atomics on symmetric memory
 //===----------------------------------------------------------------------===//
