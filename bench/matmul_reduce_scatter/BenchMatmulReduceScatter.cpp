@@ -114,6 +114,7 @@ struct Case {
   bool dynamic = false; ///< one bundle for every m_shard
   int64_t k = 0, n = 0; ///< from the manifest
   uint32_t semaphores = 0; ///< of the kernel's semaphore parameter
+  std::string kernel;      ///< kKernel or kOwnerKernel, as the bundle has
   std::string path;
   Bundle bundle;
 };
@@ -219,10 +220,9 @@ std::vector<Case> findBundles(const Options &o) {
 /// Reads the bundle and checks it against the contract.
 Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(c.bundle, readBundleFile(c.path));
+  c.kernel = findKernel(c.bundle, kOwnerKernel) ? kOwnerKernel : kKernel;
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
-                         contractKernel(c.bundle, findKernel(c.bundle, kOwnerKernel)
-                                                      ? kOwnerKernel
-                                                      : kKernel));
+                         contractKernel(c.bundle, c.kernel));
   WEAVE_TRY(expectUserParamCount(*kernel, 7));
   std::string dt = dtypeName(c.dtype);
   using K = abi::ParamKind;
@@ -416,8 +416,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   std::string dtype = dtypeName(c.dtype);
   const int64_t rows = c.d * c.m;
 
-  Expected<Kernel> kernel = examples::loadKernel(
-      team, c.bundle, findKernel(c.bundle, kOwnerKernel) ? kOwnerKernel : kKernel);
+  Expected<Kernel> kernel = examples::loadKernel(team, c.bundle, c.kernel);
   if (!kernel)
     return fail(kernel.error());
   Expected<SymmetricBuffer> slots =

@@ -694,16 +694,24 @@ LogicalResult GetOp::verify() {
 // AtomicAddOp
 //===----------------------------------------------------------------------===//
 
+/// An element access names one index per dimension of its buffer.
+static LogicalResult verifyIndexCount(Operation *op, MemRefType type,
+                                      ValueRange indices) {
+  if (static_cast<int64_t>(indices.size()) == type.getRank())
+    return success();
+  return op->emitOpError() << "expects " << type.getRank()
+                           << " indices, one per dimension of the buffer, got "
+                           << indices.size();
+}
+
 LogicalResult PrefetchL2Op::verify() {
   auto type = cast<MemRefType>(getBuffer().getType());
   if (!isGlobal(type))
     return emitOpError() << "expects a buffer in global or #weave.symmetric "
                             "memory, got "
                          << type;
-  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
-    return emitOpError() << "expects " << type.getRank()
-                         << " indices, one per dimension of the buffer, got "
-                         << getIndices().size();
+  if (failed(verifyIndexCount(*this, type, getIndices())))
+    return failure();
   APInt bytes;
   if (matchPattern(getBytes(), m_ConstantInt(&bytes)) &&
       (bytes.getSExtValue() <= 0 || bytes.getSExtValue() % 16 != 0))
@@ -738,10 +746,8 @@ LogicalResult AtomicAddOp::verify() {
     return emitOpError() << "expects a value of type " << expected
                          << " for a buffer of " << elt << " elements, got "
                          << getValue().getType();
-  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
-    return emitOpError() << "expects " << type.getRank()
-                         << " indices, one per dimension of the buffer, got "
-                         << getIndices().size();
+  if (failed(verifyIndexCount(*this, type, getIndices())))
+    return failure();
   // A pair adds to two neighbouring elements of the innermost dimension.
   if (isa<VectorType>(expected)) {
     SmallVector<int64_t> strides;
@@ -1245,7 +1251,6 @@ static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
   WalkResult result = region.walk([&](Operation *op) -> WalkResult {
     StringRef runsOn = wholeWarps ? "the 128 threads of a consumer warpgroup"
                                   : "one thread";
-    bool oneWarp = wholeWarps;
     std::optional<CopyScope> scope;
     if (auto put = dyn_cast<PutOp>(op))
       scope = put.getScope();
@@ -1253,7 +1258,7 @@ static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
       scope = get.getScope();
     else if (auto read = dyn_cast<ReadPacketsOp>(op))
       scope = read.getScope();
-    if (scope == CopyScope::Block || (!oneWarp && scope == CopyScope::Warp)) {
+    if (scope == CopyScope::Block || (!wholeWarps && scope == CopyScope::Warp)) {
       op->emitOpError() << "cannot be used in the " << name
                         << " region of a weave.matmul_pipeline: it is a "
                            "copy by every thread of the "
@@ -1266,7 +1271,7 @@ static LogicalResult verifyRegionThreads(MatmulPipelineOp pipeline,
                         << " region of another weave.matmul_pipeline";
       return WalkResult::interrupt();
     }
-    if (isBlockCollective(op) || (!oneWarp && isWarpCollective(op))) {
+    if (isBlockCollective(op) || (!wholeWarps && isWarpCollective(op))) {
       InFlightDiagnostic diag = op->emitError()
                                 << "'" << op->getName()
                                 << "' cannot be used in the " << name
