@@ -184,8 +184,13 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
                      std::to_string(c.semaphores) + " ready counters");
   uint64_t blocks = kernel.launchGrid()[0];
   int64_t tiles = c.m / kTileM, chunkRows = (tiles + kChunks - 1) / kChunks;
-  int64_t parts = std::min((c.n + kTileN - 1) / kTileN,
-                           (c.k + kTileK - 1) / kTileK);
+  // A row tile arrives in one part per column tile that forwards: with
+  // the template's k rotation (ops::AllGatherMatmul::kRotation, ceil(k
+  // steps / column tiles)), ceil(k steps / rotation) of them.
+  int64_t steps = (c.k + kTileK - 1) / kTileK,
+          colTiles = (c.n + kTileN - 1) / kTileN;
+  int64_t rotation = (steps + colTiles - 1) / colTiles;
+  int64_t parts = (steps + rotation - 1) / rotation;
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t rank = team.rankOf(i);
     std::vector<uint32_t> counters(c.semaphores, 0);

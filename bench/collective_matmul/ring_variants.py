@@ -27,6 +27,10 @@ rows or races ON PURPOSE: its numbers are timings, never results.
   quarter   each store sends only the first 32 rows of its 128-row tile
             (a quarter of the bytes, as many stores, unswizzled): whether
             the stores cost per byte or per store
+  nokrot    no k rotation: column tile n forwards k = n (mod column tiles)
+            over its whole k loop (the template before k_rotation; a
+            correct kernel, the A/B of the rotation). Works on the op's
+            dynamic instance too (every variant's kernel).
 In nofwd, local and quarter the rows that never arrive keep the
 benchmark's poison (all ones, a NaN) on the receiver, so its matmul runs on
 constant bits there; round 5's nofwd matched the plain matmul on random
@@ -38,7 +42,7 @@ import sys
 
 READY = ("%wait = arith.andi %remote, %first_k : i1",
          "%wait = arith.constant false")
-DONE = ("%first = arith.cmpi eq, %k, %nt : index",
+DONE = ("%first = arith.cmpi eq, %k, %first_store : index",
         "%first = arith.constant false")
 NEEDED = ("%needed = arith.cmpi uge, %prev_offset, %tps : i32",
           "%needed = arith.constant false")
@@ -112,6 +116,20 @@ def quarter(text):
     return text
 
 
+ROTATION = re.compile(r"(%rot = arith\.constant )\d+( : index)")
+K_ROTATION = re.compile(r"(k_rotation = )\d+( : i64)")
+
+
+def no_k_rotation(text):
+    text, n = ROTATION.subn(r"\g<1>0\2", text)
+    text, m = K_ROTATION.subn(r"\g<1>0\2", text)
+    if n == 0 or n != m:
+        sys.exit("ring_variants.py: expected as many '%%rot = arith.constant' "
+                 "as 'k_rotation =' (one per kernel), found %d and %d (the "
+                 "template changed?)" % (n, m))
+    return text
+
+
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -122,6 +140,7 @@ VARIANTS = {
     "noread": lambda t: replace(t, READ_WAIT),
     "local": local,
     "quarter": quarter,
+    "nokrot": no_k_rotation,
 }
 
 

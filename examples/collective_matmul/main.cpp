@@ -25,6 +25,7 @@
 
 #ifdef WEAVE_HAVE_JIT
 #include "weave/Compiler.h"
+#include "weave/ops/FusedMatmul.h"
 #include "weave/ops/KernelSource.h"
 #endif
 
@@ -79,7 +80,7 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
                      WEAVE_COLLECTIVE_MATMUL_TEMPLATE);
   std::stringstream text;
   text << in.rdbuf();
-  // Column tile n forwards the k steps k = n (mod column tiles).
+  // Column tile n forwards the k steps [n * rot, (n + 1) * rot).
   int64_t steps = (options.k + kTileK - 1) / kTileK;
   int64_t colTiles = (options.nShard + kTileN - 1) / kTileN;
   // Groups of 8 row tiles (for L2 reuse), kept inside a shard by the
@@ -98,8 +99,10 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"READY", std::to_string(teamSize * 16)},
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
-       // A row tile arrives in min(column tiles, k steps) parts.
-       {"PARTS_PER_TILE", std::to_string(std::min(colTiles, steps))},
+       // The op's k rotation (a row tile forwarded in its column tiles'
+       // first steps).
+       {"K_ROTATION",
+        std::to_string(ops::AllGatherMatmul::kRotation(steps, colTiles))},
        // One kernel, 128 x 256 tiles of 4 stages (the op's instance picks
        // the column tile per m_shard: ops::AllGatherMatmul::tileN).
        {"TILE_N", std::to_string(kTileN)},

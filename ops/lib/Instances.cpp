@@ -252,6 +252,10 @@ double AllGatherMatmul::estimate(uint32_t teamSize, int64_t mShard, int64_t n,
   return double(rounds) * double(tileCols) / 256.0 / tileEfficiency(tileCols);
 }
 
+int64_t AllGatherMatmul::kRotation(int64_t kSteps, int64_t colTiles) {
+  return (kSteps + colTiles - 1) / colTiles;
+}
+
 double AllGatherMatmul::tileEfficiency(int64_t tileCols) {
   return tileCols == 128 ? kTile128Efficiency
          : tileCols == 192 ? kTile192Efficiency
@@ -286,14 +290,13 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   int64_t steps = (k + kTileK - 1) / kTileK;
   // The values of one column tile: its stages (the deepest ring that fits:
   // 4 of 48 KB, 6 of 32 KB), the column tiles that share a row tile's
-  // forwarding and the parts a row tile arrives in (min(column tiles,
-  // k steps)).
+  // forwarding and their k rotation.
   auto tileValues = [&](int64_t tileCols) {
     int64_t colTiles = (n + tileCols - 1) / tileCols;
     return TemplateValues{{"TILE_N", str(tileCols)},
                           {"STAGES", tileCols == 128 ? "6" : "4"},
                           {"COL_TILES", str(colTiles)},
-                          {"PARTS_PER_TILE", str(std::min(colTiles, steps))}};
+                          {"K_ROTATION", str(kRotation(steps, colTiles))}};
   };
   // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
   // with the static instances' schedule: groups of 8 row tiles that stay

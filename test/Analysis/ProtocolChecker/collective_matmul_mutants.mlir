@@ -27,12 +27,14 @@
 // The chunk's signal comes a few k steps after a column tile's last store
 // (not right after it: that wait held the callback warp, and with it the
 // ring's slots, for an NVLink round trip). With K = N = 4096 a column tile
-// stores two to four k steps of a row tile and signals after the last one,
-// inside the tile: every variant passes. Signalling at the column tile's
-// first store instead publishes rows whose later stores have not landed.
+// stores the first k_rotation (2 to 4) steps of its loop and signals a few
+// steps after the last one, inside the tile: every variant passes.
+// Signalling at the first position of the loop instead publishes rows whose
+// later stores have not landed (the last column tile's, which no later
+// signal of its block follows).
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.delay.mlir
 // RUN: weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape c=256x4096 %t.delay.mlir | FileCheck %s --check-prefix=DELAY
 // DELAY: protocol check passed: 7 kernels, team sizes 2
-// RUN: sed -e 's/%%signal_k = arith.minui %%delayed, %%last_k : index/%%signal_k = arith.addi %%nt, %%c0 : index/' %t.delay.mlir > %t.early.mlir
+// RUN: sed -e 's/%%signal_k = arith.minui %%delayed, %%last_k : index/%%signal_k = arith.addi %%c0, %%c0 : index/' %t.delay.mlir > %t.early.mlir
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape c=256x4096 %t.early.mlir 2>&1 | FileCheck %s --check-prefix=EARLY
 // EARLY: error: race: a remote bulk (TMA) store by member {{[01]}} (launch 0, pipeline callback) writes {{.*}} of member {{[01]}}'s 'a' while the pipeline's TMA load by member {{[01]}} (launch 0, pipeline producer) reads

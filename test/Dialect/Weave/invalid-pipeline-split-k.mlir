@@ -108,3 +108,13 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// k_rotation moves a tile's k steps around its loop; a split covers a
+// range of them.
+func.func @k_rotation_split(%a: memref<256x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<256x4096xf16>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects k_rotation (3) without split_k (2)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) split_k(2) workspace(%ws : memref<1048576xf32>) {k_rotation = 3 : i64} : memref<256x4096xf16>, memref<4096x4096xf16> into memref<256x4096xf16>
+  return
+}

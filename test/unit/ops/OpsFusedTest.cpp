@@ -47,7 +47,7 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_EQ(value(all, "DTYPE"), "bf16");
   EXPECT_EQ(value(all, "LAST_K"), "63");    // 4096 / 64 k steps
   EXPECT_EQ(value(all, "COL_TILES"), "4");  // ceil(1000 / 256)
-  EXPECT_EQ(value(all, "PARTS_PER_TILE"), "4");
+  EXPECT_EQ(value(all, "K_ROTATION"), "16"); // ceil(64 k steps / 4)
   // The static instances' schedule: groups of 8 kept inside a shard by
   // grid_tile_segments, 16 ready chunks per shard.
   EXPECT_EQ(value(all, "GROUP_ROWS"), "8");
@@ -57,10 +57,13 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_NE(source->find("memref<?x4096xbf16, #weave.symmetric>"),
             std::string::npos);
   EXPECT_NE(source->find("memref<?x1000xbf16>"), std::string::npos);
-  // Fewer k steps than column tiles: a row tile arrives in k-step parts.
+  // Fewer k steps than column tiles: one step each (the first two
+  // column tiles forward).
   EXPECT_EQ(value(AllGatherMatmul::instanceFor(2, "f16", 128, 4096)->values(),
-                  "PARTS_PER_TILE"),
-            "2");
+                  "K_ROTATION"),
+            "1");
+  EXPECT_EQ(AllGatherMatmul::kRotation(64, 22), 3);
+  EXPECT_EQ(AllGatherMatmul::kRotation(7, 7), 1);
   // Every m_shard has the same instance: only create() sees it.
   for (std::string op : {"all_gather_matmul"})
     for (int64_t m : {128, 1152, 8192})

@@ -473,6 +473,58 @@ TEST(TileSchedulerInterleave, LastShardTrailsByTheLag) {
   }
 }
 
+/// k_rotation: the built k loop and TileOrder::kAt agree at every position
+/// of every column tile, each tile's loop visits every k step once, and
+/// with s = ceil(numK / column tiles) every k step is among some column
+/// tile's first s positions (what an all-gather matmul's forwarding needs).
+TEST(TileOrder, KRotationAgreesAndCoversEveryStep) {
+  for (auto [tilesN, numK, s] :
+       {std::tuple<int64_t, int64_t, int64_t>{22, 64, 3}, {16, 64, 4},
+        {5, 7, 2}, {3, 64, 22}, {40, 16, 1}, {7, 7, 1}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 2);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1];
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, 1),
+                            arith::ConstantIndexOp::create(b, tilesN), 1, 8,
+                            Value(), 1, 1, 1, 0, s);
+    scheduler.distribute(Workers{worker, count, Value()});
+    Value kOf, positionOf, nOf;
+    scheduler.forEachStep(arith::ConstantIndexOp::create(b, numK),
+                          [&](Value, Value n, Value k, Value position, Value) {
+                            kOf = k;
+                            positionOf = position;
+                            nOf = n;
+                          });
+    TileOrder order{1, tilesN, 1, 8, 1, 1, -1, 1, 0, s};
+    std::vector<int64_t> firstOwner(numK, -1);
+    for (int64_t n = 0; n < tilesN; ++n) {
+      std::vector<int> seen(numK, 0);
+      for (int64_t position = 0; position < numK; ++position) {
+        IndexEvaluator ev;
+        ev.bind(worker, 0);
+        ev.bind(count, 1);
+        ev.bind(nOf, n);
+        ev.bind(positionOf, position);
+        int64_t k = ev(kOf);
+        ASSERT_EQ(k, order.kAt(n, position, numK))
+            << "column " << n << ", position " << position;
+        ASSERT_GE(k, 0);
+        ASSERT_LT(k, numK);
+        ++seen[k];
+        if (position < s && firstOwner[k] < 0)
+          firstOwner[k] = n;
+      }
+      for (int64_t k = 0; k < numK; ++k)
+        EXPECT_EQ(seen[k], 1) << "column " << n << " step " << k;
+    }
+    if (s == (numK + tilesN - 1) / tilesN)
+      for (int64_t k = 0; k < numK; ++k)
+        EXPECT_GE(firstOwner[k], 0) << "step " << k << " is no column "
+                                    << "tile's first " << s << " steps";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Grids, TileSchedulerTest,
     ::testing::Values(Schedule{8, 16, 132, 1, 8, -1},   // fewer tiles

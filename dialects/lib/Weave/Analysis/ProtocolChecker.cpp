@@ -2007,6 +2007,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.segments = op.getGridTileSegments();
   order.interleave = op.getGridTileInterleave();
   order.lag = op.getGridTileLag();
+  order.kRotation = op.getKRotation();
   order.rotateM = op.getRotateM() ? rot : -1;
   int64_t numUnits = order.numUnits(), stepT = order.step(workers);
   for (int64_t u = order.begin(worker, workers); u < numUnits; u += stepT) {
@@ -2014,7 +2015,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     int64_t kb = split * numK / splitK, ke = (split + 1) * numK / splitK;
     auto [m, n] = order.coords(tile, rank, stepT);
     for (int64_t kk = kb; kk < ke; ++kk)
-      ps->steps.push_back({m, n, kk, kk + 1 == ke});
+      ps->steps.push_back({m, n, order.kAt(n, kk, numK), kk + 1 == ke});
   }
   ps->lhsRing = w.newSlots("lhs ring (shared memory) of the pipeline at " +
                            describeLoc(op.getLoc()));

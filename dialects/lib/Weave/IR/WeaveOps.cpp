@@ -1059,6 +1059,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
   t.gridTileSegments = getGridTileSegments();
   t.gridTileInterleave = getGridTileInterleave();
   t.gridTileLag = getGridTileLag();
+  t.kRotation = getKRotation();
   t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
               !getAfterLoads().empty() || !getEpilogue().empty() ||
               !getCombine().empty();

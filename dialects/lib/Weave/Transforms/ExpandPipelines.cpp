@@ -261,7 +261,7 @@ void PipelineBuilder::build() {
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
                     op.getRotateM(), tiling.splitK,
                     op.getGridTileSegments(), op.getGridTileInterleave(),
-                    op.getGridTileLag());
+                    op.getGridTileLag(), op.getKRotation());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 
@@ -311,7 +311,7 @@ void PipelineBuilder::buildProducer() {
                       });
   scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
     Value steps = scheduler->forEachStep(
-        numK, [&](Value m, Value n, Value k, Value step) {
+        numK, [&](Value m, Value n, Value k, Value, Value step) {
           if (!op.getBeforeLoad().empty())
             inlineRegion(op.getBeforeLoad(), {m, n, k});
           Value slot = ring->acquire(step);
@@ -349,7 +349,7 @@ void PipelineBuilder::buildCallbackWarp() {
   };
   scheduler->forEachStep(
       numK,
-      [&](Value m, Value n, Value k, Value step) {
+      [&](Value m, Value n, Value k, Value position, Value step) {
         Value slot = ring->waitFull(step);
         Value slotBase =
             arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
@@ -368,10 +368,11 @@ void PipelineBuilder::buildCallbackWarp() {
               scf::YieldOp::create(b);
             });
         storeRhsByBoxes(*elected.thenBlock(), rhsTile, rhsBase);
-        // The slot of step s goes back after the callback of s + delay.
+        // The slot of step s goes back after the callback of s + delay
+        // (s counted in the tile's loop: with k_rotation, not k).
         scf::IfOp::create(b,
                           arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
-                                                k, cIndex(delay)),
+                                                position, cIndex(delay)),
                           [&](OpBuilder &, Location) {
                             releaseStep(
                                 arith::SubIOp::create(b, step, cIndex(delay)));

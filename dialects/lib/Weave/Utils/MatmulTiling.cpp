@@ -201,6 +201,11 @@ mlir::weave::pipeline::checkTileScheduler(const MatmulTiling &t) {
     return Message() << "expects grid_tile_segments ("
                      << t.gridTileSegments << ") or grid_tile_interleave ("
                      << t.gridTileInterleave << "), not both";
+  // A split's unit covers a range of k steps; rotating them would move
+  // steps between splits.
+  if (t.kRotation > 0 && t.splitK > 1)
+    return Message() << "expects k_rotation (" << t.kRotation
+                     << ") without split_k (" << t.splitK << ")";
   // Segments are equal runs of row tiles (of whole clusters): a static
   // count must divide; a dynamic one is the kernel's to check.
   if (t.gridTileSegments > 1) {

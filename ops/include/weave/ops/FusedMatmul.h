@@ -111,6 +111,15 @@ public:
   /// variant has no upper bound; there the two tiles' estimates are within
   /// 3% of each other at every n, the rounds being many).
   static constexpr int64_t kVariantMaxShard = 16384;
+  /// The kernel's k_rotation (its template's K_ROTATION) for `kSteps` k
+  /// steps and `colTiles` column tiles: ceil(kSteps / colTiles), the
+  /// shortest with which every k step of a row tile is among the first
+  /// steps of some column tile, so a row tile is forwarded to the ring's
+  /// previous member within that many steps of its column tiles' starts
+  /// (without it, over their whole k loops: at m_shard 384, D = 2, where
+  /// every tile runs in one wave, the peer's rows came a whole tile late,
+  /// 2.3x local cuBLAS; docs/PERF.md).
+  static int64_t kRotation(int64_t kSteps, int64_t colTiles);
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);

@@ -32,10 +32,12 @@ TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
                              int64_t groupWidth, Value rotateM,
                              int64_t splitK, int64_t segments,
-                             int64_t interleave, int64_t lag)
+                             int64_t interleave, int64_t lag,
+                             int64_t kRotation)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
       rotateM(rotateM), clusterSize(clusterSize), groupWidth(groupWidth),
-      splitK(splitK), segments(segments), interleave(interleave), lag(lag) {
+      splitK(splitK), segments(segments), interleave(interleave), lag(lag),
+      kRotation(kRotation) {
   numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterSize));
   segmentRows = segments > 1
                     ? Value(arith::DivUIOp::create(b, numClusterRows,
@@ -273,17 +275,31 @@ Value TileScheduler::forEachUnit(
 }
 
 Value TileScheduler::forEachStep(
-    Value numK, function_ref<void(Value, Value, Value, Value)> body,
+    Value numK, function_ref<void(Value, Value, Value, Value, Value)> body,
     function_ref<void(Value, Value, Value)> afterTile) {
   return forEachUnit(numK, [&](const Unit &unit, Value first) {
     Value kEnd = splitK == 1 ? numK
                              : Value(arith::AddIOp::create(b, unit.kBegin,
                                                            unit.kCount));
+    // The rotated loop's first step, once per tile (no split: kBegin = 0).
+    Value kStart;
+    if (kRotation > 0)
+      kStart = arith::RemUIOp::create(
+          b, arith::MulIOp::create(b, unit.n, cIndex(kRotation)), numK);
     auto steps = scf::ForOp::create(b, unit.kBegin, kEnd, cIndex(1),
                                     ValueRange{first});
     b.setInsertionPointToStart(steps.getBody());
     Value step = steps.getRegionIterArg(0);
-    body(unit.m, unit.n, steps.getInductionVar(), step);
+    Value position = steps.getInductionVar(), k = position;
+    if (kRotation > 0) {
+      // start + position, wrapped once (both below numK).
+      Value sum = arith::AddIOp::create(b, kStart, position);
+      Value wraps =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::uge, sum, numK);
+      k = arith::SelectOp::create(b, wraps,
+                                  arith::SubIOp::create(b, sum, numK), sum);
+    }
+    body(unit.m, unit.n, k, position, step);
     scf::YieldOp::create(
         b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
     b.setInsertionPointAfter(steps);

@@ -125,7 +125,7 @@ struct MatmulTiling {
   /// tile. std::nullopt: unbounded.
   std::optional<int64_t> maxRows;
   int64_t delayRelease = 0, gridTileWidth = 8, gridTileSegments = 1,
-          gridTileInterleave = 1, gridTileLag = 0;
+          gridTileInterleave = 1, gridTileLag = 0, kRotation = 0;
   /// Whether the op has a region (before_load, callback, after_loads,
   /// epilogue): a region would see row tiles padded to a whole cluster.
   bool regions = false;

@@ -28,6 +28,9 @@
 //    L >= shard rows visits shard I-1 after all the others); with `rotateM`, row
 //    tiles start at that row tile and wrap around. Every tile is visited
 //    exactly once.
+//  - with `kRotation` = s > 0 (splitK = 1) the tile of column n runs its
+//    k steps from (n * s) mod numK on, wrapping around (the k_rotation of
+//    weave.matmul_pipeline; TileOrder::kAt is the same arithmetic);
 //  - with `splitK` = s > 1 the work is `tiles * s` units: unit u is split
 //    `u mod s` of linear tile `u / s` and covers k steps
 //    `[j * numK / s, (j + 1) * numK / s)` (unitOf); the units of a tile
@@ -78,7 +81,8 @@ public:
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
                 int64_t splitK = 1, int64_t segments = 1,
-                int64_t interleave = 1, int64_t lag = 0);
+                int64_t interleave = 1, int64_t lag = 0,
+                int64_t kRotation = 0);
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -94,16 +98,18 @@ public:
   /// carries the step count: `body` returns the count after the unit.
   /// Returns the number of steps.
   Value forEachUnit(Value numK, function_ref<Value(const Unit &, Value)> body);
-  /// `body(m, n, k, step)` for every k step of every tile of this worker,
-  /// `afterTile(m, n, end)` after a tile's last one. Returns the number of
-  /// steps.
+  /// `body(m, n, k, position, step)` for every k step of every tile of
+  /// this worker (`position`: the step's place in its unit's k loop, which
+  /// is `k` unless k_rotation moves the loop's start), `afterTile(m, n,
+  /// end)` after a tile's last one. Returns the number of steps.
   Value forEachStep(Value numK,
-                    function_ref<void(Value, Value, Value, Value)> body,
+                    function_ref<void(Value, Value, Value, Value, Value)> body,
                     function_ref<void(Value, Value, Value)> afterTile = {});
 
 private:
   Value numTilesM, numTilesN, numClusterRows, segmentRows, shardRows, rotateM;
-  int64_t clusterSize, groupWidth, splitK, segments, interleave, lag;
+  int64_t clusterSize, groupWidth, splitK, segments, interleave, lag,
+      kRotation;
   Value clusterRank, tilesBegin, numTiles, tileStep;
 };
 
