@@ -1,5 +1,5 @@
-// Instance of all_gather_matmul.mlir.in (next to it) for 2 GPUs,
-// m_shard = 1024, K = 4096, n_shard = 4096, f16.
+// Instance of ops/templates/collective_matmul/all_gather_matmul.mlir.in
+// for 2 GPUs, m_shard = 1024, K = 4096, n_shard = 4096, f16.
 //
 // C = AllGather(A) @ B on a ring of 2 GPUs, fused into one matmul pipeline.
 //
@@ -10,10 +10,11 @@
 // rows it has while the ring brings the rest:
 //   - callback (one elected thread beside the producer): sends lhs tiles
 //     straight from shared memory to the same rows of the previous device's `a` (a TMA
-//     store over NVLink), unless that device owns the shard. The column
+//     store over NVLink; evict-first in its L2 at D = 2), unless that device owns the shard. The column
 //     tiles of a row tile share the work: column tile n sends the k steps
-//     k = n (mod column tiles), then waits for its stores and signals the
-//     row tile's chunk on that device once;
+//     k = n (mod column tiles); a few k steps after its last store (at the
+//     row tile's last step at the latest) it waits for its stores to land
+//     and signals the row tile's chunk on that device once;
 //   - before_load: before the first k step of a row tile of another
 //     device's shard, the producer waits until every part of the row
 //     tile's chunk has arrived.
@@ -53,8 +54,18 @@
 // slot during the next k step: the callback of that step waits for the
 // read, and delay_release(1) hands the slot back only after it. The waits
 // stall only the callback warp, never the wgmma warpgroups.
+//
+// The output tile is 128 x 256 (4 stages): the row tile is the
+// ring's unit (128 rows forwarded and counted), the column tile is chosen
+// per shape (ops/lib/Instances.cpp, allGatherMatmulTileN), 128 where whole
+// waves of 128 x 256 tiles would leave a round mostly idle. The kernel
+// lies between the "kernel begin" and "kernel end" lines: the op's
+// dynamic-m_shard instance repeats it once per range of m_shard
+// (KernelInstance::variants), each copy renamed and marked `weave.variant`
+// with its own tile, so that the runtime picks the tile at launch.
 module attributes {gpu.container_module} {
 gpu.module @all_gather_matmul {
+  // kernel begin
   gpu.func @all_gather_matmul(
       %a: memref<2048x4096xf16, #weave.symmetric> {weave.name = "a"},
       %b: memref<4096x4096xf16> {weave.name = "b"},
@@ -74,13 +85,35 @@ gpu.module @all_gather_matmul {
     %chunks = arith.constant 16 : index
     %col_tiles = arith.constant 16 : index
     %last_k = arith.constant 63 : index
+    // The k steps between a column tile's last forwarding store and its
+    // signal (see the callback): 4 steps (about 2.5 us at 128 x 256 x 64)
+    // let the NVLink write land before the callback waits for it. 4 and 8
+    // measured alike, both faster than 0 (2 x H100, docs/PERF.md).
+    %signal_delay = arith.constant 4 : index
+    // k_rotation (0: none): column tile n runs its k steps from n * rot
+    // on, and forwards the k steps [n * rot, (n + 1) * rot), the first rot
+    // of its loop, so a row tile is forwarded within rot (+ the delay) steps
+    // of its column tiles' starts instead of over their whole k loops; the
+    // op turns it on where the ring's latency is the kernel's critical path
+    // (small shards: docs/PERF.md). With rot = 0 the selects below fold to
+    // the plain assignment (column tile n forwards k = n mod column tiles).
+    %rot = arith.constant 4 : index
+    %rotated = arith.cmpi ugt, %rot, %c0 : index
+    %rot_or_1 = arith.maxui %rot, %c1 : index
+    %num_k = arith.addi %last_k, %c1 : index
     %me = weave.device_id "x"
     %n = weave.num_devices "x"
     // The shard size comes from `a` (2048 rows: with ROWS = ?, one bundle
     // serves every m_shard, its rows bound at launch); for a static shape
     // all of this folds to constants. A shard must be whole row tiles: a
     // tile straddling two shards would wait for the wrong one, so another
-    // m_shard traps here instead of hanging.
+    // m_shard traps here instead of hanging. No printf before the trap:
+    // its vprintf call made ptxas serialize every wgmma of the kernel
+    // (C7510; weavec warns), which the static instances escaped only
+    // because the check folds away there: the dynamic instance was 2.7-5%
+    // slower than the static one with it, 0-0.9% without (2 x H100,
+    // docs/PERF.md). The ops check m_shard on the host with a message
+    // (ops/lib/Instances.cpp).
     %rows = memref.dim %a, %c0 : memref<2048x4096xf16, #weave.symmetric>
     %m_shard = arith.divui %rows, %n : index
     %tiles_per_shard = arith.divui %m_shard, %c128 : index
@@ -88,11 +121,25 @@ gpu.module @all_gather_matmul {
     %all_rows = arith.muli %whole_tiles, %n : index
     %ragged = arith.cmpi ne, %all_rows, %rows : index
     scf.if %ragged {
-      gpu.printf "all_gather_matmul: %lu rows of a are not 2 shards of whole 128-row tiles\n", %rows : index
       llvm.intr.trap
     }
-    // Each shard arrives as (row tiles) x (forwarding column tiles) parts.
-    %parts_per_tile = arith.constant 16 : index
+    // Each shard arrives as (row tiles) x (forwarding column tiles) parts:
+    // min(column tiles, k steps) column tiles forward, or with k_rotation
+    // those with n * rot < k steps, ceil(k steps / rot) (no more than the
+    // column tiles: the op's rot is ceil(k steps / column tiles)).
+    %plain_parts = arith.minui %col_tiles, %num_k : index
+    %rot_parts_up = arith.addi %num_k, %rot : index
+    %rot_parts_up_1 = arith.subi %rot_parts_up, %c1 : index
+    %rot_parts = arith.divui %rot_parts_up_1, %rot_or_1 : index
+    %parts_per_tile = arith.select %rotated, %rot_parts, %plain_parts : index
+    // A rotation too short to cover every k step with the column tiles'
+    // first rot steps would leave steps unforwarded: trap (folds away).
+    %rot_cover = arith.muli %col_tiles, %rot : index
+    %uncovered = arith.cmpi ult, %rot_cover, %num_k : index
+    %short = arith.andi %rotated, %uncovered : i1
+    scf.if %short {
+      llvm.intr.trap
+    }
     // Chunks of ceil(tiles / 16) row tiles (the last one shorter, the
     // ones past the shard empty).
     %c15 = arith.constant 15 : index
@@ -134,12 +181,16 @@ gpu.module @all_gather_matmul {
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
         delay_release(1) rotate_m(%own_first)
-        {grid_tile_width = 8 : i64, grid_tile_segments = 2 : i64}
+        {grid_tile_width = 8 : i64, grid_tile_segments = 2 : i64,
+         k_rotation = 4 : i64}
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
           into memref<2048x4096xf16>
         before_load {
     ^bb0(%m: index, %nt: index, %k: index):
-      %first_k = arith.cmpi eq, %k, %c0 : index
+      // The tile's first k step (k_rotation moves it).
+      %start_rot = arith.muli %nt, %rot : index
+      %start = arith.remui %start_rot, %num_k : index
+      %first_k = arith.cmpi eq, %k, %start : index
       // (Unsigned: a row tile below the shard wraps to a large offset.)
       %m32 = arith.index_cast %m : index to i32
       %own_offset = arith.subi %m32, %own_first_32 : i32
@@ -177,36 +228,93 @@ gpu.module @all_gather_matmul {
         // the pipeline hands that slot back, after this callback.
         weave.wait_smem_to_gmem 0 read_only
         // The column tiles of a row tile share its forwarding: column tile
-        // n sends the k steps k = n (mod column tiles).
+        // n sends the k steps k = n (mod column tiles), or with k_rotation
+        // the steps [n * rot, (n + 1) * rot).
         %k_mod = arith.remui %k, %col_tiles : index
-        %mine = arith.cmpi eq, %k_mod, %nt : index
+        %k_div = arith.divui %k, %rot_or_1 : index
+        %k_part = arith.select %rotated, %k_div, %k_mod : index
+        %mine = arith.cmpi eq, %k_part, %nt : index
+        %nt_rot = arith.muli %nt, %rot : index
+        %first_store = arith.select %rotated, %nt_rot, %nt : index
         scf.if %mine {
-          // The tile's first store (k = nt): the previous device has read
-          // the last launch's rows.
-          %first = arith.cmpi eq, %k, %nt : index
+          // The tile's first store: the previous device has read the last
+          // launch's rows.
+          %first = arith.cmpi eq, %k, %first_store : index
           scf.if %first {
             weave.semaphore_wait %done, %reads_done cmp(ge_wrap)
                 : !weave.semaphore
           }
           %row = arith.muli %m, %c128 : index
           %col = arith.muli %k, %c64 : index
-          weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev
-              : memref<128x64xf16, #gpu.address_space<workgroup>>
-                -> memref<2048x4096xf16, #weave.symmetric>
-          %next = arith.addi %k, %col_tiles : index
-          %last = arith.cmpi ugt, %next, %last_k : index
-          scf.if %last {
-            weave.wait_smem_to_gmem 0
-            %shard = arith.divui %m32, %tps : i32
-            %shard_row = arith.muli %shard, %tps : i32
-            %row_in_shard = arith.subi %m32, %shard_row : i32
-            %chunk = arith.divui %row_in_shard, %chunk_rows_32 : i32
-            %shard_first = arith.muli %shard, %chunks_32 : i32
-            %counter_32 = arith.addi %shard_first, %chunk : i32
-            %counter = arith.index_cast %counter_32 : i32 to index
-            weave.semaphore_signal %ready[%counter], %one on %prev
-                : !weave.semaphore<32>
+          // At D = 2 the store marks its lines evict-first in the peer's
+          // L2: the peer reads these rows only in its second phase, and
+          // until then they would push out the A group and B of the
+          // matmul it runs. 2 x H100, in alternation: the op's instance
+          // at the 70B gate/up shape (4096 x 8192 x 28672) 5.61-5.63 ->
+          // 5.41-5.54 ms, at the 8B one 1.366 -> 1.299 (one pair); the
+          // static 70B bundle's medians of 5 runs 5.552 -> 5.495 ms
+          // (within its 2-4% spread); 4096^3 unchanged. At D = 4
+          // (4096^3, 3 pairs) no gain, one pair 3% slower: off at D > 2
+          // (docs/PERF.md, round 6). %n folds to a constant: one of the
+          // two stores remains.
+          %two = arith.constant 2 : index
+          %pair = arith.cmpi eq, %n, %two : index
+          scf.if %pair {
+            weave.copy_smem_to_gmem %lhs, %a[%row, %col] l2(evict_first) on %prev
+                : memref<128x64xf16, #gpu.address_space<workgroup>>
+                  -> memref<2048x4096xf16, #weave.symmetric>
+          } else {
+            weave.copy_smem_to_gmem %lhs, %a[%row, %col] on %prev
+                : memref<128x64xf16, #gpu.address_space<workgroup>>
+                  -> memref<2048x4096xf16, #weave.symmetric>
           }
+        }
+        // The row tile's chunk is signalled %signal_delay k steps after this
+        // column tile's last store (at the tile's last step at the latest),
+        // once that store has landed. Waiting for the landing right after
+        // the store held the callback warp for the NVLink write's round
+        // trip, and with it the release of every later slot (the callback
+        // takes part in releasing them): 1-2% slower at m_shard 4096 (K =
+        // N = 4096 and the 70B shape, 2 x H100). The store of the last k
+        // step signals at once, so a row tile whose column tiles run in one
+        // wave (small shards, where the ring's latency shows) completes as
+        // early as before; one whose column tiles span waves may complete
+        // up to 4 steps later (its last-running column tile's signal).
+        // Column tiles past the last k step store nothing and signal
+        // nothing (a row tile arrives in min(column tiles, k steps) parts).
+        // With k_rotation the same in positions of the tile's loop
+        // (position p holds k = first store + p, wrapped): its stores are
+        // positions 0 .. min(rot, k steps - first store) - 1.
+        %stores = arith.cmpi ule, %first_store, %last_k : index
+        %span = arith.subi %last_k, %nt : index
+        %laps = arith.divui %span, %col_tiles : index
+        %lap_steps = arith.muli %laps, %col_tiles : index
+        %plain_last = arith.addi %nt, %lap_steps : index
+        %rot_end = arith.addi %first_store, %rot : index
+        %rot_end_in = arith.minui %rot_end, %num_k : index
+        %rot_stores = arith.subi %rot_end_in, %first_store : index
+        %rot_last = arith.subi %rot_stores, %c1 : index
+        %last_store = arith.select %rotated, %rot_last, %plain_last : index
+        %delayed = arith.addi %last_store, %signal_delay : index
+        %signal_k = arith.minui %delayed, %last_k : index
+        %behind = arith.cmpi ult, %k, %first_store : index
+        %k_wrapped = arith.addi %k, %num_k : index
+        %k_unwrapped = arith.select %behind, %k_wrapped, %k : index
+        %rot_position = arith.subi %k_unwrapped, %first_store : index
+        %position = arith.select %rotated, %rot_position, %k : index
+        %at_signal = arith.cmpi eq, %position, %signal_k : index
+        %signal = arith.andi %stores, %at_signal : i1
+        scf.if %signal {
+          weave.wait_smem_to_gmem 0
+          %shard = arith.divui %m32, %tps : i32
+          %shard_row = arith.muli %shard, %tps : i32
+          %row_in_shard = arith.subi %m32, %shard_row : i32
+          %chunk = arith.divui %row_in_shard, %chunk_rows_32 : i32
+          %shard_first = arith.muli %shard, %chunks_32 : i32
+          %counter_32 = arith.addi %shard_first, %chunk : i32
+          %counter = arith.index_cast %counter_32 : i32 to index
+          weave.semaphore_signal %ready[%counter], %one on %prev
+              : !weave.semaphore<32>
         }
       }
     }
@@ -224,5 +332,6 @@ gpu.module @all_gather_matmul {
     }
     gpu.return
   }
+  // kernel end
 }
 }
