@@ -80,7 +80,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
                      WEAVE_COLLECTIVE_MATMUL_TEMPLATE);
   std::stringstream text;
   text << in.rdbuf();
-  // Column tile n forwards the k steps [n * rot, (n + 1) * rot).
+  // Column tile n forwards the k steps k = n (mod column tiles), or with
+  // the op's k rotation at small shards [n * rot, (n + 1) * rot).
   int64_t steps = (options.k + kTileK - 1) / kTileK;
   int64_t colTiles = (options.nShard + kTileN - 1) / kTileN;
   // Groups of 8 row tiles (for L2 reuse), kept inside a shard by the
@@ -101,8 +102,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"COL_TILES", std::to_string(colTiles)},
        // The op's k rotation (a row tile forwarded in its column tiles'
        // first steps).
-       {"K_ROTATION",
-        std::to_string(ops::AllGatherMatmul::kRotation(steps, colTiles))},
+       {"K_ROTATION", std::to_string(ops::AllGatherMatmul::kRotation(
+                          options.mShard, steps, colTiles))},
        // One kernel, 128 x 256 tiles of 4 stages (the op's instance picks
        // the column tile per m_shard: ops::AllGatherMatmul::tileN).
        {"TILE_N", std::to_string(kTileN)},

@@ -252,7 +252,11 @@ double AllGatherMatmul::estimate(uint32_t teamSize, int64_t mShard, int64_t n,
   return double(rounds) * double(tileCols) / 256.0 / tileEfficiency(tileCols);
 }
 
-int64_t AllGatherMatmul::kRotation(int64_t kSteps, int64_t colTiles) {
+int64_t AllGatherMatmul::kRotation(int64_t mShard, int64_t kSteps,
+                                   int64_t colTiles, int64_t smCount) {
+  int64_t shardTiles = (mShard + kRowTile - 1) / kRowTile * colTiles;
+  if (2 * shardTiles > smCount)
+    return 0;
   return (kSteps + colTiles - 1) / colTiles;
 }
 
@@ -290,13 +294,18 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   int64_t steps = (k + kTileK - 1) / kTileK;
   // The values of one column tile: its stages (the deepest ring that fits:
   // 4 of 48 KB, 6 of 32 KB), the column tiles that share a row tile's
-  // forwarding and their k rotation.
-  auto tileValues = [&](int64_t tileCols) {
+  // forwarding and their k rotation up to m_shard `lastShard` (kRotation is
+  // 0 from some m_shard on, so a range rotates where its last does).
+  auto tileValues = [&](int64_t tileCols, int64_t lastShard) {
     int64_t colTiles = (n + tileCols - 1) / tileCols;
-    return TemplateValues{{"TILE_N", str(tileCols)},
-                          {"STAGES", tileCols == 128 ? "6" : "4"},
-                          {"COL_TILES", str(colTiles)},
-                          {"K_ROTATION", str(kRotation(steps, colTiles))}};
+    return TemplateValues{
+        {"TILE_N", str(tileCols)},
+        {"STAGES", tileCols == 128 ? "6" : "4"},
+        {"COL_TILES", str(colTiles)},
+        {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))}};
+  };
+  auto rotates = [&](int64_t mShard, int64_t tileCols) {
+    return kRotation(mShard, steps, (n + tileCols - 1) / tileCols) > 0;
   };
   // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
   // with the static instances' schedule: groups of 8 row tiles that stay
@@ -311,7 +320,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
                        {"LAST_K", str(steps - 1)},
                        {"KERNEL", "all_gather_matmul"},
                        {"VARIANT", ""}};
-  for (auto &value : tileValues(256))
+  for (auto &value : tileValues(256, kVariantMaxShard))
     extra.push_back(value);
   // Variants over runs of m_shard with one column tile (tileN at every
   // multiple of the row tile up to kVariantMaxShard; the last run has no
@@ -319,12 +328,15 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   // picks the one that holds the launch's rows. One run: no variants.
   struct Run {
     int64_t first, last, tileCols;
+    bool rotate; ///< kRotation is on over the run
   };
   std::vector<Run> runs;
   for (int64_t m = kRowTile; m <= kVariantMaxShard; m += kRowTile) {
     int64_t cols = tileN(teamSize, m, n);
-    if (runs.empty() || runs.back().tileCols != cols)
-      runs.push_back({m, m, cols});
+    bool rotate = rotates(m, cols);
+    if (runs.empty() || runs.back().tileCols != cols ||
+        runs.back().rotate != rotate)
+      runs.push_back({m, m, cols, rotate});
     else
       runs.back().last = m;
   }
@@ -356,16 +368,18 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
         double cost = regret(first, last, cols) - before;
         if ((i == 0 && cols == kTileCols[0]) || cost < added) {
           at = i;
-          merged = {first, last, cols};
+          merged = {first, last, cols, rotates(last, cols)};
           added = cost;
         }
       }
     }
     runs[at] = merged;
     runs.erase(runs.begin() + at + 1);
-    // A merge may leave neighbours with one tile: join them.
+    // A merge may leave neighbours with one tile (and rotation): join
+    // them.
     for (size_t i = 0; i + 1 < runs.size();)
-      if (runs[i].tileCols == runs[i + 1].tileCols) {
+      if (runs[i].tileCols == runs[i + 1].tileCols &&
+          runs[i].rotate == runs[i + 1].rotate) {
         runs[i].last = runs[i + 1].last;
         runs.erase(runs.begin() + i + 1);
       } else {
@@ -381,7 +395,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
       int64_t lo = i == 0 ? 1 : d * runs[i - 1].last + 1;
       std::string hi =
           i + 1 == runs.size() ? "" : ", hi = " + str(d * runs[i].last);
-      TemplateValues variant = tileValues(runs[i].tileCols);
+      TemplateValues variant = tileValues(runs[i].tileCols, runs[i].last);
       // all_gather_matmul__m<first m_shard>_<last|up>_n<tile columns>.
       variant.push_back({"KERNEL", "all_gather_matmul__m" + str(runs[i].first) +
                                        (i + 1 == runs.size()

@@ -41,6 +41,26 @@ if [ "${1:-}" = --stage ]; then
   instance k4d8 8 4096 4096
   instance b70 2 8192 28672
   instance b8 2 4096 14336
+  # Diagnostics at m_shard 384 (static bundles, the op's 128 x 192 tile
+  # there, K = N = 4096): the kernel (rot), without the rotation (nokrot),
+  # without the waits (nowait: the stores and signals alone, timing only)
+  # and without any forwarding (nofwd: the schedule's compute alone,
+  # timing only), each also without the rotation.
+  TPL=$SRC/ops/templates/collective_matmul/all_gather_matmul.mlir.in
+  for d in 2 4; do
+    sed -e "s/@ROWS@/$((d * 384))/g; s/@M_SHARD@/384/g; s/@D@/$d/g; s/@LAST@/$((d - 1))/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/$((d * 16))/g; s/@LAST_K@/63/g; s/@COL_TILES@/22/g; s/@K_ROTATION@/3/g; s/@TILE_N@/192/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g" "$TPL" > "$C/diag.mlir"
+    python3 "$SRC/bench/collective_matmul/ring_variants.py" "$C/diag.mlir" "$C/diag" nokrot nowait nofwd
+    for v in nowait nofwd; do
+      python3 "$SRC/bench/collective_matmul/ring_variants.py" "$C/diag_$v.mlir" "$C/diag_$v" nokrot
+      mv "$C/diag_${v}_nokrot.mlir" "$C/diag_${v}nk.mlir"
+    done
+    cp "$C/diag.mlir" "$C/diag_rot.mlir"
+    for v in rot nokrot nowait nowaitnk nofwd nofwdnk; do
+      mkdir -p "$C/d384/$v"
+      "$BUILD/bin/weavec" "$C/diag_$v.mlir" --emit=bundle -o "$C/d384/$v/all_gather_matmul_bf16_d${d}_m384.wbundle"
+    done
+    rm -f "$C"/diag*.mlir
+  done
   # GEMM + RS: the op's template at D = 2, 4 (dynamic m_shard), the
   # example's and the bench's bundles.
   T=$SRC/ops/templates/matmul_reduce_scatter/matmul_reduce_scatter.mlir.in
@@ -66,43 +86,57 @@ S=$O/summary.txt
 n=0
 run() { # TIMEOUT NAME CMD...: the log's last lines, its exit status
   local t=$1 name=$2; shift 2; n=$((n + 1))
-  local log=$O/$n-${name// /_}.log t0=$SECONDS rc=0
+  local log=$O/$n-$(echo "$name" | tr -c 'A-Za-z0-9_.\n-' _).log t0=$SECONDS rc=0
   timeout "$t" "$@" > "$log" 2>&1 || rc=$?
   echo "== $name: exit $rc, $((SECONDS - t0)) s" | tee -a "$S"
   tail -n "${TAIL:-3}" "$log"
 }
 MS=${MS:-384,640,1152,2176,3200,4096}
+PARTS=${PARTS:-check mrs time diag}
+has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
+rows() { grep -hE '^\| *[0-9]' "$@" | awk -F'|' '{printf "%s|%s|%s|%s|%s|%s\n",$2,$3,$6,$8,$10,$14}'; }
 set +e
 nvidia-smi -L
+if has diag; then
+  for d in 2 4; do
+    devs=0,1; [ $d = 4 ] && devs=0,1,2,3
+    for r in 1 2; do for v in rot nokrot nowait nowaitnk nofwd nofwdnk; do
+      TAIL=0 run 60 "d384 D$d $v" env CUDA_VISIBLE_DEVICES=$devs "$B" --bundles "$C/d384/$v" \
+        --devices $d --dtype bf16 --iters 20 --rounds 2 --no-nccl
+      rows "$O/$n-"*.log | sed "s/^/d384 D$d $v /" | tee -a "$S"
+    done; done
+  done
+fi
 # 1. Correctness: loopback (the rotated instances), near-wrap.
-for d in 2 4 8; do
+has check && for d in 2 4 8; do
   run 90 "loopback D=$d" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d "$B" \
     --bundles "$C/k4d$d/rot" --devices $d --m-shards 384,1152 --dtype bf16 --check-only --no-nccl
 done
-run 60 "near-wrap D=2" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/k4d2/rot" --devices 2 \
+has check && run 60 "near-wrap D=2" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/k4d2/rot" --devices 2 \
   --m-shards 384,4096 --dtype bf16 --near-wrap --iters 5 --warmup 2 --no-nccl
 # 2. GEMM + RS smoke test: the example (real D = 2, loopback 4) and the bench.
 X=$C/bin/matmul_reduce_scatter
-run 40 "mrs example D=2 m=384" env CUDA_VISIBLE_DEVICES=0,1 "$X" "$C/mrs-ex/matmul_reduce_scatter_bf16_d2_mdyn.wbundle" --m-shard 384
-run 40 "mrs example loopback D=4 m=384" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=4 "$X" "$C/mrs-ex/matmul_reduce_scatter_bf16_d4_mdyn.wbundle" --m-shard 384
-TAIL=8 run 90 "mrs bench D=2" env CUDA_VISIBLE_DEVICES=0,1 "$C/bin/weave_bench_matmul_reduce_scatter" \
+has mrs && run 40 "mrs example D=2 m=384" env CUDA_VISIBLE_DEVICES=0,1 "$X" "$C/mrs-ex/matmul_reduce_scatter_bf16_d2_mdyn.wbundle" --m-shard 384
+has mrs && run 40 "mrs example loopback D=4 m=384" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=4 "$X" "$C/mrs-ex/matmul_reduce_scatter_bf16_d4_mdyn.wbundle" --m-shard 384
+has mrs && TAIL=8 run 90 "mrs bench D=2" env CUDA_VISIBLE_DEVICES=0,1 "$C/bin/weave_bench_matmul_reduce_scatter" \
   --bundles "$C/mrs" --devices 2 --m-shards 1024 --dtype bf16 --iters 10 --no-nccl
 # 3. Timings.
-TAIL=${TTAIL:-12}
-for d in 2 4; do
+has time && for d in 2 4; do
   devs=0,1; [ $d = 4 ] && devs=0,1,2,3
   i=0
   for v in rot nokrot nokrot rot; do
     extra=--no-nccl; [ $i = 0 ] && extra=
-    run 150 "D=$d $v" env CUDA_VISIBLE_DEVICES=$devs "$B" --bundles "$C/k4d$d/$v" --devices $d \
+    TAIL=0 run 150 "D=$d $v" env CUDA_VISIBLE_DEVICES=$devs "$B" --bundles "$C/k4d$d/$v" --devices $d \
       --m-shards "$MS" --dtype bf16 --iters 20 --rounds 2 $extra
+    rows "$O/$n-"*.log | sed "s/^/D$d $v /" | tee -a "$S"
     i=$((i + 1))
   done
 done
-for s in b70 b8; do
+has time && for s in b70 b8; do
   for v in rot nokrot nokrot rot; do
-    TAIL=3 run 120 "$s D=2 $v" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/$s/$v" --devices 2 \
+    TAIL=0 run 120 "$s D=2 $v" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/$s/$v" --devices 2 \
       --m-shards 4096 --dtype bf16 --iters 10 --rounds 2 --no-nccl
+    rows "$O/$n-"*.log | sed "s/^/$s $v /" | tee -a "$S"
   done
 done
-echo "== summary"; cat "$S"
+echo "(rows: m_shard | D | ours ms | NCCL+cuBLAS ms | local cuBLAS ms | ours/local | check)"

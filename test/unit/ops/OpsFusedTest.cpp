@@ -47,7 +47,8 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_EQ(value(all, "DTYPE"), "bf16");
   EXPECT_EQ(value(all, "LAST_K"), "63");    // 4096 / 64 k steps
   EXPECT_EQ(value(all, "COL_TILES"), "4");  // ceil(1000 / 256)
-  EXPECT_EQ(value(all, "K_ROTATION"), "16"); // ceil(64 k steps / 4)
+  // The 256-column default past every variant: no k rotation.
+  EXPECT_EQ(value(all, "K_ROTATION"), "0");
   // The static instances' schedule: groups of 8 kept inside a shard by
   // grid_tile_segments, 16 ready chunks per shard.
   EXPECT_EQ(value(all, "GROUP_ROWS"), "8");
@@ -57,13 +58,30 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_NE(source->find("memref<?x4096xbf16, #weave.symmetric>"),
             std::string::npos);
   EXPECT_NE(source->find("memref<?x1000xbf16>"), std::string::npos);
-  // Fewer k steps than column tiles: one step each (the first two
-  // column tiles forward).
-  EXPECT_EQ(value(AllGatherMatmul::instanceFor(2, "f16", 128, 4096)->values(),
-                  "K_ROTATION"),
-            "1");
-  EXPECT_EQ(AllGatherMatmul::kRotation(64, 22), 3);
-  EXPECT_EQ(AllGatherMatmul::kRotation(7, 7), 1);
+  // The k rotation: ceil(k steps / column tiles) where a shard's tiles
+  // fill at most half the SMs (66 of 132), none past that.
+  EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22), 3);   // 66 tiles
+  EXPECT_EQ(AllGatherMatmul::kRotation(512, 64, 22), 0);   // 88 tiles
+  EXPECT_EQ(AllGatherMatmul::kRotation(640, 64, 16), 0);   // 80 tiles
+  EXPECT_EQ(AllGatherMatmul::kRotation(128, 7, 32), 1);    // fewer steps
+  EXPECT_EQ(AllGatherMatmul::kRotation(1024, 64, 8), 8);   // 64 tiles
+  EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22, 100), 0);
+  // In the op's instance the variants up to m_shard 512 rotate (K = N =
+  // 4096, D = 2: 128 columns to 256, 192 at 384, 256 at 512: 64-66 tiles a
+  // shard), the larger ones do not.
+  Expected<KernelInstance> k4 = AllGatherMatmul::instanceFor(2, "bf16", 4096, 4096);
+  ASSERT_TRUE(k4) << k4.error().toString();
+  int rotating = 0, plain = 0;
+  for (const TemplateValues &v : k4->variants) {
+    std::string attr = value(v, "VARIANT");
+    size_t hi = attr.find("hi = ");
+    bool small = hi != std::string::npos &&
+                 std::stoll(attr.substr(hi + 5)) <= 2 * 512;
+    EXPECT_EQ(value(v, "K_ROTATION") != "0", small) << attr;
+    (small ? rotating : plain) += 1;
+  }
+  EXPECT_EQ(rotating, 3);
+  EXPECT_GE(plain, 2);
   // Every m_shard has the same instance: only create() sees it.
   for (std::string op : {"all_gather_matmul"})
     for (int64_t m : {128, 1152, 8192})
@@ -158,16 +176,22 @@ TEST(OpsFused, AllGatherMatmulVariantsCoverEveryShard) {
       } else {
         ASSERT_NE(hi, std::string::npos) << attr;
         from = std::stoll(attr.substr(hi + 5)) + 1;
-        // Neighbours differ in their tile (else they would be one range).
-        EXPECT_NE(value(narrow->variants[v], "TILE_N"),
-                  value(narrow->variants[v + 1], "TILE_N"));
+        // Neighbours differ in their tile or k rotation (else they would
+        // be one range).
+        EXPECT_TRUE(value(narrow->variants[v], "TILE_N") !=
+                        value(narrow->variants[v + 1], "TILE_N") ||
+                    value(narrow->variants[v], "K_ROTATION") !=
+                        value(narrow->variants[v + 1], "K_ROTATION"))
+            << attr;
       }
     }
   }
-  // One tile for every m_shard (D = 8, n = 4096: 128 columns never gain
-  // 3%): no variants, the template's one kernel under the op's name.
+  // One tile for every m_shard (D = 8, n = 28672: 128 columns never gain
+  // 3%) and no k rotation (112 column tiles: a shard's tiles fill more
+  // than half the SMs at every m_shard): no variants, the template's one
+  // kernel under the op's name.
   Expected<KernelInstance> wide =
-      AllGatherMatmul::instanceFor(8, "bf16", 4096, 4096);
+      AllGatherMatmul::instanceFor(8, "bf16", 4096, 28672);
   ASSERT_TRUE(wide) << wide.error().toString();
   EXPECT_TRUE(wide->variants.empty());
   EXPECT_NE(wide->source()->find("gpu.func @all_gather_matmul("),

@@ -111,15 +111,22 @@ public:
   /// variant has no upper bound; there the two tiles' estimates are within
   /// 3% of each other at every n, the rounds being many).
   static constexpr int64_t kVariantMaxShard = 16384;
-  /// The kernel's k_rotation (its template's K_ROTATION) for `kSteps` k
-  /// steps and `colTiles` column tiles: ceil(kSteps / colTiles), the
-  /// shortest with which every k step of a row tile is among the first
-  /// steps of some column tile, so a row tile is forwarded to the ring's
-  /// previous member within that many steps of its column tiles' starts
-  /// (without it, over their whole k loops: at m_shard 384, D = 2, where
-  /// every tile runs in one wave, the peer's rows came a whole tile late,
-  /// 2.3x local cuBLAS; docs/PERF.md).
-  static int64_t kRotation(int64_t kSteps, int64_t colTiles);
+  /// The kernel's k_rotation (its template's K_ROTATION) at `mShard` rows
+  /// a shard, `kSteps` k steps and `colTiles` column tiles, on `smCount`
+  /// SMs: 0 (none) unless a shard's tiles fill at most half the SMs, else
+  /// ceil(kSteps / colTiles), the shortest with which every k step of a row
+  /// tile is among the first steps of some column tile, so that a row tile
+  /// is forwarded to the ring's previous member within that many steps of
+  /// its column tiles' starts instead of over their whole k loops. Measured
+  /// (4 x H100, bf16, K = N = 4096, the op's instances, docs/PERF.md): the
+  /// rotation makes the matmul itself 15-18% slower (its k steps spread
+  /// over time; the no-forwarding kernels at m_shard 384), which the ring's
+  /// latency outweighs only where the peer's shard runs in the same wave
+  /// as its forwarding: m_shard 384 (66 tiles a shard) 0.090 -> 0.072 ms
+  /// at D = 2 and 0.182 -> 0.140 at D = 4; 640 (80 and 110 tiles a shard)
+  /// and above 5-30% slower with it.
+  static int64_t kRotation(int64_t mShard, int64_t kSteps, int64_t colTiles,
+                           int64_t smCount = kSmCount);
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
