@@ -103,7 +103,7 @@ inline constexpr int64_t kCollectiveMaxBlocks = 64;
 /// kCollectiveWideMaxBlocks. The push two-shot all-reduce of 256 MB on 4 x
 /// H100 took 1237 / 1232 us (bf16 / f32) on 64 blocks (4 MB each), 1288 /
 /// 1276 on 96 and 1207 / 1202 on 128, NCCL 1190-1202 (one call, docs/PERF.md,
-/// issue #30's seventh session); no size below 256 MB was measured, so the
+/// issue #30's sixth session); no size below 256 MB was measured, so the
 /// blocks rise only past 128 MB.
 inline constexpr int64_t kCollectiveWideBlockBytes = 2 << 20;
 inline constexpr int64_t kCollectiveWideMaxBlocks = 128;
