@@ -29,9 +29,11 @@ int64_t packetBlocks(const std::string &dtype, int64_t count) {
 int64_t collectiveBlocks(const std::string &dtype, int64_t count) {
   int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
   int64_t bytes = count * element;
-  return std::clamp<int64_t>((bytes + kCollectiveBlockBytes - 1) /
-                                 kCollectiveBlockBytes,
-                             1, kCollectiveMaxBlocks);
+  int64_t blocks = std::clamp<int64_t>(
+      (bytes + kCollectiveBlockBytes - 1) / kCollectiveBlockBytes, 1,
+      kCollectiveMaxBlocks);
+  return std::clamp<int64_t>(bytes / kCollectiveWideBlockBytes, blocks,
+                             kCollectiveWideMaxBlocks);
 }
 
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,

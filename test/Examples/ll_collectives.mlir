@@ -11,22 +11,22 @@
 // RUN: weave-ops instantiate %templates/all_gather/ll_all_gather.mlir.in --team-size 4 --dtype bf16 --count 1001 -o %t.ag.mlir
 // RUN: weavec %t.ag.mlir --emit=ptx -o %t.ag.ptx
 // RUN: FileCheck %s --check-prefix=MOVE < %t.ag.ptx
-// RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.ag.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|\bred\.|st\.release|ld\.acquire" %t.ag.ptx
 // RUN: test $(grep -c "bar.sync" %t.ag.ptx) -eq 1
 // RUN: weave-ops instantiate %templates/all_to_all/ll_all_to_all.mlir.in --team-size 3 --dtype f32 --count 1000 -o %t.a2a.mlir
 // RUN: weavec %t.a2a.mlir --emit=ptx -o %t.a2a.ptx
 // RUN: FileCheck %s --check-prefix=MOVE < %t.a2a.ptx
-// RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.a2a.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|\bred\.|st\.release|ld\.acquire" %t.a2a.ptx
 // RUN: test $(grep -c "bar.sync" %t.a2a.ptx) -eq 1
 // RUN: weave-ops instantiate %templates/all_reduce/ll_all_reduce.mlir.in --team-size 2 --dtype bf16 --count 4096 -o %t.ar.mlir
 // RUN: weavec %t.ar.mlir --emit=ptx -o %t.ar.ptx
 // RUN: FileCheck %s --check-prefix=SUM < %t.ar.ptx
-// RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.ar.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|\bred\.|st\.release|ld\.acquire" %t.ar.ptx
 // RUN: test $(grep -c "bar.sync" %t.ar.ptx) -eq 2
 // RUN: weave-ops instantiate %templates/reduce_scatter/ll_reduce_scatter.mlir.in --team-size 8 --dtype bf16 --count 1001 -o %t.rs.mlir
 // RUN: weavec %t.rs.mlir --emit=ptx -o %t.rs.ptx
 // RUN: FileCheck %s --check-prefix=SUM < %t.rs.ptx
-// RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.rs.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|\bred\.|st\.release|ld\.acquire" %t.rs.ptx
 // RUN: test $(grep -c "bar.sync" %t.rs.ptx) -eq 2
 // The packet all-to-all-v: the counts are packets too (one per peer, by
 // block 0), then the same shape as the all-to-all: one bar.sync after the
@@ -39,7 +39,7 @@
 // RUN: weave-ops instantiate %templates/all_to_all/ll_all_to_all_v.mlir.in --team-size 4 --dtype bf16 --count 1001 -o %t.llv.mlir
 // RUN: weavec %t.llv.mlir --emit=ptx -o %t.llv.ptx
 // RUN: FileCheck %s --check-prefix=LLV < %t.llv.ptx
-// RUN: not grep -E "fence\.|membar|atom\.|red\.|st\.release|ld\.acquire" %t.llv.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|\bred\.|st\.release|ld\.acquire" %t.llv.ptx
 // RUN: test $(grep -c "bar.sync" %t.llv.ptx) -eq 2
 // The direct all-to-all-v: block 0 sends the counts as packets, every
 // block spins on the D x D of them (they say each peer has started the
@@ -48,7 +48,7 @@
 // RUN: weave-ops instantiate %templates/all_to_all/direct_all_to_all_v.mlir.in --team-size 4 --dtype bf16 --count 65536 -o %t.a2av.mlir
 // RUN: weavec %t.a2av.mlir --emit=ptx -o %t.a2av.ptx
 // RUN: FileCheck %s --check-prefix=A2AV < %t.a2av.ptx
-// RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2av.ptx
+// RUN: not grep -E "fence\.|membar|atom\.|\bred\." %t.a2av.ptx
 // RUN: test $(grep -c "bar.sync" %t.a2av.ptx) -eq 3
 // The grid: one block per KB a member sends each peer (4096 bf16: 8 KB).
 // RUN: %if ptxas %{ weavec %t.ar.mlir --emit=bundle -o %t.ar.wbundle %}
@@ -107,8 +107,15 @@
 //       LLV: st.relaxed.sys.global.u64
 //   LLV-NOT: {{bar.sync|st.global}}
 //       LLV: ld.relaxed.sys.global.u64
+// The counts: each spinning thread stores its source's count to shared
+// memory; after the synchronization every thread reads them from there, no
+// global load at all (the old kernel reloaded them from the global `seen`).
+//   LLV-NOT: bar.sync
+//       LLV: st.shared.b32
 //       LLV: bar.sync 0;
-//   LLV-NOT: {{bar.sync|ld.global.b16|ld.global.u16}}
+//   LLV-NOT: {{bar.sync|ld.global}}
+//       LLV: ld.shared
+//   LLV-NOT: {{bar.sync|ld.global}}
 //       LLV: ld.relaxed.sys.global.u64
 //   LLV-NOT: {{bar.sync|ld.global.b16|ld.global.u16}}
 //       LLV: st.global.b16

@@ -20,13 +20,14 @@ gpu.module @one_sided {
 //       CHECK:   %[[NX:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
 //       CHECK:   %[[TID:.*]] = llvm.zext %{{.*}} : i32 to i64
 //       CHECK:   %[[STRIDE:.*]] = llvm.zext %{{.*}} : i32 to i64
-// Vectors only where both addresses agree modulo 16; the head runs up to the
-// first 16-byte boundary, at most N elements.
+// Vectors only where both addresses agree modulo 16 (a get has no shifted
+// path: its loads cross NVLink); the head runs up to the first 16-byte
+// boundary of the target (the source's too then), at most N elements.
 //       CHECK:   %[[FROMI:.*]] = llvm.ptrtoint %[[REMOTE]]
 //       CHECK:   %[[TOI:.*]] = llvm.ptrtoint %[[DSTB]]
-//       CHECK:   %[[MIS:.*]] = llvm.and %[[FROMI]], %{{.*}} : i64
 //       CHECK:   %[[XOR:.*]] = llvm.xor %[[FROMI]], %[[TOI]] : i64
 //       CHECK:   %[[EQUAL:.*]] = llvm.icmp "eq"
+//       CHECK:   %[[MIS:.*]] = llvm.and %[[TOI]], %{{.*}} : i64
 //       CHECK:   %[[HEADB:.*]] = llvm.sub %{{.*}}, %[[MIS]] : i64
 //       CHECK:   %[[HEADE:.*]] = llvm.lshr
 //       CHECK:   %[[HEADMIN:.*]] = llvm.intr.umin(%[[HEADE]], %[[N]])

@@ -47,6 +47,52 @@ gpu.func @put_dynamic(%src: memref<4096xbf16>, %dst: memref<4096xbf16, #weave.sy
   gpu.return
 }
 
+// Source and target at different run-time element offsets (an
+// all-to-all-v's parts): whole 2-byte elements are all the 16-byte stores to
+// the peer need. The head runs to the target's 16-byte boundary; vectors of
+// equal alignments load 16 bytes, the others five aligned words shifted
+// right by 8 x ((source + head) mod 4) bits; the tail is scalar.
+// CHECK-LABEL: llvm.func @put_skewed
+//       CHECK:   %[[KFROM:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
+//       CHECK:   %[[KTO:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+//       CHECK:   %[[KFMIS:.*]] = llvm.and %[[KFROM]], %[[KONE:.*]] : i64
+//       CHECK:   %[[KTMIS:.*]] = llvm.and %[[KTO]], %[[KONE]] : i64
+//       CHECK:   llvm.or %[[KFMIS]], %[[KTMIS]] : i64
+//       CHECK:   llvm.load %{{.*}} : !llvm.ptr -> bf16
+//       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
+//       CHECK:   llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+//       CHECK:   llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+//       CHECK:   llvm.intr.fshr
+//       CHECK:   llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+//       CHECK:   llvm.load %{{.*}} : !llvm.ptr -> bf16
+//       CHECK:   llvm.return
+gpu.func @put_skewed(%src: memref<4096xbf16>, %dst: memref<4096xbf16, #weave.symmetric>, %soff_i64: i64, %doff_i64: i64, %n_i64: i64, %peer_i64: i64) kernel attributes {weave.kernel = #k} {
+  %peer = arith.index_cast %peer_i64 : i64 to index
+  %soff = arith.index_cast %soff_i64 : i64 to index
+  %doff = arith.index_cast %doff_i64 : i64 to index
+  %n = arith.index_cast %n_i64 : i64 to index
+  %s = memref.subview %src[%soff] [%n] [1] : memref<4096xbf16> to memref<?xbf16, strided<[1], offset: ?>>
+  %d = memref.subview %dst[%doff] [%n] [1] : memref<4096xbf16, #weave.symmetric> to memref<?xbf16, strided<[1], offset: ?>, #weave.symmetric>
+  weave.put %s, %d on %peer : memref<?xbf16, strided<[1], offset: ?>> -> memref<?xbf16, strided<[1], offset: ?>, #weave.symmetric>
+  gpu.return
+}
+
+// A get keeps the scalar copy where the alignments differ (its loads would
+// cross NVLink as 4-byte words): no shifted words.
+// CHECK-LABEL: llvm.func @get_skewed
+//   CHECK-NOT:   llvm.intr.fshr
+//       CHECK:   llvm.return
+gpu.func @get_skewed(%src: memref<4096xbf16, #weave.symmetric>, %dst: memref<4096xbf16>, %soff_i64: i64, %doff_i64: i64, %n_i64: i64, %peer_i64: i64) kernel attributes {weave.kernel = #k} {
+  %peer = arith.index_cast %peer_i64 : i64 to index
+  %soff = arith.index_cast %soff_i64 : i64 to index
+  %doff = arith.index_cast %doff_i64 : i64 to index
+  %n = arith.index_cast %n_i64 : i64 to index
+  %s = memref.subview %src[%soff] [%n] [1] : memref<4096xbf16, #weave.symmetric> to memref<?xbf16, strided<[1], offset: ?>, #weave.symmetric>
+  %d = memref.subview %dst[%doff] [%n] [1] : memref<4096xbf16> to memref<?xbf16, strided<[1], offset: ?>>
+  weave.get %s on %peer, %d : memref<?xbf16, strided<[1], offset: ?>, #weave.symmetric> -> memref<?xbf16, strided<[1], offset: ?>>
+  gpu.return
+}
+
 // A warp copies: lane = tid % 32 starts, the warp's thread count (32, or
 // fewer in a partial last warp) strides, and its mask feeds bar.warp.sync.
 // Then lane 0 fences and releases the peer's counter.

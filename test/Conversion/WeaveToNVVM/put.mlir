@@ -20,20 +20,27 @@ gpu.module @one_sided {
 //       CHECK:   %[[NX:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
 //       CHECK:   %[[TID:.*]] = llvm.zext %{{.*}} : i32 to i64
 //       CHECK:   %[[STRIDE:.*]] = llvm.zext %{{.*}} : i32 to i64
-// Vectors only where both addresses agree modulo 16; the head runs up to the
-// first 16-byte boundary, at most N elements.
+// Equal alignments modulo 16 take 16-byte loads; any two element-aligned
+// addresses take 16-byte stores. The head runs up to the target's first
+// 16-byte boundary (the source's too where they agree), at most N elements.
 //       CHECK:   %[[FROMI:.*]] = llvm.ptrtoint %[[SRCB]]
 //       CHECK:   %[[TOI:.*]] = llvm.ptrtoint %[[REMOTE]]
-//       CHECK:   %[[MIS:.*]] = llvm.and %[[FROMI]], %{{.*}} : i64
 //       CHECK:   %[[XOR:.*]] = llvm.xor %[[FROMI]], %[[TOI]] : i64
-//       CHECK:   %[[EQUAL:.*]] = llvm.icmp "eq"
+//       CHECK:   %[[FMIS:.*]] = llvm.and %[[FROMI]], %{{.*}} : i64
+//       CHECK:   %[[XMIS:.*]] = llvm.and %[[XOR]], %{{.*}} : i64
+//       CHECK:   %[[EQOR:.*]] = llvm.or %[[XMIS]], %[[FMIS]] : i64
+//       CHECK:   %[[EQUAL:.*]] = llvm.icmp "eq" %[[EQOR]], %{{.*}} : i64
+//       CHECK:   %[[TMIS:.*]] = llvm.and %[[TOI]], %{{.*}} : i64
+//       CHECK:   %[[ALOR:.*]] = llvm.or %[[FMIS]], %[[TMIS]] : i64
+//       CHECK:   %[[ALIGNED:.*]] = llvm.icmp "eq" %[[ALOR]], %{{.*}} : i64
+//       CHECK:   %[[MIS:.*]] = llvm.and %[[TOI]], %{{.*}} : i64
 //       CHECK:   %[[HEADB:.*]] = llvm.sub %{{.*}}, %[[MIS]] : i64
 //       CHECK:   %[[HEADE:.*]] = llvm.lshr
 //       CHECK:   %[[HEADMIN:.*]] = llvm.intr.umin(%[[HEADE]], %[[N]])
-//       CHECK:   %[[HEAD:.*]] = llvm.select %[[EQUAL]], %[[HEADMIN]], %{{.*}} : i1, i64
+//       CHECK:   %[[HEAD:.*]] = llvm.select %[[ALIGNED]], %[[HEADMIN]], %{{.*}} : i1, i64
 //       CHECK:   %[[REST:.*]] = llvm.sub %[[N]], %[[HEAD]] : i64
 //       CHECK:   %[[VQ:.*]] = llvm.udiv %[[REST]], %{{.*}} : i64
-//       CHECK:   %[[VECS:.*]] = llvm.select %[[EQUAL]], %[[VQ]], %{{.*}} : i1, i64
+//       CHECK:   %[[VECS:.*]] = llvm.select %[[ALIGNED]], %[[VQ]], %{{.*}} : i1, i64
 //       CHECK:   %[[VELTS:.*]] = llvm.mul %[[VECS]], %{{.*}} : i64
 //       CHECK:   %[[TAIL:.*]] = llvm.add %[[HEAD]], %[[VELTS]] : i64
 // Head: one element per thread.
@@ -42,10 +49,12 @@ gpu.module @one_sided {
 //  CHECK-NEXT:   llvm.cond_br %[[HANY]], ^[[HH:bb[0-9]+]](%[[H0]] : i64), ^{{bb[0-9]+}}
 //       CHECK: ^[[HH]](%[[HI:.*]]: i64):
 //       CHECK:   llvm.load %{{.*}} : !llvm.ptr -> f32
-// Vectors: 16 bytes per thread and step, from the head on.
+// Vectors of equal alignments: 16 bytes per thread and step, from the head
+// on.
 //       CHECK:   %[[VSRC:.*]] = llvm.getelementptr %[[SRCB]][%[[HEAD]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 //       CHECK:   %[[VDST:.*]] = llvm.getelementptr %[[REMOTE]][%[[HEAD]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-//  CHECK-NEXT:   %[[VANY:.*]] = llvm.icmp "ult" %[[TID]], %[[VECS]] : i64
+//       CHECK:   %[[EQV:.*]] = llvm.select %[[EQUAL]], %[[VECS]], %{{.*}} : i1, i64
+//  CHECK-NEXT:   %[[VANY:.*]] = llvm.icmp "ult" %[[TID]], %[[EQV]] : i64
 //  CHECK-NEXT:   llvm.cond_br %[[VANY]], ^[[BODY:bb[0-9]+]](%[[TID]] : i64), ^[[EXIT:bb[0-9]+]]
 //       CHECK: ^[[BODY]](%[[IV:.*]]: i64):
 //  CHECK-NEXT:   %[[FROM:.*]] = llvm.getelementptr %[[VSRC]][%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, vector<4xi32>
@@ -53,10 +62,45 @@ gpu.module @one_sided {
 //  CHECK-NEXT:   %[[DATA:.*]] = llvm.load %[[FROM]] {alignment = 16 : i64} : !llvm.ptr -> vector<4xi32>
 //  CHECK-NEXT:   llvm.store %[[DATA]], %[[TO]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 //  CHECK-NEXT:   %[[NEXT:.*]] = llvm.add %[[IV]], %[[STRIDE]] : i64
-//  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[NEXT]], %[[VECS]] : i64
+//  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[NEXT]], %[[EQV]] : i64
 //  CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY]](%[[NEXT]] : i64), ^[[EXIT]]
-// Tail: the elements after the last vector, one per thread.
+// Vectors of unequal alignments: the source's words from (source + head)
+// & ~3, shifted right by 8 x its remainder; the fifth word is the fourth
+// again where the remainder is 0 (the words then end with the vector).
 //       CHECK: ^[[EXIT]]:
+//       CHECK:   %[[SKEWED:.*]] = llvm.select %[[EQUAL]], %{{.*}}, %[[VECS]] : i1, i64
+//       CHECK:   %[[START:.*]] = llvm.ptrtoint %[[VSRC]] : !llvm.ptr to i64
+//       CHECK:   %[[SKEW:.*]] = llvm.and %[[START]], %{{.*}} : i64
+//       CHECK:   %[[BACK:.*]] = llvm.sub %{{.*}}, %[[SKEW]] : i64
+//       CHECK:   %[[WORDS:.*]] = llvm.getelementptr %[[VSRC]][%[[BACK]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+//       CHECK:   %[[SBITS:.*]] = llvm.shl %[[SKEW]], %{{.*}} : i64
+//       CHECK:   %[[SHIFT:.*]] = llvm.trunc %[[SBITS]] : i64 to i32
+//       CHECK:   %[[THREE:.*]] = llvm.mlir.constant(3 : i64) : i64
+//       CHECK:   %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
+//       CHECK:   %[[SKEWS:.*]] = llvm.icmp "ne" %[[SKEW]], %{{.*}} : i64
+//       CHECK:   %[[LAST:.*]] = llvm.select %[[SKEWS]], %[[FOUR]], %[[THREE]] : i1, i64
+//       CHECK:   %[[SANY:.*]] = llvm.icmp "ult" %[[TID]], %[[SKEWED]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[SANY]], ^[[SBODY:bb[0-9]+]](%[[TID]] : i64), ^[[SEXIT:bb[0-9]+]]
+//       CHECK: ^[[SBODY]](%[[SV:.*]]: i64):
+//       CHECK:   %[[W0:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+//       CHECK:   %[[W1:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+//       CHECK:   %[[W2:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+//       CHECK:   %[[W3:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+//       CHECK:   %[[W4AT:.*]] = llvm.add %{{.*}}, %[[LAST]] : i64
+//  CHECK-NEXT:   %[[W4P:.*]] = llvm.getelementptr %[[WORDS]][%[[W4AT]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+//  CHECK-NEXT:   %[[W4:.*]] = llvm.load %[[W4P]] {alignment = 4 : i64} : !llvm.ptr -> i32
+//       CHECK:   llvm.intr.fshr(%[[W1]], %[[W0]], %[[SHIFT]])
+//       CHECK:   llvm.intr.fshr(%[[W2]], %[[W1]], %[[SHIFT]])
+//       CHECK:   llvm.intr.fshr(%[[W3]], %[[W2]], %[[SHIFT]])
+//       CHECK:   %[[R3:.*]] = llvm.intr.fshr(%[[W4]], %[[W3]], %[[SHIFT]])
+//       CHECK:   %[[V:.*]] = llvm.insertelement %[[R3]]
+//  CHECK-NEXT:   %[[STO:.*]] = llvm.getelementptr %[[VDST]][%[[SV]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
+//  CHECK-NEXT:   llvm.store %[[V]], %[[STO]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+//  CHECK-NEXT:   %[[SNEXT:.*]] = llvm.add %[[SV]], %[[STRIDE]] : i64
+//  CHECK-NEXT:   %[[SMORE:.*]] = llvm.icmp "ult" %[[SNEXT]], %[[SKEWED]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[SMORE]], ^[[SBODY]](%[[SNEXT]] : i64), ^[[SEXIT]]
+// Tail: the elements after the last vector, one per thread.
+//       CHECK: ^[[SEXIT]]:
 //  CHECK-NEXT:   %[[T0:.*]] = llvm.add %[[TAIL]], %[[TID]] : i64
 //  CHECK-NEXT:   %[[TANY:.*]] = llvm.icmp "ult" %[[T0]], %[[N]] : i64
 //  CHECK-NEXT:   llvm.cond_br %[[TANY]], ^[[TBODY:bb[0-9]+]](%[[T0]] : i64), ^[[DONE:bb[0-9]+]]
@@ -75,5 +119,6 @@ gpu.func @put(%src: memref<256xf32>, %dst: memref<256xf32, #weave.symmetric>, %p
   weave.put %src, %dst on %peer : memref<256xf32> -> memref<256xf32, #weave.symmetric>
   gpu.return
 }
+
 
 }

@@ -1,7 +1,8 @@
 // RUN: weavec %s --emit=ptx | FileCheck %s
 
-// A put is a strided loop of 16-byte global loads and stores, between a
-// scalar head and tail loop (4-byte elements here).
+// A put is a strided loop of 16-byte global loads and stores (equal
+// alignments) or of shifted 32-bit loads and 16-byte stores (unequal ones),
+// between a scalar head and tail loop (4-byte elements here).
 // CHECK-LABEL: .visible .entry put(
 //       CHECK: mov.u32 %r{{[0-9]+}}, %ntid.x;
 //       CHECK: ld.global.b32 [[H:%r[0-9]+]], [%rd{{[0-9]+}}];
@@ -13,6 +14,18 @@
 //  CHECK-NEXT: add.s64
 //  CHECK-NEXT: setp.lt.u64
 //  CHECK-NEXT: @%p{{[0-9]+}} bra
+// Unequal alignments: five aligned 32-bit loads, four funnel shifts, one
+// 16-byte store to the peer.
+//       CHECK: ld.global.b32 [[W0:%r[0-9]+]], [%rd{{[0-9]+}}{{.*}}];
+//  CHECK-NEXT: ld.global.b32 [[W1:%r[0-9]+]], [%rd{{[0-9]+}}{{.*}}];
+//  CHECK-NEXT: ld.global.b32 [[W2:%r[0-9]+]], [%rd{{[0-9]+}}{{.*}}];
+//  CHECK-NEXT: ld.global.b32 [[W3:%r[0-9]+]], [%rd{{[0-9]+}}];
+//       CHECK: ld.global.b32 [[W4:%r[0-9]+]], [%rd{{[0-9]+}}];
+//  CHECK-NEXT: shf.r.wrap.b32 [[R0:%r[0-9]+]], [[W0]], [[W1]], [[S:%r[0-9]+]];
+//  CHECK-NEXT: shf.r.wrap.b32 [[R1:%r[0-9]+]], [[W1]], [[W2]], [[S]];
+//  CHECK-NEXT: shf.r.wrap.b32 [[R2:%r[0-9]+]], [[W2]], [[W3]], [[S]];
+//  CHECK-NEXT: shf.r.wrap.b32 [[R3:%r[0-9]+]], [[W3]], [[W4]], [[S]];
+//       CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {[[R0]], [[R1]], [[R2]], [[R3]]};
 //       CHECK: ld.global.b32 [[T:%r[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b32 [%rd{{[0-9]+}}], [[T]];
 gpu.module @m {

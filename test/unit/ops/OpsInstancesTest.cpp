@@ -349,6 +349,15 @@ TEST(OpsInstances, CollectiveValues) {
   EXPECT_EQ(value(big, "BLOCKS"), std::to_string(kCollectiveMaxBlocks));
   EXPECT_EQ(value(big, "FLAGS"), std::to_string(2 * 4 * kCollectiveMaxBlocks));
   EXPECT_EQ(value(collectiveValues(2, "f32", 4096), "BLOCKS"), "2");
+  // Past 128 MB, one block per 2 MB, at most 128 (the 256 MB all-reduce).
+  EXPECT_EQ(value(collectiveValues(4, "f32", 32 << 20), "BLOCKS"), "64");
+  EXPECT_EQ(value(collectiveValues(4, "f32", (48 << 20) + 1), "BLOCKS"), "96");
+  TemplateValues huge = collectiveValues(4, "bf16", 128 << 20);
+  EXPECT_EQ(value(huge, "BLOCKS"), std::to_string(kCollectiveWideMaxBlocks));
+  EXPECT_EQ(value(huge, "FLAGS"),
+            std::to_string(2 * 4 * kCollectiveWideMaxBlocks));
+  EXPECT_EQ(value(collectiveValues(4, "f32", int64_t(1) << 30), "BLOCKS"),
+            std::to_string(kCollectiveWideMaxBlocks));
   // An explicit BLOCKS sizes FLAGS too.
   EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "5"}}), "FLAGS"),
             "20");

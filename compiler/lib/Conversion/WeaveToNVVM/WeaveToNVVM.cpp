@@ -937,10 +937,14 @@ struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
 
 /// `weave.put` / `weave.get` -> the cooperating threads (see CopyThreads)
 /// copy elements `index, index + count, ...` between local and peer memory:
-/// a scalar head up to the first 16-byte boundary, 16-byte vectors, and a
-/// scalar tail. When the two addresses are not equally aligned modulo 16
-/// (or the element size does not divide 16) the head is empty, there are no
-/// vectors and the tail is the whole copy. With a signal: a barrier of the
+/// a scalar head up to the target's first 16-byte boundary, 16-byte
+/// vectors, and a scalar tail. Addresses equally aligned modulo 16 copy
+/// vectors with 16-byte loads and stores; a put of whole elements at unequal
+/// alignments stores 16-byte vectors to the peer from five aligned 32-bit
+/// loads of its source each, funnel-shifted into place. Otherwise (a get of
+/// unequal alignments, or an element size that does not divide 16) the head
+/// is empty, there are no vectors and the tail is the whole copy. With a
+/// signal: a barrier of the
 /// cooperating threads, then the first of them does `fence.acq_rel.sys` and
 /// `red.release.sys.global.add.u32` on the counter where the data went.
 template <typename OpTy>
@@ -1012,27 +1016,46 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
       auto c = [&](int64_t v) { return i64Constant(rewriter, loc, v); };
       Value from = LLVM::PtrToIntOp::create(rewriter, loc, i64, source);
       Value to = LLVM::PtrToIntOp::create(rewriter, loc, i64, target);
-      Value misalign = LLVM::AndOp::create(rewriter, loc, from, c(15));
       Value diff = LLVM::XOrOp::create(rewriter, loc, from, to);
-      // Vectors need both addresses equal modulo 16 (and element-aligned).
+      Value fromMisaligned =
+          LLVM::AndOp::create(rewriter, loc, from, c(eltBytes - 1));
+      // 16-byte loads and stores need both addresses equal modulo 16 (and
+      // element-aligned).
       Value equal = LLVM::ICmpOp::create(
           rewriter, loc, LLVM::ICmpPredicate::eq,
           LLVM::OrOp::create(
               rewriter, loc, LLVM::AndOp::create(rewriter, loc, diff, c(15)),
-              LLVM::AndOp::create(rewriter, loc, from, c(eltBytes - 1))),
+              fromMisaligned),
           c(0));
-      // Elements up to the next 16-byte boundary, at most n.
+      // A put with unequal alignments still stores 16-byte vectors to the
+      // peer (the NVLink side), from the head on, if both addresses hold
+      // whole elements: each vector's bytes come from five aligned 32-bit
+      // loads of the local source, shifted into place. Scalar stores of
+      // 2-byte elements there moved a quarter of the bytes of the aligned
+      // all-to-all-v (4 x H100, bf16, 19.5 MB: 323 us against NCCL's 182).
+      // A get keeps the scalar copy (its loads cross NVLink).
+      Value aligned = equal;
+      if (kIsPut)
+        aligned = LLVM::ICmpOp::create(
+            rewriter, loc, LLVM::ICmpPredicate::eq,
+            LLVM::OrOp::create(
+                rewriter, loc, fromMisaligned,
+                LLVM::AndOp::create(rewriter, loc, to, c(eltBytes - 1))),
+            c(0));
+      Value misalign = LLVM::AndOp::create(rewriter, loc, to, c(15));
+      // Elements up to the target's next 16-byte boundary, at most n (the
+      // source's too where both are equally aligned).
       Value headBytes = LLVM::AndOp::create(
           rewriter, loc, LLVM::SubOp::create(rewriter, loc, c(16), misalign),
           c(15));
       Value head = LLVM::UMinOp::create(
           rewriter, loc, LLVM::LShrOp::create(rewriter, loc, headBytes, c(shift)),
           n);
-      head = LLVM::SelectOp::create(rewriter, loc, equal, head, c(0));
+      head = LLVM::SelectOp::create(rewriter, loc, aligned, head, c(0));
       Value vectors = LLVM::UDivOp::create(
           rewriter, loc, LLVM::SubOp::create(rewriter, loc, n, head),
           c(perVector));
-      vectors = LLVM::SelectOp::create(rewriter, loc, equal, vectors, c(0));
+      vectors = LLVM::SelectOp::create(rewriter, loc, aligned, vectors, c(0));
       Value tail = LLVM::AddOp::create(
           rewriter, loc, head,
           LLVM::MulOp::create(rewriter, loc, vectors, c(perVector)));
@@ -1043,7 +1066,11 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
                                             eltTy, source, ValueRange{head});
       Value vecTarget = LLVM::GEPOp::create(rewriter, loc, target.getType(),
                                             eltTy, target, ValueRange{head});
-      buildLoop(rewriter, loc, threads.index, vectors, threads.count,
+      Value equalVectors = vectors;
+      if (kIsPut)
+        equalVectors =
+            LLVM::SelectOp::create(rewriter, loc, equal, vectors, c(0));
+      buildLoop(rewriter, loc, threads.index, equalVectors, threads.count,
                 [&](OpBuilder &b, Value iv) {
                   Value vecFrom = LLVM::GEPOp::create(
                       b, loc, vecSource.getType(), vecTy, vecSource,
@@ -1055,6 +1082,58 @@ struct OneSidedCopyLowering : public ConvertOpToLLVMPattern<OpTy> {
                                                     /*alignment=*/16);
                   LLVM::StoreOp::create(b, loc, data, vecTo, /*alignment=*/16);
                 });
+      if (kIsPut) {
+        // Unequal alignments: vector v's 16 bytes start r = (source + head)
+        // mod 4 bytes into word 0 of the 32-bit words at (source + head) & ~3
+        // + 16 v; result word k = fshr(word k + 1, word k, 8 r). Word 4 is
+        // loaded only where r > 0 (otherwise word 3 again, unused): it then
+        // holds the vector's last bytes, so no load leaves the source's
+        // words.
+        Type i32 = rewriter.getI32Type();
+        Value skewed = LLVM::SelectOp::create(rewriter, loc, equal, c(0),
+                                              vectors);
+        Value start = LLVM::PtrToIntOp::create(rewriter, loc, i64, vecSource);
+        Value skew = LLVM::AndOp::create(rewriter, loc, start, c(3));
+        Value words = LLVM::GEPOp::create(
+            rewriter, loc, source.getType(), rewriter.getI8Type(), vecSource,
+            ValueRange{LLVM::SubOp::create(rewriter, loc, c(0), skew)});
+        Value bitsOff = LLVM::TruncOp::create(
+            rewriter, loc, i32,
+            LLVM::ShlOp::create(rewriter, loc, skew, c(3)));
+        Value lastWord = LLVM::SelectOp::create(
+            rewriter, loc,
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, skew,
+                                 c(0)),
+            c(4), c(3));
+        buildLoop(rewriter, loc, threads.index, skewed, threads.count,
+                  [&](OpBuilder &b, Value iv) {
+                    Value first =
+                        LLVM::MulOp::create(b, loc, iv, i64Constant(b, loc, 4));
+                    Value w[5];
+                    for (int k = 0; k < 5; ++k) {
+                      Value at = LLVM::AddOp::create(
+                          b, loc, first, k < 4 ? i64Constant(b, loc, k) : lastWord);
+                      Value ptr = LLVM::GEPOp::create(b, loc, words.getType(),
+                                                      i32, words,
+                                                      ValueRange{at});
+                      w[k] = LLVM::LoadOp::create(b, loc, i32, ptr,
+                                                  /*alignment=*/4);
+                    }
+                    Value data = LLVM::UndefOp::create(b, loc, vecTy);
+                    for (int k = 0; k < 4; ++k) {
+                      Value word = LLVM::FshrOp::create(b, loc, i32, w[k + 1],
+                                                        w[k], bitsOff);
+                      data = LLVM::InsertElementOp::create(
+                          b, loc, data, word,
+                          i32Constant(b, loc, k));
+                    }
+                    Value vecTo = LLVM::GEPOp::create(
+                        b, loc, vecTarget.getType(), vecTy, vecTarget,
+                        ValueRange{iv});
+                    LLVM::StoreOp::create(b, loc, data, vecTo,
+                                          /*alignment=*/16);
+                  });
+      }
       copyElements(tail, n);
     }
 

@@ -97,6 +97,16 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
 /// measures it). `--set BLOCKS=...` overrides it for an experiment.
 inline constexpr int64_t kCollectiveBlockBytes = 8192;
 inline constexpr int64_t kCollectiveMaxBlocks = 64;
+/// Above kCollectiveMaxBlocks x kCollectiveWideBlockBytes (128 MB of N
+/// elements: only the all-reduces' whole inputs reach it at the bench's
+/// sizes), one block per kCollectiveWideBlockBytes, at most
+/// kCollectiveWideMaxBlocks. The push two-shot all-reduce of 256 MB on 4 x
+/// H100 took 1237 / 1232 us (bf16 / f32) on 64 blocks (4 MB each), 1288 /
+/// 1276 on 96 and 1207 / 1202 on 128, NCCL 1190-1202 (one call, docs/PERF.md,
+/// issue #30's sixth session); no size below 256 MB was measured, so the
+/// blocks rise only past 128 MB.
+inline constexpr int64_t kCollectiveWideBlockBytes = 2 << 20;
+inline constexpr int64_t kCollectiveWideMaxBlocks = 128;
 int64_t collectiveBlocks(const std::string &dtype, int64_t count);
 /// The blocks of the packet (ll_*) kernels: one per kPacketBlockBytes of
 /// the N elements each member sends each peer, at most kPacketMaxBlocks.
