@@ -31,6 +31,10 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             over its whole k loop (the template before k_rotation; a
             correct kernel, the A/B of the rotation). Works on the op's
             dynamic instance too (every variant's kernel).
+  krotS     k rotation S (a number) in every kernel: the first
+            ceil(k steps / S) column tiles forward S steps each at the
+            start of their loops (correct where S x column tiles covers the
+            k steps; the kernel traps otherwise). Also on the op's instance.
 In nofwd, local and quarter the rows that never arrive keep the
 benchmark's poison (all ones, a NaN) on the receiver, so its matmul runs on
 constant bits there; round 5's nofwd matched the plain matmul on random
@@ -120,9 +124,9 @@ ROTATION = re.compile(r"(%rot = arith\.constant )\d+( : index)")
 K_ROTATION = re.compile(r"(k_rotation = )\d+( : i64)")
 
 
-def no_k_rotation(text):
-    text, n = ROTATION.subn(r"\g<1>0\2", text)
-    text, m = K_ROTATION.subn(r"\g<1>0\2", text)
+def no_k_rotation(text, value=0):
+    text, n = ROTATION.subn(r"\g<1>%d\2" % value, text)
+    text, m = K_ROTATION.subn(r"\g<1>%d\2" % value, text)
     if n == 0 or n != m:
         sys.exit("ring_variants.py: expected as many '%%rot = arith.constant' "
                  "as 'k_rotation =' (one per kernel), found %d and %d (the "
@@ -150,8 +154,13 @@ def main(argv):
     text = open(argv[1]).read()
     names = argv[3:] or list(VARIANTS)
     for name in names:
+        rotation = re.fullmatch(r"krot(\d+)", name)
+        if rotation:
+            with open("%s_%s.mlir" % (argv[2], name), "w") as out:
+                out.write(no_k_rotation(text, int(rotation.group(1))))
+            continue
         if name not in VARIANTS:
-            sys.exit("ring_variants.py: unknown variant '%s' (%s)" %
+            sys.exit("ring_variants.py: unknown variant '%s' (%s, krotS)" %
                      (name, ", ".join(VARIANTS)))
         with open("%s_%s.mlir" % (argv[2], name), "w") as out:
             out.write(VARIANTS[name](text))

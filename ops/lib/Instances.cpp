@@ -257,7 +257,8 @@ int64_t AllGatherMatmul::kRotation(int64_t mShard, int64_t kSteps,
   int64_t shardTiles = (mShard + kRowTile - 1) / kRowTile * colTiles;
   if (2 * shardTiles > smCount)
     return 0;
-  return (kSteps + colTiles - 1) / colTiles;
+  return std::max((kSteps + colTiles - 1) / colTiles,
+                  (kSteps + kRotatedColumns - 1) / kRotatedColumns);
 }
 
 double AllGatherMatmul::tileEfficiency(int64_t tileCols) {

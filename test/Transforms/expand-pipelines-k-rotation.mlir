@@ -1,12 +1,14 @@
 // RUN: weave-opt %s -allow-unregistered-dialect -split-input-file --weave-expand-pipelines --canonicalize | FileCheck %s --implicit-check-not=weave.matmul_pipeline
 
 // k_rotation = 3: every loop over a tile's k steps (the callback warp's,
-// then the producer's) starts at (n * 3) mod 64 and wraps once; the
+// then the producer's) starts at n * 3 (at 0 where that is 64 or more:
+// columns from 22 on) and wraps once; the
 // regions get the rotated k; the callback warp hands a slot back by its
 // position in the loop (position >= delay), not by k.
 // CHECK-LABEL: gpu.func @rotated
 //       CHECK:   %[[START_N:.+]] = arith.muli %{{.+}}, %c3 : index
-//  CHECK-NEXT:   %[[START:.+]] = arith.remui %[[START_N]], %c64 : index
+//  CHECK-NEXT:   %[[IN:.+]] = arith.cmpi ult, %[[START_N]], %c64 : index
+//  CHECK-NEXT:   %[[START:.+]] = arith.select %[[IN]], %[[START_N]], %c0 : index
 //  CHECK-NEXT:   scf.for %[[P:.+]] = %c0 to %c64 step %c1 iter_args
 //  CHECK-NEXT:     %[[SUM:.+]] = arith.addi %[[START]], %[[P]] : index
 //  CHECK-NEXT:     %[[WRAPS:.+]] = arith.cmpi uge, %[[SUM]], %c64 : index
@@ -16,7 +18,8 @@
 //       CHECK:     arith.cmpi uge, %[[P]], %c1 : index
 // The producer's loop: before_load sees the same k.
 //       CHECK:   %[[START_N2:.+]] = arith.muli %[[N2:.+]], %c3 : index
-//  CHECK-NEXT:   %[[START2:.+]] = arith.remui %[[START_N2]], %c64 : index
+//  CHECK-NEXT:   %[[IN2:.+]] = arith.cmpi ult, %[[START_N2]], %c64 : index
+//  CHECK-NEXT:   %[[START2:.+]] = arith.select %[[IN2]], %[[START_N2]], %c0 : index
 //  CHECK-NEXT:   scf.for %[[P2:.+]] = %c0 to %c64 step %c1 iter_args
 //  CHECK-NEXT:     %[[SUM2:.+]] = arith.addi %[[START2]], %[[P2]] : index
 //  CHECK-NEXT:     %[[WRAPS2:.+]] = arith.cmpi uge, %[[SUM2]], %c64 : index

@@ -23,21 +23,27 @@ set -euo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
   SRC=$(cd "$HERE/../../.." && pwd)
+  KROT=${KROT:-krot8 krot16 krot32}
   mkdir -p "$C"/bin
   cp "$BUILD"/bin/{weave_bench_collective_matmul,weave_bench_matmul_reduce_scatter,matmul_reduce_scatter} "$C/bin/"
   cp "$HERE/krot.sh" "$SRC/bench/gpu_libs.sh" "$C/"
-  instance() { # DIR D K N: the op's instance, rotated and not
-    local d=$2 k=$3 n=$4 src=$C/tmp.mlir
-    mkdir -p "$C/$1/rot" "$C/$1/nokrot"
+  instance() { # DIR D K N [VARIANT...]: the op's instance (rot), and the
+    # ring_variants.py variants of it (nokrot, krotS)
+    local dir=$1 d=$2 k=$3 n=$4 src=$C/tmp.mlir; shift 4
+    mkdir -p "$C/$dir/rot"
     "$BUILD/bin/weave-ops" source all_gather_matmul --team-size "$d" --dtype bf16 \
       --m-shard 128 --k "$k" --n "$n" -o "$src"
-    python3 "$SRC/bench/collective_matmul/ring_variants.py" "$src" "$C/tmp" nokrot
-    "$BUILD/bin/weavec" "$src" --emit=bundle -o "$C/$1/rot/all_gather_matmul_bf16_d${d}_mdyn.wbundle"
-    "$BUILD/bin/weavec" "$C/tmp_nokrot.mlir" --emit=bundle -o "$C/$1/nokrot/all_gather_matmul_bf16_d${d}_mdyn.wbundle"
-    rm -f "$src" "$C/tmp_nokrot.mlir"
+    "$BUILD/bin/weavec" "$src" --emit=bundle -o "$C/$dir/rot/all_gather_matmul_bf16_d${d}_mdyn.wbundle"
+    for v in "${@:-nokrot}"; do
+      mkdir -p "$C/$dir/$v"
+      python3 "$SRC/bench/collective_matmul/ring_variants.py" "$src" "$C/tmp" "$v"
+      "$BUILD/bin/weavec" "$C/tmp_$v.mlir" --emit=bundle -o "$C/$dir/$v/all_gather_matmul_bf16_d${d}_mdyn.wbundle"
+      rm -f "$C/tmp_$v.mlir"
+    done
+    rm -f "$src"
   }
-  instance k4d2 2 4096 4096
-  instance k4d4 4 4096 4096
+  instance k4d2 2 4096 4096 nokrot $KROT
+  instance k4d4 4 4096 4096 nokrot $KROT
   instance k4d8 8 4096 4096
   instance b70 2 8192 28672
   instance b8 2 4096 14336
@@ -92,7 +98,7 @@ run() { # TIMEOUT NAME CMD...: the log's last lines, its exit status
   tail -n "${TAIL:-3}" "$log"
 }
 MS=${MS:-384,640,1152,2176,3200,4096}
-PARTS=${PARTS:-check mrs time diag}
+PARTS=${PARTS:-check mrs time models diag}
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
 rows() { grep -hE '^\| *[0-9]' "$@" | awk -F'|' '{printf "%s|%s|%s|%s|%s|%s\n",$2,$3,$6,$8,$10,$14}'; }
 set +e
@@ -124,7 +130,7 @@ has mrs && TAIL=8 run 90 "mrs bench D=2" env CUDA_VISIBLE_DEVICES=0,1 "$C/bin/we
 has time && for d in 2 4; do
   devs=0,1; [ $d = 4 ] && devs=0,1,2,3
   i=0
-  for v in rot nokrot nokrot rot; do
+  for v in ${TIME_VARIANTS:-rot nokrot nokrot rot}; do
     extra=--no-nccl; [ $i = 0 ] && extra=
     TAIL=0 run 150 "D=$d $v" env CUDA_VISIBLE_DEVICES=$devs "$B" --bundles "$C/k4d$d/$v" --devices $d \
       --m-shards "$MS" --dtype bf16 --iters 20 --rounds 2 $extra
@@ -132,7 +138,7 @@ has time && for d in 2 4; do
     i=$((i + 1))
   done
 done
-has time && for s in b70 b8; do
+has models && for s in b70 b8; do
   for v in rot nokrot nokrot rot; do
     TAIL=0 run 120 "$s D=2 $v" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/$s/$v" --devices 2 \
       --m-shards 4096 --dtype bf16 --iters 10 --rounds 2 --no-nccl

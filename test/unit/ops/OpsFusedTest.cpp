@@ -58,13 +58,16 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_NE(source->find("memref<?x4096xbf16, #weave.symmetric>"),
             std::string::npos);
   EXPECT_NE(source->find("memref<?x1000xbf16>"), std::string::npos);
-  // The k rotation: ceil(k steps / column tiles) where a shard's tiles
-  // fill at most half the SMs (66 of 132), none past that.
-  EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22), 3);   // 66 tiles
+  // The k rotation where a shard's tiles fill at most half the SMs (66 of
+  // 132), none past that: the first 8 column tiles forward (k steps / 8
+  // each), or all of them where fewer.
+  EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22), 8);   // 66 tiles
   EXPECT_EQ(AllGatherMatmul::kRotation(512, 64, 22), 0);   // 88 tiles
   EXPECT_EQ(AllGatherMatmul::kRotation(640, 64, 16), 0);   // 80 tiles
   EXPECT_EQ(AllGatherMatmul::kRotation(128, 7, 32), 1);    // fewer steps
   EXPECT_EQ(AllGatherMatmul::kRotation(1024, 64, 8), 8);   // 64 tiles
+  EXPECT_EQ(AllGatherMatmul::kRotation(256, 64, 4), 16);   // 4 columns
+  EXPECT_EQ(AllGatherMatmul::kRotation(128, 128, 32), 16); // K = 8192
   EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22, 100), 0);
   // In the op's instance the variants up to m_shard 512 rotate (K = N =
   // 4096, D = 2: 128 columns to 256, 192 at 384, 256 at 512: 64-66 tiles a

@@ -474,13 +474,15 @@ TEST(TileSchedulerInterleave, LastShardTrailsByTheLag) {
 }
 
 /// k_rotation: the built k loop and TileOrder::kAt agree at every position
-/// of every column tile, each tile's loop visits every k step once, and
-/// with s = ceil(numK / column tiles) every k step is among some column
-/// tile's first s positions (what an all-gather matmul's forwarding needs).
+/// of every column tile, each tile's loop visits every k step once, column
+/// tiles past ceil(numK / s) start at 0, and where s x column tiles covers
+/// numK every k step is among some column tile's first s positions (what
+/// an all-gather matmul's forwarding needs).
 TEST(TileOrder, KRotationAgreesAndCoversEveryStep) {
   for (auto [tilesN, numK, s] :
        {std::tuple<int64_t, int64_t, int64_t>{22, 64, 3}, {16, 64, 4},
-        {5, 7, 2}, {3, 64, 22}, {40, 16, 1}, {7, 7, 1}}) {
+        {5, 7, 2}, {3, 64, 22}, {40, 16, 1}, {7, 7, 1}, {22, 64, 16},
+        {20, 64, 4}, {6, 10, 7}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 2);
     ImplicitLocOpBuilder &b = f.b;
@@ -518,7 +520,11 @@ TEST(TileOrder, KRotationAgreesAndCoversEveryStep) {
       for (int64_t k = 0; k < numK; ++k)
         EXPECT_EQ(seen[k], 1) << "column " << n << " step " << k;
     }
-    if (s == (numK + tilesN - 1) / tilesN)
+    // Column tiles past the rotated ones start at 0.
+    for (int64_t n = 0; n < tilesN; ++n)
+      if (n * s >= numK)
+        EXPECT_EQ(order.kAt(n, 0, numK), 0) << "column " << n;
+    if (s * tilesN >= numK)
       for (int64_t k = 0; k < numK; ++k)
         EXPECT_GE(firstOwner[k], 0) << "step " << k << " is no column "
                                     << "tile's first " << s << " steps";

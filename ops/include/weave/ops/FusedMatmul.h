@@ -114,10 +114,11 @@ public:
   /// The kernel's k_rotation (its template's K_ROTATION) at `mShard` rows
   /// a shard, `kSteps` k steps and `colTiles` column tiles, on `smCount`
   /// SMs: 0 (none) unless a shard's tiles fill at most half the SMs, else
-  /// ceil(kSteps / colTiles), the shortest with which every k step of a row
-  /// tile is among the first steps of some column tile, so that a row tile
-  /// is forwarded to the ring's previous member within that many steps of
-  /// its column tiles' starts instead of over their whole k loops. Measured
+  /// the steps that the first kRotatedColumns column tiles forward each
+  /// (at least ceil(kSteps / colTiles), so that every k step of a row tile
+  /// is among the first steps of some column tile): a row tile is then
+  /// forwarded to the ring's previous member within that many steps of its
+  /// column tiles' starts instead of over their whole k loops. Measured
   /// (4 x H100, bf16, K = N = 4096, the op's instances, docs/PERF.md): the
   /// rotation makes the matmul itself 15-18% slower (its k steps spread
   /// over time; the no-forwarding kernels at m_shard 384), which the ring's
@@ -127,6 +128,14 @@ public:
   /// and above 5-30% slower with it.
   static int64_t kRotation(int64_t mShard, int64_t kSteps, int64_t colTiles,
                            int64_t smCount = kSmCount);
+  /// The column tiles kRotation rotates at most: fewer rotated tiles slow
+  /// the matmul less, more forward a row tile sooner. Measured (4 x H200,
+  /// bf16, K = N = 4096, one call, docs/PERF.md) against the fewest steps
+  /// (2-4, every column tile rotated): 8 column tiles (8 steps each) gave
+  /// 0.0595 against 0.0650 ms at m_shard 384, D = 2 and 0.161 against
+  /// 0.175 at 512, D = 4, and the same within 3% at 128-512 elsewhere;
+  /// 4 (16 steps) and 2 (32) were slower at 128-256.
+  static constexpr int64_t kRotatedColumns = 8;
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);

@@ -281,11 +281,15 @@ Value TileScheduler::forEachStep(
     Value kEnd = splitK == 1 ? numK
                              : Value(arith::AddIOp::create(b, unit.kBegin,
                                                            unit.kCount));
-    // The rotated loop's first step, once per tile (no split: kBegin = 0).
+    // The rotated loop's first step, once per tile (no split: kBegin = 0):
+    // n * s where that is a step, else 0.
     Value kStart;
-    if (kRotation > 0)
-      kStart = arith::RemUIOp::create(
-          b, arith::MulIOp::create(b, unit.n, cIndex(kRotation)), numK);
+    if (kRotation > 0) {
+      Value start = arith::MulIOp::create(b, unit.n, cIndex(kRotation));
+      Value inside =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, start, numK);
+      kStart = arith::SelectOp::create(b, inside, start, cIndex(0));
+    }
     auto steps = scf::ForOp::create(b, unit.kBegin, kEnd, cIndex(1),
                                     ValueRange{first});
     b.setInsertionPointToStart(steps.getBody());

@@ -669,14 +669,15 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       row tiles are visited starting at row tile `%r` and wrapping around
       (after the interleave: shard s's rows move by `%r` like any row);
     - with `k_rotation = s` (s > 0, not with `split_k`) the tile of column
-      tile `n` runs its k steps from step `(n * s) mod K_steps` on and
-      wraps around, so the column tiles of a row tile hold different k
-      steps of its lhs at the same time: with `s = ceil(K_steps / column
-      tiles)` every k step of a row tile is in some column tile's first
-      `s` steps (an all-gather matmul forwards a row tile that early,
-      instead of over a whole tile's k loop). The regions see the step's
-      k; the accumulation order of a tile changes with its column, not
-      its value beyond rounding;
+      tile `n` runs its k steps from step `n * s` on (from 0 where `n * s`
+      is past the last step) and wraps around, so the first
+      `ceil(K_steps / s)` column tiles of a row tile hold different k steps
+      of its lhs at the same time and every k step is among one of their
+      first `s` steps (an all-gather matmul forwards a row tile that early,
+      instead of over a whole tile's k loop; a larger `s` rotates fewer
+      column tiles and forwards later). The regions see the step's k; the
+      accumulation order of a tile changes with its column, not its value
+      beyond rounding;
     - with `cluster_m(c)` (c = 2 or 4; the kernel's cluster must be
       `[c, 1, 1]`) the `c` blocks of a cluster compute `c` vertically
       adjacent tiles, rows `c*i .. c*i + c - 1` of the same column tile,

@@ -28,15 +28,16 @@ struct TileOrder {
   int64_t interleave = 1;
   /// grid_tile_lag: rows of its own the last interleaved shard trails by.
   int64_t lag = 0;
-  /// k_rotation: the tile of column n starts its k loop at (n * s) mod
-  /// numK (0: at 0).
+  /// k_rotation: the tile of column n starts its k loop at n * s where
+  /// that is below numK, else at 0 (0: every tile at 0).
   int64_t kRotation = 0;
 
   /// The k step at `position` of column tile `n`'s loop of `numK` steps.
   int64_t kAt(int64_t n, int64_t position, int64_t numK) const {
     if (kRotation <= 0)
       return position;
-    return (n * kRotation % numK + position) % numK;
+    int64_t start = n * kRotation < numK ? n * kRotation : 0;
+    return (start + position) % numK;
   }
 
   static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

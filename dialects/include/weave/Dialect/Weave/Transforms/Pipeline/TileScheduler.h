@@ -29,8 +29,9 @@
 //    tiles start at that row tile and wrap around. Every tile is visited
 //    exactly once.
 //  - with `kRotation` = s > 0 (splitK = 1) the tile of column n runs its
-//    k steps from (n * s) mod numK on, wrapping around (the k_rotation of
-//    weave.matmul_pipeline; TileOrder::kAt is the same arithmetic);
+//    k steps from n * s on (from 0 where n * s >= numK), wrapping around
+//    (the k_rotation of weave.matmul_pipeline; TileOrder::kAt is the same
+//    arithmetic);
 //  - with `splitK` = s > 1 the work is `tiles * s` units: unit u is split
 //    `u mod s` of linear tile `u / s` and covers k steps
 //    `[j * numK / s, (j + 1) * numK / s)` (unitOf); the units of a tile
