@@ -1,5 +1,6 @@
 // Instance of ops/templates/collective_matmul/all_gather_matmul.mlir.in
-// for 2 GPUs, m_shard = 1024, K = 4096, n_shard = 4096, f16.
+// for 2 GPUs, m_shard = 1024, K = 4096, n_shard = 4096, f16 (K_ROTATION 0,
+// as the op takes at this shard: ops::AllGatherMatmul::kRotation).
 //
 // C = AllGather(A) @ B on a ring of 2 GPUs, fused into one matmul pipeline.
 //
@@ -97,7 +98,7 @@ gpu.module @all_gather_matmul {
     // op turns it on where the ring's latency is the kernel's critical path
     // (small shards: docs/PERF.md). With rot = 0 the selects below fold to
     // the plain assignment (column tile n forwards k = n mod column tiles).
-    %rot = arith.constant 4 : index
+    %rot = arith.constant 0 : index
     %rotated = arith.cmpi ugt, %rot, %c0 : index
     %rot_or_1 = arith.maxui %rot, %c1 : index
     %num_k = arith.addi %last_k, %c1 : index
@@ -182,7 +183,7 @@ gpu.module @all_gather_matmul {
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
         delay_release(1) rotate_m(%own_first)
         {grid_tile_width = 8 : i64, grid_tile_segments = 2 : i64,
-         k_rotation = 4 : i64}
+         k_rotation = 0 : i64}
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>
           into memref<2048x4096xf16>
         before_load {
