@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue #32: weave.ops.all_gather_matmul (the Python op, from prebuilt op
+# bundles) against torch.ops.symm_mem.fused_all_gather_matmul at the
+# m_shards where the op rotates its k loops (and one where it does not),
+# D = 2 and D = 4, bf16 (torch_weave_vs_fused.py: eager and CUDA graphs,
+# every output checked against NCCL all-gather + matmul).
+#
+#   bench/collective_matmul/gpu/ops_vs_torch.sh --stage BUILD CARRY
+#   OUT=... bash CARRY/ops_vs_torch.sh CARRY     (on the GPU machine, from the
+#       repository root: the Python module is built there, runtime only)
+# M_SHARDS (default 128,256,384,512,1024), K and N (default 4096).
+set -uo pipefail
+if [ "${1:-}" = --stage ]; then
+  BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
+  mkdir -p "$C/ops"
+  for d in 2 4; do
+    op=(all_gather_matmul --team-size $d --dtype bf16 --m-shard 128 --k "${K:-4096}" --n "${N:-4096}")
+    key=$("$BUILD/bin/weave-ops" key "${op[@]}") || exit 1
+    "$BUILD/bin/weave-ops" source "${op[@]}" -o "$C/ops/op.mlir" &&
+      "$BUILD/bin/weavec" "$C/ops/op.mlir" --emit=bundle -o "$C/ops/$key.wbundle" || exit 1
+    echo "staged $key"
+  done
+  rm -f "$C/ops/op.mlir"
+  cp "$HERE/ops_vs_torch.sh" "$C/"
+  exit 0
+fi
+C=$(cd "${1:?usage: $0 CARRY}" && pwd)
+O=${OUT:-/tmp/ops-vs-torch}; mkdir -p "$O"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+. bench/gpu_libs.sh; export_gpu_libs
+start=$SECONDS
+PYB=${PYB:-/tmp/weave-pyb}
+cmake -S . -B "$PYB" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEAVE_ENABLE_COMPILER=OFF \
+  -DPython3_EXECUTABLE="$(command -v python3)" >"$O/pyb.log" 2>&1 &&
+  ninja -C "$PYB" weave_python >>"$O/pyb.log" 2>&1
+echo "python module: exit $? ($((SECONDS - start)) s)"
+for d in 2 4; do
+  CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-90}" \
+    python3 bench/collective_matmul/torch_weave_vs_fused.py --nproc $d --kernels "$C/ops" \
+    --m-shards "${M_SHARDS:-128,256,384,512,1024}" --k "${K:-4096}" --n-shard "${N:-4096}" \
+    --dtype bf16 >"$O/d$d.log" 2>&1
+  echo "D = $d: exit $? ($((SECONDS - start)) s)"
+  grep -E '^\||rror|differ' "$O/d$d.log" | tail -12
+done
