@@ -1,5 +1,6 @@
 # Sourced by the GPU-machine scripts (bench/run_on_gpu.sh,
-# bench/collective_matmul/gpu_checks.sh, bench/matmul_reduce_scatter/gpu/gpu.sh):
+# bench/collective_matmul/gpu_checks.sh, bench/matmul_reduce_scatter/gpu/gpu.sh,
+# the Python op scripts):
 # puts the directories of the shared libraries the benchmarks need besides
 # libcuda (cuBLAS, NCCL) on LD_LIBRARY_PATH, from the CUDA toolkit or
 # PyTorch's nvidia-* wheels. `export_gpu_libs -v` says where each came from.
@@ -46,4 +47,13 @@ export_gpu_libs() {
     fi
   done
   return 0
+}
+
+# Builds the Python module (runtime only: no LLVM on the GPU machines) from
+# the repository root into $1, logging to $2; returns ninja's status.
+build_weave_python() {
+  local pyb=$1 log=$2
+  cmake -S . -B "$pyb" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEAVE_ENABLE_COMPILER=OFF \
+    -DPython3_EXECUTABLE="$(command -v python3)" >"$log" 2>&1 &&
+    ninja -C "$pyb" weave_python >>"$log" 2>&1
 }

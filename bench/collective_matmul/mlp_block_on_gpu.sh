@@ -48,9 +48,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export_gpu_libs
 start=$SECONDS
 PYB=${PYB:-/tmp/weave-pyb}
-cmake -S . -B "$PYB" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEAVE_ENABLE_COMPILER=OFF \
-  -DPython3_EXECUTABLE="$(command -v python3)" >"$OUTDIR/pyb.log" 2>&1 &&
-  ninja -C "$PYB" weave_python >>"$OUTDIR/pyb.log" 2>&1
+build_weave_python "$PYB" "$OUTDIR/pyb.log"
 echo "python module: exit $? ($((SECONDS - start)) s)"
 GPUS=$(nvidia-smi -L | grep -c '^GPU')
 for tp in 4 2; do

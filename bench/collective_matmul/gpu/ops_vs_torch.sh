@@ -30,9 +30,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 . bench/gpu_libs.sh; export_gpu_libs
 start=$SECONDS
 PYB=${PYB:-/tmp/weave-pyb}
-cmake -S . -B "$PYB" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEAVE_ENABLE_COMPILER=OFF \
-  -DPython3_EXECUTABLE="$(command -v python3)" >"$O/pyb.log" 2>&1 &&
-  ninja -C "$PYB" weave_python >>"$O/pyb.log" 2>&1
+build_weave_python "$PYB" "$O/pyb.log"
 echo "python module: exit $? ($((SECONDS - start)) s)"
 for d in 2 4; do
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-90}" \
