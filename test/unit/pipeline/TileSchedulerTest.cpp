@@ -521,13 +521,17 @@ TEST(TileOrder, KRotationAgreesAndCoversEveryStep) {
         EXPECT_EQ(seen[k], 1) << "column " << n << " step " << k;
     }
     // Column tiles past the rotated ones start at 0.
-    for (int64_t n = 0; n < tilesN; ++n)
-      if (n * s >= numK)
+    for (int64_t n = 0; n < tilesN; ++n) {
+      if (n * s >= numK) {
         EXPECT_EQ(order.kAt(n, 0, numK), 0) << "column " << n;
-    if (s * tilesN >= numK)
-      for (int64_t k = 0; k < numK; ++k)
+      }
+    }
+    if (s * tilesN >= numK) {
+      for (int64_t k = 0; k < numK; ++k) {
         EXPECT_GE(firstOwner[k], 0) << "step " << k << " is no column "
                                     << "tile's first " << s << " steps";
+      }
+    }
   }
 }
 
