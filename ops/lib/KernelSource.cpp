@@ -57,6 +57,8 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                         {"VW", str(vw)},
                         {"VB", str(vw * element)},
                         {"NV", str(count / vw)},
+                        {"FW", str(16 / element)},
+                        {"EB", str(element)},
                         {"HIDDEN", "1"}};
   if (teamSize) {
     int64_t d = teamSize;

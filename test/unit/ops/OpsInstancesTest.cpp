@@ -369,6 +369,13 @@ TEST(OpsInstances, CollectiveValues) {
   EXPECT_EQ(value(wide, "WIDEN"), "arith.extf");
   EXPECT_EQ(value(wide, "D"), "<none>");
   EXPECT_EQ(value(collectiveValues(0, "f32", 6), "VW"), "2");
+  // FW (16 bytes of elements) does not depend on N, unlike VW: the pull
+  // reduce-scatter loads 16-byte vectors at an odd N (a team of 3) too.
+  EXPECT_EQ(value(odd, "FW"), "4");
+  EXPECT_EQ(value(odd, "EB"), "4");
+  EXPECT_EQ(value(collectiveValues(3, "bf16", 2796202), "FW"), "8");
+  EXPECT_EQ(value(collectiveValues(3, "bf16", 2796202), "VB"), "4");
+  EXPECT_EQ(value(collectiveValues(3, "bf16", 2796202), "EB"), "2");
   EXPECT_EQ(value(collectiveValues(0, "bf16", 1002, {{"WIDTH", "2"}}), "PIECES"),
             "501");
   // A template-specific value overrides a derived one of the same key.

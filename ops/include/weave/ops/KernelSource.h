@@ -74,6 +74,8 @@ struct KernelInstance {
 /// arith.truncf between a 16-bit T and f32, an identity arith.bitcast for
 /// f32), WORDS (32-bit words of N elements), VW (the most elements, a power
 /// of two, within 16 bytes, that divides N), VB (VW's bytes), NV (N / VW),
+/// FW (the elements of 16 bytes, whatever N: for kernels that split off an
+/// unaligned head and tail), EB (the element's bytes),
 /// HIDDEN (1: the elements per row the all-to-all-v's counts are in; its
 /// token form replaces it),
 /// and with a team size D, LAST (D - 1), ROWS (D x N), DD (D x D),
