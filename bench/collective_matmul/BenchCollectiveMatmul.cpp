@@ -54,6 +54,7 @@
 #include "weave/bench/Table.h"
 #include "weave/bench/Timing.h"
 #include "weave/examples/HostSetup.h"
+#include "weave/ops/FusedMatmul.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/KernelArgs.h"
@@ -174,9 +175,10 @@ Status check(CUresult result, const char *what);
 
 Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
                      Kernel &kernel, const SemaphoreArray &ready,
-                     const SemaphoreArray &done, LocalBuffers &launches) {
+                     const SemaphoreArray &done, LocalBuffers &launches,
+                     int64_t tileN) {
   constexpr uint64_t kEpoch = (uint64_t(1) << 32) - 1;
-  constexpr int64_t kChunks = 16, kTileM = 128, kTileN = 256, kTileK = 64;
+  constexpr int64_t kChunks = 16, kTileM = 128, kTileK = 64;
   if (!c.hasEpoch || !c.hasDone || c.semaphores != c.d * kChunks)
     return Error(ErrorCode::InvalidArgument,
                  "--near-wrap needs the template's counters (launches, done, "
@@ -184,13 +186,15 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
                      std::to_string(c.semaphores) + " ready counters");
   uint64_t blocks = kernel.launchGrid()[0];
   int64_t tiles = c.m / kTileM, chunkRows = (tiles + kChunks - 1) / kChunks;
-  // A row tile arrives in one part per column tile that forwards: with
-  // the template's k rotation (ops::AllGatherMatmul::kRotation, ceil(k
-  // steps / column tiles)), ceil(k steps / rotation) of them.
+  // A row tile arrives in one part per column tile that forwards:
+  // min(column tiles, k steps), or with the k rotation the op's rule gives
+  // at this m_shard (ops::AllGatherMatmul::kRotation, which the static
+  // bundles follow too) ceil(k steps / rotation).
   int64_t steps = (c.k + kTileK - 1) / kTileK,
-          colTiles = (c.n + kTileN - 1) / kTileN;
-  int64_t rotation = (steps + colTiles - 1) / colTiles;
-  int64_t parts = (steps + rotation - 1) / rotation;
+          colTiles = (c.n + tileN - 1) / tileN;
+  int64_t rotation = ops::AllGatherMatmul::kRotation(c.m, steps, colTiles);
+  int64_t parts = rotation > 0 ? (steps + rotation - 1) / rotation
+                               : std::min(colTiles, steps);
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t rank = team.rankOf(i);
     std::vector<uint32_t> counters(c.semaphores, 0);
@@ -433,9 +437,6 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   }
   // No device may start before every device's poison and shard landed.
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
-  if (o.nearWrap)
-    TRY(startNearWrap(c, team, heap, *kernel, *ready, *done, *launches));
-
   // The semaphore counters are never reset: the kernel counts its launches
   // in `launches` (when it takes it) and waits for that many rounds.
   auto kernelArgs = [&]() {
@@ -454,6 +455,16 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     if (!bound)
       return fail(bound.error());
     r.variant = bound->kernel()->info().name;
+  }
+  if (o.nearWrap) {
+    // The column tile: the variant's (its name ends in _n<columns>), else
+    // the static bundles' 256.
+    int64_t tileN = 256;
+    std::smatch columns;
+    if (std::regex_search(r.variant, columns, std::regex("_n([0-9]+)$")))
+      tileN = std::stoll(columns[1]);
+    TRY(startNearWrap(c, team, heap, *kernel, *ready, *done, *launches,
+                      tileN));
   }
   TRY(launch());
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
