@@ -305,8 +305,10 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
         {"COL_TILES", str(colTiles)},
         {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))}};
   };
-  auto rotates = [&](int64_t mShard, int64_t tileCols) {
-    return kRotation(mShard, steps, (n + tileCols - 1) / tileCols) > 0;
+  // kRotation turns off from some m_shard on and never back: a run of
+  // m_shards rotates where its last one does.
+  auto rotates = [&](int64_t lastShard, int64_t tileCols) {
+    return kRotation(lastShard, steps, (n + tileCols - 1) / tileCols) > 0;
   };
   // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
   // with the static instances' schedule: groups of 8 row tiles that stay
@@ -329,15 +331,18 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   // picks the one that holds the launch's rows. One run: no variants.
   struct Run {
     int64_t first, last, tileCols;
-    bool rotate; ///< kRotation is on over the run
+  };
+  // Neighbouring runs that one variant can serve: the same tile and
+  // rotation.
+  auto sameKernel = [&](const Run &x, const Run &y) {
+    return x.tileCols == y.tileCols &&
+           rotates(x.last, x.tileCols) == rotates(y.last, y.tileCols);
   };
   std::vector<Run> runs;
   for (int64_t m = kRowTile; m <= kVariantMaxShard; m += kRowTile) {
-    int64_t cols = tileN(teamSize, m, n);
-    bool rotate = rotates(m, cols);
-    if (runs.empty() || runs.back().tileCols != cols ||
-        runs.back().rotate != rotate)
-      runs.push_back({m, m, cols, rotate});
+    Run one{m, m, tileN(teamSize, m, n)};
+    if (runs.empty() || !sameKernel(runs.back(), one))
+      runs.push_back(one);
     else
       runs.back().last = m;
   }
@@ -369,7 +374,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
         double cost = regret(first, last, cols) - before;
         if ((i == 0 && cols == kTileCols[0]) || cost < added) {
           at = i;
-          merged = {first, last, cols, rotates(last, cols)};
+          merged = {first, last, cols};
           added = cost;
         }
       }
@@ -379,8 +384,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
     // A merge may leave neighbours with one tile (and rotation): join
     // them.
     for (size_t i = 0; i + 1 < runs.size();)
-      if (runs[i].tileCols == runs[i + 1].tileCols &&
-          runs[i].rotate == runs[i + 1].rotate) {
+      if (sameKernel(runs[i], runs[i + 1])) {
         runs[i].last = runs[i + 1].last;
         runs.erase(runs.begin() + i + 1);
       } else {
