@@ -303,7 +303,8 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
         {"TILE_N", str(tileCols)},
         {"STAGES", tileCols == 128 ? "6" : "4"},
         {"COL_TILES", str(colTiles)},
-        {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))}};
+        {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))},
+        {"PUSH", "0"}};
   };
   auto rotates = [&](int64_t mShard, int64_t tileCols) {
     return kRotation(mShard, steps, (n + tileCols - 1) / tileCols) > 0;

@@ -44,7 +44,7 @@ if [ "${1:-}" = --stage ]; then
   }
   instance k4d2 2 4096 4096 nokrot $KROT
   instance k4d4 4 4096 4096 nokrot $KROT
-  instance k4d8 8 4096 4096
+  instance k4d8 8 4096 4096 nokrot $KROT
   instance b70 2 8192 28672
   instance b8 2 4096 14336
   # Diagnostics at m_shard 384 (static bundles, the op's 128 x 192 tile
@@ -116,7 +116,7 @@ fi
 # 1. Correctness: loopback (the rotated instances), near-wrap.
 has check && for d in 2 4 8; do
   run 90 "loopback D=$d" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d "$B" \
-    --bundles "$C/k4d$d/rot" --devices $d --m-shards 384,1152 --dtype bf16 --check-only --no-nccl
+    --bundles "$C/k4d$d/${CHECK_VARIANT:-rot}" --devices $d --m-shards 384,1152 --dtype bf16 --check-only --no-nccl
 done
 has check && run 60 "near-wrap D=2" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/k4d2/rot" --devices 2 \
   --m-shards 384,4096 --dtype bf16 --near-wrap --iters 5 --warmup 2 --no-nccl
