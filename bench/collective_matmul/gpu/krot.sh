@@ -54,7 +54,7 @@ if [ "${1:-}" = --stage ]; then
   # timing only), each also without the rotation.
   TPL=$SRC/ops/templates/collective_matmul/all_gather_matmul.mlir.in
   for d in 2 4; do
-    sed -e "s/@ROWS@/$((d * 384))/g; s/@M_SHARD@/384/g; s/@D@/$d/g; s/@LAST@/$((d - 1))/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/$((d * 16))/g; s/@LAST_K@/63/g; s/@COL_TILES@/22/g; s/@K_ROTATION@/3/g; s/@TILE_N@/192/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g" "$TPL" > "$C/diag.mlir"
+    sed -e "s/@ROWS@/$((d * 384))/g; s/@M_SHARD@/384/g; s/@D@/$d/g; s/@LAST@/$((d - 1))/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/$((d * 16))/g; s/@LAST_K@/63/g; s/@COL_TILES@/22/g; s/@K_ROTATION@/3/g; s/@PUSH@/0/g; s/@TILE_N@/192/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g" "$TPL" > "$C/diag.mlir"
     python3 "$SRC/bench/collective_matmul/ring_variants.py" "$C/diag.mlir" "$C/diag" nokrot nowait nofwd
     for v in nowait nofwd; do
       python3 "$SRC/bench/collective_matmul/ring_variants.py" "$C/diag_$v.mlir" "$C/diag_$v" nokrot
