@@ -31,6 +31,8 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             over its whole k loop (the template before k_rotation; a
             correct kernel, the A/B of the rotation). Works on the op's
             dynamic instance too (every variant's kernel).
+  push      every kernel pushes its own shard to every peer at its start
+            (PUSH 1, no k rotation, no forwarding): a correct kernel.
   krotS     k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
@@ -48,7 +50,7 @@ READY = ("%wait = arith.andi %remote, %first_k : i1",
          "%wait = arith.constant false")
 DONE = ("%first = arith.cmpi eq, %k, %first_store : index",
         "%first = arith.constant false")
-NEEDED = ("%needed = arith.cmpi uge, %prev_offset, %tps : i32",
+NEEDED = ("%needed = arith.andi %ring, %prev_needs : i1",
           "%needed = arith.constant false")
 READ_WAIT = ("        weave.wait_smem_to_gmem 0 read_only\n", "")
 # The forwarding store (two of them: with the evict-first hint of D = 2 and
@@ -134,6 +136,17 @@ def no_k_rotation(text, value=0):
     return text
 
 
+PUSH = re.compile(r"(%push = arith\.constant )\d+( : index)")
+
+
+def push(text):
+    text, n = PUSH.subn(r"\g<1>1\2", text)
+    if n == 0:
+        sys.exit("ring_variants.py: no '%push = arith.constant' in the kernel "
+                 "(the template changed?)")
+    return no_k_rotation(text)
+
+
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -145,6 +158,7 @@ VARIANTS = {
     "local": local,
     "quarter": quarter,
     "nokrot": no_k_rotation,
+    "push": push,
 }
 
 

@@ -104,6 +104,7 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        // first steps).
        {"K_ROTATION", std::to_string(ops::AllGatherMatmul::kRotation(
                           options.mShard, steps, colTiles))},
+       {"PUSH", "0"},
        // One kernel, 128 x 256 tiles of 4 stages (the op's instance picks
        // the column tile per m_shard: ops::AllGatherMatmul::tileN).
        {"TILE_N", std::to_string(kTileN)},

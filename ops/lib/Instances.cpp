@@ -303,7 +303,8 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
         {"TILE_N", str(tileCols)},
         {"STAGES", tileCols == 128 ? "6" : "4"},
         {"COL_TILES", str(colTiles)},
-        {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))}};
+        {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))},
+        {"PUSH", "0"}};
   };
   // kRotation turns off from some m_shard on and never back: a run of
   // m_shards rotates where its last one does.

@@ -44,7 +44,7 @@ if [ "${1:-}" = --stage ]; then
   }
   instance k4d2 2 4096 4096 nokrot $KROT
   instance k4d4 4 4096 4096 nokrot $KROT
-  instance k4d8 8 4096 4096
+  instance k4d8 8 4096 4096 nokrot $KROT
   instance b70 2 8192 28672
   instance b8 2 4096 14336
   # Diagnostics at m_shard 384 (static bundles, the op's 128 x 192 tile
@@ -54,7 +54,7 @@ if [ "${1:-}" = --stage ]; then
   # timing only), each also without the rotation.
   TPL=$SRC/ops/templates/collective_matmul/all_gather_matmul.mlir.in
   for d in 2 4; do
-    sed -e "s/@ROWS@/$((d * 384))/g; s/@M_SHARD@/384/g; s/@D@/$d/g; s/@LAST@/$((d - 1))/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/$((d * 16))/g; s/@LAST_K@/63/g; s/@COL_TILES@/22/g; s/@K_ROTATION@/3/g; s/@TILE_N@/192/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g" "$TPL" > "$C/diag.mlir"
+    sed -e "s/@ROWS@/$((d * 384))/g; s/@M_SHARD@/384/g; s/@D@/$d/g; s/@LAST@/$((d - 1))/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/$((d * 16))/g; s/@LAST_K@/63/g; s/@COL_TILES@/22/g; s/@K_ROTATION@/3/g; s/@PUSH@/0/g; s/@TILE_N@/192/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g" "$TPL" > "$C/diag.mlir"
     python3 "$SRC/bench/collective_matmul/ring_variants.py" "$C/diag.mlir" "$C/diag" nokrot nowait nofwd
     for v in nowait nofwd; do
       python3 "$SRC/bench/collective_matmul/ring_variants.py" "$C/diag_$v.mlir" "$C/diag_$v" nokrot
@@ -116,7 +116,7 @@ fi
 # 1. Correctness: loopback (the rotated instances), near-wrap.
 has check && for d in 2 4 8; do
   run 90 "loopback D=$d" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d "$B" \
-    --bundles "$C/k4d$d/rot" --devices $d --m-shards 384,1152 --dtype bf16 --check-only --no-nccl
+    --bundles "$C/k4d$d/${CHECK_VARIANT:-rot}" --devices $d --m-shards 384,1152 --dtype bf16 --check-only --no-nccl
 done
 has check && run 60 "near-wrap D=2" env CUDA_VISIBLE_DEVICES=0,1 "$B" --bundles "$C/k4d2/rot" --devices 2 \
   --m-shards 384,4096 --dtype bf16 --near-wrap --iters 5 --warmup 2 --no-nccl

@@ -3,9 +3,9 @@
 // pipeline counts its row tiles at run time, and a row count that is not
 // D shards of whole 128-row tiles traps. With a static ROWS the same
 // checks fold away (the bench bundles' PTX is unchanged).
-// RUN: sed -e 's/@ROWS@/?/g; s/@M_SHARD@/?/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/f16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/63/g; s/@COL_TILES@/16/g; s/@K_ROTATION@/4/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
+// RUN: sed -e 's/@ROWS@/?/g; s/@M_SHARD@/?/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/f16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/63/g; s/@COL_TILES@/16/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: weavec %t.mlir --emit=ptx | FileCheck %s --check-prefix=PTX
-// RUN: sed -e 's/@ROWS@/2048/g; s/@M_SHARD@/1024/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/f16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/63/g; s/@COL_TILES@/16/g; s/@K_ROTATION@/4/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.static.mlir
+// RUN: sed -e 's/@ROWS@/2048/g; s/@M_SHARD@/1024/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/f16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/63/g; s/@COL_TILES@/16/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.static.mlir
 // RUN: weavec %t.static.mlir --emit=ptx | FileCheck %s --check-prefix=STATIC
 // RUN: %if ptxas %{ weavec %t.mlir --emit=bundle -v -o %t.wbundle 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ grep -a -E "^ *param (symmetric|buffer|dim)" %t.wbundle | FileCheck %s %}

@@ -3,7 +3,7 @@
 // compiles; a template that no longer has a part fails loudly instead of
 // writing an unchanged kernel.
 //
-// RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@K_ROTATION@/4/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
+// RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v krot8
 // RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
