@@ -167,7 +167,10 @@ Options parseOptions(int argc, char **argv) {
 /// template's protocol (ops/templates/collective_matmul/all_gather_matmul.mlir.in)
 /// would have left them: `launches` = E * blocks (past 32 bits), done =
 /// E * blocks and ready[s * 16 + chunk] = E * (parts of the chunk) for
-/// every shard s the member receives, modulo 2^32. Launch E then waits
+/// every shard s the member receives, modulo 2^32; where the kernel pushes
+/// (the op's rule, ops::AllGatherMatmul::pushes), done = E * blocks *
+/// (D - 1) (every peer's blocks signal it) and ready[s * 16] = E * blocks
+/// (one add per block of the shard's owner). Launch E then waits
 /// for ready targets that wrap to 0 and launch E + 1 for a done target
 /// that wraps to 0: an unsigned comparison would pass early (wrong
 /// results), a 32-bit launch count would give another epoch (a hang).
@@ -186,15 +189,12 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
                      std::to_string(c.semaphores) + " ready counters");
   uint64_t blocks = kernel.launchGrid()[0];
   int64_t tiles = c.m / kTileM, chunkRows = (tiles + kChunks - 1) / kChunks;
-  // A row tile arrives in one part per column tile that forwards:
-  // min(column tiles, k steps), or with the k rotation the op's rule gives
-  // at this m_shard (ops::AllGatherMatmul::kRotation, which the static
-  // bundles follow too) ceil(k steps / rotation).
+  // On the ring a row tile arrives in one part per column tile that
+  // forwards, min(column tiles, k steps).
   int64_t steps = (c.k + kTileK - 1) / kTileK,
           colTiles = (c.n + tileN - 1) / tileN;
-  int64_t rotation = ops::AllGatherMatmul::kRotation(c.m, steps, colTiles);
-  int64_t parts = rotation > 0 ? (steps + rotation - 1) / rotation
-                               : std::min(colTiles, steps);
+  bool push = ops::AllGatherMatmul::pushes(c.m, colTiles);
+  int64_t parts = std::min(colTiles, steps);
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t rank = team.rankOf(i);
     std::vector<uint32_t> counters(c.semaphores, 0);
@@ -202,11 +202,12 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
       for (int64_t chunk = 0; s != rank && chunk < kChunks; ++chunk) {
         int64_t rows = std::max<int64_t>(
             0, std::min(tiles, (chunk + 1) * chunkRows) - chunk * chunkRows);
-        counters[s * kChunks + chunk] =
-            uint32_t(kEpoch * uint64_t(rows * parts));
+        uint64_t perLaunch = push ? (chunk == 0 ? blocks : 0) : rows * parts;
+        counters[s * kChunks + chunk] = uint32_t(kEpoch * perLaunch);
       }
     uint64_t ended = kEpoch * blocks;
-    uint32_t doneCount = uint32_t(ended);
+    uint32_t doneCount =
+        uint32_t(push ? ended * uint64_t(c.d - 1) : ended);
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(check(cuMemcpyHtoD(heap.localPointer(ready, i), counters.data(),
                                  counters.size() * 4),

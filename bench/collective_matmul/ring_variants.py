@@ -33,7 +33,9 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             dynamic instance too (every variant's kernel).
   push      every kernel pushes its own shard to every peer at its start
             (PUSH 1, no k rotation, no forwarding): a correct kernel.
-  krotS     k rotation S (a number) in every kernel: the first
+  ring      every kernel forwards along the ring (PUSH 0, the k rotation
+            as it was): the op's small-shard kernels without their push.
+  krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
             k steps; the kernel traps otherwise). Also on the op's instance.
@@ -139,12 +141,16 @@ def no_k_rotation(text, value=0):
 PUSH = re.compile(r"(%push = arith\.constant )\d+( : index)")
 
 
-def push(text):
-    text, n = PUSH.subn(r"\g<1>1\2", text)
+def set_push(text, value):
+    text, n = PUSH.subn(r"\g<1>%d\2" % value, text)
     if n == 0:
         sys.exit("ring_variants.py: no '%push = arith.constant' in the kernel "
                  "(the template changed?)")
-    return no_k_rotation(text)
+    return text
+
+
+def push(text):
+    return no_k_rotation(set_push(text, 1))
 
 
 VARIANTS = {
@@ -159,6 +165,7 @@ VARIANTS = {
     "quarter": quarter,
     "nokrot": no_k_rotation,
     "push": push,
+    "ring": lambda t: set_push(t, 0),
 }
 
 
@@ -171,7 +178,8 @@ def main(argv):
         rotation = re.fullmatch(r"krot(\d+)", name)
         if rotation:
             with open("%s_%s.mlir" % (argv[2], name), "w") as out:
-                out.write(no_k_rotation(text, int(rotation.group(1))))
+                out.write(no_k_rotation(set_push(text, 0),
+                                        int(rotation.group(1))))
             continue
         if name not in VARIANTS:
             sys.exit("ring_variants.py: unknown variant '%s' (%s, krotS)" %

@@ -1,6 +1,6 @@
 // Instance of ops/templates/collective_matmul/all_gather_matmul.mlir.in
-// for 2 GPUs, m_shard = 1024, K = 4096, n_shard = 4096, f16 (K_ROTATION 0,
-// as the op takes at this shard: ops::AllGatherMatmul::kRotation).
+// for 2 GPUs, m_shard = 1024, K = 4096, n_shard = 4096, f16 (PUSH 0 and
+// K_ROTATION 0, as the op takes at this shard: ops::AllGatherMatmul::pushes).
 //
 // C = AllGather(A) @ B on a ring of 2 GPUs, fused into one matmul pipeline.
 //
@@ -56,6 +56,11 @@
 // read, and delay_release(1) hands the slot back only after it. The waits
 // stall only the callback warp, never the wgmma warpgroups.
 //
+// With PUSH = 1 (the op's choice for small shards,
+// ops::AllGatherMatmul::pushes) there is no ring: every block first puts
+// a share of the own shard into every peer's `a` and signals the shard's
+// first counter there; done goes to every peer (see the kernel below).
+//
 // The output tile is 128 x 256 (4 stages): the row tile is the
 // ring's unit (128 rows forwarded and counted), the column tile is chosen
 // per shape (ops/lib/Instances.cpp, allGatherMatmulTileN), 128 where whole
@@ -92,12 +97,15 @@ gpu.module @all_gather_matmul {
     // measured alike, both faster than 0 (2 x H100, docs/PERF.md).
     %signal_delay = arith.constant 4 : index
     // k_rotation (0: none): column tile n runs its k steps from n * rot
-    // on, and forwards the k steps [n * rot, (n + 1) * rot), the first rot
-    // of its loop, so a row tile is forwarded within rot (+ the delay) steps
-    // of its column tiles' starts instead of over their whole k loops; the
-    // op turns it on where the ring's latency is the kernel's critical path
-    // (small shards: docs/PERF.md). With rot = 0 the selects below fold to
-    // the plain assignment (column tile n forwards k = n mod column tiles).
+    // on (the first ceil(k steps / rot) column tiles; the others from 0),
+    // and forwards the k steps [n * rot, (n + 1) * rot), the first rot of
+    // its loop, so a row tile is forwarded within rot (+ the delay) steps
+    // of its column tiles' starts instead of over their whole k loops.
+    // The op takes 0: where the ring's latency is the kernel's critical
+    // path (small shards) the push below beat the rotation (docs/PERF.md,
+    // ops::AllGatherMatmul::pushes); ring_variants.py krotS sets it for
+    // an A/B. With rot = 0 the selects below fold to the plain assignment
+    // (column tile n forwards k = n mod column tiles).
     %rot = arith.constant 0 : index
     %rotated = arith.cmpi ugt, %rot, %c0 : index
     %rot_or_1 = arith.maxui %rot, %c1 : index
@@ -127,7 +135,7 @@ gpu.module @all_gather_matmul {
     // Each shard arrives as (row tiles) x (forwarding column tiles) parts:
     // min(column tiles, k steps) column tiles forward, or with k_rotation
     // those with n * rot < k steps, ceil(k steps / rot) (no more than the
-    // column tiles: the op's rot is ceil(k steps / column tiles)).
+    // column tiles: a rot below ceil(k steps / column tiles) traps below).
     %plain_parts = arith.minui %col_tiles, %num_k : index
     %rot_parts_up = arith.addi %num_k, %rot : index
     %rot_parts_up_1 = arith.subi %rot_parts_up, %c1 : index
@@ -180,6 +188,59 @@ gpu.module @all_gather_matmul {
     %me_plus_1 = arith.addi %me, %c1 : index
     %writer = arith.remui %me_plus_1, %n : index
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
+    // PUSH (0: the ring): every block first copies its share of the own
+    // shard's rows into every peer's `a` (weave.put, the same rows), first
+    // to the previous member, whose walk needs this shard first (rotate_m
+    // visits the shards in ring order from its own), and adds 1 to the
+    // peer's ready[me * 16]; a peer's tile of this shard waits for every
+    // block's add; the callback forwards nothing, and a block's end is
+    // signalled as done on every peer, since every peer writes into this
+    // member's `a`: a push of launch epoch waits until (D - 1) x blocks of
+    // launch epoch - 1 have ended. For small shards, where the ring's
+    // forwarding from the computing tiles makes a peer's rows a whole tile
+    // late (docs/PERF.md). Every block pushes, also those whose first tile
+    // is an own one: leaving the push to the others (the blocks that would
+    // wait for a peer or have no tile) was slower: 0.132 against 0.123 ms
+    // at m_shard 384, 0.150 against 0.143 at 512 (4 x H200, D =
+    // 4, K = N = 4096), the same within 1% at 128 and 256.
+    %push = arith.constant 0 : index
+    %pushing = arith.cmpi ne, %push, %c0 : index
+    %true = arith.constant true
+    %n_minus_1_32 = arith.index_cast %n_minus_1 : index to i32
+    %peers_done = arith.muli %reads_done, %n_minus_1_32 : i32
+    scf.if %pushing {
+      %bid = gpu.block_id x
+      %blocks_m1 = arith.subi %blocks, %c1 : index
+      %per_up = arith.addi %m_shard, %blocks_m1 : index
+      %per = arith.divui %per_up, %blocks : index
+      %lo_raw = arith.muli %bid, %per : index
+      %lo_rows = arith.minui %lo_raw, %m_shard : index
+      %hi_raw = arith.addi %lo_rows, %per : index
+      %hi_rows = arith.minui %hi_raw, %m_shard : index
+      %count = arith.subi %hi_rows, %lo_rows : index
+      %shard_row0 = arith.muli %me, %m_shard : index
+      %row0 = arith.addi %shard_row0, %lo_rows : index
+      %tid = gpu.thread_id x
+      %first_thread = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first_thread {
+        weave.semaphore_wait %done, %peers_done cmp(ge_wrap) : !weave.semaphore
+      }
+      gpu.barrier
+      %mine = memref.subview %a[%row0, 0] [%count, 4096] [1, 1]
+          : memref<2048x4096xf16, #weave.symmetric>
+            to memref<?x4096xf16, strided<[4096, 1], offset: ?>, #weave.symmetric>
+      %own_counter = arith.muli %me, %chunks : index
+      scf.for %i = %c1 to %n step %c1 {
+        // me - i: the previous member first.
+        %peer_sum = arith.subi %n, %i : index
+        %peer_up = arith.addi %me, %peer_sum : index
+        %peer = arith.remui %peer_up, %n : index
+        weave.put %mine, %mine on %peer signal %ready[%own_counter], %one
+            : memref<?x4096xf16, strided<[4096, 1], offset: ?>, #weave.symmetric>
+              -> memref<?x4096xf16, strided<[4096, 1], offset: ?>, #weave.symmetric>,
+                 !weave.semaphore<32>
+      }
+    }
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
         delay_release(1) rotate_m(%own_first)
         {grid_tile_width = 8 : i64, grid_tile_segments = 2 : i64,
@@ -188,9 +249,11 @@ gpu.module @all_gather_matmul {
           into memref<2048x4096xf16>
         before_load {
     ^bb0(%m: index, %nt: index, %k: index):
-      // The tile's first k step (k_rotation moves it).
+      // The tile's first k step (k_rotation moves it: n * rot where that
+      // is a step, else 0).
       %start_rot = arith.muli %nt, %rot : index
-      %start = arith.remui %start_rot, %num_k : index
+      %start_in = arith.cmpi ult, %start_rot, %num_k : index
+      %start = arith.select %start_in, %start_rot, %c0 : index
       %first_k = arith.cmpi eq, %k, %start : index
       // (Unsigned: a row tile below the shard wraps to a large offset.)
       %m32 = arith.index_cast %m : index to i32
@@ -203,12 +266,16 @@ gpu.module @all_gather_matmul {
         %shard = arith.divui %m32, %tps : i32
         %shard_row = arith.muli %shard, %tps : i32
         %row_in_shard = arith.subi %m32, %shard_row : i32
-        %chunk = arith.divui %row_in_shard, %chunk_rows_32 : i32
-        %lo = arith.muli %chunk, %chunk_rows_32 : i32
+        %ring_chunk = arith.divui %row_in_shard, %chunk_rows_32 : i32
+        %lo = arith.muli %ring_chunk, %chunk_rows_32 : i32
         %lo_next = arith.addi %lo, %chunk_rows_32 : i32
         %hi = arith.minui %lo_next, %tps : i32
         %chunk_tiles = arith.subi %hi, %lo : i32
-        %chunk_parts = arith.muli %chunk_tiles, %parts_per_tile_32 : i32
+        %ring_parts = arith.muli %chunk_tiles, %parts_per_tile_32 : i32
+        // PUSH: one counter a shard, one add per block of its owner.
+        %zero_32 = arith.constant 0 : i32
+        %chunk = arith.select %pushing, %zero_32, %ring_chunk : i32
+        %chunk_parts = arith.select %pushing, %blocks_i32, %ring_parts : i32
         %arrived = arith.muli %epoch_plus_1, %chunk_parts : i32
         %shard_first = arith.muli %shard, %chunks_32 : i32
         %counter_32 = arith.addi %shard_first, %chunk : i32
@@ -223,7 +290,9 @@ gpu.module @all_gather_matmul {
          %m: index, %nt: index, %k: index):
       %m32 = arith.index_cast %m : index to i32
       %prev_offset = arith.subi %m32, %prev_first_32 : i32
-      %needed = arith.cmpi uge, %prev_offset, %tps : i32
+      %prev_needs = arith.cmpi uge, %prev_offset, %tps : i32
+      %ring = arith.xori %pushing, %true : i1
+      %needed = arith.andi %ring, %prev_needs : i1
       scf.if %needed {
         // The store issued in the previous step has read its slot before
         // the pipeline hands that slot back, after this callback.
@@ -320,7 +389,15 @@ gpu.module @all_gather_matmul {
       }
     }
         after_loads {
-      weave.semaphore_signal %done, %one on %writer : !weave.semaphore
+      scf.if %pushing {
+        scf.for %i = %c1 to %n step %c1 {
+          %peer_sum = arith.addi %me, %i : index
+          %peer = arith.remui %peer_sum, %n : index
+          weave.semaphore_signal %done, %one on %peer : !weave.semaphore
+        }
+      } else {
+        weave.semaphore_signal %done, %one on %writer : !weave.semaphore
+      }
     }
     // Every thread has read `launches` (above) before one adds this block's
     // end to it.

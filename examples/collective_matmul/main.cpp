@@ -80,8 +80,8 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
                      WEAVE_COLLECTIVE_MATMUL_TEMPLATE);
   std::stringstream text;
   text << in.rdbuf();
-  // Column tile n forwards the k steps k = n (mod column tiles), or with
-  // the op's k rotation at small shards [n * rot, (n + 1) * rot).
+  // On the ring column tile n forwards the k steps k = n (mod column
+  // tiles); at small shards every block pushes a share of the own shard.
   int64_t steps = (options.k + kTileK - 1) / kTileK;
   int64_t colTiles = (options.nShard + kTileN - 1) / kTileN;
   // Groups of 8 row tiles (for L2 reuse), kept inside a shard by the
@@ -100,11 +100,11 @@ Expected<Bundle> loadKernel(const Options &options, uint32_t teamSize) {
        {"READY", std::to_string(teamSize * 16)},
        {"LAST_K", std::to_string(steps - 1)},
        {"COL_TILES", std::to_string(colTiles)},
-       // The op's k rotation (a row tile forwarded in its column tiles'
-       // first steps).
-       {"K_ROTATION", std::to_string(ops::AllGatherMatmul::kRotation(
-                          options.mShard, steps, colTiles))},
-       {"PUSH", "0"},
+       // The op's choice between the ring and a push of the own shard at
+       // the start (small shards); no k rotation.
+       {"K_ROTATION", "0"},
+       {"PUSH", ops::AllGatherMatmul::pushes(options.mShard, colTiles) ? "1"
+                                                                      : "0"},
        // One kernel, 128 x 256 tiles of 4 stages (the op's instance picks
        // the column tile per m_shard: ops::AllGatherMatmul::tileN).
        {"TILE_N", std::to_string(kTileN)},

@@ -252,13 +252,10 @@ double AllGatherMatmul::estimate(uint32_t teamSize, int64_t mShard, int64_t n,
   return double(rounds) * double(tileCols) / 256.0 / tileEfficiency(tileCols);
 }
 
-int64_t AllGatherMatmul::kRotation(int64_t mShard, int64_t kSteps,
-                                   int64_t colTiles, int64_t smCount) {
+bool AllGatherMatmul::pushes(int64_t mShard, int64_t colTiles,
+                             int64_t smCount) {
   int64_t shardTiles = (mShard + kRowTile - 1) / kRowTile * colTiles;
-  if (2 * shardTiles > smCount)
-    return 0;
-  return std::max((kSteps + colTiles - 1) / colTiles,
-                  (kSteps + kRotatedColumns - 1) / kRotatedColumns);
+  return 2 * shardTiles <= smCount;
 }
 
 double AllGatherMatmul::tileEfficiency(int64_t tileCols) {
@@ -295,21 +292,22 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   int64_t steps = (k + kTileK - 1) / kTileK;
   // The values of one column tile: its stages (the deepest ring that fits:
   // 4 of 48 KB, 6 of 32 KB), the column tiles that share a row tile's
-  // forwarding and their k rotation up to m_shard `lastShard` (kRotation is
-  // 0 from some m_shard on, so a range rotates where its last does).
+  // forwarding, and whether the kernel pushes up to m_shard `lastShard`
+  // (pushes is false from some m_shard on, so a range pushes where its
+  // last does). No k rotation: the push took its place (FusedMatmul.h).
   auto tileValues = [&](int64_t tileCols, int64_t lastShard) {
     int64_t colTiles = (n + tileCols - 1) / tileCols;
     return TemplateValues{
         {"TILE_N", str(tileCols)},
         {"STAGES", tileCols == 128 ? "6" : "4"},
         {"COL_TILES", str(colTiles)},
-        {"K_ROTATION", str(kRotation(lastShard, steps, colTiles))},
-        {"PUSH", "0"}};
+        {"K_ROTATION", "0"},
+        {"PUSH", pushes(lastShard, colTiles) ? "1" : "0"}};
   };
-  // kRotation turns off from some m_shard on and never back: a run of
-  // m_shards rotates where its last one does.
-  auto rotates = [&](int64_t lastShard, int64_t tileCols) {
-    return kRotation(lastShard, steps, (n + tileCols - 1) / tileCols) > 0;
+  // pushes turns off from some m_shard on and never back: a run of
+  // m_shards pushes where its last one does.
+  auto pushesAt = [&](int64_t lastShard, int64_t tileCols) {
+    return pushes(lastShard, (n + tileCols - 1) / tileCols);
   };
   // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
   // with the static instances' schedule: groups of 8 row tiles that stay
@@ -333,11 +331,11 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
   struct Run {
     int64_t first, last, tileCols;
   };
-  // Neighbouring runs that one variant can serve: the same tile and
-  // rotation.
+  // Neighbouring runs that one variant can serve: the same tile, both
+  // pushing or neither.
   auto sameKernel = [&](const Run &x, const Run &y) {
     return x.tileCols == y.tileCols &&
-           rotates(x.last, x.tileCols) == rotates(y.last, y.tileCols);
+           pushesAt(x.last, x.tileCols) == pushesAt(y.last, y.tileCols);
   };
   std::vector<Run> runs;
   for (int64_t m = kRowTile; m <= kVariantMaxShard; m += kRowTile) {

@@ -2,7 +2,11 @@
 // of its synchronizations removed at a time, found by pattern so that the
 // test follows the template.
 //
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.mlir
+// The op's instance pushes at these small shards (PUSH = 1): the ring's
+// mutants are made on its ring variant (ring_variants.py ring, PUSH = 0).
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.op.mlir
+// RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.op.mlir %t.v ring
+// RUN: mv %t.v_ring.mlir %t.mlir
 //
 // Without the callback's read_only wait, the producer refills a ring slot
 // that the previous step's bulk store is still reading.
@@ -13,7 +17,7 @@
 //
 // Without the wait for the previous device's `done`, the next launch's
 // forwarding overwrites rows of `a` that device still loads.
-// RUN: sed -e '/weave.semaphore_wait %done/,/: !weave.semaphore/d' %t.mlir > %t.done.mlir
+// RUN: sed -e '/weave.semaphore_wait %done, %reads_done/,/: !weave.semaphore/d' %t.mlir > %t.done.mlir
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 %t.done.mlir 2>&1 | FileCheck %s --check-prefix=DONE
 // DONE: error: race: the pipeline's TMA load by member {{[01]}} (launch 0, block {{[0-9]}}, pipeline producer) reads {{.*}} of member {{[01]}}'s 'a' while a remote bulk (TMA) store by member {{[01]}} (launch 1, block {{[0-9]}}, pipeline callback) writes
 // DONE: note: the other access: a remote bulk (TMA) store
@@ -26,13 +30,17 @@
 //
 // The chunk's signal comes a few k steps after a column tile's last store
 // (not right after it: that wait held the callback warp, and with it the
-// ring's slots, for an NVLink round trip). With K = N = 4096 a column tile
-// stores the first k_rotation (2 to 4) steps of its loop and signals a few
-// steps after the last one, inside the tile: every variant passes.
+// ring's slots, for an NVLink round trip). With K = N = 4096 and a k
+// rotation of 4 (ring_variants.py krot4: the ring with the rotation, which
+// the op no longer takes) a column tile stores the first 4 steps of its
+// loop and signals a few steps after the last one, inside the tile: every
+// variant passes.
 // Signalling at the first position of the loop instead publishes rows whose
 // later stores have not landed (the last column tile's, which no later
 // signal of its block follows).
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.delay.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.delay.op.mlir
+// RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.delay.op.mlir %t.delay krot4
+// RUN: mv %t.delay_krot4.mlir %t.delay.mlir
 // RUN: weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape c=256x4096 %t.delay.mlir | FileCheck %s --check-prefix=DELAY
 // DELAY: protocol check passed: 7 kernels, team sizes 2
 // RUN: sed -e 's/%%signal_k = arith.minui %%delayed, %%last_k : index/%%signal_k = arith.addi %%c0, %%c0 : index/' %t.delay.mlir > %t.early.mlir

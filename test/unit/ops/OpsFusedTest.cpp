@@ -47,8 +47,9 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_EQ(value(all, "DTYPE"), "bf16");
   EXPECT_EQ(value(all, "LAST_K"), "63");    // 4096 / 64 k steps
   EXPECT_EQ(value(all, "COL_TILES"), "4");  // ceil(1000 / 256)
-  // The 256-column default past every variant: no k rotation.
+  // The 256-column default past every variant: the ring, no k rotation.
   EXPECT_EQ(value(all, "K_ROTATION"), "0");
+  EXPECT_EQ(value(all, "PUSH"), "0");
   // The static instances' schedule: groups of 8 kept inside a shard by
   // grid_tile_segments, 16 ready chunks per shard.
   EXPECT_EQ(value(all, "GROUP_ROWS"), "8");
@@ -58,33 +59,30 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   EXPECT_NE(source->find("memref<?x4096xbf16, #weave.symmetric>"),
             std::string::npos);
   EXPECT_NE(source->find("memref<?x1000xbf16>"), std::string::npos);
-  // The k rotation where a shard's tiles fill at most half the SMs (66 of
-  // 132), none past that: the first 8 column tiles forward (k steps / 8
-  // each), or all of them where fewer.
-  EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22), 8);   // 66 tiles
-  EXPECT_EQ(AllGatherMatmul::kRotation(512, 64, 22), 0);   // 88 tiles
-  EXPECT_EQ(AllGatherMatmul::kRotation(640, 64, 16), 0);   // 80 tiles
-  EXPECT_EQ(AllGatherMatmul::kRotation(128, 7, 32), 1);    // fewer steps
-  EXPECT_EQ(AllGatherMatmul::kRotation(1024, 64, 8), 8);   // 64 tiles
-  EXPECT_EQ(AllGatherMatmul::kRotation(256, 64, 4), 16);   // 4 columns
-  EXPECT_EQ(AllGatherMatmul::kRotation(128, 128, 32), 16); // K = 8192
-  EXPECT_EQ(AllGatherMatmul::kRotation(384, 64, 22, 100), 0);
-  // In the op's instance the variants up to m_shard 512 rotate (K = N =
+  // The push where a shard's tiles fill at most half the SMs (66 of 132),
+  // the ring past that.
+  EXPECT_TRUE(AllGatherMatmul::pushes(384, 22));    // 66 tiles
+  EXPECT_FALSE(AllGatherMatmul::pushes(512, 22));   // 88 tiles
+  EXPECT_FALSE(AllGatherMatmul::pushes(640, 16));   // 80 tiles
+  EXPECT_TRUE(AllGatherMatmul::pushes(1024, 8));    // 64 tiles
+  EXPECT_FALSE(AllGatherMatmul::pushes(384, 22, 100));
+  // In the op's instance the variants up to m_shard 512 push (K = N =
   // 4096, D = 2: 128 columns to 256, 192 at 384, 256 at 512: 64-66 tiles a
-  // shard), the larger ones do not.
+  // shard), the larger ones do not; none rotates its k loop.
   Expected<KernelInstance> k4 = AllGatherMatmul::instanceFor(2, "bf16", 4096, 4096);
   ASSERT_TRUE(k4) << k4.error().toString();
-  int rotating = 0, plain = 0;
+  int pushing = 0, ring = 0;
   for (const TemplateValues &v : k4->variants) {
     std::string attr = value(v, "VARIANT");
     size_t hi = attr.find("hi = ");
     bool small = hi != std::string::npos &&
                  std::stoll(attr.substr(hi + 5)) <= 2 * 512;
-    EXPECT_EQ(value(v, "K_ROTATION") != "0", small) << attr;
-    (small ? rotating : plain) += 1;
+    EXPECT_EQ(value(v, "PUSH"), small ? "1" : "0") << attr;
+    EXPECT_EQ(value(v, "K_ROTATION"), "0") << attr;
+    (small ? pushing : ring) += 1;
   }
-  EXPECT_EQ(rotating, 3);
-  EXPECT_GE(plain, 2);
+  EXPECT_EQ(pushing, 3);
+  EXPECT_GE(ring, 2);
   // Every m_shard has the same instance: only create() sees it.
   for (std::string op : {"all_gather_matmul"})
     for (int64_t m : {128, 1152, 8192})
@@ -179,19 +177,19 @@ TEST(OpsFused, AllGatherMatmulVariantsCoverEveryShard) {
       } else {
         ASSERT_NE(hi, std::string::npos) << attr;
         from = std::stoll(attr.substr(hi + 5)) + 1;
-        // Neighbours differ in their tile or k rotation (else they would
+        // Neighbours differ in their tile or in pushing (else they would
         // be one range).
         EXPECT_TRUE(value(narrow->variants[v], "TILE_N") !=
                         value(narrow->variants[v + 1], "TILE_N") ||
-                    value(narrow->variants[v], "K_ROTATION") !=
-                        value(narrow->variants[v + 1], "K_ROTATION"))
+                    value(narrow->variants[v], "PUSH") !=
+                        value(narrow->variants[v + 1], "PUSH"))
             << attr;
       }
     }
   }
   // One tile for every m_shard (D = 8, n = 28672: 128 columns never gain
-  // 3%) and no k rotation (112 column tiles: a shard's tiles fill more
-  // than half the SMs at every m_shard): no variants, the template's one
+  // 3%) and no push (112 column tiles: a shard's tiles fill more than
+  // half the SMs at every m_shard): no variants, the template's one
   // kernel under the op's name.
   Expected<KernelInstance> wide =
       AllGatherMatmul::instanceFor(8, "bf16", 4096, 28672);

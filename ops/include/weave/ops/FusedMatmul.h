@@ -111,31 +111,29 @@ public:
   /// variant has no upper bound; there the two tiles' estimates are within
   /// 3% of each other at every n, the rounds being many).
   static constexpr int64_t kVariantMaxShard = 16384;
-  /// The kernel's k_rotation (its template's K_ROTATION) at `mShard` rows
-  /// a shard, `kSteps` k steps and `colTiles` column tiles, on `smCount`
-  /// SMs: 0 (none) unless a shard's tiles fill at most half the SMs, else
-  /// the steps that the first kRotatedColumns column tiles forward each
-  /// (at least ceil(kSteps / colTiles), so that every k step of a row tile
-  /// is among the first steps of some column tile): a row tile is then
-  /// forwarded to the ring's previous member within that many steps of its
-  /// column tiles' starts instead of over their whole k loops. Measured
-  /// (4 x H100, bf16, K = N = 4096, the op's instances, docs/PERF.md): the
-  /// rotation makes the matmul itself 15-18% slower (its k steps spread
-  /// over time; the no-forwarding kernels at m_shard 384), which the ring's
-  /// latency outweighs only where the peer's shard runs in the same wave
-  /// as its forwarding: m_shard 384 (66 tiles a shard) 0.090 -> 0.072 ms
-  /// at D = 2 and 0.182 -> 0.140 at D = 4; 640 (80 and 110 tiles a shard)
-  /// and above 5-30% slower with it.
-  static int64_t kRotation(int64_t mShard, int64_t kSteps, int64_t colTiles,
-                           int64_t smCount = kSmCount);
-  /// The column tiles kRotation rotates at most: fewer rotated tiles slow
-  /// the matmul less, more forward a row tile sooner. Measured (4 x H200,
-  /// bf16, K = N = 4096, one call, docs/PERF.md) against the fewest steps
-  /// (2-4, every column tile rotated): 8 column tiles (8 steps each) gave
-  /// 0.0595 against 0.0650 ms at m_shard 384, D = 2 and 0.161 against
-  /// 0.175 at 512, D = 4, and the same within 3% at 128-512 elsewhere;
-  /// 4 (16 steps) and 2 (32) were slower at 128-256.
-  static constexpr int64_t kRotatedColumns = 8;
+  /// Whether the kernel pushes its own shard to every peer at its start
+  /// (its template's PUSH) instead of forwarding row tiles along the ring
+  /// from the computing tiles, at `mShard` rows a shard and `colTiles`
+  /// column tiles on `smCount` SMs: where a shard's tiles fill at most
+  /// half the SMs. There the peer's shard is computed in the same wave as
+  /// its forwarding, so with the ring a peer's row tile arrives only with
+  /// its column tiles' last k steps, a whole tile late at every hop.
+  /// Measured (bf16, K = N = 4096, the op's instances, docs/PERF.md):
+  ///  - the ring at m_shard 128-512: 2.1-3.2x local cuBLAS at D = 2,
+  ///    2.2-5.1x at D = 4 (4 x H100);
+  ///  - the ring's k rotation (column tile n starting its k loop at n x s,
+  ///    so a row tile is forwarded in its column tiles' first steps; the
+  ///    op's rule of the sixth session): 1.8-2.5x and 1.9-3.1x; it makes
+  ///    the matmul itself 15-18% slower;
+  ///  - the push: 1.5-1.9x and 1.7-2.3x, 0.042 against 0.049 ms (rotation)
+  ///    at m_shard 128, D = 2, 0.063 against 0.079-0.083 at D = 4; within
+  ///    a few % of the rotation at 384, D = 4 (H100 0.142-0.150 against
+  ///    0.138, H200 0.123 against 0.126).
+  /// From a shard of more tiles on the ring wins: 0.094 against 0.114 ms
+  /// at m_shard 640, D = 2 (4 x H100), and a push by few blocks is slower
+  /// still (its own tiles fill the grid).
+  static bool pushes(int64_t mShard, int64_t colTiles,
+                     int64_t smCount = kSmCount);
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
