@@ -125,10 +125,12 @@ public:
   ///    so a row tile is forwarded in its column tiles' first steps; the
   ///    op's rule of the sixth session): 1.8-2.5x and 1.9-3.1x; it makes
   ///    the matmul itself 15-18% slower;
-  ///  - the push: 1.5-1.9x and 1.7-2.3x, 0.042 against 0.049 ms (rotation)
-  ///    at m_shard 128, D = 2, 0.063 against 0.079-0.083 at D = 4; within
-  ///    a few % of the rotation at 384, D = 4 (H100 0.142-0.150 against
-  ///    0.138, H200 0.123 against 0.126).
+  ///  - the push (4 x H200, commit 8bdc134): 7-18% faster than the
+  ///    rotation at D = 2 (0.0404 against 0.0461 ms at m_shard 128), 13-29%
+  ///    at D = 4 (0.0575 against 0.0728 at 128), except D = 4 at 384, 5-9%
+  ///    slower (0.131-0.136 against 0.1245; 4 x H100 0.142-0.150 against
+  ///    0.138): there a shard is exactly half the SMs' tiles and every
+  ///    block's first tile waits for its share of the push.
   /// From a shard of more tiles on the ring wins: 0.094 against 0.114 ms
   /// at m_shard 640, D = 2 (4 x H100), and a push by few blocks is slower
   /// still (its own tiles fill the grid).
