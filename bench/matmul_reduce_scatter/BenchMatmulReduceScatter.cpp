@@ -657,16 +657,30 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       ce = std::move(*made);
       r.ceStatus = "ok";
       // Each variant once from NaN-poisoned buffers, then three back to
-      // back with no host synchronization.
-      for (CeVariant v : {CeVariant::Copy, CeVariant::Direct})
-        for (int times : {1, 3}) {
-          TRY(ce->poison());
-          for (int t = 0; t < times; ++t)
-            TRY(ce->enqueue(v, CeParts{}));
-          TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
-          TRY(checkCe(std::string(mrs::ceVariantName(v)) + " x" +
-                      std::to_string(times)));
-        }
+      // back with no host synchronization. A failure here is the design's
+      // (reported in its table), not the fused kernel's case.
+      Status checked = [&]() -> Status {
+        for (CeVariant v : {CeVariant::Copy, CeVariant::Direct})
+          for (int times : {1, 3}) {
+            WEAVE_TRY(ce->poison());
+            for (int t = 0; t < times; ++t)
+              WEAVE_TRY(ce->enqueue(v, CeParts{}));
+            WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+            WEAVE_TRY(checkCe(std::string(mrs::ceVariantName(v)) + " x" +
+                              std::to_string(times)));
+          }
+        return ok();
+      }();
+      if (!checked) {
+        if (checked.error().code() == ErrorCode::Timeout)
+          abandon(kProgram, label + ": " + checked.error().toString());
+        r.ceStatus = "ERROR";
+        r.ceNote = checked.error().toString();
+        std::fprintf(stderr, "%s: %s: copy-engine design: %s\n", kProgram,
+                     label.c_str(), r.ceNote.c_str());
+        TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+        ce.reset();
+      }
     }
   }
   if (o.checkOnly)
@@ -832,11 +846,17 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // The copy-engine design again after its timings: three graph replays
   // back to back (when it has a graph), from poisoned buffers.
   if (ce && r.ceStatus == "ok" && copyGraph) {
-    TRY(ce->poison());
-    for (int t = 0; t < 3; ++t)
-      TRY(copyGraph->launch());
-    TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
-    TRY(checkCe("copy graph x3"));
+    Status replayed = [&]() -> Status {
+      WEAVE_TRY(ce->poison());
+      for (int t = 0; t < 3; ++t)
+        WEAVE_TRY(copyGraph->launch());
+      WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+      return checkCe("copy graph x3");
+    }();
+    if (!replayed) {
+      r.ceStatus = "ERROR (graph replays)";
+      r.ceNote = replayed.error().toString();
+    }
   }
   return r;
 #undef TRY

@@ -8,6 +8,9 @@
 #include "weave/bench/HostData.h"
 #include "weave/runtime/Team.h"
 
+#include <cstdio>
+#include <unordered_set>
+
 namespace weave::bench::mrs {
 
 namespace {
@@ -115,6 +118,30 @@ Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
       WEAVE_TRY(event(&x->fork_));
   }
   WEAVE_TRY(x->bindAll(heap, a, b));
+  // Once per process: what the driver says to a cross-device event wait,
+  // on an event never recorded and on a recorded one (the design's
+  // ordering; printed for the record).
+  static bool probed = false;
+  if (!probed && local > 1) {
+    probed = true;
+    CUevent e = nullptr;
+    const char *never = "?", *recorded = "?";
+    if (cuCtxSetCurrent(timed[1].context) == CUDA_SUCCESS &&
+        cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) {
+      (void)cuCtxSetCurrent(timed[0].context);
+      cuGetErrorName(cuStreamWaitEvent(timed[0].stream, e, 0), &never);
+      (void)cuCtxSetCurrent(timed[1].context);
+      (void)cuEventRecord(e, timed[1].stream);
+      (void)cuCtxSetCurrent(timed[0].context);
+      cuGetErrorName(cuStreamWaitEvent(timed[0].stream, e, 0), &recorded);
+      (void)cuStreamSynchronize(timed[0].stream);
+      (void)cuEventDestroy(e);
+    }
+    std::fprintf(stderr,
+                 "copy-engine design: probe: a cross-device event wait on an "
+                 "event never recorded: %s; on a recorded one: %s\n",
+                 never, recorded);
+  }
   return x;
 }
 
@@ -188,6 +215,26 @@ Status CopyEngineDesign::poison() {
   return ok();
 }
 
+Status CopyEngineDesign::record(CUevent event, CUstream stream,
+                                const char *what) {
+  WEAVE_TRY(check(cuEventRecord(event, stream), what));
+  recorded_.insert(event);
+  return ok();
+}
+
+Status CopyEngineDesign::wait(CUstream stream, CUevent event,
+                              const char *what) {
+  // An event never recorded is not waited for. (The first version waited
+  // on such events and one of its cuStreamWaitEvent calls failed with
+  // CUDA_ERROR_INVALID_VALUE on 4 x H200; the probe in create() found a
+  // cross-device wait on a fresh event fine, so which call failed and why
+  // is not established. Skipping them also keeps an eager wait off an
+  // event whose last record was captured into a graph.)
+  if (!recorded_.count(event))
+    return ok();
+  return check(cuStreamWaitEvent(stream, event, 0), what);
+}
+
 Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
                                  bool captured) {
   size_t local = streams_.size();
@@ -202,33 +249,36 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
       for (size_t i = 0; i < local; ++i) {
         size_t owner = localOf_[(rank_[i] + t) % d_];
         WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
-        WEAVE_TRY(check(cuStreamWaitEvent(streams_[i], sumDone_[owner], 0),
-                        "cuStreamWaitEvent"));
+        WEAVE_TRY(wait(streams_[i], sumDone_[owner],
+                       "cuStreamWaitEvent (a direct chunk on the owner's "
+                       "previous sum)"));
       }
     WEAVE_TRY(matmul_->launch(steps[t - 1], streams_));
     for (size_t i = 0; i < local; ++i) {
       WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(check(cuEventRecord(matmulDone_[i][t - 1], streams_[i]),
-                      "cuEventRecord"));
+      WEAVE_TRY(record(matmulDone_[i][t - 1], streams_[i],
+                       "cuEventRecord (a chunk)"));
       if (!copies || t == d_)
         continue;
       int64_t r = rank_[i];
       size_t owner = localOf_[(r + t) % d_];
       CUstream cs = copyStreams_[i];
-      WEAVE_TRY(check(cuStreamWaitEvent(cs, matmulDone_[i][t - 1], 0),
-                      "cuStreamWaitEvent"));
+      WEAVE_TRY(wait(cs, matmulDone_[i][t - 1],
+                     "cuStreamWaitEvent (a copy on its chunk)"));
       // The copy into the owner's slot r waits for the owner's sum of the
       // previous iteration (which reads that slot).
       if (!captured && parts.sum)
-        WEAVE_TRY(check(cuStreamWaitEvent(cs, sumDone_[owner], 0),
-                        "cuStreamWaitEvent"));
-      WEAVE_TRY(check(
-          cuMemcpyPeerAsync(slots_->pointer(owner) + r * chunkC,
-                            timed_[owner].context,
-                            stage_->pointer(i) + ((r + t) % d_) * chunkC,
-                            timed_[i].context, chunkC, cs),
-          "cuMemcpyPeerAsync"));
-      WEAVE_TRY(check(cuEventRecord(copyDone_[i][t - 1], cs), "cuEventRecord"));
+        WEAVE_TRY(wait(cs, sumDone_[owner],
+                       "cuStreamWaitEvent (a copy on the owner's previous "
+                       "sum)"));
+      // A plain cuMemcpyAsync between two devices' pointers (unified
+      // addressing), as PyTorch's symmetric-memory copies are: a copy
+      // engine moves it peer to peer, no SM is used.
+      WEAVE_TRY(check(cuMemcpyAsync(slots_->pointer(owner) + r * chunkC,
+                                    stage_->pointer(i) + ((r + t) % d_) * chunkC,
+                                    chunkC, cs),
+                      "cuMemcpyAsync (peer)"));
+      WEAVE_TRY(record(copyDone_[i][t - 1], cs, "cuEventRecord (a copy)"));
     }
   }
   // Each owner waits for its peers' chunks: from source s, the one s made
@@ -242,8 +292,8 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
         continue;
       int64_t t = ((int64_t(rank_[i]) - rank_[s]) % d_ + d_) % d_;
       CUevent e = copies ? copyDone_[s][t - 1] : matmulDone_[s][t - 1];
-      WEAVE_TRY(check(cuStreamWaitEvent(streams_[i], e, 0),
-                      "cuStreamWaitEvent"));
+      WEAVE_TRY(wait(streams_[i], e,
+                     "cuStreamWaitEvent (the sum on a peer's chunk)"));
     }
   }
   if (parts.sum)
@@ -251,12 +301,12 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
   for (size_t i = 0; i < local; ++i) {
     WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     if (parts.sum)
-      WEAVE_TRY(check(cuEventRecord(sumDone_[i], streams_[i]), "cuEventRecord"));
+      WEAVE_TRY(record(sumDone_[i], streams_[i], "cuEventRecord (a sum)"));
     // This member's copies are part of its iteration (and the next
     // iteration's chunks reuse the staging buffer they read).
     if (copies && d_ > 1)
-      WEAVE_TRY(check(cuStreamWaitEvent(streams_[i], copyDone_[i][d_ - 2], 0),
-                      "cuStreamWaitEvent"));
+      WEAVE_TRY(wait(streams_[i], copyDone_[i][d_ - 2],
+                     "cuStreamWaitEvent (the member on its last copy)"));
   }
   return ok();
 }
@@ -277,29 +327,31 @@ Expected<std::unique_ptr<CopyEngineDesign::Graph>>
 CopyEngineDesign::capture(CeVariant variant, CeParts parts) {
   size_t local = streams_.size();
   WEAVE_TRY(check(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
+  // Inside the capture only events recorded in it are waited for, and after
+  // it none of those (an eager wait on a captured record is not one).
+  recorded_.clear();
   WEAVE_TRY(check(cuStreamBeginCapture(streams_[0],
                                        CU_STREAM_CAPTURE_MODE_RELAXED),
                   "cuStreamBeginCapture"));
   Status enqueued = [&]() -> Status {
-    WEAVE_TRY(check(cuEventRecord(fork_, streams_[0]), "cuEventRecord"));
+    WEAVE_TRY(record(fork_, streams_[0], "cuEventRecord (fork)"));
     for (size_t i = 1; i < local; ++i) {
       WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(check(cuStreamWaitEvent(streams_[i], fork_, 0),
-                      "cuStreamWaitEvent (fork)"));
+      WEAVE_TRY(wait(streams_[i], fork_, "cuStreamWaitEvent (fork)"));
     }
     WEAVE_TRY(enqueue(variant, parts, /*captured=*/true));
     for (size_t i = 1; i < local; ++i) {
       WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(check(cuEventRecord(join_[i], streams_[i]), "cuEventRecord"));
+      WEAVE_TRY(record(join_[i], streams_[i], "cuEventRecord (join)"));
       WEAVE_TRY(check(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(check(cuStreamWaitEvent(streams_[0], join_[i], 0),
-                      "cuStreamWaitEvent (join)"));
+      WEAVE_TRY(wait(streams_[0], join_[i], "cuStreamWaitEvent (join)"));
     }
     return ok();
   }();
   (void)cuCtxSetCurrent(timed_[0].context);
   CUgraph graph = nullptr;
   CUresult ended = cuStreamEndCapture(streams_[0], &graph);
+  recorded_.clear();
   if (!enqueued) {
     if (graph)
       (void)cuGraphDestroy(graph);

@@ -6,7 +6,8 @@
 // order r + 1, r + 2, ..., r (its own rows last), each chunk a launch of
 // Weave's plain matmul (bench/matmul/matmul.mlir.in with `?` rows); each
 // finished chunk of another owner's rows goes to its slot on the owner by
-// a copy engine (cuMemcpyPeerAsync on a second stream, ordered by events),
+// a copy engine (cuMemcpyAsync between the two devices' pointers, on a second
+// stream, ordered by events),
 // so no SM stores over NVLink; the own chunk is written into the owner's
 // own slot; once every peer's copy into it has landed, the owner sums its
 // D slots in f32 in source order and rounds once (ce_sum.mlir.in): the
@@ -34,6 +35,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace weave::bench::mrs {
@@ -90,6 +92,8 @@ private:
   CopyEngineDesign() = default;
   Status bindAll(SymmetricHeap &heap, const DeviceBuffers &a,
                  const DeviceBuffers &b);
+  Status record(CUevent event, CUstream stream, const char *what);
+  Status wait(CUstream stream, CUevent event, const char *what);
 
   Team *team_ = nullptr;
   std::vector<TimedStream> timed_;
@@ -109,6 +113,7 @@ private:
   std::vector<std::vector<CUevent>> matmulDone_, copyDone_;
   std::vector<CUevent> sumDone_, join_;
   CUevent fork_ = nullptr;
+  std::unordered_set<CUevent> recorded_; ///< events recorded at least once
 };
 
 } // namespace weave::bench::mrs
