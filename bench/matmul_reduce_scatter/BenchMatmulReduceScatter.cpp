@@ -149,7 +149,8 @@ struct Result {
   // graph, and the copy variant's chunk matmuls alone (no copy, no sum).
   std::string ceStatus = "-";
   Comparison ceCheck;
-  std::optional<TimingResult> ceGraph, ceEager, directGraph, chunksOnly;
+  std::optional<TimingResult> ceGraph, ceEager, directGraph, chunksOnly,
+      copiesOnly;
   std::string ceNote;
 };
 
@@ -780,7 +781,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
         {CeVariant::Copy, CeParts{}, true, &r.ceGraph},
         {CeVariant::Copy, CeParts{}, false, &r.ceEager},
         {CeVariant::Direct, CeParts{}, true, &r.directGraph},
-        {CeVariant::Copy, CeParts{false, false}, true, &r.chunksOnly}};
+        {CeVariant::Copy, CeParts{false, false, true}, true, &r.chunksOnly},
+        {CeVariant::Copy, CeParts{true, false, false}, true, &r.copiesOnly}};
     for (const Timed &t : list) {
       mrs::CopyEngineDesign::Graph *graph = nullptr;
       if (t.graph && o.graphs) {
@@ -1039,6 +1041,7 @@ int main(int argc, char **argv) {
     Table ceTimes({"m_shard", "K", "N", "D", "dtype", "ours ms",
                    "local cuBLAS ms", "cuBLAS+NCCL ms", "CE graph ms",
                    "CE eager ms", "direct graph ms", "chunks only ms",
+                   "copies only ms",
                    "CE/local", "CE/ours", "NCCL/CE", "CE check"});
     for (const Result &r : results) {
       const Case &c = *r.c;
@@ -1047,7 +1050,8 @@ int main(int argc, char **argv) {
                       std::to_string(c.n), std::to_string(c.d),
                       dtypeName(c.dtype), ms(r.ours), ms(r.local), ms(r.nccl),
                       ms(r.ceGraph), ms(r.ceEager), ms(r.directGraph),
-                      ms(r.chunksOnly), ratio(r.ceGraph, r.local, share),
+                      ms(r.chunksOnly), ms(r.copiesOnly),
+                      ratio(r.ceGraph, r.local, share),
                       ratio(r.ceGraph, r.ours), ratio(r.nccl, r.ceGraph),
                       r.ceStatus == "ok" ? r.ceStatus + " (" +
                                                r.ceCheck.summary() + ")"
@@ -1064,7 +1068,8 @@ int main(int argc, char **argv) {
                 "member 0 (the team's time); eager: enqueued directly, the "
                 "longest member; direct: the chunks stored into the owners' "
                 "slots by the SMs (no copy); chunks only: the D chunk "
-                "matmuls alone (no copy, no sum; not a result).\n\n%s\n",
+                "matmuls alone (no copy, no sum; not a result); copies only: the "
+                "D - 1 copies per member alone (not a result).\n\n%s\n",
                 ceTimes.str().c_str());
   }
   std::printf("numerics: error against float64 at %d sampled positions per "

@@ -253,7 +253,8 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
                        "cuStreamWaitEvent (a direct chunk on the owner's "
                        "previous sum)"));
       }
-    WEAVE_TRY(matmul_->launch(steps[t - 1], streams_));
+    if (parts.matmuls)
+      WEAVE_TRY(matmul_->launch(steps[t - 1], streams_));
     for (size_t i = 0; i < local; ++i) {
       WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(record(matmulDone_[i][t - 1], streams_[i],

@@ -46,8 +46,9 @@ const char *ceVariantName(CeVariant v);
 /// What one iteration enqueues (the parts are for the breakdown: a run
 /// without the copies or the sum computes wrong outputs on purpose).
 struct CeParts {
-  bool copies = true; ///< the copy engines' moves (variant copy)
-  bool sum = true;    ///< the owner's sum
+  bool copies = true;   ///< the copy engines' moves (variant copy)
+  bool sum = true;      ///< the owner's sum
+  bool matmuls = true;  ///< the chunk matmuls
 };
 
 class CopyEngineDesign {

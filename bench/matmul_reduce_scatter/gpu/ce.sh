@@ -54,8 +54,8 @@ for d in ${TEAMS:-4 2}; do
   [ "${TORCH:-1}" = 1 ] && run ${TORCH_TIMEOUT:-100} "torch fused D=$d" env CUDA_VISIBLE_DEVICES=$vis PYTHONUNBUFFERED=1 python3 $C/bench/matmul_reduce_scatter/torch_fused.py --nproc $d --dtype all --iters 15 --shapes ${TORCH_SHAPES:-4096:4096@1024/1536/4096,7168:8192@4096,14336:8192@1024}
 done
 cat "$SUM"
-# The tables: the copy-engine notes and rows (16 columns), then PyTorch's
+# The tables: the copy-engine notes and rows (17 columns, the check's text has two more bars), then PyTorch's
 # (11 columns).
 grep -h "copy-engine design: [a-z]" "$LOG" | sort | uniq -c | head -12
-awk -F'|' 'NF == 18 && $2 ~ /^ *[0-9]+ *$/' "$LOG"
+awk -F'|' 'NF >= 19 && $2 ~ /^ *[0-9]+ *$/' "$LOG"
 awk -F'|' 'NF == 13 && $2 ~ /^ *[0-9]+ *$/ && $6 ~ /f16/' "$LOG"
