@@ -4,6 +4,7 @@
 //       [--m-shards 1024,...] [--dtype f16|bf16|all] [--devices D]
 //       [--iters N] [--warmup N] [--rounds R] [--check-only] [--no-nccl]
 //       [--samples N] [--seed S] [--timeout SECONDS] [--no-gate] [--no-graphs]
+//       [--ce]
 //
 // C = ReduceScatter_rows(A_d @ B_d) on a team of D: member d holds A_d
 // [D*m_shard, K] and B_d [K, N] and ends with rows [d*m_shard, (d+1)*m_shard)
@@ -43,6 +44,12 @@
 //                    ncclReduceScatter (sum) of it
 //    A loopback team's times are of D members sharing one GPU: no speed
 //    claim, except D = 1.
+//  - with --ce, the copy-engine design (CopyEngine.h) from
+//    DIR/ce_matmul_<dtype>_k<K>_n<N>.wbundle and
+//    DIR/ce_sum_<dtype>_d<D>_n<N>.wbundle: checked like ours (every
+//    element, NaN-poisoned buffers; also three iterations back to back and
+//    three graph replays) and timed in a second table (one CUDA graph over
+//    every device, direct launches, and its parts).
 //
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
