@@ -4,6 +4,7 @@
 //       [--m-shards 1024,...] [--dtype f16|bf16|all] [--devices D]
 //       [--iters N] [--warmup N] [--rounds R] [--check-only] [--no-nccl]
 //       [--samples N] [--seed S] [--timeout SECONDS] [--no-gate] [--no-graphs]
+//       [--ce]
 //
 // C = ReduceScatter_rows(A_d @ B_d) on a team of D: member d holds A_d
 // [D*m_shard, K] and B_d [K, N] and ends with rows [d*m_shard, (d+1)*m_shard)
@@ -43,6 +44,12 @@
 //                    ncclReduceScatter (sum) of it
 //    A loopback team's times are of D members sharing one GPU: no speed
 //    claim, except D = 1.
+//  - with --ce, the copy-engine design (CopyEngine.h) from
+//    DIR/ce_matmul_<dtype>_k<K>_n<N>.wbundle and
+//    DIR/ce_sum_<dtype>_d<D>_n<N>.wbundle: checked like ours (every
+//    element, NaN-poisoned buffers; also three iterations back to back and
+//    three graph replays) and timed in a second table (one CUDA graph over
+//    every device, direct launches, and its parts).
 //
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
@@ -57,6 +64,8 @@
 // run failed, 2 on a usage or bundle error; "SKIP:" without a GPU.
 //
 //===----------------------------------------------------------------------===//
+
+#include "CopyEngine.h"
 
 #include "weave/bench/Args.h"
 #include "weave/bench/Cublas.h"
@@ -106,6 +115,7 @@ struct Options : CommonOptions {
   bool nccl = WEAVE_BENCH_HAVE_NCCL;
   int samples = 1024; ///< float64 positions per member
   bool graphs = true;  ///< time replays of CUDA graphs
+  bool ce = false;     ///< also the copy-engine design (CopyEngine.h)
 };
 
 struct Case {
@@ -141,6 +151,14 @@ struct Result {
   bool ncclReal = false; ///< the NCCL numbers come from NCCL itself
   std::optional<TimingResult> ours, local, plain, nccl;
   std::string plainNote;
+  // The copy-engine design (--ce): its check, and its times: the copy
+  // variant in a graph and enqueued directly, the direct variant in a
+  // graph, and the copy variant's chunk matmuls alone (no copy, no sum).
+  std::string ceStatus = "-";
+  Comparison ceCheck;
+  std::optional<TimingResult> ceGraph, ceEager, directGraph, chunksOnly,
+      copiesOnly;
+  std::string ceNote;
 };
 
 void usage(FILE *out) {
@@ -150,7 +168,7 @@ void usage(FILE *out) {
       "       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]\n"
       "       [--rounds R] [--check-only] [--no-nccl] [--samples N] "
       "[--seed S]\n"
-      "       [--timeout SECONDS] [--no-gate] [--no-graphs]\n"
+      "       [--timeout SECONDS] [--no-gate] [--no-graphs] [--ce]\n"
       "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle and "
       "DIR/matmul_reduce_scatter_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (at every "
       "--m-shards)\n(default DIR: %s) on a team of D (GPUs, or WEAVE_LOOPBACK_TEAM=D on "
@@ -181,6 +199,8 @@ Options parseOptions(int argc, char **argv) {
       o.nccl = false;
     } else if (key == "--no-graphs") {
       o.graphs = false;
+    } else if (key == "--ce") {
+      o.ce = true;
     } else {
       return false;
     }
@@ -587,6 +607,90 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     }
   }
   r.status = correct ? "ok" : "WRONG";
+
+  // The copy-engine design (--ce): its bundles beside the fused ones.
+  using mrs::CeParts;
+  using mrs::CeVariant;
+  std::unique_ptr<mrs::CopyEngineDesign> ce;
+  // Every member's c of the design against the reference above.
+  auto checkCe = [&](const std::string &what) -> Status {
+    bool good = true;
+    for (size_t i = 0; i < local; ++i) {
+      uint32_t d = team.rankOf(i);
+      WEAVE_TRY(ce->out().download(i, got.data()));
+      parallelChunks(c.m * c.n, [&](unsigned, size_t begin, size_t end) {
+        for (size_t e = begin; e < end; ++e) {
+          double sum = 0;
+          for (int64_t s = 0; s < c.d; ++s)
+            sum += toFloat(c.dtype, partials[s][d * c.m * c.n + e]);
+          ref[e] = fromFloat(c.dtype, static_cast<float>(sum));
+        }
+      });
+      Comparison cmp = compare(c.dtype, got.data(), ref.data(), got.size(),
+                               tolerance);
+      if (!cmp.passed) {
+        std::fprintf(stderr, "%s: %s: copy-engine design, %s: rank %u: %s\n",
+                     kProgram, label.c_str(), what.c_str(), d,
+                     cmp.summary().c_str());
+        good = false;
+      }
+      if (cmp.relFrobenius >= r.ceCheck.relFrobenius)
+        r.ceCheck = cmp;
+    }
+    if (!good && r.ceStatus.rfind("WRONG", 0) != 0)
+      r.ceStatus = "WRONG (" + what + ")";
+    return ok();
+  };
+  if (o.ce) {
+    std::string dir = o.bundleDir + "/";
+    std::string mmPath = dir + "ce_matmul_" + dtype + "_k" +
+                         std::to_string(c.k) + "_n" + std::to_string(c.n) +
+                         ".wbundle";
+    std::string sumPath = dir + "ce_sum_" + dtype + "_d" + std::to_string(c.d) +
+                          "_n" + std::to_string(c.n) + ".wbundle";
+    Expected<Bundle> mm = readBundleFile(mmPath);
+    Expected<Bundle> sum = readBundleFile(sumPath);
+    Expected<std::unique_ptr<mrs::CopyEngineDesign>> made =
+        mm && sum ? mrs::CopyEngineDesign::create(
+                        team, heap, ctx.timed, std::move(*mm), std::move(*sum),
+                        c.dtype, c.d, c.m, c.k, c.n, a->args(), b->args())
+                  : Expected<std::unique_ptr<mrs::CopyEngineDesign>>(
+                        (mm ? sum.error() : mm.error()));
+    if (!made) {
+      r.ceStatus = "ERROR";
+      r.ceNote = made.error().toString();
+      std::fprintf(stderr, "%s: %s: copy-engine design: %s\n", kProgram,
+                   label.c_str(), r.ceNote.c_str());
+    } else {
+      ce = std::move(*made);
+      r.ceStatus = "ok";
+      // Each variant once from NaN-poisoned buffers, then three back to
+      // back with no host synchronization. A failure here is the design's
+      // (reported in its table), not the fused kernel's case.
+      Status checked = [&]() -> Status {
+        for (CeVariant v : {CeVariant::Copy, CeVariant::Direct})
+          for (int times : {1, 3}) {
+            WEAVE_TRY(ce->poison());
+            for (int t = 0; t < times; ++t)
+              WEAVE_TRY(ce->enqueue(v, CeParts{}));
+            WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+            WEAVE_TRY(checkCe(std::string(mrs::ceVariantName(v)) + " x" +
+                              std::to_string(times)));
+          }
+        return ok();
+      }();
+      if (!checked) {
+        if (checked.error().code() == ErrorCode::Timeout)
+          abandon(kProgram, label + ": " + checked.error().toString());
+        r.ceStatus = "ERROR";
+        r.ceNote = checked.error().toString();
+        std::fprintf(stderr, "%s: %s: copy-engine design: %s\n", kProgram,
+                     label.c_str(), r.ceNote.c_str());
+        TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+        ce.reset();
+      }
+    }
+  }
   if (o.checkOnly)
     return r;
 
@@ -669,6 +773,57 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     results.push_back(&r.nccl);
   }
 #endif
+  // The copy-engine design's timers: graphs over every device, captured
+  // once (a capture that fails is reported and timed enqueued directly).
+  std::vector<std::unique_ptr<mrs::CopyEngineDesign::Graph>> ceGraphs;
+  mrs::CopyEngineDesign::Graph *copyGraph = nullptr;
+  if (ce && r.ceStatus == "ok") {
+    struct Timed {
+      CeVariant v;
+      CeParts parts;
+      bool graph;
+      std::optional<TimingResult> *into;
+    };
+    std::vector<Timed> list{
+        {CeVariant::Copy, CeParts{}, true, &r.ceGraph},
+        {CeVariant::Copy, CeParts{}, false, &r.ceEager},
+        {CeVariant::Direct, CeParts{}, true, &r.directGraph},
+        {CeVariant::Copy, CeParts{false, false, true}, true, &r.chunksOnly},
+        {CeVariant::Copy, CeParts{true, false, false}, true, &r.copiesOnly}};
+    for (const Timed &t : list) {
+      mrs::CopyEngineDesign::Graph *graph = nullptr;
+      if (t.graph && o.graphs) {
+        Expected<std::unique_ptr<mrs::CopyEngineDesign::Graph>> g =
+            ce->capture(t.v, t.parts);
+        if (g) {
+          ceGraphs.push_back(std::move(*g));
+          graph = ceGraphs.back().get();
+          if (t.into == &r.ceGraph)
+            copyGraph = graph;
+        } else if (r.ceNote.empty()) {
+          r.ceNote = "graph capture failed, timed enqueued directly: " +
+                     g.error().toString();
+          std::fprintf(stderr, "%s: %s: %s\n", kProgram, label.c_str(),
+                       r.ceNote.c_str());
+        }
+      }
+      mrs::CopyEngineDesign *design = ce.get();
+      if (graph)
+        timers.push_back([&o, graph]() {
+          return timeIterations({graph->stream()},
+                                [graph](int) { return graph->launch(); },
+                                o.timing);
+        });
+      else
+        timers.push_back([&o, &ctx, design, t]() {
+          return timeIterations(
+              ctx.timed,
+              [design, t](int) { return design->enqueue(t.v, t.parts); },
+              o.timing);
+        });
+      results.push_back(t.into);
+    }
+  }
   Expected<std::vector<TimingResult>> timings = timeInRounds(o.rounds, timers);
   if (!timings)
     return fail(timings.error());
@@ -695,6 +850,21 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       std::fprintf(stderr, "%s: %s: after the timed launches: %s\n", kProgram,
                    label.c_str(), again.summary().c_str());
       r.status = "WRONG (timed)";
+    }
+  }
+  // The copy-engine design again after its timings: three graph replays
+  // back to back (when it has a graph), from poisoned buffers.
+  if (ce && r.ceStatus == "ok" && copyGraph) {
+    Status replayed = [&]() -> Status {
+      WEAVE_TRY(ce->poison());
+      for (int t = 0; t < 3; ++t)
+        WEAVE_TRY(copyGraph->launch());
+      WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+      return checkCe("copy graph x3");
+    }();
+    if (!replayed) {
+      r.ceStatus = "ERROR (graph replays)";
+      r.ceNote = replayed.error().toString();
     }
   }
   return r;
@@ -831,7 +1001,7 @@ int main(int argc, char **argv) {
   Table numerics({"m_shard", "K", "N", "D", "dtype", "fused rel err", "fused max |err|",
                   "NCCL-path rel err", "NCCL-path max |err|", "NCCL path",
                   "check vs cuBLAS partials"});
-  int wrong = 0;
+  int wrong = 0, wrongCe = 0;
   for (const Result &r : results) {
     const Case &c = *r.c;
     wrong += r.status != "ok";
@@ -874,13 +1044,52 @@ int main(int argc, char **argv) {
                     : "");
     std::printf("%s\n", times.str().c_str());
   }
+  if (o.ce) {
+    Table ceTimes({"m_shard", "K", "N", "D", "dtype", "ours ms",
+                   "local cuBLAS ms", "cuBLAS+NCCL ms", "CE graph ms",
+                   "CE eager ms", "direct graph ms", "chunks only ms",
+                   "copies only ms",
+                   "CE/local", "CE/ours", "NCCL/CE", "CE check"});
+    for (const Result &r : results) {
+      const Case &c = *r.c;
+      wrongCe += r.ceStatus != "ok";
+      ceTimes.addRow({std::to_string(c.m), std::to_string(c.k),
+                      std::to_string(c.n), std::to_string(c.d),
+                      dtypeName(c.dtype), ms(r.ours), ms(r.local), ms(r.nccl),
+                      ms(r.ceGraph), ms(r.ceEager), ms(r.directGraph),
+                      ms(r.chunksOnly), ms(r.copiesOnly),
+                      ratio(r.ceGraph, r.local, share),
+                      ratio(r.ceGraph, r.ours), ratio(r.nccl, r.ceGraph),
+                      r.ceStatus == "ok" ? r.ceStatus + " (" +
+                                               r.ceCheck.summary() + ")"
+                                         : r.ceStatus});
+      if (!r.ceNote.empty())
+        std::printf("m_shard %lld K %lld N %lld %s: copy-engine design: %s\n",
+                    static_cast<long long>(c.m), static_cast<long long>(c.k),
+                    static_cast<long long>(c.n), dtypeName(c.dtype),
+                    r.ceNote.c_str());
+    }
+    std::printf("copy-engine design (--ce, CopyEngine.h): CE = chunk matmuls "
+                "(own last) + copy-engine copies to the owners + the owners' "
+                "sum; graph: one CUDA graph over every device, launched on "
+                "member 0 (the team's time); eager: enqueued directly, the "
+                "longest member; direct: the chunks stored into the owners' "
+                "slots by the SMs (no copy); chunks only: the D chunk "
+                "matmuls alone (no copy, no sum; not a result); copies only: the "
+                "D - 1 copies per member alone (not a result).\n\n%s\n",
+                ceTimes.str().c_str());
+  }
   std::printf("numerics: error against float64 at %d sampled positions per "
               "member (rel err: ||x - exact|| / ||exact|| over the samples). "
               "fused: partials rounded to the dtype, summed in f32, rounded once. NCCL path: "
               "cuBLAS partials rounded to the dtype, summed in the dtype in "
               "ring order (rounded after every addition).\n\n%s",
               o.samples, numerics.str().c_str());
-  std::printf("%s: %zu case(s), %d wrong or failed\n", kProgram,
-              results.size(), wrong);
-  return wrong ? 1 : 0;
+  std::printf("%s: %zu case(s), %d wrong or failed%s\n", kProgram,
+              results.size(), wrong,
+              o.ce ? strprintf("; copy-engine design: %d wrong or failed",
+                               wrongCe)
+                         .c_str()
+                   : "");
+  return wrong || wrongCe ? 1 : 0;
 }

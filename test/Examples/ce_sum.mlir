@@ -1,0 +1,30 @@
+// The owner's sum of the copy-engine GEMM + reduce-scatter
+// (bench/matmul_reduce_scatter/ce_sum.mlir.in, `weave_bench_matmul_reduce_scatter
+// --ce`): one 16-byte load per source slot, all D of a vector unrolled (in
+// flight together, before any addition is rounded), the sum rounded once
+// (four cvt.rn of two lanes each) into one 16-byte store; no call; the trap
+// for too few slot rows.
+// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g' %weave_src_root/bench/matmul_reduce_scatter/ce_sum.mlir.in > %t.d2.mlir
+// RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=D2
+// RUN: sed -e 's/@D@/4/g; s/@T@/bf16/g; s/@COLS@/8192/g' %weave_src_root/bench/matmul_reduce_scatter/ce_sum.mlir.in > %t.d4.mlir
+// RUN: weavec %t.d4.mlir --emit=ptx | FileCheck %s --check-prefix=D4
+
+// D2: .visible .entry ce_sum(
+// D2-NOT: call
+// D2-COUNT-2: ld.global.v4.b32
+// D2-NOT: ld.global
+// D2-COUNT-4: cvt.rn.f16x2.f32
+// D2-NOT: cvt.rn
+// D2: st.global.v4.b32
+// D2-NOT: st.global
+// D2: trap;
+
+// D4: .visible .entry ce_sum(
+// D4-NOT: call
+// D4-COUNT-4: ld.global.v4.b32
+// D4-NOT: ld.global
+// D4-COUNT-4: cvt.rn.bf16x2.f32
+// D4-NOT: cvt.rn
+// D4: st.global.v4.b32
+// D4-NOT: st.global
+// D4: trap;
