@@ -1310,8 +1310,9 @@ private:
     // The words' loads keep the element's alignment (two 16-bit loads for
     // bf16, issued back to back) even where the source is 4-byte aligned: a
     // branch to a 32-bit load, as storePacketWord has, cost ll_all_to_all_v
-    // (bf16, D = 4) 0.2-0.4 us: its loop over the peers was no longer
-    // unrolled (docs/PERF.md, issue #30, seventh session).
+    // (bf16, D = 4) 0.2-0.4 us, and with it LLVM no longer unrolled the
+    // kernel's loop over its peers (the arm took the loop past the
+    // full-unroll threshold); docs/PERF.md, issue #30, seventh session.
     buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
               [&](OpBuilder &b, Value i) {
                 Value from = LLVM::GEPOp::create(b, loc, source.getType(), i32,
