@@ -49,6 +49,9 @@ gpu.func @put_packets(%src: memref<64xbf16>, %lines: memref<32xi64, #weave.symme
 //  CHECK-NEXT:   %[[WORD:.*]] = llvm.trunc %[[P]] : i64 to i32
 //  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 //  CHECK-NEXT:   llvm.store %[[WORD]], %[[TO]] {alignment = 4 : i64} : i32, !llvm.ptr
+// f32 words are always 4-byte aligned: no test of the target's alignment.
+//   CHECK-NOT:   llvm.ptrtoint
+//       CHECK:   llvm.return
 // With a timeout, the spin reads the global timer and reports the packet.
 // TIMEOUT:       @[[$FMT:printfFormat_[0-9]+]]("weave: read_packets timed out after 1000 ns in kernel 'read_packets' at {{.*}}packet %lu expected flag %u, observed %u
 // TIMEOUT-LABEL: llvm.func @read_packets
@@ -110,22 +113,75 @@ gpu.func @put_packets_bytes(%src: memref<7xi8>, %lines: memref<2xi64, #weave.sym
 // The reader of a partial word (the scope's last thread, first) spins on
 // it like on the others and stores only the data's element: a 16-bit
 // store, nothing past the target; then the loop over the whole words.
+// Each whole word: one 32-bit store where the target's start (not the
+// word's address: the same for every thread) is 4-byte aligned at run time,
+// else the word's two 16-bit halves, low half first (bf16 data may start at
+// any element: the all-to-all-v's parts).
 // CHECK-LABEL: llvm.func @read_packets_partial
+//       CHECK:   %[[DST:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, bf16
 //       CHECK:   llvm.cond_br %{{.*}}, ^[[PART:bb[0-9]+]], ^[[AFTER:bb[0-9]+]]
 //       CHECK: ^[[PART]]:
 //       CHECK:   "ld.relaxed.sys.global.u64 $0, [$1];"
-//       CHECK:   %[[BASE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+//       CHECK:   %[[BASE:.*]] = llvm.getelementptr %[[DST]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 //  CHECK-NEXT:   %[[ELT:.*]] = llvm.trunc %{{.*}} : i64 to i16
 //  CHECK-NEXT:   llvm.store %[[ELT]], %[[BASE]] {alignment = 2 : i64} : i16, !llvm.ptr
 //  CHECK-NEXT:   llvm.br ^[[AFTER]]
 //       CHECK: ^[[AFTER]]:
 //  CHECK-NEXT:   llvm.icmp "ult"
 //       CHECK:   "ld.relaxed.sys.global.u64 $0, [$1];"
-//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : i32, !llvm.ptr
-//   CHECK-NOT:   : i16, !llvm.ptr
+//       CHECK:   llvm.cond_br %{{.*}}, ^[[DONE:bb[0-9]+]], ^{{bb[0-9]+}}
+//  CHECK-NEXT: ^[[DONE]]:
+//  CHECK-NEXT:   %[[WORD:.*]] = llvm.trunc %{{.*}} : i64 to i32
+//  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %[[DST]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+//  CHECK-NEXT:   %[[THREE:.*]] = llvm.mlir.constant(3 : i64) : i64
+//  CHECK-NEXT:   %[[ADDR:.*]] = llvm.ptrtoint %[[DST]] : !llvm.ptr to i64
+//  CHECK-NEXT:   %[[LOW:.*]] = llvm.and %[[ADDR]], %[[THREE]] : i64
+//  CHECK-NEXT:   %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+//  CHECK-NEXT:   %[[ALIGNED:.*]] = llvm.icmp "eq" %[[LOW]], %[[ZERO]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[ALIGNED]], ^[[WIDE:bb[0-9]+]], ^[[NARROW:bb[0-9]+]]
+//  CHECK-NEXT: ^[[WIDE]]:
+//  CHECK-NEXT:   llvm.store %[[WORD]], %[[TO]] {alignment = 4 : i64} : i32, !llvm.ptr
+//  CHECK-NEXT:   llvm.br ^[[NEXT:bb[0-9]+]]
+//  CHECK-NEXT: ^[[NARROW]]:
+//  CHECK-NEXT:   %[[LO:.*]] = llvm.trunc %[[WORD]] : i32 to i16
+//  CHECK-NEXT:   llvm.store %[[LO]], %[[TO]] {alignment = 2 : i64} : i16, !llvm.ptr
+//  CHECK-NEXT:   %[[TO2:.*]] = llvm.getelementptr %[[TO]][1] : (!llvm.ptr) -> !llvm.ptr, i16
+//  CHECK-NEXT:   %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
+//  CHECK-NEXT:   %[[HIGH:.*]] = llvm.lshr %[[WORD]], %[[SIXTEEN]] : i32
+//  CHECK-NEXT:   %[[HI:.*]] = llvm.trunc %[[HIGH]] : i32 to i16
+//  CHECK-NEXT:   llvm.store %[[HI]], %[[TO2]] {alignment = 2 : i64} : i16, !llvm.ptr
+//  CHECK-NEXT:   llvm.br ^[[NEXT]]
+//  CHECK-NEXT: ^[[NEXT]]:
+//   CHECK-NOT:   llvm.store
 //       CHECK:   llvm.return
 gpu.func @read_packets_partial(%lines: memref<3xi64, #weave.symmetric>, %flag: i32, %dst: memref<5xbf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
   weave.read_packets %lines, %flag into %dst : memref<3xi64, #weave.symmetric> -> memref<5xbf16>
+  gpu.return
+}
+
+// Bytes: a whole word whose target is not 4-byte aligned is stored as its
+// four bytes, lowest first.
+// CHECK-LABEL: llvm.func @read_packets_bytes
+//       CHECK:   llvm.ptrtoint
+//       CHECK:   llvm.cond_br %{{.*}}, ^[[WIDE:bb[0-9]+]], ^[[NARROW:bb[0-9]+]]
+//  CHECK-NEXT: ^[[WIDE]]:
+//  CHECK-NEXT:   llvm.store %[[WORD:.*]], %[[TO:.*]] {alignment = 4 : i64} : i32, !llvm.ptr
+//       CHECK: ^[[NARROW]]:
+//  CHECK-NEXT:   %[[B0:.*]] = llvm.trunc %[[WORD]] : i32 to i8
+//  CHECK-NEXT:   llvm.store %[[B0]], %[[TO]] {alignment = 1 : i64} : i8, !llvm.ptr
+//       CHECK:   llvm.mlir.constant(8 : i32) : i32
+//       CHECK:   llvm.store %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr
+//       CHECK:   llvm.mlir.constant(16 : i32) : i32
+//       CHECK:   llvm.store %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr
+//       CHECK:   %[[SHIFT:.*]] = llvm.mlir.constant(24 : i32) : i32
+//  CHECK-NEXT:   %[[HIGH:.*]] = llvm.lshr %[[WORD]], %[[SHIFT]] : i32
+//  CHECK-NEXT:   %[[B3:.*]] = llvm.trunc %[[HIGH]] : i32 to i8
+//  CHECK-NEXT:   llvm.store %[[B3]], %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr
+//  CHECK-NEXT:   llvm.br
+//   CHECK-NOT:   llvm.store
+//       CHECK:   llvm.return
+gpu.func @read_packets_bytes(%lines: memref<2xi64, #weave.symmetric>, %flag: i32, %dst: memref<8xi8>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 2>, grid = [1, 1, 1], block = [128, 1, 1]>} {
+  weave.read_packets %lines, %flag into %dst : memref<2xi64, #weave.symmetric> -> memref<8xi8>
   gpu.return
 }
 

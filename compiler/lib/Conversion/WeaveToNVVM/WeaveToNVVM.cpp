@@ -462,6 +462,61 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
                                   b.getI32IntegerAttr(value));
 }
 
+/// Stores the 32-bit `word` at `to`, the start of a packet copy's whole
+/// words at `start` plus a multiple of 4, of data of `element`-byte
+/// elements. Elements of 4 bytes or more: one store. Smaller ones leave
+/// the word's store only the element's alignment, which the NVPTX backend
+/// splits into 4 / element stores: where `start` is 4-byte aligned at run
+/// time, one 32-bit store instead. The branch is the same for every thread
+/// of the copy (`start` is the copy's target), and it is taken per word in
+/// the loop body, not around two loops: two loops (and two spins) per copy
+/// left the all-to-all-v's loop over its peers rolled (LLVM's full-unroll
+/// threshold). The packet reads of ll_all_reduce and ll_reduce_scatter
+/// (bf16, 4 KB-256 KB) took 0.1-0.2 us less with it; the other packet
+/// kernels, as fast as before (docs/PERF.md, issue #30, seventh session).
+/// The narrow arm's stores are written out, element by element, rather
+/// than left to the backend as one underaligned store: LLVM may not merge
+/// them with the wide arm's store into one of the smaller alignment.
+void storePacketWord(ConversionPatternRewriter &rewriter, Location loc,
+                     Value word, Value to, Value start, unsigned element) {
+  if (element >= 4) {
+    LLVM::StoreOp::create(rewriter, loc, word, to, /*alignment=*/4);
+    return;
+  }
+  Value low = LLVM::AndOp::create(
+      rewriter, loc,
+      LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), start),
+      i64Constant(rewriter, loc, 3));
+  Value aligned = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       low, i64Constant(rewriter, loc, 0));
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *wide = rewriter.createBlock(after);
+  Block *narrow = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, aligned, wide, narrow);
+  rewriter.setInsertionPointToEnd(wide);
+  LLVM::StoreOp::create(rewriter, loc, word, to, /*alignment=*/4);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToEnd(narrow);
+  Type piece = rewriter.getIntegerType(8 * element);
+  for (unsigned k = 0; k < 4 / element; ++k) {
+    Value at = k == 0 ? to
+                      : Value(LLVM::GEPOp::create(
+                            rewriter, loc, to.getType(), piece, to,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)}));
+    Value bits = k == 0 ? word
+                        : Value(LLVM::LShrOp::create(
+                              rewriter, loc, word,
+                              i32Constant(rewriter, loc, 8 * element * k)));
+    LLVM::StoreOp::create(rewriter, loc,
+                          LLVM::TruncOp::create(rewriter, loc, piece, bits), at,
+                          element);
+  }
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToStart(after);
+}
+
 /// The top bit of a barrier counter: every barrier adds exactly 2^31 to it.
 constexpr int64_t kBarrierPhaseBit = 0x80000000;
 
@@ -853,7 +908,6 @@ struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
         packetSplit(rewriter, loc, op, targetType, adaptor.getTarget(),
                     packetsType, adaptor.getPackets());
     unsigned element = targetType.getElementTypeBitWidth() / 8;
-    unsigned align = std::min(4u, element);
     Value flag = adaptor.getFlag();
     CopyThreads threads = copyThreads(rewriter, loc, op.getScope());
     // Packet i, once its flag is `flag`.
@@ -928,7 +982,7 @@ struct ReadPacketsOpLowering : public SpinningOpLowering<ReadPacketsOp> {
                     LLVM::TruncOp::create(rewriter, loc, i32, spinOn(i));
                 Value to = LLVM::GEPOp::create(rewriter, loc, target.getType(),
                                                i32, target, ValueRange{i});
-                LLVM::StoreOp::create(rewriter, loc, word, to, align);
+                storePacketWord(rewriter, loc, word, to, target, element);
               });
     rewriter.eraseOp(op);
     return success();
@@ -1253,6 +1307,12 @@ private:
                 }
                 send(rewriter, split.whole, word);
               });
+    // The words' loads keep the element's alignment (two 16-bit loads for
+    // bf16, issued back to back) even where the source is 4-byte aligned: a
+    // branch to a 32-bit load, as storePacketWord has, cost ll_all_to_all_v
+    // (bf16, D = 4) 0.2-0.4 us, and with it LLVM no longer unrolled the
+    // kernel's loop over its peers (the arm took the loop past the
+    // full-unroll threshold); docs/PERF.md, issue #30, seventh session.
     buildLoop(rewriter, loc, threads.index, split.whole, threads.count,
               [&](OpBuilder &b, Value i) {
                 Value from = LLVM::GEPOp::create(b, loc, source.getType(), i32,
