@@ -38,4 +38,14 @@
 // overwrites rows a peer still loads.
 // RUN: sed -e '/weave.semaphore_wait %%done, %%peers_done/d' %t.mlir > %t.done.mlir
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 %t.done.mlir 2>&1 | FileCheck %s --check-prefix=DONE
-// DONE: error: race: {{(the pipeline's TMA load by member [01] \(launch 0, pipeline producer\) reads .* while a put \(remote write\) by member [01] \(launch 1\)|a put \(remote write\) by member [01] \(launch 1\) writes .* while the pipeline's TMA load by member [01] \(launch 0, pipeline producer\))}}
+// DONE: error: race: {{(the pipeline's TMA load by member [0-9] \(launch 0, pipeline producer\) reads .* while a put \(remote write\) by member [0-9] \(launch 1\)|a put \(remote write\) by member [0-9] \(launch 1\) writes .* while the pipeline's TMA load by member [0-9] \(launch 0, pipeline producer\))}}
+//
+// A push that waits for one `done` per block and launch instead of one per
+// block of each of the D - 1 peers (the same at D = 2): at D = 3 it passes
+// once one peer has ended and overwrites rows the other still loads.
+// RUN: weave-ops source all_gather_matmul --team-size 3 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.gen3.mlir
+// RUN: sed -e 's/%%push = arith.constant [0-9]* : index/%%push = arith.constant 1 : index/' -e 's/%%rot = arith.constant [0-9]* : index/%%rot = arith.constant 0 : index/' -e 's/k_rotation = [0-9]* : i64/k_rotation = 0 : i64/' %t.gen3.mlir > %t.three.mlir
+// RUN: weavec --check-protocol --team-size 3 --check-grid 1,2,3 --check-shape a=768x256 --check-shape c=768x512 %t.three.mlir | FileCheck %s --check-prefix=PUSH3
+// PUSH3: protocol check passed: {{[0-9]+}} kernels, team sizes 3, grids 1,2,3, 2 launches
+// RUN: sed -e 's/%%peers_done = arith.muli %%reads_done, %%n_minus_1_32 : i32/%%peers_done = arith.muli %%reads_done, %%one : i32/' %t.three.mlir > %t.peers.mlir
+// RUN: not weavec --check-protocol --team-size 3 --check-shape a=768x256 --check-shape c=768x512 %t.peers.mlir 2>&1 | FileCheck %s --check-prefix=DONE
