@@ -396,10 +396,30 @@ struct CopyHistory {
 
 constexpr int64_t kPageBytes = 1 << 16;
 
+/// A semaphore counter. `vc` joins every signal since the last `set`; `log`
+/// keeps, per add, the value it made, who made it (agent and its stamp) and
+/// the join of the signals up to it, so that a wait can synchronize with
+/// the add it needed rather than with every add so far (Exec::execWait).
 struct Counter {
   uint32_t value = 0;
   VC vc;
+  struct Entry {
+    uint32_t value;
+    int agent;
+    uint32_t stamp;
+    VC upTo;
+  };
+  std::vector<Entry> log;
+  /// The value and clock before log[0]: the last `set`, or entries folded
+  /// away once the log grew past kCounterLog.
+  uint32_t baseValue = 0;
+  VC base;
 };
+
+/// Adds a counter remembers individually; older ones are folded into its
+/// base (a wait that needs one of them then joins all of them: fewer races
+/// found, never more).
+constexpr size_t kCounterLog = 1024;
 
 struct BarrierRound {
   std::vector<int> arrived; ///< agent ids
@@ -878,6 +898,10 @@ struct Exec {
                        const std::vector<int> &mask, Value stored);
   Result execSignal(SemaphoreSignalOp op, const std::vector<int> &mask);
   Result execWait(SemaphoreWaitOp op, const std::vector<int> &mask);
+  /// What a passing wait for `target` on `c` synchronizes with.
+  const VC &acquiredBy(const Counter &c, bool eq, bool wrap,
+                       uint32_t target) const;
+  void logCounter(Counter &c);
   Result execBarrier(BarrierOp op, const std::vector<int> &mask);
   Result execCopy(Operation *op, Value src, Value srcDev, Value dst,
                   Value dstDev, CopyScope scope, Value sig, Value sigIdx,
@@ -1328,12 +1352,56 @@ void Exec::signalCounter(int member, int sem, int64_t idx, int64_t value,
                          bool setMode) {
   Counter &c = w.counters[{member, sem, idx}];
   if (setMode) {
+    // A plain store starts a new release sequence: waits that read it or
+    // a later add synchronize with it, not with the adds before it.
     c.value = (uint32_t)value;
     c.vc = a.clock;
-  } else {
-    c.value += (uint32_t)value;
-    c.vc.join(a.clock);
+    c.log.clear();
+    c.baseValue = c.value;
+    c.base = a.clock;
+    return;
   }
+  c.value += (uint32_t)value;
+  c.vc.join(a.clock);
+  logCounter(c);
+}
+
+void Exec::logCounter(Counter &c) {
+  if (c.log.size() >= kCounterLog) {
+    size_t fold = kCounterLog / 2;
+    c.baseValue = c.log[fold - 1].value;
+    c.base = std::move(c.log[fold - 1].upTo);
+    c.log.erase(c.log.begin(), c.log.begin() + fold);
+  }
+  c.log.push_back({c.value, a.id, a.now(), c.vc});
+}
+
+const VC &Exec::acquiredBy(const Counter &c, bool eq, bool wrap,
+                           uint32_t target) const {
+  // A passing wait reads some value of the counter and synchronizes with
+  // the adds up to the one that wrote it (a release sequence of atomic
+  // adds), not with the adds after it. It may read the first value that
+  // satisfies it, unless it already knows (happens after) a later add:
+  // coherence then forbids reading an older value. Joining every add so
+  // far, as the interleaving happened to run them, hid a wait whose target
+  // was too low whenever the missing adds came before the wait in the
+  // schedule (the all-gather matmul's PUSH mode waiting for 1 add instead
+  // of one per block: the other blocks' puts raced with the reads).
+  int floor = -1;
+  for (int j = (int)c.log.size() - 1; j >= 0; --j)
+    if (c.log[j].agent >= 0 && a.clock.get(c.log[j].agent) >= c.log[j].stamp) {
+      floor = j;
+      break;
+    }
+  for (int j = floor; j < (int)c.log.size(); ++j) {
+    uint32_t value = j < 0 ? c.baseValue : c.log[j].value;
+    bool ok = eq     ? value == target
+              : wrap ? (int32_t)(uint32_t)(value - target) >= 0
+                     : value >= target;
+    if (ok)
+      return j < 0 ? c.base : c.log[j].upTo;
+  }
+  return c.vc;
 }
 
 Exec::Result Exec::execSignal(SemaphoreSignalOp op,
@@ -1441,9 +1509,14 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
                          (op.getDecrement() ? " and decremented" : "");
       return Block;
     }
-    a.clock.join(c.vc);
-    if (op.getDecrement())
+    if (op.getDecrement()) {
+      // The decrement is a read-modify-write: it reads the latest value.
+      a.clock.join(c.vc);
       c.value -= v;
+      logCounter(c);
+    } else {
+      a.clock.join(acquiredBy(c, eq, wrap, v));
+    }
   }
   a.laneProgress = 0;
   a.blocked = false;
