@@ -174,7 +174,6 @@ Options parseOptions(int argc, char **argv) {
 /// for ready targets that wrap to 0 and launch E + 1 for a done target
 /// that wraps to 0: an unsigned comparison would pass early (wrong
 /// results), a 32-bit launch count would give another epoch (a hang).
-Status check(CUresult result, const char *what);
 
 Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
                      Kernel &kernel, const SemaphoreArray &ready,
@@ -209,12 +208,12 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
     uint32_t doneCount =
         uint32_t(push ? ended * uint64_t(c.d - 1) : ended);
     WEAVE_TRY(team.device(i).makeCurrent());
-    WEAVE_TRY(check(cuMemcpyHtoD(heap.localPointer(ready, i), counters.data(),
+    WEAVE_TRY(checkDriver(cuMemcpyHtoD(heap.localPointer(ready, i), counters.data(),
                                  counters.size() * 4),
                     "presetting ready"));
-    WEAVE_TRY(check(cuMemcpyHtoD(heap.localPointer(done, i), &doneCount, 4),
+    WEAVE_TRY(checkDriver(cuMemcpyHtoD(heap.localPointer(done, i), &doneCount, 4),
                     "presetting done"));
-    WEAVE_TRY(check(cuMemcpyHtoD(launches.pointer(i), &ended, 8),
+    WEAVE_TRY(checkDriver(cuMemcpyHtoD(launches.pointer(i), &ended, 8),
                     "presetting the launch count"));
   }
   return ok();
@@ -325,15 +324,6 @@ struct Context {
   std::vector<TimedStream> timed;
 };
 
-Status check(CUresult result, const char *what) {
-  if (result == CUDA_SUCCESS)
-    return ok();
-  const char *name = "?";
-  cuGetErrorName(result, &name);
-  return Error(ErrorCode::DriverError,
-               std::string(what) + " failed with " + name);
-}
-
 /// Runs one case on every device: setup, check, timings.
 Result runCase(const Options &o, const Case &c, Context &ctx) {
   Result r;
@@ -411,26 +401,26 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(team.device(i).makeCurrent());
     CUdeviceptr localA = heap.localPointer(*a, i);
     uint32_t rank = team.rankOf(i);
-    TRY(check(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
+    TRY(checkDriver(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
               "poisoning a"));
-    TRY(check(
+    TRY(checkDriver(
         cuMemsetD16Async(out->pointer(i), kPoison16, rows * c.n, streams[i]),
         "poisoning c"));
-    TRY(check(
+    TRY(checkDriver(
         cuMemsetD16Async(ref->pointer(i), kPoison16, rows * c.n, streams[i]),
         "poisoning the reference"));
-    TRY(check(cuMemcpyDtoDAsync(localA + rank * shardBytes, shard->pointer(i),
+    TRY(checkDriver(cuMemcpyDtoDAsync(localA + rank * shardBytes, shard->pointer(i),
                                 shardBytes, streams[i]),
               "copying the shard into a"));
-    TRY(check(cuMemsetD32Async(heap.localPointer(*ready, i), 0, c.semaphores,
+    TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*ready, i), 0, c.semaphores,
                                streams[i]),
               "zeroing the semaphores"));
-    TRY(check(cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
+    TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
               "zeroing the semaphores"));
-    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
+    TRY(checkDriver(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
               "zeroing the launch count"));
     for (size_t s = 0; s < devices; ++s)
-      TRY(check(
+      TRY(checkDriver(
           cuMemcpyPeerAsync(gathered->pointer(i) + team.rankOf(s) * shardBytes,
                             team.device(i).context(), shard->pointer(s),
                             team.device(s).context(), shardBytes, streams[i]),
@@ -518,7 +508,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     // Gathered in place? (Informational: a kernel may read peers' shards
     // without storing them.)
     TRY(team.device(i).makeCurrent());
-    TRY(check(
+    TRY(checkDriver(
         cuMemcpyDtoH(hostA.data(), heap.localPointer(*a, i), hostA.size() * 2),
         "reading a back"));
     bool all = true;

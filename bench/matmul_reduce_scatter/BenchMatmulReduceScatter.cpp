@@ -313,15 +313,6 @@ struct Context {
   std::vector<TimedStream> timed;
 };
 
-Status check(CUresult result, const char *what) {
-  if (result == CUDA_SUCCESS)
-    return ok();
-  const char *name = "?";
-  cuGetErrorName(result, &name);
-  return Error(ErrorCode::DriverError,
-               std::string(what) + " failed with " + name);
-}
-
 /// One CUDA graph per stream, each holding what one call of `enqueue` put
 /// on that stream (cuBLAS, NCCL and weave kernels all capture); launch()
 /// replays them all. Captured once, outside the timing.
@@ -336,8 +327,8 @@ public:
     size_t begun = 0;
     Status captured = [&]() -> Status {
       for (; begun < streams.size(); ++begun) {
-        WEAVE_TRY(check(cuCtxSetCurrent(streams[begun].context), "cuCtxSetCurrent"));
-        WEAVE_TRY(check(cuStreamBeginCapture(streams[begun].stream,
+        WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams[begun].context), "cuCtxSetCurrent"));
+        WEAVE_TRY(checkDriver(cuStreamBeginCapture(streams[begun].stream,
                                              CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
                         "cuStreamBeginCapture"));
       }
@@ -355,9 +346,9 @@ public:
                                                    "cuStreamEndCapture failed")))
                            : std::move(captured);
     for (size_t i = 0; made && i < streams.size(); ++i) {
-      made = check(cuCtxSetCurrent(streams[i].context), "cuCtxSetCurrent");
+      made = checkDriver(cuCtxSetCurrent(streams[i].context), "cuCtxSetCurrent");
       if (made)
-        made = check(cuGraphInstantiate(&g->execs_[i], graphs[i], 0),
+        made = checkDriver(cuGraphInstantiate(&g->execs_[i], graphs[i], 0),
                      "cuGraphInstantiate");
     }
     for (size_t i = 0; i < graphs.size(); ++i)
@@ -369,8 +360,8 @@ public:
   }
   Status launch() const {
     for (size_t i = 0; i < execs_.size(); ++i) {
-      WEAVE_TRY(check(cuCtxSetCurrent(streams_[i].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(check(cuGraphLaunch(execs_[i], streams_[i].stream), "cuGraphLaunch"));
+      WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuGraphLaunch(execs_[i], streams_[i].stream), "cuGraphLaunch"));
     }
     return ok();
   }
@@ -484,15 +475,15 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(a->upload(i, hostA[i].data()));
     TRY(b->upload(i, hostB[i].data()));
     TRY(team.device(i).makeCurrent());
-    TRY(check(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
+    TRY(checkDriver(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
               "zeroing the launch count"));
-    TRY(check(cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n,
+    TRY(checkDriver(cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n,
                                streams[i]),
               "poisoning c"));
-    TRY(check(cuMemsetD16Async(ncclOut->pointer(i), kPoison16, c.m * c.n,
+    TRY(checkDriver(cuMemsetD16Async(ncclOut->pointer(i), kPoison16, c.m * c.n,
                                streams[i]),
               "poisoning the NCCL output"));
-    TRY(check(cuMemsetD16Async(cublasPartial->pointer(i), kPoison16,
+    TRY(checkDriver(cuMemsetD16Async(cublasPartial->pointer(i), kPoison16,
                                rows * c.n, streams[i]),
               "poisoning the cuBLAS partial"));
   }
@@ -548,11 +539,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Tolerance tolerance = defaultTolerance(c.dtype);
   bool correct = true;
   std::vector<uint16_t> got(c.m * c.n), ref(c.m * c.n), viaNccl(c.m * c.n);
-  for (size_t i = 0; i < local; ++i) {
-    uint32_t d = team.rankOf(i);
-    TRY(out->download(i, got.data()));
-    if (r.ncclReal)
-      TRY(ncclOut->download(i, viaNccl.data()));
+  // Member d's rows of the sum into `ref`.
+  auto reference = [&](uint32_t d) {
     parallelChunks(c.m * c.n, [&](unsigned, size_t begin, size_t end) {
       for (size_t e = begin; e < end; ++e) {
         double sum = 0;
@@ -561,6 +549,13 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
         ref[e] = fromFloat(c.dtype, static_cast<float>(sum));
       }
     });
+  };
+  for (size_t i = 0; i < local; ++i) {
+    uint32_t d = team.rankOf(i);
+    TRY(out->download(i, got.data()));
+    if (r.ncclReal)
+      TRY(ncclOut->download(i, viaNccl.data()));
+    reference(d);
     Comparison cmp = compare(c.dtype, got.data(), ref.data(), got.size(),
                              tolerance);
     if (!cmp.passed) {
@@ -618,14 +613,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     for (size_t i = 0; i < local; ++i) {
       uint32_t d = team.rankOf(i);
       WEAVE_TRY(ce->out().download(i, got.data()));
-      parallelChunks(c.m * c.n, [&](unsigned, size_t begin, size_t end) {
-        for (size_t e = begin; e < end; ++e) {
-          double sum = 0;
-          for (int64_t s = 0; s < c.d; ++s)
-            sum += toFloat(c.dtype, partials[s][d * c.m * c.n + e]);
-          ref[e] = fromFloat(c.dtype, static_cast<float>(sum));
-        }
-      });
+      reference(d);
       Comparison cmp = compare(c.dtype, got.data(), ref.data(), got.size(),
                                tolerance);
       if (!cmp.passed) {
@@ -836,14 +824,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   TRY(out->download(0, got.data()));
   {
     uint32_t d = team.rankOf(0);
-    parallelChunks(c.m * c.n, [&](unsigned, size_t begin, size_t end) {
-      for (size_t e = begin; e < end; ++e) {
-        double sum = 0;
-        for (int64_t s = 0; s < c.d; ++s)
-          sum += toFloat(c.dtype, partials[s][d * c.m * c.n + e]);
-        ref[e] = fromFloat(c.dtype, static_cast<float>(sum));
-      }
-    });
+    reference(d);
     Comparison again = compare(c.dtype, got.data(), ref.data(), got.size(),
                                tolerance);
     if (!again.passed) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "CopyEngine.h"
 
+#include "weave/bench/Gpus.h"
 #include "weave/bench/HostData.h"
 #include "weave/runtime/Team.h"
 
@@ -14,16 +15,6 @@
 namespace weave::bench::mrs {
 
 namespace {
-
-Status check(CUresult result, const char *what) {
-  if (result == CUDA_SUCCESS)
-    return ok();
-  const char *name = "?";
-  cuGetErrorName(result, &name);
-  return Error(ErrorCode::DriverError,
-               std::string("copy-engine design: ") + what + " failed with " +
-                   name);
-}
 
 DeviceBuffers view(const std::vector<uint64_t> &pointers, DType dtype,
                    std::vector<int64_t> shape) {
@@ -93,18 +84,18 @@ Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
   x->copyStreams_.assign(local, nullptr);
   for (size_t i = 0; i < local; ++i) {
     CUcontext ctx = timed[i].context;
-    WEAVE_TRY(check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"));
+    WEAVE_TRY(checkDriver(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"));
     for (size_t j = 0; j < local; ++j) {
       if (timed[j].context == ctx)
         continue;
       CUresult r = cuCtxEnablePeerAccess(timed[j].context, 0);
       if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-        WEAVE_TRY(check(r, "cuCtxEnablePeerAccess"));
+        WEAVE_TRY(checkDriver(r, "cuCtxEnablePeerAccess"));
     }
-    WEAVE_TRY(check(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
+    WEAVE_TRY(checkDriver(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
                     "cuStreamCreate"));
     auto event = [&](CUevent *e) {
-      return check(cuEventCreate(e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+      return checkDriver(cuEventCreate(e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
     };
     x->matmulDone_[i].assign(d, nullptr);
     x->copyDone_[i].assign(d, nullptr);
@@ -204,20 +195,20 @@ Status CopyEngineDesign::bindAll(SymmetricHeap &heap, const DeviceBuffers &a,
 
 Status CopyEngineDesign::poison() {
   for (size_t i = 0; i < streams_.size(); ++i) {
-    WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     for (const examples::LocalBuffers *buf :
          {stage_.get(), slots_.get(), out_.get()})
-      WEAVE_TRY(check(cuMemsetD16Async(buf->pointer(i), kPoison16,
+      WEAVE_TRY(checkDriver(cuMemsetD16Async(buf->pointer(i), kPoison16,
                                        buf->bytes() / 2, streams_[i]),
                       "cuMemsetD16Async"));
-    WEAVE_TRY(check(cuStreamSynchronize(streams_[i]), "cuStreamSynchronize"));
+    WEAVE_TRY(checkDriver(cuStreamSynchronize(streams_[i]), "cuStreamSynchronize"));
   }
   return ok();
 }
 
 Status CopyEngineDesign::record(CUevent event, CUstream stream,
                                 const char *what) {
-  WEAVE_TRY(check(cuEventRecord(event, stream), what));
+  WEAVE_TRY(checkDriver(cuEventRecord(event, stream), what));
   recorded_.insert(event);
   return ok();
 }
@@ -232,7 +223,7 @@ Status CopyEngineDesign::wait(CUstream stream, CUevent event,
   // event whose last record was captured into a graph.)
   if (!recorded_.count(event))
     return ok();
-  return check(cuStreamWaitEvent(stream, event, 0), what);
+  return checkDriver(cuStreamWaitEvent(stream, event, 0), what);
 }
 
 Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
@@ -248,7 +239,7 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
     if (variant == CeVariant::Direct && !captured && parts.sum && t < d_)
       for (size_t i = 0; i < local; ++i) {
         size_t owner = localOf_[(rank_[i] + t) % d_];
-        WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+        WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
         WEAVE_TRY(wait(streams_[i], sumDone_[owner],
                        "cuStreamWaitEvent (a direct chunk on the owner's "
                        "previous sum)"));
@@ -256,7 +247,7 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
     if (parts.matmuls)
       WEAVE_TRY(matmul_->launch(steps[t - 1], streams_));
     for (size_t i = 0; i < local; ++i) {
-      WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(record(matmulDone_[i][t - 1], streams_[i],
                        "cuEventRecord (a chunk)"));
       if (!copies || t == d_)
@@ -275,7 +266,7 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
       // A plain cuMemcpyAsync between two devices' pointers (unified
       // addressing), as PyTorch's symmetric-memory copies are: a copy
       // engine moves it peer to peer, no SM is used.
-      WEAVE_TRY(check(cuMemcpyAsync(slots_->pointer(owner) + r * chunkC,
+      WEAVE_TRY(checkDriver(cuMemcpyAsync(slots_->pointer(owner) + r * chunkC,
                                     stage_->pointer(i) + ((r + t) % d_) * chunkC,
                                     chunkC, cs),
                       "cuMemcpyAsync (peer)"));
@@ -287,7 +278,7 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
   // (The breakdown without copies waits for nothing: its sums are wrong.)
   bool waits = parts.sum && (copies || variant == CeVariant::Direct);
   for (size_t i = 0; waits && i < local; ++i) {
-    WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     for (size_t s = 0; s < local; ++s) {
       if (s == i)
         continue;
@@ -300,7 +291,7 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
   if (parts.sum)
     WEAVE_TRY(sum_->launch(*sumBound_, streams_));
   for (size_t i = 0; i < local; ++i) {
-    WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     if (parts.sum)
       WEAVE_TRY(record(sumDone_[i], streams_[i], "cuEventRecord (a sum)"));
     // This member's copies are part of its iteration (and the next
@@ -320,31 +311,31 @@ CopyEngineDesign::Graph::~Graph() {
 }
 
 Status CopyEngineDesign::Graph::launch() const {
-  WEAVE_TRY(check(cuCtxSetCurrent(stream_.context), "cuCtxSetCurrent"));
-  return check(cuGraphLaunch(exec_, stream_.stream), "cuGraphLaunch");
+  WEAVE_TRY(checkDriver(cuCtxSetCurrent(stream_.context), "cuCtxSetCurrent"));
+  return checkDriver(cuGraphLaunch(exec_, stream_.stream), "cuGraphLaunch");
 }
 
 Expected<std::unique_ptr<CopyEngineDesign::Graph>>
 CopyEngineDesign::capture(CeVariant variant, CeParts parts) {
   size_t local = streams_.size();
-  WEAVE_TRY(check(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
+  WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
   // Inside the capture only events recorded in it are waited for, and after
   // it none of those (an eager wait on a captured record is not one).
   recorded_.clear();
-  WEAVE_TRY(check(cuStreamBeginCapture(streams_[0],
+  WEAVE_TRY(checkDriver(cuStreamBeginCapture(streams_[0],
                                        CU_STREAM_CAPTURE_MODE_RELAXED),
                   "cuStreamBeginCapture"));
   Status enqueued = [&]() -> Status {
     WEAVE_TRY(record(fork_, streams_[0], "cuEventRecord (fork)"));
     for (size_t i = 1; i < local; ++i) {
-      WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(wait(streams_[i], fork_, "cuStreamWaitEvent (fork)"));
     }
     WEAVE_TRY(enqueue(variant, parts, /*captured=*/true));
     for (size_t i = 1; i < local; ++i) {
-      WEAVE_TRY(check(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(record(join_[i], streams_[i], "cuEventRecord (join)"));
-      WEAVE_TRY(check(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
       WEAVE_TRY(wait(streams_[0], join_[i], "cuStreamWaitEvent (join)"));
     }
     return ok();
@@ -358,12 +349,12 @@ CopyEngineDesign::capture(CeVariant variant, CeParts parts) {
       (void)cuGraphDestroy(graph);
     return enqueued.error();
   }
-  WEAVE_TRY(check(ended, "cuStreamEndCapture (a graph over every device)"));
+  WEAVE_TRY(checkDriver(ended, "cuStreamEndCapture (a graph over every device)"));
   auto g = std::unique_ptr<Graph>(new Graph());
   g->stream_ = timed_[0];
   CUresult made = cuGraphInstantiate(&g->exec_, graph, 0);
   (void)cuGraphDestroy(graph);
-  WEAVE_TRY(check(made, "cuGraphInstantiate (a graph over every device)"));
+  WEAVE_TRY(checkDriver(made, "cuGraphInstantiate (a graph over every device)"));
   return g;
 }
 

@@ -30,5 +30,13 @@ void abandon(const char *program, const std::string &why) {
   std::_Exit(1);
 }
 
+Status checkDriver(CUresult result, const std::string &what) {
+  if (result == CUDA_SUCCESS)
+    return ok();
+  const char *name = "?";
+  cuGetErrorName(result, &name);
+  return Error(ErrorCode::DriverError, what + " failed with " + name);
+}
+
 } // namespace bench
 } // namespace weave
