@@ -457,6 +457,26 @@ void buildIf(ConversionPatternRewriter &rewriter, Location loc, Value cond,
   rewriter.setInsertionPointToStart(after);
 }
 
+/// `if (cond) thenBody else elseBody` at the insertion point, which it
+/// leaves after both.
+void buildIfElse(ConversionPatternRewriter &rewriter, Location loc, Value cond,
+                 function_ref<void(OpBuilder &)> thenBody,
+                 function_ref<void(OpBuilder &)> elseBody) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *then = rewriter.createBlock(after);
+  Block *otherwise = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, cond, then, otherwise);
+  rewriter.setInsertionPointToEnd(then);
+  thenBody(rewriter);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToEnd(otherwise);
+  elseBody(rewriter);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToStart(after);
+}
+
 Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
                                   b.getI32IntegerAttr(value));
@@ -489,32 +509,29 @@ void storePacketWord(ConversionPatternRewriter &rewriter, Location loc,
       i64Constant(rewriter, loc, 3));
   Value aligned = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                        low, i64Constant(rewriter, loc, 0));
-  Block *before = rewriter.getInsertionBlock();
-  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-  Block *wide = rewriter.createBlock(after);
-  Block *narrow = rewriter.createBlock(after);
-  rewriter.setInsertionPointToEnd(before);
-  LLVM::CondBrOp::create(rewriter, loc, aligned, wide, narrow);
-  rewriter.setInsertionPointToEnd(wide);
-  LLVM::StoreOp::create(rewriter, loc, word, to, /*alignment=*/4);
-  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
-  rewriter.setInsertionPointToEnd(narrow);
-  Type piece = rewriter.getIntegerType(8 * element);
-  for (unsigned k = 0; k < 4 / element; ++k) {
-    Value at = k == 0 ? to
-                      : Value(LLVM::GEPOp::create(
-                            rewriter, loc, to.getType(), piece, to,
-                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)}));
-    Value bits = k == 0 ? word
-                        : Value(LLVM::LShrOp::create(
-                              rewriter, loc, word,
-                              i32Constant(rewriter, loc, 8 * element * k)));
-    LLVM::StoreOp::create(rewriter, loc,
-                          LLVM::TruncOp::create(rewriter, loc, piece, bits), at,
-                          element);
-  }
-  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
-  rewriter.setInsertionPointToStart(after);
+  buildIfElse(
+      rewriter, loc, aligned,
+      [&](OpBuilder &) {
+        LLVM::StoreOp::create(rewriter, loc, word, to, /*alignment=*/4);
+      },
+      [&](OpBuilder &) {
+        Type piece = rewriter.getIntegerType(8 * element);
+        for (unsigned k = 0; k < 4 / element; ++k) {
+          Value at =
+              k == 0 ? to
+                     : Value(LLVM::GEPOp::create(
+                           rewriter, loc, to.getType(), piece, to,
+                           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(k)}));
+          Value bits = k == 0
+                           ? word
+                           : Value(LLVM::LShrOp::create(
+                                 rewriter, loc, word,
+                                 i32Constant(rewriter, loc, 8 * element * k)));
+          LLVM::StoreOp::create(
+              rewriter, loc, LLVM::TruncOp::create(rewriter, loc, piece, bits),
+              at, element);
+        }
+      });
 }
 
 /// The top bit of a barrier counter: every barrier adds exactly 2^31 to it.
@@ -685,55 +702,53 @@ struct BarrierOpLowering : public SpinningOpLowering<BarrierOp> {
       Value others = LLVM::SubOp::create(rewriter, loc, blocks,
                                          i32Constant(rewriter, loc, 1));
 
-      Block *before = rewriter.getInsertionBlock();
-      Block *done = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-      Block *member = rewriter.createBlock(done);
-      Block *leader = rewriter.createBlock(done);
-      rewriter.setInsertionPointToEnd(before);
-      LLVM::CondBrOp::create(rewriter, loc, notBlock0, member, leader);
-
-      // Blocks other than 0: arrive, wait for block 0 to release the grid.
-      rewriter.setInsertionPointToEnd(member);
-      buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
-        Value old = inlinePtx(
-            rewriter, loc, i32, "atom.release.sys.global.add.u32 $0, [$1], $2;",
-            "=r,l,r,~{memory}", {gridCounter, i32Constant(rewriter, loc, 1)});
-        buildPhaseSpin(rewriter, loc, op, *team, gridCounter, old,
-                       "grid counter");
-      });
-      LLVM::BrOp::create(rewriter, loc, ValueRange{}, done);
-
-      // Block 0: gather the grid, synchronise with the team, release the
-      // grid.
-      rewriter.setInsertionPointToEnd(leader);
-      buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
-        Value mask = i32Constant(rewriter, loc, kBarrierPhaseBit - 1);
-        buildSpin(
-            rewriter, loc, op, *team, gridCounter, timeoutNs,
-            [&](OpBuilder &b, Value observed) -> Value {
-              Value arrived = LLVM::AndOp::create(b, loc, observed, mask);
-              return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                          arrived, others);
-            },
-            [&](OpBuilder &b, Value observed) {
-              return SpinReport{"barrier",
-                                "block 0 waiting for %u other blocks on the "
-                                "grid counter, observed %u",
-                                {others, observed}};
+      buildIfElse(
+          rewriter, loc, notBlock0,
+          // Blocks other than 0: arrive, wait for block 0 to release the
+          // grid.
+          [&](OpBuilder &) {
+            buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
+              Value old =
+                  inlinePtx(rewriter, loc, i32,
+                            "atom.release.sys.global.add.u32 $0, [$1], $2;",
+                            "=r,l,r,~{memory}",
+                            {gridCounter, i32Constant(rewriter, loc, 1)});
+              buildPhaseSpin(rewriter, loc, op, *team, gridCounter, old,
+                             "grid counter");
             });
-      });
-      NVVM::BarrierOp::create(rewriter, loc);
-      buildTeamStep(rewriter, loc, op, *team, teamCounter, tid, nthreads,
-                    isThread0);
-      buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
-        Value release = LLVM::SubOp::create(
-            rewriter, loc, i32Constant(rewriter, loc, kBarrierPhaseBit),
-            others);
-        inlinePtx(rewriter, loc, {}, "red.release.sys.global.add.u32 [$0], $1;",
-                  "l,r,~{memory}", {gridCounter, release});
-      });
-      LLVM::BrOp::create(rewriter, loc, ValueRange{}, done);
-      rewriter.setInsertionPointToStart(done);
+          },
+          // Block 0: gather the grid, synchronise with the team, release
+          // the grid.
+          [&](OpBuilder &) {
+            buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
+              Value mask = i32Constant(rewriter, loc, kBarrierPhaseBit - 1);
+              buildSpin(
+                  rewriter, loc, op, *team, gridCounter, timeoutNs,
+                  [&](OpBuilder &b, Value observed) -> Value {
+                    Value arrived = LLVM::AndOp::create(b, loc, observed, mask);
+                    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                                arrived, others);
+                  },
+                  [&](OpBuilder &b, Value observed) {
+                    return SpinReport{
+                        "barrier",
+                        "block 0 waiting for %u other blocks on the "
+                        "grid counter, observed %u",
+                        {others, observed}};
+                  });
+            });
+            NVVM::BarrierOp::create(rewriter, loc);
+            buildTeamStep(rewriter, loc, op, *team, teamCounter, tid, nthreads,
+                          isThread0);
+            buildIf(rewriter, loc, isThread0, [&](OpBuilder &) {
+              Value release = LLVM::SubOp::create(
+                  rewriter, loc, i32Constant(rewriter, loc, kBarrierPhaseBit),
+                  others);
+              inlinePtx(rewriter, loc, {},
+                        "red.release.sys.global.add.u32 [$0], $1;",
+                        "l,r,~{memory}", {gridCounter, release});
+            });
+          });
     }
 
     NVVM::BarrierOp::create(rewriter, loc);
