@@ -40,6 +40,11 @@ export PYTHONUNBUFFERED=1
 
 if [ "${1:-}" = "--stage" ]; then
   BUILD=$2 CARRY=$3 SRC=$(cd "$(dirname "$0")/../../.." && pwd)
+  # The bench bundles are not part of `all`: build them here, or the copy
+  # below would stage whatever an older build left (a sweep of the seventh
+  # session ran the fifth session's bundles of kernels changed since).
+  ninja -C "$BUILD" weave_bench_collectives_bundles weave_bench_collectives collectives \
+    >/dev/null || { echo "sweep.sh: building the bench bundles failed" >&2; exit 1; }
   rm -rf "$CARRY" && mkdir -p "$CARRY/bin" "$CARRY/bench/collectives" "$CARRY/bundles"
   cp "$BUILD/bin/weave_bench_collectives" "$BUILD/bin/collectives" "$CARRY/bin/"
   cp "$BUILD"/bench/collectives/*.wbundle "$CARRY/bench/collectives/"
