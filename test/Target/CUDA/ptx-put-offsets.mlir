@@ -13,7 +13,20 @@
 //       CHECK: ld.global.b16 [[H:%rs[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b16 [%rd{{[0-9]+}}], [[H]];
 //       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
-//  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
 //       CHECK: ld.global.b16 [[T:%rs[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b16 [%rd{{[0-9]+}}], [[T]];
 //       CHECK: @%p{{[0-9]+}} bra
