@@ -3,6 +3,10 @@
 // A get reads the peer's buffer with 16-byte loads into local memory.
 // CHECK-LABEL: .visible .entry get(
 
+// The one-vector loop (threads with fewer than four vectors), then four
+// vectors loaded before any is stored.
+//       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
+//  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
 //       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
 //   CHECK-NOT: st.global
 //       CHECK: ld.global.v4.b32

@@ -1,14 +1,19 @@
 // RUN: weavec %s --emit=ptx | FileCheck %s
 
 // A put is a strided loop of 16-byte global loads and stores (equal
-// alignments: four vectors a thread loaded before any is stored, the last
-// three stored where they are in range) or of shifted 32-bit loads and
+// alignments: one vector a thread an iteration, or where every thread has
+// four or more, four loaded before any is stored, the last three stored
+// where they are in range) or of shifted 32-bit loads and
 // 16-byte stores (unequal ones), between a scalar head and tail loop
 // (4-byte elements here).
 // CHECK-LABEL: .visible .entry put(
 //       CHECK: mov.u32 %r{{[0-9]+}}, %ntid.x;
 //       CHECK: ld.global.b32 [[H:%r[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b32 [%rd{{[0-9]+}}], [[H]];
+// The one-vector loop (threads with fewer than four vectors), then four
+// vectors loaded before any is stored.
+//       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
+//  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
 //       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
 //   CHECK-NOT: st.global
 //       CHECK: ld.global.v4.b32
