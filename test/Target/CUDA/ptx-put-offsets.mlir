@@ -12,8 +12,25 @@
 // CHECK-LABEL: .visible .entry put_odd_block(
 //       CHECK: ld.global.b16 [[H:%rs[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b16 [%rd{{[0-9]+}}], [[H]];
+// The one-vector loop (threads with fewer than four vectors), then four
+// vectors loaded before any is stored.
 //       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+//       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
 //       CHECK: ld.global.b16 [[T:%rs[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b16 [%rd{{[0-9]+}}], [[T]];
 //       CHECK: @%p{{[0-9]+}} bra

@@ -1,19 +1,34 @@
 // RUN: weavec %s --emit=ptx | FileCheck %s
 
 // A put is a strided loop of 16-byte global loads and stores (equal
-// alignments) or of shifted 32-bit loads and 16-byte stores (unequal ones),
-// between a scalar head and tail loop (4-byte elements here).
+// alignments: one vector a thread an iteration, or where every thread has
+// four or more, four loaded before any is stored, the last three stored
+// where they are in range) or of shifted 32-bit loads and
+// 16-byte stores (unequal ones), between a scalar head and tail loop
+// (4-byte elements here).
 // CHECK-LABEL: .visible .entry put(
 //       CHECK: mov.u32 %r{{[0-9]+}}, %ntid.x;
 //       CHECK: ld.global.b32 [[H:%r[0-9]+]], [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.b32 [%rd{{[0-9]+}}], [[H]];
-// The vector body ends in the conditional branch back to its start.
+// The one-vector loop (threads with fewer than four vectors), then four
+// vectors loaded before any is stored.
 //       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
 //  CHECK-NEXT: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
-//  CHECK-NEXT: add.s64
-//  CHECK-NEXT: add.s64
-//  CHECK-NEXT: setp.lt.u64
-//  CHECK-NEXT: @%p{{[0-9]+}} bra
+//       CHECK: ld.global.v4.b32 {[[A:%r[0-9]+]], [[B:%r[0-9]+]], [[C:%r[0-9]+]], [[D:%r[0-9]+]]}, [%rd{{[0-9]+}}];
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: st.global
+//       CHECK: ld.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {[[A]], [[B]], [[C]], [[D]]};
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
+//   CHECK-NOT: ld.global
+//       CHECK: st.global.v4.b32
 // Unequal alignments: five aligned 32-bit loads, four funnel shifts, one
 // 16-byte store to the peer.
 //       CHECK: ld.global.b32 [[W0:%r[0-9]+]], [%rd{{[0-9]+}}{{.*}}];
