@@ -169,8 +169,8 @@ Options parseOptions(int argc, char **argv) {
 /// E * blocks and ready[s * 16 + chunk] = E * (parts of the chunk) for
 /// every shard s the member receives, modulo 2^32; where the kernel pushes
 /// (the op's rule, ops::AllGatherMatmul::pushes), done = E * blocks *
-/// (D - 1) (every peer's blocks signal it) and ready[s * 16] = E * blocks
-/// (one add per block of the shard's owner). Launch E then waits
+/// (D - 1) (every peer's blocks signal it) and ready[s * 16] = E * pushers
+/// (one add per pushing block of the shard's owner). Launch E then waits
 /// for ready targets that wrap to 0 and launch E + 1 for a done target
 /// that wraps to 0: an unsigned comparison would pass early (wrong
 /// results), a 32-bit launch count would give another epoch (a hang).
@@ -194,6 +194,10 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
           colTiles = (c.n + tileN - 1) / tileN;
   bool push = ops::AllGatherMatmul::pushes(c.m, colTiles);
   int64_t parts = std::min(colTiles, steps);
+  // The push's blocks: those past the own tiles (all where these fill the
+  // grid), one add each.
+  uint64_t ownTiles = uint64_t(tiles * colTiles);
+  uint64_t pushers = ownTiles < blocks ? blocks - ownTiles : blocks;
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t rank = team.rankOf(i);
     std::vector<uint32_t> counters(c.semaphores, 0);
@@ -201,7 +205,7 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
       for (int64_t chunk = 0; s != rank && chunk < kChunks; ++chunk) {
         int64_t rows = std::max<int64_t>(
             0, std::min(tiles, (chunk + 1) * chunkRows) - chunk * chunkRows);
-        uint64_t perLaunch = push ? (chunk == 0 ? blocks : 0) : rows * parts;
+        uint64_t perLaunch = push ? (chunk == 0 ? pushers : 0) : rows * parts;
         counters[s * kChunks + chunk] = uint32_t(kEpoch * perLaunch);
       }
     uint64_t ended = kEpoch * blocks;

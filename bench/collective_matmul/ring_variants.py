@@ -35,9 +35,9 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             (PUSH 1, no k rotation, no forwarding): a correct kernel.
   ring      every kernel forwards along the ring (PUSH 0, the k rotation
             as it was): the op's small-shard kernels without their push.
-  pushidle  push, by the blocks whose first tile is not an own one only
-            (the others compute at once); the ready targets count those
-            blocks: a correct kernel (also on the op's instance).
+  pushall   push by every block (the template's push leaves it to the
+            blocks whose first tile is not an own one): a correct kernel
+            (also on the op's instance).
   krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
@@ -156,38 +156,17 @@ def push(text):
     return no_k_rotation(set_push(text, 1))
 
 
-PUSH_SHARE = (
-    "    scf.if %pushing {\n"
-    "      %bid = gpu.block_id x\n"
-    "      %blocks_m1 = arith.subi %blocks, %c1 : index\n"
-    "      %per_up = arith.addi %m_shard, %blocks_m1 : index\n"
-    "      %per = arith.divui %per_up, %blocks : index\n")
-IDLE_SHARE = (
-    "    %own_tiles_v = arith.muli %tiles_per_shard, %col_tiles : index\n"
-    "    %own_fits_v = arith.cmpi ult, %own_tiles_v, %blocks : index\n"
-    "    %first_pusher_v = arith.select %own_fits_v, %own_tiles_v, %c0 : index\n"
-    "    %pushers_v = arith.subi %blocks, %first_pusher_v : index\n"
-    "    %pushers_i32_v = arith.index_cast %pushers_v : index to i32\n"
-    "    %bid_v = gpu.block_id x\n"
-    "    %pusher_v = arith.cmpi uge, %bid_v, %first_pusher_v : index\n"
-    "    %pushes_v = arith.andi %pushing, %pusher_v : i1\n"
-    "    scf.if %pushes_v {\n"
-    "      %bid = arith.subi %bid_v, %first_pusher_v : index\n"
-    "      %blocks_m1 = arith.subi %pushers_v, %c1 : index\n"
-    "      %per_up = arith.addi %m_shard, %blocks_m1 : index\n"
-    "      %per = arith.divui %per_up, %pushers_v : index\n")
-PUSH_PARTS = ("%chunk_parts = arith.select %pushing, %blocks_i32, %ring_parts",
-              "%chunk_parts = arith.select %pushing, %pushers_i32_v, %ring_parts")
+FIRST_PUSHER = ("%first_pusher = arith.select %own_fits, %own_tiles, %c0 : index",
+                "%first_pusher = arith.addi %c0, %c0 : index")
 
 
-def push_idle(text):
+def push_all(text):
     text = push(text)
-    kernels = text.count(PUSH_SHARE)
-    if kernels == 0 or text.count(PUSH_PARTS[0]) != kernels:
-        sys.exit("ring_variants.py: expected the push's share and its ready "
-                 "parts once per kernel, found %d and %d (the template "
-                 "changed?)" % (kernels, text.count(PUSH_PARTS[0])))
-    return text.replace(PUSH_SHARE, IDLE_SHARE).replace(*PUSH_PARTS)
+    kernels = text.count(FIRST_PUSHER[0])
+    if kernels == 0 or kernels != text.count("%pushes = arith.andi"):
+        sys.exit("ring_variants.py: expected the push's first pusher once per "
+                 "kernel, found %d (the template changed?)" % kernels)
+    return text.replace(*FIRST_PUSHER)
 
 
 VARIANTS = {
@@ -203,7 +182,7 @@ VARIANTS = {
     "nokrot": no_k_rotation,
     "push": push,
     "ring": lambda t: set_push(t, 0),
-    "pushidle": push_idle,
+    "pushall": push_all,
 }
 
 

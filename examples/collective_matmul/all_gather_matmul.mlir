@@ -57,9 +57,10 @@
 // stall only the callback warp, never the wgmma warpgroups.
 //
 // With PUSH = 1 (the op's choice for small shards,
-// ops::AllGatherMatmul::pushes) there is no ring: every block first puts
-// a share of the own shard into every peer's `a` and signals the shard's
-// first counter there; done goes to every peer (see the kernel below).
+// ops::AllGatherMatmul::pushes) there is no ring: the blocks that start on
+// no own tile first put a share of the own shard into every peer's `a` and
+// signal the shard's first counter there; done goes to every peer (see the
+// kernel below).
 //
 // The output tile is 128 x 256 (4 stages): the row tile is the
 // ring's unit (128 rows forwarded and counted), the column tile is chosen
@@ -188,32 +189,45 @@ gpu.module @all_gather_matmul {
     %me_plus_1 = arith.addi %me, %c1 : index
     %writer = arith.remui %me_plus_1, %n : index
     %reads_done = arith.muli %epoch, %blocks_i32 : i32
-    // PUSH (0: the ring): every block first copies its share of the own
-    // shard's rows into every peer's `a` (weave.put, the same rows), first
-    // to the previous member, whose walk needs this shard first (rotate_m
-    // visits the shards in ring order from its own), and adds 1 to the
-    // peer's ready[me * 16]; a peer's tile of this shard waits for every
-    // block's add; the callback forwards nothing, and a block's end is
-    // signalled as done on every peer, since every peer writes into this
-    // member's `a`: a push of launch epoch waits until (D - 1) x blocks of
-    // launch epoch - 1 have ended. For small shards, where the ring's
+    // PUSH (0: the ring): the blocks whose first tile is not one of the
+    // own shard's (block b < W takes tile b first, rotate_m puts the own
+    // tiles first: the first own-tiles blocks compute at once, the others
+    // would wait for a peer or have no tile) first copy the own shard's
+    // rows, a share each, into every peer's `a` (weave.put, the same rows),
+    // to the previous member first, whose walk needs this shard first, and
+    // add 1 to the peer's ready[me * 16]; a peer's tile of this shard waits
+    // for every pusher's add; the callback forwards nothing, and a block's
+    // end is signalled as done on every peer, since every peer writes into
+    // this member's `a`: a push of launch epoch waits until (D - 1) x
+    // blocks of launch epoch - 1 have ended. Where the own tiles fill the
+    // grid every block pushes. For small shards, where the ring's
     // forwarding from the computing tiles makes a peer's rows a whole tile
-    // late (docs/PERF.md). Every block pushes, also those whose first tile
-    // is an own one: leaving the push to the others (the blocks that would
-    // wait for a peer or have no tile) was slower: 0.132 against 0.123 ms
-    // at m_shard 384, 0.150 against 0.143 at 512 (4 x H200, D =
-    // 4, K = N = 4096), the same within 1% at 128 and 256.
+    // late (docs/PERF.md). Measured (4 x H100, K = N = 4096, bf16, with
+    // weave.put's four vectors in flight): against every block pushing,
+    // 0.139-0.142 against 0.149 ms at m_shard 384, D = 4, 0.062-0.064
+    // against 0.065 at 384, D = 2, 2-5% faster at 256 and 512, the same
+    // at 128 (without the four vectors in flight it had been slower: a
+    // push by half the blocks took longer than the own tiles' head start).
     %push = arith.constant 0 : index
     %pushing = arith.cmpi ne, %push, %c0 : index
     %true = arith.constant true
     %n_minus_1_32 = arith.index_cast %n_minus_1 : index to i32
     %peers_done = arith.muli %reads_done, %n_minus_1_32 : i32
-    scf.if %pushing {
-      %bid = gpu.block_id x
-      %blocks_m1 = arith.subi %blocks, %c1 : index
-      %per_up = arith.addi %m_shard, %blocks_m1 : index
-      %per = arith.divui %per_up, %blocks : index
-      %lo_raw = arith.muli %bid, %per : index
+    // Pushers: blocks [first_pusher, blocks).
+    %own_tiles = arith.muli %tiles_per_shard, %col_tiles : index
+    %own_fits = arith.cmpi ult, %own_tiles, %blocks : index
+    %first_pusher = arith.select %own_fits, %own_tiles, %c0 : index
+    %pushers = arith.subi %blocks, %first_pusher : index
+    %pushers_i32 = arith.index_cast %pushers : index to i32
+    %bid = gpu.block_id x
+    %pusher = arith.cmpi uge, %bid, %first_pusher : index
+    %pushes = arith.andi %pushing, %pusher : i1
+    scf.if %pushes {
+      %share = arith.subi %bid, %first_pusher : index
+      %pushers_m1 = arith.subi %pushers, %c1 : index
+      %per_up = arith.addi %m_shard, %pushers_m1 : index
+      %per = arith.divui %per_up, %pushers : index
+      %lo_raw = arith.muli %share, %per : index
       %lo_rows = arith.minui %lo_raw, %m_shard : index
       %hi_raw = arith.addi %lo_rows, %per : index
       %hi_rows = arith.minui %hi_raw, %m_shard : index
@@ -272,10 +286,10 @@ gpu.module @all_gather_matmul {
         %hi = arith.minui %lo_next, %tps : i32
         %chunk_tiles = arith.subi %hi, %lo : i32
         %ring_parts = arith.muli %chunk_tiles, %parts_per_tile_32 : i32
-        // PUSH: one counter a shard, one add per block of its owner.
+        // PUSH: one counter a shard, one add per pusher of its owner.
         %zero_32 = arith.constant 0 : i32
         %chunk = arith.select %pushing, %zero_32, %ring_chunk : i32
-        %chunk_parts = arith.select %pushing, %blocks_i32, %ring_parts : i32
+        %chunk_parts = arith.select %pushing, %pushers_i32, %ring_parts : i32
         %arrived = arith.muli %epoch_plus_1, %chunk_parts : i32
         %shard_first = arith.muli %shard, %chunks_32 : i32
         %counter_32 = arith.addi %shard_first, %chunk : i32

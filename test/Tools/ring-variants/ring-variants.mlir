@@ -6,7 +6,7 @@
 // RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v krot8
-// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot push ring pushidle krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot push ring pushall krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
 //
 // The kernel itself: three waits (the push's wait for its peers' done
 // too), two remote stores (evict-first at D = 2, plain above) and a remote
@@ -38,8 +38,9 @@
 // RUN: grep -c -e '%%push = arith.constant 1 : index' -e '%%rot = arith.constant 0 : index' -e 'k_rotation = 0 : i64' %t.v_push.mlir | FileCheck %s --check-prefix=THREE
 // THREE: 3
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.v_push.mlir %t.w ring krot8
-// pushidle: the push by the blocks past the own tiles, counted as such.
-// RUN: grep -c -e '%%pushes_v = arith.andi %%pushing, %%pusher_v : i1' -e 'arith.select %%pushing, %%pushers_i32_v, %%ring_parts' -e '%%push = arith.constant 1 : index' %t.v_pushidle.mlir | FileCheck %s --check-prefix=THREE
+// pushall: every block pushes (the first pusher is block 0).
+// RUN: grep -c -e '%%first_pusher = arith.addi %%c0, %%c0 : index' -e '%%push = arith.constant 1 : index' %t.v_pushall.mlir | FileCheck %s --check-prefix=TWO
+// RUN: not grep '%%first_pusher = arith.select' %t.v_pushall.mlir
 // RUN: grep -c -e '%%push = arith.constant 0 : index' -e '%%rot = arith.constant 0 : index' -e 'k_rotation = 0 : i64' %t.w_ring.mlir | FileCheck %s --check-prefix=THREE
 // RUN: grep -c -e '%%push = arith.constant 0 : index' -e '%%rot = arith.constant 8 : index' -e 'k_rotation = 8 : i64' %t.w_krot8.mlir | FileCheck %s --check-prefix=THREE
 //

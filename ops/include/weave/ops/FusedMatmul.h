@@ -130,7 +130,10 @@ public:
   ///    at D = 4 (0.0575 against 0.0728 at 128), except D = 4 at 384, 5-9%
   ///    slower (0.131-0.136 against 0.1245; 4 x H100 0.142-0.150 against
   ///    0.138): there a shard is exactly half the SMs' tiles and every
-  ///    block's first tile waits for its share of the push.
+  ///    block's first tile waited for its share of the push;
+  ///  - the push left to the blocks without an own first tile, with
+  ///    weave.put's four vectors in flight (4 x H100): 0.139-0.142 ms at
+  ///    384, D = 4 (every block pushing: 0.149), 2-5% faster at 256-512.
   /// From a shard of more tiles on the ring wins: 0.094 against 0.114 ms
   /// at m_shard 640, D = 2 (4 x H100), and a push by few blocks is slower
   /// still (its own tiles fill the grid).
