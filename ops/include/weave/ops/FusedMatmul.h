@@ -159,10 +159,15 @@ public:
   /// The row tile: mShard must be a multiple of it (a box never straddles
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
+  /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
+  /// above) or "copy_engine" (D chunk matmuls, the copy engines moving
+  /// each into its owner's slot, the owner's sum: docs/OPS.md).
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
-                                              int64_t n);
+                                              int64_t n,
+                                              const std::string &algorithm =
+                                                  "auto");
   Status operator()(const std::vector<TensorRef> &a,
                     const std::vector<TensorRef> &b,
                     const std::vector<TensorRef> &c,
@@ -171,25 +176,39 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard.
+  /// depend on mShard. For "copy_engine" one bundle holds both of its
+  /// kernels (ce_matmul, launched per chunk, and ce_sum).
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
-                                              int64_t k, int64_t n);
+                                              int64_t k, int64_t n,
+                                              const std::string &algorithm =
+                                                  "auto");
+  /// What "auto" runs on a team of `teamSize`: "copy_engine" from 2
+  /// members, "owner_slots" for one (the measurement is in the
+  /// definition, ops/lib/Instances.cpp).
+  static std::string choose(uint32_t teamSize);
+  /// The algorithm this op runs ("owner_slots" or "copy_engine").
+  const std::string &algorithm() const { return algorithm_; }
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
   using CollectiveOp::CollectiveOp;
+
+private:
+  std::string algorithm_ = "owner_slots";
 };
 
 /// The kernel instance of the fused matmul op named `op` (an OpSpec of
 /// family FusedMatmul: "all_gather_matmul", "matmul_reduce_scatter"; shape
-/// checked first): the dispatch from an op's name for weave-ops and the
+/// checked first; `algorithm` "auto" or one of the op's offered ones): the dispatch from an op's name for weave-ops and the
 /// Python bindings, as opInstance for the collectives. MatmulShape is in
 /// Registry.h.
 Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           uint32_t teamSize,
                                           const std::string &dtype,
-                                          const MatmulShape &shape);
+                                          const MatmulShape &shape,
+                                          const std::string &algorithm =
+                                              "auto");
 
 } // namespace weave::ops
 
