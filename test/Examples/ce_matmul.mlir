@@ -13,6 +13,13 @@
 // RUN: sed -e 's/@D@/4/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@K@/14336/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d4.mlir
 // RUN: weavec %t.d4.mlir --emit=ptx | FileCheck %s --check-prefix=D4
 // RUN: weavec %t.d2.mlir --emit=bundle -o %t.d2.wbundle
+// RUN: weave-bundle %t.d2.wbundle | FileCheck %s --check-prefix=MANIFEST
+// The sum's grid is persistent (0 in the manifest): the runtime sizes it to
+// what is resident, divided among the members sharing a GPU (a fixed 1056
+// blocks was refused on a loopback team of 2: only 528 a member fit).
+// MANIFEST: kernel ce_sum
+// MANIFEST-NEXT: grid 0 1 1
+// MANIFEST-NEXT: block 256 1 1
 
 // D2: .visible .entry ce_matmul__m1_{{[0-9]+}}(
 // D2: cp.async.bulk.tensor
