@@ -144,7 +144,14 @@ public:
 
 /// GEMM + reduce-scatter: member r holds a (team size x mShard rows x k)
 /// and b (k x n) and gets c (mShard x n) = rows [r x mShard, (r + 1) x
-/// mShard) of sum over the team of a @ b, f16 or bf16. The matmul's
+/// mShard) of sum over the team of a @ b, f16 or bf16. Two algorithms with
+/// the same numerics (each member's partial rounded to the dtype once, the
+/// owner's f32 sum in source order rounded once): "copy_engine", the
+/// default from 2 members (choose()), computes the partial product one
+/// owner's chunk at a time and lets the copy engines move each chunk into
+/// its slot on the owner, ordered by stream memory operations on flags
+/// (docs/OPS.md, ops/lib/CopyEngine.h); "owner_slots", the fused kernel,
+/// as follows. The matmul's
 /// epilogue stores each output box, rounded to the dtype, into this
 /// member's slot on the box's owner (a per-source slot: plain TMA stores,
 /// over NVLink for a peer's rows, the member's own shard last and local);
