@@ -51,6 +51,17 @@
 // So a member runs at most one call ahead of a peer, and only up to its
 // copies into that peer.
 //
+// Shared hardware queues. Streams beyond the device's connections
+// (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default) share queues, and a blocked
+// wait holds back what was submitted after it on its queue. One process
+// enqueues every local member's call in the order above, so every wait is
+// submitted after the operation that satisfies it (a ready flag after the
+// copies of the same call, a busy flag after the clears of the previous
+// call): nothing a wait needs can be queued behind it. Graph replays on a
+// loopback team of many members (one GPU, 2 x D streams) are not covered by
+// this argument: there the replays of the members' graphs are launched one
+// after the other, and how a graph's nodes map onto queues is the driver's.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CopyEngine.h"
