@@ -45,8 +45,8 @@
 //    A loopback team's times are of D members sharing one GPU: no speed
 //    claim, except D = 1.
 //  - with --ce, the copy-engine design (CopyEngine.h) from
-//    DIR/ce_matmul_<dtype>_k<K>_n<N>.wbundle and
-//    DIR/ce_sum_<dtype>_d<D>_n<N>.wbundle: checked like ours (every
+//    DIR/ce_matmul_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (the op's instance,
+//    `weave-ops key matmul_reduce_scatter --algorithm copy_engine`): checked like ours (every
 //    element, NaN-poisoned buffers; also three iterations back to back and
 //    three graph replays) and timed in a second table (one CUDA graph over
 //    every device, direct launches, and its parts).
@@ -631,19 +631,16 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   };
   if (o.ce) {
     std::string dir = o.bundleDir + "/";
-    std::string mmPath = dir + "ce_matmul_" + dtype + "_k" +
-                         std::to_string(c.k) + "_n" + std::to_string(c.n) +
-                         ".wbundle";
-    std::string sumPath = dir + "ce_sum_" + dtype + "_d" + std::to_string(c.d) +
-                          "_n" + std::to_string(c.n) + ".wbundle";
-    Expected<Bundle> mm = readBundleFile(mmPath);
-    Expected<Bundle> sum = readBundleFile(sumPath);
+    std::string cePath = dir + "ce_matmul_" + dtype + "_d" +
+                         std::to_string(c.d) + "_mdyn_k" + std::to_string(c.k) +
+                         "_n" + std::to_string(c.n) + ".wbundle";
+    Expected<Bundle> ceBundle = readBundleFile(cePath);
     Expected<std::unique_ptr<mrs::CopyEngineDesign>> made =
-        mm && sum ? mrs::CopyEngineDesign::create(
-                        team, heap, ctx.timed, std::move(*mm), std::move(*sum),
-                        c.dtype, c.d, c.m, c.k, c.n, a->args(), b->args())
-                  : Expected<std::unique_ptr<mrs::CopyEngineDesign>>(
-                        (mm ? sum.error() : mm.error()));
+        ceBundle ? mrs::CopyEngineDesign::create(
+                       team, heap, ctx.timed, std::move(*ceBundle), c.dtype,
+                       c.d, c.m, c.k, c.n, a->args(), b->args())
+                 : Expected<std::unique_ptr<mrs::CopyEngineDesign>>(
+                       ceBundle.error());
     if (!made) {
       r.ceStatus = "ERROR";
       r.ceNote = made.error().toString();

@@ -36,8 +36,8 @@ const char *ceVariantName(CeVariant v) {
 
 Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
     Team &team, SymmetricHeap &heap, const std::vector<TimedStream> &timed,
-    Bundle matmul, Bundle sum, DType dtype, int64_t d, int64_t m, int64_t k,
-    int64_t n, const DeviceBuffers &a, const DeviceBuffers &b) {
+    Bundle bundle, DType dtype, int64_t d, int64_t m, int64_t k, int64_t n,
+    const DeviceBuffers &a, const DeviceBuffers &b) {
   size_t local = team.localCount();
   if (local != static_cast<size_t>(d) || d < 1)
     return Error(ErrorCode::InvalidArgument,
@@ -58,11 +58,11 @@ Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
     x->localOf_[team.rankOf(i)] = i;
     x->streams_.push_back(timed[i].stream);
   }
-  WEAVE_ASSIGN_OR_RETURN(Kernel mm,
-                         examples::loadKernel(team, std::move(matmul), "matmul"));
+  WEAVE_ASSIGN_OR_RETURN(Program program,
+                         Program::load(team, std::move(bundle)));
+  WEAVE_ASSIGN_OR_RETURN(Kernel mm, Kernel::get(program, "ce_matmul"));
   x->matmul_ = std::make_unique<Kernel>(std::move(mm));
-  WEAVE_ASSIGN_OR_RETURN(Kernel s,
-                         examples::loadKernel(team, std::move(sum), "ce_sum"));
+  WEAVE_ASSIGN_OR_RETURN(Kernel s, Kernel::get(program, "ce_sum"));
   x->sum_ = std::make_unique<Kernel>(std::move(s));
   std::string dt = dtypeName(dtype);
   WEAVE_ASSIGN_OR_RETURN(examples::LocalBuffers stage,

@@ -4,14 +4,18 @@
 // Weave's own kernels (issue #31, `weave_bench_matmul_reduce_scatter --ce`):
 // member r computes its partial product one m_shard chunk at a time, in the
 // order r + 1, r + 2, ..., r (its own rows last), each chunk a launch of
-// Weave's plain matmul (bench/matmul/matmul.mlir.in with `?` rows); each
+// Weave's plain matmul (`?` rows, the compiler's configuration per range of
+// rows); each
 // finished chunk of another owner's rows goes to its slot on the owner by
 // a copy engine (cuMemcpyAsync between the two devices' pointers, on a second
 // stream, ordered by events),
 // so no SM stores over NVLink; the own chunk is written into the owner's
 // own slot; once every peer's copy into it has landed, the owner sums its
-// D slots in f32 in source order and rounds once (ce_sum.mlir.in): the
-// numerics of the fused kernel.
+// D slots in f32 in source order and rounds once: the numerics of the
+// fused kernel. Both kernels are the op's (ops::MatmulReduceScatter's
+// algorithm "copy_engine", which orders the members by flags instead of
+// events: ops/lib/CopyEngine.h), from its template
+// ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in: one bundle.
 //
 // Variants:
 //   copy    as above (the chunk into a local staging buffer, then the copy
@@ -53,13 +57,14 @@ struct CeParts {
 
 class CopyEngineDesign {
 public:
-  /// `matmul`: a bundle of kernel `matmul` (a [? x K], b [K x N], c [? x N]
-  /// of the dtype); `sum`: a bundle of kernel `ce_sum` for this D and N.
+  /// `bundle`: the op's instance of ops/templates/matmul_reduce_scatter/
+  /// ce_matmul.mlir.in for this D, dtype, K and N (kernels `ce_matmul`: a
+  /// [? x K], b [K x N], c [? x N] of the dtype; `ce_sum`).
   /// `a` [D*m, K] and `b` [K, N] are the members' inputs (read in place).
   static Expected<std::unique_ptr<CopyEngineDesign>>
   create(Team &team, SymmetricHeap &heap, const std::vector<TimedStream> &timed,
-         Bundle matmul, Bundle sum, DType dtype, int64_t d, int64_t m,
-         int64_t k, int64_t n, const DeviceBuffers &a, const DeviceBuffers &b);
+         Bundle bundle, DType dtype, int64_t d, int64_t m, int64_t k,
+         int64_t n, const DeviceBuffers &a, const DeviceBuffers &b);
   ~CopyEngineDesign();
 
   /// NaN into the staging buffers, the slots and the outputs (so a missing

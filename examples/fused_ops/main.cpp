@@ -1,23 +1,28 @@
 //===- main.cpp - check the fused matmul ops on a team ---------------------===//
 //
-//   fused_ops --bundles DIR [--dtype bf16|f16|all]
+//   fused_ops --bundles DIR [--dtype bf16|f16|all] [--mrs-algorithm A|all]
 //
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
 // instance, K = 256, n = 320: a ragged column tile) and
 // weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
-// instance; K = 256, n = 320) on the team, the way a user does:
-// plain device tensors, one stream per member, the op owning its
-// workspace. Each op is called twice with no host synchronization (new
-// inputs written on the stream in between), then captured once in a CUDA
-// graph per member and replayed 3 times with new inputs each time. The
+// instance; K = 256, n = 320; both algorithms: "owner_slots", the fused
+// kernel, and "copy_engine", the chunk matmuls whose chunks the copy
+// engines move, ordered by stream memory operations on flags) on the
+// team, the way a user does: plain device tensors, one stream per member,
+// the op owning its workspace. Each op is called three times with no host
+// synchronization (new inputs written on the stream in between), then
+// captured once in a CUDA graph per member and replayed 3 times with new
+// inputs each time. The
 // inputs are multiples of 1/8 (ExactInputs.h), so every f32 sum is exact:
 // each output element must be the float64 reference rounded once to the
 // dtype (within half an ulp); for the GEMM + reduce-scatter the reference
 // is the sum of the members' partial products each rounded to the dtype
 // (what its kernel sums: examples/matmul_reduce_scatter). Outputs are NaN-poisoned before every call.
 // Kernels come from DIR, a folder of `<weave-ops key>.wbundle` made with
-// weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them), so the
-// program needs the runtime only. Runs on 2+ GPUs or a loopback team
+// weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them; the GEMM
+// + reduce-scatter's with `--algorithm owner_slots` and `copy_engine`), so
+// the program needs the runtime only. `--mrs-algorithm A` runs only that
+// algorithm of the GEMM + reduce-scatter (and the all-gather matmul). Runs on 2+ GPUs or a loopback team
 // (WEAVE_LOOPBACK_TEAM); "SKIP:" without a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -152,7 +157,8 @@ struct Case {
   std::function<double(int, uint32_t, int64_t, int64_t)> expected;
 };
 
-/// Two calls without host synchronization, then a graph replayed 3 times.
+/// Three calls without host synchronization, then a graph replayed 3
+/// times.
 Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
   Team &team = s.team;
   bool bf16 = dtype == "bf16";
@@ -163,6 +169,10 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
                          LocalBuffers::create(team, dtype, {c.cRows, kN}));
   WEAVE_ASSIGN_OR_RETURN(LocalBuffers c1,
                          LocalBuffers::create(team, dtype, {c.cRows, kN}));
+  WEAVE_ASSIGN_OR_RETURN(LocalBuffers c2,
+                         LocalBuffers::create(team, dtype, {c.cRows, kN}));
+  const LocalBuffers *outs[] = {&c0, &c1, &c2};
+  constexpr int kCalls = 3;
   auto call = [&](const LocalBuffers &out) {
     return c.call(refs(a, dtype, {c.aRows, kK}), refs(b, dtype, {kK, kN}),
                   refs(out, dtype, {c.cRows, kN}), s.streams.get());
@@ -176,22 +186,22 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
   if (refused)
     return Error(ErrorCode::InvalidArgument, what + ": a wrong shape was taken");
 
-  // Two calls, new inputs in between, no host synchronization.
+  // Three calls, new inputs in between, no host synchronization.
   std::vector<HostOperand> as, bs;
-  for (int round = 0; round < 2; ++round) {
+  for (int round = 0; round < kCalls; ++round) {
     as.push_back(makeA(team, c.aRows, round, bf16));
     bs.push_back(makeB(team, round, bf16));
   }
-  WEAVE_TRY(poison(team, c0, s.streams));
-  WEAVE_TRY(poison(team, c1, s.streams));
-  for (int round = 0; round < 2; ++round) {
+  for (const LocalBuffers *out : outs)
+    WEAVE_TRY(poison(team, *out, s.streams));
+  for (int round = 0; round < kCalls; ++round) {
     WEAVE_TRY(upload(team, a, as[round], s.streams));
     WEAVE_TRY(upload(team, b, bs[round], s.streams));
-    WEAVE_TRY(call(round == 0 ? c0 : c1));
+    WEAVE_TRY(call(*outs[round]));
   }
   WEAVE_TRY(s.streams.synchronize());
-  for (int round = 0; round < 2; ++round)
-    WEAVE_TRY(check(team, round == 0 ? c0 : c1, c.cRows, bf16,
+  for (int round = 0; round < kCalls; ++round)
+    WEAVE_TRY(check(team, *outs[round], c.cRows, bf16,
                     what + " call " + std::to_string(round + 1),
                     [&](uint32_t r, int64_t i, int64_t j) {
                       return c.expected(round, r, i, j);
@@ -203,7 +213,7 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
                          TeamGraphs::capture(team, s.streams,
                                              [&] { return call(c0); }));
   for (int replay = 0; replay < 3; ++replay) {
-    int round = 2 + replay;
+    int round = kCalls + replay;
     HostOperand ha = makeA(team, c.aRows, round, bf16), hb = makeB(team, round, bf16);
     WEAVE_TRY(poison(team, c0, s.streams));
     WEAVE_TRY(upload(team, a, ha, s.streams));
@@ -220,13 +230,16 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
 }
 
 Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
-              const std::vector<std::string> &dtypes) {
+              const std::vector<std::string> &dtypes,
+              const std::vector<std::string> &mrsAlgorithms, bool agmm) {
   Team &team = s.team;
   uint32_t d = team.size();
   ops::Communicator comm(team, s.heap, std::move(source));
   for (const std::string &dtype : dtypes) {
     // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r.
     for (int64_t m : {int64_t(128), int64_t(256)}) {
+      if (!agmm)
+        break;
       WEAVE_ASSIGN_OR_RETURN(ops::AllGatherMatmul op,
                              ops::AllGatherMatmul::create(comm, dtype, m, kK, kN));
       Case c{"all_gather_matmul m_shard=" + std::to_string(m), m, d * m,
@@ -245,11 +258,18 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     }
     // GEMM + reduce-scatter: member r's c = rows of shard r of
     // sum_d A_d @ B_d.
+    for (const std::string &algorithm : mrsAlgorithms)
     for (int64_t m : {int64_t(128), int64_t(384)}) {
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,
-          ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN));
-      Case c{"matmul_reduce_scatter m_shard=" + std::to_string(m), d * m, m,
+          ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN, algorithm));
+      if (op.algorithm() != algorithm)
+        return Error(ErrorCode::InvalidArgument,
+                     "asked for " + algorithm + ", the op runs " +
+                         op.algorithm());
+      Case c{"matmul_reduce_scatter (" + algorithm + ") m_shard=" +
+                 std::to_string(m),
+             d * m, m,
              [&](auto &a, auto &b, auto &out, auto &streams) {
                return op(a, b, out, streams);
              },
@@ -271,7 +291,9 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: %s --bundles DIR [--dtype bf16|f16|all]\n",
+  std::fprintf(stderr,
+               "usage: %s --bundles DIR [--dtype bf16|f16|all] "
+               "[--mrs-algorithm owner_slots|copy_engine|all]\n",
                kProgram);
   return 2;
 }
@@ -279,7 +301,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string bundles, dtype = "all";
+  std::string bundles, dtype = "all", mrs = "all";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
@@ -288,9 +310,14 @@ int main(int argc, char **argv) {
       bundles = argv[++i];
     else if (arg == "--dtype")
       dtype = argv[++i];
+    else if (arg == "--mrs-algorithm")
+      mrs = argv[++i];
     else
       return usage();
   }
+  std::vector<std::string> mrsAlgorithms =
+      mrs == "all" ? std::vector<std::string>{"owner_slots", "copy_engine"}
+                   : std::vector<std::string>{mrs};
   std::vector<std::string> dtypes =
       dtype == "all" ? std::vector<std::string>{"bf16", "f16"}
                      : std::vector<std::string>{dtype};
@@ -305,7 +332,10 @@ int main(int argc, char **argv) {
   SessionStart start = startSession(request);
   if (!start.session)
     return start.exitCode;
-  if (Status s = runAll(*start.session, std::move(source), dtypes); !s)
+  if (Status s = runAll(*start.session, std::move(source), dtypes,
+                       mrsAlgorithms, /*agmm=*/mrs == "all" &&
+                                          start.session->team.size() >= 2);
+      !s)
     return reportError(kProgram, s.error());
   std::printf("%s: PASS: D=%u\n", kProgram, start.session->team.size());
   return 0;

@@ -6,12 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CopyEngine.h"
 #include "StagedKernel.h"
 #include "weave/ops/FusedMatmul.h"
 
 namespace weave::ops {
 
-CollectiveOp::CollectiveOp(std::unique_ptr<detail::StagedKernel> kernel)
+CollectiveOp::CollectiveOp(std::unique_ptr<detail::OpKernel> kernel)
     : kernel_(std::move(kernel)) {}
 CollectiveOp::CollectiveOp(CollectiveOp &&) noexcept = default;
 CollectiveOp &CollectiveOp::operator=(CollectiveOp &&) noexcept = default;
@@ -122,12 +123,27 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
   return AllGatherMatmul(std::move(kernel));
 }
 
-Expected<MatmulReduceScatter>
-MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
-                            int64_t mShard, int64_t k, int64_t n) {
+namespace {
+
+/// The GEMM + reduce-scatter's kernel for `algorithm` ("auto" resolved by
+/// instanceFor): the fused kernel staged as every op's, or the copy-engine
+/// algorithm with its own workspace. The one place both MatmulReduceScatter
+/// and RegisteredOp::createMatmul make it.
+Expected<std::unique_ptr<detail::OpKernel>>
+makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
+                        int64_t mShard, int64_t k, int64_t n,
+                        const std::string &algorithm) {
   uint32_t d = comm.team().size();
-  WEAVE_TRY(checkShape(d, dtype, mShard, k, n));
-  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance, instanceFor(d, dtype, k, n));
+  WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
+  WEAVE_ASSIGN_OR_RETURN(
+      KernelInstance instance,
+      MatmulReduceScatter::instanceFor(d, dtype, k, n, algorithm));
+  if (instance.kernelName == "ce_matmul") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           detail::CopyEngineKernel::create(
+                               comm, std::move(instance), mShard, k, n));
+    return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+  }
   // `slots` (symmetric, 2 x D slots of mShard rows: the template says
   // why), `partial` (the pipeline's operand, whose stores the epilogue
   // replaces), `launches` (the kernel's epoch) and the barrier are the
@@ -138,10 +154,25 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
                        detail::opRoles("matmul_reduce_scatter"),
                        detail::matmulParamShapes("matmul_reduce_scatter", d,
                                                  {mShard, k, n})));
-  return MatmulReduceScatter(std::move(kernel));
+  return std::unique_ptr<detail::OpKernel>(std::move(kernel));
 }
 
-RegisteredOp::RegisteredOp(std::unique_ptr<detail::StagedKernel> kernel,
+} // namespace
+
+Expected<MatmulReduceScatter>
+MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
+                            int64_t mShard, int64_t k, int64_t n,
+                            const std::string &algorithm) {
+  WEAVE_ASSIGN_OR_RETURN(
+      auto kernel,
+      makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
+  MatmulReduceScatter op(std::move(kernel));
+  op.algorithm_ = op.instance().kernelName == "ce_matmul" ? "copy_engine"
+                                                           : "owner_slots";
+  return op;
+}
+
+RegisteredOp::RegisteredOp(std::unique_ptr<detail::OpKernel> kernel,
                            const OpSpec *spec)
     : CollectiveOp(std::move(kernel)), spec_(spec) {}
 
@@ -164,11 +195,19 @@ Expected<RegisteredOp> RegisteredOp::create(Communicator &comm,
 Expected<RegisteredOp> RegisteredOp::createMatmul(Communicator &comm,
                                                   const std::string &op,
                                                   const std::string &dtype,
-                                                  const MatmulShape &shape) {
+                                                  const MatmulShape &shape,
+                                                  const std::string &algorithm) {
   uint32_t d = comm.team().size();
-  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
-                         matmulOpInstance(op, d, dtype, shape));
   const OpSpec *spec = findOp(op);
+  if (spec && op == "matmul_reduce_scatter") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           makeMatmulReduceScatter(comm, dtype, shape.mShard,
+                                                   shape.k, shape.n,
+                                                   algorithm));
+    return RegisteredOp(std::move(kernel), spec);
+  }
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         matmulOpInstance(op, d, dtype, shape, algorithm));
   WEAVE_ASSIGN_OR_RETURN(
       auto kernel, detail::StagedKernel::create(
                        comm, std::move(instance), spec->roles,

@@ -436,12 +436,44 @@ Status MatmulReduceScatter::checkShape(uint32_t teamSize,
   return ok();
 }
 
+std::string MatmulReduceScatter::choose(uint32_t teamSize) {
+  // The copy engines from D = 2, measured (4 x H200, bf16 and f16, CUDA
+  // graphs, docs/PERF.md "GEMM + reduce-scatter on the copy engines"):
+  // faster than the fused kernel (owner_slots) at 10 of 12 shapes, by
+  // 0.5-7% (D = 4, 4096 x 4096 x 4096: 0.7772 against 0.8195 ms; D = 2:
+  // 0.3865 against 0.4080), and within 1.3% where slower (D = 4, 1024 x
+  // 14336 x 8192: 1.3355 against 1.3252; D = 2, 4096 x 7168 x 8192: 1.3844
+  // against 1.3672), so no shape rule: the two losses are within the
+  // run-to-run spread of that table's long shapes. A team of one has no
+  // copy to hide and nothing of the copy engines was measured there: the
+  // fused kernel.
+  return teamSize >= 2 ? "copy_engine" : "owner_slots";
+}
+
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
-    uint32_t teamSize, const std::string &dtype, int64_t k, int64_t n) {
+    uint32_t teamSize, const std::string &dtype, int64_t k, int64_t n,
+    const std::string &algorithm) {
   WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
+  auto str = [](int64_t v) { return std::to_string(v); };
+  std::string chosen = algorithm == "auto" ? choose(teamSize) : algorithm;
+  const OpSpec *spec = findOp("matmul_reduce_scatter");
+  const AlgorithmSpec *a = spec->algorithm(chosen);
+  if (!a || !a->offered)
+    return Error(ErrorCode::InvalidArgument,
+                 "matmul reduce-scatter: algorithm must be 'auto' or one of " +
+                     spec->offeredNames() + ", got '" + algorithm + "'");
+  if (chosen == "copy_engine")
+    // One bundle of both kernels (the chunk matmul with `?` rows, the sum
+    // with `?` m_shard): every m_shard; D is the sum's trip count.
+    return KernelInstance{a->templateName,
+                          a->kernel,
+                          dtype,
+                          teamSize,
+                          0,
+                          {{"K", str(k)}, {"COLS", str(n)}},
+                          "mdyn_k" + str(k) + "_n" + str(n)};
   // ROWS = N = ?: one bundle serves every m_shard (rows bound at launch;
   // the kernel traps on an m_shard that is not whole row tiles).
-  auto str = [](int64_t v) { return std::to_string(v); };
   return KernelInstance{"matmul_reduce_scatter/matmul_reduce_scatter",
                         "matmul_reduce_scatter",
                         dtype,
@@ -454,13 +486,14 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
 Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           uint32_t teamSize,
                                           const std::string &dtype,
-                                          const MatmulShape &shape) {
+                                          const MatmulShape &shape,
+                                          const std::string &algorithm) {
   const OpSpec *spec = findOp(op);
   if (!spec || spec->family != OpFamily::FusedMatmul)
     return Error(ErrorCode::InvalidArgument,
                  "unknown fused matmul op '" + op + "' (" +
                      opNames(OpFamily::FusedMatmul) + ")");
-  return spec->matmulInstance(teamSize, dtype, shape);
+  return spec->matmulInstance(teamSize, dtype, shape, algorithm);
 }
 
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {

@@ -252,8 +252,14 @@ std::vector<OpSpec> makeRegistry() {
                 {{"ready", kSems}, {"launches", kLocal}, {"done", kSems}}}},
               {}};
   agmm.matmulInstance = [](uint32_t d, const std::string &dtype,
-                           const MatmulShape &s) -> Expected<KernelInstance> {
+                           const MatmulShape &s,
+                           const std::string &algorithm)
+      -> Expected<KernelInstance> {
     WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, s.mShard, s.k, s.n));
+    if (algorithm != "auto" && algorithm != "ring")
+      return Error(ErrorCode::InvalidArgument,
+                   "all-gather matmul: algorithm must be 'auto' or 'ring', "
+                   "got '" + algorithm + "'");
     return AllGatherMatmul::instanceFor(d, dtype, s.k, s.n);
   };
   agmm.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
@@ -294,12 +300,24 @@ std::vector<OpSpec> makeRegistry() {
                {{"partial", kLocal},
                 {"slots", kSym},
                 {"launches", kLocal},
-                {"flags", kSems}}}},
+                {"flags", kSems}}},
+              // The copy engines (issue #31, seventh session): D chunk
+              // matmuls per member (ce_matmul, own chunk last), each other
+              // owner's chunk moved by cuMemcpyAsync into this member's slot
+              // on its owner, stream memory operations on symmetric flags
+              // in between, then the owner's sum (ce_sum). Its workspace
+              // (staging, slots, flags, copy streams) is the op's, not a
+              // kernel parameter: ops/lib/CopyEngine.h. The default from
+              // D = 2 (MatmulReduceScatter::choose).
+              {"copy_engine", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
+               true, true, true, {}}},
              {}};
   mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
-                          const MatmulShape &s) -> Expected<KernelInstance> {
+                          const MatmulShape &s,
+                          const std::string &algorithm)
+      -> Expected<KernelInstance> {
     WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, s.mShard, s.k, s.n));
-    return MatmulReduceScatter::instanceFor(d, dtype, s.k, s.n);
+    return MatmulReduceScatter::instanceFor(d, dtype, s.k, s.n, algorithm);
   };
   mrs.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     int64_t rows;

@@ -24,6 +24,8 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 
 } // namespace
 
+OpKernel::~OpKernel() = default;
+
 Expected<std::unique_ptr<StagedKernel>>
 StagedKernel::create(Communicator &comm, KernelInstance instance,
                      std::vector<RoleSpec> roles, ParamShapes shapes) {

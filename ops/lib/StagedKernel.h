@@ -25,7 +25,24 @@
 
 namespace weave::ops::detail {
 
-class StagedKernel {
+/// What an op runs on a call: one staged kernel (StagedKernel, below), or
+/// an algorithm of several launches and copies with its own workspace
+/// (CopyEngineKernel, CopyEngine.h). CollectiveOp holds one.
+class OpKernel {
+public:
+  virtual ~OpKernel();
+  /// The instance of the op's (first) kernel.
+  virtual const KernelInstance &instance() const = 0;
+  /// `tensors[r]`: one TensorRef per local member for role r; `inPlace[r]`,
+  /// where set, a symmetric buffer role r binds instead (an algorithm
+  /// without in-place roles refuses one).
+  virtual Status
+  run(const std::vector<std::vector<TensorRef>> &tensors,
+      const std::vector<CUstream> &streams,
+      const std::vector<std::optional<SymmetricBuffer>> &inPlace = {}) = 0;
+};
+
+class StagedKernel : public OpKernel {
 public:
   static Expected<std::unique_ptr<StagedKernel>>
   create(Communicator &comm, KernelInstance instance,
@@ -33,16 +50,17 @@ public:
 
   /// Gives the staging buffers, semaphores and workspace back: destroy an
   /// op only once its last call has completed on every stream.
-  ~StagedKernel();
+  ~StagedKernel() override;
 
-  const KernelInstance &instance() const { return instance_; }
+  const KernelInstance &instance() const override { return instance_; }
   /// `inPlace[r]`, where set, is a symmetric buffer of the communicator's
   /// heap that role r's symmetric parameter binds directly (the whole
   /// parameter, e.g. the gathered rows with the member's own already in
   /// place): no staging copy, and tensors[r] is not read.
   Status run(const std::vector<std::vector<TensorRef>> &tensors,
              const std::vector<CUstream> &streams,
-             const std::vector<std::optional<SymmetricBuffer>> &inPlace = {});
+             const std::vector<std::optional<SymmetricBuffer>> &inPlace = {})
+      override;
 
 private:
   /// How one kernel parameter is bound: a role (with its staging buffer

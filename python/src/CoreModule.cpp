@@ -361,14 +361,15 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "matmul_op_instance",
       [](const std::string &op, uint32_t teamSize, const std::string &dtype,
-         int64_t mShard, int64_t k, int64_t n) {
-        ops::KernelInstance value = unwrap(
-            ops::matmulOpInstance(op, teamSize, dtype, {mShard, k, n}));
+         int64_t mShard, int64_t k, int64_t n, const std::string &algorithm) {
+        ops::KernelInstance value = unwrap(ops::matmulOpInstance(
+            op, teamSize, dtype, {mShard, k, n}, algorithm));
         return py::make_tuple(value.key(), value.kernelName,
                               unwrap(value.source()));
       },
       py::arg("op"), py::arg("team_size"), py::arg("dtype"),
       py::arg("m_shard"), py::arg("k"), py::arg("n"),
+      py::arg("algorithm") = "auto",
       "(key, kernel name, source) of the kernel a fused matmul op "
       "(all_gather_matmul, matmul_reduce_scatter) runs");
 

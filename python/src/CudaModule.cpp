@@ -439,15 +439,15 @@ void bindOps(py::module_ &m) {
           names.back().c_str(),
           [name](const std::shared_ptr<PyCommunicator> &c,
                  const std::string &dtype, int64_t mShard, int64_t k,
-                 int64_t n) {
+                 int64_t n, const std::string &algorithm) {
             Expected<ops::RegisteredOp> op = withoutGil([&] {
               return ops::RegisteredOp::createMatmul(c->comm, name, dtype,
-                                                     {mShard, k, n});
+                                                     {mShard, k, n}, algorithm);
             });
             return std::make_shared<PyOp>(PyOp{c, unwrap(std::move(op))});
           },
           py::arg("comm"), py::arg("dtype"), py::arg("m_shard"), py::arg("k"),
-          py::arg("n"), spec.title.c_str());
+          py::arg("n"), py::arg("algorithm") = "auto", spec.title.c_str());
   }
 }
 

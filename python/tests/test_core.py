@@ -249,7 +249,7 @@ def test_every_registered_op_is_exposed():
                 assert spec["roles"][0]["param"] == "input"
             else:
                 _, kernel, source = weave._core.matmul_op_instance(
-                    spec["name"], 2, dtype, 128, 256, 320)
+                    spec["name"], 2, dtype, 128, 256, 320, algorithm["name"])
             assert kernel == algorithm["kernel"]
             # The kernel, or its variants <kernel>__m<first>_<last|up>_n<cols>
             # (the all-gather matmul's column tile per range of m_shard).

@@ -219,20 +219,29 @@ def test_matmul_op_instances():
     key = weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K, NCOLS)[0]
     assert key == f"all_gather_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
     assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 1024, K, NCOLS)[0] == key
+    # From 2 members the copy engines ("copy_engine": the chunk matmul and
+    # the owner's sum in one bundle); the fused kernel by name.
     key, kernel, source = weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16",
                                                          MRS_M, K, NCOLS)
+    assert (key, kernel) == (f"ce_matmul_f16_d2_mdyn_k{K}_n{NCOLS}", "ce_matmul")
+    assert "gpu.func @ce_sum(" in source
+    assert weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16", 128, K,
+                                          NCOLS)[0] == key
+    key, kernel, source = weave._core.matmul_op_instance(
+        "matmul_reduce_scatter", 2, "f16", MRS_M, K, NCOLS, "owner_slots")
     assert (key, kernel) == (f"matmul_reduce_scatter_f16_d2_mdyn_k{K}_n{NCOLS}",
                              "matmul_reduce_scatter")
     assert f"memref<?x{K}xf16>" in source
-    assert weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16", 128, K,
-                                          NCOLS)[0] == key
+    with pytest.raises(weave.WeaveError, match="'owner_slots', 'copy_engine'"):
+        weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16", 128, K, NCOLS,
+                                       "owner_combine")
     with pytest.raises(weave.WeaveError, match="m_shard must be a multiple of 128"):
         weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 100, K, NCOLS)
     with pytest.raises(weave.WeaveError, match="m_shard must be a multiple of 128"):
         weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "bf16", 200, K, NCOLS)
     # No team limit past 8 (the per-member tensor-map table).
     key16 = weave._core.matmul_op_instance("matmul_reduce_scatter", 16, "bf16", 128, K,
-                                           NCOLS)[0]
+                                           NCOLS, "owner_slots")[0]
     assert key16 == f"matmul_reduce_scatter_bf16_d16_mdyn_k{K}_n{NCOLS}"
     with pytest.raises(weave.WeaveError, match="unknown fused matmul op"):
         weave._core.matmul_op_instance("matmul_all_reduce", 2, "bf16", 128, K, NCOLS)

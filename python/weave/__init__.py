@@ -117,7 +117,7 @@ def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
     if shape is not None:
         m_shard, k, n = (int(v) for v in shape)
         key, _, source = _core.matmul_op_instance(op, int(team_size), dtype,
-                                                  m_shard, k, n)
+                                                  m_shard, k, n, algorithm)
     else:
         if count is None:
             raise WeaveError("InvalidArgument",

@@ -314,10 +314,13 @@ class Collectives:
         """Rows ``[rank * m, (rank + 1) * m)`` of the sum over the team of
         ``a @ b`` (``a``: team size x m rows by k, ``b``: k x n; m a multiple
         of 128). Each member's partial product, rounded to the dtype, goes
-        into its slot on the owner of its rows as the matmul produces it; the
-        owner sums the slots in f32 and rounds once (never less accurate than
-        matmul + NCCL reduce-scatter). One kernel serves every m; ``a`` is
-        read where it is (no staging copy). f16 or bf16."""
+        into its slot on the owner of its rows; the owner sums the slots in
+        f32 and rounds once (never less accurate than matmul + NCCL
+        reduce-scatter). From 2 members the op computes the partial product
+        one owner's chunk at a time and the copy engines move each chunk
+        into its slot (weave::ops' algorithm "copy_engine", docs/OPS.md);
+        a team of one runs the fused kernel. One bundle serves every m;
+        ``a`` is read where it is (no staging copy). f16 or bf16."""
         a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
         rows, k = a0.shape
         n = b0.shape[1]

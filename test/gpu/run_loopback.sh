@@ -103,8 +103,10 @@ if [ "${1:-}" = "--stage" ]; then
     for t in bf16 f16; do
       fused_bundle "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
         --m-shard 128 --k 256 --n 320 || exit 1
-      fused_bundle "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
-        --m-shard 128 --k 256 --n 320 || exit 1
+      for a in owner_slots copy_engine; do
+        fused_bundle "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
+          --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
+      done
     done
   done
   # The Python package, built there (its modules need the GPU machine's
@@ -256,8 +258,10 @@ for b in "$CARRY"/bundles-mrs/*.wbundle; do
       env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/matmul_reduce_scatter" "$b" --m-shard $m
   done
 done
-# weave::ops' fused matmuls as a user calls them (two calls without host
-# synchronization, graph replays, float64 reference), kernels from bundles.
+# weave::ops' fused matmuls as a user calls them (three calls without host
+# synchronization, graph replays, float64 reference; the GEMM +
+# reduce-scatter's fused kernel and its copy-engine algorithm), kernels
+# from bundles.
 for d in 2 4 8; do
   run "fused ops D=$d (ops::AllGatherMatmul + ops::MatmulReduceScatter, bf16+f16)" \
     env WEAVE_LOOPBACK_TEAM=$d "$CARRY/bin/fused_ops" --bundles "$CARRY/fused-bundles"

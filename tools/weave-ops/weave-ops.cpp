@@ -149,7 +149,8 @@ Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
     return Error(ErrorCode::InvalidArgument,
                  "--team-size must be between 1 and 65536");
   if (isFused(op))
-    return matmulOpInstance(op, static_cast<uint32_t>(teamSize), dtype, shape);
+    return matmulOpInstance(op, static_cast<uint32_t>(teamSize), dtype, shape,
+                            algorithm);
   return opInstance(op, static_cast<uint32_t>(teamSize), dtype, count,
                     algorithm, rowElements);
 }

@@ -28,14 +28,25 @@
 // RUN:   if [ "$family" = collective ]; then \
 // RUN:     weave-ops source $op --team-size 2 --dtype $dtype --count 8 --algorithm $algorithm -o %t.mlir || exit 1; \
 // RUN:   else \
-// RUN:     weave-ops source $op --team-size 2 --dtype $dtype --m-shard 128 --k 256 --n 320 -o %t.mlir || exit 1; \
+// RUN:     weave-ops source $op --team-size 2 --dtype $dtype --m-shard 128 --k 256 --n 320 --algorithm $algorithm -o %t.mlir || exit 1; \
 // RUN:   fi; \
 // RUN:   grep -q -E "gpu.func @$kernel(__m[0-9]+_[0-9a-z]+_n[0-9]+)?\(" %t.mlir || { echo "no kernel $kernel"; exit 1; }; \
 // RUN:   echo "made $op $algorithm"; \
 // RUN: done | FileCheck %s --check-prefix=MADE
 // MADE: made all_reduce one_shot
 // MADE: made all_to_all_v put
-// MADE: made matmul_reduce_scatter
+// MADE: made matmul_reduce_scatter owner_slots
+// MADE: made matmul_reduce_scatter copy_engine
+// KERNELS-NEXT: matmul_reduce_scatter fused_matmul owner_combine {{.*}} example
+// KERNELS-NEXT: matmul_reduce_scatter fused_matmul copy_engine matmul_reduce_scatter/ce_matmul ce_matmul team offered
+// The fused ops' default ("auto"): the copy engines from 2 members, the
+// fused kernel for one (MatmulReduceScatter::choose).
+// RUN: weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 | FileCheck %s --check-prefix=AUTO2
+// AUTO2: ce_matmul_bf16_d2_mdyn_k256_n320
+// RUN: weave-ops key matmul_reduce_scatter --team-size 1 --dtype bf16 --m-shard 128 --k 256 --n 320 | FileCheck %s --check-prefix=AUTO1
+// AUTO1: matmul_reduce_scatter_bf16_d1_mdyn_k256_n320
+// RUN: not weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_combine 2>&1 | FileCheck %s --check-prefix=NOTOFFERED
+// NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', got 'owner_combine'
 
 // The build has a case for every registered collective kernel: bundles of
 // its template in examples/ (run by the loopback suite through the

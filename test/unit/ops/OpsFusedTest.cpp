@@ -232,7 +232,7 @@ TEST(OpsFused, AllGatherMatmulShapes) {
 
 TEST(OpsFused, MatmulReduceScatterInstances) {
   Expected<KernelInstance> i =
-      MatmulReduceScatter::instanceFor(8, "f16", 256, 320);
+      MatmulReduceScatter::instanceFor(8, "f16", 256, 320, "owner_slots");
   ASSERT_TRUE(i) << i.error().toString();
   EXPECT_EQ(i->templateName, "matmul_reduce_scatter/matmul_reduce_scatter");
   EXPECT_EQ(i->key(), "matmul_reduce_scatter_f16_d8_mdyn_k256_n320");
@@ -248,16 +248,19 @@ TEST(OpsFused, MatmulReduceScatterInstances) {
   EXPECT_NE(source->find("memref<?x320xf16, #weave.symmetric>"), std::string::npos);
   // One instance for every m_shard; another k or n is another kernel.
   for (int64_t m : {128, 256, 8192})
-    EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 8, "f16", {m, 256, 320})
+    EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 8, "f16", {m, 256, 320},
+                               "owner_slots")
                   ->key(),
               i->key());
-  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 512, 320)->key(),
-            i->key());
-  EXPECT_NE(MatmulReduceScatter::instanceFor(8, "f16", 256, 640)->key(),
-            i->key());
+  EXPECT_NE(
+      MatmulReduceScatter::instanceFor(8, "f16", 512, 320, "owner_slots")->key(),
+      i->key());
+  EXPECT_NE(
+      MatmulReduceScatter::instanceFor(8, "f16", 256, 640, "owner_slots")->key(),
+      i->key());
   // Past 8 members: the per-member tensor-map table has no team limit.
   Expected<KernelInstance> big =
-      MatmulReduceScatter::instanceFor(16, "bf16", 256, 256);
+      MatmulReduceScatter::instanceFor(16, "bf16", 256, 256, "owner_slots");
   ASSERT_TRUE(big) << big.error().toString();
   EXPECT_EQ(big->teamSize, 16u);
   EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "f32", 256, 256));
@@ -273,6 +276,74 @@ TEST(OpsFused, MatmulReduceScatterInstances) {
       matmulOpInstance("matmul_all_reduce", 2, "bf16", {128, 64, 64});
   ASSERT_FALSE(unknown);
   EXPECT_TRUE(mentions(unknown.error(), "unknown fused matmul op 'matmul_all_reduce'"));
+}
+
+// The copy-engine algorithm (issue #31): the default from 2 members (the
+// rule's measurement is in MatmulReduceScatter::choose), the fused kernel
+// for a team of one and by name; its instance is one bundle of the chunk
+// matmul (`?` rows, the compiler's configuration per range of rows) and
+// the owner's sum (D source slots), for every m_shard.
+TEST(OpsFused, MatmulReduceScatterCopyEngine) {
+  EXPECT_EQ(MatmulReduceScatter::choose(1), "owner_slots");
+  for (uint32_t d : {2u, 3u, 4u, 8u, 16u})
+    EXPECT_EQ(MatmulReduceScatter::choose(d), "copy_engine") << d;
+  Expected<KernelInstance> ce =
+      MatmulReduceScatter::instanceFor(4, "bf16", 14336, 8192);
+  ASSERT_TRUE(ce) << ce.error().toString();
+  EXPECT_EQ(ce->templateName, "matmul_reduce_scatter/ce_matmul");
+  EXPECT_EQ(ce->kernelName, "ce_matmul");
+  EXPECT_EQ(ce->key(), "ce_matmul_bf16_d4_mdyn_k14336_n8192");
+  EXPECT_EQ(MatmulReduceScatter::instanceFor(4, "bf16", 14336, 8192,
+                                             "copy_engine")
+                ->key(),
+            ce->key());
+  TemplateValues all = ce->values();
+  EXPECT_EQ(value(all, "D"), "4");
+  EXPECT_EQ(value(all, "T"), "bf16");
+  EXPECT_EQ(value(all, "K"), "14336");
+  EXPECT_EQ(value(all, "COLS"), "8192");
+  Expected<std::string> source = ce->source();
+  ASSERT_TRUE(source) << source.error().toString();
+  EXPECT_NE(source->find("gpu.func @ce_matmul("), std::string::npos);
+  EXPECT_NE(source->find("gpu.func @ce_sum("), std::string::npos);
+  EXPECT_NE(source->find("memref<?x14336xbf16>"), std::string::npos);
+  EXPECT_NE(source->find("tile(auto)"), std::string::npos);
+  EXPECT_NE(source->find("%team = arith.constant 4 : index"), std::string::npos);
+  EXPECT_EQ(source->find("#weave.symmetric"), std::string::npos);
+  // Every m_shard, one instance; the team size is the sum's.
+  for (int64_t m : {128, 1024, 4096})
+    EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 4, "bf16",
+                               {m, 14336, 8192})
+                  ->key(),
+              ce->key());
+  EXPECT_NE(MatmulReduceScatter::instanceFor(2, "bf16", 14336, 8192)->key(),
+            ce->key());
+  // A team of one: the fused kernel; by name either at any size.
+  EXPECT_EQ(MatmulReduceScatter::instanceFor(1, "bf16", 256, 256)->kernelName,
+            "matmul_reduce_scatter");
+  EXPECT_EQ(MatmulReduceScatter::instanceFor(1, "bf16", 256, 256, "copy_engine")
+                ->kernelName,
+            "ce_matmul");
+  EXPECT_EQ(MatmulReduceScatter::instanceFor(4, "bf16", 256, 256, "owner_slots")
+                ->kernelName,
+            "matmul_reduce_scatter");
+  // Not offered, or unknown: refused with the offered names.
+  for (std::string bad : {"owner_combine", "ring", "nccl"}) {
+    Expected<KernelInstance> refused =
+        matmulOpInstance("matmul_reduce_scatter", 2, "bf16", {128, 256, 256}, bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_TRUE(mentions(refused.error(), "'owner_slots', 'copy_engine'"))
+        << refused.error().toString();
+  }
+  // The shape is checked first, as for the fused kernel.
+  EXPECT_FALSE(matmulOpInstance("matmul_reduce_scatter", 2, "bf16",
+                                {200, 256, 256}, "copy_engine"));
+  EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "f32", 256, 256, "copy_engine"));
+  // The all-gather matmul has one algorithm.
+  EXPECT_TRUE(matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256},
+                               "ring"));
+  EXPECT_FALSE(matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256},
+                                "copy_engine"));
 }
 
 ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
@@ -391,10 +462,19 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
                     K::Semaphores}});
   cases.push_back(
       {"matmul_reduce_scatter",
-       matmulOpInstance("matmul_reduce_scatter", 4, "f16", {256, 256, 320}),
+       matmulOpInstance("matmul_reduce_scatter", 4, "f16", {256, 256, 320},
+                        "owner_slots"),
        matmulParamShapes("matmul_reduce_scatter", 4, {256, 256, 320}),
        {K::Role, K::Role, K::LocalWorkspace, K::SymmetricWorkspace, K::Role,
         K::LocalWorkspace, K::Semaphores}});
+  // The copy-engine chunk matmul: a, b and c are the roles (its workspace
+  // is the op's own, not kernel parameters); `?` rows bound per chunk.
+  cases.push_back(
+      {"matmul_reduce_scatter",
+       matmulOpInstance("matmul_reduce_scatter", 4, "f16", {256, 256, 320},
+                        "copy_engine"),
+       {{"a", {256, 256}}, {"c", {256, 320}}},
+       {K::Role, K::Role, K::Role}});
   for (std::string op : {"all_reduce", "all_gather", "reduce_scatter",
                          "all_to_all", "all_to_all_v"})
     cases.push_back({op, opInstance(op, 4, "bf16", 1001), {}, {}});

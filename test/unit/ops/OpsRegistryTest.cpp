@@ -39,7 +39,7 @@ Expected<KernelInstance> instanceOf(const OpSpec &op,
                                     const AlgorithmSpec &algorithm,
                                     uint32_t teamSize, const std::string &dtype) {
   if (op.family == OpFamily::FusedMatmul)
-    return matmulOpInstance(op.name, teamSize, dtype, kShape);
+    return matmulOpInstance(op.name, teamSize, dtype, kShape, algorithm.name);
   return opInstance(op.name, teamSize, dtype, 1001, algorithm.name);
 }
 
@@ -203,13 +203,18 @@ TEST(OpsRegistry, OwnedParametersAreTheManifests) {
     SCOPED_TRACE(k.algorithm->kernel);
     KernelInstance instance;
     if (k.op->family == OpFamily::FusedMatmul) {
-      Expected<KernelInstance> made =
-          matmulOpInstance(k.op->name, 2, "bf16", kShape);
+      // An offered algorithm's own instance; the examples' variants (not
+      // offered) take the values of the op's fused kernel, filled into
+      // their template.
+      Expected<KernelInstance> made = matmulOpInstance(
+          k.op->name, 2, "bf16", kShape,
+          k.algorithm->offered
+              ? k.algorithm->name
+              : k.op->algorithms.front().name);
       ASSERT_TRUE(made) << made.error().toString();
       instance = *made;
-      // The op's instance of its shape, filled into this algorithm's
-      // template (a fused op's algorithms take the same values).
       instance.templateName = k.algorithm->templateName;
+      instance.kernelName = k.algorithm->kernel;
     } else {
       // Every algorithm, the examples' variants too, filled as the
       // examples' build fills them.

@@ -38,7 +38,7 @@ struct TensorRef {
 };
 
 namespace detail {
-class StagedKernel;
+class OpKernel;
 } // namespace detail
 
 /// The common part of every op: its kernel and its symmetric staging.
@@ -51,7 +51,7 @@ public:
   const KernelInstance &instance() const;
 
   /// Built by the ops' create functions.
-  explicit CollectiveOp(std::unique_ptr<detail::StagedKernel> kernel);
+  explicit CollectiveOp(std::unique_ptr<detail::OpKernel> kernel);
 
 protected:
   /// Runs the op: `tensors[r]` holds one TensorRef per local member for the
@@ -66,7 +66,7 @@ protected:
                     const std::vector<CUstream> &streams);
 
 private:
-  std::unique_ptr<detail::StagedKernel> kernel_;
+  std::unique_ptr<detail::OpKernel> kernel_;
 };
 
 /// An op with one input and one output tensor per local member.
@@ -210,11 +210,14 @@ public:
                                        const std::string &dtype, int64_t count,
                                        const std::string &algorithm = "auto",
                                        int64_t rowElements = 1);
-  /// A fused matmul (OpFamily::FusedMatmul) of `shape`.
+  /// A fused matmul (OpFamily::FusedMatmul) of `shape`; `algorithm`
+  /// "auto" (the op's rule) or one of its offered algorithms.
   static Expected<RegisteredOp> createMatmul(Communicator &comm,
                                              const std::string &op,
                                              const std::string &dtype,
-                                             const MatmulShape &shape);
+                                             const MatmulShape &shape,
+                                             const std::string &algorithm =
+                                                 "auto");
   const OpSpec &spec() const { return *spec_; }
   /// Runs the op: `tensors[r]` holds one TensorRef per local member for
   /// role r of spec().roles.
@@ -232,7 +235,7 @@ public:
   }
 
 private:
-  RegisteredOp(std::unique_ptr<detail::StagedKernel> kernel,
+  RegisteredOp(std::unique_ptr<detail::OpKernel> kernel,
                const OpSpec *spec);
   const OpSpec *spec_;
 };

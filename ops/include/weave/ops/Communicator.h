@@ -34,6 +34,10 @@ public:
   /// The kernel of `instance`, loaded on every local member (the source is
   /// asked once per instance key).
   Expected<Kernel *> kernel(const KernelInstance &instance);
+  /// Kernel `name` of the instance's bundle (loaded once per instance key,
+  /// each kernel once per name).
+  Expected<Kernel *> kernel(const KernelInstance &instance,
+                            const std::string &name);
 
 private:
   struct Loaded;

@@ -147,7 +147,14 @@ public:
 
 /// GEMM + reduce-scatter: member r holds a (team size x mShard rows x k)
 /// and b (k x n) and gets c (mShard x n) = rows [r x mShard, (r + 1) x
-/// mShard) of sum over the team of a @ b, f16 or bf16. The matmul's
+/// mShard) of sum over the team of a @ b, f16 or bf16. Two algorithms with
+/// the same numerics (each member's partial rounded to the dtype once, the
+/// owner's f32 sum in source order rounded once): "copy_engine", the
+/// default from 2 members (choose()), computes the partial product one
+/// owner's chunk at a time and lets the copy engines move each chunk into
+/// its slot on the owner, ordered by stream memory operations on flags
+/// (docs/OPS.md, ops/lib/CopyEngine.h); "owner_slots", the fused kernel,
+/// as follows. The matmul's
 /// epilogue stores each output box, rounded to the dtype, into this
 /// member's slot on the box's owner (a per-source slot: plain TMA stores,
 /// over NVLink for a peer's rows, the member's own shard last and local);
@@ -162,10 +169,15 @@ public:
   /// The row tile: mShard must be a multiple of it (a box never straddles
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
+  /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
+  /// above) or "copy_engine" (D chunk matmuls, the copy engines moving
+  /// each into its owner's slot, the owner's sum: docs/OPS.md).
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
-                                              int64_t n);
+                                              int64_t n,
+                                              const std::string &algorithm =
+                                                  "auto");
   Status operator()(const std::vector<TensorRef> &a,
                     const std::vector<TensorRef> &b,
                     const std::vector<TensorRef> &c,
@@ -174,25 +186,39 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard.
+  /// depend on mShard. For "copy_engine" one bundle holds both of its
+  /// kernels (ce_matmul, launched per chunk, and ce_sum).
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
-                                              int64_t k, int64_t n);
+                                              int64_t k, int64_t n,
+                                              const std::string &algorithm =
+                                                  "auto");
+  /// What "auto" runs on a team of `teamSize`: "copy_engine" from 2
+  /// members, "owner_slots" for one (the measurement is in the
+  /// definition, ops/lib/Instances.cpp).
+  static std::string choose(uint32_t teamSize);
+  /// The algorithm this op runs ("owner_slots" or "copy_engine").
+  const std::string &algorithm() const { return algorithm_; }
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
   using CollectiveOp::CollectiveOp;
+
+private:
+  std::string algorithm_ = "owner_slots";
 };
 
 /// The kernel instance of the fused matmul op named `op` (an OpSpec of
 /// family FusedMatmul: "all_gather_matmul", "matmul_reduce_scatter"; shape
-/// checked first): the dispatch from an op's name for weave-ops and the
+/// checked first; `algorithm` "auto" or one of the op's offered ones): the dispatch from an op's name for weave-ops and the
 /// Python bindings, as opInstance for the collectives. MatmulShape is in
 /// Registry.h.
 Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           uint32_t teamSize,
                                           const std::string &dtype,
-                                          const MatmulShape &shape);
+                                          const MatmulShape &shape,
+                                          const std::string &algorithm =
+                                              "auto");
 
 } // namespace weave::ops
 

@@ -116,14 +116,16 @@ struct OpSpec {
   /// Its kernels; the first offered one is the default where Auto has no
   /// table.
   std::vector<AlgorithmSpec> algorithms;
-  /// Auto's table (collectives; empty for the fused ops, which have one
-  /// kernel).
+  /// Auto's table (collectives; empty for the fused ops, whose rule is
+  /// their class's: MatmulReduceScatter::choose).
   std::vector<ChoiceRow> choices;
-  /// Fused ops: the kernel instance of a shape (checks it first) and the
-  /// shapes of the kernel's dynamic parameters.
+  /// Fused ops: the kernel instance of a shape and algorithm ("auto": the
+  /// op's rule; checks the shape first) and the shapes of the kernel's
+  /// dynamic parameters.
   Expected<KernelInstance> (*matmulInstance)(uint32_t teamSize,
                                              const std::string &dtype,
-                                             const MatmulShape &shape) =
+                                             const MatmulShape &shape,
+                                             const std::string &algorithm) =
       nullptr;
   ParamShapes (*matmulParamShapes)(uint32_t teamSize,
                                    const MatmulShape &shape) = nullptr;

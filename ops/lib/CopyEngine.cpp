@@ -1,0 +1,354 @@
+//===- CopyEngine.cpp - GEMM + reduce-scatter on the copy engines ---------===//
+//
+// See CopyEngine.h. One call on member r's stream s (D members, owner
+// o(t) = (r + t) mod D, its copy stream cs):
+//
+//   for t = 1 .. D - 1:
+//     s:  ce_matmul(a rows of o(t)) -> staging[t - 1]; record chunkDone[t-1]
+//     cs: wait chunkDone[t - 1]
+//         wait   busy[o(t)]  (local)       == 0
+//         write  busy[o(t)]  (local)       := 1
+//         copy   staging[t - 1] -> slot r on o(t)   (cuMemcpyAsync, peer)
+//         write  ready[r]    (on o(t))     := 1
+//   s:  ce_matmul(a rows of r) -> slot r (local)
+//   s:  wait ready[src] (local) == 1, every src != r (FLUSH where supported)
+//   s:  ce_sum(slots) -> c
+//   s:  write ready[src] (local) := 0, every src != r
+//   s:  write busy[r] (on src) := 0, every src != r
+//   cs: record copiesDone;  s: wait copiesDone
+//
+// Every value is a constant (a CUDA graph replays the same memory
+// operations) and every flag is back to 0 once every member's call has
+// finished, so the next call or replay starts from the same state: no
+// epoch. Writes use the default flags (a memory barrier before the write),
+// so a flag is seen only after everything the stream did before it.
+//
+// No deadlock. Every wait of call n is for something of call n or n - 1,
+// and never for something after itself on its own stream:
+//  - cs's wait on busy[o] == 0 (call n) is for o's clear at the end of
+//    o's call n - 1, which waits only for the copies of call n - 1 into o
+//    (ready), which wait for busy clears of call n - 2, and so on down to
+//    the zeroed start: call n - 1 finishes without any work of call n.
+//  - s's wait on ready[src] (call n) is for src's copy stream of call n,
+//    which waits for src's chunk matmul of call n (on src's s, before any
+//    wait of src's call n) and for busy clears of call n - 1 (above).
+//  - s's wait on copiesDone (the join) is for its own cs of call n.
+//  Within a copy stream the copies are in order; a copy to o(t) waiting
+//  holds back the later owners' copies, not any wait they are needed for
+//  first (owner o(t + 1) waits for it only in its own sum).
+//
+// No overtaking (a fast member's call n + 1 against a slow peer's call n):
+//  - member r's copy into slot r on o for call n + 1 waits busy[o] == 0 on
+//    r, which r set to 1 before its copy of call n and only o clears,
+//    after o's sum of call n has read the slots (stream order on o);
+//  - o's ready[r] = 1 of call n + 1 comes after that clear, and o clears
+//    ready[r] before busy[r] (same stream, barrier): the sum of call n + 1
+//    cannot see call n's ready;
+//  - r's staging chunk of call n + 1 is written by r's matmul after the
+//    join of call n (s waited for every copy of call n out of it);
+//  - the own slot is written by r's own stream after its previous sum;
+//  - c is written on s only.
+// So a member runs at most one call ahead of a peer, and only up to its
+// copies into that peer.
+//
+// Shared hardware queues. Streams beyond the device's connections
+// (CUDA_DEVICE_MAX_CONNECTIONS, 8 by default) share queues, and a blocked
+// wait holds back what was submitted after it on its queue. One process
+// enqueues every local member's call in the order above, so every wait is
+// submitted after the operation that satisfies it (a ready flag after the
+// copies of the same call, a busy flag after the clears of the previous
+// call): nothing a wait needs can be queued behind it. Graph replays on a
+// loopback team of many members (one GPU, 2 x D streams) are not covered by
+// this argument: there the replays of the members' graphs are launched one
+// after the other, and how a graph's nodes map onto queues is the driver's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyEngine.h"
+
+#include <cstdio>
+
+namespace weave::ops::detail {
+
+namespace {
+
+int64_t elements(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+DeviceBuffers view(std::vector<uint64_t> pointers, const std::string &dtype,
+                   std::vector<int64_t> shape, uint64_t elementBytes) {
+  DeviceBuffers v;
+  v.pointers = std::move(pointers);
+  v.dtype = dtype;
+  v.shape = std::move(shape);
+  v.bytes = elementBytes * static_cast<uint64_t>(elements(v.shape));
+  return v;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<CopyEngineKernel>>
+CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
+                         int64_t mShard, int64_t k, int64_t n) {
+  Team &team = comm.team();
+  auto x = std::unique_ptr<CopyEngineKernel>(new CopyEngineKernel());
+  x->comm_ = &comm;
+  x->dtype_ = instance.dtype;
+  x->d_ = team.size();
+  x->m_ = mShard;
+  x->k_ = k;
+  x->n_ = n;
+  x->elementBytes_ = 2; // f16 or bf16 (checkShape)
+  WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
+  WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(instance, "ce_sum"));
+  x->instance_ = std::move(instance);
+  SymmetricHeap &heap = comm.heap();
+  // Symmetric allocations first, in the same order on every process.
+  WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer slots,
+                         heap.allocateTensor(x->dtype_, {x->d_ * mShard, n}));
+  x->slots_ = slots;
+  WEAVE_ASSIGN_OR_RETURN(SemaphoreArray flags,
+                         heap.allocateSemaphores(2 * uint32_t(x->d_)));
+  x->flags_ = flags;
+  uint64_t chunk = uint64_t(mShard) * uint64_t(n) * x->elementBytes_;
+  size_t locals = team.localCount();
+  x->staging_.assign(locals, 0);
+  x->copyStreams_.assign(locals, nullptr);
+  x->chunkDone_.assign(locals, {});
+  x->copiesDone_.assign(locals, nullptr);
+  x->flush_.assign(locals, false);
+  for (size_t i = 0; i < locals; ++i) {
+    const Device &device = team.device(i);
+    WEAVE_TRY(device.makeCurrent());
+    if (x->d_ > 1)
+      WEAVE_CU_TRY(cuMemAlloc(&x->staging_[i], chunk * uint64_t(x->d_ - 1)),
+                   "allocating the copy-engine staging chunks");
+    WEAVE_CU_TRY(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
+                 "creating the copy-engine stream");
+    x->chunkDone_[i].assign(std::max<int64_t>(x->d_ - 1, 0), nullptr);
+    for (CUevent &e : x->chunkDone_[i])
+      WEAVE_CU_TRY(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
+                   "creating a copy-engine event");
+    WEAVE_CU_TRY(cuEventCreate(&x->copiesDone_[i], CU_EVENT_DISABLE_TIMING),
+                 "creating a copy-engine event");
+    int canFlush = 0;
+    WEAVE_CU_TRY(cuDeviceGetAttribute(
+                     &canFlush, CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
+                     device.handle()),
+                 "reading CAN_FLUSH_REMOTE_WRITES");
+    x->flush_[i] = canFlush != 0;
+  }
+  return x;
+}
+
+CopyEngineKernel::~CopyEngineKernel() {
+  if (!comm_)
+    return;
+  Team &team = comm_->team();
+  for (size_t i = 0; i < copyStreams_.size(); ++i) {
+    (void)team.device(i).makeCurrent();
+    if (staging_[i])
+      (void)cuMemFree(staging_[i]);
+    for (CUevent e : chunkDone_[i])
+      if (e)
+        (void)cuEventDestroy(e);
+    if (copiesDone_[i])
+      (void)cuEventDestroy(copiesDone_[i]);
+    if (copyStreams_[i])
+      (void)cuStreamDestroy(copyStreams_[i]);
+  }
+  SymmetricHeap &heap = comm_->heap();
+  auto report = [&](const Status &status) {
+    if (!status)
+      std::fprintf(stderr,
+                   "weave: warning: freeing the workspace of op '%s': %s\n",
+                   instance_.kernelName.c_str(),
+                   status.error().toString().c_str());
+  };
+  if (slots_)
+    report(heap.free(*slots_));
+  if (flags_)
+    report(heap.free(*flags_));
+}
+
+CUdeviceptr CopyEngineKernel::flag(size_t local, uint32_t onRank,
+                                   uint32_t word) const {
+  SymmetricHeap &heap = comm_->heap();
+  CUdeviceptr base = onRank == comm_->team().rankOf(local)
+                         ? heap.localPointer(*flags_, local)
+                         : heap.peerPointer(*flags_, local, onRank);
+  return base + 4 * uint64_t(word);
+}
+
+Status CopyEngineKernel::checkTensors(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
+  size_t locals = comm_->team().localCount();
+  auto fail = [&](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument,
+                 "op 'matmul_reduce_scatter' (copy_engine): " + what);
+  };
+  for (const auto &placed : inPlace)
+    if (placed)
+      return fail("no tensor of this op can be passed as a symmetric buffer");
+  if (streams.size() != locals)
+    return fail("expected one stream per local member (" +
+                std::to_string(locals) + "), got " +
+                std::to_string(streams.size()));
+  if (tensors.size() != 3)
+    return fail("expected 3 tensor arguments (a, b, c), got " +
+                std::to_string(tensors.size()));
+  const char *names[] = {"a", "b", "c"};
+  int64_t expected[] = {d_ * m_ * k_, k_ * n_, m_ * n_};
+  std::string shapes[] = {
+      std::to_string(d_ * m_) + "x" + std::to_string(k_),
+      std::to_string(k_) + "x" + std::to_string(n_),
+      std::to_string(m_) + "x" + std::to_string(n_)};
+  for (size_t r = 0; r < 3; ++r) {
+    if (tensors[r].size() != locals)
+      return fail(std::string("'") + names[r] +
+                  "': expected one tensor per local member (" +
+                  std::to_string(locals) + "), got " +
+                  std::to_string(tensors[r].size()));
+    for (size_t i = 0; i < locals; ++i) {
+      const TensorRef &t = tensors[r][i];
+      std::string where = std::string("'") + names[r] + "' of local member " +
+                          std::to_string(i) + ": ";
+      if (t.data == 0)
+        return fail(where + "null pointer");
+      if (t.dtype != dtype_)
+        return fail(where + "expected dtype " + dtype_ + ", got '" + t.dtype +
+                    "'");
+      if (elements(t.shape) != expected[r])
+        return fail(where + "expected " + std::to_string(expected[r]) +
+                    " elements (the op was created for " + shapes[r] + ")");
+      // The matmul's tensor maps and the sum's 16-byte vectors.
+      if (t.data % 16 != 0)
+        return fail(where + "the address must be 16-byte aligned");
+    }
+  }
+  return ok();
+}
+
+Status CopyEngineKernel::run(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+  WEAVE_TRY(checkTensors(tensors, streams, inPlace));
+  Team &team = comm_->team();
+  SymmetricHeap &heap = comm_->heap();
+  size_t locals = team.localCount();
+  uint32_t d = static_cast<uint32_t>(d_);
+  uint64_t chunkA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
+  uint64_t chunkC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
+
+  // Bind every launch first (step t = 1 .. D: the chunk of owner (r + t)
+  // mod D, the last one the member's own), so that a failing call enqueues
+  // nothing.
+  std::vector<uint64_t> pb(locals);
+  for (size_t i = 0; i < locals; ++i)
+    pb[i] = tensors[1][i].data;
+  DeviceBuffers b = view(pb, dtype_, {k_, n_}, elementBytes_);
+  std::vector<BoundArgs> steps;
+  for (int64_t t = 1; t <= d_; ++t) {
+    std::vector<uint64_t> pa(locals), pc(locals);
+    for (size_t i = 0; i < locals; ++i) {
+      uint32_t r = team.rankOf(i);
+      uint32_t owner = uint32_t((r + t) % d_);
+      pa[i] = tensors[0][i].data + owner * chunkA;
+      pc[i] = t == d_ ? heap.localPointer(*slots_, i) + r * chunkC
+                      : staging_[i] + uint64_t(t - 1) * chunkC;
+    }
+    std::vector<KernelArg> args{view(pa, dtype_, {m_, k_}, elementBytes_), b,
+                                view(pc, dtype_, {m_, n_}, elementBytes_)};
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
+    steps.push_back(std::move(bound));
+  }
+  std::vector<uint64_t> ps(locals), pout(locals);
+  for (size_t i = 0; i < locals; ++i) {
+    ps[i] = heap.localPointer(*slots_, i);
+    pout[i] = tensors[2][i].data;
+  }
+  std::vector<KernelArg> sumArgs{
+      view(ps, dtype_, {d_ * m_, n_}, elementBytes_),
+      view(pout, dtype_, {m_, n_}, elementBytes_)};
+  WEAVE_ASSIGN_OR_RETURN(BoundArgs sum, sum_->bind(heap, sumArgs));
+
+  for (int64_t t = 1; t <= d_; ++t) {
+    WEAVE_TRY(matmul_->launch(steps[t - 1], streams));
+    if (t == d_)
+      break;
+    for (size_t i = 0; i < locals; ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      uint32_t r = team.rankOf(i);
+      uint32_t owner = uint32_t((r + t) % d_);
+      CUstream cs = copyStreams_[i];
+      CUevent done = chunkDone_[i][t - 1];
+      WEAVE_CU_TRY(cuEventRecord(done, streams[i]),
+                   "recording a copy-engine chunk");
+      WEAVE_CU_TRY(cuStreamWaitEvent(cs, done, 0),
+                   "ordering a copy after its chunk");
+      CUdeviceptr busy = flag(i, r, busyFlag(d, owner));
+      WEAVE_CU_TRY(cuStreamWaitValue32(cs, busy, 0, CU_STREAM_WAIT_VALUE_EQ),
+                   "waiting for the owner's previous sum (busy flag)");
+      WEAVE_CU_TRY(cuStreamWriteValue32(cs, busy, 1,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT),
+                   "setting a busy flag");
+      // A plain copy between this device's staging and the owner's slot
+      // through the symmetric heap's mapping of it: a copy engine moves
+      // it peer to peer.
+      CUdeviceptr slot = heap.peerPointer(*slots_, i, owner) + r * chunkC;
+      WEAVE_CU_TRY(cuMemcpyAsync(slot, staging_[i] + uint64_t(t - 1) * chunkC,
+                                 chunkC, cs),
+                   "copying a chunk into its owner's slot");
+      WEAVE_CU_TRY(cuStreamWriteValue32(cs, flag(i, owner, readyFlag(r)), 1,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT),
+                   "signalling a chunk to its owner (ready flag)");
+    }
+  }
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    uint32_t r = team.rankOf(i);
+    unsigned waitFlags = CU_STREAM_WAIT_VALUE_EQ |
+                         (flush_[i] ? CU_STREAM_WAIT_VALUE_FLUSH : 0);
+    for (uint32_t src = 0; src < d; ++src)
+      if (src != r)
+        WEAVE_CU_TRY(cuStreamWaitValue32(streams[i], flag(i, r, readyFlag(src)),
+                                         1, waitFlags),
+                     "waiting for a peer's chunk (ready flag)");
+  }
+  WEAVE_TRY(sum_->launch(sum, streams));
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    uint32_t r = team.rankOf(i);
+    for (uint32_t src = 0; src < d; ++src)
+      if (src != r)
+        WEAVE_CU_TRY(cuStreamWriteValue32(streams[i],
+                                          flag(i, r, readyFlag(src)), 0,
+                                          CU_STREAM_WRITE_VALUE_DEFAULT),
+                     "clearing a ready flag");
+    for (uint32_t src = 0; src < d; ++src)
+      if (src != r)
+        WEAVE_CU_TRY(cuStreamWriteValue32(streams[i],
+                                          flag(i, src, busyFlag(d, r)), 0,
+                                          CU_STREAM_WRITE_VALUE_DEFAULT),
+                     "freeing a peer's slot (busy flag)");
+    if (d_ > 1) {
+      // The copies are part of the call: the next call's chunks overwrite
+      // the staging they read, and a graph capture must end with every
+      // stream it forked joined back.
+      WEAVE_CU_TRY(cuEventRecord(copiesDone_[i], copyStreams_[i]),
+                   "recording the copy-engine copies");
+      WEAVE_CU_TRY(cuStreamWaitEvent(streams[i], copiesDone_[i], 0),
+                   "joining the copy-engine stream");
+    }
+  }
+  return ok();
+}
+
+} // namespace weave::ops::detail

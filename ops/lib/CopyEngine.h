@@ -1,0 +1,92 @@
+//===- CopyEngine.h - GEMM + reduce-scatter on the copy engines -*- C++ -*-===//
+//
+// ops::MatmulReduceScatter's algorithm "copy_engine" (issue #31; docs/OPS.md,
+// "GEMM + reduce-scatter"): member r computes its partial product a @ b one
+// m_shard chunk at a time, the chunks of owners r + 1, r + 2, ..., r - 1
+// first and its own last, each one launch of the plain matmul (ce_matmul,
+// ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in) into a local
+// staging chunk; a copy engine moves each finished chunk (cuMemcpyAsync on
+// a copy stream of the op's, no SM time) into slot r of the symmetric
+// `slots` on its owner; the own chunk is computed straight into the own
+// slot; once every peer's chunk has landed, the owner sums its D slots in
+// f32 in source order and rounds once into `c` (ce_sum). The members are
+// ordered by stream memory operations on symmetric u32 flags, not by
+// events, so the algorithm works the same for one process per GPU, one
+// process driving every GPU, and a loopback team (CopyEngine.cpp states the
+// protocol and why it cannot deadlock or be overtaken).
+//
+// Workspace per op: staging (D - 1 chunks of m_shard x n per local member,
+// plain device memory), slots (symmetric, D x m_shard x n), flags (2 x D
+// symmetric u32 semaphores, zeroed by the heap), a copy stream and D
+// events per local member.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_LIB_COPYENGINE_H
+#define WEAVE_OPS_LIB_COPYENGINE_H
+
+#include "StagedKernel.h"
+
+namespace weave::ops::detail {
+
+class CopyEngineKernel : public OpKernel {
+public:
+  /// `instance`: MatmulReduceScatter::instanceFor(..., "copy_engine") (its
+  /// bundle holds ce_matmul and ce_sum). Allocates the workspace (a
+  /// collective call: every process of the team makes it, in the same
+  /// order as its other ops).
+  static Expected<std::unique_ptr<CopyEngineKernel>>
+  create(Communicator &comm, KernelInstance instance, int64_t mShard,
+         int64_t k, int64_t n);
+  /// Gives the workspace back: destroy the op only once its last call has
+  /// completed on every stream (as every op).
+  ~CopyEngineKernel() override;
+
+  const KernelInstance &instance() const override { return instance_; }
+  /// tensors = {a (D x mShard x k), b (k x n), c (mShard x n)}, one per
+  /// local member each; no in-place role.
+  Status run(const std::vector<std::vector<TensorRef>> &tensors,
+             const std::vector<CUstream> &streams,
+             const std::vector<std::optional<SymmetricBuffer>> &inPlace = {})
+      override;
+
+  /// Flag words of the `flags` semaphores: ready[src] (on the owner, set
+  /// by src's copy stream once its chunk has landed in slot src) and
+  /// busy[owner] (on the source, set by its copy stream before the copy
+  /// into that owner, cleared by the owner once its sum has read the
+  /// slot).
+  static uint32_t readyFlag(uint32_t src) { return src; }
+  static uint32_t busyFlag(uint32_t teamSize, uint32_t owner) {
+    return teamSize + owner;
+  }
+
+private:
+  CopyEngineKernel() = default;
+  Status checkTensors(const std::vector<std::vector<TensorRef>> &tensors,
+                      const std::vector<CUstream> &streams,
+                      const std::vector<std::optional<SymmetricBuffer>>
+                          &inPlace) const;
+  CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
+
+  Communicator *comm_ = nullptr;
+  KernelInstance instance_;
+  Kernel *matmul_ = nullptr, *sum_ = nullptr;
+  std::string dtype_;
+  int64_t d_ = 0, m_ = 0, k_ = 0, n_ = 0;
+  uint64_t elementBytes_ = 2;
+  std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
+  std::optional<SymmetricBuffer> slots_;
+  std::optional<SemaphoreArray> flags_;
+  std::vector<CUstream> copyStreams_; ///< per local member
+  /// Per local member: chunkDone_[i][t - 1] recorded after step t's matmul
+  /// (t < D), copiesDone_[i] after the member's last copy.
+  std::vector<std::vector<CUevent>> chunkDone_;
+  std::vector<CUevent> copiesDone_;
+  /// Per local member: cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_FLUSH
+  /// (the device can flush remote writes before the wait completes).
+  std::vector<bool> flush_;
+};
+
+} // namespace weave::ops::detail
+
+#endif // WEAVE_OPS_LIB_COPYENGINE_H
