@@ -44,11 +44,41 @@ gpu.module @one_sided {
 //  CHECK-NEXT:   llvm.cond_br %[[HANY]], ^[[HH:bb[0-9]+]](%[[H0]] : i64), ^{{bb[0-9]+}}
 //       CHECK: ^[[HH]](%[[HI:.*]]: i64):
 //       CHECK:   llvm.load %{{.*}} : !llvm.ptr<1> -> f32
-// Vectors: 16 bytes per thread and step, from the head on.
+// Vectors, from the head on: where every thread has four or more, four
+// loaded before any is stored (the later ones at an index clamped to the
+// last vector, stored where in range), else 16 bytes per thread and step.
 //       CHECK:   %[[VSRC:.*]] = llvm.getelementptr %[[REMOTE]][%[[HEAD]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 //       CHECK:   %[[VDST:.*]] = llvm.getelementptr %[[DSTB]][%[[HEAD]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+//       CHECK:   %[[STEP4:.*]] = llvm.mul %[[STRIDE]], %{{.*}} : i64
+//       CHECK:   %[[LASTV:.*]] = llvm.sub %[[VECS]], %{{.*}} : i64
+//  CHECK-NEXT:   %[[MANY:.*]] = llvm.icmp "uge" %[[VECS]], %[[STEP4]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[MANY]], ^[[FOURS:bb[0-9]+]], ^[[ONES:bb[0-9]+]]
+//       CHECK: ^[[FOURS]]:
+//  CHECK-NEXT:   %[[V4ANY:.*]] = llvm.icmp "ult" %[[TID]], %[[VECS]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[V4ANY]], ^[[BODY4:bb[0-9]+]](%[[TID]] : i64), ^{{bb[0-9]+}}
+//       CHECK: ^[[BODY4]](%[[IV4:.*]]: i64):
+//  CHECK-NEXT:   %[[F0:.*]] = llvm.getelementptr %[[VSRC]][%[[IV4]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
+//  CHECK-NEXT:   %[[D0:.*]] = llvm.load %[[F0]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+//   CHECK-NOT:   llvm.store
+//       CHECK:   llvm.intr.umin(%{{.*}}, %[[LASTV]])
+//   CHECK-NOT:   llvm.store
+//       CHECK:   llvm.load
+//   CHECK-NOT:   llvm.store
+//       CHECK:   llvm.load
+//   CHECK-NOT:   llvm.store
+//       CHECK:   llvm.load
+//   CHECK-NOT:   llvm.load
+//       CHECK:   %[[T0V:.*]] = llvm.getelementptr %[[VDST]][%[[IV4]]] : (!llvm.ptr, i64) -> !llvm.ptr, vector<4xi32>
+//  CHECK-NEXT:   llvm.store %[[D0]], %[[T0V]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
+//       CHECK:   llvm.store
+//       CHECK:   llvm.store
+//       CHECK:   llvm.store
+//       CHECK:   %[[NEXT4:.*]] = llvm.add %[[IV4]], %[[STEP4]] : i64
+//  CHECK-NEXT:   %[[MORE4:.*]] = llvm.icmp "ult" %[[NEXT4]], %[[VECS]] : i64
+//  CHECK-NEXT:   llvm.cond_br %[[MORE4]], ^[[BODY4]](%[[NEXT4]] : i64), ^{{bb[0-9]+}}
+//       CHECK: ^[[ONES]]:
 //  CHECK-NEXT:   %[[VANY:.*]] = llvm.icmp "ult" %[[TID]], %[[VECS]] : i64
-//  CHECK-NEXT:   llvm.cond_br %[[VANY]], ^[[BODY:bb[0-9]+]](%[[TID]] : i64), ^[[EXIT:bb[0-9]+]]
+//  CHECK-NEXT:   llvm.cond_br %[[VANY]], ^[[BODY:bb[0-9]+]](%[[TID]] : i64), ^[[EXIT1:bb[0-9]+]]
 //       CHECK: ^[[BODY]](%[[IV:.*]]: i64):
 //  CHECK-NEXT:   %[[FROM:.*]] = llvm.getelementptr %[[VSRC]][%[[IV]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
 //  CHECK-NEXT:   %[[TO:.*]] = llvm.getelementptr %[[VDST]][%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, vector<4xi32>
@@ -56,7 +86,9 @@ gpu.module @one_sided {
 //  CHECK-NEXT:   llvm.store %[[DATA]], %[[TO]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr
 //  CHECK-NEXT:   %[[NEXT:.*]] = llvm.add %[[IV]], %[[STRIDE]] : i64
 //  CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "ult" %[[NEXT]], %[[VECS]] : i64
-//  CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY]](%[[NEXT]] : i64), ^[[EXIT]]
+//  CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY]](%[[NEXT]] : i64), ^[[EXIT1]]
+//       CHECK: ^[[EXIT1]]:
+//  CHECK-NEXT:   llvm.br ^[[EXIT:bb[0-9]+]]
 // Tail: the elements after the last vector, one per thread.
 //       CHECK: ^[[EXIT]]:
 //  CHECK-NEXT:   %[[T0:.*]] = llvm.add %[[TAIL]], %[[TID]] : i64
