@@ -71,7 +71,8 @@
 // GPU, where how the members' graph nodes map onto queues is the
 // driver's), and a loopback team's copies if the driver ran a same-device
 // cuMemcpyAsync as a kernel, which would need SMs the spinning kernels
-// hold: the run script checks loopback with a timeout.
+// hold. The bench replays no graphs on members sharing a GPU, and the run
+// script checks loopback with a timeout.
 //
 //===----------------------------------------------------------------------===//
 #include "CePush.h"

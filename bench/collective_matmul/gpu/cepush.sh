@@ -14,10 +14,11 @@
 # (CARRY/k4d<D>/all_gather_matmul_bf16_d<D>_mdyn{,_cepush}.wbundle).
 # On the GPU machine, correctness first: loopback teams of 2 and 4 on GPU 0
 # (--check-only: the op's kernel, then the copy engines' push after one
-# iteration, three back to back and three graph replays, from poisoned
-# `a` and c). Then D = 2 (GPUs 0, 1) and D = 4 at m_shard 128 .. 1024:
-# every case checked again, then timed in the order ours, ce-push,
-# ce-push, ours (pooled pairs), NCCL + cuBLAS, local cuBLAS, 2 rounds.
+# iteration and three back to back, from poisoned `a` and c; no graph
+# replays on a shared GPU). Then D = 2 (GPUs 0, 1) and D = 4 at m_shard
+# 128 .. 1024: every case checked again (graph replays too), then timed in
+# the order ours, ce-push, ce-push, ours (pooled pairs), NCCL + cuBLAS,
+# local cuBLAS, 2 rounds.
 # About 2 minutes; the table comes last.
 set -euo pipefail
 if [ "${1:-}" = --stage ]; then
