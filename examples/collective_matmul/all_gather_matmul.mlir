@@ -226,13 +226,12 @@ gpu.module @all_gather_matmul {
     // PUSH = 2: the copy engines push (see the top); the SMs neither push
     // nor signal done, and the waits have a constant target. All three
     // fold to constants.
+    %true = arith.constant true
     %c2 = arith.constant 2 : index
-    %true_flag = arith.constant true
     %sm_push = arith.cmpi eq, %push, %c1 : index
     %copy_engines = arith.cmpi eq, %push, %c2 : index
     %ring_mode = arith.cmpi eq, %push, %c0 : index
-    %counted = arith.xori %copy_engines, %true_flag : i1
-    %true = arith.constant true
+    %counted = arith.xori %copy_engines, %true : i1
     %n_minus_1_32 = arith.index_cast %n_minus_1 : index to i32
     %peers_done = arith.muli %reads_done, %n_minus_1_32 : i32
     // Pushers: blocks [first_pusher, blocks).
@@ -301,8 +300,7 @@ gpu.module @all_gather_matmul {
       // stream after the kernel (no epoch: the host resets it).
       %ce_wait = arith.andi %wait, %copy_engines : i1
       scf.if %ce_wait {
-        %m_shard_32 = arith.index_cast %m : index to i32
-        %ce_shard = arith.divui %m_shard_32, %tps : i32
+        %ce_shard = arith.divui %m32, %tps : i32
         %ce_counter_32 = arith.muli %ce_shard, %chunks_32 : i32
         %ce_counter = arith.index_cast %ce_counter_32 : i32 to index
         weave.semaphore_wait %ready[%ce_counter], %one cmp(ge)
