@@ -57,3 +57,16 @@ build_weave_python() {
     -DPython3_EXECUTABLE="$(command -v python3)" >"$log" 2>&1 &&
     ninja -C "$pyb" weave_python >>"$log" 2>&1
 }
+
+# run_logged TIMEOUT NAME CMD...: CMD under `timeout TIMEOUT`, its output in
+# $O/<n>-<NAME, made a file name>.log (n counts the calls: the caller's
+# global, so that it can find the log after); appends "== NAME: exit RC,
+# S s" to the summary file $S and prints it, then the log's last ${TAIL:-3}
+# lines.
+run_logged() {
+  local t=$1 name=$2; shift 2; n=$((n + 1))
+  local log=$O/$n-$(echo "$name" | tr -c 'A-Za-z0-9_.\n-' _).log t0=$SECONDS rc=0
+  timeout "$t" "$@" > "$log" 2>&1 || rc=$?
+  echo "== $name: exit $rc, $((SECONDS - t0)) s" | tee -a "$S"
+  tail -n "${TAIL:-3}" "$log"
+}

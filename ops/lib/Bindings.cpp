@@ -118,4 +118,11 @@ ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
   return spec->matmulParamShapes(teamSize, shape);
 }
 
+int64_t elementCount(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
 } // namespace weave::ops::detail

@@ -52,6 +52,9 @@ planBindings(const KernelInfo &kernel, const std::string &templateName,
 /// its call takes them. Empty for an unknown op.
 std::vector<RoleSpec> opRoles(const std::string &op);
 
+/// The product of `shape`'s extents (1 for a scalar).
+int64_t elementCount(const std::vector<int64_t> &shape);
+
 /// The shapes a fused matmul op gives its kernel's dynamic parameters (its
 /// OpSpec::matmulParamShapes: all-gather matmul: `a` and `c` of team size x
 /// mShard rows; matmul reduce-scatter: `a`, `c`, one row tile of `partial`

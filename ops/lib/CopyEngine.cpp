@@ -72,20 +72,13 @@ namespace weave::ops::detail {
 
 namespace {
 
-int64_t elements(const std::vector<int64_t> &shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
 DeviceBuffers view(std::vector<uint64_t> pointers, const std::string &dtype,
                    std::vector<int64_t> shape, uint64_t elementBytes) {
   DeviceBuffers v;
   v.pointers = std::move(pointers);
   v.dtype = dtype;
   v.shape = std::move(shape);
-  v.bytes = elementBytes * static_cast<uint64_t>(elements(v.shape));
+  v.bytes = elementBytes * static_cast<uint64_t>(elementCount(v.shape));
   return v;
 }
 
@@ -224,7 +217,7 @@ Status CopyEngineKernel::checkTensors(
       if (t.dtype != dtype_)
         return fail(where + "expected dtype " + dtype_ + ", got '" + t.dtype +
                     "'");
-      if (elements(t.shape) != expected[r])
+      if (elementCount(t.shape) != expected[r])
         return fail(where + "expected " + std::to_string(expected[r]) +
                     " elements (the op was created for " + shapes[r] + ")");
       // The matmul's tensor maps and the sum's 16-byte vectors.

@@ -8,13 +8,6 @@ namespace weave::ops::detail {
 
 namespace {
 
-int64_t elementCount(const std::vector<int64_t> &shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
 std::string shapeText(const std::vector<int64_t> &shape) {
   std::string text;
   for (int64_t d : shape)

@@ -52,13 +52,7 @@ B=$C/bin/weave_bench_collective_matmul
 S=$O/summary.txt
 MS=${MS:-128,256,384,512,640,1024}
 n=0
-run() { # TIMEOUT NAME CMD...: the log's last lines, its exit status
-  local t=$1 name=$2; shift 2; n=$((n + 1))
-  local log=$O/$n-$(echo "$name" | tr -c 'A-Za-z0-9_.\n-' _).log t0=$SECONDS rc=0
-  timeout "$t" "$@" > "$log" 2>&1 || rc=$?
-  echo "== $name: exit $rc, $((SECONDS - t0)) s" | tee -a "$S"
-  tail -n "${TAIL:-3}" "$log"
-}
+run() { run_logged "$@"; } # gpu_libs.sh
 # m_shard | D | ours | NCCL+cuBLAS | local | ours/local | ce-push | ce/local |
 # ce/ours | check | ce check
 rows() { grep -hE '^\| *[0-9]' "$@" | awk -F'|' '{printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n",$2,$3,$6,$7,$8,$10,$15,$16,$17,$14,$18}'; }

@@ -90,13 +90,7 @@ O=${OUT:-/tmp/krot}; mkdir -p "$O"
 B=$C/bin/weave_bench_collective_matmul
 S=$O/summary.txt
 n=0
-run() { # TIMEOUT NAME CMD...: the log's last lines, its exit status
-  local t=$1 name=$2; shift 2; n=$((n + 1))
-  local log=$O/$n-$(echo "$name" | tr -c 'A-Za-z0-9_.\n-' _).log t0=$SECONDS rc=0
-  timeout "$t" "$@" > "$log" 2>&1 || rc=$?
-  echo "== $name: exit $rc, $((SECONDS - t0)) s" | tee -a "$S"
-  tail -n "${TAIL:-3}" "$log"
-}
+run() { run_logged "$@"; } # gpu_libs.sh
 MS=${MS:-384,640,1152,2176,3200,4096}
 PARTS=${PARTS:-check mrs time models diag}
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
