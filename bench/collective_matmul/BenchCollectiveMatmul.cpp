@@ -187,16 +187,17 @@ Options parseOptions(int argc, char **argv) {
 }
 
 /// --near-wrap: the counters as launches 0 .. E - 1 (E = 2^32 - 1) of the
-/// template's protocol (ops/templates/collective_matmul/all_gather_matmul.mlir.in)
-/// would have left them: `launches` = E * blocks (past 32 bits), done =
-/// E * blocks and ready[s * 16 + chunk] = E * (parts of the chunk) for
-/// every shard s the member receives, modulo 2^32; where the kernel pushes
-/// (the op's rule, ops::AllGatherMatmul::pushes), done = E * blocks *
-/// (D - 1) (every peer's blocks signal it) and ready[s * 16] = E * pushers
-/// (one add per pushing block of the shard's owner). Launch E then waits
-/// for ready targets that wrap to 0 and launch E + 1 for a done target
-/// that wraps to 0: an unsigned comparison would pass early (wrong
-/// results), a 32-bit launch count would give another epoch (a hang).
+/// template's protocol
+/// (ops/templates/collective_matmul/all_gather_matmul.mlir.in) would have left
+/// them: `launches` = E * blocks (past 32 bits), done = E * blocks and ready[s
+/// * 16 + chunk] = E * (parts of the chunk) for every shard s the member
+/// receives, modulo 2^32; where the kernel pushes (the op's rule,
+/// ops::AllGatherMatmul::pushes), done = E * blocks * (D - 1) (every peer's
+/// blocks signal it) and ready[s * 16] = E * pushers (one add per pushing block
+/// of the shard's owner). Launch E then waits for ready targets that wrap to 0
+/// and launch E + 1 for a done target that wraps to 0: an unsigned comparison
+/// would pass early (wrong results), a 32-bit launch count would give another
+/// epoch (a hang).
 
 Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
                      Kernel &kernel, const SemaphoreArray &ready,
@@ -232,16 +233,16 @@ Status startNearWrap(const Case &c, Team &team, SymmetricHeap &heap,
         counters[s * kChunks + chunk] = uint32_t(kEpoch * perLaunch);
       }
     uint64_t ended = kEpoch * blocks;
-    uint32_t doneCount =
-        uint32_t(push ? ended * uint64_t(c.d - 1) : ended);
+    uint32_t doneCount = uint32_t(push ? ended * uint64_t(c.d - 1) : ended);
     WEAVE_TRY(team.device(i).makeCurrent());
-    WEAVE_TRY(checkDriver(cuMemcpyHtoD(heap.localPointer(ready, i), counters.data(),
-                                 counters.size() * 4),
-                    "presetting ready"));
-    WEAVE_TRY(checkDriver(cuMemcpyHtoD(heap.localPointer(done, i), &doneCount, 4),
+    WEAVE_TRY(checkDriver(cuMemcpyHtoD(heap.localPointer(ready, i),
+                                       counters.data(), counters.size() * 4),
+                          "presetting ready"));
+    WEAVE_TRY(
+        checkDriver(cuMemcpyHtoD(heap.localPointer(done, i), &doneCount, 4),
                     "presetting done"));
     WEAVE_TRY(checkDriver(cuMemcpyHtoD(launches.pointer(i), &ended, 8),
-                    "presetting the launch count"));
+                          "presetting the launch count"));
   }
   return ok();
 }
@@ -341,14 +342,16 @@ Status loadCeCase(Case &c) {
   ce.d = c.d;
   ce.m = c.m;
   ce.dynamicRows = c.dynamicRows;
-  ce.path = c.path.substr(0, c.path.size() - suffix.size()) + "_cepush" +
-            suffix;
+  ce.path =
+      c.path.substr(0, c.path.size() - suffix.size()) + "_cepush" + suffix;
   WEAVE_TRY(loadCase(ce));
   if (ce.k != c.k || ce.n != c.n || ce.semaphores != c.semaphores ||
       ce.hasEpoch != c.hasEpoch || ce.hasDone != c.hasDone)
     return Error(ErrorCode::InvalidBundle,
-                 ce.path + " (--ce-push) is not the same kernel contract and "
-                           "shape as " + c.path);
+                 ce.path +
+                     " (--ce-push) is not the same kernel contract and "
+                     "shape as " +
+                     c.path);
   c.cePath = ce.path;
   c.ceBundle = std::move(ce.bundle);
   return ok();
@@ -446,28 +449,35 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // Poison a (every row), c and the reference; put each shard in its rows of
   // the local `a`; zero the semaphores once; gather A for the reference
   // with peer copies.
-  for (size_t i = 0; i < devices; ++i) {
-    TRY(team.device(i).makeCurrent());
+  // Device i (current): every row of its `a` and its c poisoned, then its
+  // own shard put back into its rows of `a`.
+  auto poisonInputs = [&](size_t i) -> Status {
     CUdeviceptr localA = heap.localPointer(*a, i);
-    uint32_t rank = team.rankOf(i);
-    TRY(checkDriver(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
-              "poisoning a"));
-    TRY(checkDriver(
+    WEAVE_TRY(
+        checkDriver(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
+                    "poisoning a"));
+    WEAVE_TRY(checkDriver(
         cuMemsetD16Async(out->pointer(i), kPoison16, rows * c.n, streams[i]),
         "poisoning c"));
+    return checkDriver(cuMemcpyDtoDAsync(localA + team.rankOf(i) * shardBytes,
+                                         shard->pointer(i), shardBytes,
+                                         streams[i]),
+                       "copying the shard into a");
+  };
+  for (size_t i = 0; i < devices; ++i) {
+    TRY(team.device(i).makeCurrent());
+    TRY(poisonInputs(i));
     TRY(checkDriver(
         cuMemsetD16Async(ref->pointer(i), kPoison16, rows * c.n, streams[i]),
         "poisoning the reference"));
-    TRY(checkDriver(cuMemcpyDtoDAsync(localA + rank * shardBytes, shard->pointer(i),
-                                shardBytes, streams[i]),
-              "copying the shard into a"));
-    TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*ready, i), 0, c.semaphores,
-                               streams[i]),
-              "zeroing the semaphores"));
-    TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
-              "zeroing the semaphores"));
+    TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*ready, i), 0,
+                                     c.semaphores, streams[i]),
+                    "zeroing the semaphores"));
+    TRY(checkDriver(
+        cuMemsetD32Async(heap.localPointer(*done, i), 0, 1, streams[i]),
+        "zeroing the semaphores"));
     TRY(checkDriver(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
-              "zeroing the launch count"));
+                    "zeroing the launch count"));
     for (size_t s = 0; s < devices; ++s)
       TRY(checkDriver(
           cuMemcpyPeerAsync(gathered->pointer(i) + team.rankOf(s) * shardBytes,
@@ -503,8 +513,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     std::smatch columns;
     if (std::regex_search(r.variant, columns, std::regex("_n([0-9]+)$")))
       tileN = std::stoll(columns[1]);
-    TRY(startNearWrap(c, team, heap, *kernel, *ready, *done, *launches,
-                      tileN));
+    TRY(startNearWrap(c, team, heap, *kernel, *ready, *done, *launches, tileN));
   }
   TRY(launch());
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
@@ -549,10 +558,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                    "%zu's shard): ours %g, cuBLAS %g; samples vs float64: "
                    "%d/%d ours, %d/%d cuBLAS past the bound\n",
                    kProgram, label.c_str(), what.c_str(), rank,
-                   cmp.summary().c_str(),
-                   w / c.n, w % c.n, (w / c.n) / c.m, cmp.worstOurs,
-                   cmp.worstRef, samples.badOurs, samples.samples,
-                   samples.badRef, samples.samples);
+                   cmp.summary().c_str(), w / c.n, w % c.n, (w / c.n) / c.m,
+                   cmp.worstOurs, cmp.worstRef, samples.badOurs,
+                   samples.samples, samples.badRef, samples.samples);
     }
     return ok;
   };
@@ -595,7 +603,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     };
     Status set = [&]() -> Status {
       WEAVE_ASSIGN_OR_RETURN(
-          Kernel k, examples::loadKernel(team, c.ceBundle, "all_gather_matmul"));
+          Kernel k,
+          examples::loadKernel(team, c.ceBundle, "all_gather_matmul"));
       ceKernel.emplace(std::move(k));
       WEAVE_ASSIGN_OR_RETURN(SemaphoreArray ceReady,
                              heap.allocateSemaphores(c.semaphores));
@@ -612,12 +621,12 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
         WEAVE_TRY(checkDriver(cuMemsetD32Async(heap.localPointer(busy, i), 0,
                                                uint32_t(c.d), streams[i]),
                               "zeroing the --ce-push flags"));
-        WEAVE_TRY(checkDriver(cuMemsetD32Async(heap.localPointer(ceDone, i), 0,
-                                               1, streams[i]),
-                              "zeroing the --ce-push flags"));
-        WEAVE_TRY(checkDriver(cuMemsetD32Async(ceLaunches.pointer(i), 0, 2,
-                                               streams[i]),
-                              "zeroing the --ce-push launch count"));
+        WEAVE_TRY(checkDriver(
+            cuMemsetD32Async(heap.localPointer(ceDone, i), 0, 1, streams[i]),
+            "zeroing the --ce-push flags"));
+        WEAVE_TRY(checkDriver(
+            cuMemsetD32Async(ceLaunches.pointer(i), 0, 2, streams[i]),
+            "zeroing the --ce-push launch count"));
       }
       WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
       std::vector<KernelArg> args = {*a, b->args(), out->args(), ceReady};
@@ -625,9 +634,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
         args.push_back(ceLaunches.args());
       if (c.hasDone)
         args.push_back(ceDone);
-      WEAVE_ASSIGN_OR_RETURN(ce, agm::CePush::create(team, heap, ctx.timed,
-                                                     *ceKernel, args, *a,
-                                                     ceReady, busy, shardBytes));
+      WEAVE_ASSIGN_OR_RETURN(
+          ce, agm::CePush::create(team, heap, ctx.timed, *ceKernel, args, *a,
+                                  ceReady, busy, shardBytes));
       // (The launch count's buffer must outlive the bound arguments: kept
       // with the case's other buffers.)
       ceKeep.push_back(std::move(ceLaunches));
@@ -637,21 +646,11 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     auto poison = [&]() -> Status {
       for (size_t i = 0; i < devices; ++i) {
         WEAVE_TRY(team.device(i).makeCurrent());
-        CUdeviceptr localA = heap.localPointer(*a, i);
-        WEAVE_TRY(checkDriver(
-            cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
-            "poisoning a"));
-        WEAVE_TRY(checkDriver(
-            cuMemsetD16Async(out->pointer(i), kPoison16, rows * c.n, streams[i]),
-            "poisoning c"));
-        WEAVE_TRY(checkDriver(
-            cuMemcpyDtoDAsync(localA + team.rankOf(i) * shardBytes,
-                              shard->pointer(i), shardBytes, streams[i]),
-            "copying the shard into a"));
+        WEAVE_TRY(poisonInputs(i));
       }
       return waitStreams(ctx.timed, o.timing.timeoutSeconds);
     };
-    std::unique_ptr<agm::CePush::Graphs> graphs;
+    std::optional<examples::TeamGraphs> graphs;
     struct Run {
       const char *what;
       int times;
@@ -661,8 +660,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     // covered by CePush.cpp's argument against deadlock: not run there.
     bool sharedGpu = true;
     for (size_t i = 1; i < devices; ++i)
-      sharedGpu = sharedGpu &&
-                  team.device(i).ordinal() == team.device(0).ordinal();
+      sharedGpu =
+          sharedGpu && team.device(i).ordinal() == team.device(0).ordinal();
     bool ceCorrect = true;
     for (Run run : {Run{" (--ce-push, one iteration)", 1, false},
                     Run{" (--ce-push, 3 back to back)", 3, false},
@@ -678,11 +677,16 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       }
       set = [&]() -> Status {
         if (run.graph && !graphs) {
-          WEAVE_ASSIGN_OR_RETURN(graphs, ce->capture());
+          WEAVE_ASSIGN_OR_RETURN(
+              examples::TeamGraphs captured,
+              examples::TeamGraphs::capture(team, ctx.session.streams,
+                                            [&] { return ce->enqueue(); }));
+          graphs.emplace(std::move(captured));
         }
         WEAVE_TRY(poison());
         for (int n = 0; n < run.times; ++n)
-          WEAVE_TRY(run.graph ? graphs->launch() : ce->enqueue());
+          WEAVE_TRY(run.graph ? graphs->launch(ctx.session.streams)
+                              : ce->enqueue());
         WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
         for (size_t i = 0; i < devices; ++i) {
           WEAVE_ASSIGN_OR_RETURN(bool good, checkDevice(i, run.what));
@@ -718,8 +722,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   bool timingCe = ce != nullptr && r.ceStatus == "ok";
   if (timingCe) {
     auto timeCe = [&]() {
-      return timeIterations(ctx.timed, [&](int) { return ce->enqueue(); },
-                            o.timing);
+      return timeIterations(
+          ctx.timed, [&](int) { return ce->enqueue(); }, o.timing);
     };
     timers.push_back(timeCe);
     timers.push_back(timeCe);
@@ -943,13 +947,22 @@ int main(int argc, char **argv) {
     results.push_back(runCase(o, c, ctx));
   }
 
-  std::vector<std::string> header = {
-      "m_shard", "D", "dtype", "M=D*m_shard", "ours ms", "NCCL+cuBLAS ms",
-      "local cuBLAS ms", "speed-up vs NCCL+cuBLAS", "ours/local",
-      "ours TFLOP/s/GPU", "rel err (worst GPU)", "a gathered", "check"};
+  std::vector<std::string> header = {"m_shard",
+                                     "D",
+                                     "dtype",
+                                     "M=D*m_shard",
+                                     "ours ms",
+                                     "NCCL+cuBLAS ms",
+                                     "local cuBLAS ms",
+                                     "speed-up vs NCCL+cuBLAS",
+                                     "ours/local",
+                                     "ours TFLOP/s/GPU",
+                                     "rel err (worst GPU)",
+                                     "a gathered",
+                                     "check"};
   if (o.cePush)
-    for (const char *h : {"ce-push ms", "ce-push/local", "ce-push/ours",
-                          "ce-push check"})
+    for (const char *h :
+         {"ce-push ms", "ce-push/local", "ce-push/ours", "ce-push check"})
       header.push_back(h);
   Table table(header);
   int wrong = 0;
@@ -962,28 +975,29 @@ int main(int argc, char **argv) {
     double flop = 2.0 * c.d * c.m * c.n * c.k;
     bool checked = r.status == "ok" || r.status == "WRONG";
     std::vector<std::string> row = {
-         std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : "") +
-             (r.variant.empty() ? "" : " [" + r.variant + "]"),
-         std::to_string(c.d), dtypeName(c.dtype),
-         std::to_string(c.d * c.m),
-         r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",
-         r.timedNccl ? formatMs(r.nccl.medianMs, 4) +
-                           (r.ncclGatherOk ? "" : " (wrong gather!)")
-                     : "-",
-         r.timedLocal ? formatMs(r.local.medianMs, 4) : "-",
-         r.timedOurs && r.timedNccl
-             ? strprintf("%.3f", r.nccl.medianMs / r.ours.medianMs)
-             : "-",
-         r.timedOurs && r.timedLocal
-             ? strprintf("%.3f", r.ours.medianMs / r.local.medianMs)
-             : "-",
-         r.timedOurs ? strprintf("%.1f", flop / (r.ours.medianMs * 1e-3) / 1e12)
-                     : "-",
-         checked ? strprintf("%.2e", r.worstRel) : "-",
-         r.gatheredDevices >= 0
-             ? std::to_string(r.gatheredDevices) + "/" + std::to_string(c.d)
-             : "-",
-         r.status};
+        std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : "") +
+            (r.variant.empty() ? "" : " [" + r.variant + "]"),
+        std::to_string(c.d),
+        dtypeName(c.dtype),
+        std::to_string(c.d * c.m),
+        r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",
+        r.timedNccl ? formatMs(r.nccl.medianMs, 4) +
+                          (r.ncclGatherOk ? "" : " (wrong gather!)")
+                    : "-",
+        r.timedLocal ? formatMs(r.local.medianMs, 4) : "-",
+        r.timedOurs && r.timedNccl
+            ? strprintf("%.3f", r.nccl.medianMs / r.ours.medianMs)
+            : "-",
+        r.timedOurs && r.timedLocal
+            ? strprintf("%.3f", r.ours.medianMs / r.local.medianMs)
+            : "-",
+        r.timedOurs ? strprintf("%.1f", flop / (r.ours.medianMs * 1e-3) / 1e12)
+                    : "-",
+        checked ? strprintf("%.2e", r.worstRel) : "-",
+        r.gatheredDevices >= 0
+            ? std::to_string(r.gatheredDevices) + "/" + std::to_string(c.d)
+            : "-",
+        r.status};
     if (o.cePush) {
       wrong += r.status == "ok" && r.ceStatus != "ok"; // a case once
       gated = gated && (!r.timedCe || r.ce.gated);

@@ -114,10 +114,11 @@ CePush::create(Team &team, SymmetricHeap &heap,
   for (size_t i = 0; i < local; ++i) {
     uint32_t r = team.rankOf(i);
     x->streams_.push_back(timed[i].stream);
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed[i].context), "cuCtxSetCurrent"));
-    WEAVE_TRY(checkDriver(
-        cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
-        "cuStreamCreate (the copy stream)"));
+    WEAVE_TRY(
+        checkDriver(cuCtxSetCurrent(timed[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(
+        checkDriver(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
+                    "cuStreamCreate (the copy stream)"));
     for (CUevent *e : {&x->start_[i], &x->copied_[i]})
       WEAVE_TRY(checkDriver(cuEventCreate(e, CU_EVENT_DISABLE_TIMING),
                             "cuEventCreate"));
@@ -156,7 +157,8 @@ Status CePush::enqueue() {
   for (size_t i = 0; i < local; ++i) {
     uint32_t r = team_->rankOf(i);
     CUstream cs = copyStreams_[i];
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(
+        checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     WEAVE_TRY(checkDriver(cuEventRecord(start_[i], streams_[i]),
                           "cuEventRecord (the iteration's start)"));
     WEAVE_TRY(checkDriver(cuStreamWaitEvent(cs, start_[i], 0),
@@ -170,9 +172,9 @@ Status CePush::enqueue() {
       WEAVE_TRY(checkDriver(
           cuStreamWriteValue32(cs, busy, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
           "cuStreamWriteValue32 (setting busy)"));
-      WEAVE_TRY(checkDriver(cuMemcpyAsync(peerRows_[i][p], ownRows_[i],
-                                          shardBytes_, cs),
-                            "cuMemcpyAsync (the own rows into a peer's a)"));
+      WEAVE_TRY(checkDriver(
+          cuMemcpyAsync(peerRows_[i][p], ownRows_[i], shardBytes_, cs),
+          "cuMemcpyAsync (the own rows into a peer's a)"));
       WEAVE_TRY(checkDriver(
           cuStreamWriteValue32(cs, peerReady_[i][p] + 4 * uint64_t(r * kChunks),
                                1, CU_STREAM_WRITE_VALUE_DEFAULT),
@@ -185,7 +187,8 @@ Status CePush::enqueue() {
   for (size_t i = 0; i < local; ++i) {
     uint32_t r = team_->rankOf(i);
     CUstream s = streams_[i];
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(
+        checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     for (uint32_t src = 0; src < d_; ++src)
       if (src != r)
         WEAVE_TRY(checkDriver(
@@ -200,64 +203,6 @@ Status CePush::enqueue() {
             "cuStreamWriteValue32 (freeing a peer's busy)"));
     WEAVE_TRY(checkDriver(cuStreamWaitEvent(s, copied_[i], 0),
                           "cuStreamWaitEvent (joining the copy stream)"));
-  }
-  return ok();
-}
-
-Expected<std::unique_ptr<CePush::Graphs>> CePush::capture() {
-  auto g = std::unique_ptr<Graphs>(new Graphs());
-  g->streams_ = timed_;
-  g->execs_.assign(timed_.size(), nullptr);
-  size_t begun = 0;
-  Status captured = [&]() -> Status {
-    for (; begun < timed_.size(); ++begun) {
-      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[begun].context),
-                            "cuCtxSetCurrent"));
-      WEAVE_TRY(checkDriver(cuStreamBeginCapture(
-                                timed_[begun].stream,
-                                CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                            "cuStreamBeginCapture"));
-    }
-    return enqueue();
-  }();
-  std::vector<CUgraph> graphs(timed_.size(), nullptr);
-  Status ended = ok();
-  for (size_t i = 0; i < begun; ++i) {
-    (void)cuCtxSetCurrent(timed_[i].context);
-    Status e = checkDriver(cuStreamEndCapture(timed_[i].stream, &graphs[i]),
-                           "cuStreamEndCapture");
-    if (ended && !e)
-      ended = std::move(e);
-  }
-  Status made = !captured ? std::move(captured) : std::move(ended);
-  for (size_t i = 0; made && i < timed_.size(); ++i) {
-    made = checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent");
-    if (made)
-      made = checkDriver(cuGraphInstantiate(&g->execs_[i], graphs[i], 0),
-                         "cuGraphInstantiate");
-  }
-  for (CUgraph graph : graphs)
-    if (graph)
-      (void)cuGraphDestroy(graph);
-  if (!made)
-    return made.error();
-  return g;
-}
-
-CePush::Graphs::~Graphs() {
-  for (size_t i = 0; i < execs_.size(); ++i)
-    if (execs_[i]) {
-      (void)cuCtxSetCurrent(streams_[i].context);
-      (void)cuGraphExecDestroy(execs_[i]);
-    }
-}
-
-Status CePush::Graphs::launch() const {
-  for (size_t i = 0; i < execs_.size(); ++i) {
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams_[i].context),
-                          "cuCtxSetCurrent"));
-    WEAVE_TRY(checkDriver(cuGraphLaunch(execs_[i], streams_[i].stream),
-                          "cuGraphLaunch"));
   }
   return ok();
 }

@@ -45,23 +45,10 @@ public:
   ~CePush();
 
   /// One iteration on every member's stream (its copy stream forked from
-  /// it and joined back), no host synchronization.
+  /// it and joined back), no host synchronization. Capturable in one CUDA
+  /// graph per member (examples::TeamGraphs): the fork and the join are
+  /// events on the member's stream.
   Status enqueue();
-
-  /// Per member, a CUDA graph of one iteration captured on its stream
-  /// (the copy stream forked into the capture); launch() replays every
-  /// member's graph once, in rank order.
-  class Graphs {
-  public:
-    ~Graphs();
-    Status launch() const;
-
-  private:
-    friend class CePush;
-    std::vector<TimedStream> streams_;
-    std::vector<CUgraphExec> execs_;
-  };
-  Expected<std::unique_ptr<Graphs>> capture();
 
 private:
   CePush() = default;
