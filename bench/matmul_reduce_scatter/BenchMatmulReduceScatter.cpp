@@ -46,10 +46,10 @@
 //    claim, except D = 1.
 //  - with --ce, the copy-engine design (CopyEngine.h) from
 //    DIR/ce_matmul_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (the op's instance,
-//    `weave-ops key matmul_reduce_scatter --algorithm copy_engine`): checked like ours (every
-//    element, NaN-poisoned buffers; also three iterations back to back and
-//    three graph replays) and timed in a second table (one CUDA graph over
-//    every device, direct launches, and its parts).
+//    `weave-ops key matmul_reduce_scatter --algorithm copy_engine`): checked
+//    like ours (every element, NaN-poisoned buffers; also three iterations back
+//    to back and three graph replays) and timed in a second table (one CUDA
+//    graph over every device, direct launches, and its parts).
 //
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
@@ -171,7 +171,8 @@ void usage(FILE *out) {
       "       [--timeout SECONDS] [--no-gate] [--no-graphs] [--ce]\n"
       "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle and "
       "DIR/matmul_reduce_scatter_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (at every "
-      "--m-shards)\n(default DIR: %s) on a team of D (GPUs, or WEAVE_LOOPBACK_TEAM=D on "
+      "--m-shards)\n(default DIR: %s) on a team of D (GPUs, or "
+      "WEAVE_LOOPBACK_TEAM=D on "
       "one), checks it, reports its\nnumerics against the NCCL path and "
       "times it against local cuBLAS, weave's plain\nmatmul (D = 1) and "
       "cuBLAS + NCCL reduce-scatter%s.\n",
@@ -327,10 +328,12 @@ public:
     size_t begun = 0;
     Status captured = [&]() -> Status {
       for (; begun < streams.size(); ++begun) {
-        WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams[begun].context), "cuCtxSetCurrent"));
-        WEAVE_TRY(checkDriver(cuStreamBeginCapture(streams[begun].stream,
-                                             CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                        "cuStreamBeginCapture"));
+        WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams[begun].context),
+                              "cuCtxSetCurrent"));
+        WEAVE_TRY(checkDriver(
+            cuStreamBeginCapture(streams[begun].stream,
+                                 CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+            "cuStreamBeginCapture"));
       }
       return enqueue();
     }();
@@ -346,10 +349,11 @@ public:
                                                    "cuStreamEndCapture failed")))
                            : std::move(captured);
     for (size_t i = 0; made && i < streams.size(); ++i) {
-      made = checkDriver(cuCtxSetCurrent(streams[i].context), "cuCtxSetCurrent");
+      made =
+          checkDriver(cuCtxSetCurrent(streams[i].context), "cuCtxSetCurrent");
       if (made)
         made = checkDriver(cuGraphInstantiate(&g->execs_[i], graphs[i], 0),
-                     "cuGraphInstantiate");
+                           "cuGraphInstantiate");
     }
     for (size_t i = 0; i < graphs.size(); ++i)
       if (graphs[i])
@@ -360,8 +364,10 @@ public:
   }
   Status launch() const {
     for (size_t i = 0; i < execs_.size(); ++i) {
-      WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams_[i].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(checkDriver(cuGraphLaunch(execs_[i], streams_[i].stream), "cuGraphLaunch"));
+      WEAVE_TRY(
+          checkDriver(cuCtxSetCurrent(streams_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuGraphLaunch(execs_[i], streams_[i].stream),
+                            "cuGraphLaunch"));
     }
     return ok();
   }
@@ -476,16 +482,16 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(b->upload(i, hostB[i].data()));
     TRY(team.device(i).makeCurrent());
     TRY(checkDriver(cuMemsetD32Async(launches->pointer(i), 0, 2, streams[i]),
-              "zeroing the launch count"));
-    TRY(checkDriver(cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n,
-                               streams[i]),
-              "poisoning c"));
-    TRY(checkDriver(cuMemsetD16Async(ncclOut->pointer(i), kPoison16, c.m * c.n,
-                               streams[i]),
-              "poisoning the NCCL output"));
+                    "zeroing the launch count"));
+    TRY(checkDriver(
+        cuMemsetD16Async(out->pointer(i), kPoison16, c.m * c.n, streams[i]),
+        "poisoning c"));
+    TRY(checkDriver(
+        cuMemsetD16Async(ncclOut->pointer(i), kPoison16, c.m * c.n, streams[i]),
+        "poisoning the NCCL output"));
     TRY(checkDriver(cuMemsetD16Async(cublasPartial->pointer(i), kPoison16,
-                               rows * c.n, streams[i]),
-              "poisoning the cuBLAS partial"));
+                                     rows * c.n, streams[i]),
+                    "poisoning the cuBLAS partial"));
   }
   TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
 
@@ -614,8 +620,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       uint32_t d = team.rankOf(i);
       WEAVE_TRY(ce->out().download(i, got.data()));
       reference(d);
-      Comparison cmp = compare(c.dtype, got.data(), ref.data(), got.size(),
-                               tolerance);
+      Comparison cmp =
+          compare(c.dtype, got.data(), ref.data(), got.size(), tolerance);
       if (!cmp.passed) {
         std::fprintf(stderr, "%s: %s: copy-engine design, %s: rank %u: %s\n",
                      kProgram, label.c_str(), what.c_str(), d,
@@ -636,11 +642,12 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                          "_n" + std::to_string(c.n) + ".wbundle";
     Expected<Bundle> ceBundle = readBundleFile(cePath);
     Expected<std::unique_ptr<mrs::CopyEngineDesign>> made =
-        ceBundle ? mrs::CopyEngineDesign::create(
-                       team, heap, ctx.timed, std::move(*ceBundle), c.dtype,
-                       c.d, c.m, c.k, c.n, a->args(), b->args())
-                 : Expected<std::unique_ptr<mrs::CopyEngineDesign>>(
-                       ceBundle.error());
+        ceBundle
+            ? mrs::CopyEngineDesign::create(team, heap, ctx.timed,
+                                            std::move(*ceBundle), c.dtype, c.d,
+                                            c.m, c.k, c.n, a->args(), b->args())
+            : Expected<std::unique_ptr<mrs::CopyEngineDesign>>(
+                  ceBundle.error());
     if (!made) {
       r.ceStatus = "ERROR";
       r.ceNote = made.error().toString();
@@ -795,9 +802,9 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       mrs::CopyEngineDesign *design = ce.get();
       if (graph)
         timers.push_back([&o, graph]() {
-          return timeIterations({graph->stream()},
-                                [graph](int) { return graph->launch(); },
-                                o.timing);
+          return timeIterations(
+              {graph->stream()}, [graph](int) { return graph->launch(); },
+              o.timing);
         });
       else
         timers.push_back([&o, &ctx, design, t]() {
@@ -1026,36 +1033,35 @@ int main(int argc, char **argv) {
     Table ceTimes({"m_shard", "K", "N", "D", "dtype", "ours ms",
                    "local cuBLAS ms", "cuBLAS+NCCL ms", "CE graph ms",
                    "CE eager ms", "direct graph ms", "chunks only ms",
-                   "copies only ms",
-                   "CE/local", "CE/ours", "NCCL/CE", "CE check"});
+                   "copies only ms", "CE/local", "CE/ours", "NCCL/CE",
+                   "CE check"});
     for (const Result &r : results) {
       const Case &c = *r.c;
       wrongCe += r.ceStatus != "ok";
-      ceTimes.addRow({std::to_string(c.m), std::to_string(c.k),
-                      std::to_string(c.n), std::to_string(c.d),
-                      dtypeName(c.dtype), ms(r.ours), ms(r.local), ms(r.nccl),
-                      ms(r.ceGraph), ms(r.ceEager), ms(r.directGraph),
-                      ms(r.chunksOnly), ms(r.copiesOnly),
-                      ratio(r.ceGraph, r.local, share),
-                      ratio(r.ceGraph, r.ours), ratio(r.nccl, r.ceGraph),
-                      r.ceStatus == "ok" ? r.ceStatus + " (" +
-                                               r.ceCheck.summary() + ")"
-                                         : r.ceStatus});
+      ceTimes.addRow(
+          {std::to_string(c.m), std::to_string(c.k), std::to_string(c.n),
+           std::to_string(c.d), dtypeName(c.dtype), ms(r.ours), ms(r.local),
+           ms(r.nccl), ms(r.ceGraph), ms(r.ceEager), ms(r.directGraph),
+           ms(r.chunksOnly), ms(r.copiesOnly), ratio(r.ceGraph, r.local, share),
+           ratio(r.ceGraph, r.ours), ratio(r.nccl, r.ceGraph),
+           r.ceStatus == "ok" ? r.ceStatus + " (" + r.ceCheck.summary() + ")"
+                              : r.ceStatus});
       if (!r.ceNote.empty())
         std::printf("m_shard %lld K %lld N %lld %s: copy-engine design: %s\n",
                     static_cast<long long>(c.m), static_cast<long long>(c.k),
                     static_cast<long long>(c.n), dtypeName(c.dtype),
                     r.ceNote.c_str());
     }
-    std::printf("copy-engine design (--ce, CopyEngine.h): CE = chunk matmuls "
-                "(own last) + copy-engine copies to the owners + the owners' "
-                "sum; graph: one CUDA graph over every device, launched on "
-                "member 0 (the team's time); eager: enqueued directly, the "
-                "longest member; direct: the chunks stored into the owners' "
-                "slots by the SMs (no copy); chunks only: the D chunk "
-                "matmuls alone (no copy, no sum; not a result); copies only: the "
-                "D - 1 copies per member alone (not a result).\n\n%s\n",
-                ceTimes.str().c_str());
+    std::printf(
+        "copy-engine design (--ce, CopyEngine.h): CE = chunk matmuls "
+        "(own last) + copy-engine copies to the owners + the owners' "
+        "sum; graph: one CUDA graph over every device, launched on "
+        "member 0 (the team's time); eager: enqueued directly, the "
+        "longest member; direct: the chunks stored into the owners' "
+        "slots by the SMs (no copy); chunks only: the D chunk "
+        "matmuls alone (no copy, no sum; not a result); copies only: the "
+        "D - 1 copies per member alone (not a result).\n\n%s\n",
+        ceTimes.str().c_str());
   }
   std::printf("numerics: error against float64 at %d sampled positions per "
               "member (rel err: ||x - exact|| / ||exact|| over the samples). "
@@ -1063,11 +1069,11 @@ int main(int argc, char **argv) {
               "cuBLAS partials rounded to the dtype, summed in the dtype in "
               "ring order (rounded after every addition).\n\n%s",
               o.samples, numerics.str().c_str());
-  std::printf("%s: %zu case(s), %d wrong or failed%s\n", kProgram,
-              results.size(), wrong,
-              o.ce ? strprintf("; copy-engine design: %d wrong or failed",
-                               wrongCe)
-                         .c_str()
-                   : "");
+  std::printf(
+      "%s: %zu case(s), %d wrong or failed%s\n", kProgram, results.size(),
+      wrong,
+      o.ce ? strprintf("; copy-engine design: %d wrong or failed", wrongCe)
+                 .c_str()
+           : "");
   return wrong || wrongCe ? 1 : 0;
 }

@@ -42,8 +42,9 @@ Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
   if (local != static_cast<size_t>(d) || d < 1)
     return Error(ErrorCode::InvalidArgument,
                  "copy-engine design: every member must be driven by this "
-                 "process (" + std::to_string(local) + " of " +
-                     std::to_string(d) + " are)");
+                 "process (" +
+                     std::to_string(local) + " of " + std::to_string(d) +
+                     " are)");
   auto x = std::unique_ptr<CopyEngineDesign>(new CopyEngineDesign());
   x->team_ = &team;
   x->timed_ = timed;
@@ -92,10 +93,12 @@ Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
       if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
         WEAVE_TRY(checkDriver(r, "cuCtxEnablePeerAccess"));
     }
-    WEAVE_TRY(checkDriver(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
+    WEAVE_TRY(
+        checkDriver(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
                     "cuStreamCreate"));
     auto event = [&](CUevent *e) {
-      return checkDriver(cuEventCreate(e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+      return checkDriver(cuEventCreate(e, CU_EVENT_DISABLE_TIMING),
+                         "cuEventCreate");
     };
     x->matmulDone_[i].assign(d, nullptr);
     x->copyDone_[i].assign(d, nullptr);
@@ -195,13 +198,15 @@ Status CopyEngineDesign::bindAll(SymmetricHeap &heap, const DeviceBuffers &a,
 
 Status CopyEngineDesign::poison() {
   for (size_t i = 0; i < streams_.size(); ++i) {
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(
+        checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     for (const examples::LocalBuffers *buf :
          {stage_.get(), slots_.get(), out_.get()})
       WEAVE_TRY(checkDriver(cuMemsetD16Async(buf->pointer(i), kPoison16,
-                                       buf->bytes() / 2, streams_[i]),
-                      "cuMemsetD16Async"));
-    WEAVE_TRY(checkDriver(cuStreamSynchronize(streams_[i]), "cuStreamSynchronize"));
+                                             buf->bytes() / 2, streams_[i]),
+                            "cuMemsetD16Async"));
+    WEAVE_TRY(
+        checkDriver(cuStreamSynchronize(streams_[i]), "cuStreamSynchronize"));
   }
   return ok();
 }
@@ -239,7 +244,8 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
     if (variant == CeVariant::Direct && !captured && parts.sum && t < d_)
       for (size_t i = 0; i < local; ++i) {
         size_t owner = localOf_[(rank_[i] + t) % d_];
-        WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+        WEAVE_TRY(
+            checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
         WEAVE_TRY(wait(streams_[i], sumDone_[owner],
                        "cuStreamWaitEvent (a direct chunk on the owner's "
                        "previous sum)"));
@@ -247,7 +253,8 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
     if (parts.matmuls)
       WEAVE_TRY(matmul_->launch(steps[t - 1], streams_));
     for (size_t i = 0; i < local; ++i) {
-      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(
+          checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(record(matmulDone_[i][t - 1], streams_[i],
                        "cuEventRecord (a chunk)"));
       if (!copies || t == d_)
@@ -266,10 +273,11 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
       // A plain cuMemcpyAsync between two devices' pointers (unified
       // addressing), as PyTorch's symmetric-memory copies are: a copy
       // engine moves it peer to peer, no SM is used.
-      WEAVE_TRY(checkDriver(cuMemcpyAsync(slots_->pointer(owner) + r * chunkC,
-                                    stage_->pointer(i) + ((r + t) % d_) * chunkC,
-                                    chunkC, cs),
-                      "cuMemcpyAsync (peer)"));
+      WEAVE_TRY(checkDriver(
+          cuMemcpyAsync(slots_->pointer(owner) + r * chunkC,
+                        stage_->pointer(i) + ((r + t) % d_) * chunkC, chunkC,
+                        cs),
+          "cuMemcpyAsync (peer)"));
       WEAVE_TRY(record(copyDone_[i][t - 1], cs, "cuEventRecord (a copy)"));
     }
   }
@@ -278,7 +286,8 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
   // (The breakdown without copies waits for nothing: its sums are wrong.)
   bool waits = parts.sum && (copies || variant == CeVariant::Direct);
   for (size_t i = 0; waits && i < local; ++i) {
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(
+        checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     for (size_t s = 0; s < local; ++s) {
       if (s == i)
         continue;
@@ -291,7 +300,8 @@ Status CopyEngineDesign::enqueue(CeVariant variant, CeParts parts,
   if (parts.sum)
     WEAVE_TRY(sum_->launch(*sumBound_, streams_));
   for (size_t i = 0; i < local; ++i) {
-    WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+    WEAVE_TRY(
+        checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
     if (parts.sum)
       WEAVE_TRY(record(sumDone_[i], streams_[i], "cuEventRecord (a sum)"));
     // This member's copies are part of its iteration (and the next
@@ -322,20 +332,23 @@ CopyEngineDesign::capture(CeVariant variant, CeParts parts) {
   // Inside the capture only events recorded in it are waited for, and after
   // it none of those (an eager wait on a captured record is not one).
   recorded_.clear();
-  WEAVE_TRY(checkDriver(cuStreamBeginCapture(streams_[0],
-                                       CU_STREAM_CAPTURE_MODE_RELAXED),
-                  "cuStreamBeginCapture"));
+  WEAVE_TRY(checkDriver(
+      cuStreamBeginCapture(streams_[0], CU_STREAM_CAPTURE_MODE_RELAXED),
+      "cuStreamBeginCapture"));
   Status enqueued = [&]() -> Status {
     WEAVE_TRY(record(fork_, streams_[0], "cuEventRecord (fork)"));
     for (size_t i = 1; i < local; ++i) {
-      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(
+          checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(wait(streams_[i], fork_, "cuStreamWaitEvent (fork)"));
     }
     WEAVE_TRY(enqueue(variant, parts, /*captured=*/true));
     for (size_t i = 1; i < local; ++i) {
-      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(
+          checkDriver(cuCtxSetCurrent(timed_[i].context), "cuCtxSetCurrent"));
       WEAVE_TRY(record(join_[i], streams_[i], "cuEventRecord (join)"));
-      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
+      WEAVE_TRY(
+          checkDriver(cuCtxSetCurrent(timed_[0].context), "cuCtxSetCurrent"));
       WEAVE_TRY(wait(streams_[0], join_[i], "cuStreamWaitEvent (join)"));
     }
     return ok();
@@ -349,12 +362,14 @@ CopyEngineDesign::capture(CeVariant variant, CeParts parts) {
       (void)cuGraphDestroy(graph);
     return enqueued.error();
   }
-  WEAVE_TRY(checkDriver(ended, "cuStreamEndCapture (a graph over every device)"));
+  WEAVE_TRY(
+      checkDriver(ended, "cuStreamEndCapture (a graph over every device)"));
   auto g = std::unique_ptr<Graph>(new Graph());
   g->stream_ = timed_[0];
   CUresult made = cuGraphInstantiate(&g->exec_, graph, 0);
   (void)cuGraphDestroy(graph);
-  WEAVE_TRY(checkDriver(made, "cuGraphInstantiate (a graph over every device)"));
+  WEAVE_TRY(
+      checkDriver(made, "cuGraphInstantiate (a graph over every device)"));
   return g;
 }
 
