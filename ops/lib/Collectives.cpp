@@ -125,6 +125,15 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
 
 namespace {
 
+/// The matmul_reduce_scatter algorithm (the registry's name) whose kernel
+/// `instance` is: the registry owns which kernel each algorithm runs.
+std::string mrsAlgorithmOf(const KernelInstance &instance) {
+  for (const AlgorithmSpec &a : findOp("matmul_reduce_scatter")->algorithms)
+    if (a.kernel == instance.kernelName)
+      return a.name;
+  return instance.kernelName;
+}
+
 /// The GEMM + reduce-scatter's kernel for `algorithm` ("auto" resolved by
 /// instanceFor): the fused kernel staged as every op's, or the copy-engine
 /// algorithm with its own workspace. The one place both MatmulReduceScatter
@@ -138,7 +147,7 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       MatmulReduceScatter::instanceFor(d, dtype, k, n, algorithm));
-  if (instance.kernelName == "ce_matmul") {
+  if (mrsAlgorithmOf(instance) == "copy_engine") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::CopyEngineKernel::create(
                                comm, std::move(instance), mShard, k, n));
@@ -167,8 +176,7 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
       auto kernel,
       makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
   MatmulReduceScatter op(std::move(kernel));
-  op.algorithm_ = op.instance().kernelName == "ce_matmul" ? "copy_engine"
-                                                           : "owner_slots";
+  op.algorithm_ = mrsAlgorithmOf(op.instance());
   return op;
 }
 
