@@ -421,6 +421,15 @@ struct Counter {
 /// found, never more).
 constexpr size_t kCounterLog = 1024;
 
+/// Whether a counter holding `value` passes a wait for `target`: equal
+/// (cmp(eq)), at least it modulo 2^32 (cmp(ge_wrap): within 2^31 below),
+/// or at least it.
+bool waitPasses(uint32_t value, uint32_t target, bool eq, bool wrap) {
+  return eq     ? value == target
+         : wrap ? (int32_t)(uint32_t)(value - target) >= 0
+                : value >= target;
+}
+
 struct BarrierRound {
   std::vector<int> arrived; ///< agent ids
   std::vector<int> members; ///< arrivals per member
@@ -1395,10 +1404,7 @@ const VC &Exec::acquiredBy(const Counter &c, bool eq, bool wrap,
     }
   for (int j = floor; j < (int)c.log.size(); ++j) {
     uint32_t value = j < 0 ? c.baseValue : c.log[j].value;
-    bool ok = eq     ? value == target
-              : wrap ? (int32_t)(uint32_t)(value - target) >= 0
-                     : value >= target;
-    if (ok)
+    if (waitPasses(value, target, eq, wrap))
       return j < 0 ? c.base : c.log[j].upTo;
   }
   return c.vc;
@@ -1489,10 +1495,7 @@ Exec::Result Exec::execWait(SemaphoreWaitOp op, const std::vector<int> &mask) {
     }
     Counter &c = w.counters[{a.member, sem, i}];
     uint32_t v = (uint32_t)at(value, t);
-    bool ok = eq     ? c.value == v
-              : wrap ? (int32_t)(uint32_t)(c.value - v) >= 0
-                     : c.value >= v;
-    if (!ok) {
+    if (!waitPasses(c.value, v, eq, wrap)) {
       a.blocked = true;
       a.blockOp = op;
       a.blockReason =
