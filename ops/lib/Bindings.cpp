@@ -8,8 +8,6 @@
 
 namespace weave::ops::detail {
 
-namespace {
-
 std::string shapeText(const std::vector<int64_t> &shape) {
   std::string text;
   for (int64_t d : shape)
@@ -18,7 +16,18 @@ std::string shapeText(const std::vector<int64_t> &shape) {
   return text.empty() ? "scalar" : text;
 }
 
-} // namespace
+std::string tensorMismatch(const TensorRef &t, const std::string &dtype,
+                           int64_t expected, const std::string &createdFor) {
+  if (t.data == 0)
+    return "null pointer";
+  if (t.dtype != dtype)
+    return "expected dtype " + dtype + ", got '" + t.dtype + "'";
+  if (elementCount(t.shape) != expected)
+    return "expected " + std::to_string(expected) +
+           " elements (the op was created for " + createdFor + "), got " +
+           shapeText(t.shape);
+  return "";
+}
 
 Expected<std::vector<ParamInfo>> resolveParamShapes(const KernelInfo &kernel,
                                                     const ParamShapes &shapes) {

@@ -55,6 +55,16 @@ std::vector<RoleSpec> opRoles(const std::string &op);
 /// The product of `shape`'s extents (1 for a scalar).
 int64_t elementCount(const std::vector<int64_t> &shape);
 
+/// `shape` as "4x?x8" (a dynamic extent as ?), "scalar" for none.
+std::string shapeText(const std::vector<int64_t> &shape);
+
+/// What is wrong with a caller's tensor `t` for a parameter of `dtype`
+/// holding `expected` elements, empty when nothing: a null pointer,
+/// another dtype, another element count (`createdFor` says the shape the
+/// op was created for).
+std::string tensorMismatch(const TensorRef &t, const std::string &dtype,
+                           int64_t expected, const std::string &createdFor);
+
 /// The shapes a fused matmul op gives its kernel's dynamic parameters (its
 /// OpSpec::matmulParamShapes: all-gather matmul: `a` and `c` of team size x
 /// mShard rows; matmul reduce-scatter: `a`, `c`, one row tile of `partial`

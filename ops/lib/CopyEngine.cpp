@@ -212,14 +212,9 @@ Status CopyEngineKernel::checkTensors(
       const TensorRef &t = tensors[r][i];
       std::string where = std::string("'") + names[r] + "' of local member " +
                           std::to_string(i) + ": ";
-      if (t.data == 0)
-        return fail(where + "null pointer");
-      if (t.dtype != dtype_)
-        return fail(where + "expected dtype " + dtype_ + ", got '" + t.dtype +
-                    "'");
-      if (elementCount(t.shape) != expected[r])
-        return fail(where + "expected " + std::to_string(expected[r]) +
-                    " elements (the op was created for " + shapes[r] + ")");
+      std::string wrong = tensorMismatch(t, dtype_, expected[r], shapes[r]);
+      if (!wrong.empty())
+        return fail(where + wrong);
       // The matmul's tensor maps and the sum's 16-byte vectors.
       if (t.data % 16 != 0)
         return fail(where + "the address must be 16-byte aligned");

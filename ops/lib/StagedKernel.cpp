@@ -6,17 +6,6 @@
 
 namespace weave::ops::detail {
 
-namespace {
-
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text;
-  for (int64_t d : shape)
-    text += (text.empty() ? "" : "x") + std::to_string(d);
-  return text.empty() ? "scalar" : text;
-}
-
-} // namespace
-
 OpKernel::~OpKernel() = default;
 
 Expected<std::unique_ptr<StagedKernel>>
@@ -196,19 +185,14 @@ Status StagedKernel::checkTensors(
       const TensorRef &t = tensors[r][local];
       std::string where = "'" + name + "' of local member " +
                           std::to_string(local) + ": ";
-      if (t.data == 0)
-        return fail(where + "null pointer");
-      if (t.dtype != param.dtype)
-        return fail(where + "expected dtype " + param.dtype + ", got '" +
-                    t.dtype + "'");
-      if (elementCount(t.shape) != expected)
-        return fail(where + "expected " + std::to_string(expected) +
-                    " elements (the op was created for " +
-                    (roles_[r].memberBlock
-                         ? "1/" + std::to_string(comm_->team().size()) +
-                               " of "
-                         : std::string()) +
-                    shapeText(param.shape) + "), got " + shapeText(t.shape));
+      std::string wrong = tensorMismatch(
+          t, param.dtype, expected,
+          (roles_[r].memberBlock
+               ? "1/" + std::to_string(comm_->team().size()) + " of "
+               : std::string()) +
+              shapeText(param.shape));
+      if (!wrong.empty())
+        return fail(where + wrong);
     }
   }
   return ok();
