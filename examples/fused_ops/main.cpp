@@ -301,6 +301,10 @@ int usage() {
 } // namespace
 
 int main(int argc, char **argv) {
+  // One line at a time even into a file: a run cut by a time limit (a
+  // loopback team of 8 on one GPU, 2026-11-27) otherwise leaves an empty
+  // log, and says nothing of how far it got.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string bundles, dtype = "all", mrs = "all";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
