@@ -773,4 +773,16 @@ Expected<uint32_t> loopbackMembersFromEnvironment() {
   return loopbackMembersFromEnvironment(processEnvironment());
 }
 
+std::optional<std::string>
+loopbackConnections(uint32_t members,
+                    const std::map<std::string, std::string> &env) {
+  if (members <= 1 || env.count("CUDA_DEVICE_MAX_CONNECTIONS"))
+    return std::nullopt;
+  return std::to_string(kMaxDeviceConnections);
+}
+
+std::optional<std::string> loopbackConnections(uint32_t members) {
+  return loopbackConnections(members, processEnvironment());
+}
+
 } // namespace weave

@@ -346,4 +346,17 @@ TEST(LaunchEnvironment, LoopbackTeamSize) {
   }
 }
 
+TEST(LaunchEnvironment, LoopbackConnections) {
+  EXPECT_FALSE(loopbackConnections(1, {}));
+  EXPECT_FALSE(loopbackConnections(0, {}));
+  auto two = loopbackConnections(2, {{"WEAVE_LOOPBACK_TEAM", "2"}});
+  ASSERT_TRUE(two);
+  EXPECT_EQ(*two, "32");
+  EXPECT_EQ(loopbackConnections(8, {}).value_or(""),
+            std::to_string(kMaxDeviceConnections));
+  // The user's value stays, whatever it is.
+  EXPECT_FALSE(loopbackConnections(8, {{"CUDA_DEVICE_MAX_CONNECTIONS", "4"}}));
+  EXPECT_FALSE(loopbackConnections(8, {{"CUDA_DEVICE_MAX_CONNECTIONS", ""}}));
+}
+
 } // namespace

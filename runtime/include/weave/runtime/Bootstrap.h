@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,22 @@ constexpr uint32_t kMaxLoopbackMembers = 64;
 Expected<uint32_t>
 loopbackMembersFromEnvironment(const std::map<std::string, std::string> &env);
 Expected<uint32_t> loopbackMembersFromEnvironment();
+
+/// The hardware queues per context (CUDA_DEVICE_MAX_CONNECTIONS) a loopback
+/// team of `members` sets before its contexts exist: CUDA's default of 8 is
+/// too few where members share a GPU and wait on each other's stream
+/// operations (a blocked stream wait holds back what shares its queue: a
+/// loopback team of 8 on one H100 replaying the copy-engine GEMM +
+/// reduce-scatter's graphs, 2 streams a member, hung with 8 and passed with
+/// 32, 2026-11-27). Empty where there is nothing to set: one member, or the
+/// variable present in `env` (the user's, even empty: setenv keeps it).
+std::optional<std::string>
+loopbackConnections(uint32_t members,
+                    const std::map<std::string, std::string> &env);
+std::optional<std::string> loopbackConnections(uint32_t members);
+
+/// The most hardware queues a CUDA context takes.
+constexpr uint32_t kMaxDeviceConnections = 32;
 
 } // namespace weave
 
