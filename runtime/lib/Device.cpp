@@ -1,8 +1,10 @@
 //===- Device.cpp - A CUDA device and its primary context -----------------===//
 
 #include "weave/runtime/Device.h"
+#include "weave/runtime/Bootstrap.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 namespace weave {
@@ -10,7 +12,17 @@ namespace weave {
 Status initDriver() {
   static std::once_flag once;
   static int result = 0;
-  std::call_once(once, [] { result = static_cast<int>(cuInit(0)); });
+  std::call_once(once, [] {
+    // The driver takes CUDA_DEVICE_MAX_CONNECTIONS when it initializes: set
+    // after cuInit (before the team's contexts existed) it changed nothing
+    // for a loopback team of 8 (4 x H100, 2026-11-27). So a team named by
+    // WEAVE_LOOPBACK_TEAM gets its queues here (loopbackConnections).
+    if (Expected<uint32_t> members = loopbackMembersFromEnvironment())
+      if (std::optional<std::string> value = loopbackConnections(*members))
+        ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", value->c_str(),
+                 /*overwrite=*/0);
+    result = static_cast<int>(cuInit(0));
+  });
   WEAVE_CU_TRY(result, "initializing the CUDA driver");
   return ok();
 }

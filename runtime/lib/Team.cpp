@@ -4,7 +4,6 @@
 #include "weave/runtime/detail/TeamState.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -82,19 +81,6 @@ Expected<Team> Team::createOnDevices(std::vector<int> deviceOrdinals) {
   return Team(std::move(state));
 }
 
-namespace {
-
-/// Sets CUDA_DEVICE_MAX_CONNECTIONS for a loopback team (see
-/// loopbackConnections). The driver reads it when it creates a context, so
-/// this helps only where the team's contexts do not exist yet: the common
-/// case, where the team is the process's first CUDA use.
-void raiseLoopbackConnections(uint32_t members) {
-  if (std::optional<std::string> value = loopbackConnections(members))
-    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", value->c_str(), /*overwrite=*/0);
-}
-
-} // namespace
-
 Expected<Team> Team::createLoopback(uint32_t members,
                                     std::vector<int> deviceOrdinals) {
   if (members == 0 || members > kMaxLoopbackMembers)
@@ -112,7 +98,6 @@ Expected<Team> Team::createLoopback(uint32_t members,
                  "spread over the listed devices)");
   if (deviceOrdinals.size() > members)
     deviceOrdinals.resize(members);
-  raiseLoopbackConnections(members);
   std::vector<int> placement;
   for (uint32_t i = 0; i < members; ++i)
     placement.push_back(deviceOrdinals[i % deviceOrdinals.size()]);
@@ -125,9 +110,6 @@ Expected<Team> Team::createFromEnvironment(const TeamOptions &options) {
     WEAVE_ASSIGN_OR_RETURN(loopback, loopbackMembersFromEnvironment());
   }
   if (loopback > 0) {
-    // Before the driver's first use (deviceCount), in case it reads the
-    // queue count when it initializes rather than per context.
-    raiseLoopbackConnections(loopback);
     WEAVE_ASSIGN_OR_RETURN(int count, deviceCount());
     std::vector<int> ordinals;
     for (int i = 0; i < count && i < static_cast<int>(loopback); ++i)

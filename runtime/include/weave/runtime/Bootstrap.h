@@ -171,8 +171,9 @@ Expected<uint32_t>
 loopbackMembersFromEnvironment(const std::map<std::string, std::string> &env);
 Expected<uint32_t> loopbackMembersFromEnvironment();
 
-/// The hardware queues per context (CUDA_DEVICE_MAX_CONNECTIONS) a loopback
-/// team of `members` sets before its contexts exist: CUDA's default of 8 is
+/// The hardware queues per context (CUDA_DEVICE_MAX_CONNECTIONS) that
+/// initDriver sets for a loopback team of `members` (WEAVE_LOOPBACK_TEAM)
+/// before the driver initializes, when it reads it: CUDA's default of 8 is
 /// too few where members share a GPU and wait on each other's stream
 /// operations (a blocked stream wait holds back what shares its queue: a
 /// loopback team of 8 on one H100 replaying the copy-engine GEMM +
