@@ -51,7 +51,8 @@
 //    to back and three graph replays) and timed in a second table (one CUDA
 //    graph over every device, direct launches, and its parts).
 //  - with --op ALGORITHM,... (copy_engine, owner_slots: the op's
-//    algorithms), the op itself: ops::MatmulReduceScatter::create(...,
+//    algorithms; copy_engine@chunks or copy_engine@persistent forces that
+//    schedule of it, ops/lib/CopyEngine.h), the op itself: ops::MatmulReduceScatter::create(...,
 //    ALGORITHM) through an ops::Communicator whose kernels come from DIR
 //    (ops::bundleFolder: `weave-ops source` + weavec of every algorithm's
 //    instance, named by `weave-ops key`; the fused and --ce bundles above
@@ -722,14 +723,30 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     Result::OpRun &run = r.ops[x];
     run.algorithm = o.ops[x];
     Status checked = [&]() -> Status {
-      WEAVE_ASSIGN_OR_RETURN(ops::MatmulReduceScatter op,
-                             ops::MatmulReduceScatter::create(
-                                 *ctx.comm, dtype, c.m, c.k, c.n,
-                                 run.algorithm));
-      if (op.algorithm() != run.algorithm)
+      // ALGORITHM@SCHEDULE: copy_engine's schedule forced through its
+      // knob (WEAVE_MRS_CE_SCHEDULE, read by create()), put back after.
+      size_t at = run.algorithm.find('@');
+      std::string algorithm = run.algorithm.substr(0, at);
+      const char *was = std::getenv("WEAVE_MRS_CE_SCHEDULE");
+      std::optional<std::string> saved;
+      if (was)
+        saved = was;
+      if (at != std::string::npos)
+        ::setenv("WEAVE_MRS_CE_SCHEDULE", run.algorithm.c_str() + at + 1, 1);
+      Expected<ops::MatmulReduceScatter> made =
+          ops::MatmulReduceScatter::create(*ctx.comm, dtype, c.m, c.k, c.n,
+                                           algorithm);
+      if (saved)
+        ::setenv("WEAVE_MRS_CE_SCHEDULE", saved->c_str(), 1);
+      else
+        ::unsetenv("WEAVE_MRS_CE_SCHEDULE");
+      if (!made)
+        return made.error();
+      ops::MatmulReduceScatter op = std::move(*made);
+      if (op.algorithm() != algorithm)
         return Error(ErrorCode::InvalidArgument,
-                     "asked for algorithm " + run.algorithm +
-                         ", the op runs " + op.algorithm());
+                     "asked for algorithm " + algorithm + ", the op runs " +
+                         op.algorithm());
       opObjects[x].emplace(std::move(op));
       WEAVE_ASSIGN_OR_RETURN(LocalBuffers buffer,
                              LocalBuffers::create(team, dtype, {c.m, c.n}));
