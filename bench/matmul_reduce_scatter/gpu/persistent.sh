@@ -53,13 +53,18 @@ fi
 CARRY=$1; . "$CARRY/calls.sh"; C=$CARRY
 nvidia-smi -L | tee -a "$LOG" || true
 F=$C/bin/fused_ops; FA="--bundles $C/fused --dtype bf16 --mrs-algorithm copy_engine"
-run 60 "fused_ops loopback D=2" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=2 $F $FA
-run 60 "fused_ops loopback D=4" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=4 $F $FA
-run 60 "fused_ops one process, 4 GPUs" env CUDA_VISIBLE_DEVICES=0,1,2,3 $F $FA
+L=${CHECK_TIMEOUT:-30}
+run $L "fused_ops loopback D=2" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=2 $F $FA
+run $L "fused_ops loopback D=4" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=4 $F $FA
+run $L "fused_ops one process, 4 GPUs" env CUDA_VISIBLE_DEVICES=0,1,2,3 $F $FA
 # One process per GPU, D = 4 (a rendezvous folder; each rank checks its
 # own member's outputs; the run fails if any rank does).
 MP='rv=$(mktemp -d); pids=""; for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r WEAVE_RENDEZVOUS_DIR=$rv '"$F $FA"' & pids="$pids $!"; done; ok=0; for p in $pids; do wait $p || ok=1; done; rm -rf $rv; exit $ok'
-run 60 "fused_ops one process per GPU, D=4" bash -c "$MP"
+run $L "fused_ops one process per GPU, D=4" bash -c "$MP"
+# A wrong or hung op is not timed (the time is kept for a fixed build).
+if grep -q FAIL "$SUM"; then
+  cat "$SUM"; grep -v ": ok: " "$LOG" | tail -60; exit 1
+fi
 B=$C/bin/weave_bench_matmul_reduce_scatter
 A="--iters ${ITERS:-20} --rounds 2 --samples 256 --dtype bf16 --op copy_engine@chunks,copy_engine@persistent"
 RUNS=${RUNS:-"a:1024,1536,4096 b:4096 c:1024 o:640"}
