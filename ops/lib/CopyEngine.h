@@ -126,14 +126,23 @@ private:
 
 inline CopyEngineKernel::Schedule
 CopyEngineKernel::schedule(int64_t d, int64_t mShard, int64_t k, int64_t n) {
-  // One launch for the whole partial product from 2 members (with one
-  // there is nothing to copy). Not measured yet against the D launches:
-  // the seventh session's breakdown (docs/PERF.md, "GEMM + reduce-scatter
-  // on the copy engines") puts the chunking at 1.02-1.19x local cuBLAS.
+  // The D chunk launches everywhere, measured (4 x H100, bf16, CUDA graphs,
+  // the op itself in both schedules in one call, 2026-11-27, docs/PERF.md
+  // "one persistent matmul"): the persistent launch with each tile's signal
+  // sent at once was slower at all 12 shapes: by 0.5-1.2% at 1024 x 4096
+  // x 4096, 2.6% (D = 2) and 9.8% (D = 4, 0.8988 against 0.8189 ms) at
+  // 4096 x 4096 x 4096, 3.0-7.7% at the 70B down projections, 8-21% at
+  // m_shard 1536 (the fixed 128 x 256 tile: the chunk launches' chooser
+  // takes 128 x 128 there) and 19-41% at 640 x 5120 x 3072, where the
+  // whole product is one or two waves of tiles: every chunk then finishes
+  // with the last wave and no copy overlaps the matmul. Its signals are deferred since
+  // (ce_matmul.mlir.in), which is not measured yet; until it is, the
+  // persistent schedule runs only when asked for (WEAVE_MRS_CE_SCHEDULE).
+  (void)d;
   (void)mShard;
   (void)k;
   (void)n;
-  return d >= 2 ? Schedule::Persistent : Schedule::Chunks;
+  return Schedule::Chunks;
 }
 
 } // namespace weave::ops::detail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue #31: the copy-engine GEMM + reduce-scatter's persistent schedule
 # (ce_matmul_all, ops/lib/CopyEngine.h), on one 4-GPU machine, in one call:
-#  1. correctness of the op with its default schedule (persistent from 2
-#     members) through examples/fused_ops (K 256, N 320: a last column tile
+#  1. correctness of the op's persistent schedule (forced:
+#     WEAVE_MRS_CE_SCHEDULE=persistent) through examples/fused_ops (K 256, N 320: a last column tile
 #     past the edge; m_shard 128 and 384; every element against float64
 #     from NaN-poisoned outputs, three calls with no host synchronization,
 #     three graph replays): a loopback team of 2 and of 4 on one GPU, one
@@ -52,6 +52,7 @@ if [ "${1:-}" = --stage ]; then
 fi
 CARRY=$1; . "$CARRY/calls.sh"; C=$CARRY
 nvidia-smi -L | tee -a "$LOG" || true
+export WEAVE_MRS_CE_SCHEDULE=persistent # the bench's --op @ overrides it
 F=$C/bin/fused_ops; FA="--bundles $C/fused --dtype bf16 --mrs-algorithm copy_engine"
 L=${CHECK_TIMEOUT:-30}
 run $L "fused_ops loopback D=2" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=2 $F $FA
