@@ -52,16 +52,16 @@
 //    graph over every device, direct launches, and its parts).
 //  - with --op ALGORITHM,... (copy_engine, owner_slots: the op's
 //    algorithms; copy_engine@chunks or copy_engine@persistent forces that
-//    schedule of it, ops/lib/CopyEngine.h), the op itself: ops::MatmulReduceScatter::create(...,
-//    ALGORITHM) through an ops::Communicator whose kernels come from DIR
-//    (ops::bundleFolder: `weave-ops source` + weavec of every algorithm's
-//    instance, named by `weave-ops key`; the fused and --ce bundles above
-//    are the owner_slots and copy_engine instances of the same keys).
-//    Checked like ours into its own NaN-poisoned c (once, three calls back
-//    to back, three replays of its CUDA graphs, and once more after its
-//    timings), then timed as one replay per member of a graph holding one
-//    call (--no-graphs: the call enqueued directly), in the same rounds as
-//    the rest, in a table of its own.
+//    schedule of it, ops/lib/CopyEngine.h), the op itself:
+//    ops::MatmulReduceScatter::create(..., ALGORITHM) through an
+//    ops::Communicator whose kernels come from DIR (ops::bundleFolder:
+//    `weave-ops source` + weavec of every algorithm's instance, named by
+//    `weave-ops key`; the fused and --ce bundles above are the owner_slots and
+//    copy_engine instances of the same keys). Checked like ours into its own
+//    NaN-poisoned c (once, three calls back to back, three replays of its CUDA
+//    graphs, and once more after its timings), then timed as one replay per
+//    member of a graph holding one call (--no-graphs: the call enqueued
+//    directly), in the same rounds as the rest, in a table of its own.
 //
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
@@ -1236,8 +1236,7 @@ int main(int argc, char **argv) {
       o.ce ? strprintf("; copy-engine design: %d wrong or failed", wrongCe)
                  .c_str()
            : "",
-      o.ops.empty()
-          ? ""
-          : strprintf("; op: %d wrong or failed", wrongOp).c_str());
+      o.ops.empty() ? ""
+                    : strprintf("; op: %d wrong or failed", wrongOp).c_str());
   return wrong || wrongCe || wrongOp ? 1 : 0;
 }

@@ -376,12 +376,12 @@ Status CopyEngineKernel::run(
         // The chunk's counter, then its reset (see the header comment:
         // the kernel of this call signals it no more).
         CUdeviceptr counter = heap.localPointer(*done_, i) + 4 * owner;
-        WEAVE_CU_TRY(cuStreamWaitValue32(cs, counter, signals,
-                                         CU_STREAM_WAIT_VALUE_GEQ),
-                     "waiting for a chunk of the persistent matmul");
-        WEAVE_CU_TRY(cuStreamWriteValue32(cs, counter, 0,
-                                          CU_STREAM_WRITE_VALUE_DEFAULT),
-                     "resetting a chunk counter");
+        WEAVE_CU_TRY(
+            cuStreamWaitValue32(cs, counter, signals, CU_STREAM_WAIT_VALUE_GEQ),
+            "waiting for a chunk of the persistent matmul");
+        WEAVE_CU_TRY(
+            cuStreamWriteValue32(cs, counter, 0, CU_STREAM_WRITE_VALUE_DEFAULT),
+            "resetting a chunk counter");
       } else {
         CUevent done = chunkDone_[i][t - 1];
         WEAVE_CU_TRY(cuEventRecord(done, streams[i]),

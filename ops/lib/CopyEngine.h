@@ -135,9 +135,9 @@ CopyEngineKernel::schedule(int64_t d, int64_t mShard, int64_t k, int64_t n) {
   // m_shard 1536 (the fixed 128 x 256 tile: the chunk launches' chooser
   // takes 128 x 128 there) and 19-41% at 640 x 5120 x 3072, where the
   // whole product is one or two waves of tiles: every chunk then finishes
-  // with the last wave and no copy overlaps the matmul. Its signals are deferred since
-  // (ce_matmul.mlir.in), which is not measured yet; until it is, the
-  // persistent schedule runs only when asked for (WEAVE_MRS_CE_SCHEDULE).
+  // with the last wave and no copy overlaps the matmul. Its signals are
+  // deferred since (ce_matmul.mlir.in), which is not measured yet; until it is,
+  // the persistent schedule runs only when asked for (WEAVE_MRS_CE_SCHEDULE).
   (void)d;
   (void)mShard;
   (void)k;

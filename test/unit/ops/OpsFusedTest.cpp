@@ -329,9 +329,9 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   // next tile's first store and at the kernel's end.
   size_t signal = source->find("weave.semaphore_signal %done[%to], %one_i32");
   ASSERT_NE(signal, std::string::npos);
-  EXPECT_NE(source->find("weave.semaphore_signal %done[%to], %one_i32",
-                         signal + 1),
-            std::string::npos);
+  EXPECT_NE(
+      source->find("weave.semaphore_signal %done[%to], %one_i32", signal + 1),
+      std::string::npos);
   EXPECT_NE(source->find("memref.store %code, %pending[%rb]"),
             std::string::npos);
   EXPECT_NE(source->find("!weave.semaphore<4> {weave.name = \"done\"}"),
@@ -546,9 +546,9 @@ TEST(OpsFused, CopyEngineSchedule) {
       EXPECT_EQ(CopyEngineKernel::schedule(d, m, 4096, 4096),
                 CopyEngineKernel::Schedule::Chunks)
           << d << " " << m;
-  EXPECT_STREQ(CopyEngineKernel::scheduleName(
-                   CopyEngineKernel::Schedule::Persistent),
-               "persistent");
+  EXPECT_STREQ(
+      CopyEngineKernel::scheduleName(CopyEngineKernel::Schedule::Persistent),
+      "persistent");
   EXPECT_EQ(CopyEngineKernel::chunkSignals(1024, 4096), 16u * 16u);
   EXPECT_EQ(CopyEngineKernel::chunkSignals(640, 3072), 10u * 12u);
   EXPECT_EQ(CopyEngineKernel::chunkSignals(128, 320), 2u * 2u);
