@@ -4,7 +4,7 @@
 //       [--m-shards 1024,...] [--dtype f16|bf16|all] [--devices D]
 //       [--iters N] [--warmup N] [--rounds R] [--check-only] [--no-nccl]
 //       [--samples N] [--seed S] [--timeout SECONDS] [--no-gate] [--no-graphs]
-//       [--ce]
+//       [--ce] [--op ALGORITHM,...]
 //
 // C = ReduceScatter_rows(A_d @ B_d) on a team of D: member d holds A_d
 // [D*m_shard, K] and B_d [K, N] and ends with rows [d*m_shard, (d+1)*m_shard)
@@ -50,6 +50,18 @@
 //    like ours (every element, NaN-poisoned buffers; also three iterations back
 //    to back and three graph replays) and timed in a second table (one CUDA
 //    graph over every device, direct launches, and its parts).
+//  - with --op ALGORITHM,... (copy_engine, owner_slots: the op's
+//    algorithms; copy_engine@chunks or copy_engine@persistent forces that
+//    schedule of it, ops/lib/CopyEngine.h), the op itself:
+//    ops::MatmulReduceScatter::create(..., ALGORITHM) through an
+//    ops::Communicator whose kernels come from DIR (ops::bundleFolder:
+//    `weave-ops source` + weavec of every algorithm's instance, named by
+//    `weave-ops key`; the fused and --ce bundles above are the owner_slots and
+//    copy_engine instances of the same keys). Checked like ours into its own
+//    NaN-poisoned c (once, three calls back to back, three replays of its CUDA
+//    graphs, and once more after its timings), then timed as one replay per
+//    member of a graph holding one call (--no-graphs: the call enqueued
+//    directly), in the same rounds as the rest, in a table of its own.
 //
 // The kernel contract: kernel `matmul_reduce_scatter`, user parameters
 // a [D*m or ?, K], b [K, N], partial [D*m or ?, N] (never written; bound
@@ -76,6 +88,9 @@
 #include "weave/bench/Table.h"
 #include "weave/bench/Timing.h"
 #include "weave/examples/HostSetup.h"
+#include "weave/ops/Communicator.h"
+#include "weave/ops/FusedMatmul.h"
+#include "weave/ops/KernelSource.h"
 #include "weave/runtime/Bootstrap.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Kernel.h"
@@ -96,6 +111,7 @@
 using namespace weave;
 using namespace weave::bench;
 using examples::LocalBuffers;
+using examples::TeamGraphs;
 
 namespace {
 
@@ -116,6 +132,8 @@ struct Options : CommonOptions {
   int samples = 1024; ///< float64 positions per member
   bool graphs = true;  ///< time replays of CUDA graphs
   bool ce = false;     ///< also the copy-engine design (CopyEngine.h)
+  /// --op: the op's algorithms to check and time (ops::MatmulReduceScatter).
+  std::vector<std::string> ops;
 };
 
 struct Case {
@@ -159,6 +177,15 @@ struct Result {
   std::optional<TimingResult> ceGraph, ceEager, directGraph, chunksOnly,
       copiesOnly;
   std::string ceNote;
+  /// --op: one per asked algorithm, in the order asked.
+  struct OpRun {
+    std::string algorithm;
+    std::string status = "not run";
+    Comparison check;
+    std::optional<TimingResult> time;
+    std::string note;
+  };
+  std::vector<OpRun> ops;
 };
 
 void usage(FILE *out) {
@@ -169,6 +196,7 @@ void usage(FILE *out) {
       "       [--rounds R] [--check-only] [--no-nccl] [--samples N] "
       "[--seed S]\n"
       "       [--timeout SECONDS] [--no-gate] [--no-graphs] [--ce]\n"
+      "       [--op copy_engine,owner_slots]\n"
       "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle and "
       "DIR/matmul_reduce_scatter_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (at every "
       "--m-shards)\n(default DIR: %s) on a team of D (GPUs, or "
@@ -202,6 +230,18 @@ Options parseOptions(int argc, char **argv) {
       o.graphs = false;
     } else if (key == "--ce") {
       o.ce = true;
+    } else if (key == "--op") {
+      // A comma-separated list of the op's algorithms; create() rejects an
+      // unknown one (with the offered ones) per case.
+      std::string list = args.value();
+      for (size_t at = 0; at <= list.size();) {
+        size_t comma = std::min(list.find(',', at), list.size());
+        if (comma > at)
+          o.ops.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+      if (o.ops.empty())
+        args.fail("--op wants copy_engine,owner_slots,...");
     } else {
       return false;
     }
@@ -312,92 +352,27 @@ struct Context {
   std::vector<NcclComms> nccl; ///< empty: no NCCL baseline
   std::string ncclNote;
   std::vector<TimedStream> timed;
+  /// --op: the ops' communicator (kernels from --bundles); made once the
+  /// context has its final address (it keeps the team and heap's).
+  std::unique_ptr<ops::Communicator> comm;
 };
 
-/// One CUDA graph per stream, each holding what one call of `enqueue` put
-/// on that stream (cuBLAS, NCCL and weave kernels all capture); launch()
-/// replays them all. Captured once, outside the timing.
-class StreamGraphs {
-public:
-  static Expected<std::unique_ptr<StreamGraphs>>
-  capture(const std::vector<TimedStream> &streams,
-          const std::function<Status()> &enqueue) {
-    auto g = std::unique_ptr<StreamGraphs>(new StreamGraphs());
-    g->streams_ = streams;
-    g->execs_.assign(streams.size(), nullptr);
-    size_t begun = 0;
-    Status captured = [&]() -> Status {
-      for (; begun < streams.size(); ++begun) {
-        WEAVE_TRY(checkDriver(cuCtxSetCurrent(streams[begun].context),
-                              "cuCtxSetCurrent"));
-        WEAVE_TRY(checkDriver(
-            cuStreamBeginCapture(streams[begun].stream,
-                                 CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-            "cuStreamBeginCapture"));
-      }
-      return enqueue();
-    }();
-    std::vector<CUgraph> graphs(streams.size(), nullptr);
-    bool ended = true;
-    for (size_t i = 0; i < begun; ++i) {
-      (void)cuCtxSetCurrent(streams[i].context);
-      ended = cuStreamEndCapture(streams[i].stream, &graphs[i]) == CUDA_SUCCESS &&
-              ended;
-    }
-    Status made = captured ? (ended ? ok()
-                                    : Status(Error(ErrorCode::DriverError,
-                                                   "cuStreamEndCapture failed")))
-                           : std::move(captured);
-    for (size_t i = 0; made && i < streams.size(); ++i) {
-      made =
-          checkDriver(cuCtxSetCurrent(streams[i].context), "cuCtxSetCurrent");
-      if (made)
-        made = checkDriver(cuGraphInstantiate(&g->execs_[i], graphs[i], 0),
-                           "cuGraphInstantiate");
-    }
-    for (size_t i = 0; i < graphs.size(); ++i)
-      if (graphs[i])
-        (void)cuGraphDestroy(graphs[i]);
-    if (!made)
-      return made.error();
-    return g;
-  }
-  Status launch() const {
-    for (size_t i = 0; i < execs_.size(); ++i) {
-      WEAVE_TRY(
-          checkDriver(cuCtxSetCurrent(streams_[i].context), "cuCtxSetCurrent"));
-      WEAVE_TRY(checkDriver(cuGraphLaunch(execs_[i], streams_[i].stream),
-                            "cuGraphLaunch"));
-    }
-    return ok();
-  }
-  ~StreamGraphs() {
-    for (size_t i = 0; i < execs_.size(); ++i)
-      if (execs_[i]) {
-        (void)cuCtxSetCurrent(streams_[i].context);
-        (void)cuGraphExecDestroy(execs_[i]);
-      }
-  }
-
-private:
-  StreamGraphs() = default;
-  std::vector<TimedStream> streams_;
-  std::vector<CUgraphExec> execs_;
-};
-
-/// Times `enqueue` (one iteration's work on `streams`): replays of its
-/// CUDA graphs, or (without graphs) the work enqueued directly.
-Expected<TimingResult> timeWork(const Options &o,
+/// Times `enqueue` (one iteration's work on `streams`, a prefix of the
+/// session's): replays of one CUDA graph per member (examples::TeamGraphs,
+/// captured once outside the timing; a member with no work replays an
+/// empty graph), or (without graphs) the work enqueued directly.
+Expected<TimingResult> timeWork(const Options &o, Context &ctx,
                                 const std::vector<TimedStream> &streams,
                                 const std::function<Status()> &enqueue) {
   if (!o.graphs)
     return timeIterations(streams, [&](int) { return enqueue(); }, o.timing);
-  WEAVE_ASSIGN_OR_RETURN(std::unique_ptr<StreamGraphs> graphs,
-                         StreamGraphs::capture(streams, enqueue));
+  const examples::LocalStreams &all = ctx.session.streams;
+  WEAVE_ASSIGN_OR_RETURN(TeamGraphs graphs,
+                         TeamGraphs::capture(ctx.session.team, all, enqueue));
   Expected<TimingResult> t = timeIterations(
-      streams, [&](int) { return graphs->launch(); }, o.timing);
+      streams, [&](int) { return graphs.launch(all); }, o.timing);
   // The graphs are destroyed after their replays have run.
-  WEAVE_TRY(waitStreams(streams, o.timing.timeoutSeconds));
+  WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
   return t;
 }
 
@@ -683,16 +658,139 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       }
     }
   }
+  // The op itself (--op): one ops::MatmulReduceScatter per asked algorithm,
+  // each into a c of its own, checked before it is timed.
+  std::vector<std::optional<ops::MatmulReduceScatter>> opObjects(o.ops.size());
+  std::vector<std::optional<LocalBuffers>> opOuts(o.ops.size());
+  std::vector<std::optional<TeamGraphs>> opGraphs(o.ops.size());
+  // Destroyed first: the ops' work is done before they go.
+  struct Drain {
+    const std::vector<TimedStream> &timed;
+    double timeoutSeconds;
+    ~Drain() { (void)waitStreams(timed, timeoutSeconds); }
+  } drainOps{ctx.timed, o.timing.timeoutSeconds};
+  r.ops.resize(o.ops.size());
+  std::vector<ops::TensorRef> opA, opB;
+  for (size_t i = 0; i < local; ++i) {
+    opA.push_back({a->pointer(i), dtype, {rows, c.k}});
+    opB.push_back({b->pointer(i), dtype, {c.k, c.n}});
+  }
+  auto opCall = [&](size_t x) -> Status {
+    std::vector<ops::TensorRef> opC;
+    for (size_t i = 0; i < local; ++i)
+      opC.push_back({opOuts[x]->pointer(i), dtype, {c.m, c.n}});
+    return (*opObjects[x])(opA, opB, opC, streams);
+  };
+  auto poisonOp = [&](size_t x) -> Status {
+    for (size_t i = 0; i < local; ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      WEAVE_TRY(checkDriver(cuMemsetD16Async(opOuts[x]->pointer(i), kPoison16,
+                                             c.m * c.n, streams[i]),
+                            "poisoning the op's c"));
+    }
+    return ok();
+  };
+  // Waits, then every member's c of op x against the reference; a wrong
+  // one makes the op's status "WRONG (what)".
+  auto checkOp = [&](size_t x, const std::string &what) -> Status {
+    Result::OpRun &run = r.ops[x];
+    WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+    bool good = true;
+    for (size_t i = 0; i < local; ++i) {
+      uint32_t d = team.rankOf(i);
+      WEAVE_TRY(opOuts[x]->download(i, got.data()));
+      reference(d);
+      Comparison cmp =
+          compare(c.dtype, got.data(), ref.data(), got.size(), tolerance);
+      if (!cmp.passed) {
+        std::fprintf(stderr,
+                     "%s: %s: op (%s), %s: rank %u: %s; worst at [%zu, %zu]: "
+                     "ours %g, reference %g\n",
+                     kProgram, label.c_str(), run.algorithm.c_str(),
+                     what.c_str(), d, cmp.summary().c_str(),
+                     cmp.worstIndex / c.n, cmp.worstIndex % c.n, cmp.worstOurs,
+                     cmp.worstRef);
+        good = false;
+      }
+      if (cmp.relFrobenius >= run.check.relFrobenius)
+        run.check = cmp;
+    }
+    if (!good && run.status.rfind("WRONG", 0) != 0)
+      run.status = "WRONG (" + what + ")";
+    return ok();
+  };
+  for (size_t x = 0; x < o.ops.size(); ++x) {
+    Result::OpRun &run = r.ops[x];
+    run.algorithm = o.ops[x];
+    Status checked = [&]() -> Status {
+      // ALGORITHM@SCHEDULE: copy_engine's schedule forced through its
+      // knob (WEAVE_MRS_CE_SCHEDULE, read by create()), put back after.
+      size_t at = run.algorithm.find('@');
+      std::string algorithm = run.algorithm.substr(0, at);
+      const char *was = std::getenv("WEAVE_MRS_CE_SCHEDULE");
+      std::optional<std::string> saved;
+      if (was)
+        saved = was;
+      if (at != std::string::npos)
+        ::setenv("WEAVE_MRS_CE_SCHEDULE", run.algorithm.c_str() + at + 1, 1);
+      Expected<ops::MatmulReduceScatter> made =
+          ops::MatmulReduceScatter::create(*ctx.comm, dtype, c.m, c.k, c.n,
+                                           algorithm);
+      if (saved)
+        ::setenv("WEAVE_MRS_CE_SCHEDULE", saved->c_str(), 1);
+      else
+        ::unsetenv("WEAVE_MRS_CE_SCHEDULE");
+      if (!made)
+        return made.error();
+      ops::MatmulReduceScatter op = std::move(*made);
+      if (op.algorithm() != algorithm)
+        return Error(ErrorCode::InvalidArgument,
+                     "asked for algorithm " + algorithm + ", the op runs " +
+                         op.algorithm());
+      opObjects[x].emplace(std::move(op));
+      WEAVE_ASSIGN_OR_RETURN(LocalBuffers buffer,
+                             LocalBuffers::create(team, dtype, {c.m, c.n}));
+      opOuts[x].emplace(std::move(buffer));
+      run.status = "ok";
+      // Once, then three calls with no host synchronization, each from a
+      // poisoned c; then three replays of one captured call.
+      for (int times : {1, 3}) {
+        WEAVE_TRY(poisonOp(x));
+        for (int t = 0; t < times; ++t)
+          WEAVE_TRY(opCall(x));
+        WEAVE_TRY(checkOp(x, "x" + std::to_string(times)));
+      }
+      WEAVE_ASSIGN_OR_RETURN(TeamGraphs graphs,
+                             TeamGraphs::capture(team, ctx.session.streams,
+                                                 [&] { return opCall(x); }));
+      opGraphs[x].emplace(std::move(graphs));
+      WEAVE_TRY(poisonOp(x));
+      for (int t = 0; t < 3; ++t)
+        WEAVE_TRY(opGraphs[x]->launch(ctx.session.streams));
+      return checkOp(x, "graph x3");
+    }();
+    if (!checked) {
+      if (checked.error().code() == ErrorCode::Timeout)
+        abandon(kProgram, label + ": " + checked.error().toString());
+      run.status = "ERROR";
+      run.note = checked.error().toString();
+      std::fprintf(stderr, "%s: %s: op (%s): %s\n", kProgram, label.c_str(),
+                   run.algorithm.c_str(), run.note.c_str());
+      TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+      opGraphs[x].reset();
+      opObjects[x].reset();
+    }
+  }
   if (o.checkOnly)
     return r;
 
   // Timings, in rotated rounds.
   std::vector<std::function<Expected<TimingResult>()>> timers;
   std::vector<std::optional<TimingResult> *> results;
-  timers.push_back([&]() { return timeWork(o, ctx.timed, launch); });
+  timers.push_back([&]() { return timeWork(o, ctx, ctx.timed, launch); });
   results.push_back(&r.ours);
   timers.push_back([&]() {
-    return timeWork(o, {ctx.timed.front()}, [&]() {
+    return timeWork(o, ctx, {ctx.timed.front()}, [&]() {
       return gemmRowMajor(ctx.cublas[0], c.dtype, rows, c.n, c.k,
                           a->pointer(0), b->pointer(0),
                           cublasPartial->pointer(0), streams[0],
@@ -720,7 +818,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       timers.push_back([&]() {
         std::vector<KernelArg> plainArgs{a->args(), b->args(),
                                          plainOut->args()};
-        return timeWork(o, ctx.timed, [&]() {
+        return timeWork(o, ctx, ctx.timed, [&]() {
           return plain->launch(heap, plainArgs, streams);
         });
       });
@@ -816,6 +914,24 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
       results.push_back(t.into);
     }
   }
+  // The op (--op): a replay of its graphs per iteration, or the call.
+  for (size_t x = 0; x < o.ops.size(); ++x) {
+    if (r.ops[x].status != "ok")
+      continue;
+    if (o.graphs)
+      timers.push_back([&, x]() {
+        return timeIterations(
+            ctx.timed,
+            [&, x](int) { return opGraphs[x]->launch(ctx.session.streams); },
+            o.timing);
+      });
+    else
+      timers.push_back([&, x]() {
+        return timeIterations(
+            ctx.timed, [&, x](int) { return opCall(x); }, o.timing);
+      });
+    results.push_back(&r.ops[x].time);
+  }
   Expected<std::vector<TimingResult>> timings = timeInRounds(o.rounds, timers);
   if (!timings)
     return fail(timings.error());
@@ -836,6 +952,14 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
                    label.c_str(), again.summary().c_str());
       r.status = "WRONG (timed)";
     }
+  }
+  // The op again after its timings: one call from a poisoned c.
+  for (size_t x = 0; x < o.ops.size(); ++x) {
+    if (r.ops[x].status != "ok")
+      continue;
+    TRY(poisonOp(x));
+    TRY(opCall(x));
+    TRY(checkOp(x, "after the timings"));
   }
   // The copy-engine design again after its timings: three graph replays
   // back to back (when it has a graph), from poisoned buffers.
@@ -927,6 +1051,10 @@ int main(int argc, char **argv) {
     heapBytes = std::max(
         heapBytes,
         roundUp(static_cast<size_t>(2 * c.d * c.m * c.n) * 2, 1 << 20));
+  // --op: each op's symmetric workspace (at most 2 x D*m_shard rows of
+  // slots, owner_slots', and its semaphores), every op of a case alive at
+  // once.
+  heapBytes += o.ops.size() * (heapBytes + (2 << 20));
 
   examples::TeamRequest request;
   request.program = kProgram;
@@ -936,9 +1064,12 @@ int main(int argc, char **argv) {
   Expected<examples::HostSession> session = examples::createSession(request);
   if (!session)
     return examples::reportError(kProgram, session.error());
-  Context ctx{std::move(*session), *loopback != 0, {}, {}, {}, {}};
+  Context ctx{std::move(*session), *loopback != 0, {}, {}, {}, {}, {}};
   Team &team = ctx.session.team;
   ctx.timed = timedStreams(team, ctx.session.streams.get());
+  if (!o.ops.empty())
+    ctx.comm = std::make_unique<ops::Communicator>(
+        team, ctx.session.heap, ops::bundleFolder(o.bundleDir));
   Expected<std::vector<CublasHandle>> cublas = CublasHandle::forTeam(team);
   if (!cublas)
     return examples::reportError(kProgram, cublas.error());
@@ -1063,6 +1194,36 @@ int main(int argc, char **argv) {
         "D - 1 copies per member alone (not a result).\n\n%s\n",
         ceTimes.str().c_str());
   }
+  int wrongOp = 0;
+  if (!o.ops.empty()) {
+    Table opTimes({"m_shard", "K", "N", "D", "dtype", "algorithm", "op ms",
+                   "local cuBLAS ms", "cuBLAS+NCCL ms", "fused ms",
+                   "CE design ms", "op/local", "NCCL/op", "op check"});
+    for (const Result &r : results)
+      for (const Result::OpRun &run : r.ops) {
+        const Case &c = *r.c;
+        wrongOp += run.status != "ok";
+        opTimes.addRow(
+            {std::to_string(c.m), std::to_string(c.k), std::to_string(c.n),
+             std::to_string(c.d), dtypeName(c.dtype), run.algorithm,
+             ms(run.time), ms(r.local), ms(r.nccl), ms(r.ours), ms(r.ceGraph),
+             ratio(run.time, r.local, share), ratio(r.nccl, run.time),
+             run.status == "ok" ? run.status + " (" + run.check.summary() + ")"
+                                : run.status});
+        if (!run.note.empty())
+          std::printf("m_shard %lld K %lld N %lld %s: op (%s): %s\n",
+                      static_cast<long long>(c.m), static_cast<long long>(c.k),
+                      static_cast<long long>(c.n), dtypeName(c.dtype),
+                      run.algorithm.c_str(), run.note.c_str());
+      }
+    std::printf("the op (--op): ops::MatmulReduceScatter with the named "
+                "algorithm, one call per iteration (%s), the longest member; "
+                "fused: the bench's fused kernel (owner_slots' template); CE "
+                "design: --ce's copy graph.\n\n%s\n",
+                o.graphs ? "a replay of one CUDA graph per member"
+                         : "enqueued directly",
+                opTimes.str().c_str());
+  }
   std::printf("numerics: error against float64 at %d sampled positions per "
               "member (rel err: ||x - exact|| / ||exact|| over the samples). "
               "fused: partials rounded to the dtype, summed in f32, rounded once. NCCL path: "
@@ -1070,10 +1231,12 @@ int main(int argc, char **argv) {
               "ring order (rounded after every addition).\n\n%s",
               o.samples, numerics.str().c_str());
   std::printf(
-      "%s: %zu case(s), %d wrong or failed%s\n", kProgram, results.size(),
+      "%s: %zu case(s), %d wrong or failed%s%s\n", kProgram, results.size(),
       wrong,
       o.ce ? strprintf("; copy-engine design: %d wrong or failed", wrongCe)
                  .c_str()
-           : "");
-  return wrong || wrongCe ? 1 : 0;
+           : "",
+      o.ops.empty() ? ""
+                    : strprintf("; op: %d wrong or failed", wrongOp).c_str());
+  return wrong || wrongCe || wrongOp ? 1 : 0;
 }

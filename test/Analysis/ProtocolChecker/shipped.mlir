@@ -38,14 +38,16 @@
 // RUN:   weavec --check-protocol --team-size $d --check-shape a=$((256 * d))x256 --check-shape partial=$((256 * d))x320 --check-shape slots=$((512 * d))x320 --check-shape c=256x320 %t.mrs.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=FUSED
 // The GEMM + reduce-scatter's copy-engine algorithm (its default from 2
-// members): the chunk matmul's variants and the owner's sum, no protocol
-// inside a kernel (the members are ordered by the op's stream memory
-// operations between launches: ops/lib/CopyEngine.cpp).
+// members): the chunk matmul's variants, the persistent matmul of every
+// chunk (ce_matmul_all: its epilogue stores each box to staging or the own
+// slot and signals a local per-chunk counter that the op's copy stream
+// waits for) and the owner's sum; the members are ordered by the op's
+// stream memory operations between launches (ops/lib/CopyEngine.cpp).
 // RUN: for d in 2 4; do \
 // RUN:   weave-ops source matmul_reduce_scatter --algorithm copy_engine --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ce.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape a=256x256 --check-shape c=256x320 --check-shape slots=$((256 * d))x320 %t.ce.mlir || exit 1; \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=256x256 --check-shape ce_matmul_all:a=256*Dx256 --check-shape staging=256*Dx320 --check-shape own=256x320 --check-shape c=256x320 --check-shape slots=$((256 * d))x320 %t.ce.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=CE
-// CE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} 0 synchronizing events
+// CE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} no deadlock, race or out-of-bounds access
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \

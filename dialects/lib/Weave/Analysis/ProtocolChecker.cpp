@@ -220,7 +220,8 @@ SmallVector<Value> writesOf(Operation *op) {
   if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
     return {a.getMemref()};
   if (auto m = dyn_cast<MatmulPipelineOp>(op))
-    return {m.getOut()};
+    if (Value out = m.getOut()) // none when the epilogue stores every box
+      return {out};
   return {};
 }
 
@@ -2037,11 +2038,12 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     return Stop;
   }
   std::shared_ptr<View> lhs, rhs, out;
+  // No `into` (the epilogue region stores every box): no out to view.
   if (!viewOf(op, op.getLhs(), lhs) || !viewOf(op, op.getRhs(), rhs) ||
-      !viewOf(op, op.getOut(), out))
+      (op.getOut() && !viewOf(op, op.getOut(), out)))
     return Stop;
   // A pipeline with no region and no symmetric operand is local arithmetic:
-  // nothing in it talks to another member.
+  // nothing in it talks to another member. (Without regions it has `into`.)
   if (op.getBeforeLoad().empty() && op.getCallback().empty() &&
       op.getAfterLoads().empty() && op.getEpilogue().empty() &&
       op.getCombine().empty() &&
@@ -2766,7 +2768,9 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
         a.roleBox = 0;
       }
       // The epilogue of the tile: boxes, or the store of the tile to out.
-      auto outType = cast<MemRefType>(op.getOut().getType());
+      // getOutType: out's type, or the lhs rows x rhs columns of the
+      // element an epilogue-only pipeline names.
+      MemRefType outType = op.getOutType();
       int64_t outBytes =
           std::max<int64_t>(1, outType.getElementTypeBitWidth() / 8);
       int64_t boxCols = 128 / outBytes;
