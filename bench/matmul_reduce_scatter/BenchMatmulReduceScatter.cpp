@@ -588,27 +588,41 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   using mrs::CeParts;
   using mrs::CeVariant;
   std::unique_ptr<mrs::CopyEngineDesign> ce;
-  // Every member's c of the design against the reference above.
-  auto checkCe = [&](const std::string &what) -> Status {
+  // Every member's c (`download` puts member i's into `got`) against the
+  // reference above; a wrong one prints a line naming `who` and makes
+  // `status` "WRONG (what)"; `worst` keeps the largest error.
+  auto checkMembers = [&](const std::string &who, const std::string &what,
+                          const std::function<Status(size_t)> &download,
+                          std::string &status, Comparison &worst) -> Status {
     bool good = true;
     for (size_t i = 0; i < local; ++i) {
       uint32_t d = team.rankOf(i);
-      WEAVE_TRY(ce->out().download(i, got.data()));
+      WEAVE_TRY(download(i));
       reference(d);
       Comparison cmp =
           compare(c.dtype, got.data(), ref.data(), got.size(), tolerance);
       if (!cmp.passed) {
-        std::fprintf(stderr, "%s: %s: copy-engine design, %s: rank %u: %s\n",
-                     kProgram, label.c_str(), what.c_str(), d,
-                     cmp.summary().c_str());
+        std::fprintf(stderr,
+                     "%s: %s: %s, %s: rank %u: %s; worst at [%zu, %zu]: "
+                     "ours %g, reference %g\n",
+                     kProgram, label.c_str(), who.c_str(), what.c_str(), d,
+                     cmp.summary().c_str(), cmp.worstIndex / c.n,
+                     cmp.worstIndex % c.n, cmp.worstOurs, cmp.worstRef);
         good = false;
       }
-      if (cmp.relFrobenius >= r.ceCheck.relFrobenius)
-        r.ceCheck = cmp;
+      if (cmp.relFrobenius >= worst.relFrobenius)
+        worst = cmp;
     }
-    if (!good && r.ceStatus.rfind("WRONG", 0) != 0)
-      r.ceStatus = "WRONG (" + what + ")";
+    if (!good && status.rfind("WRONG", 0) != 0)
+      status = "WRONG (" + what + ")";
     return ok();
+  };
+  // Every member's c of the design.
+  auto checkCe = [&](const std::string &what) -> Status {
+    return checkMembers(
+        "copy-engine design", what,
+        [&](size_t i) { return ce->out().download(i, got.data()); },
+        r.ceStatus, r.ceCheck);
   };
   if (o.ce) {
     std::string dir = o.bundleDir + "/";
@@ -695,29 +709,10 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   auto checkOp = [&](size_t x, const std::string &what) -> Status {
     Result::OpRun &run = r.ops[x];
     WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
-    bool good = true;
-    for (size_t i = 0; i < local; ++i) {
-      uint32_t d = team.rankOf(i);
-      WEAVE_TRY(opOuts[x]->download(i, got.data()));
-      reference(d);
-      Comparison cmp =
-          compare(c.dtype, got.data(), ref.data(), got.size(), tolerance);
-      if (!cmp.passed) {
-        std::fprintf(stderr,
-                     "%s: %s: op (%s), %s: rank %u: %s; worst at [%zu, %zu]: "
-                     "ours %g, reference %g\n",
-                     kProgram, label.c_str(), run.algorithm.c_str(),
-                     what.c_str(), d, cmp.summary().c_str(),
-                     cmp.worstIndex / c.n, cmp.worstIndex % c.n, cmp.worstOurs,
-                     cmp.worstRef);
-        good = false;
-      }
-      if (cmp.relFrobenius >= run.check.relFrobenius)
-        run.check = cmp;
-    }
-    if (!good && run.status.rfind("WRONG", 0) != 0)
-      run.status = "WRONG (" + what + ")";
-    return ok();
+    return checkMembers(
+        "op (" + run.algorithm + ")", what,
+        [&](size_t i) { return opOuts[x]->download(i, got.data()); },
+        run.status, run.check);
   };
   for (size_t x = 0; x < o.ops.size(); ++x) {
     Result::OpRun &run = r.ops[x];
