@@ -11,14 +11,20 @@ of B [K, n_shard] and computes AllGather(A) @ B [D * m_shard, n_shard] with
           the op copies into its symmetric staging first;
   weave in place  the same op on this rank's rows of a weave.SymmetricTensor
           of all the rows (no copy);
-  torch   torch.ops.symm_mem.fused_all_gather_matmul (PyTorch's async-TP op).
-Both are checked against NCCL all_gather_into_tensor + matmul (relative
+  torch   torch.ops.symm_mem.fused_all_gather_matmul (PyTorch's async-TP op);
+  local mm  torch.matmul of the whole gathered A (already gathered) by b:
+          local cuBLAS of the whole product, the floor (no communication).
+Each weave op runs once per --algorithms entry (default "auto": the op's
+rule; "copy_engine": the copy engines push the shards while a plain matmul
+per shard multiplies each as it lands, issue #32; "ring": the fused kernel).
+All are checked against NCCL all_gather_into_tensor + matmul (relative
 Frobenius error, worst rank) and timed, eager and from a CUDA graph: CUDA
 events around each of N back-to-back iterations after warm-up, the longest
 rank's time, the median.
 
   torchrun --nproc-per-node=2 bench/collective_matmul/torch_weave_vs_fused.py \\
-      [--kernels jit|BUNDLE_DIR] [--m-shards 1024,4096] [--k 4096] [--n-shard 4096]
+      [--kernels jit|BUNDLE_DIR] [--m-shards 1024,4096] [--k 4096] [--n-shard 4096] \\
+      [--algorithms auto,copy_engine]
 
 Needs 2 GPUs: with fewer it prints the reason and exits 0. Kernels come from
 the JIT (a weave build with the compiler) or from a folder of bundles made
@@ -57,7 +63,11 @@ def parse_args(argv=None):
     p.add_argument("--nproc", type=int, default=2,
                    help="GPUs when not started by torchrun (mp.spawn)")
     p.add_argument("--no-graph", action="store_true", help="skip the CUDA graph timings")
+    p.add_argument("--algorithms", default="auto",
+                   help="weave's all-gather matmul algorithms to time, comma-separated "
+                        "(auto, ring, copy_engine)")
     args = p.parse_args(argv)
+    args.algorithms = [x for x in args.algorithms.split(",") if x]
     args.m_shards = [int(x) for x in args.m_shards.split(",") if x]
     args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
     return args
@@ -82,11 +92,14 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, dtype_name
         dist.all_gather_into_tensor(gathered, a)
         return gathered @ b
 
-    def ours():
-        return weave.ops.all_gather_matmul(a_plain, b, "tp")
+    def ours(algorithm):
+        return lambda: weave.ops.all_gather_matmul(a_plain, b, "tp", algorithm)
 
-    def ours_in_place():
-        return weave.ops.all_gather_matmul(a_rows, b, "tp")
+    def ours_in_place(algorithm):
+        return lambda: weave.ops.all_gather_matmul(a_rows, b, "tp", algorithm)
+
+    def local_mm():
+        return gathered @ b
 
     def theirs():
         # return_A=True keeps PyTorch off its multimem (multicast) path.
@@ -95,16 +108,21 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, dtype_name
         return outs[0]
 
     reference = nccl_mm().double()
+    cases = []
+    for algorithm in args.algorithms:
+        cases += [(f"weave {algorithm}", ours(algorithm)),
+                  (f"weave {algorithm} in place", ours_in_place(algorithm))]
+    cases += [("torch", theirs), ("local mm", local_mm)]
     errors = []
-    for fn in (ours, ours_in_place, theirs):
+    for _, fn in cases:
         got = fn().double()
         errors.append(((got - reference).norm() / reference.norm()).item())
     torch.cuda.synchronize()
     worst = torch.tensor(errors, dtype=torch.float64, device=device)
     dist.all_reduce(worst, op=dist.ReduceOp.MAX)
-    row["rel_weave"], row["rel_weave_in_place"], row["rel_torch"] = worst.tolist()
+    row["rel"] = dict(zip((key for key, _ in cases), worst.tolist()))
     del reference
-    for key, fn in (("weave", ours), ("weave_in_place", ours_in_place), ("torch", theirs)):
+    for key, fn in cases:
         row[key] = time_iterations(fn, args.iters, args.warmup, device)
         row[key + "_graph"] = None
         if args.no_graph:
@@ -124,9 +142,11 @@ def body(args, rank, world, device, group_name, symm_mem):
     import weave
     import weave.ops
     team = weave.team_from_process_group()
-    # Weave's staging of the gathered A (world x m_shard x K) per op, one op
-    # per shape.
-    staging = 2 * sum(world * m * args.k * 2 for m in args.m_shards) * len(args.dtypes)
+    # The gathered A (world x m_shard x K) of each op (the ring's staging,
+    # the copy engines' gathered rows; one op per shape and algorithm) and
+    # of the in-place symmetric tensor.
+    staging = ((len(args.algorithms) + 1) * len(args.dtypes)
+               * sum(world * m * args.k * 2 for m in args.m_shards))
     memory = weave.SymmetricMemory.from_torch(team, dist.group.WORLD, staging + (64 << 20))
     weave.ops.register_group("tp", weave.ops.Collectives(team, memory, args.kernels))
     rows = []
@@ -140,27 +160,32 @@ def body(args, rank, world, device, group_name, symm_mem):
     print(f"\nweave.ops.all_gather_matmul vs torch.ops.symm_mem.fused_all_gather_matmul, "
           f"PyTorch {torch.__version__}, {world} x {torch.cuda.get_device_name(device)}; "
           f"K={args.k}, n_shard={args.n_shard}")
-    header = ["m_shard", "D", "dtype", "weave ms", "weave graph ms",
-              "weave in place graph ms", "torch ms", "torch graph ms",
-              "torch / weave (graphs where captured)", "torch / weave in place",
-              "rel err weave", "rel err torch"]
+    # Per weave algorithm: its graph times (eager where no graph was
+    # captured), PyTorch's over it (> 1: weave faster) and it over local
+    # cuBLAS of the whole product.
+    header = ["m_shard", "D", "dtype", "torch graph ms", "local mm graph ms"]
+    for algorithm in args.algorithms:
+        header += [f"weave {algorithm} graph ms", f"{algorithm} in place graph ms",
+                   f"torch / {algorithm}", f"torch / {algorithm} in place",
+                   f"{algorithm} / local mm"]
+    header += ["worst rel err"]
     table = []
+    best = lambda r, key: r[key + "_graph"] or r[key]  # noqa: E731
     for r in rows:
-        best_weave = r["weave_graph"] or r["weave"]
-        best_in_place = r["weave_in_place_graph"] or r["weave_in_place"]
-        best_torch = r["torch_graph"] or r["torch"]
-        table.append([str(r["m_shard"]), str(r["D"]), r["dtype"], fmt(r["weave"]),
-                      fmt(r["weave_graph"]), fmt(r["weave_in_place_graph"]),
-                      fmt(r["torch"]), fmt(r["torch_graph"]),
-                      f"{best_torch / best_weave:.2f}", f"{best_torch / best_in_place:.2f}",
-                      f"{max(r['rel_weave'], r['rel_weave_in_place']):.2e}",
-                      f"{r['rel_torch']:.2e}"])
+        line = [str(r["m_shard"]), str(r["D"]), r["dtype"],
+                fmt(best(r, "torch")), fmt(best(r, "local mm"))]
+        for algorithm in args.algorithms:
+            plain, placed = best(r, f"weave {algorithm}"), best(r, f"weave {algorithm} in place")
+            line += [fmt(plain), fmt(placed), f"{best(r, 'torch') / plain:.2f}",
+                     f"{best(r, 'torch') / placed:.2f}",
+                     f"{plain / best(r, 'local mm'):.2f}"]
+        line.append(f"{max(r['rel'].values()):.2e}")
+        table.append(line)
     print(markdown(header, table))
     for r in rows:
         for note in r["notes"]:
             print(f"note: m_shard {r['m_shard']} {r['dtype']}: {note}")
-    bad = [r for r in rows if not (r["rel_weave"] < 1e-2 and r["rel_weave_in_place"] < 1e-2
-                                   and r["rel_torch"] < 1e-2)]
+    bad = [r for r in rows if not all(e < 1e-2 for e in r["rel"].values())]
     if bad:
         print(f"torch_weave_vs_fused: {len(bad)} case(s) differ from NCCL + mm by 1e-2 or more")
         return 1

@@ -1,9 +1,15 @@
 //===- main.cpp - check the fused matmul ops on a team ---------------------===//
 //
 //   fused_ops --bundles DIR [--dtype bf16|f16|all] [--mrs-algorithm A|all]
+//             [--agm-algorithm A|all]
 //
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
-// instance, K = 256, n = 320: a ragged column tile) and
+// instance, K = 256, n = 320: a ragged column tile; both algorithms:
+// "ring", the fused kernel, and "copy_engine", the copy engines pushing
+// each shard into the peers' gathered rows while a plain matmul per shard
+// multiplies it as it lands; the copy engines also with `a` passed in
+// place, the member's rows written into the symmetric gathered buffer on
+// its stream before each call) and
 // weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
 // instance; K = 256, n = 320; both algorithms: "owner_slots", the fused
 // kernel, and "copy_engine", the chunk matmuls whose chunks the copy
@@ -20,10 +26,12 @@
 // (what its kernel sums: examples/matmul_reduce_scatter). Outputs are NaN-poisoned before every call.
 // Kernels come from DIR, a folder of `<weave-ops key>.wbundle` made with
 // weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them; the GEMM
-// + reduce-scatter's with `--algorithm owner_slots` and `copy_engine`), so
-// the program needs the runtime only. `--mrs-algorithm A` runs only that
-// algorithm of the GEMM + reduce-scatter (and the all-gather matmul). Runs on 2+ GPUs or a loopback team
-// (WEAVE_LOOPBACK_TEAM); "SKIP:" without a GPU.
+// + reduce-scatter's with `--algorithm owner_slots` and `copy_engine`; the
+// all-gather matmul's copy_engine is the same bundle), so the program needs
+// the runtime only. `--mrs-algorithm A` and `--agm-algorithm A` run only
+// that algorithm of the op (`none`: not the op). Runs on 2+ GPUs or a
+// loopback team (WEAVE_LOOPBACK_TEAM; the all-gather matmul from 2
+// members); "SKIP:" without a GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,6 +163,9 @@ struct Case {
       call;
   /// Expected c of member `rank` at (row, col) for inputs of `round`.
   std::function<double(int, uint32_t, int64_t, int64_t)> expected;
+  /// The call reads `a` (false: `a` goes in place, its shape unchecked by
+  /// the op), so a wrong shape of it must be refused.
+  bool readsA = true;
 };
 
 /// Three calls without host synchronization, then a graph replayed 3
@@ -183,8 +194,13 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
   Status refused = c.call(refs(a, dtype, {c.aRows + 1, kK}),
                           refs(b, dtype, {kK, kN}),
                           refs(c0, dtype, {c.cRows, kN}), s.streams.get());
-  if (refused)
+  if (refused && c.readsA)
     return Error(ErrorCode::InvalidArgument, what + ": a wrong shape was taken");
+  refused = c.call(refs(a, dtype, {c.aRows, kK}), refs(b, dtype, {kK, kN}),
+                   refs(c0, dtype, {c.cRows + 1, kN}), s.streams.get());
+  if (refused)
+    return Error(ErrorCode::InvalidArgument,
+                 what + ": a wrong shape of c was taken");
 
   // Three calls, new inputs in between, no host synchronization.
   std::vector<HostOperand> as, bs;
@@ -231,20 +247,52 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
 
 Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
               const std::vector<std::string> &dtypes,
-              const std::vector<std::string> &mrsAlgorithms, bool agmm) {
+              const std::vector<std::string> &mrsAlgorithms,
+              const std::vector<std::string> &agmAlgorithms) {
   Team &team = s.team;
   uint32_t d = team.size();
   ops::Communicator comm(team, s.heap, std::move(source));
   for (const std::string &dtype : dtypes) {
-    // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r.
+    // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r. The
+    // copy engines also with `a` in place: a symmetric buffer of D x m rows
+    // whose own rows each member writes on its stream before the call.
+    for (const std::string &algorithm : agmAlgorithms)
+    for (bool inPlace : {false, true})
     for (int64_t m : {int64_t(128), int64_t(256)}) {
-      if (!agmm)
-        break;
-      WEAVE_ASSIGN_OR_RETURN(ops::AllGatherMatmul op,
-                             ops::AllGatherMatmul::create(comm, dtype, m, kK, kN));
-      Case c{"all_gather_matmul m_shard=" + std::to_string(m), m, d * m,
-             [&](auto &a, auto &b, auto &out, auto &streams) {
-               return op(a, b, out, streams);
+      if (inPlace && algorithm != "copy_engine")
+        continue;
+      WEAVE_ASSIGN_OR_RETURN(
+          ops::AllGatherMatmul op,
+          ops::AllGatherMatmul::create(comm, dtype, m, kK, kN, algorithm));
+      if (op.algorithm() != algorithm)
+        return Error(ErrorCode::InvalidArgument,
+                     "asked for " + algorithm + ", the op runs " +
+                         op.algorithm());
+      std::optional<SymmetricBuffer> gathered;
+      if (inPlace) {
+        WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer g,
+                               s.heap.allocateTensor(dtype, {d * m, kK}));
+        gathered = g;
+      }
+      Case c{"all_gather_matmul (" + algorithm +
+                 (inPlace ? ", a in place" : "") +
+                 ") m_shard=" + std::to_string(m),
+             m, d * m,
+             [&](auto &a, auto &b, auto &out, auto &streams) -> Status {
+               if (!inPlace)
+                 return op(a, b, out, streams);
+               // The member's shard into its rows of the gathered buffer,
+               // on its stream, then the call in place.
+               uint64_t shard = uint64_t(m) * kK * 2;
+               for (size_t i = 0; i < team.localCount(); ++i) {
+                 WEAVE_TRY(team.device(i).makeCurrent());
+                 WEAVE_CU_TRY(
+                     cuMemcpyDtoDAsync(s.heap.localPointer(*gathered, i) +
+                                           team.rankOf(i) * shard,
+                                       a[i].data, shard, streams[i]),
+                     "writing the own rows of the gathered buffer");
+               }
+               return op(*gathered, b, out, streams);
              },
              [&](int round, uint32_t rank, int64_t row, int64_t col) {
                uint32_t owner = static_cast<uint32_t>(row / m);
@@ -253,8 +301,12 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
                  sum += exactA(seedOf(owner, round), row % m, k) *
                         exactB(seedOf(rank, round), k, col);
                return sum;
-             }};
-      WEAVE_TRY(runCase(s, c, dtype));
+             },
+             /*readsA=*/!inPlace};
+      Status ran = runCase(s, c, dtype);
+      if (gathered)
+        (void)s.heap.free(*gathered);
+      WEAVE_TRY(std::move(ran));
     }
     // GEMM + reduce-scatter: member r's c = rows of shard r of
     // sum_d A_d @ B_d.
@@ -293,7 +345,8 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
 int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
-               "[--mrs-algorithm owner_slots|copy_engine|all]\n",
+               "[--mrs-algorithm owner_slots|copy_engine|all|none] "
+               "[--agm-algorithm ring|copy_engine|all|none]\n",
                kProgram);
   return 2;
 }
@@ -305,7 +358,7 @@ int main(int argc, char **argv) {
   // loopback team of 8 on one GPU, 2026-11-27) otherwise leaves an empty
   // log, and says nothing of how far it got.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  std::string bundles, dtype = "all", mrs = "all";
+  std::string bundles, dtype = "all", mrs = "all", agm = "all";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
@@ -316,12 +369,21 @@ int main(int argc, char **argv) {
       dtype = argv[++i];
     else if (arg == "--mrs-algorithm")
       mrs = argv[++i];
+    else if (arg == "--agm-algorithm")
+      agm = argv[++i];
     else
       return usage();
   }
+  auto algorithms = [](const std::string &named,
+                       std::vector<std::string> all) {
+    return named == "all"    ? all
+           : named == "none" ? std::vector<std::string>{}
+                             : std::vector<std::string>{named};
+  };
   std::vector<std::string> mrsAlgorithms =
-      mrs == "all" ? std::vector<std::string>{"owner_slots", "copy_engine"}
-                   : std::vector<std::string>{mrs};
+      algorithms(mrs, {"owner_slots", "copy_engine"});
+  std::vector<std::string> agmAlgorithms =
+      algorithms(agm, {"ring", "copy_engine"});
   std::vector<std::string> dtypes =
       dtype == "all" ? std::vector<std::string>{"bf16", "f16"}
                      : std::vector<std::string>{dtype};
@@ -336,9 +398,11 @@ int main(int argc, char **argv) {
   SessionStart start = startSession(request);
   if (!start.session)
     return start.exitCode;
+  // The all-gather matmul needs a ring of 2 or more.
+  if (start.session->team.size() < 2)
+    agmAlgorithms.clear();
   if (Status s = runAll(*start.session, std::move(source), dtypes,
-                       mrsAlgorithms, /*agmm=*/mrs == "all" &&
-                                          start.session->team.size() >= 2);
+                       mrsAlgorithms, agmAlgorithms);
       !s)
     return reportError(kProgram, s.error());
   std::printf("%s: PASS: D=%u\n", kProgram, start.session->team.size());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyEngine.h"
+#include "CopyEngineGather.h"
 #include "StagedKernel.h"
 #include "weave/ops/FusedMatmul.h"
 
@@ -105,13 +106,39 @@ Expected<AllToAllV> AllToAllV::create(Communicator &comm,
   return AllToAllV(std::move(kernel));
 }
 
-Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
-                                                  const std::string &dtype,
-                                                  int64_t mShard, int64_t k,
-                                                  int64_t n) {
+namespace {
+
+/// The fused matmul op `op`'s algorithm (the registry's name) whose kernel
+/// `instance` is: the registry owns which kernel each algorithm runs.
+std::string algorithmOf(const std::string &op, const KernelInstance &instance) {
+  for (const AlgorithmSpec &a : findOp(op)->algorithms)
+    if (a.kernel == instance.kernelName)
+      return a.name;
+  return instance.kernelName;
+}
+
+/// The all-gather matmul's kernel for `algorithm` ("auto" resolved by
+/// choose() at this m_shard): the ring staged as every op's, or the
+/// copy-engine algorithm with its own workspace. The one place both
+/// AllGatherMatmul and RegisteredOp::createMatmul make it.
+Expected<std::unique_ptr<detail::OpKernel>>
+makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
+                    int64_t mShard, int64_t k, int64_t n,
+                    const std::string &algorithm) {
   uint32_t d = comm.team().size();
-  WEAVE_TRY(checkShape(d, dtype, mShard, k, n));
-  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance, instanceFor(d, dtype, k, n));
+  WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, mShard, k, n));
+  WEAVE_ASSIGN_OR_RETURN(
+      KernelInstance instance,
+      AllGatherMatmul::instanceFor(
+          d, dtype, k, n,
+          algorithm == "auto" ? AllGatherMatmul::choose(d, mShard, k, n)
+                              : algorithm));
+  if (algorithmOf("all_gather_matmul", instance) == "copy_engine") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           detail::CopyEngineGatherKernel::create(
+                               comm, std::move(instance), mShard, k, n));
+    return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+  }
   // `launches` (the kernel's epoch) and the semaphores are the op's,
   // zeroed once.
   WEAVE_ASSIGN_OR_RETURN(
@@ -120,19 +147,24 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
                        detail::opRoles("all_gather_matmul"),
                        detail::matmulParamShapes("all_gather_matmul", d,
                                                  {mShard, k, n})));
-  return AllGatherMatmul(std::move(kernel));
+  return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+}
+
+} // namespace
+
+Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
+                                                  const std::string &dtype,
+                                                  int64_t mShard, int64_t k,
+                                                  int64_t n,
+                                                  const std::string &algorithm) {
+  WEAVE_ASSIGN_OR_RETURN(
+      auto kernel, makeAllGatherMatmul(comm, dtype, mShard, k, n, algorithm));
+  AllGatherMatmul op(std::move(kernel));
+  op.algorithm_ = algorithmOf("all_gather_matmul", op.instance());
+  return op;
 }
 
 namespace {
-
-/// The matmul_reduce_scatter algorithm (the registry's name) whose kernel
-/// `instance` is: the registry owns which kernel each algorithm runs.
-std::string mrsAlgorithmOf(const KernelInstance &instance) {
-  for (const AlgorithmSpec &a : findOp("matmul_reduce_scatter")->algorithms)
-    if (a.kernel == instance.kernelName)
-      return a.name;
-  return instance.kernelName;
-}
 
 /// The GEMM + reduce-scatter's kernel for `algorithm` ("auto" resolved by
 /// instanceFor): the fused kernel staged as every op's, or the copy-engine
@@ -147,7 +179,7 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       MatmulReduceScatter::instanceFor(d, dtype, k, n, algorithm));
-  if (mrsAlgorithmOf(instance) == "copy_engine") {
+  if (algorithmOf("matmul_reduce_scatter", instance) == "copy_engine") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::CopyEngineKernel::create(
                                comm, std::move(instance), mShard, k, n));
@@ -176,7 +208,7 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
       auto kernel,
       makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
   MatmulReduceScatter op(std::move(kernel));
-  op.algorithm_ = mrsAlgorithmOf(op.instance());
+  op.algorithm_ = algorithmOf("matmul_reduce_scatter", op.instance());
   return op;
 }
 
@@ -212,6 +244,12 @@ Expected<RegisteredOp> RegisteredOp::createMatmul(Communicator &comm,
                            makeMatmulReduceScatter(comm, dtype, shape.mShard,
                                                    shape.k, shape.n,
                                                    algorithm));
+    return RegisteredOp(std::move(kernel), spec);
+  }
+  if (spec && op == "all_gather_matmul") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           makeAllGatherMatmul(comm, dtype, shape.mShard,
+                                               shape.k, shape.n, algorithm));
     return RegisteredOp(std::move(kernel), spec);
   }
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,

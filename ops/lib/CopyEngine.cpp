@@ -45,6 +45,10 @@
 // (by one process, in submission order as well); nothing the kernel waits
 // for (it waits for nothing) is behind it.
 //
+// The flags, the copy stream, the busy wait and set, the ready signal and
+// wait, the clears and the join are CopyEngineLanes' (CopyEngineLanes.h),
+// shared with the all-gather matmul's copy engines (CopyEngineGather.cpp).
+//
 // Every value is a constant (a CUDA graph replays the same memory
 // operations) and every flag is back to 0 once every member's call has
 // finished, so the next call or replay starts from the same state: no
@@ -153,13 +157,12 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   }
   x->instance_ = std::move(instance);
   SymmetricHeap &heap = comm.heap();
-  // Symmetric allocations first, in the same order on every process.
+  // Symmetric allocations first, in the same order on every process:
+  // slots, the lanes' flags, done.
   WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer slots,
                          heap.allocateTensor(x->dtype_, {x->d_ * mShard, n}));
   x->slots_ = slots;
-  WEAVE_ASSIGN_OR_RETURN(SemaphoreArray flags,
-                         heap.allocateSemaphores(2 * uint32_t(x->d_)));
-  x->flags_ = flags;
+  WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
   if (x->schedule_ == Schedule::Persistent) {
     WEAVE_ASSIGN_OR_RETURN(SemaphoreArray done,
                            heap.allocateSemaphores(uint32_t(x->d_)));
@@ -168,10 +171,7 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   uint64_t chunk = uint64_t(mShard) * uint64_t(n) * x->elementBytes_;
   size_t locals = team.localCount();
   x->staging_.assign(locals, 0);
-  x->copyStreams_.assign(locals, nullptr);
   x->chunkDone_.assign(locals, {});
-  x->copiesDone_.assign(locals, nullptr);
-  x->flush_.assign(locals, false);
   x->forked_.assign(locals, nullptr);
   for (size_t i = 0; i < locals; ++i) {
     const Device &device = team.device(i);
@@ -179,23 +179,13 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
     if (x->d_ > 1)
       WEAVE_CU_TRY(cuMemAlloc(&x->staging_[i], chunk * uint64_t(x->d_ - 1)),
                    "allocating the copy-engine staging chunks");
-    WEAVE_CU_TRY(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
-                 "creating the copy-engine stream");
     x->chunkDone_[i].assign(std::max<int64_t>(x->d_ - 1, 0), nullptr);
     for (CUevent &e : x->chunkDone_[i])
       WEAVE_CU_TRY(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
                    "creating a copy-engine event");
-    WEAVE_CU_TRY(cuEventCreate(&x->copiesDone_[i], CU_EVENT_DISABLE_TIMING),
-                 "creating a copy-engine event");
     if (x->schedule_ == Schedule::Persistent)
       WEAVE_CU_TRY(cuEventCreate(&x->forked_[i], CU_EVENT_DISABLE_TIMING),
                    "creating a copy-engine event");
-    int canFlush = 0;
-    WEAVE_CU_TRY(cuDeviceGetAttribute(
-                     &canFlush, CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
-                     device.handle()),
-                 "reading CAN_FLUSH_REMOTE_WRITES");
-    x->flush_[i] = canFlush != 0;
   }
   return x;
 }
@@ -204,20 +194,18 @@ CopyEngineKernel::~CopyEngineKernel() {
   if (!comm_)
     return;
   Team &team = comm_->team();
-  for (size_t i = 0; i < copyStreams_.size(); ++i) {
+  for (size_t i = 0; i < staging_.size(); ++i) {
     (void)team.device(i).makeCurrent();
     if (staging_[i])
       (void)cuMemFree(staging_[i]);
     for (CUevent e : chunkDone_[i])
       if (e)
         (void)cuEventDestroy(e);
-    if (copiesDone_[i])
-      (void)cuEventDestroy(copiesDone_[i]);
     if (forked_[i])
       (void)cuEventDestroy(forked_[i]);
-    if (copyStreams_[i])
-      (void)cuStreamDestroy(copyStreams_[i]);
   }
+  // The lanes (copy streams, their events and the flags).
+  lanes_.reset();
   SymmetricHeap &heap = comm_->heap();
   auto report = [&](const Status &status) {
     if (!status)
@@ -228,19 +216,8 @@ CopyEngineKernel::~CopyEngineKernel() {
   };
   if (slots_)
     report(heap.free(*slots_));
-  if (flags_)
-    report(heap.free(*flags_));
   if (done_)
     report(heap.free(*done_));
-}
-
-CUdeviceptr CopyEngineKernel::flag(size_t local, uint32_t onRank,
-                                   uint32_t word) const {
-  SymmetricHeap &heap = comm_->heap();
-  CUdeviceptr base = onRank == comm_->team().rankOf(local)
-                         ? heap.localPointer(*flags_, local)
-                         : heap.peerPointer(*flags_, local, onRank);
-  return base + 4 * uint64_t(word);
 }
 
 Status CopyEngineKernel::checkTensors(
@@ -356,7 +333,7 @@ Status CopyEngineKernel::run(
       WEAVE_TRY(team.device(i).makeCurrent());
       WEAVE_CU_TRY(cuEventRecord(forked_[i], streams[i]),
                    "recording the copy-engine fork");
-      WEAVE_CU_TRY(cuStreamWaitEvent(copyStreams_[i], forked_[i], 0),
+      WEAVE_CU_TRY(cuStreamWaitEvent(lanes_->copyStream(i), forked_[i], 0),
                    "forking the copy-engine stream");
     }
     WEAVE_TRY(matmulAll_->launch(*all, streams));
@@ -371,7 +348,7 @@ Status CopyEngineKernel::run(
       WEAVE_TRY(team.device(i).makeCurrent());
       uint32_t r = team.rankOf(i);
       uint32_t owner = uint32_t((r + t) % d_);
-      CUstream cs = copyStreams_[i];
+      CUstream cs = lanes_->copyStream(i);
       if (all) {
         // The chunk's counter, then its reset (see the header comment:
         // the kernel of this call signals it no more).
@@ -389,12 +366,7 @@ Status CopyEngineKernel::run(
         WEAVE_CU_TRY(cuStreamWaitEvent(cs, done, 0),
                      "ordering a copy after its chunk");
       }
-      CUdeviceptr busy = flag(i, r, busyFlag(d, owner));
-      WEAVE_CU_TRY(cuStreamWaitValue32(cs, busy, 0, CU_STREAM_WAIT_VALUE_EQ),
-                   "waiting for the owner's previous sum (busy flag)");
-      WEAVE_CU_TRY(cuStreamWriteValue32(cs, busy, 1,
-                                        CU_STREAM_WRITE_VALUE_DEFAULT),
-                   "setting a busy flag");
+      WEAVE_TRY(lanes_->acquire(i, owner));
       // A plain copy between this device's staging and the owner's slot
       // through the symmetric heap's mapping of it: a copy engine moves
       // it peer to peer.
@@ -402,47 +374,20 @@ Status CopyEngineKernel::run(
       WEAVE_CU_TRY(cuMemcpyAsync(slot, staging_[i] + uint64_t(t - 1) * chunkC,
                                  chunkC, cs),
                    "copying a chunk into its owner's slot");
-      WEAVE_CU_TRY(cuStreamWriteValue32(cs, flag(i, owner, readyFlag(r)), 1,
-                                        CU_STREAM_WRITE_VALUE_DEFAULT),
-                   "signalling a chunk to its owner (ready flag)");
+      WEAVE_TRY(lanes_->signal(i, owner));
     }
   }
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     uint32_t r = team.rankOf(i);
-    unsigned waitFlags = CU_STREAM_WAIT_VALUE_EQ |
-                         (flush_[i] ? CU_STREAM_WAIT_VALUE_FLUSH : 0);
     for (uint32_t src = 0; src < d; ++src)
       if (src != r)
-        WEAVE_CU_TRY(cuStreamWaitValue32(streams[i], flag(i, r, readyFlag(src)),
-                                         1, waitFlags),
-                     "waiting for a peer's chunk (ready flag)");
+        WEAVE_TRY(lanes_->waitReady(i, streams[i], src));
   }
   WEAVE_TRY(sum_->launch(sum, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
-    uint32_t r = team.rankOf(i);
-    for (uint32_t src = 0; src < d; ++src)
-      if (src != r)
-        WEAVE_CU_TRY(cuStreamWriteValue32(streams[i],
-                                          flag(i, r, readyFlag(src)), 0,
-                                          CU_STREAM_WRITE_VALUE_DEFAULT),
-                     "clearing a ready flag");
-    for (uint32_t src = 0; src < d; ++src)
-      if (src != r)
-        WEAVE_CU_TRY(cuStreamWriteValue32(streams[i],
-                                          flag(i, src, busyFlag(d, r)), 0,
-                                          CU_STREAM_WRITE_VALUE_DEFAULT),
-                     "freeing a peer's slot (busy flag)");
-    if (d_ > 1) {
-      // The copies are part of the call: the next call's chunks overwrite
-      // the staging they read, and a graph capture must end with every
-      // stream it forked joined back.
-      WEAVE_CU_TRY(cuEventRecord(copiesDone_[i], copyStreams_[i]),
-                   "recording the copy-engine copies");
-      WEAVE_CU_TRY(cuStreamWaitEvent(streams[i], copiesDone_[i], 0),
-                   "joining the copy-engine stream");
-    }
+    WEAVE_TRY(lanes_->finish(i, streams[i]));
   }
   return ok();
 }

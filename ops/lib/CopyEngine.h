@@ -12,8 +12,10 @@
 // f32 in source order and rounds once into `c` (ce_sum). The members are
 // ordered by stream memory operations on symmetric u32 flags, not by
 // events, so the algorithm works the same for one process per GPU, one
-// process driving every GPU, and a loopback team (CopyEngine.cpp states the
-// protocol and why it cannot deadlock or be overtaken).
+// process driving every GPU, and a loopback team (the flags, copy streams
+// and their operations are CopyEngineLanes.h's, shared with the all-gather
+// matmul's copy engines; CopyEngine.cpp states this algorithm's use of
+// them and why it cannot deadlock or be overtaken).
 //
 // Two schedules of the same chunks (schedule(), CopyEngine.cpp):
 // "chunks", the D launches above, and "persistent", one launch of
@@ -24,17 +26,17 @@
 // after each launch: no chunk pays its own last partial wave and launch.
 //
 // Workspace per op: staging (D - 1 chunks of m_shard x n per local member,
-// plain device memory), slots (symmetric, D x m_shard x n), flags (2 x D
-// symmetric u32 semaphores, zeroed by the heap), done (D u32 semaphores,
-// zeroed by the heap, used by "persistent"), a copy stream and D + 1
-// events per local member.
+// plain device memory), slots (symmetric, D x m_shard x n), the lanes
+// (CopyEngineLanes: 2 x D symmetric u32 flags, a copy stream and its join
+// event per local member), done (D u32 semaphores, zeroed by the heap, used
+// by "persistent"), and D events per local member.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WEAVE_OPS_LIB_COPYENGINE_H
 #define WEAVE_OPS_LIB_COPYENGINE_H
 
-#include "StagedKernel.h"
+#include "CopyEngineLanes.h"
 
 namespace weave::ops::detail {
 
@@ -75,15 +77,11 @@ public:
              const std::vector<std::optional<SymmetricBuffer>> &inPlace = {})
       override;
 
-  /// Flag words of the `flags` semaphores: ready[src] (on the owner, set
-  /// by src's copy stream once its chunk has landed in slot src) and
-  /// busy[owner] (on the source, set by its copy stream before the copy
-  /// into that owner, cleared by the owner once its sum has read the
-  /// slot).
-  static uint32_t readyFlag(uint32_t src) { return src; }
-  static uint32_t busyFlag(uint32_t teamSize, uint32_t owner) {
-    return teamSize + owner;
-  }
+  /// (The flags, CopyEngineLanes: ready[src] on the owner, set by src's
+  /// copy stream once its chunk has landed in slot src; busy[owner] on the
+  /// source, set by its copy stream before the copy into that owner,
+  /// cleared by the owner once its sum has read the slot.)
+  ///
   /// "persistent": the count at which counter `owner` of `done` says that
   /// owner's chunk is in staging: ce_matmul_all adds 1 per 64 rows x 256
   /// columns (a consumer's four boxes of a 128 x 256 tile).
@@ -97,7 +95,6 @@ private:
                       const std::vector<CUstream> &streams,
                       const std::vector<std::optional<SymmetricBuffer>>
                           &inPlace) const;
-  CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
 
   Communicator *comm_ = nullptr;
   KernelInstance instance_;
@@ -109,19 +106,14 @@ private:
   uint64_t elementBytes_ = 2;
   std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
   std::optional<SymmetricBuffer> slots_;
-  std::optional<SemaphoreArray> flags_;
+  std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams
   std::optional<SemaphoreArray> done_; ///< "persistent" only
-  std::vector<CUstream> copyStreams_; ///< per local member
   /// Per local member: chunkDone_[i][t - 1] recorded after step t's matmul
-  /// (t < D), copiesDone_[i] after the member's last copy.
+  /// (t < D).
   std::vector<std::vector<CUevent>> chunkDone_;
-  std::vector<CUevent> copiesDone_;
   /// "persistent", per local member: recorded on the stream before the
   /// launch, waited by the copy stream (the fork a graph capture needs).
   std::vector<CUevent> forked_;
-  /// Per local member: cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_FLUSH
-  /// (the device can flush remote writes before the wait completes).
-  std::vector<bool> flush_;
 };
 
 inline CopyEngineKernel::Schedule

@@ -283,10 +283,40 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
   return best;
 }
 
-Expected<KernelInstance> AllGatherMatmul::instanceFor(uint32_t teamSize,
-                                                      const std::string &dtype,
-                                                      int64_t k, int64_t n) {
+std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
+                                    int64_t k, int64_t n) {
+  // The ring everywhere until a GPU has measured the copy engines: built in
+  // the ninth session without device time (docs/PERF.md, "The copy engines
+  // push the own shard"). Where they are expected to win (4 x H100, bf16,
+  // K = N = 4096, graphs): D = 4 at m_shard 384-768 (the ring's 0.142 and
+  // 0.162 ms at 384 and 512 against PyTorch's decomposed op's 0.110 and
+  // 0.135; 0.179 ms at 640, 1.4-1.6x local cuBLAS) and D = 2 at 384. A rule
+  // here needs those numbers first.
+  (void)teamSize;
+  (void)mShard;
+  (void)k;
+  (void)n;
+  return "ring";
+}
+
+Expected<KernelInstance> AllGatherMatmul::instanceFor(
+    uint32_t teamSize, const std::string &dtype, int64_t k, int64_t n,
+    const std::string &algorithm) {
   WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
+  std::string chosen = algorithm == "auto" ? "ring" : algorithm;
+  const OpSpec *spec = findOp("all_gather_matmul");
+  const AlgorithmSpec *a = spec->algorithm(chosen);
+  if (!a || !a->offered)
+    return Error(ErrorCode::InvalidArgument,
+                 "all-gather matmul: algorithm must be 'auto' or one of " +
+                     spec->offeredNames() + ", got '" + algorithm + "'");
+  if (!a->kernelOf.empty()) {
+    // Another op's kernel (the copy engines' chunk matmul): the instance of
+    // the owner's algorithm that runs it, the same bundle.
+    RegisteredKernel owner = findRegisteredKernel(a->kernel);
+    return matmulOpInstance(owner.op->name, teamSize, dtype, {kRowTile, k, n},
+                            owner.algorithm->name);
+  }
   constexpr int64_t kTileK = 64;
   auto str = [](int64_t v) { return std::to_string(v); };
   int64_t steps = (k + kTileK - 1) / kTileK;

@@ -249,18 +249,28 @@ std::vector<OpSpec> makeRegistry() {
               {{"a", false, /*memberBlock=*/true}, {"b", false}, {"c", true}},
               {{"ring", "collective_matmul/all_gather_matmul",
                 "all_gather_matmul", true, true, true,
-                {{"ready", kSems}, {"launches", kLocal}, {"done", kSems}}}},
+                {{"ready", kSems}, {"launches", kLocal}, {"done", kSems}}},
+               // The copy engines (issue #32, ninth session): the own
+               // shard pushed by cuMemcpyAsync into every peer's gathered
+               // rows, one plain-matmul launch per shard as it lands,
+               // ordered by the GEMM + reduce-scatter's flag protocol
+               // (ops/lib/CopyEngineGather.h). Its kernel is that op's
+               // ce_matmul (kernelOf): the same instance and bundle. Its
+               // workspace is the op's, not a kernel parameter. Offered,
+               // never chosen by "auto" until a GPU has measured it
+               // (AllGatherMatmul::choose).
+               {"copy_engine", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
+                true, true, true, {}, "matmul_reduce_scatter"}},
               {}};
   agmm.matmulInstance = [](uint32_t d, const std::string &dtype,
                            const MatmulShape &s,
                            const std::string &algorithm)
       -> Expected<KernelInstance> {
     WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, s.mShard, s.k, s.n));
-    if (algorithm != "auto" && algorithm != "ring")
-      return Error(ErrorCode::InvalidArgument,
-                   "all-gather matmul: algorithm must be 'auto' or 'ring', "
-                   "got '" + algorithm + "'");
-    return AllGatherMatmul::instanceFor(d, dtype, s.k, s.n);
+    return AllGatherMatmul::instanceFor(
+        d, dtype, s.k, s.n,
+        algorithm == "auto" ? AllGatherMatmul::choose(d, s.mShard, s.k, s.n)
+                            : algorithm);
   };
   agmm.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     // Saturated: a shard too large to multiply (checkShape rejects it with
@@ -389,7 +399,7 @@ std::vector<RegisteredKernel> registeredKernels() {
 
 RegisteredKernel findRegisteredKernel(const std::string &kernel) {
   for (const RegisteredKernel &k : registeredKernels())
-    if (k.algorithm->kernel == kernel)
+    if (k.algorithm->kernel == kernel && k.algorithm->kernelOf.empty())
       return k;
   return {nullptr, nullptr};
 }

@@ -326,12 +326,43 @@ def test_fused_matmuls_match_torch(loopback, dtype_name):
                 [t[rows].double() @ bb.double() for t, bb in zip(tall, b)], dtype)
 
 
-def test_all_gather_matmul_in_place(loopback):
+@pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
+def test_all_gather_matmul_copy_engine(loopback, dtype_name):
+    """The copy engines' algorithm (algorithm="copy_engine", opt-in):
+    three calls with new inputs and no host synchronization, NaN-poisoned
+    outputs, against float64; "auto" still runs the ring (another op)."""
+    torch, team, coll = loopback
+    dtype = getattr(torch, dtype_name)
+    d = team.size
+    tol = dict(rtol=1e-2, atol=1e-2) if dtype == torch.bfloat16 else dict(rtol=2e-3, atol=2e-3)
+    results = []
+    for call in range(3):
+        a = [_randn16(torch, (M, K), dtype, 700 + 10 * call + r) for r in range(d)]
+        b = [_randn16(torch, (K, NCOLS), dtype, 800 + 10 * call + r) for r in range(d)]
+        out = [torch.full((d * M, NCOLS), float("nan"), device="cuda:0", dtype=dtype)
+               for _ in range(d)]
+        coll.all_gather_matmul(a, b, out=out, algorithm="copy_engine")
+        results.append((a, b, out))
+    torch.cuda.synchronize()
+    for a, b, out in results:
+        whole = torch.cat(a).double()
+        for r in range(d):
+            assert not torch.isnan(out[r]).any()
+            torch.testing.assert_close(out[r].double(), whole @ b[r].double(), **tol)
+    keys = {op.kernel_key for key, op in coll._ops.items() if key[0] == "all_gather_matmul"}
+    assert any(k.startswith("ce_matmul_") for k in keys), keys
+    with pytest.raises(weave.WeaveError, match="'ring', 'copy_engine'"):
+        coll.all_gather_matmul(a, b, algorithm="owner_slots")
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "copy_engine"])
+def test_all_gather_matmul_in_place(loopback, algorithm):
     """`a` already in symmetric memory: a weave.SymmetricTensor of all the
     rows, or each member's rows of one, is used in place (the kernel gathers
     into it: the other members' rows appear there, which a staged copy would
     not do); two calls with new rows, no host synchronization; a symmetric
-    tensor of the wrong shape is an error."""
+    tensor of the wrong shape is an error. Both algorithms (the copy engines
+    push each member's rows into the same rows of the peers' copies)."""
     torch, team, coll = loopback
     d, dtype = team.size, torch.bfloat16
     tol = dict(rtol=1e-2, atol=1e-2)
@@ -347,7 +378,7 @@ def test_all_gather_matmul_in_place(loopback):
             sym[local][team.rank_of(local) * M:(team.rank_of(local) + 1) * M]
             for local in range(team.local_count)]
         assert coll._gathered_rows(a) is sym
-        results.append((rows, b, coll.all_gather_matmul(a, b)))
+        results.append((rows, b, coll.all_gather_matmul(a, b, algorithm=algorithm)))
         torch.cuda.synchronize()
         whole = torch.cat(rows)
         for local in range(team.local_count):
@@ -364,7 +395,8 @@ def test_all_gather_matmul_in_place(loopback):
     odd = coll.memory.empty((d * M + 1, K), dtype)
     with pytest.raises(weave.WeaveError, match="team size"):
         coll.all_gather_matmul(odd, [torch.empty((K, NCOLS), device="cuda:0", dtype=dtype)
-                                     for _ in range(team.local_count)])
+                                     for _ in range(team.local_count)],
+                               algorithm=algorithm)
 
 
 def test_matmul_reduce_scatter_first_call_in_a_cuda_graph(gpu_team_factory):

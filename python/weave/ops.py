@@ -234,11 +234,17 @@ class Collectives:
         outs = [torch.empty((rows, cols), dtype=t.dtype, device=t.device) for t in inputs]
         return outs if isinstance(like, (list, tuple)) else outs[0]
 
-    def all_gather_matmul(self, a, b, out=None):
+    def all_gather_matmul(self, a, b, out=None, algorithm="auto"):
         """``AllGather(a) @ b``, fused: ``a`` is this member's row shard
         (m_shard x k, m_shard a multiple of 128), ``b`` its k x n operand;
         the result has team size x m_shard rows. f16 or bf16, summed in
         f32. One kernel serves every m_shard.
+
+        ``algorithm``: "auto" (the op's rule: the ring), "ring" (the fused
+        kernel forwarding A's tiles around the ring) or "copy_engine" (the
+        copy engines push each member's shard into the peers' gathered rows
+        while one plain matmul per shard multiplies it as it lands: no
+        staging copy; not measured yet, so never chosen by "auto").
 
         Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
         collective's memory with team size x m_shard rows (every member has
@@ -251,12 +257,12 @@ class Collectives:
         own symmetric rows first (one device copy of the shard per call)."""
         gathered = self._gathered_rows(a)
         if gathered is not None:
-            return self._all_gather_matmul_in_place(gathered, b, out)
+            return self._all_gather_matmul_in_place(gathered, b, out, algorithm)
         a0, b0 = self._matmul_operands("all_gather_matmul", a, b)
         m, k = a0.shape
         n = b0.shape[1]
         out = self._matmul_outputs(a, self.team.size * m, n) if out is None else out
-        self._run("all_gather_matmul", _dtype_name(a0), m, (k, n), a, b, out)
+        self._run("all_gather_matmul", _dtype_name(a0), m, (k, n, algorithm), a, b, out)
         return out
 
     def _gathered_rows(self, a):
@@ -293,7 +299,7 @@ class Collectives:
                 return sym
         return None
 
-    def _all_gather_matmul_in_place(self, a, b, out):
+    def _all_gather_matmul_in_place(self, a, b, out, algorithm="auto"):
         d = self.team.size
         b0 = b if not isinstance(b, (list, tuple)) else b[0]
         rows, k = a.shape
@@ -305,7 +311,7 @@ class Collectives:
             out = self._matmul_outputs(b, rows, n)
         refs_b = self._refs("all_gather_matmul tensor 1", b)
         refs_c = self._refs("all_gather_matmul tensor 2", out)
-        op = self._op("all_gather_matmul", a.dtype, m, k, n)
+        op = self._op("all_gather_matmul", a.dtype, m, k, n, algorithm)
         self._streams.run(lambda handles: op.call_gathered(a.buffer, refs_b, refs_c,
                                                            handles))
         return out
@@ -432,11 +438,13 @@ def _register_custom_ops():
         return torch.empty_like(x)
 
     @torch.library.custom_op("weave::all_gather_matmul", mutates_args=())
-    def all_gather_matmul(a: torch.Tensor, b: torch.Tensor, group: str) -> torch.Tensor:
-        return _group(group).all_gather_matmul(a.contiguous(), b.contiguous())
+    def all_gather_matmul(a: torch.Tensor, b: torch.Tensor, group: str,
+                          algorithm: str) -> torch.Tensor:
+        return _group(group).all_gather_matmul(a.contiguous(), b.contiguous(),
+                                               algorithm=algorithm)
 
     @all_gather_matmul.register_fake
-    def _(a, b, group):
+    def _(a, b, group, algorithm):
         _check_matmul_shapes("all_gather_matmul", tuple(a.shape), tuple(b.shape),
                              a.dtype, b.dtype)
         size = _group(group).team.size
@@ -472,11 +480,12 @@ def _custom_op(name):
     return getattr(_torch().ops.weave, name)
 
 
-def all_gather_matmul(a, b, group):
+def all_gather_matmul(a, b, group, algorithm="auto"):
     """``AllGather(a) @ b`` over the registered group ``group``:
     torch.ops.weave.all_gather_matmul (a custom op with a fake
-    implementation: it traces under torch.compile)."""
-    return _custom_op("all_gather_matmul")(a, b, group)
+    implementation: it traces under torch.compile). ``algorithm``: "auto",
+    "ring" or "copy_engine" (:meth:`Collectives.all_gather_matmul`)."""
+    return _custom_op("all_gather_matmul")(a, b, group, algorithm)
 
 
 def matmul_reduce_scatter(a, b, group):

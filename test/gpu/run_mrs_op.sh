@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # weave::ops' GEMM + reduce-scatter (both algorithms: the fused kernel
 # "owner_slots" and the copy engines "copy_engine") and the all-gather
-# matmul through examples/fused_ops, on a loopback team, on one process
+# matmul (both algorithms: the ring and the copy engines "copy_engine",
+# these also with `a` in place) through examples/fused_ops, on a loopback team, on one process
 # driving D GPUs, and on one process per GPU (RANK / WORLD_SIZE /
 # LOCAL_RANK, a rendezvous directory): every element against a float64
 # reference from NaN-poisoned outputs, three calls without host
@@ -14,7 +15,10 @@
 #
 # BUILD_DIR configured with -DWEAVE_STATIC_RUNTIME_LIBS=ON, after
 # `ninja fused_ops weave-ops weavec`. TEAMS (default "2 4") are the D of
-# every mode. Ends with one line per run and "N passed, N failed".
+# every mode; FUSED_ARGS (default none: every algorithm of both ops) go to
+# every fused_ops run, e.g. FUSED_ARGS="--mrs-algorithm none
+# --agm-algorithm copy_engine" for the all-gather matmul's copy engines
+# alone. Ends with one line per run and "N passed, N failed".
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 TEAMS=${TEAMS:-"2 4"}
@@ -22,6 +26,7 @@ TEAMS=${TEAMS:-"2 4"}
 # members against float64 on the host is slow: 35 s was too short for it
 # (4 x H100, 2026-11-27), the per-GPU processes took less.
 LIMIT=${RUN_TIMEOUT:-150}
+read -r -a FUSED <<<"${FUSED_ARGS:-}"
 
 if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR CARRY_DIR}
@@ -41,8 +46,12 @@ if [ "${1:-}" = "--stage" ]; then
   }
   for d in $TEAMS; do
     for t in bf16 f16; do
-      fused_bundle all_gather_matmul --team-size $d --dtype $t \
-        --m-shard 128 --k 256 --n 320 || exit 1
+      # The all-gather matmul's copy_engine is the GEMM + RS's copy-engine
+      # bundle (one key): made once.
+      for a in ring copy_engine; do
+        fused_bundle all_gather_matmul --team-size $d --dtype $t \
+          --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
+      done
       for a in owner_slots copy_engine; do
         fused_bundle matmul_reduce_scatter --team-size $d --dtype $t \
           --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
@@ -77,12 +86,12 @@ run() { # NAME TIMEOUT CMD...
 nvidia-smi -L 2>/dev/null
 for d in $TEAMS; do
   run "loopback D=$d, one GPU (both algorithms, bf16+f16)" "$LIMIT" \
-    env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d "$B" --bundles "$K"
+    env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d "$B" --bundles "$K" "${FUSED[@]}"
 done
 for d in $TEAMS; do
   vis=$(seq -s, 0 $((d - 1)))
   run "one process, $d GPUs (both algorithms, bf16)" "$LIMIT" \
-    env CUDA_VISIBLE_DEVICES=$vis "$B" --bundles "$K" --dtype bf16
+    env CUDA_VISIBLE_DEVICES=$vis "$B" --bundles "$K" --dtype bf16 "${FUSED[@]}"
 done
 # One process per GPU: each rank checks its own member's outputs.
 for d in $TEAMS; do
@@ -92,7 +101,7 @@ for d in $TEAMS; do
   for r in $(seq 0 $((d - 1))); do
     logs+=("$(mktemp)")
     env RANK=$r WORLD_SIZE=$d LOCAL_RANK=$r WEAVE_RENDEZVOUS_DIR="$rv" \
-      timeout "$LIMIT" "$B" --bundles "$K" --dtype bf16 >"${logs[$r]}" 2>&1 &
+      timeout "$LIMIT" "$B" --bundles "$K" --dtype bf16 "${FUSED[@]}" >"${logs[$r]}" 2>&1 &
     pids+=($!)
   done
   ok=1
@@ -113,5 +122,5 @@ for d in $TEAMS; do
   fi
 done
 printf '%s\n' "${results[@]}"
-echo "mrs op: $passed passed, $failed failed"
+echo "fused ops${FUSED_ARGS:+ ($FUSED_ARGS)}: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
 # Issue #32: weave.ops.all_gather_matmul (the Python op, from prebuilt op
-# bundles) against torch.ops.symm_mem.fused_all_gather_matmul at the
-# m_shards where the op rotates its k loops (and one where it does not),
-# D = 2 and D = 4, bf16 (torch_weave_vs_fused.py: eager and CUDA graphs,
-# every output checked against NCCL all-gather + matmul).
+# bundles) against torch.ops.symm_mem.fused_all_gather_matmul and local
+# cuBLAS of the whole product, D = 2 and D = 4, bf16, every algorithm of
+# ALGORITHMS (default "auto,copy_engine": the op's default, the ring, beside
+# the copy engines' algorithm, ninth session) in one run
+# (torch_weave_vs_fused.py: eager and CUDA graphs, every output checked
+# against NCCL all-gather + matmul).
 #
 #   bench/collective_matmul/gpu/ops_vs_torch.sh --stage BUILD CARRY
 #   OUT=... bash CARRY/ops_vs_torch.sh CARRY     (on the GPU machine, from the
 #       repository root: the Python module is built there, runtime only)
-# M_SHARDS (default 128,256,384,512,1024), K and N (default 4096).
+# M_SHARDS (default 128,256,...,1024), K and N (default 4096), SECONDS_EACH
+# (the limit per D, default 300).
 set -uo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
   mkdir -p "$C/ops"
   for d in 2 4; do
-    op=(all_gather_matmul --team-size $d --dtype bf16 --m-shard 128 --k "${K:-4096}" --n "${N:-4096}")
-    key=$("$BUILD/bin/weave-ops" key "${op[@]}") || exit 1
-    "$BUILD/bin/weave-ops" source "${op[@]}" -o "$C/ops/op.mlir" &&
-      "$BUILD/bin/weavec" "$C/ops/op.mlir" --emit=bundle -o "$C/ops/$key.wbundle" || exit 1
-    echo "staged $key"
+    # The ring, and the copy engines' chunk matmul (the GEMM + RS's
+    # copy-engine bundle, one key for both ops).
+    for a in ring copy_engine; do
+      op=(all_gather_matmul --team-size $d --dtype bf16 --m-shard 128 --k "${K:-4096}" --n "${N:-4096}" --algorithm $a)
+      key=$("$BUILD/bin/weave-ops" key "${op[@]}") || exit 1
+      "$BUILD/bin/weave-ops" source "${op[@]}" -o "$C/ops/op.mlir" &&
+        "$BUILD/bin/weavec" "$C/ops/op.mlir" --emit=bundle -o "$C/ops/$key.wbundle" || exit 1
+      echo "staged $key"
+    done
   done
   rm -f "$C/ops/op.mlir"
   cp "$HERE/ops_vs_torch.sh" "$C/"
@@ -33,10 +40,10 @@ PYB=${PYB:-/tmp/weave-pyb}
 build_weave_python "$PYB" "$O/pyb.log"
 echo "python module: exit $? ($((SECONDS - start)) s)"
 for d in 2 4; do
-  CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-90}" \
+  CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-300}" \
     python3 bench/collective_matmul/torch_weave_vs_fused.py --nproc $d --kernels "$C/ops" \
-    --m-shards "${M_SHARDS:-128,256,384,512,1024}" --k "${K:-4096}" --n-shard "${N:-4096}" \
-    --dtype bf16 >"$O/d$d.log" 2>&1
+    --m-shards "${M_SHARDS:-128,256,384,512,640,768,896,1024}" --k "${K:-4096}" --n-shard "${N:-4096}" \
+    --algorithms "${ALGORITHMS:-auto,copy_engine}" --dtype bf16 >"$O/d$d.log" 2>&1
   echo "D = $d: exit $? ($((SECONDS - start)) s)"
-  grep -E '^\||rror|differ' "$O/d$d.log" | tail -12
+  grep -E '^\||rror|differ' "$O/d$d.log" | tail -14
 done

@@ -11,6 +11,7 @@
 
 #include "Bindings.h"
 #include "CopyEngine.h"
+#include "CopyEngineGather.h"
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
 #ifdef WEAVE_OPS_TEST_JIT
@@ -18,6 +19,9 @@
 #endif
 
 #include <gtest/gtest.h>
+
+#include <set>
+#include <tuple>
 
 using namespace weave;
 using namespace weave::ops;
@@ -357,11 +361,91 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_FALSE(matmulOpInstance("matmul_reduce_scatter", 2, "bf16",
                                 {200, 256, 256}, "copy_engine"));
   EXPECT_FALSE(MatmulReduceScatter::instanceFor(2, "f32", 256, 256, "copy_engine"));
-  // The all-gather matmul has one algorithm.
+  // The all-gather matmul's algorithms are its own: MRS's names are not.
   EXPECT_TRUE(matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256},
                                "ring"));
   EXPECT_FALSE(matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256},
-                                "copy_engine"));
+                                "owner_slots"));
+}
+
+// The all-gather matmul's copy engines (ops/lib/CopyEngineGather.h):
+// offered by name, never chosen by "auto" (no GPU has measured them yet),
+// its kernel the GEMM + reduce-scatter's copy-engine instance (one bundle,
+// one owner: the registry's kernelOf), the shape checked first.
+TEST(OpsFused, AllGatherMatmulCopyEngine) {
+  const OpSpec *agmm = findOp("all_gather_matmul");
+  ASSERT_NE(agmm, nullptr);
+  const AlgorithmSpec *ce = agmm->algorithm("copy_engine");
+  ASSERT_NE(ce, nullptr);
+  EXPECT_TRUE(ce->offered);
+  EXPECT_EQ(ce->kernelOf, "matmul_reduce_scatter");
+  EXPECT_EQ(agmm->offeredNames(), "'ring', 'copy_engine'");
+  // The kernel's owner is the GEMM + reduce-scatter's entry.
+  RegisteredKernel owner = findRegisteredKernel("ce_matmul");
+  ASSERT_NE(owner.op, nullptr);
+  EXPECT_EQ(owner.op->name, "matmul_reduce_scatter");
+  EXPECT_EQ(owner.algorithm->name, "copy_engine");
+  for (uint32_t d : {2u, 4u})
+    for (int64_t m : {int64_t(128), int64_t(384), int64_t(640), int64_t(1024)}) {
+      SCOPED_TRACE("D = " + std::to_string(d) + ", m_shard " +
+                   std::to_string(m));
+      // "auto" stays the ring at every shape (opt-in).
+      EXPECT_EQ(AllGatherMatmul::choose(d, m, 4096, 4096), "ring");
+      Expected<KernelInstance> automatic =
+          matmulOpInstance("all_gather_matmul", d, "bf16", {m, 4096, 4096});
+      ASSERT_TRUE(automatic) << automatic.error().toString();
+      EXPECT_EQ(automatic->kernelName, "all_gather_matmul");
+      // By name: the same instance (key) as the GEMM + RS's copy engines.
+      Expected<KernelInstance> byName = matmulOpInstance(
+          "all_gather_matmul", d, "bf16", {m, 4096, 4096}, "copy_engine");
+      ASSERT_TRUE(byName) << byName.error().toString();
+      Expected<KernelInstance> mrs =
+          MatmulReduceScatter::instanceFor(d, "bf16", 4096, 4096, "copy_engine");
+      ASSERT_TRUE(mrs);
+      EXPECT_EQ(byName->key(), mrs->key());
+      EXPECT_EQ(byName->kernelName, "ce_matmul");
+      EXPECT_EQ(byName->templateName, "matmul_reduce_scatter/ce_matmul");
+      EXPECT_EQ(
+          AllGatherMatmul::instanceFor(d, "bf16", 4096, 4096, "copy_engine")
+              ->key(),
+          mrs->key());
+    }
+  EXPECT_EQ(AllGatherMatmul::instanceFor(2, "f16", 256, 320, "copy_engine")
+                ->key(),
+            "ce_matmul_f16_d2_mdyn_k256_n320");
+  // Its source defines the chunk matmul it launches: (? x K) @ (K x N).
+  Expected<KernelInstance> instance =
+      AllGatherMatmul::instanceFor(4, "bf16", 256, 320, "copy_engine");
+  ASSERT_TRUE(instance);
+  Expected<std::string> source = instance->source();
+  ASSERT_TRUE(source) << source.error().toString();
+  EXPECT_NE(source->find("gpu.func @ce_matmul("), std::string::npos);
+  EXPECT_NE(source->find("memref<?x256xbf16>"), std::string::npos);
+  EXPECT_NE(source->find("memref<256x320xbf16>"), std::string::npos);
+  // Refused with a located message naming the offered algorithms.
+  for (std::string bad : {"owner_slots", "owner_combine", "nccl", ""}) {
+    Expected<KernelInstance> refused =
+        matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256}, bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_TRUE(mentions(refused.error(), "all-gather matmul: algorithm must "
+                                          "be 'auto' or one of 'ring', "
+                                          "'copy_engine', got '" +
+                                              bad + "'"))
+        << refused.error().toString();
+  }
+  // The shape first, as for the ring: whole row tiles, 16-byte rows, a
+  // team of 2 or more, f16 or bf16.
+  for (auto [d, dtype, shape] :
+       {std::tuple<uint32_t, const char *, MatmulShape>{2, "bf16", {200, 256, 256}},
+        {2, "bf16", {128, 250, 256}},
+        {1, "bf16", {128, 256, 256}},
+        {2, "f32", {128, 256, 256}}}) {
+    Expected<KernelInstance> refused =
+        matmulOpInstance("all_gather_matmul", d, dtype, shape, "copy_engine");
+    ASSERT_FALSE(refused);
+    EXPECT_TRUE(mentions(refused.error(), "all-gather matmul"))
+        << refused.error().toString();
+  }
 }
 
 ParamInfo param(weave::abi::ParamKind kind, std::string name, std::string dtype = "",
@@ -554,3 +638,33 @@ TEST(OpsFused, CopyEngineSchedule) {
   EXPECT_EQ(CopyEngineKernel::chunkSignals(128, 320), 2u * 2u);
   EXPECT_EQ(CopyEngineKernel::chunkSignals(4096, 8192), 64u * 32u);
 }
+
+namespace {
+
+// The all-gather matmul's copy engines multiply the peers' shards in the
+// order they arrive (CopyEngineGather.cpp): step t's shard is from the
+// member whose t-th copy is to this one, every member copies to each peer
+// once, and every shard is multiplied once.
+TEST(OpsFused, CopyEngineGatherOrder) {
+  using weave::ops::detail::CopyEngineGatherKernel;
+  for (uint32_t d = 2; d <= 8; ++d)
+    for (uint32_t r = 0; r < d; ++r) {
+      SCOPED_TRACE("D = " + std::to_string(d) + ", member " + std::to_string(r));
+      EXPECT_EQ(CopyEngineGatherKernel::shardAt(r, d, 0), r);
+      // The previous member first.
+      EXPECT_EQ(CopyEngineGatherKernel::copyTarget(r, d, 1), (r + d - 1) % d);
+      std::set<uint32_t> shards, targets;
+      for (uint32_t t = 0; t < d; ++t)
+        shards.insert(CopyEngineGatherKernel::shardAt(r, d, t));
+      for (uint32_t j = 1; j < d; ++j) {
+        uint32_t src = CopyEngineGatherKernel::shardAt(r, d, j);
+        EXPECT_EQ(CopyEngineGatherKernel::copyTarget(src, d, j), r);
+        targets.insert(CopyEngineGatherKernel::copyTarget(r, d, j));
+      }
+      EXPECT_EQ(shards.size(), d);
+      EXPECT_EQ(targets.size(), d - 1);
+      EXPECT_FALSE(targets.count(r));
+    }
+}
+
+} // namespace

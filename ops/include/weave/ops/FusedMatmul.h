@@ -26,14 +26,22 @@ namespace weave::ops {
 /// ring forwards A's tiles from the matmul's shared memory while it computes
 /// (docs/OPS.md). One kernel instance serves every mShard (a dynamic row
 /// count): ops of other mShard on the same communicator share it. A team of
-/// at least 2 (a ring).
+/// at least 2 (a ring). Two algorithms: "ring", the fused kernel above (the
+/// default), and "copy_engine" (opt-in, not measured yet): the copy engines
+/// push each member's shard into every peer's gathered rows while one
+/// plain-matmul launch per shard multiplies it as it lands, ordered by
+/// stream memory operations on flags (docs/OPS.md,
+/// ops/lib/CopyEngineGather.h).
 class AllGatherMatmul : public CollectiveOp {
 public:
   /// The row tile: mShard must be a multiple of it.
   static constexpr int64_t kRowTile = 128;
+  /// `algorithm`: "auto" (choose()), "ring" or "copy_engine".
   static Expected<AllGatherMatmul> create(Communicator &comm,
                                           const std::string &dtype,
-                                          int64_t mShard, int64_t k, int64_t n);
+                                          int64_t mShard, int64_t k, int64_t n,
+                                          const std::string &algorithm =
+                                              "auto");
   Status operator()(const std::vector<TensorRef> &a,
                     const std::vector<TensorRef> &b,
                     const std::vector<TensorRef> &c,
@@ -54,12 +62,25 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard: its kernel has a dynamic m_shard and comes as
-  /// variants over ranges of it (KernelInstance::variants), each with the
-  /// column tile tileN chooses there, picked by the runtime at launch.
+  /// depend on mShard. "ring" (and "auto": create() and matmulOpInstance
+  /// resolve "auto" with choose() at the op's m_shard first): its kernel
+  /// has a dynamic m_shard and comes as variants over ranges of it
+  /// (KernelInstance::variants), each with the column tile tileN chooses
+  /// there, picked by the runtime at launch. "copy_engine": the GEMM +
+  /// reduce-scatter's copy-engine instance (MatmulReduceScatter::
+  /// instanceFor(teamSize, dtype, k, n, "copy_engine")), whose ce_matmul
+  /// it launches: one bundle for both ops.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
-                                              int64_t k, int64_t n);
+                                              int64_t k, int64_t n,
+                                              const std::string &algorithm =
+                                                  "auto");
+  /// What "auto" runs: "ring" at every shape (the measurement is in the
+  /// definition, ops/lib/Instances.cpp).
+  static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
+                            int64_t n);
+  /// The algorithm this op runs ("ring" or "copy_engine").
+  const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
   /// for a team of teamSize members with mShard rows each and n columns,
   /// on `smCount` SMs: the estimate is rounds of persistent tiles,
@@ -143,6 +164,9 @@ public:
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
                            int64_t mShard, int64_t k, int64_t n);
   using CollectiveOp::CollectiveOp;
+
+private:
+  std::string algorithm_ = "ring";
 };
 
 /// GEMM + reduce-scatter: member r holds a (team size x mShard rows x k)

@@ -78,6 +78,12 @@ struct AlgorithmSpec {
   bool rankOrder = true;
   /// The kernel parameters the op owns (every user parameter no role binds).
   std::vector<OwnedParam> owns;
+  /// The op whose entry owns templateName and kernel, when this algorithm
+  /// launches another op's kernel (the all-gather matmul's "copy_engine"
+  /// runs the GEMM + reduce-scatter's chunk matmul, ce_matmul, from that
+  /// op's instance): findRegisteredKernel finds the owner's entry, and this
+  /// op's instance of it is the owner's (one bundle). Empty: its own.
+  std::string kernelOf = {};
 };
 
 /// A row of Auto's choice table (issue #30): the first row whose team range
@@ -151,7 +157,8 @@ struct RegisteredKernel {
 };
 /// Every kernel of every op (offered or not), in registry order.
 std::vector<RegisteredKernel> registeredKernels();
-/// The registered kernel launched as `kernel` (a template's stem), or
+/// The registered kernel launched as `kernel` (a template's stem): the
+/// entry that owns it (not one whose kernelOf names another op), or
 /// {null, null}.
 RegisteredKernel findRegisteredKernel(const std::string &kernel);
 

@@ -1,0 +1,95 @@
+//===- CopyEngineLanes.h - The copy engines' flag protocol -------*- C++ -*-===//
+//
+// What the ops' copy-engine algorithms share (one owner): the GEMM +
+// reduce-scatter's "copy_engine" (CopyEngineKernel, CopyEngine.h) and the
+// all-gather matmul's (CopyEngineGatherKernel, CopyEngineGather.h). Each
+// moves whole blocks between members with cuMemcpyAsync on a copy stream
+// of its own (a copy engine, no SM time) and orders the members by stream
+// memory operations on symmetric u32 flags, not by events, so it works the
+// same for one process per GPU, one process driving every GPU, and a
+// loopback team. The pieces here:
+//
+//  - the flags: 2 x D symmetric u32 semaphores (zeroed by the heap),
+//    ready[src] (word src, on the receiver: src's block has landed) and
+//    busy[dst] (word D + dst, on the sender: set by the sender's copy
+//    stream before its copy into dst, cleared by dst once it has read the
+//    block);
+//  - per local member a copy stream and the event that joins it back into
+//    the member's stream at the end of a call;
+//  - the operations of the toggle, each with a constant value (so a CUDA
+//    graph replays the same memory operations and no epoch is needed):
+//      sender's cs: acquire(dst)  wait busy[dst] (local) == 0; := 1
+//                   (the copy)
+//                   signal(dst)   ready[own rank] (on dst) := 1
+//      receiver's s: waitReady(src) ready[src] (local) == 1 (FLUSH where
+//                   the device can flush remote writes)
+//                   finish()      ready[src] (local) := 0, every src;
+//                                 busy[own rank] (on src) := 0, every src;
+//                                 join cs into s.
+//    Writes use the default flags (a memory barrier before the write), so
+//    a flag is seen only after everything its stream did before it.
+//
+// Why the toggle cannot deadlock or let a member overtake a peer is each
+// algorithm's argument (CopyEngine.cpp, CopyEngineGather.cpp): it depends
+// on what the copies wait for and what reads the blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_LIB_COPYENGINELANES_H
+#define WEAVE_OPS_LIB_COPYENGINELANES_H
+
+#include "StagedKernel.h"
+
+namespace weave::ops::detail {
+
+class CopyEngineLanes {
+public:
+  /// Allocates the flags (a symmetric allocation: make it at the same point
+  /// of every process's sequence of allocations) and, per local member, a
+  /// copy stream, its join event and whether its waits can flush.
+  static Expected<std::unique_ptr<CopyEngineLanes>> create(Communicator &comm);
+  /// Gives the streams, events and flags back (after the op's last call
+  /// has completed on every stream).
+  ~CopyEngineLanes();
+  CopyEngineLanes(const CopyEngineLanes &) = delete;
+  CopyEngineLanes &operator=(const CopyEngineLanes &) = delete;
+
+  /// Flag words (see the top).
+  static uint32_t readyFlag(uint32_t src) { return src; }
+  static uint32_t busyFlag(uint32_t teamSize, uint32_t dst) {
+    return teamSize + dst;
+  }
+  /// The address of flag `word` on member `onRank` as local member `local`
+  /// sees it (its own copy or the heap's mapping of the peer's).
+  CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
+  CUstream copyStream(size_t local) const { return copyStreams_[local]; }
+
+  /// On local member `local`'s copy stream: wait until busy[dst] (local)
+  /// is 0 (dst has read this member's previous block), then set it.
+  Status acquire(size_t local, uint32_t dst);
+  /// On the copy stream, after the copy: ready[own rank] (on dst) := 1.
+  Status signal(size_t local, uint32_t dst);
+  /// On `stream` (the member's): wait until ready[src] (local) is 1.
+  Status waitReady(size_t local, CUstream stream, uint32_t src);
+  /// On `stream`, once every block received this call has been read:
+  /// clear the own ready flags, then free every peer's busy flag for this
+  /// member, then (from 2 members) join the copy stream back.
+  Status finish(size_t local, CUstream stream);
+
+private:
+  CopyEngineLanes() = default;
+
+  Communicator *comm_ = nullptr;
+  uint32_t d_ = 0;
+  std::optional<SemaphoreArray> flags_;
+  std::vector<CUstream> copyStreams_; ///< per local member
+  /// Per local member: recorded on the copy stream after its last copy.
+  std::vector<CUevent> copiesDone_;
+  /// Per local member: cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_FLUSH
+  /// (the device can flush remote writes before the wait completes).
+  std::vector<bool> flush_;
+};
+
+} // namespace weave::ops::detail
+
+#endif // WEAVE_OPS_LIB_COPYENGINELANES_H
