@@ -299,10 +299,13 @@ def _assert_sum_of_rounded_partials(torch, out, partials, dtype):
         f"{float(excess.max()):.3g}")
 
 
+@pytest.mark.parametrize("mrs_algorithm", ["auto", "owner_slots"])
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
-def test_fused_matmuls_match_torch(loopback, dtype_name):
+def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
     """Loopback D = 2: each op called twice with new inputs and no host
-    synchronization, against float64 products of the same inputs."""
+    synchronization, against float64 products of the same inputs; the GEMM
+    + reduce-scatter by its rule (the copy engines at D = 2) and by the
+    fused kernel."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size
@@ -313,7 +316,7 @@ def test_fused_matmuls_match_torch(loopback, dtype_name):
         b = [_randn16(torch, (K, NCOLS), dtype, 100 + 10 * call + r) for r in range(d)]
         tall = [_randn16(torch, (d * MRS_M, K), dtype, 200 + 10 * call + r) for r in range(d)]
         results.append((a, b, tall, coll.all_gather_matmul(a, b),
-                        coll.matmul_reduce_scatter(tall, b)))
+                        coll.matmul_reduce_scatter(tall, b, algorithm=mrs_algorithm)))
     torch.cuda.synchronize()
     for a, b, tall, gathered, scattered in results:
         whole = torch.cat(a).double()
@@ -414,7 +417,7 @@ def test_matmul_reduce_scatter_first_call_in_a_cuda_graph(gpu_team_factory):
     b = [torch.empty((K, NCOLS), device="cuda:0", dtype=dtype) for _ in range(d)]
     # Made (kernel loaded, workspace allocated) before the capture; its
     # first binding, which writes the table, is inside it.
-    coll._op("matmul_reduce_scatter", "bf16", MRS_M, K, NCOLS)
+    coll._op("matmul_reduce_scatter", "bf16", MRS_M, K, NCOLS, "auto")
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     side = torch.cuda.Stream()

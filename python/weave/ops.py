@@ -316,7 +316,7 @@ class Collectives:
                                                            handles))
         return out
 
-    def matmul_reduce_scatter(self, a, b, out=None):
+    def matmul_reduce_scatter(self, a, b, out=None, algorithm="auto"):
         """Rows ``[rank * m, (rank + 1) * m)`` of the sum over the team of
         ``a @ b`` (``a``: team size x m rows by k, ``b``: k x n; m a multiple
         of 128). Each member's partial product, rounded to the dtype, goes
@@ -326,7 +326,11 @@ class Collectives:
         one owner's chunk at a time and the copy engines move each chunk
         into its slot (weave::ops' algorithm "copy_engine", docs/OPS.md);
         a team of one runs the fused kernel. One bundle serves every m;
-        ``a`` is read where it is (no staging copy). f16 or bf16."""
+        ``a`` is read where it is (no staging copy). f16 or bf16.
+
+        ``algorithm``: "auto" (the op's rule above), "copy_engine" or
+        "owner_slots" (the fused kernel: every tile stored into its slot on
+        the owner by the SMs, then the owner's sum)."""
         a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
         rows, k = a0.shape
         n = b0.shape[1]
@@ -336,7 +340,8 @@ class Collectives:
                              f"into {self.team.size} shards")
         m = rows // self.team.size
         out = self._matmul_outputs(a, m, n) if out is None else out
-        self._run("matmul_reduce_scatter", _dtype_name(a0), m, (k, n), a, b, out)
+        self._run("matmul_reduce_scatter", _dtype_name(a0), m, (k, n, algorithm),
+                  a, b, out)
         return out
 
 
@@ -451,11 +456,13 @@ def _register_custom_ops():
         return a.new_empty((size * a.shape[0], b.shape[1]))
 
     @torch.library.custom_op("weave::matmul_reduce_scatter", mutates_args=())
-    def matmul_reduce_scatter(a: torch.Tensor, b: torch.Tensor, group: str) -> torch.Tensor:
-        return _group(group).matmul_reduce_scatter(a.contiguous(), b.contiguous())
+    def matmul_reduce_scatter(a: torch.Tensor, b: torch.Tensor, group: str,
+                              algorithm: str) -> torch.Tensor:
+        return _group(group).matmul_reduce_scatter(a.contiguous(), b.contiguous(),
+                                                   algorithm=algorithm)
 
     @matmul_reduce_scatter.register_fake
-    def _(a, b, group):
+    def _(a, b, group, algorithm):
         _check_matmul_shapes("matmul_reduce_scatter", tuple(a.shape), tuple(b.shape),
                              a.dtype, b.dtype)
         size = _group(group).team.size
@@ -488,7 +495,8 @@ def all_gather_matmul(a, b, group, algorithm="auto"):
     return _custom_op("all_gather_matmul")(a, b, group, algorithm)
 
 
-def matmul_reduce_scatter(a, b, group):
+def matmul_reduce_scatter(a, b, group, algorithm="auto"):
     """This member's rows of the sum over the group of ``a @ b``:
-    torch.ops.weave.matmul_reduce_scatter."""
-    return _custom_op("matmul_reduce_scatter")(a, b, group)
+    torch.ops.weave.matmul_reduce_scatter. ``algorithm``: "auto",
+    "copy_engine" or "owner_slots" (:meth:`Collectives.matmul_reduce_scatter`)."""
+    return _custom_op("matmul_reduce_scatter")(a, b, group, algorithm)

@@ -143,8 +143,10 @@ if [ "${1:-}" = "--stage" ]; then
   for t in bf16 f16; do
     fused_bundle "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
       --m-shard 128 --k 256 --n 320 || exit 1
-    fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
-      --m-shard 128 --k 256 --n 320 || exit 1
+    for a in copy_engine owner_slots; do
+      fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
+        --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
+    done
   done
   fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
     --m-shard 128 --k 256 --n 320 || exit 1
