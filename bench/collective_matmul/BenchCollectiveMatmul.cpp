@@ -3,7 +3,7 @@
 //   weave_bench_collective_matmul [--bundles DIR] [--m-shards 1024,...]
 //       [--dtype f16|bf16|all] [--devices D] [--iters N] [--warmup N]
 //       [--check-only] [--no-nccl] [--seed S] [--timeout SECONDS] [--no-gate]
-//       [--rounds R] [--near-wrap] [--ce-push]
+//       [--rounds R] [--near-wrap]
 //
 // One process drives D GPUs (default: every visible one; at least 2), or
 // with WEAVE_LOOPBACK_TEAM=D a loopback team of D members on the visible GPUs
@@ -40,18 +40,6 @@
 //          the kernel counts there which blocks of the previous device
 //          have finished reading `a`
 //
-// --ce-push (issue #32, an experiment): besides each bundle X.wbundle, its
-// PUSH = 2 variant X_cepush.wbundle (ring_variants.py cepush: the kernel
-// waits for ready[shard * 16] >= 1 and moves nothing), run with the copy
-// engines' push around it (CePush.h: per member a copy stream copies the
-// own rows into every peer's `a` and sets the peer's flag; the member's
-// stream resets its flags after the kernel). Checked like the kernel, with
-// `a`'s peer rows poisoned again before each check: one iteration, three
-// back to back, and three replays of a CUDA graph per member (not on a
-// loopback team whose members share a GPU: CePush.cpp). Timed in the
-// order ours, ce-push, ce-push, ours (then NCCL + cuBLAS and local cuBLAS;
-// each of the two pooled), so that drifting clocks fall on both alike.
-//
 // Exit status: 0 when every result was correct (or "SKIP:" without 2 GPUs),
 // 1 when a result was wrong or a run failed, 2 on a usage or bundle error.
 //
@@ -70,8 +58,6 @@
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Kernel.h"
 #include "weave/runtime/KernelArgs.h"
-
-#include "CePush.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -101,8 +87,6 @@ struct Options : CommonOptions {
   /// launch's ready targets wrap to 0, the next one's done target too, and
   /// the launch count needs more than 32 bits.
   bool nearWrap = false;
-  /// Also check and time each bundle's _cepush variant (CePush.h).
-  bool cePush = false;
 };
 
 struct Case {
@@ -113,11 +97,8 @@ struct Case {
   int64_t k = 0, n = 0; ///< from the manifest
   uint32_t semaphores = 0;
   bool dynamicRows = false; ///< an _mdyn bundle run at this m
-  bool hasEpoch = false; ///< the kernel counts its launches (`launches`)
-  bool hasDone = false;  ///< ... and a `done` semaphore after it
-  /// --ce-push: the PUSH = 2 variant (path's X_cepush.wbundle).
-  std::string cePath;
-  Bundle ceBundle;
+  bool hasEpoch = false;    ///< the kernel counts its launches (`launches`)
+  bool hasDone = false;     ///< ... and a `done` semaphore after it
 };
 
 struct Result {
@@ -125,11 +106,8 @@ struct Result {
   std::string status = "not run";
   double worstRel = 0, worstAbs = 0;
   int gatheredDevices = -1; ///< devices whose `a` holds every shard after
-  TimingResult ours, nccl, local, ce;
-  bool timedOurs = false, timedNccl = false, timedLocal = false,
-       timedCe = false;
-  /// --ce-push: "ok" / "WRONG" / "ERROR" of its checks, "-" without.
-  std::string ceStatus = "-";
+  TimingResult ours, nccl, local;
+  bool timedOurs = false, timedNccl = false, timedLocal = false;
   bool ncclGatherOk = true;
   /// The variant a dynamic bundle launched at this m_shard (its name says
   /// the range and the column tile), empty without variants.
@@ -143,7 +121,7 @@ void usage(FILE *out) {
       "       [--devices D] [--iters N] [--warmup N] [--check-only] "
       "[--no-nccl]\n"
       "       [--seed S] [--timeout SECONDS] [--no-gate] [--rounds R]\n"
-      "       [--near-wrap] [--ce-push]\n"
+      "       [--near-wrap]\n"
       "Runs DIR/all_gather_matmul_<dtype>_d<D>_m<M_SHARD>.wbundle (default "
       "DIR: %s)\non D GPUs in one process, checks it against cuBLAS and "
       "times it against\nNCCL all-gather + cuBLAS%s and a local cuBLAS "
@@ -176,8 +154,6 @@ Options parseOptions(int argc, char **argv) {
       o.nccl = false;
     } else if (key == "--near-wrap") {
       o.nearWrap = true;
-    } else if (key == "--ce-push") {
-      o.cePush = true;
     } else {
       return false;
     }
@@ -294,9 +270,9 @@ Status loadCase(Case &c) {
       const ParamInfo *ready,
       contractParam(*kernel, 3, "ready", abi::ParamKind::Semaphore, "", -1));
   if (c.hasEpoch) {
-    WEAVE_ASSIGN_OR_RETURN(
-        const ParamInfo *launches,
-        contractParam(*kernel, 4, "launches", abi::ParamKind::Buffer, "i64", -1));
+    WEAVE_ASSIGN_OR_RETURN(const ParamInfo *launches,
+                           contractParam(*kernel, 4, "launches",
+                                         abi::ParamKind::Buffer, "i64", -1));
     if (launches->shape != std::vector<int64_t>{1})
       return Error(ErrorCode::InvalidBundle,
                    "parameter 'launches' must be one i64 counter");
@@ -316,8 +292,8 @@ Status loadCase(Case &c) {
   c.semaphores = ready->semaphoreCount;
   // A dynamic row count ('?') takes D*m_shard rows at launch.
   int64_t rows = c.dynamicRows ? abi::kDynamicDim : c.d * c.m;
-  if (p.a->shape[0] != rows || p.b->shape[0] != c.k ||
-      p.c->shape[0] != rows || p.c->shape[1] != c.n)
+  if (p.a->shape[0] != rows || p.b->shape[0] != c.k || p.c->shape[0] != rows ||
+      p.c->shape[1] != c.n)
     return Error(ErrorCode::InvalidBundle,
                  "shapes a " + shapeText(p.a->shape) + ", b " +
                      shapeText(p.b->shape) + ", c " + shapeText(p.c->shape) +
@@ -333,30 +309,6 @@ Status loadCase(Case &c) {
   return ok();
 }
 
-/// --ce-push: reads X_cepush.wbundle beside the case's X.wbundle and checks
-/// that it is the same kernel contract and shape.
-Status loadCeCase(Case &c) {
-  const std::string suffix = ".wbundle";
-  Case ce;
-  ce.dtype = c.dtype;
-  ce.d = c.d;
-  ce.m = c.m;
-  ce.dynamicRows = c.dynamicRows;
-  ce.path =
-      c.path.substr(0, c.path.size() - suffix.size()) + "_cepush" + suffix;
-  WEAVE_TRY(loadCase(ce));
-  if (ce.k != c.k || ce.n != c.n || ce.semaphores != c.semaphores ||
-      ce.hasEpoch != c.hasEpoch || ce.hasDone != c.hasDone)
-    return Error(ErrorCode::InvalidBundle,
-                 ce.path +
-                     " (--ce-push) is not the same kernel contract and "
-                     "shape as " +
-                     c.path);
-  c.cePath = ce.path;
-  c.ceBundle = std::move(ce.bundle);
-  return ok();
-}
-
 uint64_t seedFor(const Options &o, const Case &c, uint64_t rank,
                  uint64_t tensor) {
   uint64_t h = o.seed * 0x100000001b3ull;
@@ -365,7 +317,6 @@ uint64_t seedFor(const Options &o, const Case &c, uint64_t rank,
     h = (h ^ v) * 0x100000001b3ull;
   return h;
 }
-
 
 /// Everything shared by the cases: the team (in-process over D GPUs), its
 /// heap (sized for every case), streams, cuBLAS handles and NCCL.
@@ -380,10 +331,9 @@ struct Context {
 Result runCase(const Options &o, const Case &c, Context &ctx) {
   Result r;
   r.c = &c;
-  std::string label = "m_shard " + std::to_string(c.m) +
-                      (c.dynamicRows ? " (dynamic)" : "") + " " +
-                      dtypeName(c.dtype) + " on " + std::to_string(c.d) +
-                      " GPUs";
+  std::string label =
+      "m_shard " + std::to_string(c.m) + (c.dynamicRows ? " (dynamic)" : "") +
+      " " + dtypeName(c.dtype) + " on " + std::to_string(c.d) + " GPUs";
   auto fail = [&](const Error &e) {
     if (e.code() == ErrorCode::Timeout)
       abandon(kProgram, label + ": " + e.toString());
@@ -449,27 +399,22 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // Poison a (every row), c and the reference; put each shard in its rows of
   // the local `a`; zero the semaphores once; gather A for the reference
   // with peer copies.
-  // Device i (current): every row of its `a` and its c poisoned, then its
-  // own shard put back into its rows of `a`.
-  auto poisonInputs = [&](size_t i) -> Status {
-    CUdeviceptr localA = heap.localPointer(*a, i);
-    WEAVE_TRY(
-        checkDriver(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
-                    "poisoning a"));
-    WEAVE_TRY(checkDriver(
-        cuMemsetD16Async(out->pointer(i), kPoison16, rows * c.n, streams[i]),
-        "poisoning c"));
-    return checkDriver(cuMemcpyDtoDAsync(localA + team.rankOf(i) * shardBytes,
-                                         shard->pointer(i), shardBytes,
-                                         streams[i]),
-                       "copying the shard into a");
-  };
   for (size_t i = 0; i < devices; ++i) {
     TRY(team.device(i).makeCurrent());
-    TRY(poisonInputs(i));
+    CUdeviceptr localA = heap.localPointer(*a, i);
+    uint32_t rank = team.rankOf(i);
+    TRY(checkDriver(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
+                    "poisoning a"));
+    TRY(checkDriver(
+        cuMemsetD16Async(out->pointer(i), kPoison16, rows * c.n, streams[i]),
+        "poisoning c"));
     TRY(checkDriver(
         cuMemsetD16Async(ref->pointer(i), kPoison16, rows * c.n, streams[i]),
         "poisoning the reference"));
+    TRY(checkDriver(cuMemcpyDtoDAsync(localA + rank * shardBytes,
+                                      shard->pointer(i), shardBytes,
+                                      streams[i]),
+                    "copying the shard into a"));
     TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*ready, i), 0,
                                      c.semaphores, streams[i]),
                     "zeroing the semaphores"));
@@ -527,12 +472,12 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   Tolerance tolerance = defaultTolerance(c.dtype);
   std::vector<uint16_t> hostOut(rows * c.n), hostRef(rows * c.n),
       hostA(rows * c.k);
-  // Device i's c against the reference (`what` names the run in a
-  // message).
-  auto checkDevice = [&](size_t i, const std::string &what) -> Expected<bool> {
+  bool correct = true;
+  r.gatheredDevices = 0;
+  for (size_t i = 0; i < devices; ++i) {
     uint32_t rank = team.rankOf(i);
-    WEAVE_TRY(out->download(i, hostOut.data()));
-    WEAVE_TRY(ref->download(i, hostRef.data()));
+    TRY(out->download(i, hostOut.data()));
+    TRY(ref->download(i, hostRef.data()));
     Comparison cmp = compare(c.dtype, hostOut.data(), hostRef.data(),
                              hostOut.size(), tolerance);
     auto shardAt = [&](int64_t row, int64_t col) {
@@ -554,23 +499,15 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     if (!ok) {
       size_t w = cmp.worstIndex;
       std::fprintf(stderr,
-                   "%s: %s%s: rank %u: %s; worst at [%zu, %zu] (row of rank "
+                   "%s: %s: rank %u: %s; worst at [%zu, %zu] (row of rank "
                    "%zu's shard): ours %g, cuBLAS %g; samples vs float64: "
                    "%d/%d ours, %d/%d cuBLAS past the bound\n",
-                   kProgram, label.c_str(), what.c_str(), rank,
-                   cmp.summary().c_str(), w / c.n, w % c.n, (w / c.n) / c.m,
-                   cmp.worstOurs, cmp.worstRef, samples.badOurs,
-                   samples.samples, samples.badRef, samples.samples);
+                   kProgram, label.c_str(), rank, cmp.summary().c_str(),
+                   w / c.n, w % c.n, (w / c.n) / c.m, cmp.worstOurs,
+                   cmp.worstRef, samples.badOurs, samples.samples,
+                   samples.badRef, samples.samples);
     }
-    return ok;
-  };
-  bool correct = true;
-  r.gatheredDevices = 0;
-  for (size_t i = 0; i < devices; ++i) {
-    Expected<bool> ok = checkDevice(i, "");
-    if (!ok)
-      return fail(ok.error());
-    correct = correct && *ok;
+    correct = correct && ok;
     // Gathered in place? (Informational: a kernel may read peers' shards
     // without storing them.)
     TRY(team.device(i).makeCurrent());
@@ -584,128 +521,6 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     r.gatheredDevices += all;
   }
   r.status = correct ? "ok" : "WRONG";
-
-  // --ce-push: the PUSH = 2 kernel with the copy engines' push around it,
-  // on its own flags (its ready and busy go back to 0 after every
-  // iteration; the kernel's own counters above only grow). Checked after
-  // one iteration, three back to back and three graph replays, each time
-  // from `a` with every peer's rows poisoned again and a poisoned c.
-  std::vector<LocalBuffers> ceKeep;
-  std::optional<Kernel> ceKernel;
-  std::unique_ptr<agm::CePush> ce;
-  if (o.cePush) {
-    auto ceFail = [&](const Error &e) {
-      if (e.code() == ErrorCode::Timeout)
-        abandon(kProgram, label + " (--ce-push): " + e.toString());
-      r.ceStatus = "ERROR";
-      std::fprintf(stderr, "%s: %s (--ce-push): error: %s\n", kProgram,
-                   label.c_str(), e.toString().c_str());
-    };
-    Status set = [&]() -> Status {
-      WEAVE_ASSIGN_OR_RETURN(
-          Kernel k,
-          examples::loadKernel(team, c.ceBundle, "all_gather_matmul"));
-      ceKernel.emplace(std::move(k));
-      WEAVE_ASSIGN_OR_RETURN(SemaphoreArray ceReady,
-                             heap.allocateSemaphores(c.semaphores));
-      WEAVE_ASSIGN_OR_RETURN(SemaphoreArray busy,
-                             heap.allocateSemaphores(uint32_t(c.d)));
-      WEAVE_ASSIGN_OR_RETURN(SemaphoreArray ceDone, heap.allocateSemaphores(1));
-      WEAVE_ASSIGN_OR_RETURN(LocalBuffers ceLaunches,
-                             LocalBuffers::create(team, "i64", {1}));
-      for (size_t i = 0; i < devices; ++i) {
-        WEAVE_TRY(team.device(i).makeCurrent());
-        WEAVE_TRY(checkDriver(cuMemsetD32Async(heap.localPointer(ceReady, i), 0,
-                                               c.semaphores, streams[i]),
-                              "zeroing the --ce-push flags"));
-        WEAVE_TRY(checkDriver(cuMemsetD32Async(heap.localPointer(busy, i), 0,
-                                               uint32_t(c.d), streams[i]),
-                              "zeroing the --ce-push flags"));
-        WEAVE_TRY(checkDriver(
-            cuMemsetD32Async(heap.localPointer(ceDone, i), 0, 1, streams[i]),
-            "zeroing the --ce-push flags"));
-        WEAVE_TRY(checkDriver(
-            cuMemsetD32Async(ceLaunches.pointer(i), 0, 2, streams[i]),
-            "zeroing the --ce-push launch count"));
-      }
-      WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
-      std::vector<KernelArg> args = {*a, b->args(), out->args(), ceReady};
-      if (c.hasEpoch)
-        args.push_back(ceLaunches.args());
-      if (c.hasDone)
-        args.push_back(ceDone);
-      WEAVE_ASSIGN_OR_RETURN(
-          ce, agm::CePush::create(team, heap, ctx.timed, *ceKernel, args, *a,
-                                  ceReady, busy, shardBytes));
-      // (The launch count's buffer must outlive the bound arguments: kept
-      // with the case's other buffers.)
-      ceKeep.push_back(std::move(ceLaunches));
-      return ok();
-    }();
-    // Poisons `a` (then puts the own shard back) and c on every device.
-    auto poison = [&]() -> Status {
-      for (size_t i = 0; i < devices; ++i) {
-        WEAVE_TRY(team.device(i).makeCurrent());
-        WEAVE_TRY(poisonInputs(i));
-      }
-      return waitStreams(ctx.timed, o.timing.timeoutSeconds);
-    };
-    std::optional<examples::TeamGraphs> graphs;
-    struct Run {
-      const char *what;
-      int times;
-      bool graph;
-    };
-    // Graph replays of a loopback team (members sharing a GPU) are not
-    // covered by CePush.cpp's argument against deadlock: not run there.
-    bool sharedGpu = true;
-    for (size_t i = 1; i < devices; ++i)
-      sharedGpu =
-          sharedGpu && team.device(i).ordinal() == team.device(0).ordinal();
-    bool ceCorrect = true;
-    for (Run run : {Run{" (--ce-push, one iteration)", 1, false},
-                    Run{" (--ce-push, 3 back to back)", 3, false},
-                    Run{" (--ce-push, 3 graph replays)", 3, true}}) {
-      if (!set)
-        break;
-      if (run.graph && sharedGpu) {
-        std::fprintf(stderr,
-                     "%s: %s (--ce-push): no graph replays on a loopback "
-                     "team (CePush.cpp)\n",
-                     kProgram, label.c_str());
-        continue;
-      }
-      set = [&]() -> Status {
-        if (run.graph && !graphs) {
-          WEAVE_ASSIGN_OR_RETURN(
-              examples::TeamGraphs captured,
-              examples::TeamGraphs::capture(team, ctx.session.streams,
-                                            [&] { return ce->enqueue(); }));
-          graphs.emplace(std::move(captured));
-        }
-        WEAVE_TRY(poison());
-        for (int n = 0; n < run.times; ++n)
-          WEAVE_TRY(run.graph ? graphs->launch(ctx.session.streams)
-                              : ce->enqueue());
-        WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
-        for (size_t i = 0; i < devices; ++i) {
-          WEAVE_ASSIGN_OR_RETURN(bool good, checkDevice(i, run.what));
-          ceCorrect = ceCorrect && good;
-        }
-        return ok();
-      }();
-    }
-    if (!set) {
-      ceFail(set.error());
-      ce.reset();
-    } else {
-      r.ceStatus = ceCorrect ? "ok" : "WRONG";
-    }
-    // The kernel's own rows are back in every `a` (the timings below do
-    // not check, but the op's kernel reads them).
-    if (Status s = poison(); !s)
-      return fail(s.error());
-  }
   if (o.checkOnly)
     return r;
 
@@ -714,22 +529,10 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // iterations: the launches go back to back on each device's stream,
   // nothing resets them.
   std::vector<std::function<Expected<TimingResult>()>> timers;
-  auto timeOurs = [&]() {
-    return timeIterations(ctx.timed, [&](int) { return launch(); }, o.timing);
-  };
-  timers.push_back(timeOurs);
-  // --ce-push: ours, ce, ce, ours (each pair pooled below).
-  bool timingCe = ce != nullptr && r.ceStatus == "ok";
-  if (timingCe) {
-    auto timeCe = [&]() {
-      return timeIterations(
-          ctx.timed, [&](int) { return ce->enqueue(); }, o.timing);
-    };
-    timers.push_back(timeCe);
-    timers.push_back(timeCe);
-    timers.push_back(timeOurs);
-  }
-  size_t ncclTimer = timers.size();
+  timers.push_back([&]() {
+    return timeIterations(
+        ctx.timed, [&](int) { return launch(); }, o.timing);
+  });
 
 #if WEAVE_BENCH_HAVE_NCCL
   std::optional<LocalBuffers> ncclA;
@@ -762,8 +565,7 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   }
 #endif
 
-  // Local cuBLAS comes last, after the NCCL baseline (if any: timer
-  // ncclTimer).
+  // Local cuBLAS comes last, so that the NCCL baseline (if any) is timer 1.
   timers.push_back([&]() {
     return timeIterations(
         {ctx.timed.front()},
@@ -775,23 +577,17 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
         o.timing);
   });
 
-  Expected<std::vector<TimingResult>> timings =
-      timeInRounds(o.rounds, timers);
+  Expected<std::vector<TimingResult>> timings = timeInRounds(o.rounds, timers);
   if (!timings)
     return fail(timings.error());
   r.ours = timings->front();
   r.timedOurs = true;
-  if (timingCe) {
-    r.ours = pool({(*timings)[0], (*timings)[3]});
-    r.ce = pool({(*timings)[1], (*timings)[2]});
-    r.timedCe = true;
-  }
   r.local = timings->back();
   r.timedLocal = true;
 
 #if WEAVE_BENCH_HAVE_NCCL
   if (ncclA) {
-    r.nccl = (*timings)[ncclTimer];
+    r.nccl = (*timings)[1];
     r.timedNccl = true;
     // The baseline must have gathered the same A.
     std::vector<uint16_t> viaNccl(rows * c.k);
@@ -833,8 +629,6 @@ int main(int argc, char **argv) {
   // Every bundle is checked against the contract before any GPU work, so
   // a bad one is reported on a machine without GPUs too.
   if (checkCases(kProgram, found, loadCase))
-    return 2;
-  if (o.cePush && checkCases(kProgram, found, loadCeCase))
     return 2;
 
   // A loopback team (WEAVE_LOOPBACK_TEAM=D) runs its D members on the
@@ -897,9 +691,6 @@ int main(int argc, char **argv) {
   for (const Case &c : cases) {
     heapBytes += roundUp(static_cast<size_t>(c.d * c.m * c.k) * 2, 1 << 20);
     padBytes += roundUp(c.semaphores * 4u, 256);
-    // --ce-push: its own ready, busy and done.
-    if (o.cePush)
-      padBytes += roundUp(c.semaphores * 4u, 256) + 2 * 256;
   }
 
   examples::TeamRequest request;
@@ -942,29 +733,15 @@ int main(int argc, char **argv) {
   std::vector<Result> results;
   for (const Case &c : cases) {
     std::fprintf(stderr, "%s: m_shard %lld%s %s on %d GPUs ...\n", kProgram,
-                 static_cast<long long>(c.m),
-                 c.dynamicRows ? " (dynamic)" : "", dtypeName(c.dtype), d);
+                 static_cast<long long>(c.m), c.dynamicRows ? " (dynamic)" : "",
+                 dtypeName(c.dtype), d);
     results.push_back(runCase(o, c, ctx));
   }
 
-  std::vector<std::string> header = {"m_shard",
-                                     "D",
-                                     "dtype",
-                                     "M=D*m_shard",
-                                     "ours ms",
-                                     "NCCL+cuBLAS ms",
-                                     "local cuBLAS ms",
-                                     "speed-up vs NCCL+cuBLAS",
-                                     "ours/local",
-                                     "ours TFLOP/s/GPU",
-                                     "rel err (worst GPU)",
-                                     "a gathered",
-                                     "check"};
-  if (o.cePush)
-    for (const char *h :
-         {"ce-push ms", "ce-push/local", "ce-push/ours", "ce-push check"})
-      header.push_back(h);
-  Table table(header);
+  Table table({"m_shard", "D", "dtype", "M=D*m_shard", "ours ms",
+               "NCCL+cuBLAS ms", "local cuBLAS ms", "speed-up vs NCCL+cuBLAS",
+               "ours/local", "ours TFLOP/s/GPU", "rel err (worst GPU)",
+               "a gathered", "check"});
   int wrong = 0;
   bool gated = true;
   for (const Result &r : results) {
@@ -974,43 +751,28 @@ int main(int argc, char **argv) {
             (!r.timedNccl || r.nccl.gated) && (!r.timedLocal || r.local.gated);
     double flop = 2.0 * c.d * c.m * c.n * c.k;
     bool checked = r.status == "ok" || r.status == "WRONG";
-    std::vector<std::string> row = {
-        std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : "") +
-            (r.variant.empty() ? "" : " [" + r.variant + "]"),
-        std::to_string(c.d),
-        dtypeName(c.dtype),
-        std::to_string(c.d * c.m),
-        r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",
-        r.timedNccl ? formatMs(r.nccl.medianMs, 4) +
-                          (r.ncclGatherOk ? "" : " (wrong gather!)")
-                    : "-",
-        r.timedLocal ? formatMs(r.local.medianMs, 4) : "-",
-        r.timedOurs && r.timedNccl
-            ? strprintf("%.3f", r.nccl.medianMs / r.ours.medianMs)
-            : "-",
-        r.timedOurs && r.timedLocal
-            ? strprintf("%.3f", r.ours.medianMs / r.local.medianMs)
-            : "-",
-        r.timedOurs ? strprintf("%.1f", flop / (r.ours.medianMs * 1e-3) / 1e12)
-                    : "-",
-        checked ? strprintf("%.2e", r.worstRel) : "-",
-        r.gatheredDevices >= 0
-            ? std::to_string(r.gatheredDevices) + "/" + std::to_string(c.d)
-            : "-",
-        r.status};
-    if (o.cePush) {
-      wrong += r.status == "ok" && r.ceStatus != "ok"; // a case once
-      gated = gated && (!r.timedCe || r.ce.gated);
-      row.push_back(r.timedCe ? formatMs(r.ce.medianMs, 4) : "-");
-      row.push_back(r.timedCe && r.timedLocal
-                        ? strprintf("%.3f", r.ce.medianMs / r.local.medianMs)
-                        : "-");
-      row.push_back(r.timedCe && r.timedOurs
-                        ? strprintf("%.3f", r.ce.medianMs / r.ours.medianMs)
-                        : "-");
-      row.push_back(r.ceStatus);
-    }
-    table.addRow(row);
+    table.addRow(
+        {std::to_string(c.m) + (c.dynamicRows ? " (dyn)" : "") +
+             (r.variant.empty() ? "" : " [" + r.variant + "]"),
+         std::to_string(c.d), dtypeName(c.dtype), std::to_string(c.d * c.m),
+         r.timedOurs ? formatMs(r.ours.medianMs, 4) : "-",
+         r.timedNccl ? formatMs(r.nccl.medianMs, 4) +
+                           (r.ncclGatherOk ? "" : " (wrong gather!)")
+                     : "-",
+         r.timedLocal ? formatMs(r.local.medianMs, 4) : "-",
+         r.timedOurs && r.timedNccl
+             ? strprintf("%.3f", r.nccl.medianMs / r.ours.medianMs)
+             : "-",
+         r.timedOurs && r.timedLocal
+             ? strprintf("%.3f", r.ours.medianMs / r.local.medianMs)
+             : "-",
+         r.timedOurs ? strprintf("%.1f", flop / (r.ours.medianMs * 1e-3) / 1e12)
+                     : "-",
+         checked ? strprintf("%.2e", r.worstRel) : "-",
+         r.gatheredDevices >= 0
+             ? std::to_string(r.gatheredDevices) + "/" + std::to_string(c.d)
+             : "-",
+         r.status});
   }
   std::printf("\nweave all_gather_matmul vs NCCL all-gather + cuBLAS, %d x %s, "
               "one process; K=%lld, n_shard=%lld; %s\n",

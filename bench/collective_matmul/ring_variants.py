@@ -38,11 +38,6 @@ rows or races ON PURPOSE: its numbers are timings, never results.
   pushall   push by every block (the template's push leaves it to the
             blocks whose first tile is not an own one): a correct kernel
             (also on the op's instance).
-  cepush    PUSH 2, no k rotation: the copy engines bring the shards (the
-            kernel waits until ready[shard * 16] >= 1 and puts, forwards
-            and signals nothing); correct only with the host's copies
-            around it (weave_bench_collective_matmul --ce-push). Works on
-            the op's instance (every variant's kernel).
   krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
@@ -174,10 +169,6 @@ def push_all(text):
     return text.replace(*FIRST_PUSHER)
 
 
-def ce_push(text):
-    return no_k_rotation(set_push(text, 2))
-
-
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -192,7 +183,6 @@ VARIANTS = {
     "push": push,
     "ring": lambda t: set_push(t, 0),
     "pushall": push_all,
-    "cepush": ce_push,
 }
 
 

@@ -62,19 +62,6 @@
 // signal the shard's first counter there; done goes to every peer (see the
 // kernel below).
 //
-// With PUSH = 2 (an experiment of the bench, `weave_bench_collective_matmul
-// --ce-push`; no op chooses it) the copy engines bring the shards: the
-// kernel puts nothing, forwards nothing and signals no done, and a peer's
-// tile waits until ready[shard * 16] >= 1 (a constant target, no epoch).
-// Everything else is outside the kernel, on the host's streams: each
-// member's copy stream copies its own rows into every peer's `a`
-// (cuMemcpyAsync) and sets ready[me * 16] = 1 there once they have landed;
-// after the kernel the member's stream sets its ready words back to 0 and
-// frees the peers' busy flags (bench/collective_matmul/CePush.h states the
-// protocol). The protocol checker (weavec --check-protocol) cannot model
-// copy engines: it sees waits that no kernel signals and reports them;
-// check this mode on GPUs (the bench checks its results) instead.
-//
 // The output tile is 128 x 256 (4 stages): the row tile is the
 // ring's unit (128 rows forwarded and counted), the column tile is chosen
 // per shape (ops/lib/Instances.cpp, allGatherMatmulTileN), 128 where whole
@@ -223,15 +210,7 @@ gpu.module @all_gather_matmul {
     // push by half the blocks took longer than the own tiles' head start).
     %push = arith.constant 0 : index
     %pushing = arith.cmpi ne, %push, %c0 : index
-    // PUSH = 2: the copy engines push (see the top); the SMs neither push
-    // nor signal done, and the waits have a constant target. All three
-    // fold to constants.
     %true = arith.constant true
-    %c2 = arith.constant 2 : index
-    %sm_push = arith.cmpi eq, %push, %c1 : index
-    %copy_engines = arith.cmpi eq, %push, %c2 : index
-    %ring_mode = arith.cmpi eq, %push, %c0 : index
-    %counted = arith.xori %copy_engines, %true : i1
     %n_minus_1_32 = arith.index_cast %n_minus_1 : index to i32
     %peers_done = arith.muli %reads_done, %n_minus_1_32 : i32
     // Pushers: blocks [first_pusher, blocks).
@@ -242,7 +221,7 @@ gpu.module @all_gather_matmul {
     %pushers_i32 = arith.index_cast %pushers : index to i32
     %bid = gpu.block_id x
     %pusher = arith.cmpi uge, %bid, %first_pusher : index
-    %pushes = arith.andi %sm_push, %pusher : i1
+    %pushes = arith.andi %pushing, %pusher : i1
     scf.if %pushes {
       %share = arith.subi %bid, %first_pusher : index
       %pushers_m1 = arith.subi %pushers, %c1 : index
@@ -295,19 +274,7 @@ gpu.module @all_gather_matmul {
       %own_offset = arith.subi %m32, %own_first_32 : i32
       %remote = arith.cmpi uge, %own_offset, %tps : i32
       %wait = arith.andi %remote, %first_k : i1
-      // PUSH = 2: the shard's first counter, set to 1 by the owner's copy
-      // stream once its rows have landed, and back to 0 by this member's
-      // stream after the kernel (no epoch: the host resets it).
-      %ce_wait = arith.andi %wait, %copy_engines : i1
-      scf.if %ce_wait {
-        %ce_shard = arith.divui %m32, %tps : i32
-        %ce_counter_32 = arith.muli %ce_shard, %chunks_32 : i32
-        %ce_counter = arith.index_cast %ce_counter_32 : i32 to index
-        weave.semaphore_wait %ready[%ce_counter], %one cmp(ge)
-            : !weave.semaphore<32>
-      }
-      %counted_wait = arith.andi %wait, %counted : i1
-      scf.if %counted_wait {
+      scf.if %wait {
         // The row tile's chunk: its rows [lo, hi) of the shard arrive in
         // (hi - lo) * parts_per_tile parts per launch.
         %shard = arith.divui %m32, %tps : i32
@@ -436,15 +403,13 @@ gpu.module @all_gather_matmul {
       }
     }
         after_loads {
-      // (PUSH = 2: no done; the host orders the copies.)
-      scf.if %sm_push {
+      scf.if %pushing {
         scf.for %i = %c1 to %n step %c1 {
           %peer_sum = arith.addi %me, %i : index
           %peer = arith.remui %peer_sum, %n : index
           weave.semaphore_signal %done, %one on %peer : !weave.semaphore
         }
-      }
-      scf.if %ring_mode {
+      } else {
         weave.semaphore_signal %done, %one on %writer : !weave.semaphore
       }
     }

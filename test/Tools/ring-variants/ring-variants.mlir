@@ -6,15 +6,14 @@
 // RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v krot8
-// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot push ring pushall cepush krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot push ring pushall krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
 //
-// The kernel itself: four waits (the push's wait for its peers' done
-// too, and the copy engines' constant one), two remote stores (evict-first at D = 2, plain above) and a remote
+// The kernel itself: three waits (the push's wait for its peers' done
+// too), two remote stores (evict-first at D = 2, plain above) and a remote
 // signal, the read wait, the callback, the rotation.
 // RUN: grep -c -e 'weave.semaphore_wait' -e 'on %%prev' -e 'read_only' -e 'callback {' -e 'rotate_m(' %t.mlir | FileCheck %s --check-prefix=FULL
-// FULL: 10
-// RUN: grep -c 'weave.semaphore_wait' %t.v_nowait.mlir | FileCheck %s --check-prefix=FOUR
-// FOUR: 4
+// FULL: 9
+// RUN: grep -c 'weave.semaphore_wait' %t.v_nowait.mlir | FileCheck %s --check-prefix=THREE
 // RUN: grep -c 'arith.constant false' %t.v_nowait.mlir | FileCheck %s --check-prefix=TWO
 // TWO: 2
 // RUN: grep -c 'arith.constant false' %t.v_noready.mlir | FileCheck %s --check-prefix=ONE
@@ -44,8 +43,6 @@
 // RUN: not grep '%%first_pusher = arith.select' %t.v_pushall.mlir
 // RUN: grep -c -e '%%push = arith.constant 0 : index' -e '%%rot = arith.constant 0 : index' -e 'k_rotation = 0 : i64' %t.w_ring.mlir | FileCheck %s --check-prefix=THREE
 // RUN: grep -c -e '%%push = arith.constant 0 : index' -e '%%rot = arith.constant 8 : index' -e 'k_rotation = 8 : i64' %t.w_krot8.mlir | FileCheck %s --check-prefix=THREE
-// cepush: PUSH 2 without the rotation (the copy engines push).
-// RUN: grep -c -e '%%push = arith.constant 2 : index' -e '%%rot = arith.constant 0 : index' -e 'k_rotation = 0 : i64' %t.v_cepush.mlir | FileCheck %s --check-prefix=THREE
 //
 // RUN: grep -v 'read_only' %t.mlir > %t.changed.mlir
 // RUN: not python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.changed.mlir %t.c noread 2>&1 | FileCheck %s --check-prefix=CHANGED
