@@ -29,6 +29,33 @@ std::string tensorMismatch(const TensorRef &t, const std::string &dtype,
   return "";
 }
 
+std::string
+roleTensorsMismatch(const std::vector<std::vector<TensorRef>> &tensors,
+                    const std::vector<RoleExpectation> &roles, size_t firstRole,
+                    size_t locals, const std::string &dtype,
+                    uint64_t alignment) {
+  for (size_t r = firstRole; r < roles.size() && r < tensors.size(); ++r) {
+    const RoleExpectation &role = roles[r];
+    if (tensors[r].size() != locals)
+      return "'" + role.name + "': expected one tensor per local member (" +
+             std::to_string(locals) + "), got " +
+             std::to_string(tensors[r].size());
+    for (size_t i = 0; i < locals; ++i) {
+      const TensorRef &t = tensors[r][i];
+      std::string where =
+          "'" + role.name + "' of local member " + std::to_string(i) + ": ";
+      std::string wrong =
+          tensorMismatch(t, dtype, role.elements, role.createdFor);
+      if (!wrong.empty())
+        return where + wrong;
+      if (t.data % alignment != 0)
+        return where + "the address must be " + std::to_string(alignment) +
+               "-byte aligned";
+    }
+  }
+  return "";
+}
+
 Expected<std::vector<ParamInfo>> resolveParamShapes(const KernelInfo &kernel,
                                                     const ParamShapes &shapes) {
   auto fail = [&](const std::string &what) {
@@ -39,8 +66,9 @@ Expected<std::vector<ParamInfo>> resolveParamShapes(const KernelInfo &kernel,
   std::vector<ParamInfo> params(kernel.params.begin(),
                                 kernel.params.begin() + users);
   for (const auto &[name, shape] : shapes) {
-    auto param = std::find_if(params.begin(), params.end(),
-                              [&](const ParamInfo &p) { return p.name == name; });
+    auto param =
+        std::find_if(params.begin(), params.end(),
+                     [&](const ParamInfo &p) { return p.name == name; });
     if (param == params.end() || !param->hasDynamicDims())
       return fail("the op gives a shape for '" + name +
                   "', which is not a parameter with dynamic dimensions");
@@ -79,9 +107,9 @@ planBindings(const KernelInfo &kernel, const std::string &templateName,
   std::vector<bool> bound(roles.size(), false);
   for (size_t p = 0; p < users; ++p) {
     const ParamInfo &param = kernel.params[p];
-    auto role = std::find_if(roles.begin(), roles.end(), [&](const RoleSpec &r) {
-      return r.param == param.name;
-    });
+    auto role =
+        std::find_if(roles.begin(), roles.end(),
+                     [&](const RoleSpec &r) { return r.param == param.name; });
     if (role != roles.end()) {
       size_t r = role - roles.begin();
       bool tensor = param.kind == abi::ParamKind::Buffer ||

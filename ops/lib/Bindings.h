@@ -65,6 +65,26 @@ std::string shapeText(const std::vector<int64_t> &shape);
 std::string tensorMismatch(const TensorRef &t, const std::string &dtype,
                            int64_t expected, const std::string &createdFor);
 
+/// One tensor role of a call as an op expects it: its name, the elements
+/// each member's tensor holds and the shape the op was created for (the
+/// text tensorMismatch quotes).
+struct RoleExpectation {
+  std::string name;
+  int64_t elements = 0;
+  std::string createdFor;
+};
+
+/// What is wrong with a call's tensors (one list per role, one tensor per
+/// local member) for `roles`, from role `firstRole` on, empty when
+/// nothing: a list that is not one tensor per local member, a
+/// tensorMismatch, an address not a multiple of `alignment` bytes. The
+/// text names the role and the local member.
+std::string
+roleTensorsMismatch(const std::vector<std::vector<TensorRef>> &tensors,
+                    const std::vector<RoleExpectation> &roles, size_t firstRole,
+                    size_t locals, const std::string &dtype,
+                    uint64_t alignment);
+
 /// The shapes a fused matmul op gives its kernel's dynamic parameters (its
 /// OpSpec::matmulParamShapes: all-gather matmul: `a` and `c` of team size x
 /// mShard rows; matmul reduce-scatter: `a`, `c`, one row tile of `partial`

@@ -209,10 +209,9 @@ CopyEngineKernel::~CopyEngineKernel() {
   SymmetricHeap &heap = comm_->heap();
   auto report = [&](const Status &status) {
     if (!status)
-      std::fprintf(stderr,
-                   "weave: warning: freeing the workspace of op '%s': %s\n",
-                   instance_.kernelName.c_str(),
-                   status.error().toString().c_str());
+      std::fprintf(
+          stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
+          instance_.kernelName.c_str(), status.error().toString().c_str());
   };
   if (slots_)
     report(heap.free(*slots_));
@@ -239,30 +238,15 @@ Status CopyEngineKernel::checkTensors(
   if (tensors.size() != 3)
     return fail("expected 3 tensor arguments (a, b, c), got " +
                 std::to_string(tensors.size()));
-  const char *names[] = {"a", "b", "c"};
-  int64_t expected[] = {d_ * m_ * k_, k_ * n_, m_ * n_};
-  std::string shapes[] = {
-      std::to_string(d_ * m_) + "x" + std::to_string(k_),
-      std::to_string(k_) + "x" + std::to_string(n_),
-      std::to_string(m_) + "x" + std::to_string(n_)};
-  for (size_t r = 0; r < 3; ++r) {
-    if (tensors[r].size() != locals)
-      return fail(std::string("'") + names[r] +
-                  "': expected one tensor per local member (" +
-                  std::to_string(locals) + "), got " +
-                  std::to_string(tensors[r].size()));
-    for (size_t i = 0; i < locals; ++i) {
-      const TensorRef &t = tensors[r][i];
-      std::string where = std::string("'") + names[r] + "' of local member " +
-                          std::to_string(i) + ": ";
-      std::string wrong = tensorMismatch(t, dtype_, expected[r], shapes[r]);
-      if (!wrong.empty())
-        return fail(where + wrong);
-      // The matmul's tensor maps and the sum's 16-byte vectors.
-      if (t.data % 16 != 0)
-        return fail(where + "the address must be 16-byte aligned");
-    }
-  }
+  // 16 bytes: the matmul's tensor maps and the sum's 16-byte vectors.
+  std::string wrong = roleTensorsMismatch(
+      tensors,
+      {{"a", d_ * m_ * k_, std::to_string(d_ * m_) + "x" + std::to_string(k_)},
+       {"b", k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
+       {"c", m_ * n_, std::to_string(m_) + "x" + std::to_string(n_)}},
+      0, locals, dtype_, 16);
+  if (!wrong.empty())
+    return fail(wrong);
   return ok();
 }
 
@@ -321,9 +305,8 @@ Status CopyEngineKernel::run(
     ps[i] = heap.localPointer(*slots_, i);
     pout[i] = tensors[2][i].data;
   }
-  std::vector<KernelArg> sumArgs{
-      view(ps, dtype_, {d_ * m_, n_}, elementBytes_),
-      view(pout, dtype_, {m_, n_}, elementBytes_)};
+  std::vector<KernelArg> sumArgs{view(ps, dtype_, {d_ * m_, n_}, elementBytes_),
+                                 view(pout, dtype_, {m_, n_}, elementBytes_)};
   WEAVE_ASSIGN_OR_RETURN(BoundArgs sum, sum_->bind(heap, sumArgs));
 
   if (all) {

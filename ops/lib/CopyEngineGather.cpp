@@ -101,7 +101,8 @@ Expected<std::unique_ptr<CopyEngineGatherKernel>>
 CopyEngineGatherKernel::create(Communicator &comm, KernelInstance instance,
                                int64_t mShard, int64_t k, int64_t n) {
   Team &team = comm.team();
-  auto x = std::unique_ptr<CopyEngineGatherKernel>(new CopyEngineGatherKernel());
+  auto x =
+      std::unique_ptr<CopyEngineGatherKernel>(new CopyEngineGatherKernel());
   x->comm_ = &comm;
   x->dtype_ = instance.dtype;
   x->d_ = team.size();
@@ -140,10 +141,9 @@ CopyEngineGatherKernel::~CopyEngineGatherKernel() {
   lanes_.reset();
   if (gathered_)
     if (Status status = comm_->heap().free(*gathered_); !status)
-      std::fprintf(stderr,
-                   "weave: warning: freeing the workspace of op '%s': %s\n",
-                   instance_.kernelName.c_str(),
-                   status.error().toString().c_str());
+      std::fprintf(
+          stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
+          instance_.kernelName.c_str(), status.error().toString().c_str());
 }
 
 Status CopyEngineGatherKernel::checkTensors(
@@ -182,31 +182,17 @@ Status CopyEngineGatherKernel::checkTensors(
                   std::to_string(d_ * m_) + "x" + std::to_string(k_) +
                   ", got " + shapeText(buffer.shape));
   }
-  const char *names[] = {"a", "b", "c"};
-  int64_t expected[] = {m_ * k_, k_ * n_, d_ * m_ * n_};
-  std::string shapes[] = {
-      "1/" + std::to_string(d_) + " of " + std::to_string(d_ * m_) + "x" +
-          std::to_string(k_),
-      std::to_string(k_) + "x" + std::to_string(n_),
-      std::to_string(d_ * m_) + "x" + std::to_string(n_)};
-  for (size_t r = placed ? 1 : 0; r < 3; ++r) {
-    if (tensors[r].size() != locals)
-      return fail(std::string("'") + names[r] +
-                  "': expected one tensor per local member (" +
-                  std::to_string(locals) + "), got " +
-                  std::to_string(tensors[r].size()));
-    for (size_t i = 0; i < locals; ++i) {
-      const TensorRef &t = tensors[r][i];
-      std::string where = std::string("'") + names[r] + "' of local member " +
-                          std::to_string(i) + ": ";
-      std::string wrong = tensorMismatch(t, dtype_, expected[r], shapes[r]);
-      if (!wrong.empty())
-        return fail(where + wrong);
-      // The matmul's tensor maps.
-      if (t.data % 16 != 0)
-        return fail(where + "the address must be 16-byte aligned");
-    }
-  }
+  // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
+  std::string wrong = roleTensorsMismatch(
+      tensors,
+      {{"a", m_ * k_,
+        "1/" + std::to_string(d_) + " of " + std::to_string(d_ * m_) + "x" +
+            std::to_string(k_)},
+       {"b", k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
+       {"c", d_ * m_ * n_, std::to_string(d_ * m_) + "x" + std::to_string(n_)}},
+      placed ? 1 : 0, locals, dtype_, 16);
+  if (!wrong.empty())
+    return fail(wrong);
   return ok();
 }
 
@@ -265,8 +251,8 @@ Status CopyEngineGatherKernel::run(
       WEAVE_TRY(lanes_->acquire(i, p));
       // The own shard into the same rows of p's gathered `a`, through the
       // heap's mapping of it: a copy engine moves it peer to peer.
-      WEAVE_CU_TRY(cuMemcpyAsync(heap.peerPointer(g, i, p) + r * shardA,
-                                 own[i], shardA, cs),
+      WEAVE_CU_TRY(cuMemcpyAsync(heap.peerPointer(g, i, p) + r * shardA, own[i],
+                                 shardA, cs),
                    "copying the own shard into a peer's gathered rows");
       WEAVE_TRY(lanes_->signal(i, p));
     }
@@ -276,7 +262,8 @@ Status CopyEngineGatherKernel::run(
   for (uint32_t t = 1; t < d; ++t) {
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_TRY(lanes_->waitReady(i, streams[i], shardAt(team.rankOf(i), d, t)));
+      WEAVE_TRY(
+          lanes_->waitReady(i, streams[i], shardAt(team.rankOf(i), d, t)));
     }
     WEAVE_TRY(matmul_->launch(steps[t], streams));
   }

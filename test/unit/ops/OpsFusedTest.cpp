@@ -505,6 +505,27 @@ TEST(OpsBindings, BadRolesAreErrors) {
   EXPECT_TRUE(mentions(scalar.error(), "parameter 'epoch' (a scalar) is bound by no role"));
 }
 
+TEST(OpsBindings, RoleTensorsMismatch) {
+  using weave::ops::TensorRef;
+  std::vector<RoleExpectation> roles{{"a", 8, "2x4"}, {"b", 4, "4x1"}};
+  TensorRef a{256, "bf16", {2, 4}}, b{512, "bf16", {4}};
+  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, b}}, roles, 0, 2, "bf16", 16), "");
+  EXPECT_EQ(roleTensorsMismatch({{a}, {b, b}}, roles, 0, 2, "bf16", 16),
+            "'a': expected one tensor per local member (2), got 1");
+  // From role 1 on, `a` is not looked at.
+  EXPECT_EQ(roleTensorsMismatch({{}, {b, b}}, roles, 1, 2, "bf16", 16), "");
+  TensorRef wide{256, "bf16", {3, 4}};
+  EXPECT_EQ(roleTensorsMismatch({{a, wide}, {b, b}}, roles, 0, 2, "bf16", 16),
+            "'a' of local member 1: expected 8 elements (the op was created "
+            "for 2x4), got 3x4");
+  TensorRef odd{520, "bf16", {4}};
+  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, odd}}, roles, 0, 2, "bf16", 16),
+            "'b' of local member 1: the address must be 16-byte aligned");
+  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, odd}}, roles, 0, 2, "bf16", 8), "");
+  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, b}}, roles, 0, 2, "f16", 16),
+            "'a' of local member 0: expected dtype f16, got 'bf16'");
+}
+
 TEST(OpsBindings, DynamicShapes) {
   KernelInfo k = handMade();
   Expected<std::vector<ParamInfo>> resolved =
