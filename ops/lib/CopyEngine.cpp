@@ -172,7 +172,6 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   size_t locals = team.localCount();
   x->staging_.assign(locals, 0);
   x->chunkDone_.assign(locals, {});
-  x->forked_.assign(locals, nullptr);
   for (size_t i = 0; i < locals; ++i) {
     const Device &device = team.device(i);
     WEAVE_TRY(device.makeCurrent());
@@ -182,9 +181,6 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
     x->chunkDone_[i].assign(std::max<int64_t>(x->d_ - 1, 0), nullptr);
     for (CUevent &e : x->chunkDone_[i])
       WEAVE_CU_TRY(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING),
-                   "creating a copy-engine event");
-    if (x->schedule_ == Schedule::Persistent)
-      WEAVE_CU_TRY(cuEventCreate(&x->forked_[i], CU_EVENT_DISABLE_TIMING),
                    "creating a copy-engine event");
   }
   return x;
@@ -201,8 +197,6 @@ CopyEngineKernel::~CopyEngineKernel() {
     for (CUevent e : chunkDone_[i])
       if (e)
         (void)cuEventDestroy(e);
-    if (forked_[i])
-      (void)cuEventDestroy(forked_[i]);
   }
   // The lanes (copy streams, their events and the flags).
   lanes_.reset();
@@ -314,10 +308,7 @@ Status CopyEngineKernel::run(
     // after this stream's earlier work; then the one launch.
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_CU_TRY(cuEventRecord(forked_[i], streams[i]),
-                   "recording the copy-engine fork");
-      WEAVE_CU_TRY(cuStreamWaitEvent(lanes_->copyStream(i), forked_[i], 0),
-                   "forking the copy-engine stream");
+      WEAVE_TRY(lanes_->fork(i, streams[i]));
     }
     WEAVE_TRY(matmulAll_->launch(*all, streams));
   }

@@ -27,9 +27,9 @@
 //
 // Workspace per op: staging (D - 1 chunks of m_shard x n per local member,
 // plain device memory), slots (symmetric, D x m_shard x n), the lanes
-// (CopyEngineLanes: 2 x D symmetric u32 flags, a copy stream and its join
-// event per local member), done (D u32 semaphores, zeroed by the heap, used
-// by "persistent"), and D events per local member.
+// (CopyEngineLanes: 2 x D symmetric u32 flags, a copy stream and its fork
+// and join events per local member), done (D u32 semaphores, zeroed by the
+// heap, used by "persistent"), and D - 1 chunk events per local member.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,9 +111,6 @@ private:
   /// Per local member: chunkDone_[i][t - 1] recorded after step t's matmul
   /// (t < D).
   std::vector<std::vector<CUevent>> chunkDone_;
-  /// "persistent", per local member: recorded on the stream before the
-  /// launch, waited by the copy stream (the fork a graph capture needs).
-  std::vector<CUevent> forked_;
 };
 
 inline CopyEngineKernel::Schedule

@@ -119,25 +119,12 @@ CopyEngineGatherKernel::create(Communicator &comm, KernelInstance instance,
       comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, k}));
   x->gathered_ = gathered;
   WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
-  size_t locals = team.localCount();
-  x->forked_.assign(locals, nullptr);
-  for (size_t i = 0; i < locals; ++i) {
-    WEAVE_TRY(team.device(i).makeCurrent());
-    WEAVE_CU_TRY(cuEventCreate(&x->forked_[i], CU_EVENT_DISABLE_TIMING),
-                 "creating a copy-engine event");
-  }
   return x;
 }
 
 CopyEngineGatherKernel::~CopyEngineGatherKernel() {
   if (!comm_)
     return;
-  Team &team = comm_->team();
-  for (size_t i = 0; i < forked_.size(); ++i) {
-    (void)team.device(i).makeCurrent();
-    if (forked_[i])
-      (void)cuEventDestroy(forked_[i]);
-  }
   lanes_.reset();
   if (gathered_)
     if (Status status = comm_->heap().free(*gathered_); !status)
@@ -242,10 +229,7 @@ Status CopyEngineGatherKernel::run(
     WEAVE_TRY(team.device(i).makeCurrent());
     uint32_t r = team.rankOf(i);
     CUstream cs = lanes_->copyStream(i);
-    WEAVE_CU_TRY(cuEventRecord(forked_[i], streams[i]),
-                 "recording the copy-engine fork");
-    WEAVE_CU_TRY(cuStreamWaitEvent(cs, forked_[i], 0),
-                 "forking the copy-engine stream");
+    WEAVE_TRY(lanes_->fork(i, streams[i]));
     for (uint32_t j = 1; j < d; ++j) {
       uint32_t p = copyTarget(r, d, j);
       WEAVE_TRY(lanes_->acquire(i, p));

@@ -23,8 +23,8 @@
 // buffer, the member's rows already written) they read those rows.
 //
 // Workspace per op: gathered (symmetric, D x m_shard x k: the peers' rows
-// land there), the lanes (2 x D symmetric u32 flags, a copy stream and its
-// join event per local member) and one fork event per local member.
+// land there) and the lanes (2 x D symmetric u32 flags, a copy stream and
+// its fork and join events per local member).
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,10 +86,6 @@ private:
   uint64_t elementBytes_ = 2;
   std::optional<SymmetricBuffer> gathered_;
   std::unique_ptr<CopyEngineLanes> lanes_;
-  /// Per local member: recorded on the stream at the call's start, waited
-  /// by the copy stream (the copies read the shard after what the stream
-  /// wrote before the call; the fork a graph capture needs).
-  std::vector<CUevent> forked_;
 };
 
 } // namespace weave::ops::detail

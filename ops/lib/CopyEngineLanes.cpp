@@ -22,6 +22,7 @@ CopyEngineLanes::create(Communicator &comm) {
   size_t locals = team.localCount();
   x->copyStreams_.assign(locals, nullptr);
   x->copiesDone_.assign(locals, nullptr);
+  x->forked_.assign(locals, nullptr);
   x->flush_.assign(locals, false);
   for (size_t i = 0; i < locals; ++i) {
     const Device &device = team.device(i);
@@ -29,6 +30,8 @@ CopyEngineLanes::create(Communicator &comm) {
     WEAVE_CU_TRY(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
                  "creating the copy-engine stream");
     WEAVE_CU_TRY(cuEventCreate(&x->copiesDone_[i], CU_EVENT_DISABLE_TIMING),
+                 "creating a copy-engine event");
+    WEAVE_CU_TRY(cuEventCreate(&x->forked_[i], CU_EVENT_DISABLE_TIMING),
                  "creating a copy-engine event");
     int canFlush = 0;
     WEAVE_CU_TRY(cuDeviceGetAttribute(
@@ -48,6 +51,8 @@ CopyEngineLanes::~CopyEngineLanes() {
     (void)team.device(i).makeCurrent();
     if (copiesDone_[i])
       (void)cuEventDestroy(copiesDone_[i]);
+    if (forked_[i])
+      (void)cuEventDestroy(forked_[i]);
     if (copyStreams_[i])
       (void)cuStreamDestroy(copyStreams_[i]);
   }
@@ -67,9 +72,18 @@ CUdeviceptr CopyEngineLanes::flag(size_t local, uint32_t onRank,
   return base + 4 * uint64_t(word);
 }
 
+Status CopyEngineLanes::fork(size_t local, CUstream stream) {
+  WEAVE_CU_TRY(cuEventRecord(forked_[local], stream),
+               "recording the copy-engine fork");
+  WEAVE_CU_TRY(cuStreamWaitEvent(copyStreams_[local], forked_[local], 0),
+               "forking the copy-engine stream");
+  return ok();
+}
+
 Status CopyEngineLanes::acquire(size_t local, uint32_t dst) {
   CUstream cs = copyStreams_[local];
-  CUdeviceptr busy = flag(local, comm_->team().rankOf(local), busyFlag(d_, dst));
+  CUdeviceptr busy =
+      flag(local, comm_->team().rankOf(local), busyFlag(d_, dst));
   WEAVE_CU_TRY(cuStreamWaitValue32(cs, busy, 0, CU_STREAM_WAIT_VALUE_EQ),
                "waiting for the owner's previous sum (busy flag)");
   WEAVE_CU_TRY(cuStreamWriteValue32(cs, busy, 1, CU_STREAM_WRITE_VALUE_DEFAULT),
@@ -105,8 +119,9 @@ Status CopyEngineLanes::finish(size_t local, CUstream stream) {
                    "clearing a ready flag");
   for (uint32_t src = 0; src < d_; ++src)
     if (src != r)
-      WEAVE_CU_TRY(cuStreamWriteValue32(stream, flag(local, src, busyFlag(d_, r)),
-                                        0, CU_STREAM_WRITE_VALUE_DEFAULT),
+      WEAVE_CU_TRY(cuStreamWriteValue32(stream,
+                                        flag(local, src, busyFlag(d_, r)), 0,
+                                        CU_STREAM_WRITE_VALUE_DEFAULT),
                    "freeing a peer's slot (busy flag)");
   if (d_ > 1) {
     // The copies are part of the call: the next call's blocks overwrite

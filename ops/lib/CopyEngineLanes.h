@@ -1,4 +1,5 @@
-//===- CopyEngineLanes.h - The copy engines' flag protocol -------*- C++ -*-===//
+//===- CopyEngineLanes.h - The copy engines' flag protocol -------*- C++
+//-*-===//
 //
 // What the ops' copy-engine algorithms share (one owner): the GEMM +
 // reduce-scatter's "copy_engine" (CopyEngineKernel, CopyEngine.h) and the
@@ -14,8 +15,9 @@
 //    busy[dst] (word D + dst, on the sender: set by the sender's copy
 //    stream before its copy into dst, cleared by dst once it has read the
 //    block);
-//  - per local member a copy stream and the event that joins it back into
-//    the member's stream at the end of a call;
+//  - per local member a copy stream, the event that forks it from the
+//    member's stream (fork) and the one that joins it back at the end of a
+//    call (finish);
 //  - the operations of the toggle, each with a constant value (so a CUDA
 //    graph replays the same memory operations and no epoch is needed):
 //      sender's cs: acquire(dst)  wait busy[dst] (local) == 0; := 1
@@ -64,6 +66,11 @@ public:
   CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
   CUstream copyStream(size_t local) const { return copyStreams_[local]; }
 
+  /// The copy stream of local member `local` after everything enqueued on
+  /// `stream` (the member's) so far: an event recorded there and waited
+  /// for on the copy stream, so that the copies read what the caller wrote
+  /// before the call, and a CUDA graph captures the copy stream's work.
+  Status fork(size_t local, CUstream stream);
   /// On local member `local`'s copy stream: wait until busy[dst] (local)
   /// is 0 (dst has read this member's previous block), then set it.
   Status acquire(size_t local, uint32_t dst);
@@ -83,6 +90,8 @@ private:
   uint32_t d_ = 0;
   std::optional<SemaphoreArray> flags_;
   std::vector<CUstream> copyStreams_; ///< per local member
+  /// Per local member: recorded on the member's stream by fork().
+  std::vector<CUevent> forked_;
   /// Per local member: recorded on the copy stream after its last copy.
   std::vector<CUevent> copiesDone_;
   /// Per local member: cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_FLUSH
