@@ -29,31 +29,70 @@ std::string tensorMismatch(const TensorRef &t, const std::string &dtype,
   return "";
 }
 
-std::string
-roleTensorsMismatch(const std::vector<std::vector<TensorRef>> &tensors,
-                    const std::vector<RoleExpectation> &roles, size_t firstRole,
-                    size_t locals, const std::string &dtype,
-                    uint64_t alignment) {
-  for (size_t r = firstRole; r < roles.size() && r < tensors.size(); ++r) {
-    const RoleExpectation &role = roles[r];
-    if (tensors[r].size() != locals)
-      return "'" + role.name + "': expected one tensor per local member (" +
-             std::to_string(locals) + "), got " +
-             std::to_string(tensors[r].size());
-    for (size_t i = 0; i < locals; ++i) {
-      const TensorRef &t = tensors[r][i];
-      std::string where =
-          "'" + role.name + "' of local member " + std::to_string(i) + ": ";
-      std::string wrong =
-          tensorMismatch(t, dtype, role.elements, role.createdFor);
-      if (!wrong.empty())
-        return where + wrong;
-      if (t.data % alignment != 0)
-        return where + "the address must be " + std::to_string(alignment) +
-               "-byte aligned";
-    }
+std::string callCountsMismatch(size_t streams, size_t tensorLists,
+                               size_t inPlaceEntries, size_t locals,
+                               const std::vector<std::string> &roleNames) {
+  std::string roles = std::to_string(roleNames.size());
+  if (streams != locals)
+    return "expected one stream per local member (" + std::to_string(locals) +
+           "), got " + std::to_string(streams);
+  if (tensorLists != roleNames.size()) {
+    std::string names;
+    for (const std::string &name : roleNames)
+      names += (names.empty() ? "" : ", ") + name;
+    return "expected " + roles + " tensor arguments (" + names + "), got " +
+           std::to_string(tensorLists);
+  }
+  if (inPlaceEntries != 0 && inPlaceEntries != roleNames.size())
+    return "expected " + roles + " in-place entries, got " +
+           std::to_string(inPlaceEntries);
+  return "";
+}
+
+std::string roleTensorsMismatch(const std::vector<TensorRef> &tensors,
+                                const RoleExpectation &role, size_t locals,
+                                uint64_t alignment) {
+  if (tensors.size() != locals)
+    return "'" + role.name + "': expected one tensor per local member (" +
+           std::to_string(locals) + "), got " + std::to_string(tensors.size());
+  for (size_t i = 0; i < locals; ++i) {
+    const TensorRef &t = tensors[i];
+    std::string where =
+        "'" + role.name + "' of local member " + std::to_string(i) + ": ";
+    std::string wrong =
+        tensorMismatch(t, role.dtype, role.elements, role.createdFor);
+    if (!wrong.empty())
+      return where + wrong;
+    if (t.data % alignment != 0)
+      return where + "the address must be " + std::to_string(alignment) +
+             "-byte aligned";
   }
   return "";
+}
+
+std::string inPlaceMismatch(const SymmetricBuffer &buffer, uint64_t heapId,
+                            const RoleExpectation &role) {
+  if (buffer.heapId != heapId)
+    return "'" + role.name +
+           "': the symmetric buffer is not in this op's symmetric memory";
+  if (buffer.dtype != role.dtype)
+    return "'" + role.name + "': expected dtype " + role.dtype + ", got '" +
+           buffer.dtype + "'";
+  if (elementCount(buffer.shape) != role.elements)
+    return "'" + role.name + "': expected a symmetric buffer of " +
+           role.createdFor + ", got " + shapeText(buffer.shape);
+  return "";
+}
+
+DeviceBuffers tensorView(std::vector<uint64_t> pointers,
+                         const std::string &dtype, std::vector<int64_t> shape,
+                         uint64_t elementBytes) {
+  DeviceBuffers v;
+  v.pointers = std::move(pointers);
+  v.dtype = dtype;
+  v.shape = std::move(shape);
+  v.bytes = elementBytes * static_cast<uint64_t>(elementCount(v.shape));
+  return v;
 }
 
 Expected<std::vector<ParamInfo>> resolveParamShapes(const KernelInfo &kernel,

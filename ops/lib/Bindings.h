@@ -14,6 +14,7 @@
 #include "weave/ops/Registry.h"
 #include "weave/runtime/Bundle.h"
 #include "weave/runtime/Error.h"
+#include "weave/runtime/KernelArgs.h"
 
 #include <map>
 #include <string>
@@ -65,25 +66,44 @@ std::string shapeText(const std::vector<int64_t> &shape);
 std::string tensorMismatch(const TensorRef &t, const std::string &dtype,
                            int64_t expected, const std::string &createdFor);
 
-/// One tensor role of a call as an op expects it: its name, the elements
-/// each member's tensor holds and the shape the op was created for (the
-/// text tensorMismatch quotes).
+/// One tensor role of a call as an op expects it: its name, dtype, the
+/// elements of what is passed for it and the shape the op was created for
+/// (the text the messages quote).
 struct RoleExpectation {
   std::string name;
+  std::string dtype;
   int64_t elements = 0;
   std::string createdFor;
 };
 
-/// What is wrong with a call's tensors (one list per role, one tensor per
-/// local member) for `roles`, from role `firstRole` on, empty when
-/// nothing: a list that is not one tensor per local member, a
-/// tensorMismatch, an address not a multiple of `alignment` bytes. The
-/// text names the role and the local member.
-std::string
-roleTensorsMismatch(const std::vector<std::vector<TensorRef>> &tensors,
-                    const std::vector<RoleExpectation> &roles, size_t firstRole,
-                    size_t locals, const std::string &dtype,
-                    uint64_t alignment);
+/// What is wrong with the counts of a call of an op whose tensor roles are
+/// `roleNames`, empty when nothing: `streams` is not one stream per local
+/// member, `tensorLists` not one list per role, `inPlaceEntries` neither 0
+/// nor one per role.
+std::string callCountsMismatch(size_t streams, size_t tensorLists,
+                               size_t inPlaceEntries, size_t locals,
+                               const std::vector<std::string> &roleNames);
+
+/// What is wrong with the tensors passed for `role` (one per local member),
+/// empty when nothing: not one per local member, a tensorMismatch, an
+/// address not a multiple of `alignment` bytes. The text names the role and
+/// the local member.
+std::string roleTensorsMismatch(const std::vector<TensorRef> &tensors,
+                                const RoleExpectation &role, size_t locals,
+                                uint64_t alignment = 1);
+
+/// What is wrong with a symmetric buffer passed in place for `role` (the
+/// whole parameter: `role.elements` of `role.dtype`), empty when nothing:
+/// a buffer of another heap than `heapId`, another dtype, another size.
+std::string inPlaceMismatch(const SymmetricBuffer &buffer, uint64_t heapId,
+                            const RoleExpectation &role);
+
+/// Per local member's pointer, a tensor of `dtype` and `shape` (its bytes
+/// from `elementBytes` a element): a kernel argument the copy-engine
+/// algorithms bind for their plain matmul and sum launches.
+DeviceBuffers tensorView(std::vector<uint64_t> pointers,
+                         const std::string &dtype, std::vector<int64_t> shape,
+                         uint64_t elementBytes);
 
 /// The shapes a fused matmul op gives its kernel's dynamic parameters (its
 /// OpSpec::matmulParamShapes: all-gather matmul: `a` and `c` of team size x

@@ -104,20 +104,6 @@
 
 namespace weave::ops::detail {
 
-namespace {
-
-DeviceBuffers view(std::vector<uint64_t> pointers, const std::string &dtype,
-                   std::vector<int64_t> shape, uint64_t elementBytes) {
-  DeviceBuffers v;
-  v.pointers = std::move(pointers);
-  v.dtype = dtype;
-  v.shape = std::move(shape);
-  v.bytes = elementBytes * static_cast<uint64_t>(elementCount(v.shape));
-  return v;
-}
-
-} // namespace
-
 Expected<std::unique_ptr<CopyEngineKernel>>
 CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
                          int64_t mShard, int64_t k, int64_t n) {
@@ -225,20 +211,16 @@ Status CopyEngineKernel::checkTensors(
   for (const auto &placed : inPlace)
     if (placed)
       return fail("no tensor of this op can be passed as a symmetric buffer");
-  if (streams.size() != locals)
-    return fail("expected one stream per local member (" +
-                std::to_string(locals) + "), got " +
-                std::to_string(streams.size()));
-  if (tensors.size() != 3)
-    return fail("expected 3 tensor arguments (a, b, c), got " +
-                std::to_string(tensors.size()));
+  std::string wrong = callCountsMismatch(
+      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
   // 16 bytes: the matmul's tensor maps and the sum's 16-byte vectors.
-  std::string wrong = roleTensorsMismatch(
-      tensors,
-      {{"a", d_ * m_ * k_, std::to_string(d_ * m_) + "x" + std::to_string(k_)},
-       {"b", k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
-       {"c", m_ * n_, std::to_string(m_) + "x" + std::to_string(n_)}},
-      0, locals, dtype_, 16);
+  std::vector<RoleExpectation> roles{
+      {"a", dtype_, d_ * m_ * k_,
+       std::to_string(d_ * m_) + "x" + std::to_string(k_)},
+      {"b", dtype_, k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
+      {"c", dtype_, m_ * n_, std::to_string(m_) + "x" + std::to_string(n_)}};
+  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
+    wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
   if (!wrong.empty())
     return fail(wrong);
   return ok();
@@ -262,7 +244,7 @@ Status CopyEngineKernel::run(
   std::vector<uint64_t> pb(locals);
   for (size_t i = 0; i < locals; ++i)
     pb[i] = tensors[1][i].data;
-  DeviceBuffers b = view(pb, dtype_, {k_, n_}, elementBytes_);
+  DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
   std::vector<BoundArgs> steps;
   std::optional<BoundArgs> all;
   if (schedule_ == Schedule::Persistent) {
@@ -274,9 +256,9 @@ Status CopyEngineKernel::run(
       pown[i] = heap.localPointer(*slots_, i) + r * chunkC;
     }
     std::vector<KernelArg> args{
-        view(pa, dtype_, {d_ * m_, k_}, elementBytes_), b,
-        view(pst, dtype_, {(d_ - 1) * m_, n_}, elementBytes_),
-        view(pown, dtype_, {m_, n_}, elementBytes_), *done_};
+        tensorView(pa, dtype_, {d_ * m_, k_}, elementBytes_), b,
+        tensorView(pst, dtype_, {(d_ - 1) * m_, n_}, elementBytes_),
+        tensorView(pown, dtype_, {m_, n_}, elementBytes_), *done_};
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmulAll_->bind(heap, args));
     all = std::move(bound);
   }
@@ -289,8 +271,9 @@ Status CopyEngineKernel::run(
       pc[i] = t == d_ ? heap.localPointer(*slots_, i) + r * chunkC
                       : staging_[i] + uint64_t(t - 1) * chunkC;
     }
-    std::vector<KernelArg> args{view(pa, dtype_, {m_, k_}, elementBytes_), b,
-                                view(pc, dtype_, {m_, n_}, elementBytes_)};
+    std::vector<KernelArg> args{
+        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
+        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }
@@ -299,8 +282,9 @@ Status CopyEngineKernel::run(
     ps[i] = heap.localPointer(*slots_, i);
     pout[i] = tensors[2][i].data;
   }
-  std::vector<KernelArg> sumArgs{view(ps, dtype_, {d_ * m_, n_}, elementBytes_),
-                                 view(pout, dtype_, {m_, n_}, elementBytes_)};
+  std::vector<KernelArg> sumArgs{
+      tensorView(ps, dtype_, {d_ * m_, n_}, elementBytes_),
+      tensorView(pout, dtype_, {m_, n_}, elementBytes_)};
   WEAVE_ASSIGN_OR_RETURN(BoundArgs sum, sum_->bind(heap, sumArgs));
 
   if (all) {

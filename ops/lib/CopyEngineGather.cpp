@@ -83,16 +83,6 @@ namespace weave::ops::detail {
 
 namespace {
 
-DeviceBuffers view(std::vector<uint64_t> pointers, const std::string &dtype,
-                   std::vector<int64_t> shape, uint64_t elementBytes) {
-  DeviceBuffers v;
-  v.pointers = std::move(pointers);
-  v.dtype = dtype;
-  v.shape = std::move(shape);
-  v.bytes = elementBytes * static_cast<uint64_t>(elementCount(v.shape));
-  return v;
-}
-
 const char *kWhere = "op 'all_gather_matmul' (copy_engine): ";
 
 } // namespace
@@ -141,43 +131,27 @@ Status CopyEngineGatherKernel::checkTensors(
   auto fail = [&](const std::string &what) {
     return Error(ErrorCode::InvalidArgument, kWhere + what);
   };
-  if (streams.size() != locals)
-    return fail("expected one stream per local member (" +
-                std::to_string(locals) + "), got " +
-                std::to_string(streams.size()));
-  if (tensors.size() != 3)
-    return fail("expected 3 tensor arguments (a, b, c), got " +
-                std::to_string(tensors.size()));
-  if (!inPlace.empty() && inPlace.size() != 3)
-    return fail("expected 3 in-place entries, got " +
-                std::to_string(inPlace.size()));
+  std::string wrong = callCountsMismatch(
+      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
+  if (!wrong.empty())
+    return fail(wrong);
   for (size_t r = 1; r < inPlace.size(); ++r)
     if (inPlace[r])
       return fail(std::string("'") + (r == 1 ? "b" : "c") +
                   "' cannot be passed as a symmetric buffer (only 'a')");
-  bool placed = !inPlace.empty() && inPlace[0];
-  if (placed) {
-    const SymmetricBuffer &buffer = *inPlace[0];
-    if (buffer.heapId != comm_->heap().id())
-      return fail("'a': the symmetric buffer is not in this op's symmetric "
-                  "memory");
-    if (buffer.dtype != dtype_)
-      return fail("'a': expected dtype " + dtype_ + ", got '" + buffer.dtype +
-                  "'");
-    if (elementCount(buffer.shape) != d_ * m_ * k_)
-      return fail("'a': expected a symmetric buffer of " +
-                  std::to_string(d_ * m_) + "x" + std::to_string(k_) +
-                  ", got " + shapeText(buffer.shape));
-  }
+  std::string gathered = std::to_string(d_ * m_) + "x" + std::to_string(k_);
+  if (!inPlace.empty() && inPlace[0])
+    wrong = inPlaceMismatch(*inPlace[0], comm_->heap().id(),
+                            {"a", dtype_, d_ * m_ * k_, gathered});
   // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
-  std::string wrong = roleTensorsMismatch(
-      tensors,
-      {{"a", m_ * k_,
-        "1/" + std::to_string(d_) + " of " + std::to_string(d_ * m_) + "x" +
-            std::to_string(k_)},
-       {"b", k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
-       {"c", d_ * m_ * n_, std::to_string(d_ * m_) + "x" + std::to_string(n_)}},
-      placed ? 1 : 0, locals, dtype_, 16);
+  std::vector<RoleExpectation> roles{
+      {"a", dtype_, m_ * k_, "1/" + std::to_string(d_) + " of " + gathered},
+      {"b", dtype_, k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
+      {"c", dtype_, d_ * m_ * n_,
+       std::to_string(d_ * m_) + "x" + std::to_string(n_)}};
+  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
+    if (r > 0 || inPlace.empty() || !inPlace[0])
+      wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
   if (!wrong.empty())
     return fail(wrong);
   return ok();
@@ -208,7 +182,7 @@ Status CopyEngineGatherKernel::run(
   std::vector<uint64_t> pb(locals);
   for (size_t i = 0; i < locals; ++i)
     pb[i] = tensors[1][i].data;
-  DeviceBuffers b = view(pb, dtype_, {k_, n_}, elementBytes_);
+  DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
   std::vector<BoundArgs> steps;
   for (uint32_t t = 0; t < d; ++t) {
     std::vector<uint64_t> pa(locals), pc(locals);
@@ -217,8 +191,9 @@ Status CopyEngineGatherKernel::run(
       pa[i] = t == 0 ? own[i] : heap.localPointer(g, i) + src * shardA;
       pc[i] = tensors[2][i].data + src * shardC;
     }
-    std::vector<KernelArg> args{view(pa, dtype_, {m_, k_}, elementBytes_), b,
-                                view(pc, dtype_, {m_, n_}, elementBytes_)};
+    std::vector<KernelArg> args{
+        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
+        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }

@@ -144,56 +144,38 @@ Status StagedKernel::checkTensors(
   auto fail = [&](const std::string &what) {
     return Error(ErrorCode::InvalidArgument, "op '" + info.name + "': " + what);
   };
-  if (streams.size() != locals)
-    return fail("expected one stream per local member (" +
-                std::to_string(locals) + "), got " +
-                std::to_string(streams.size()));
-  if (tensors.size() != roles_.size())
-    return fail("expected " + std::to_string(roles_.size()) +
-                " tensor arguments, got " + std::to_string(tensors.size()));
-  if (!inPlace.empty() && inPlace.size() != roles_.size())
-    return fail("expected " + std::to_string(roles_.size()) +
-                " in-place entries, got " + std::to_string(inPlace.size()));
+  std::vector<std::string> names;
+  for (const RoleSpec &role : roles_)
+    names.push_back(role.param);
+  if (std::string wrong = callCountsMismatch(streams.size(), tensors.size(),
+                                             inPlace.size(), locals, names);
+      !wrong.empty())
+    return fail(wrong);
   for (size_t r = 0; r < roles_.size(); ++r) {
     const ParamInfo &param = params_[roleParam_[r]];
     const std::string &name = roles_[r].param;
+    std::string wrong;
     if (!inPlace.empty() && inPlace[r]) {
       // The whole parameter, in this op's heap, of its dtype and size.
-      const SymmetricBuffer &buffer = *inPlace[r];
       const auto *role = std::get_if<RoleBinding>(&bindings_[roleParam_[r]]);
       if (!role || !role->staging)
         return fail("'" + name + "' is not a symmetric parameter: it cannot "
                     "be passed as a symmetric buffer");
-      if (buffer.heapId != comm_->heap().id())
-        return fail("'" + name + "': the symmetric buffer is not in this "
-                    "op's symmetric memory");
-      if (buffer.dtype != param.dtype)
-        return fail("'" + name + "': expected dtype " + param.dtype +
-                    ", got '" + buffer.dtype + "'");
-      if (elementCount(buffer.shape) != elementCount(param.shape))
-        return fail("'" + name + "': expected a symmetric buffer of " +
-                    shapeText(param.shape) + ", got " +
-                    shapeText(buffer.shape));
-      continue;
+      wrong = inPlaceMismatch(*inPlace[r], comm_->heap().id(),
+                              {name, param.dtype, elementCount(param.shape),
+                               shapeText(param.shape)});
+    } else {
+      wrong = roleTensorsMismatch(
+          tensors[r],
+          {name, param.dtype, roleElements(r),
+           (roles_[r].memberBlock
+                ? "1/" + std::to_string(comm_->team().size()) + " of "
+                : std::string()) +
+               shapeText(param.shape)},
+          locals);
     }
-    if (tensors[r].size() != locals)
-      return fail("'" + name + "': expected one tensor per local member (" +
-                  std::to_string(locals) + "), got " +
-                  std::to_string(tensors[r].size()));
-    int64_t expected = roleElements(r);
-    for (size_t local = 0; local < locals; ++local) {
-      const TensorRef &t = tensors[r][local];
-      std::string where = "'" + name + "' of local member " +
-                          std::to_string(local) + ": ";
-      std::string wrong = tensorMismatch(
-          t, param.dtype, expected,
-          (roles_[r].memberBlock
-               ? "1/" + std::to_string(comm_->team().size()) + " of "
-               : std::string()) +
-              shapeText(param.shape));
-      if (!wrong.empty())
-        return fail(where + wrong);
-    }
+    if (!wrong.empty())
+      return fail(wrong);
   }
   return ok();
 }

@@ -507,23 +507,52 @@ TEST(OpsBindings, BadRolesAreErrors) {
 
 TEST(OpsBindings, RoleTensorsMismatch) {
   using weave::ops::TensorRef;
-  std::vector<RoleExpectation> roles{{"a", 8, "2x4"}, {"b", 4, "4x1"}};
-  TensorRef a{256, "bf16", {2, 4}}, b{512, "bf16", {4}};
-  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, b}}, roles, 0, 2, "bf16", 16), "");
-  EXPECT_EQ(roleTensorsMismatch({{a}, {b, b}}, roles, 0, 2, "bf16", 16),
+  RoleExpectation a{"a", "bf16", 8, "2x4"}, b{"b", "bf16", 4, "4x1"};
+  TensorRef ta{256, "bf16", {2, 4}}, tb{512, "bf16", {4}};
+  EXPECT_EQ(roleTensorsMismatch({ta, ta}, a, 2, 16), "");
+  EXPECT_EQ(roleTensorsMismatch({ta}, a, 2, 16),
             "'a': expected one tensor per local member (2), got 1");
-  // From role 1 on, `a` is not looked at.
-  EXPECT_EQ(roleTensorsMismatch({{}, {b, b}}, roles, 1, 2, "bf16", 16), "");
   TensorRef wide{256, "bf16", {3, 4}};
-  EXPECT_EQ(roleTensorsMismatch({{a, wide}, {b, b}}, roles, 0, 2, "bf16", 16),
+  EXPECT_EQ(roleTensorsMismatch({ta, wide}, a, 2, 16),
             "'a' of local member 1: expected 8 elements (the op was created "
             "for 2x4), got 3x4");
   TensorRef odd{520, "bf16", {4}};
-  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, odd}}, roles, 0, 2, "bf16", 16),
+  EXPECT_EQ(roleTensorsMismatch({tb, odd}, b, 2, 16),
             "'b' of local member 1: the address must be 16-byte aligned");
-  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, odd}}, roles, 0, 2, "bf16", 8), "");
-  EXPECT_EQ(roleTensorsMismatch({{a, a}, {b, b}}, roles, 0, 2, "f16", 16),
+  EXPECT_EQ(roleTensorsMismatch({tb, odd}, b, 2, 8), "");
+  // Without an alignment, any address.
+  EXPECT_EQ(roleTensorsMismatch({tb, {522, "bf16", {4}}}, b, 2), "");
+  RoleExpectation f16{"a", "f16", 8, "2x4"};
+  EXPECT_EQ(roleTensorsMismatch({ta, ta}, f16, 2, 16),
             "'a' of local member 0: expected dtype f16, got 'bf16'");
+}
+
+TEST(OpsBindings, CallCountsMismatch) {
+  EXPECT_EQ(callCountsMismatch(2, 3, 0, 2, {"a", "b", "c"}), "");
+  EXPECT_EQ(callCountsMismatch(2, 3, 3, 2, {"a", "b", "c"}), "");
+  EXPECT_EQ(callCountsMismatch(1, 3, 0, 2, {"a", "b", "c"}),
+            "expected one stream per local member (2), got 1");
+  EXPECT_EQ(callCountsMismatch(2, 2, 0, 2, {"a", "b", "c"}),
+            "expected 3 tensor arguments (a, b, c), got 2");
+  EXPECT_EQ(callCountsMismatch(2, 3, 1, 2, {"a", "b", "c"}),
+            "expected 3 in-place entries, got 1");
+}
+
+TEST(OpsBindings, InPlaceMismatch) {
+  RoleExpectation a{"a", "bf16", 8, "2x4"};
+  SymmetricBuffer buffer;
+  buffer.heapId = 7;
+  buffer.dtype = "bf16";
+  buffer.shape = {2, 4};
+  EXPECT_EQ(inPlaceMismatch(buffer, 7, a), "");
+  EXPECT_EQ(inPlaceMismatch(buffer, 8, a),
+            "'a': the symmetric buffer is not in this op's symmetric memory");
+  buffer.shape = {4, 4};
+  EXPECT_EQ(inPlaceMismatch(buffer, 7, a),
+            "'a': expected a symmetric buffer of 2x4, got 4x4");
+  buffer.dtype = "f16";
+  EXPECT_EQ(inPlaceMismatch(buffer, 7, a),
+            "'a': expected dtype bf16, got 'f16'");
 }
 
 TEST(OpsBindings, DynamicShapes) {
