@@ -1155,6 +1155,19 @@ int main(int argc, char **argv) {
                     : "");
     std::printf("%s\n", times.str().c_str());
   }
+  // A design's check cell ("ok (the worst error)" or what went wrong) and
+  // its note under the tables.
+  auto checkCell = [](const std::string &status, const Comparison &worst) {
+    return status == "ok" ? status + " (" + worst.summary() + ")" : status;
+  };
+  auto printNote = [](const Case &c, const std::string &who,
+                      const std::string &note) {
+    if (!note.empty())
+      std::printf("m_shard %lld K %lld N %lld %s: %s: %s\n",
+                  static_cast<long long>(c.m), static_cast<long long>(c.k),
+                  static_cast<long long>(c.n), dtypeName(c.dtype), who.c_str(),
+                  note.c_str());
+  };
   if (o.ce) {
     Table ceTimes({"m_shard", "K", "N", "D", "dtype", "ours ms",
                    "local cuBLAS ms", "cuBLAS+NCCL ms", "CE graph ms",
@@ -1170,13 +1183,8 @@ int main(int argc, char **argv) {
            ms(r.nccl), ms(r.ceGraph), ms(r.ceEager), ms(r.directGraph),
            ms(r.chunksOnly), ms(r.copiesOnly), ratio(r.ceGraph, r.local, share),
            ratio(r.ceGraph, r.ours), ratio(r.nccl, r.ceGraph),
-           r.ceStatus == "ok" ? r.ceStatus + " (" + r.ceCheck.summary() + ")"
-                              : r.ceStatus});
-      if (!r.ceNote.empty())
-        std::printf("m_shard %lld K %lld N %lld %s: copy-engine design: %s\n",
-                    static_cast<long long>(c.m), static_cast<long long>(c.k),
-                    static_cast<long long>(c.n), dtypeName(c.dtype),
-                    r.ceNote.c_str());
+           checkCell(r.ceStatus, r.ceCheck)});
+      printNote(c, "copy-engine design", r.ceNote);
     }
     std::printf(
         "copy-engine design (--ce, CopyEngine.h): CE = chunk matmuls "
@@ -1203,13 +1211,8 @@ int main(int argc, char **argv) {
              std::to_string(c.d), dtypeName(c.dtype), run.algorithm,
              ms(run.time), ms(r.local), ms(r.nccl), ms(r.ours), ms(r.ceGraph),
              ratio(run.time, r.local, share), ratio(r.nccl, run.time),
-             run.status == "ok" ? run.status + " (" + run.check.summary() + ")"
-                                : run.status});
-        if (!run.note.empty())
-          std::printf("m_shard %lld K %lld N %lld %s: op (%s): %s\n",
-                      static_cast<long long>(c.m), static_cast<long long>(c.k),
-                      static_cast<long long>(c.n), dtypeName(c.dtype),
-                      run.algorithm.c_str(), run.note.c_str());
+             checkCell(run.status, run.check)});
+        printNote(c, "op (" + run.algorithm + ")", run.note);
       }
     std::printf("the op (--op): ops::MatmulReduceScatter with the named "
                 "algorithm, one call per iteration (%s), the longest member; "
