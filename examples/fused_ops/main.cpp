@@ -245,6 +245,16 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
   return ok();
 }
 
+/// An op made with an algorithm named must run that one (the registry's
+/// name, not a fallback).
+template <typename Op>
+Status runsAlgorithm(const Op &op, const std::string &algorithm) {
+  if (op.algorithm() != algorithm)
+    return Error(ErrorCode::InvalidArgument,
+                 "asked for " + algorithm + ", the op runs " + op.algorithm());
+  return ok();
+}
+
 Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
               const std::vector<std::string> &dtypes,
               const std::vector<std::string> &mrsAlgorithms,
@@ -264,10 +274,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
       WEAVE_ASSIGN_OR_RETURN(
           ops::AllGatherMatmul op,
           ops::AllGatherMatmul::create(comm, dtype, m, kK, kN, algorithm));
-      if (op.algorithm() != algorithm)
-        return Error(ErrorCode::InvalidArgument,
-                     "asked for " + algorithm + ", the op runs " +
-                         op.algorithm());
+      WEAVE_TRY(runsAlgorithm(op, algorithm));
       std::optional<SymmetricBuffer> gathered;
       if (inPlace) {
         WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer g,
@@ -315,10 +322,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,
           ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN, algorithm));
-      if (op.algorithm() != algorithm)
-        return Error(ErrorCode::InvalidArgument,
-                     "asked for " + algorithm + ", the op runs " +
-                         op.algorithm());
+      WEAVE_TRY(runsAlgorithm(op, algorithm));
       Case c{"matmul_reduce_scatter (" + algorithm + ") m_shard=" +
                  std::to_string(m),
              d * m, m,
