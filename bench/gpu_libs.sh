@@ -4,6 +4,8 @@
 # puts the directories of the shared libraries the benchmarks need besides
 # libcuda (cuBLAS, NCCL) on LD_LIBRARY_PATH, from the CUDA toolkit or
 # PyTorch's nvidia-* wheels. `export_gpu_libs -v` says where each came from.
+# The staging sides of those scripts and of test/gpu's (here, with LLVM)
+# source it for op_bundle, the one way they compile an op's bundle.
 
 # Candidate directories, the wheels' first.
 gpu_lib_dirs() {
@@ -47,6 +49,25 @@ export_gpu_libs() {
     fi
   done
   return 0
+}
+
+# op_bundle BUILD DIR OP ARGS...: at staging (the machine with LLVM), the
+# bundle of weave::ops' op OP for `weave-ops` ARGS, compiled with BUILD's
+# weave-ops and weavec into DIR/<its kernel key>.wbundle, the name an op
+# looks for in a bundle folder; prints "staged <key>". A key this shell
+# made already is not made again (ops share kernels: the all-gather
+# matmul's copy_engine is the GEMM + RS's copy-engine bundle; "auto" is
+# one of the named algorithms); one made by an earlier staging is (it may
+# be stale). Returns non-zero on a failed step.
+op_bundle() {
+  local build=$1 dir=$2 key; shift 2
+  key=$("$build/bin/weave-ops" key "$@") || return 1
+  case " ${OP_BUNDLES_MADE:-} " in *" $dir/$key "*) return 0 ;; esac
+  mkdir -p "$dir" &&
+    "$build/bin/weave-ops" source "$@" -o "$dir/$key.mlir" &&
+    "$build/bin/weavec" "$dir/$key.mlir" --emit=bundle -o "$dir/$key.wbundle" &&
+    rm -f "$dir/$key.mlir" && OP_BUNDLES_MADE="${OP_BUNDLES_MADE:-} $dir/$key" &&
+    echo "staged $key"
 }
 
 # Builds the Python module (runtime only: no LLVM on the GPU machines) from

@@ -23,19 +23,14 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=$(cd "${2:?usage: $0 --stage BUILD_DIR CARRY [D...]}" && pwd) || exit 1
   CARRY=${3:?usage: $0 --stage BUILD_DIR CARRY [D...]}
   shift 3
-  mkdir -p "$CARRY/mlp"
+  . "$ROOT/bench/gpu_libs.sh" # op_bundle
   teams=("$@")
   [ ${#teams[@]} -eq 0 ] && teams=(2 4)
   for d in "${teams[@]}"; do
     python3 "$ROOT/bench/collective_matmul/torch_mlp_block.py" --print-ops "$d"
   done | while read -r -a op; do
-    key=$("$BUILD/bin/weave-ops" key "${op[@]}") || exit 1
-    "$BUILD/bin/weave-ops" source "${op[@]}" -o "$CARRY/mlp/op.mlir" &&
-      "$BUILD/bin/weavec" "$CARRY/mlp/op.mlir" --emit=bundle -o "$CARRY/mlp/$key.wbundle" ||
-      exit 1
-    echo "staged $key"
+    op_bundle "$BUILD" "$CARRY/mlp" "${op[@]}" || exit 1
   done || exit 1
-  rm -f "$CARRY/mlp/op.mlir"
   exit 0
 fi
 

@@ -90,21 +90,13 @@ if [ "${1:-}" = "--stage" ]; then
   # the all-gather matmul (one bundle for every m_shard) and the GEMM + RS
   # at the shapes examples/fused_ops checks, D = 2, 4, 8.
   rm -rf "$CARRY/fused-bundles" && mkdir -p "$CARRY/fused-bundles"
-  fused_bundle() { # DIR OP ARGS...
-    local dir=$1 op=$2; shift 2
-    local key
-    key=$("$BUILD/bin/weave-ops" key "$op" "$@") || return 1
-    [ -f "$dir/$key.wbundle" ] && return 0
-    "$BUILD/bin/weave-ops" source "$op" "$@" -o "$dir/op.mlir" &&
-      "$BUILD/bin/weavec" "$dir/op.mlir" --emit=bundle -o "$dir/$key.wbundle" &&
-      rm -f "$dir/op.mlir"
-  }
+  . "$ROOT/bench/gpu_libs.sh" # op_bundle
   for d in 2 4 8; do
     for t in bf16 f16; do
-      fused_bundle "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
+      op_bundle "$BUILD" "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
         --m-shard 128 --k 256 --n 320 || exit 1
       for a in owner_slots copy_engine; do
-        fused_bundle "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
+        op_bundle "$BUILD" "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
           --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
       done
     done
@@ -132,25 +124,20 @@ if [ "${1:-}" = "--stage" ]; then
   while read -r op d dtype n algorithm rows; do
     args=(--team-size "$d" --dtype "$dtype" --count "$n" --algorithm "$algorithm")
     [ -n "$rows" ] && args+=(--row-elements "$rows")
-    key=$("$BUILD/bin/weave-ops" key "$op" "${args[@]}") || exit 1
-    [ -f "$CARRY/op-bundles/$key.wbundle" ] && continue
-    "$BUILD/bin/weave-ops" source "$op" "${args[@]}" -o "$CARRY/op-bundles/op.mlir" || exit 1
-    "$BUILD/bin/weavec" "$CARRY/op-bundles/op.mlir" --emit=bundle \
-      -o "$CARRY/op-bundles/$key.wbundle" || exit 1
+    op_bundle "$BUILD" "$CARRY/op-bundles" "$op" "${args[@]}" || exit 1
   done <"$CARRY/op-bundles/ops.txt"
   rm -f "$CARRY/op-bundles/ops.txt"
   # The fused matmuls of the Python tests: loopback D = 2, and a team of one.
   for t in bf16 f16; do
-    fused_bundle "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
+    op_bundle "$BUILD" "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
       --m-shard 128 --k 256 --n 320 || exit 1
     for a in copy_engine owner_slots; do
-      fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
+      op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
         --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
     done
   done
-  fused_bundle "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
+  op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
     --m-shard 128 --k 256 --n 320 || exit 1
-  rm -f "$CARRY/op-bundles/op.mlir"
   du -sh "$CARRY"
   exit 0
 fi

@@ -34,26 +34,17 @@ if [ "${1:-}" = "--stage" ]; then
   mkdir -p "$CARRY/bin" "$CARRY/fused-bundles"
   cp "$BUILD/bin/fused_ops" "$CARRY/bin/" || exit 1
   cp "$0" "$CARRY/run_mrs_op.sh" || exit 1
-  fused_bundle() { # OP ARGS...
-    local op=$1; shift
-    local key
-    key=$("$BUILD/bin/weave-ops" key "$op" "$@") || return 1
-    [ -f "$CARRY/fused-bundles/$key.wbundle" ] && return 0
-    "$BUILD/bin/weave-ops" source "$op" "$@" -o "$CARRY/fused-bundles/op.mlir" &&
-      "$BUILD/bin/weavec" "$CARRY/fused-bundles/op.mlir" --emit=bundle \
-        -o "$CARRY/fused-bundles/$key.wbundle" &&
-      rm -f "$CARRY/fused-bundles/op.mlir"
-  }
+  . "$(dirname "$0")/../../bench/gpu_libs.sh" # op_bundle
   for d in $TEAMS; do
     for t in bf16 f16; do
       # The all-gather matmul's copy_engine is the GEMM + RS's copy-engine
       # bundle (one key): made once.
       for a in ring copy_engine; do
-        fused_bundle all_gather_matmul --team-size $d --dtype $t \
+        op_bundle "$BUILD" "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
           --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
       done
       for a in owner_slots copy_engine; do
-        fused_bundle matmul_reduce_scatter --team-size $d --dtype $t \
+        op_bundle "$BUILD" "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
           --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
       done
     done

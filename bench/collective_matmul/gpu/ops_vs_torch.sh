@@ -15,19 +15,15 @@
 set -uo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
-  mkdir -p "$C/ops"
+  . "$HERE/../../gpu_libs.sh" # op_bundle
   for d in 2 4; do
     # The ring, and the copy engines' chunk matmul (the GEMM + RS's
     # copy-engine bundle, one key for both ops).
     for a in ring copy_engine; do
-      op=(all_gather_matmul --team-size $d --dtype bf16 --m-shard 128 --k "${K:-4096}" --n "${N:-4096}" --algorithm $a)
-      key=$("$BUILD/bin/weave-ops" key "${op[@]}") || exit 1
-      "$BUILD/bin/weave-ops" source "${op[@]}" -o "$C/ops/op.mlir" &&
-        "$BUILD/bin/weavec" "$C/ops/op.mlir" --emit=bundle -o "$C/ops/$key.wbundle" || exit 1
-      echo "staged $key"
+      op_bundle "$BUILD" "$C/ops" all_gather_matmul --team-size $d --dtype bf16 \
+        --m-shard 128 --k "${K:-4096}" --n "${N:-4096}" --algorithm $a || exit 1
     done
   done
-  rm -f "$C/ops/op.mlir"
   cp "$HERE/ops_vs_torch.sh" "$C/"
   exit 0
 fi

@@ -29,15 +29,13 @@ if [ "${1:-}" = --stage ]; then
   cp "$HERE"/{op.sh,calls.sh} "$C/"
   cp "$SRC/bench/matmul_reduce_scatter/torch_fused.py" "$C/bench/matmul_reduce_scatter/"
   cp "$SRC/bench/torch_common.py" "$C/bench/"
+  . "$SRC/bench/gpu_libs.sh" # op_bundle
   put() { # FOLDER K N M_SHARD
-    local d a key
+    local d a
     for d in 2 4; do
       for a in owner_slots copy_engine; do
-        local args="--team-size $d --dtype bf16 --m-shard $4 --k $2 --n $3 --algorithm $a"
-        key=$("$BUILD/bin/weave-ops" key matmul_reduce_scatter $args)
-        "$BUILD/bin/weave-ops" source matmul_reduce_scatter $args -o "$C/$1/op.mlir"
-        "$BUILD/bin/weavec" "$C/$1/op.mlir" --emit=bundle -o "$C/$1/$key.wbundle"
-        rm -f "$C/$1/op.mlir"
+        op_bundle "$BUILD" "$C/$1" matmul_reduce_scatter --team-size $d \
+          --dtype bf16 --m-shard $4 --k $2 --n $3 --algorithm $a
       done
     done
   }

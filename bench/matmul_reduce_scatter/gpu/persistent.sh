@@ -31,12 +31,10 @@ if [ "${1:-}" = --stage ]; then
   cp "$HERE"/{persistent.sh,calls.sh} "$C/"
   cp "$SRC/bench/matmul_reduce_scatter/torch_fused.py" "$C/bench/matmul_reduce_scatter/"
   cp "$SRC/bench/torch_common.py" "$C/bench/"
+  . "$SRC/bench/gpu_libs.sh" # op_bundle
   bundle() { # DIR ALGORITHM D M K N
-    local args="--team-size $3 --dtype bf16 --m-shard $4 --k $5 --n $6 --algorithm $2" key
-    key=$("$BUILD/bin/weave-ops" key matmul_reduce_scatter $args)
-    "$BUILD/bin/weave-ops" source matmul_reduce_scatter $args -o "$C/$1/op.mlir"
-    "$BUILD/bin/weavec" "$C/$1/op.mlir" --emit=bundle -o "$C/$1/$key.wbundle"
-    rm -f "$C/$1/op.mlir"
+    op_bundle "$BUILD" "$C/$1" matmul_reduce_scatter --team-size $3 --dtype bf16 \
+      --m-shard $4 --k $5 --n $6 --algorithm $2
   }
   for d in 2 4; do
     bundle fused copy_engine $d 128 256 320
