@@ -70,6 +70,28 @@ op_bundle() {
     echo "staged $key"
 }
 
+# fused_op_bundles BUILD DIR [D...]: at staging, every bundle
+# examples/fused_ops runs from `--bundles DIR`: both fused matmul ops with
+# each of their algorithms, bf16 and f16, m_shard 128 (one bundle serves
+# every m_shard), k 256, n 320 (a last column tile past the edge), at team
+# sizes D (default 2, 4 and 8). The all-gather matmul's copy_engine is the
+# GEMM + RS's copy-engine bundle: one key, made once.
+fused_op_bundles() {
+  local build=$1 dir=$2 d t a; shift 2
+  local teams=("$@")
+  [ ${#teams[@]} -eq 0 ] && teams=(2 4 8)
+  for d in "${teams[@]}"; do for t in bf16 f16; do
+    for a in ring copy_engine; do
+      op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype $t \
+        --m-shard 128 --k 256 --n 320 --algorithm $a || return 1
+    done
+    for a in owner_slots copy_engine; do
+      op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
+        --m-shard 128 --k 256 --n 320 --algorithm $a || return 1
+    done
+  done; done
+}
+
 # Builds the Python module (runtime only: no LLVM on the GPU machines) from
 # the repository root into $1, logging to $2; returns ninja's status.
 build_weave_python() {

@@ -90,17 +90,8 @@ if [ "${1:-}" = "--stage" ]; then
   # the all-gather matmul (one bundle for every m_shard) and the GEMM + RS
   # at the shapes examples/fused_ops checks, D = 2, 4, 8.
   rm -rf "$CARRY/fused-bundles" && mkdir -p "$CARRY/fused-bundles"
-  . "$ROOT/bench/gpu_libs.sh" # op_bundle
-  for d in 2 4 8; do
-    for t in bf16 f16; do
-      op_bundle "$BUILD" "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
-        --m-shard 128 --k 256 --n 320 || exit 1
-      for a in owner_slots copy_engine; do
-        op_bundle "$BUILD" "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
-          --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
-      done
-    done
-  done
+  . "$ROOT/bench/gpu_libs.sh" # op_bundle, fused_op_bundles
+  fused_op_bundles "$BUILD" "$CARRY/fused-bundles" 2 4 8 || exit 1
   # The Python package, built there (its modules need the GPU machine's
   # Python and torch), with the ops' bundles its tests need (made here:
   # the GPU machines have no LLVM).

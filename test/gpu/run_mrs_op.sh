@@ -34,21 +34,9 @@ if [ "${1:-}" = "--stage" ]; then
   mkdir -p "$CARRY/bin" "$CARRY/fused-bundles"
   cp "$BUILD/bin/fused_ops" "$CARRY/bin/" || exit 1
   cp "$0" "$CARRY/run_mrs_op.sh" || exit 1
-  . "$(dirname "$0")/../../bench/gpu_libs.sh" # op_bundle
-  for d in $TEAMS; do
-    for t in bf16 f16; do
-      # The all-gather matmul's copy_engine is the GEMM + RS's copy-engine
-      # bundle (one key): made once.
-      for a in ring copy_engine; do
-        op_bundle "$BUILD" "$CARRY/fused-bundles" all_gather_matmul --team-size $d --dtype $t \
-          --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
-      done
-      for a in owner_slots copy_engine; do
-        op_bundle "$BUILD" "$CARRY/fused-bundles" matmul_reduce_scatter --team-size $d --dtype $t \
-          --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
-      done
-    done
-  done
+  . "$(dirname "$0")/../../bench/gpu_libs.sh" # fused_op_bundles
+  # shellcheck disable=SC2086 # TEAMS is a list
+  fused_op_bundles "$BUILD" "$CARRY/fused-bundles" $TEAMS || exit 1
   du -sh "$CARRY"
   exit 0
 fi

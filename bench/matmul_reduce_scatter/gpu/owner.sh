@@ -58,7 +58,7 @@ if [ "${1:-}" = --stage ]; then
   done; done
   bundle "$C/tpl/own.mlir.in" "$C/lb/matmul_reduce_scatter_bf16_d12_n256.wbundle" 12 bf16 256 3072 256 320
   bundle "$C/tpl/lag16.mlir.in" "$C/lb/lag16_bf16_d2_mdyn.wbundle" 2 bf16 '?' '?' 256 320
-  . "$HERE/fused_bundles.sh"; fused_bundles "$BUILD" "$C/fused-bundles"
+  . "$HERE/../../gpu_libs.sh"; fused_op_bundles "$BUILD" "$C/fused-bundles"
   du -sh "$C"
   exit 0
 fi

@@ -31,5 +31,5 @@ for t in bf16 f16; do
   cp "$S"/matmul_reduce_scatter_${t}_d2_m{1024,4096}.wbundle "$C/d2s/"
 done
 cp "$S"/matmul_reduce_scatter_bf16_d1_m*.wbundle "$C/d1/"
-. "$HERE/fused_bundles.sh"; fused_bundles "$BUILD" "$C/fused-bundles"
+. "$HERE/../../gpu_libs.sh"; fused_op_bundles "$BUILD" "$C/fused-bundles"
 du -sh "$C"

@@ -78,5 +78,5 @@ done
 bundle "$C/tpl/one.mlir.in" "$C/lb/matmul_reduce_scatter_bf16_d12_n256.wbundle" 12 bf16 256 3072 256 320
 bundle "$C/tpl/one.mlir.in" "$C/lb/matmul_reduce_scatter_bf16_d4_n256.wbundle" 4 bf16 256 1024 256 320
 bundle "$C/tpl/one.mlir.in" "$C/lb/matmul_reduce_scatter_f16_d2_n128.wbundle" 2 f16 128 256 256 320
-. "$HERE/fused_bundles.sh"; fused_bundles "$BUILD" "$C/fused-bundles"
+. "$HERE/../../gpu_libs.sh"; fused_op_bundles "$BUILD" "$C/fused-bundles"
 du -sh "$C"
