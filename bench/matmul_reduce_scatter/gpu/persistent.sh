@@ -51,7 +51,7 @@ fi
 CARRY=$1; . "$CARRY/calls.sh"; C=$CARRY
 nvidia-smi -L | tee -a "$LOG" || true
 export WEAVE_MRS_CE_SCHEDULE=persistent # the bench's --op @ overrides it
-F=$C/bin/fused_ops; FA="--bundles $C/fused --dtype bf16 --mrs-algorithm copy_engine"
+F=$C/bin/fused_ops; FA="--bundles $C/fused --dtype bf16 --agm-algorithm none --mrs-algorithm copy_engine"
 L=${CHECK_TIMEOUT:-30}
 run $L "fused_ops loopback D=2" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=2 $F $FA
 run $L "fused_ops loopback D=4" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=4 $F $FA
