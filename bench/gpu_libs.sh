@@ -70,21 +70,35 @@ op_bundle() {
     echo "staged $key"
 }
 
+# agm_bundles BUILD DIR D T M K N ALGORITHM: at staging, what the all-gather
+# matmul's ALGORITHM runs at m_shard M (its op bundle, one for every M; for
+# "gather" also the all-gather's bundle of M x K elements, which its op
+# builds with AllGather::instanceFor: ops/lib/GatherMatmul.h). "gather"'s
+# matmul is the GEMM + RS's copy-engine bundle: one key, made once.
+agm_bundles() {
+  local build=$1 dir=$2 d=$3 t=$4 m=$5 k=$6 n=$7 a=$8
+  op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype "$t" \
+    --m-shard "$m" --k "$k" --n "$n" --algorithm "$a" || return 1
+  if [ "$a" = gather ]; then
+    op_bundle "$build" "$dir" all_gather --team-size "$d" --dtype "$t" \
+      --count $((m * k)) || return 1
+  fi
+}
+
 # fused_op_bundles BUILD DIR [D...]: at staging, every bundle
 # examples/fused_ops runs from `--bundles DIR`: both fused matmul ops with
-# each of their algorithms, bf16 and f16, m_shard 128 (one bundle serves
-# every m_shard), k 256, n 320 (a last column tile past the edge), at team
-# sizes D (default 2, 4 and 8). The all-gather matmul's copy_engine is the
-# GEMM + RS's copy-engine bundle: one key, made once.
+# each of their algorithms, bf16 and f16, k 256, n 320 (a last column tile
+# past the edge), at team sizes D (default 2, 4 and 8): one bundle of each
+# op serves every m_shard; "gather"'s all-gather at the all-gather
+# matmul's m_shard 128 and 256.
 fused_op_bundles() {
-  local build=$1 dir=$2 d t a; shift 2
+  local build=$1 dir=$2 d t a m; shift 2
   local teams=("$@")
   [ ${#teams[@]} -eq 0 ] && teams=(2 4 8)
   for d in "${teams[@]}"; do for t in bf16 f16; do
-    for a in ring copy_engine; do
-      op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype $t \
-        --m-shard 128 --k 256 --n 320 --algorithm $a || return 1
-    done
+    for a in ring gather; do for m in 128 256; do
+      agm_bundles "$build" "$dir" "$d" $t $m 256 320 $a || return 1
+    done; done
     for a in owner_slots copy_engine; do
       op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
         --m-shard 128 --k 256 --n 320 --algorithm $a || return 1

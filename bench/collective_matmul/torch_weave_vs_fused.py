@@ -15,8 +15,8 @@ of B [K, n_shard] and computes AllGather(A) @ B [D * m_shard, n_shard] with
   local mm  torch.matmul of the whole gathered A (already gathered) by b:
           local cuBLAS of the whole product, the floor (no communication).
 Each weave op runs once per --algorithms entry (default "auto": the op's
-rule; "copy_engine": the copy engines push the shards while a plain matmul
-per shard multiplies each as it lands, issue #32; "ring": the fused kernel).
+rule; "gather": the collectives' all-gather beside a plain matmul of the
+own shard, then one per peer's shard, issue #32; "ring": the fused kernel).
 All are checked against NCCL all_gather_into_tensor + matmul (relative
 Frobenius error, worst rank) and timed, eager and from a CUDA graph: CUDA
 events around each of N back-to-back iterations after warm-up, the longest
@@ -24,7 +24,7 @@ rank's time, the median.
 
   torchrun --nproc-per-node=2 bench/collective_matmul/torch_weave_vs_fused.py \\
       [--kernels jit|BUNDLE_DIR] [--m-shards 1024,4096] [--k 4096] [--n-shard 4096] \\
-      [--algorithms auto,copy_engine]
+      [--algorithms auto,gather]
 
 Needs 2 GPUs: with fewer it prints the reason and exits 0. Kernels come from
 the JIT (a weave build with the compiler) or from a folder of bundles made
@@ -65,7 +65,7 @@ def parse_args(argv=None):
     p.add_argument("--no-graph", action="store_true", help="skip the CUDA graph timings")
     p.add_argument("--algorithms", default="auto",
                    help="weave's all-gather matmul algorithms to time, comma-separated "
-                        "(auto, ring, copy_engine)")
+                        "(auto, ring, gather)")
     args = p.parse_args(argv)
     args.algorithms = [x for x in args.algorithms.split(",") if x]
     args.m_shards = [int(x) for x in args.m_shards.split(",") if x]

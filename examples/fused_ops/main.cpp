@@ -1,15 +1,16 @@
-//===- main.cpp - check the fused matmul ops on a team ---------------------===//
+//===- main.cpp - check the fused matmul ops on a team
+//---------------------===//
 //
 //   fused_ops --bundles DIR [--dtype bf16|f16|all] [--mrs-algorithm A|all]
 //             [--agm-algorithm A|all]
 //
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
 // instance, K = 256, n = 320: a ragged column tile; both algorithms:
-// "ring", the fused kernel, and "copy_engine", the copy engines pushing
-// each shard into the peers' gathered rows while a plain matmul per shard
-// multiplies it as it lands; the copy engines also with `a` passed in
-// place, the member's rows written into the symmetric gathered buffer on
-// its stream before each call) and
+// "ring", the fused kernel, and "gather", the collectives' all-gather into
+// the op's gathered rows beside the own shard's plain matmul, then one
+// matmul per peer's shard; "gather" also with `a` passed in place, the
+// member's rows written into the symmetric gathered buffer on its stream
+// before each call) and
 // weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
 // instance; K = 256, n = 320; both algorithms: "owner_slots", the fused
 // kernel, and "copy_engine", the chunk matmuls whose chunks the copy
@@ -23,12 +24,14 @@
 // each output element must be the float64 reference rounded once to the
 // dtype (within half an ulp); for the GEMM + reduce-scatter the reference
 // is the sum of the members' partial products each rounded to the dtype
-// (what its kernel sums: examples/matmul_reduce_scatter). Outputs are NaN-poisoned before every call.
-// Kernels come from DIR, a folder of `<weave-ops key>.wbundle` made with
-// weave-ops + weavec (test/gpu/run_loopback.sh --stage makes them; the GEMM
+// (what its kernel sums: examples/matmul_reduce_scatter). Outputs are
+// NaN-poisoned before every call. Kernels come from DIR, a folder of
+// `<weave-ops key>.wbundle` made with weave-ops + weavec
+// (test/gpu/run_loopback.sh --stage makes them; the GEMM
 // + reduce-scatter's with `--algorithm owner_slots` and `copy_engine`; the
-// all-gather matmul's copy_engine is the same bundle), so the program needs
-// the runtime only. `--mrs-algorithm A` and `--agm-algorithm A` run only
+// all-gather matmul's "gather" is the same bundle and the all-gather's of
+// m_shard x K elements: bench/gpu_libs.sh fused_op_bundles), so the program
+// needs the runtime only. `--mrs-algorithm A` and `--agm-algorithm A` run only
 // that algorithm of the op (`none`: not the op). Runs on 2+ GPUs or a
 // loopback team (WEAVE_LOOPBACK_TEAM; the all-gather matmul from 2
 // members); "SKIP:" without a GPU.
@@ -263,13 +266,13 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
   uint32_t d = team.size();
   ops::Communicator comm(team, s.heap, std::move(source));
   for (const std::string &dtype : dtypes) {
-    // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r. The
-    // copy engines also with `a` in place: a symmetric buffer of D x m rows
+    // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r.
+    // "gather" also with `a` in place: a symmetric buffer of D x m rows
     // whose own rows each member writes on its stream before the call.
     for (const std::string &algorithm : agmAlgorithms)
     for (bool inPlace : {false, true})
     for (int64_t m : {int64_t(128), int64_t(256)}) {
-      if (inPlace && algorithm != "copy_engine")
+      if (inPlace && algorithm != "gather")
         continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::AllGatherMatmul op,
@@ -350,7 +353,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
                "[--mrs-algorithm owner_slots|copy_engine|all|none] "
-               "[--agm-algorithm ring|copy_engine|all|none]\n",
+               "[--agm-algorithm ring|gather|all|none]\n",
                kProgram);
   return 2;
 }
@@ -386,8 +389,7 @@ int main(int argc, char **argv) {
   };
   std::vector<std::string> mrsAlgorithms =
       algorithms(mrs, {"owner_slots", "copy_engine"});
-  std::vector<std::string> agmAlgorithms =
-      algorithms(agm, {"ring", "copy_engine"});
+  std::vector<std::string> agmAlgorithms = algorithms(agm, {"ring", "gather"});
   std::vector<std::string> dtypes =
       dtype == "all" ? std::vector<std::string>{"bf16", "f16"}
                      : std::vector<std::string>{dtype};

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyEngine.h"
-#include "CopyEngineGather.h"
+#include "GatherMatmul.h"
 #include "StagedKernel.h"
 #include "weave/ops/FusedMatmul.h"
 
@@ -119,8 +119,8 @@ std::string algorithmOf(const std::string &op, const KernelInstance &instance) {
 
 /// The all-gather matmul's kernel for `algorithm` ("auto" resolved by
 /// choose() at this m_shard): the ring staged as every op's, or the
-/// copy-engine algorithm with its own workspace. The one place both
-/// AllGatherMatmul and RegisteredOp::createMatmul make it.
+/// all-gather beside the own shard's matmul with its own workspace. The one
+/// place both AllGatherMatmul and RegisteredOp::createMatmul make it.
 Expected<std::unique_ptr<detail::OpKernel>>
 makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
                     int64_t mShard, int64_t k, int64_t n,
@@ -133,9 +133,9 @@ makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
           d, dtype, k, n,
           algorithm == "auto" ? AllGatherMatmul::choose(d, mShard, k, n)
                               : algorithm));
-  if (algorithmOf("all_gather_matmul", instance) == "copy_engine") {
+  if (algorithmOf("all_gather_matmul", instance) == "gather") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
-                           detail::CopyEngineGatherKernel::create(
+                           detail::GatherMatmulKernel::create(
                                comm, std::move(instance), mShard, k, n));
     return std::unique_ptr<detail::OpKernel>(std::move(kernel));
   }

@@ -19,20 +19,12 @@ CopyEngineLanes::create(Communicator &comm) {
   WEAVE_ASSIGN_OR_RETURN(SemaphoreArray flags,
                          comm.heap().allocateSemaphores(2 * x->d_));
   x->flags_ = flags;
+  WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "copy-engine"));
   size_t locals = team.localCount();
-  x->copyStreams_.assign(locals, nullptr);
-  x->copiesDone_.assign(locals, nullptr);
-  x->forked_.assign(locals, nullptr);
   x->flush_.assign(locals, false);
   for (size_t i = 0; i < locals; ++i) {
     const Device &device = team.device(i);
     WEAVE_TRY(device.makeCurrent());
-    WEAVE_CU_TRY(cuStreamCreate(&x->copyStreams_[i], CU_STREAM_NON_BLOCKING),
-                 "creating the copy-engine stream");
-    WEAVE_CU_TRY(cuEventCreate(&x->copiesDone_[i], CU_EVENT_DISABLE_TIMING),
-                 "creating a copy-engine event");
-    WEAVE_CU_TRY(cuEventCreate(&x->forked_[i], CU_EVENT_DISABLE_TIMING),
-                 "creating a copy-engine event");
     int canFlush = 0;
     WEAVE_CU_TRY(cuDeviceGetAttribute(
                      &canFlush, CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
@@ -46,16 +38,7 @@ CopyEngineLanes::create(Communicator &comm) {
 CopyEngineLanes::~CopyEngineLanes() {
   if (!comm_)
     return;
-  Team &team = comm_->team();
-  for (size_t i = 0; i < copyStreams_.size(); ++i) {
-    (void)team.device(i).makeCurrent();
-    if (copiesDone_[i])
-      (void)cuEventDestroy(copiesDone_[i]);
-    if (forked_[i])
-      (void)cuEventDestroy(forked_[i]);
-    if (copyStreams_[i])
-      (void)cuStreamDestroy(copyStreams_[i]);
-  }
+  side_.reset();
   if (flags_)
     if (Status status = comm_->heap().free(*flags_); !status)
       std::fprintf(stderr,
@@ -73,15 +56,11 @@ CUdeviceptr CopyEngineLanes::flag(size_t local, uint32_t onRank,
 }
 
 Status CopyEngineLanes::fork(size_t local, CUstream stream) {
-  WEAVE_CU_TRY(cuEventRecord(forked_[local], stream),
-               "recording the copy-engine fork");
-  WEAVE_CU_TRY(cuStreamWaitEvent(copyStreams_[local], forked_[local], 0),
-               "forking the copy-engine stream");
-  return ok();
+  return side_->fork(local, stream);
 }
 
 Status CopyEngineLanes::acquire(size_t local, uint32_t dst) {
-  CUstream cs = copyStreams_[local];
+  CUstream cs = side_->stream(local);
   CUdeviceptr busy =
       flag(local, comm_->team().rankOf(local), busyFlag(d_, dst));
   WEAVE_CU_TRY(cuStreamWaitValue32(cs, busy, 0, CU_STREAM_WAIT_VALUE_EQ),
@@ -93,7 +72,7 @@ Status CopyEngineLanes::acquire(size_t local, uint32_t dst) {
 
 Status CopyEngineLanes::signal(size_t local, uint32_t dst) {
   uint32_t r = comm_->team().rankOf(local);
-  WEAVE_CU_TRY(cuStreamWriteValue32(copyStreams_[local],
+  WEAVE_CU_TRY(cuStreamWriteValue32(side_->stream(local),
                                     flag(local, dst, readyFlag(r)), 1,
                                     CU_STREAM_WRITE_VALUE_DEFAULT),
                "signalling a chunk to its owner (ready flag)");
@@ -127,10 +106,7 @@ Status CopyEngineLanes::finish(size_t local, CUstream stream) {
     // The copies are part of the call: the next call's blocks overwrite
     // what they read, and a graph capture must end with every stream it
     // forked joined back.
-    WEAVE_CU_TRY(cuEventRecord(copiesDone_[local], copyStreams_[local]),
-                 "recording the copy-engine copies");
-    WEAVE_CU_TRY(cuStreamWaitEvent(stream, copiesDone_[local], 0),
-                 "joining the copy-engine stream");
+    WEAVE_TRY(side_->join(local, stream));
   }
   return ok();
 }

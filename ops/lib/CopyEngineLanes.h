@@ -1,9 +1,8 @@
-//===- CopyEngineLanes.h - The copy engines' flag protocol -------*- C++
-//-*-===//
+//===- CopyEngineLanes.h - The copy engines' flag protocol ------*- C++ -*-===//
 //
-// What the ops' copy-engine algorithms share (one owner): the GEMM +
-// reduce-scatter's "copy_engine" (CopyEngineKernel, CopyEngine.h) and the
-// all-gather matmul's (CopyEngineGatherKernel, CopyEngineGather.h). Each
+// The flag protocol of the GEMM + reduce-scatter's "copy_engine"
+// (CopyEngineKernel, CopyEngine.h; the all-gather matmul's copy engines,
+// which shared it, were measured slower than its ring and replaced). It
 // moves whole blocks between members with cuMemcpyAsync on a copy stream
 // of its own (a copy engine, no SM time) and orders the members by stream
 // memory operations on symmetric u32 flags, not by events, so it works the
@@ -15,9 +14,8 @@
 //    busy[dst] (word D + dst, on the sender: set by the sender's copy
 //    stream before its copy into dst, cleared by dst once it has read the
 //    block);
-//  - per local member a copy stream, the event that forks it from the
-//    member's stream (fork) and the one that joins it back at the end of a
-//    call (finish);
+//  - per local member a copy stream, forked from the member's stream and
+//    joined back at the end of a call (SideStreams.h);
 //  - the operations of the toggle, each with a constant value (so a CUDA
 //    graph replays the same memory operations and no epoch is needed):
 //      sender's cs: acquire(dst)  wait busy[dst] (local) == 0; := 1
@@ -31,15 +29,16 @@
 //    Writes use the default flags (a memory barrier before the write), so
 //    a flag is seen only after everything its stream did before it.
 //
-// Why the toggle cannot deadlock or let a member overtake a peer is each
-// algorithm's argument (CopyEngine.cpp, CopyEngineGather.cpp): it depends
-// on what the copies wait for and what reads the blocks.
+// Why the toggle cannot deadlock or let a member overtake a peer is the
+// algorithm's argument (CopyEngine.cpp): it depends on what the copies
+// wait for and what reads the blocks.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WEAVE_OPS_LIB_COPYENGINELANES_H
 #define WEAVE_OPS_LIB_COPYENGINELANES_H
 
+#include "SideStreams.h"
 #include "StagedKernel.h"
 
 namespace weave::ops::detail {
@@ -64,7 +63,7 @@ public:
   /// The address of flag `word` on member `onRank` as local member `local`
   /// sees it (its own copy or the heap's mapping of the peer's).
   CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
-  CUstream copyStream(size_t local) const { return copyStreams_[local]; }
+  CUstream copyStream(size_t local) const { return side_->stream(local); }
 
   /// The copy stream of local member `local` after everything enqueued on
   /// `stream` (the member's) so far: an event recorded there and waited
@@ -89,11 +88,7 @@ private:
   Communicator *comm_ = nullptr;
   uint32_t d_ = 0;
   std::optional<SemaphoreArray> flags_;
-  std::vector<CUstream> copyStreams_; ///< per local member
-  /// Per local member: recorded on the member's stream by fork().
-  std::vector<CUevent> forked_;
-  /// Per local member: recorded on the copy stream after its last copy.
-  std::vector<CUevent> copiesDone_;
+  std::unique_ptr<SideStreams> side_; ///< the copy streams
   /// Per local member: cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_FLUSH
   /// (the device can flush remote writes before the wait completes).
   std::vector<bool> flush_;

@@ -285,13 +285,13 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
 
 std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
                                     int64_t k, int64_t n) {
-  // The ring everywhere until a GPU has measured the copy engines: built in
-  // the ninth session without device time (docs/PERF.md, "The copy engines
-  // push the own shard"). Where they are expected to win (4 x H100, bf16,
-  // K = N = 4096, graphs): D = 4 at m_shard 384-768 (the ring's 0.142 and
-  // 0.162 ms at 384 and 512 against PyTorch's decomposed op's 0.110 and
-  // 0.135; 0.179 ms at 640, 1.4-1.6x local cuBLAS) and D = 2 at 384. A rule
-  // here needs those numbers first.
+  // The ring everywhere until a GPU has measured "gather" (built in the
+  // ninth session). Where it is expected to win (4 x H100, bf16, K = N =
+  // 4096, graphs, docs/PERF.md "The copy_engine algorithm measured"): where
+  // a shard's tiles are a partial wave, the ring's 1.4-2.0x local cuBLAS at
+  // m_shard 384-768 (D = 2 and 4), against an all-gather of 16-44 us at
+  // 4-16 MB (D = 4) beside the own shard's matmul. A rule here needs those
+  // numbers first.
   (void)teamSize;
   (void)mShard;
   (void)k;

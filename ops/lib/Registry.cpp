@@ -247,20 +247,31 @@ std::vector<OpSpec> makeRegistry() {
               false,
               kMatmulTypes,
               {{"a", false, /*memberBlock=*/true}, {"b", false}, {"c", true}},
-              {{"ring", "collective_matmul/all_gather_matmul",
-                "all_gather_matmul", true, true, true,
+              {{"ring",
+                "collective_matmul/all_gather_matmul",
+                "all_gather_matmul",
+                true,
+                true,
+                true,
                 {{"ready", kSems}, {"launches", kLocal}, {"done", kSems}}},
-               // The copy engines (issue #32, ninth session): the own
-               // shard pushed by cuMemcpyAsync into every peer's gathered
-               // rows, one plain-matmul launch per shard as it lands,
-               // ordered by the GEMM + reduce-scatter's flag protocol
-               // (ops/lib/CopyEngineGather.h). Its kernel is that op's
-               // ce_matmul (kernelOf): the same instance and bundle. Its
-               // workspace is the op's, not a kernel parameter. Offered,
-               // never chosen by "auto" until a GPU has measured it
-               // (AllGatherMatmul::choose).
-               {"copy_engine", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
-                true, true, true, {}, "matmul_reduce_scatter"}},
+               // The all-gather beside the own shard's matmul (issue #32,
+               // ninth session; ops/lib/GatherMatmul.h): the collectives'
+               // all-gather into the op's gathered rows on a side stream,
+               // the plain matmul of the own shard at once and of each
+               // peer's after it. Its matmul is the GEMM + reduce-scatter's
+               // ce_matmul (kernelOf): the same instance and bundle; the
+               // all-gather's instance is ops::AllGather's, and its
+               // workspace is the op's, not a kernel parameter. It replaced
+               // the copy engines' push (slower than the ring at 15 of 16
+               // shapes, docs/PERF.md).
+               {"gather",
+                "matmul_reduce_scatter/ce_matmul",
+                "ce_matmul",
+                true,
+                true,
+                true,
+                {},
+                "matmul_reduce_scatter"}},
               {}};
   agmm.matmulInstance = [](uint32_t d, const std::string &dtype,
                            const MatmulShape &s,

@@ -2,6 +2,7 @@
 
 #include "StagedKernel.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace weave::ops::detail {
@@ -10,7 +11,8 @@ OpKernel::~OpKernel() = default;
 
 Expected<std::unique_ptr<StagedKernel>>
 StagedKernel::create(Communicator &comm, KernelInstance instance,
-                     std::vector<RoleSpec> roles, ParamShapes shapes) {
+                     std::vector<RoleSpec> roles, ParamShapes shapes,
+                     std::vector<size_t> placedOnly) {
   auto staged = std::unique_ptr<StagedKernel>(new StagedKernel());
   staged->comm_ = &comm;
   WEAVE_ASSIGN_OR_RETURN(staged->kernel_, comm.kernel(instance));
@@ -39,8 +41,14 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
                          "' (" + shapeText(param.shape) +
                          ") is not " + std::to_string(teamSize) +
                          " member blocks");
-      staged->bindings_.push_back(RoleBinding{r, std::nullopt});
-      if (param.kind == abi::ParamKind::Symmetric) {
+      bool placed = std::find(placedOnly.begin(), placedOnly.end(), r) !=
+                    placedOnly.end();
+      if (placed && param.kind != abi::ParamKind::Symmetric)
+        return Error(ErrorCode::InvalidArgument,
+                     "kernel '" + info.name + "': parameter '" + param.name +
+                         "' is not symmetric: it cannot be bound in place");
+      staged->bindings_.push_back(RoleBinding{r, std::nullopt, placed});
+      if (param.kind == abi::ParamKind::Symmetric && !placed) {
         WEAVE_ASSIGN_OR_RETURN(
             SymmetricBuffer staging,
             heap.allocateTensor(param.dtype, param.shape));
@@ -158,12 +166,16 @@ Status StagedKernel::checkTensors(
     if (!inPlace.empty() && inPlace[r]) {
       // The whole parameter, in this op's heap, of its dtype and size.
       const auto *role = std::get_if<RoleBinding>(&bindings_[roleParam_[r]]);
-      if (!role || !role->staging)
+      if (!role || (!role->staging && !role->placedOnly))
         return fail("'" + name + "' is not a symmetric parameter: it cannot "
                     "be passed as a symmetric buffer");
       wrong = inPlaceMismatch(*inPlace[r], comm_->heap().id(),
                               {name, param.dtype, elementCount(param.shape),
                                shapeText(param.shape)});
+    } else if (std::get<RoleBinding>(bindings_[roleParam_[r]]).placedOnly) {
+      return fail("'" + name +
+                  "' is bound in place only: pass its "
+                  "symmetric buffer");
     } else {
       wrong = roleTensorsMismatch(
           tensors[r],

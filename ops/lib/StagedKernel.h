@@ -44,9 +44,15 @@ public:
 
 class StagedKernel : public OpKernel {
 public:
+  /// `placedOnly`: roles whose symmetric parameter every call passes in
+  /// place (run's inPlace), so the op allocates no staging buffer for
+  /// them (an op that runs this kernel on a buffer of its own: the
+  /// all-gather matmul's gathered rows, GatherMatmul.h); a call without
+  /// the buffer fails.
   static Expected<std::unique_ptr<StagedKernel>>
   create(Communicator &comm, KernelInstance instance,
-         std::vector<RoleSpec> roles, ParamShapes shapes = {});
+         std::vector<RoleSpec> roles, ParamShapes shapes = {},
+         std::vector<size_t> placedOnly = {});
 
   /// Gives the staging buffers, semaphores and workspace back: destroy an
   /// op only once its last call has completed on every stream.
@@ -69,6 +75,7 @@ private:
   struct RoleBinding {
     size_t role;
     std::optional<SymmetricBuffer> staging;
+    bool placedOnly = false; ///< symmetric, always passed in place
   };
   using Binding =
       std::variant<RoleBinding, SemaphoreArray, SymmetricBuffer, DeviceBuffers>;

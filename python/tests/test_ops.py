@@ -338,10 +338,11 @@ def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
 
 
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
-def test_all_gather_matmul_copy_engine(loopback, dtype_name):
-    """The copy engines' algorithm (algorithm="copy_engine", opt-in):
-    three calls with new inputs and no host synchronization, NaN-poisoned
-    outputs, against float64; "auto" still runs the ring (another op)."""
+def test_all_gather_matmul_gather(loopback, dtype_name):
+    """The all-gather beside the own shard's matmul (algorithm="gather",
+    opt-in): three calls with new inputs and no host synchronization,
+    NaN-poisoned outputs, against float64; "auto" still runs the ring
+    (another op)."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size
@@ -352,7 +353,7 @@ def test_all_gather_matmul_copy_engine(loopback, dtype_name):
         b = [_randn16(torch, (K, NCOLS), dtype, 800 + 10 * call + r) for r in range(d)]
         out = [torch.full((d * M, NCOLS), float("nan"), device="cuda:0", dtype=dtype)
                for _ in range(d)]
-        coll.all_gather_matmul(a, b, out=out, algorithm="copy_engine")
+        coll.all_gather_matmul(a, b, out=out, algorithm="gather")
         results.append((a, b, out))
     torch.cuda.synchronize()
     for a, b, out in results:
@@ -362,18 +363,19 @@ def test_all_gather_matmul_copy_engine(loopback, dtype_name):
             torch.testing.assert_close(out[r].double(), whole @ b[r].double(), **tol)
     keys = {op.kernel_key for key, op in coll._ops.items() if key[0] == "all_gather_matmul"}
     assert any(k.startswith("ce_matmul_") for k in keys), keys
-    with pytest.raises(weave.WeaveError, match="'ring', 'copy_engine'"):
-        coll.all_gather_matmul(a, b, algorithm="owner_slots")
+    with pytest.raises(weave.WeaveError, match="'ring', 'gather'"):
+        coll.all_gather_matmul(a, b, algorithm="copy_engine")
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "copy_engine"])
+@pytest.mark.parametrize("algorithm", ["auto", "gather"])
 def test_all_gather_matmul_in_place(loopback, algorithm):
     """`a` already in symmetric memory: a weave.SymmetricTensor of all the
     rows, or each member's rows of one, is used in place (the kernel gathers
     into it: the other members' rows appear there, which a staged copy would
     not do); two calls with new rows, no host synchronization; a symmetric
-    tensor of the wrong shape is an error. Both algorithms (the copy engines
-    push each member's rows into the same rows of the peers' copies)."""
+    tensor of the wrong shape is an error. Both algorithms ("gather"'s
+    all-gather stores each member's rows into the same rows of the peers'
+    copies)."""
     torch, team, coll = loopback
     d, dtype = team.size, torch.bfloat16
     tol = dict(rtol=1e-2, atol=1e-2)

@@ -241,10 +241,10 @@ class Collectives:
         f32. One kernel serves every m_shard.
 
         ``algorithm``: "auto" (the op's rule: the ring), "ring" (the fused
-        kernel forwarding A's tiles around the ring) or "copy_engine" (the
-        copy engines push each member's shard into the peers' gathered rows
-        while one plain matmul per shard multiplies it as it lands: no
-        staging copy; not measured yet, so never chosen by "auto").
+        kernel forwarding A's tiles around the ring) or "gather" (the
+        collectives' all-gather into the op's gathered rows beside a plain
+        matmul of the own shard, then one per peer's shard: no staging copy;
+        not measured yet, so never chosen by "auto").
 
         Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
         collective's memory with team size x m_shard rows (every member has
@@ -491,7 +491,7 @@ def all_gather_matmul(a, b, group, algorithm="auto"):
     """``AllGather(a) @ b`` over the registered group ``group``:
     torch.ops.weave.all_gather_matmul (a custom op with a fake
     implementation: it traces under torch.compile). ``algorithm``: "auto",
-    "ring" or "copy_engine" (:meth:`Collectives.all_gather_matmul`)."""
+    "ring" or "gather" (:meth:`Collectives.all_gather_matmul`)."""
     return _custom_op("all_gather_matmul")(a, b, group, algorithm)
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # weave::ops' GEMM + reduce-scatter (both algorithms: the fused kernel
 # "owner_slots" and the copy engines "copy_engine") and the all-gather
-# matmul (both algorithms: the ring and the copy engines "copy_engine",
-# these also with `a` in place) through examples/fused_ops, on a loopback team, on one process
+# matmul (both algorithms: the ring and "gather", the all-gather beside
+# the own shard's matmul, this also with `a` in place) through examples/fused_ops, on a loopback team, on one process
 # driving D GPUs, and on one process per GPU (RANK / WORLD_SIZE /
 # LOCAL_RANK, a rendezvous directory): every element against a float64
 # reference from NaN-poisoned outputs, three calls without host
@@ -17,8 +17,7 @@
 # `ninja fused_ops weave-ops weavec`. TEAMS (default "2 4") are the D of
 # every mode; FUSED_ARGS (default none: every algorithm of both ops) go to
 # every fused_ops run, e.g. FUSED_ARGS="--mrs-algorithm none
-# --agm-algorithm copy_engine" for the all-gather matmul's copy engines
-# alone. Ends with one line per run and "N passed, N failed".
+# --agm-algorithm gather" for the all-gather matmul's "gather" alone. Ends with one line per run and "N passed, N failed".
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 TEAMS=${TEAMS:-"2 4"}

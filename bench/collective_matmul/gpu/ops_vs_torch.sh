@@ -2,26 +2,28 @@
 # Issue #32: weave.ops.all_gather_matmul (the Python op, from prebuilt op
 # bundles) against torch.ops.symm_mem.fused_all_gather_matmul and local
 # cuBLAS of the whole product, D = 2 and D = 4, bf16, every algorithm of
-# ALGORITHMS (default "auto,copy_engine": the op's default, the ring, beside
-# the copy engines' algorithm, ninth session) in one run
+# ALGORITHMS (default "auto,gather": the op's default, the ring, beside
+# "gather", the all-gather beside the own shard's matmul) in one run
 # (torch_weave_vs_fused.py: eager and CUDA graphs, every output checked
 # against NCCL all-gather + matmul).
 #
 #   bench/collective_matmul/gpu/ops_vs_torch.sh --stage BUILD CARRY
 #   OUT=... bash CARRY/ops_vs_torch.sh CARRY     (on the GPU machine, from the
 #       repository root: the Python module is built there, runtime only)
-# M_SHARDS (default 128,256,...,1024), K and N (default 4096), SECONDS_EACH
-# (the limit per D, default 300).
+# M_SHARDS (default 128,256,...,1024; at staging too: "gather" needs an
+# all-gather bundle per m_shard), K and N (default 4096), SECONDS_EACH (the
+# limit per D, default 300).
 set -uo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
-  . "$HERE/../../gpu_libs.sh" # op_bundle
+  . "$HERE/../../gpu_libs.sh" # agm_bundles
   for d in 2 4; do
-    # The ring, and the copy engines' chunk matmul (the GEMM + RS's
-    # copy-engine bundle, one key for both ops).
-    for a in ring copy_engine; do
-      op_bundle "$BUILD" "$C/ops" all_gather_matmul --team-size $d --dtype bf16 \
-        --m-shard 128 --k "${K:-4096}" --n "${N:-4096}" --algorithm $a || exit 1
+    # The ring (one bundle for every m_shard), and "gather" (the GEMM + RS's
+    # copy-engine bundle, and the all-gather's at each m_shard).
+    for m in $(echo "${M_SHARDS:-128,256,384,512,640,768,896,1024}" | tr , ' '); do
+      for a in ring gather; do
+        agm_bundles "$BUILD" "$C/ops" $d bf16 $m "${K:-4096}" "${N:-4096}" $a || exit 1
+      done
     done
   done
   cp "$HERE/ops_vs_torch.sh" "$C/"
@@ -39,7 +41,7 @@ for d in 2 4; do
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-300}" \
     python3 bench/collective_matmul/torch_weave_vs_fused.py --nproc $d --kernels "$C/ops" \
     --m-shards "${M_SHARDS:-128,256,384,512,640,768,896,1024}" --k "${K:-4096}" --n-shard "${N:-4096}" \
-    --algorithms "${ALGORITHMS:-auto,copy_engine}" --dtype bf16 >"$O/d$d.log" 2>&1
+    --algorithms "${ALGORITHMS:-auto,gather}" --dtype bf16 >"$O/d$d.log" 2>&1
   echo "D = $d: exit $? ($((SECONDS - start)) s)"
   grep -E '^\||rror|differ' "$O/d$d.log" | tail -14
 done

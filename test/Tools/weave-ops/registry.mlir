@@ -16,7 +16,7 @@
 // KERNELS: all_to_all_v collective direct all_to_all/direct_all_to_all_v direct_all_to_all_v team offered
 // KERNELS: all_to_all_v collective ll all_to_all/ll_all_to_all_v ll_all_to_all_v team offered
 // KERNELS: all_gather_matmul fused_matmul ring collective_matmul/all_gather_matmul all_gather_matmul team offered
-// KERNELS-NEXT: all_gather_matmul fused_matmul copy_engine matmul_reduce_scatter/ce_matmul ce_matmul team offered
+// KERNELS-NEXT: all_gather_matmul fused_matmul gather matmul_reduce_scatter/ce_matmul ce_matmul team offered
 // KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
 
 // Every offered kernel of every op, through `weave-ops source`, in the
@@ -38,7 +38,7 @@
 // MADE: made all_reduce one_shot
 // MADE: made all_to_all_v put
 // MADE: made all_gather_matmul ring
-// MADE: made all_gather_matmul copy_engine
+// MADE: made all_gather_matmul gather
 // MADE: made matmul_reduce_scatter owner_slots
 // MADE: made matmul_reduce_scatter copy_engine
 // KERNELS-NEXT: matmul_reduce_scatter fused_matmul owner_combine {{.*}} example
@@ -52,28 +52,31 @@
 // RUN: not weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_combine 2>&1 | FileCheck %s --check-prefix=NOTOFFERED
 // NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', got 'owner_combine'
 
-// The all-gather matmul's copy engines (issue #32): opt-in, "auto" stays
-// the ring at every shape until a GPU has measured them
+// The all-gather matmul's "gather" (issue #32): opt-in, "auto" stays the
+// ring at every shape until a GPU has measured it
 // (AllGatherMatmul::choose); by name, the GEMM + reduce-scatter's
-// copy-engine bundle (its ce_matmul, one key for both ops).
+// copy-engine bundle (its ce_matmul, one key for both ops), and the
+// all-gather's of m_shard x K elements (ops::AllGather's key).
 // RUN: weave-ops ops | FileCheck %s --check-prefix=AGOPS
-// AGOPS: all_gather_matmul fused_matmul f16,bf16 a,b,c ring,copy_engine
+// AGOPS: all_gather_matmul fused_matmul f16,bf16 a,b,c ring,gather
 // RUN: for m in 128 384 512 640 768 1024; do for d in 2 4; do \
 // RUN:   weave-ops key all_gather_matmul --team-size $d --dtype bf16 --m-shard $m --k 4096 --n 4096; \
 // RUN: done; done | FileCheck %s --check-prefix=AGAUTO
 // AGAUTO-COUNT-12: all_gather_matmul_bf16_d{{[24]}}_mdyn_k4096_n4096
 // AGAUTO-NOT: {{.}}
-// RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCE
+// RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm gather | FileCheck %s --check-prefix=AGCE
 // RUN: weave-ops key matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCE
 // AGCE: ce_matmul_bf16_d4_mdyn_k4096_n4096
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 256 --k 256 --n 320 --algorithm copy_engine | FileCheck %s --check-prefix=AGSRC
+// RUN: weave-ops key all_gather --team-size 4 --dtype bf16 --count 1572864 | FileCheck %s --check-prefix=AGGATHER
+// AGGATHER: all_gather_bf16_d4_n1572864
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 256 --k 256 --n 320 --algorithm gather | FileCheck %s --check-prefix=AGSRC
 // AGSRC: gpu.func @ce_matmul(%a: memref<?x256xf16>
 // AGSRC-NEXT: %b: memref<256x320xf16>
 // RUN: not weave-ops key all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_slots 2>&1 | FileCheck %s --check-prefix=AGBAD
-// AGBAD: all-gather matmul: algorithm must be 'auto' or one of 'ring', 'copy_engine', got 'owner_slots'
-// RUN: not weave-ops key all_gather_matmul --team-size 2 --dtype bf16 --m-shard 200 --k 256 --n 320 --algorithm copy_engine 2>&1 | FileCheck %s --check-prefix=AGSHAPE
+// AGBAD: all-gather matmul: algorithm must be 'auto' or one of 'ring', 'gather', got 'owner_slots'
+// RUN: not weave-ops key all_gather_matmul --team-size 2 --dtype bf16 --m-shard 200 --k 256 --n 320 --algorithm gather 2>&1 | FileCheck %s --check-prefix=AGSHAPE
 // AGSHAPE: all-gather matmul: m_shard must be a multiple of 128 (the row tile), got 200
-// RUN: not weave-ops key all_gather_matmul --team-size 1 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm copy_engine 2>&1 | FileCheck %s --check-prefix=AGTEAM
+// RUN: not weave-ops key all_gather_matmul --team-size 1 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm gather 2>&1 | FileCheck %s --check-prefix=AGTEAM
 // AGTEAM: all-gather matmul: the team size must be at least 2
 
 // The build has a case for every registered collective kernel: bundles of

@@ -11,7 +11,7 @@
 
 #include "Bindings.h"
 #include "CopyEngine.h"
-#include "CopyEngineGather.h"
+#include "GatherMatmul.h"
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
 #ifdef WEAVE_OPS_TEST_JIT
@@ -368,18 +368,19 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
                                 "owner_slots"));
 }
 
-// The all-gather matmul's copy engines (ops/lib/CopyEngineGather.h):
-// offered by name, never chosen by "auto" (no GPU has measured them yet),
-// its kernel the GEMM + reduce-scatter's copy-engine instance (one bundle,
-// one owner: the registry's kernelOf), the shape checked first.
-TEST(OpsFused, AllGatherMatmulCopyEngine) {
+// The all-gather matmul's "gather" (ops/lib/GatherMatmul.h): offered by
+// name, never chosen by "auto" (no GPU has measured it yet), its matmul the
+// GEMM + reduce-scatter's copy-engine instance (one bundle, one owner: the
+// registry's kernelOf), the shape checked first.
+TEST(OpsFused, AllGatherMatmulGather) {
   const OpSpec *agmm = findOp("all_gather_matmul");
   ASSERT_NE(agmm, nullptr);
-  const AlgorithmSpec *ce = agmm->algorithm("copy_engine");
+  EXPECT_EQ(agmm->algorithm("copy_engine"), nullptr); // replaced by gather
+  const AlgorithmSpec *ce = agmm->algorithm("gather");
   ASSERT_NE(ce, nullptr);
   EXPECT_TRUE(ce->offered);
   EXPECT_EQ(ce->kernelOf, "matmul_reduce_scatter");
-  EXPECT_EQ(agmm->offeredNames(), "'ring', 'copy_engine'");
+  EXPECT_EQ(agmm->offeredNames(), "'ring', 'gather'");
   // The kernel's owner is the GEMM + reduce-scatter's entry.
   RegisteredKernel owner = findRegisteredKernel("ce_matmul");
   ASSERT_NE(owner.op, nullptr);
@@ -397,7 +398,7 @@ TEST(OpsFused, AllGatherMatmulCopyEngine) {
       EXPECT_EQ(automatic->kernelName, "all_gather_matmul");
       // By name: the same instance (key) as the GEMM + RS's copy engines.
       Expected<KernelInstance> byName = matmulOpInstance(
-          "all_gather_matmul", d, "bf16", {m, 4096, 4096}, "copy_engine");
+          "all_gather_matmul", d, "bf16", {m, 4096, 4096}, "gather");
       ASSERT_TRUE(byName) << byName.error().toString();
       Expected<KernelInstance> mrs =
           MatmulReduceScatter::instanceFor(d, "bf16", 4096, 4096, "copy_engine");
@@ -406,16 +407,14 @@ TEST(OpsFused, AllGatherMatmulCopyEngine) {
       EXPECT_EQ(byName->kernelName, "ce_matmul");
       EXPECT_EQ(byName->templateName, "matmul_reduce_scatter/ce_matmul");
       EXPECT_EQ(
-          AllGatherMatmul::instanceFor(d, "bf16", 4096, 4096, "copy_engine")
-              ->key(),
+          AllGatherMatmul::instanceFor(d, "bf16", 4096, 4096, "gather")->key(),
           mrs->key());
     }
-  EXPECT_EQ(AllGatherMatmul::instanceFor(2, "f16", 256, 320, "copy_engine")
-                ->key(),
+  EXPECT_EQ(AllGatherMatmul::instanceFor(2, "f16", 256, 320, "gather")->key(),
             "ce_matmul_f16_d2_mdyn_k256_n320");
   // Its source defines the chunk matmul it launches: (? x K) @ (K x N).
   Expected<KernelInstance> instance =
-      AllGatherMatmul::instanceFor(4, "bf16", 256, 320, "copy_engine");
+      AllGatherMatmul::instanceFor(4, "bf16", 256, 320, "gather");
   ASSERT_TRUE(instance);
   Expected<std::string> source = instance->source();
   ASSERT_TRUE(source) << source.error().toString();
@@ -423,13 +422,14 @@ TEST(OpsFused, AllGatherMatmulCopyEngine) {
   EXPECT_NE(source->find("memref<?x256xbf16>"), std::string::npos);
   EXPECT_NE(source->find("memref<256x320xbf16>"), std::string::npos);
   // Refused with a located message naming the offered algorithms.
-  for (std::string bad : {"owner_slots", "owner_combine", "nccl", ""}) {
+  for (std::string bad :
+       {"owner_slots", "owner_combine", "copy_engine", "nccl", ""}) {
     Expected<KernelInstance> refused =
         matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256}, bad);
     ASSERT_FALSE(refused) << bad;
     EXPECT_TRUE(mentions(refused.error(), "all-gather matmul: algorithm must "
                                           "be 'auto' or one of 'ring', "
-                                          "'copy_engine', got '" +
+                                          "'gather', got '" +
                                               bad + "'"))
         << refused.error().toString();
   }
@@ -441,7 +441,7 @@ TEST(OpsFused, AllGatherMatmulCopyEngine) {
         {1, "bf16", {128, 256, 256}},
         {2, "f32", {128, 256, 256}}}) {
     Expected<KernelInstance> refused =
-        matmulOpInstance("all_gather_matmul", d, dtype, shape, "copy_engine");
+        matmulOpInstance("all_gather_matmul", d, dtype, shape, "gather");
     ASSERT_FALSE(refused);
     EXPECT_TRUE(mentions(refused.error(), "all-gather matmul"))
         << refused.error().toString();
@@ -691,29 +691,19 @@ TEST(OpsFused, CopyEngineSchedule) {
 
 namespace {
 
-// The all-gather matmul's copy engines multiply the peers' shards in the
-// order they arrive (CopyEngineGather.cpp): step t's shard is from the
-// member whose t-th copy is to this one, every member copies to each peer
-// once, and every shard is multiplied once.
-TEST(OpsFused, CopyEngineGatherOrder) {
-  using weave::ops::detail::CopyEngineGatherKernel;
+// The all-gather matmul's "gather" multiplies its own shard first, then
+// every peer's once (GatherMatmul.cpp).
+TEST(OpsFused, GatherMatmulOrder) {
+  using weave::ops::detail::GatherMatmulKernel;
   for (uint32_t d = 2; d <= 8; ++d)
     for (uint32_t r = 0; r < d; ++r) {
       SCOPED_TRACE("D = " + std::to_string(d) + ", member " + std::to_string(r));
-      EXPECT_EQ(CopyEngineGatherKernel::shardAt(r, d, 0), r);
-      // The previous member first.
-      EXPECT_EQ(CopyEngineGatherKernel::copyTarget(r, d, 1), (r + d - 1) % d);
-      std::set<uint32_t> shards, targets;
+      EXPECT_EQ(GatherMatmulKernel::shardAt(r, d, 0), r);
+      EXPECT_EQ(GatherMatmulKernel::shardAt(r, d, 1), (r + 1) % d);
+      std::set<uint32_t> shards;
       for (uint32_t t = 0; t < d; ++t)
-        shards.insert(CopyEngineGatherKernel::shardAt(r, d, t));
-      for (uint32_t j = 1; j < d; ++j) {
-        uint32_t src = CopyEngineGatherKernel::shardAt(r, d, j);
-        EXPECT_EQ(CopyEngineGatherKernel::copyTarget(src, d, j), r);
-        targets.insert(CopyEngineGatherKernel::copyTarget(r, d, j));
-      }
+        shards.insert(GatherMatmulKernel::shardAt(r, d, t));
       EXPECT_EQ(shards.size(), d);
-      EXPECT_EQ(targets.size(), d - 1);
-      EXPECT_FALSE(targets.count(r));
     }
 }
 

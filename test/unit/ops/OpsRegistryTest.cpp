@@ -212,7 +212,7 @@ TEST(OpsRegistry, OwnedParametersAreTheManifests) {
   for (const RegisteredKernel &k : registeredKernels()) {
     SCOPED_TRACE(k.algorithm->kernel);
     // Another op's kernel (kernelOf): the owner's entry is checked; the
-    // borrowing op binds it itself (CopyEngineGatherKernel), not through
+    // borrowing op binds it itself (GatherMatmulKernel), not through
     // planBindings with its roles.
     if (!k.algorithm->kernelOf.empty())
       continue;

@@ -27,16 +27,15 @@ namespace weave::ops {
 /// (docs/OPS.md). One kernel instance serves every mShard (a dynamic row
 /// count): ops of other mShard on the same communicator share it. A team of
 /// at least 2 (a ring). Two algorithms: "ring", the fused kernel above (the
-/// default), and "copy_engine" (opt-in, not measured yet): the copy engines
-/// push each member's shard into every peer's gathered rows while one
-/// plain-matmul launch per shard multiplies it as it lands, ordered by
-/// stream memory operations on flags (docs/OPS.md,
-/// ops/lib/CopyEngineGather.h).
+/// default), and "gather": the collectives' all-gather (ops::AllGather's
+/// kernel) into the op's gathered rows on a side stream, beside one
+/// plain-matmul launch of the own shard, then one launch per peer's shard
+/// (docs/OPS.md, ops/lib/GatherMatmul.h).
 class AllGatherMatmul : public CollectiveOp {
 public:
   /// The row tile: mShard must be a multiple of it.
   static constexpr int64_t kRowTile = 128;
-  /// `algorithm`: "auto" (choose()), "ring" or "copy_engine".
+  /// `algorithm`: "auto" (choose()), "ring" or "gather".
   static Expected<AllGatherMatmul> create(Communicator &comm,
                                           const std::string &dtype,
                                           int64_t mShard, int64_t k, int64_t n,
@@ -66,10 +65,11 @@ public:
   /// resolve "auto" with choose() at the op's m_shard first): its kernel
   /// has a dynamic m_shard and comes as variants over ranges of it
   /// (KernelInstance::variants), each with the column tile tileN chooses
-  /// there, picked by the runtime at launch. "copy_engine": the GEMM +
+  /// there, picked by the runtime at launch. "gather": the GEMM +
   /// reduce-scatter's copy-engine instance (MatmulReduceScatter::
   /// instanceFor(teamSize, dtype, k, n, "copy_engine")), whose ce_matmul
-  /// it launches: one bundle for both ops.
+  /// it launches: one bundle for both ops; its all-gather is a second
+  /// instance, AllGather::instanceFor(teamSize, dtype, mShard x k).
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n,
@@ -79,7 +79,7 @@ public:
   /// definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
-  /// The algorithm this op runs ("ring" or "copy_engine").
+  /// The algorithm this op runs ("ring" or "gather").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
   /// for a team of teamSize members with mShard rows each and n columns,

@@ -1,0 +1,192 @@
+//===- GatherMatmul.cpp - All-gather matmul: the gather beside the own shard //
+//
+// See GatherMatmul.h. One call on member r's stream s (D members, its side
+// stream ss; `own` is r's shard: the caller's `a`, or rows r of the
+// in-place buffer; `g` the gathered buffer, the op's or the in-place one):
+//
+//   s:  record forked;  ss: wait forked
+//   ss: all_gather(own -> g)             (every member's rows into every g)
+//   s:  ce_matmul(own) -> rows r of c    (beside the all-gather)
+//   ss: record gathered;  s: wait gathered
+//   s:  for t = 1 .. D - 1, src = r + t (mod D):
+//         ce_matmul(rows src of g) -> rows src of c
+//
+// Every launch is bound before the first is enqueued, so that a call with
+// a wrong argument enqueues nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GatherMatmul.h"
+
+#include "weave/ops/Collectives.h"
+
+#include <cstdio>
+
+namespace weave::ops::detail {
+
+namespace {
+
+const char *kWhere = "op 'all_gather_matmul' (gather): ";
+
+} // namespace
+
+Expected<std::unique_ptr<GatherMatmulKernel>>
+GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
+                           int64_t mShard, int64_t k, int64_t n) {
+  Team &team = comm.team();
+  auto x = std::unique_ptr<GatherMatmulKernel>(new GatherMatmulKernel());
+  x->comm_ = &comm;
+  x->dtype_ = instance.dtype;
+  x->d_ = team.size();
+  x->m_ = mShard;
+  x->k_ = k;
+  x->n_ = n;
+  x->elementBytes_ = 2; // f16 or bf16 (checkShape)
+  WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
+  x->instance_ = std::move(instance);
+  // The all-gather by the collectives' own choice at this size. Its output
+  // role binds the gathered rows in place where the kernel's output is
+  // symmetric (the bandwidth kernels); a kernel with a plain output writes
+  // the member's local copy of them.
+  WEAVE_ASSIGN_OR_RETURN(
+      KernelInstance gather,
+      AllGather::instanceFor(team.size(), x->dtype_, mShard * k));
+  std::vector<RoleSpec> roles = opRoles("all_gather");
+  WEAVE_ASSIGN_OR_RETURN(Kernel * gatherKernel, comm.kernel(gather));
+  for (const ParamInfo &param : gatherKernel->info().params)
+    if (param.name == roles[1].param)
+      x->gatherOutputSymmetric_ = param.kind == abi::ParamKind::Symmetric;
+  // Symmetric allocations in the same order on every process: gathered,
+  // then the all-gather's.
+  WEAVE_ASSIGN_OR_RETURN(
+      SymmetricBuffer gathered,
+      comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, k}));
+  x->gathered_ = gathered;
+  std::vector<size_t> placed;
+  if (x->gatherOutputSymmetric_)
+    placed.push_back(1);
+  WEAVE_ASSIGN_OR_RETURN(x->gather_,
+                         StagedKernel::create(comm, std::move(gather),
+                                              std::move(roles), {}, placed));
+  WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));
+  return x;
+}
+
+GatherMatmulKernel::~GatherMatmulKernel() {
+  if (!comm_)
+    return;
+  side_.reset();
+  gather_.reset();
+  if (gathered_)
+    if (Status status = comm_->heap().free(*gathered_); !status)
+      std::fprintf(
+          stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
+          instance_.kernelName.c_str(), status.error().toString().c_str());
+}
+
+Status GatherMatmulKernel::checkTensors(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
+  size_t locals = comm_->team().localCount();
+  auto fail = [&](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument, kWhere + what);
+  };
+  std::string wrong = callCountsMismatch(
+      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
+  if (!wrong.empty())
+    return fail(wrong);
+  for (size_t r = 1; r < inPlace.size(); ++r)
+    if (inPlace[r])
+      return fail(std::string("'") + (r == 1 ? "b" : "c") +
+                  "' cannot be passed as a symmetric buffer (only 'a')");
+  std::string gathered = std::to_string(d_ * m_) + "x" + std::to_string(k_);
+  if (!inPlace.empty() && inPlace[0])
+    wrong = inPlaceMismatch(*inPlace[0], comm_->heap().id(),
+                            {"a", dtype_, d_ * m_ * k_, gathered});
+  // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
+  std::vector<RoleExpectation> roles{
+      {"a", dtype_, m_ * k_, "1/" + std::to_string(d_) + " of " + gathered},
+      {"b", dtype_, k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
+      {"c", dtype_, d_ * m_ * n_,
+       std::to_string(d_ * m_) + "x" + std::to_string(n_)}};
+  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
+    if (r > 0 || inPlace.empty() || !inPlace[0])
+      wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
+  if (!wrong.empty())
+    return fail(wrong);
+  return ok();
+}
+
+Status GatherMatmulKernel::run(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+  WEAVE_TRY(checkTensors(tensors, streams, inPlace));
+  Team &team = comm_->team();
+  SymmetricHeap &heap = comm_->heap();
+  size_t locals = team.localCount();
+  uint32_t d = static_cast<uint32_t>(d_);
+  bool placed = !inPlace.empty() && inPlace[0];
+  const SymmetricBuffer &g = placed ? *inPlace[0] : *gathered_;
+  uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
+  uint64_t shardC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
+
+  // Every member's own shard: where the all-gather and the own matmul
+  // read it.
+  std::vector<uint64_t> own(locals);
+  for (size_t i = 0; i < locals; ++i)
+    own[i] = placed ? heap.localPointer(g, i) + team.rankOf(i) * shardA
+                    : tensors[0][i].data;
+
+  // Bind every matmul launch first (step t: the shard of member r + t,
+  // step 0 the own).
+  std::vector<uint64_t> pb(locals);
+  for (size_t i = 0; i < locals; ++i)
+    pb[i] = tensors[1][i].data;
+  DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
+  std::vector<BoundArgs> steps;
+  for (uint32_t t = 0; t < d; ++t) {
+    std::vector<uint64_t> pa(locals), pc(locals);
+    for (size_t i = 0; i < locals; ++i) {
+      uint32_t src = shardAt(team.rankOf(i), d, t);
+      pa[i] = t == 0 ? own[i] : heap.localPointer(g, i) + src * shardA;
+      pc[i] = tensors[2][i].data + src * shardC;
+    }
+    std::vector<KernelArg> args{
+        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
+        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
+    steps.push_back(std::move(bound));
+  }
+  // The all-gather's call: the own shard in, the gathered rows out.
+  std::vector<std::vector<TensorRef>> gatherTensors(2);
+  std::vector<CUstream> side(locals);
+  for (size_t i = 0; i < locals; ++i) {
+    gatherTensors[0].push_back({own[i], dtype_, {m_ * k_}});
+    gatherTensors[1].push_back(
+        gatherOutputSymmetric_
+            ? TensorRef{}
+            : TensorRef{heap.localPointer(g, i), dtype_, {d_ * m_ * k_}});
+    side[i] = side_->stream(i);
+  }
+  std::vector<std::optional<SymmetricBuffer>> gatherPlaced(2);
+  if (gatherOutputSymmetric_)
+    gatherPlaced[1] = g;
+
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(side_->fork(i, streams[i]));
+  }
+  WEAVE_TRY(gather_->run(gatherTensors, side, gatherPlaced));
+  WEAVE_TRY(matmul_->launch(steps[0], streams));
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(side_->join(i, streams[i]));
+  }
+  for (uint32_t t = 1; t < d; ++t)
+    WEAVE_TRY(matmul_->launch(steps[t], streams));
+  return ok();
+}
+
+} // namespace weave::ops::detail
