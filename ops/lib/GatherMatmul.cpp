@@ -12,7 +12,8 @@
 //         ce_matmul(rows src of g) -> rows src of c
 //
 // Every launch is bound before the first is enqueued, so that a call with
-// a wrong argument enqueues nothing.
+// a wrong argument enqueues nothing. A loopback team runs the same launches
+// in one chain on s (run() says why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,6 +175,20 @@ Status GatherMatmulKernel::run(
   if (gatherOutputSymmetric_)
     gatherPlaced[1] = g;
 
+  if (team.isLoopback()) {
+    // A loopback team runs the all-gather first on the member's own stream:
+    // with the side stream, the graph replays of a loopback team of 4 and of
+    // 8 on one H100 hung (every call before them passed; 4 x H100,
+    // 2026-11-27): each member's graph has two branches, and how the
+    // members' branches share the device's hardware queues is the
+    // driver's, so one member's spinning all-gather can wait behind
+    // another's. One chain per member is what the collectives' loopback
+    // runs do. A loopback team is for checking, not for speed.
+    WEAVE_TRY(gather_->run(gatherTensors, streams, gatherPlaced));
+    for (uint32_t t = 0; t < d; ++t)
+      WEAVE_TRY(matmul_->launch(steps[t], streams));
+    return ok();
+  }
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->fork(i, streams[i]));
