@@ -56,33 +56,32 @@ export_gpu_libs() {
 # weave-ops and weavec into DIR/<its kernel key>.wbundle, the name an op
 # looks for in a bundle folder; prints "staged <key>". A key this shell
 # made already is not made again (ops share kernels: the all-gather
-# matmul's copy_engine is the GEMM + RS's copy-engine bundle; "auto" is
+# matmul's "gather" runs the GEMM + RS's copy-engine bundle; "auto" is
 # one of the named algorithms); one made by an earlier staging is (it may
-# be stale). Returns non-zero on a failed step.
+# be stale). The all-gather matmul's "gather" (its key is ce_matmul_...,
+# by name or chosen by "auto") also needs the all-gather's bundle of
+# m_shard x k elements (ops/lib/GatherMatmul.h): staged with it. Returns
+# non-zero on a failed step.
 op_bundle() {
   local build=$1 dir=$2 key; shift 2
   key=$("$build/bin/weave-ops" key "$@") || return 1
+  if [ "$1" = all_gather_matmul ] && [ "${key#ce_matmul_}" != "$key" ]; then
+    local d="" t="" m="" k="" prev="" x
+    for x in "$@"; do
+      case "$prev" in
+      --team-size) d=$x ;; --dtype) t=$x ;; --m-shard) m=$x ;; --k) k=$x ;;
+      esac
+      prev=$x
+    done
+    op_bundle "$build" "$dir" all_gather --team-size "$d" --dtype "$t" \
+      --count $((m * k)) || return 1
+  fi
   case " ${OP_BUNDLES_MADE:-} " in *" $dir/$key "*) return 0 ;; esac
   mkdir -p "$dir" &&
     "$build/bin/weave-ops" source "$@" -o "$dir/$key.mlir" &&
     "$build/bin/weavec" "$dir/$key.mlir" --emit=bundle -o "$dir/$key.wbundle" &&
     rm -f "$dir/$key.mlir" && OP_BUNDLES_MADE="${OP_BUNDLES_MADE:-} $dir/$key" &&
     echo "staged $key"
-}
-
-# agm_bundles BUILD DIR D T M K N ALGORITHM: at staging, what the all-gather
-# matmul's ALGORITHM runs at m_shard M (its op bundle, one for every M; for
-# "gather" also the all-gather's bundle of M x K elements, which its op
-# builds with AllGather::instanceFor: ops/lib/GatherMatmul.h). "gather"'s
-# matmul is the GEMM + RS's copy-engine bundle: one key, made once.
-agm_bundles() {
-  local build=$1 dir=$2 d=$3 t=$4 m=$5 k=$6 n=$7 a=$8
-  op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype "$t" \
-    --m-shard "$m" --k "$k" --n "$n" --algorithm "$a" || return 1
-  if [ "$a" = gather ]; then
-    op_bundle "$build" "$dir" all_gather --team-size "$d" --dtype "$t" \
-      --count $((m * k)) || return 1
-  fi
 }
 
 # fused_op_bundles BUILD DIR [D...]: at staging, every bundle
@@ -97,7 +96,8 @@ fused_op_bundles() {
   [ ${#teams[@]} -eq 0 ] && teams=(2 4 8)
   for d in "${teams[@]}"; do for t in bf16 f16; do
     for a in ring gather; do for m in 128 256; do
-      agm_bundles "$build" "$dir" "$d" $t $m 256 320 $a || return 1
+      op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype $t \
+        --m-shard $m --k 256 --n 320 --algorithm $a || return 1
     done; done
     for a in owner_slots copy_engine; do
       op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \

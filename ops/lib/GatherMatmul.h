@@ -25,7 +25,12 @@
 // 1.4-2.0x local cuBLAS; the copy engines move one shard in about 30 us at
 // about 100 GB/s, one copy after another (docs/PERF.md, "The copy_engine
 // algorithm measured"). The SM all-gather moves 4-16 MB in 16-44 us at D =
-// 4 (2.2-1.4x NCCL), and the plain matmul is at cuBLAS's speed per launch.
+// 4 (2.2-1.4x NCCL). Measured (4 x H100, K = N = 4096, docs/PERF.md "The
+// all-gather beside the own shard's matmul"): faster than the ring where
+// one shard's launch is one nearly full round of tiles (D = 4, m_shard 384
+// and 512: 0.122 and 0.126 ms against 0.141 and 0.167), slower where it is
+// a small part of one (256 and less) or past one (640 and more: every
+// shard's launch pays its partial last round); AllGatherMatmul::choose.
 //
 // Ordering: every member's all-gather of call n + 1 starts on its side
 // stream after the fork of call n + 1, after its matmuls of call n on s;

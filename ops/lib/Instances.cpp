@@ -285,18 +285,27 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
 
 std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
                                     int64_t k, int64_t n) {
-  // The ring everywhere until a GPU has measured "gather" (built in the
-  // ninth session). Where it is expected to win (4 x H100, bf16, K = N =
-  // 4096, graphs, docs/PERF.md "The copy_engine algorithm measured"): where
-  // a shard's tiles are a partial wave, the ring's 1.4-2.0x local cuBLAS at
-  // m_shard 384-768 (D = 2 and 4), against an all-gather of 16-44 us at
-  // 4-16 MB (D = 4) beside the own shard's matmul. A rule here needs those
-  // numbers first.
-  (void)teamSize;
-  (void)mShard;
+  // "gather" where one shard's launch of the plain matmul is a single round
+  // of 128 x 128 tiles filling most of the SMs (gatherFill); the ring
+  // elsewhere. Measured (4 x H100, bf16, K = N = 4096, the Python op in
+  // CUDA graphs, docs/PERF.md "The all-gather beside the own shard's
+  // matmul"), gather against the ring, ms: D = 4 m_shard 384 (fill 0.73)
+  // 0.122 / 0.141, 512 (0.97) 0.126 / 0.167; D = 2 384 0.067 / 0.067,
+  // 512 0.072 / 0.076. Lost at fill 0.48 (256: D = 4 0.116 / 0.097, D = 2
+  // 0.061 / 0.051; 128 by more) and past one round (640-1024: 1.2-2.0
+  // rounds, 0.217-0.225 / 0.193-0.200 at D = 4): each shard's launch then
+  // pays a partial last round, D times, while the ring's tiles run in one
+  // persistent grid.
   (void)k;
-  (void)n;
-  return "ring";
+  double fill = gatherFill(mShard, n);
+  return teamSize >= 2 && fill >= kGatherMinFill && fill <= 1.0 ? "gather"
+                                                                 : "ring";
+}
+
+double AllGatherMatmul::gatherFill(int64_t mShard, int64_t n,
+                                   int64_t smCount) {
+  int64_t tiles = (mShard / kRowTile) * ((n + 127) / 128);
+  return double(tiles) / double(smCount);
 }
 
 Expected<KernelInstance> AllGatherMatmul::instanceFor(

@@ -261,7 +261,8 @@ std::vector<OpSpec> makeRegistry() {
                // peer's after it. Its matmul is the GEMM + reduce-scatter's
                // ce_matmul (kernelOf): the same instance and bundle; the
                // all-gather's instance is ops::AllGather's, and its
-               // workspace is the op's, not a kernel parameter. It replaced
+               // workspace is the op's, not a kernel parameter. "auto"
+               // takes it where AllGatherMatmul::choose says. It replaced
                // the copy engines' push (slower than the ring at 15 of 16
                // shapes, docs/PERF.md).
                {"gather",

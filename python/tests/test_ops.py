@@ -340,9 +340,9 @@ def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
 def test_all_gather_matmul_gather(loopback, dtype_name):
     """The all-gather beside the own shard's matmul (algorithm="gather",
-    opt-in): three calls with new inputs and no host synchronization,
-    NaN-poisoned outputs, against float64; "auto" still runs the ring
-    (another op)."""
+    by name: "auto" runs the ring at this shape, another op): three calls
+    with new inputs and no host synchronization, NaN-poisoned outputs,
+    against float64."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size

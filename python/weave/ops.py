@@ -240,11 +240,13 @@ class Collectives:
         the result has team size x m_shard rows. f16 or bf16, summed in
         f32. One kernel serves every m_shard.
 
-        ``algorithm``: "auto" (the op's rule: the ring), "ring" (the fused
+        ``algorithm``: "auto" (the op's rule: "gather" where one shard's
+        plain matmul is one nearly full round of tiles, else the ring),
+        "ring" (the fused
         kernel forwarding A's tiles around the ring) or "gather" (the
         collectives' all-gather into the op's gathered rows beside a plain
-        matmul of the own shard, then one per peer's shard: no staging copy;
-        not measured yet, so never chosen by "auto").
+        matmul of the own shard, then one per peer's shard: no staging
+        copy).
 
         Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
         collective's memory with team size x m_shard rows (every member has

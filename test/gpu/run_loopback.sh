@@ -90,7 +90,7 @@ if [ "${1:-}" = "--stage" ]; then
   # the all-gather matmul (one bundle for every m_shard) and the GEMM + RS
   # at the shapes examples/fused_ops checks, D = 2, 4, 8.
   rm -rf "$CARRY/fused-bundles" && mkdir -p "$CARRY/fused-bundles"
-  . "$ROOT/bench/gpu_libs.sh" # op_bundle, agm_bundles, fused_op_bundles
+  . "$ROOT/bench/gpu_libs.sh" # op_bundle, fused_op_bundles
   fused_op_bundles "$BUILD" "$CARRY/fused-bundles" 2 4 8 || exit 1
   # The Python package, built there (its modules need the GPU machine's
   # Python and torch), with the ops' bundles its tests need (made here:
@@ -121,7 +121,8 @@ if [ "${1:-}" = "--stage" ]; then
   # The fused matmuls of the Python tests: loopback D = 2, and a team of one.
   for t in bf16 f16; do
     for a in ring gather; do
-      agm_bundles "$BUILD" "$CARRY/op-bundles" 2 $t 128 256 320 $a || exit 1
+      op_bundle "$BUILD" "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
+        --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
     done
     for a in copy_engine owner_slots; do
       op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \

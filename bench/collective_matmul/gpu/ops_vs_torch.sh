@@ -16,13 +16,14 @@
 set -uo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
-  . "$HERE/../../gpu_libs.sh" # agm_bundles
+  . "$HERE/../../gpu_libs.sh" # op_bundle
   for d in 2 4; do
     # The ring (one bundle for every m_shard), and "gather" (the GEMM + RS's
     # copy-engine bundle, and the all-gather's at each m_shard).
     for m in $(echo "${M_SHARDS:-128,256,384,512,640,768,896,1024}" | tr , ' '); do
       for a in ring gather; do
-        agm_bundles "$BUILD" "$C/ops" $d bf16 $m "${K:-4096}" "${N:-4096}" $a || exit 1
+        op_bundle "$BUILD" "$C/ops" all_gather_matmul --team-size $d --dtype bf16 \
+          --m-shard $m --k "${K:-4096}" --n "${N:-4096}" --algorithm $a || exit 1
       done
     done
   done

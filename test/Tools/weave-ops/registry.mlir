@@ -52,17 +52,23 @@
 // RUN: not weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_combine 2>&1 | FileCheck %s --check-prefix=NOTOFFERED
 // NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', got 'owner_combine'
 
-// The all-gather matmul's "gather" (issue #32): opt-in, "auto" stays the
-// ring at every shape until a GPU has measured it
-// (AllGatherMatmul::choose); by name, the GEMM + reduce-scatter's
-// copy-engine bundle (its ce_matmul, one key for both ops), and the
-// all-gather's of m_shard x K elements (ops::AllGather's key).
+// The all-gather matmul's "gather" (issue #32): "auto" takes it where one
+// shard's plain matmul is one nearly full round of tiles (m_shard 384 and
+// 512 at N = 4096: AllGatherMatmul::choose), the ring elsewhere; its
+// bundle is the GEMM + reduce-scatter's copy-engine one (its ce_matmul,
+// one key for both ops), with the all-gather's of m_shard x K elements
+// (ops::AllGather's key).
 // RUN: weave-ops ops | FileCheck %s --check-prefix=AGOPS
 // AGOPS: all_gather_matmul fused_matmul f16,bf16 a,b,c ring,gather
 // RUN: for m in 128 384 512 640 768 1024; do for d in 2 4; do \
 // RUN:   weave-ops key all_gather_matmul --team-size $d --dtype bf16 --m-shard $m --k 4096 --n 4096; \
 // RUN: done; done | FileCheck %s --check-prefix=AGAUTO
-// AGAUTO-COUNT-12: all_gather_matmul_bf16_d{{[24]}}_mdyn_k4096_n4096
+// AGAUTO-COUNT-2: all_gather_matmul_bf16_d{{[24]}}_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
+// AGAUTO-COUNT-6: all_gather_matmul_bf16_d{{[24]}}_mdyn_k4096_n4096
 // AGAUTO-NOT: {{.}}
 // RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm gather | FileCheck %s --check-prefix=AGCE
 // RUN: weave-ops key matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCE

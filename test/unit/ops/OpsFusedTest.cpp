@@ -369,9 +369,10 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
 }
 
 // The all-gather matmul's "gather" (ops/lib/GatherMatmul.h): offered by
-// name, never chosen by "auto" (no GPU has measured it yet), its matmul the
-// GEMM + reduce-scatter's copy-engine instance (one bundle, one owner: the
-// registry's kernelOf), the shape checked first.
+// name, chosen by "auto" where one shard's plain matmul is one nearly full
+// round of tiles, its matmul the GEMM + reduce-scatter's copy-engine
+// instance (one bundle, one owner: the registry's kernelOf), the shape
+// checked first.
 TEST(OpsFused, AllGatherMatmulGather) {
   const OpSpec *agmm = findOp("all_gather_matmul");
   ASSERT_NE(agmm, nullptr);
@@ -390,12 +391,16 @@ TEST(OpsFused, AllGatherMatmulGather) {
     for (int64_t m : {int64_t(128), int64_t(384), int64_t(640), int64_t(1024)}) {
       SCOPED_TRACE("D = " + std::to_string(d) + ", m_shard " +
                    std::to_string(m));
-      // "auto" stays the ring at every shape (opt-in).
-      EXPECT_EQ(AllGatherMatmul::choose(d, m, 4096, 4096), "ring");
+      // "auto": gather at m_shard 384 (3 x 32 tiles, 0.73 of 132 SMs), the
+      // ring at 128 (0.24), 640 (1.21: past one round) and 1024.
+      bool gather = m == 384;
+      EXPECT_EQ(AllGatherMatmul::choose(d, m, 4096, 4096),
+                gather ? "gather" : "ring");
       Expected<KernelInstance> automatic =
           matmulOpInstance("all_gather_matmul", d, "bf16", {m, 4096, 4096});
       ASSERT_TRUE(automatic) << automatic.error().toString();
-      EXPECT_EQ(automatic->kernelName, "all_gather_matmul");
+      EXPECT_EQ(automatic->kernelName,
+                gather ? "ce_matmul" : "all_gather_matmul");
       // By name: the same instance (key) as the GEMM + RS's copy engines.
       Expected<KernelInstance> byName = matmulOpInstance(
           "all_gather_matmul", d, "bf16", {m, 4096, 4096}, "gather");
@@ -410,6 +415,17 @@ TEST(OpsFused, AllGatherMatmulGather) {
           AllGatherMatmul::instanceFor(d, "bf16", 4096, 4096, "gather")->key(),
           mrs->key());
     }
+  // The fill, and the rule's edges: the least fill, one whole round, one
+  // tile past it; other n (8192: 256 and 512 rows, 2048: 1024 rows).
+  EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(512, 4096), 128.0 / 132);
+  EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(128, 4000), 32.0 / 132);
+  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4096), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 256, 4096, 4096), "ring"); // 0.48
+  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4224), "gather"); // 132
+  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4352), "ring"); // 136
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 8192), "gather"); // 0.97
+  EXPECT_EQ(AllGatherMatmul::choose(2, 512, 4096, 8192), "ring");   // 1.94
+  EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 8192, 2048), "gather"); // 0.97
   EXPECT_EQ(AllGatherMatmul::instanceFor(2, "f16", 256, 320, "gather")->key(),
             "ce_matmul_f16_d2_mdyn_k256_n320");
   // Its source defines the chunk matmul it launches: (? x K) @ (K x N).

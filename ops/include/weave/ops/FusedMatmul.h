@@ -75,10 +75,18 @@ public:
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
-  /// What "auto" runs: "ring" at every shape (the measurement is in the
-  /// definition, ops/lib/Instances.cpp).
+  /// What "auto" runs: "gather" where gatherFill is between kGatherMinFill
+  /// and 1 (one shard's plain matmul is one nearly full round of tiles),
+  /// "ring" elsewhere (the measurement is in the definition,
+  /// ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
+  /// One shard's 128 x 128 output tiles (mShard x n) per SM.
+  static double gatherFill(int64_t mShard, int64_t n,
+                           int64_t smCount = kSmCount);
+  /// The least gatherFill at which "auto" takes "gather": measured faster
+  /// at 0.73 and 0.97, slower at 0.48 (choose()).
+  static constexpr double kGatherMinFill = 0.7;
   /// The algorithm this op runs ("ring" or "gather").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
