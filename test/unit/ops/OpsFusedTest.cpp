@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Bindings.h"
-#include "CopyEngine.h"
 #include "CopyEngineGather.h"
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
@@ -663,33 +662,6 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
   }
 }
 #endif
-
-} // namespace
-
-// The copy-engine algorithm's schedules (ops/lib/CopyEngine.h): the D
-// chunk launches (the persistent launch only when forced); a
-// chunk's counter target is ce_matmul_all's signals for it, one per 64
-// rows x 256 columns (a consumer's four 64 x 64 boxes of a 128 x 256
-// tile), the last column tile counted whole (its boxes past the edge are
-// clipped, and still signalled).
-TEST(OpsFused, CopyEngineSchedule) {
-  using weave::ops::detail::CopyEngineKernel;
-  // Measured slower everywhere so far (the rule's comment): chunks.
-  for (int64_t d : {1, 2, 4, 8})
-    for (int64_t m : {640, 1024, 1536, 4096})
-      EXPECT_EQ(CopyEngineKernel::schedule(d, m, 4096, 4096),
-                CopyEngineKernel::Schedule::Chunks)
-          << d << " " << m;
-  EXPECT_STREQ(
-      CopyEngineKernel::scheduleName(CopyEngineKernel::Schedule::Persistent),
-      "persistent");
-  EXPECT_EQ(CopyEngineKernel::chunkSignals(1024, 4096), 16u * 16u);
-  EXPECT_EQ(CopyEngineKernel::chunkSignals(640, 3072), 10u * 12u);
-  EXPECT_EQ(CopyEngineKernel::chunkSignals(128, 320), 2u * 2u);
-  EXPECT_EQ(CopyEngineKernel::chunkSignals(4096, 8192), 64u * 32u);
-}
-
-namespace {
 
 // The all-gather matmul's copy engines multiply the peers' shards in the
 // order they arrive (CopyEngineGather.cpp): step t's shard is from the
