@@ -322,23 +322,12 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
               ce->key());
   EXPECT_NE(MatmulReduceScatter::instanceFor(2, "bf16", 14336, 8192)->key(),
             ce->key());
-  // The persistent matmul of every chunk is in the same bundle: D row
-  // segments (one per owner's chunk, in walk order), rotated to start at
-  // the next member's, each chunk's counter raised after its stores.
-  EXPECT_NE(source->find("gpu.func @ce_matmul_all("), std::string::npos);
-  EXPECT_NE(source->find("{grid_tile_segments = 4 : i64}"), std::string::npos);
-  EXPECT_NE(source->find("rotate_m(%rotate)"), std::string::npos);
-  // Deferred signals: the tile's chunk kept per consumer, sent before the
-  // next tile's first store and at the kernel's end.
-  size_t signal = source->find("weave.semaphore_signal %done[%to], %one_i32");
-  ASSERT_NE(signal, std::string::npos);
-  EXPECT_NE(
-      source->find("weave.semaphore_signal %done[%to], %one_i32", signal + 1),
-      std::string::npos);
-  EXPECT_NE(source->find("memref.store %code, %pending[%rb]"),
-            std::string::npos);
-  EXPECT_NE(source->find("!weave.semaphore<4> {weave.name = \"done\"}"),
-            std::string::npos);
+  // The bundle holds the two kernels the op launches and nothing else.
+  size_t kernels = 0;
+  for (size_t at = source->find("gpu.func @"); at != std::string::npos;
+       at = source->find("gpu.func @", at + 1))
+    ++kernels;
+  EXPECT_EQ(kernels, 2u);
   // A team of one: the fused kernel; by name either at any size.
   EXPECT_EQ(MatmulReduceScatter::instanceFor(1, "bf16", 256, 256)->kernelName,
             "matmul_reduce_scatter");
