@@ -51,8 +51,7 @@
 //    to back and three graph replays) and timed in a second table (one CUDA
 //    graph over every device, direct launches, and its parts).
 //  - with --op ALGORITHM,... (copy_engine, owner_slots: the op's
-//    algorithms; copy_engine@chunks or copy_engine@persistent forces that
-//    schedule of it, ops/lib/CopyEngine.h), the op itself:
+//    algorithms), the op itself:
 //    ops::MatmulReduceScatter::create(..., ALGORITHM) through an
 //    ops::Communicator whose kernels come from DIR (ops::bundleFolder:
 //    `weave-ops source` + weavec of every algorithm's instance, named by
@@ -718,23 +717,10 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     Result::OpRun &run = r.ops[x];
     run.algorithm = o.ops[x];
     Status checked = [&]() -> Status {
-      // ALGORITHM@SCHEDULE: copy_engine's schedule forced through its
-      // knob (WEAVE_MRS_CE_SCHEDULE, read by create()), put back after.
-      size_t at = run.algorithm.find('@');
-      std::string algorithm = run.algorithm.substr(0, at);
-      const char *was = std::getenv("WEAVE_MRS_CE_SCHEDULE");
-      std::optional<std::string> saved;
-      if (was)
-        saved = was;
-      if (at != std::string::npos)
-        ::setenv("WEAVE_MRS_CE_SCHEDULE", run.algorithm.c_str() + at + 1, 1);
+      const std::string &algorithm = run.algorithm;
       Expected<ops::MatmulReduceScatter> made =
           ops::MatmulReduceScatter::create(*ctx.comm, dtype, c.m, c.k, c.n,
                                            algorithm);
-      if (saved)
-        ::setenv("WEAVE_MRS_CE_SCHEDULE", saved->c_str(), 1);
-      else
-        ::unsetenv("WEAVE_MRS_CE_SCHEDULE");
       if (!made)
         return made.error();
       ops::MatmulReduceScatter op = std::move(*made);

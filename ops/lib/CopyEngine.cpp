@@ -17,37 +17,9 @@
 //   s:  write busy[r] (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
 //
-// The schedule "persistent" (schedule() below says when) changes only how
-// the chunks reach the copy stream; the copies, flags, sum and join are the
-// same:
-//
-//   s:  record forked;  cs: wait forked
-//   s:  ce_matmul_all(a) -> staging chunks 0 .. D - 2, own chunk -> slot r
-//       (adds 1 to done[o(t)] (local) per 64 x 256 of chunk t < D, once
-//       its stores are complete: red.release.sys after them)
-//   for t = 1 .. D - 1:
-//     cs: wait   done[o(t)]  (local)       >= chunkSignals  (GEQ)
-//         write  done[o(t)]  (local)       := 0
-//         (busy wait, busy set, copy, ready set as above)
-//   (the rest as above)
-//
-// The counter's reset cannot race a signal: the wait passed once the
-// kernel had sent the chunk's last signal (exactly chunkSignals per call),
-// so the call's kernel sends none after it, and the next call's kernel is
-// launched on s after the join, which comes after this reset on cs. So
-// every done counter is 0 between calls (zeroed by the heap before the
-// first), graphs replay the same constants, and no epoch is needed. The
-// own chunk sends no signal (the sum after the launch on s is ordered by
-// the stream). The release orders the tile's TMA stores (their completion
-// awaited first, then fence.proxy.async) before the count that the copy
-// engine's wait reads, and the copy is after the wait on cs. Deadlock: the
-// new wait is for this member's kernel of this call, enqueued before it
-// (by one process, in submission order as well); nothing the kernel waits
-// for (it waits for nothing) is behind it.
-//
 // The flags, the copy stream, the busy wait and set, the ready signal and
-// wait, the clears and the join are CopyEngineLanes' (CopyEngineLanes.h),
-// shared with the all-gather matmul's copy engines (CopyEngineGather.cpp).
+// wait, the clears and the join are CopyEngineLanes' (CopyEngineLanes.h;
+// the copy stream's fork and join are SideStreams').
 //
 // Every value is a constant (a CUDA graph replays the same memory
 // operations) and every flag is back to 0 once every member's call has
@@ -98,9 +70,8 @@
 
 #include "CopyEngine.h"
 
+#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 namespace weave::ops::detail {
 
@@ -118,42 +89,14 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   x->elementBytes_ = 2; // f16 or bf16 (checkShape)
   WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
   WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(instance, "ce_sum"));
-  x->schedule_ = schedule(x->d_, mShard, k, n);
-  if (const char *forced = std::getenv("WEAVE_MRS_CE_SCHEDULE");
-      forced && *forced) {
-    if (std::strcmp(forced, "chunks") == 0)
-      x->schedule_ = Schedule::Chunks;
-    else if (std::strcmp(forced, "persistent") == 0)
-      x->schedule_ = Schedule::Persistent;
-    else
-      return Error(ErrorCode::InvalidArgument,
-                   std::string("op 'matmul_reduce_scatter' (copy_engine): "
-                               "WEAVE_MRS_CE_SCHEDULE must be 'chunks' or "
-                               "'persistent', got '") +
-                       forced + "'");
-  }
-  if (x->schedule_ == Schedule::Persistent && x->d_ < 2)
-    return Error(ErrorCode::InvalidArgument,
-                 "op 'matmul_reduce_scatter' (copy_engine): the persistent "
-                 "schedule needs a team of 2 or more (it has no chunk to "
-                 "copy with 1)");
-  if (x->schedule_ == Schedule::Persistent) {
-    WEAVE_ASSIGN_OR_RETURN(x->matmulAll_,
-                           comm.kernel(instance, "ce_matmul_all"));
-  }
   x->instance_ = std::move(instance);
   SymmetricHeap &heap = comm.heap();
   // Symmetric allocations first, in the same order on every process:
-  // slots, the lanes' flags, done.
+  // slots, then the lanes' flags.
   WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer slots,
                          heap.allocateTensor(x->dtype_, {x->d_ * mShard, n}));
   x->slots_ = slots;
   WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
-  if (x->schedule_ == Schedule::Persistent) {
-    WEAVE_ASSIGN_OR_RETURN(SemaphoreArray done,
-                           heap.allocateSemaphores(uint32_t(x->d_)));
-    x->done_ = done;
-  }
   uint64_t chunk = uint64_t(mShard) * uint64_t(n) * x->elementBytes_;
   size_t locals = team.localCount();
   x->staging_.assign(locals, 0);
@@ -195,8 +138,6 @@ CopyEngineKernel::~CopyEngineKernel() {
   };
   if (slots_)
     report(heap.free(*slots_));
-  if (done_)
-    report(heap.free(*done_));
 }
 
 Status CopyEngineKernel::checkTensors(
@@ -246,23 +187,7 @@ Status CopyEngineKernel::run(
     pb[i] = tensors[1][i].data;
   DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
   std::vector<BoundArgs> steps;
-  std::optional<BoundArgs> all;
-  if (schedule_ == Schedule::Persistent) {
-    std::vector<uint64_t> pa(locals), pst(locals), pown(locals);
-    for (size_t i = 0; i < locals; ++i) {
-      uint32_t r = team.rankOf(i);
-      pa[i] = tensors[0][i].data;
-      pst[i] = staging_[i];
-      pown[i] = heap.localPointer(*slots_, i) + r * chunkC;
-    }
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {d_ * m_, k_}, elementBytes_), b,
-        tensorView(pst, dtype_, {(d_ - 1) * m_, n_}, elementBytes_),
-        tensorView(pown, dtype_, {m_, n_}, elementBytes_), *done_};
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmulAll_->bind(heap, args));
-    all = std::move(bound);
-  }
-  for (int64_t t = 1; t <= d_ && !all; ++t) {
+  for (int64_t t = 1; t <= d_; ++t) {
     std::vector<uint64_t> pa(locals), pc(locals);
     for (size_t i = 0; i < locals; ++i) {
       uint32_t r = team.rankOf(i);
@@ -287,19 +212,8 @@ Status CopyEngineKernel::run(
       tensorView(pout, dtype_, {m_, n_}, elementBytes_)};
   WEAVE_ASSIGN_OR_RETURN(BoundArgs sum, sum_->bind(heap, sumArgs));
 
-  if (all) {
-    // The fork first, so the copy stream's waits are part of a capture and
-    // after this stream's earlier work; then the one launch.
-    for (size_t i = 0; i < locals; ++i) {
-      WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_TRY(lanes_->fork(i, streams[i]));
-    }
-    WEAVE_TRY(matmulAll_->launch(*all, streams));
-  }
-  uint32_t signals = chunkSignals(m_, n_);
   for (int64_t t = 1; t <= d_; ++t) {
-    if (!all)
-      WEAVE_TRY(matmul_->launch(steps[t - 1], streams));
+    WEAVE_TRY(matmul_->launch(steps[t - 1], streams));
     if (t == d_)
       break;
     for (size_t i = 0; i < locals; ++i) {
@@ -307,23 +221,11 @@ Status CopyEngineKernel::run(
       uint32_t r = team.rankOf(i);
       uint32_t owner = uint32_t((r + t) % d_);
       CUstream cs = lanes_->copyStream(i);
-      if (all) {
-        // The chunk's counter, then its reset (see the header comment:
-        // the kernel of this call signals it no more).
-        CUdeviceptr counter = heap.localPointer(*done_, i) + 4 * owner;
-        WEAVE_CU_TRY(
-            cuStreamWaitValue32(cs, counter, signals, CU_STREAM_WAIT_VALUE_GEQ),
-            "waiting for a chunk of the persistent matmul");
-        WEAVE_CU_TRY(
-            cuStreamWriteValue32(cs, counter, 0, CU_STREAM_WRITE_VALUE_DEFAULT),
-            "resetting a chunk counter");
-      } else {
-        CUevent done = chunkDone_[i][t - 1];
-        WEAVE_CU_TRY(cuEventRecord(done, streams[i]),
-                     "recording a copy-engine chunk");
-        WEAVE_CU_TRY(cuStreamWaitEvent(cs, done, 0),
-                     "ordering a copy after its chunk");
-      }
+      CUevent done = chunkDone_[i][t - 1];
+      WEAVE_CU_TRY(cuEventRecord(done, streams[i]),
+                   "recording a copy-engine chunk");
+      WEAVE_CU_TRY(cuStreamWaitEvent(cs, done, 0),
+                   "ordering a copy after its chunk");
       WEAVE_TRY(lanes_->acquire(i, owner));
       // A plain copy between this device's staging and the owner's slot
       // through the symmetric heap's mapping of it: a copy engine moves

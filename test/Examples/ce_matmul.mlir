@@ -7,14 +7,7 @@
 // load per source slot, all D of a vector unrolled (in flight together,
 // before any addition is rounded), the sum rounded once (four cvt.rn of
 // two lanes each) into one 16-byte store; no call; the trap for too few
-// slot rows. ce_matmul_all, every chunk in one persistent launch: a
-// consumer's signal of its previous tile (kept in local memory) before its
-// next tile's first store, and the last one at the kernel's end: a wait
-// for its bulk stores to complete (wait_group 0, not .read), the fence to
-// the generic proxy and a system-scope release add on the chunk's counter
-// (the copy engine reads the chunk once the op's cuStreamWaitValue32 sees
-// the count), with no store in between; the trap for a launch whose sizes
-// are not D chunks of whole row tiles.
+// slot rows.
 // RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@K@/256/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d2.mlir
 // RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=D2
 // RUN: sed -e 's/@D@/4/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@K@/14336/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d4.mlir
@@ -24,35 +17,10 @@
 // The sum's grid is persistent (0 in the manifest): the runtime sizes it to
 // what is resident, divided among the members sharing a GPU (a fixed 1056
 // blocks was refused on a loopback team of 2: only 528 a member fit).
-// MANIFEST: kernel ce_matmul_all
-// MANIFEST-NEXT: grid 0 1 1
-// MANIFEST-NEXT: block 384 1 1
-// MANIFEST-NEXT: cluster 1 1 1
 // MANIFEST: kernel ce_sum
 // MANIFEST-NEXT: grid 0 1 1
 // MANIFEST-NEXT: block 256 1 1
 
-// D2-LABEL: .visible .entry ce_matmul_all(
-// D2: wgmma.mma_async
-// D2: ld.local.b32
-// D2-NOT: cp.async.bulk.tensor
-// D2: cp.async.bulk.wait_group {{[[:space:]]*}}0;
-// D2-NOT: cp.async.bulk.tensor
-// D2: fence.proxy.async.global;
-// D2-NOT: cp.async.bulk.tensor
-// D2: red.release.sys.global.add.u32
-// D2: cp.async.bulk.tensor.2d.global.shared::cta
-// D2: ld.local.b32
-// D2-NOT: cp.async.bulk.tensor
-// D2: cp.async.bulk.wait_group {{[[:space:]]*}}0;
-// D2-NOT: cp.async.bulk.tensor
-// D2: fence.proxy.async.global;
-// D2-NOT: cp.async.bulk.tensor
-// D2: red.release.sys.global.add.u32
-// D2-NEXT: // end inline asm
-// D2-NEXT: $L__
-// D2-NEXT: ret;
-// D2: trap;
 // D2-LABEL: .visible .entry ce_matmul__m1_{{[0-9]+}}(
 // D2: cp.async.bulk.tensor
 // D2: .visible .entry ce_matmul__m{{[0-9]+}}_up(
@@ -67,14 +35,6 @@
 // D2-NOT: st.global
 // D2: trap;
 
-// D4-LABEL: .visible .entry ce_matmul_all(
-// D4: wgmma.mma_async
-// D4: cp.async.bulk.wait_group {{[[:space:]]*}}0;
-// D4-NOT: cp.async.bulk.tensor
-// D4: fence.proxy.async.global;
-// D4-NOT: cp.async.bulk.tensor
-// D4: red.release.sys.global.add.u32
-// D4: trap;
 // D4-LABEL: .visible .entry ce_matmul__m1_{{[0-9]+}}(
 // D4: .visible .entry ce_matmul__m{{[0-9]+}}_up(
 // D4: wgmma.mma_async

@@ -1,6 +1,5 @@
 // A pipeline with no `into` (its epilogue region stores every box
-// elsewhere: ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in's
-// ce_matmul_all) is modelled: its boxes' stores and the signal after them
+// elsewhere) is modelled: its boxes' stores and the signal after them
 // pass at every team size, and with the signal before the stores complete
 // the checker sees the signal's waiter race them. (The checker crashed on
 // such a pipeline: it read the missing `into` operand.) One launch: the
@@ -15,10 +14,9 @@
 module attributes {gpu.container_module} {
 gpu.module @epilogue_only {
   // The boxes go to `staged` on the next member; once a consumer's last
-  // box of the tile has landed it signals `done` there (as ce_matmul_all
-  // signals its chunk counters, locally), and that member's thread 0 of
-  // block 0 reads a stored row after both consumers' signals: the stores
-  // and the load are ordered only by the signal.
+  // box of the tile has landed it signals `done` there, and that member's
+  // thread 0 of block 0 reads a stored row after both consumers' signals:
+  // the stores and the load are ordered only by the signal.
   gpu.func @epilogue_only(%a: memref<128x64xbf16> {weave.name = "a"},
                           %b: memref<64x256xbf16> {weave.name = "b"},
                           %staged: memref<128x256xbf16, #weave.symmetric> {weave.name = "staged"},
