@@ -102,13 +102,13 @@ if [ "${1:-}" = "--stage" ]; then
   # all-to-all-v's token form (a 6th column: --row-elements).
   {
     for t in f32 bf16; do
-      for a in one_shot two_shot push push_two_shot; do echo "all_reduce 2 $t 1001 $a"; done
+      for a in one_shot two_shot push push_two_shot ll; do echo "all_reduce 2 $t 1001 $a"; done
       for a in auto put push direct; do echo "all_gather 2 $t 1001 $a"; done
       for a in auto pull push; do echo "reduce_scatter 2 $t 1001 $a"; done
       echo "all_to_all_v 2 $t 5 auto 24"
     done
     for a in auto put push direct; do echo "all_to_all 2 bf16 1001 $a"; done
-    echo "all_to_all_v 2 bf16 1001 auto"
+    for a in auto put direct; do echo "all_to_all_v 2 bf16 1001 $a"; done
     echo "all_reduce 1 f32 1024 auto"
     echo "all_gather 1 f32 1024 auto"
   } >"$CARRY/op-bundles/ops.txt"
