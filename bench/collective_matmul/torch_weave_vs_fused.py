@@ -143,7 +143,7 @@ def body(args, rank, world, device, group_name, symm_mem):
     import weave.ops
     team = weave.team_from_process_group()
     # The gathered A (world x m_shard x K) of each op (the ring's staging,
-    # the copy engines' gathered rows; one op per shape and algorithm) and
+    # gather's gathered rows; one op per shape and algorithm) and
     # of the in-place symmetric tensor.
     staging = ((len(args.algorithms) + 1) * len(args.dtypes)
                * sum(world * m * args.k * 2 for m in args.m_shards))

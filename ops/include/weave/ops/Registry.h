@@ -79,7 +79,7 @@ struct AlgorithmSpec {
   /// The kernel parameters the op owns (every user parameter no role binds).
   std::vector<OwnedParam> owns;
   /// The op whose entry owns templateName and kernel, when this algorithm
-  /// launches another op's kernel (the all-gather matmul's "copy_engine"
+  /// launches another op's kernel (the all-gather matmul's "gather"
   /// runs the GEMM + reduce-scatter's chunk matmul, ce_matmul, from that
   /// op's instance): findRegisteredKernel finds the owner's entry, and this
   /// op's instance of it is the owner's (one bundle). Empty: its own.
