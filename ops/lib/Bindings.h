@@ -74,6 +74,15 @@ struct RoleExpectation {
   std::string dtype;
   int64_t elements = 0;
   std::string createdFor;
+
+  /// A rows x cols matrix role ("RxC" in messages), or `parts` equal row
+  /// blocks of one ("1/parts of RxC": a member's shard of it).
+  static RoleExpectation matrix(std::string name, std::string dtype,
+                                int64_t rows, int64_t cols, int64_t parts = 1) {
+    std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    return {std::move(name), std::move(dtype), rows * cols / parts,
+            parts == 1 ? shape : "1/" + std::to_string(parts) + " of " + shape};
+  }
 };
 
 /// What is wrong with the counts of a call of an op whose tensor roles are

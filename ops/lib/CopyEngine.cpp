@@ -156,10 +156,9 @@ Status CopyEngineKernel::checkTensors(
       streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
   // 16 bytes: the matmul's tensor maps and the sum's 16-byte vectors.
   std::vector<RoleExpectation> roles{
-      {"a", dtype_, d_ * m_ * k_,
-       std::to_string(d_ * m_) + "x" + std::to_string(k_)},
-      {"b", dtype_, k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
-      {"c", dtype_, m_ * n_, std::to_string(m_) + "x" + std::to_string(n_)}};
+      RoleExpectation::matrix("a", dtype_, d_ * m_, k_),
+      RoleExpectation::matrix("b", dtype_, k_, n_),
+      RoleExpectation::matrix("c", dtype_, m_, n_)};
   for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
     wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
   if (!wrong.empty())

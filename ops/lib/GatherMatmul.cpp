@@ -101,16 +101,14 @@ Status GatherMatmulKernel::checkTensors(
     if (inPlace[r])
       return fail(std::string("'") + (r == 1 ? "b" : "c") +
                   "' cannot be passed as a symmetric buffer (only 'a')");
-  std::string gathered = std::to_string(d_ * m_) + "x" + std::to_string(k_);
   if (!inPlace.empty() && inPlace[0])
     wrong = inPlaceMismatch(*inPlace[0], comm_->heap().id(),
-                            {"a", dtype_, d_ * m_ * k_, gathered});
+                            RoleExpectation::matrix("a", dtype_, d_ * m_, k_));
   // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
   std::vector<RoleExpectation> roles{
-      {"a", dtype_, m_ * k_, "1/" + std::to_string(d_) + " of " + gathered},
-      {"b", dtype_, k_ * n_, std::to_string(k_) + "x" + std::to_string(n_)},
-      {"c", dtype_, d_ * m_ * n_,
-       std::to_string(d_ * m_) + "x" + std::to_string(n_)}};
+      RoleExpectation::matrix("a", dtype_, d_ * m_, k_, d_),
+      RoleExpectation::matrix("b", dtype_, k_, n_),
+      RoleExpectation::matrix("c", dtype_, d_ * m_, n_)};
   for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
     if (r > 0 || inPlace.empty() || !inPlace[0])
       wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);

@@ -529,6 +529,15 @@ TEST(OpsBindings, RoleTensorsMismatch) {
   RoleExpectation f16{"a", "f16", 8, "2x4"};
   EXPECT_EQ(roleTensorsMismatch({ta, ta}, f16, 2, 16),
             "'a' of local member 0: expected dtype f16, got 'bf16'");
+  // A matrix role, whole or a member's row block of it.
+  RoleExpectation whole = RoleExpectation::matrix("c", "f16", 6, 5);
+  EXPECT_EQ(whole.elements, 30);
+  EXPECT_EQ(whole.createdFor, "6x5");
+  RoleExpectation shard = RoleExpectation::matrix("a", "bf16", 4, 2, 2);
+  EXPECT_EQ(shard.elements, 4);
+  EXPECT_EQ(roleTensorsMismatch({ta}, shard, 1),
+            "'a' of local member 0: expected 4 elements (the op was created "
+            "for 1/2 of 4x2), got 2x4");
 }
 
 TEST(OpsBindings, CallCountsMismatch) {
