@@ -360,8 +360,8 @@ TEST(TileOrder, WalkBoundVisitsTheFirstRowsOfTheRotatedWalk) {
     ImplicitLocOpBuilder &b = f.b;
     Value worker = f.args[0], count = f.args[1], rank = f.args[2],
           t = f.args[3], walk = f.args[4];
-    Value rotate = c.rotate >= 0 ? arith::ConstantIndexOp::create(b, c.rotate)
-                                 : Value();
+    Value rotate =
+        c.rotate >= 0 ? arith::ConstantIndexOp::create(b, c.rotate) : Value();
     TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
                             arith::ConstantIndexOp::create(b, c.tilesN),
                             c.cluster, c.width, rotate, c.splitK,

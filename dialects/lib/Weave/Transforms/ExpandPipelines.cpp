@@ -275,9 +275,9 @@ void PipelineBuilder::build() {
     numTilesM = arith::MulIOp::create(b, ceilDiv(numTilesM, clusterM),
                                       cIndex(clusterM));
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
-                    op.getRotateM(), tiling.splitK,
-                    op.getGridTileSegments(), op.getGridTileInterleave(),
-                    op.getGridTileLag(), op.getKRotation(), op.getWalkM());
+                    op.getRotateM(), tiling.splitK, op.getGridTileSegments(),
+                    op.getGridTileInterleave(), op.getGridTileLag(),
+                    op.getKRotation(), op.getWalkM());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 

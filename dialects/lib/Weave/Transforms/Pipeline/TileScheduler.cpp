@@ -30,9 +30,8 @@ Workers Workers::hardware(ImplicitLocOpBuilder &b, int64_t clusterSize) {
 
 TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
-                             int64_t groupWidth, Value rotateM,
-                             int64_t splitK, int64_t segments,
-                             int64_t interleave, int64_t lag,
+                             int64_t groupWidth, Value rotateM, int64_t splitK,
+                             int64_t segments, int64_t interleave, int64_t lag,
                              int64_t kRotation, Value walkM)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
       rotateM(rotateM), bounded(walkM != nullptr), clusterSize(clusterSize),
@@ -48,10 +47,10 @@ TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                          b, arith::MinUIOp::create(b, walkM, numTilesM),
                          cIndex(clusterSize)))
                    : numClusterRows;
-  segmentRows = segments > 1
-                    ? Value(arith::DivUIOp::create(b, numClusterRows,
-                                                   cIndex(segments)))
-                    : walkRows;
+  segmentRows =
+      segments > 1
+          ? Value(arith::DivUIOp::create(b, numClusterRows, cIndex(segments)))
+          : walkRows;
   if (interleave > 1)
     shardRows = arith::DivUIOp::create(b, numClusterRows, cIndex(interleave));
 }

@@ -25,8 +25,8 @@
 //    rows)): the walk first takes rows 0..L-1 of shards 0..I-2 in turns,
 //    then in turns rows L.. of shards 0..I-2 and rows 0.. of shard I-1,
 //    then the last L rows of shard I-1 (L = 0 is the plain interleave;
-//    L >= shard rows visits shard I-1 after all the others); with `rotateM`, row
-//    tiles start at that row tile and wrap around. Every tile is visited
+//    L >= shard rows visits shard I-1 after all the others); with `rotateM`,
+//    row tiles start at that row tile and wrap around. Every tile is visited
 //    exactly once, unless `walkM` bounds the walk: then only the tiles of
 //    its first min(walkM, numTilesM) row tiles (walkM a multiple of
 //    clusterSize; not with segments or interleave, the op verifier
@@ -87,8 +87,8 @@ public:
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
                 int64_t splitK = 1, int64_t segments = 1,
-                int64_t interleave = 1, int64_t lag = 0,
-                int64_t kRotation = 0, Value walkM = Value());
+                int64_t interleave = 1, int64_t lag = 0, int64_t kRotation = 0,
+                Value walkM = Value());
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
