@@ -275,6 +275,18 @@ gpu.func @matmul_pipeline_options(%a: memref<512x512xbf16>, %b: memref<512x512xb
   gpu.return
 }
 
+// walk_m's operand follows rotate_m's (both before the attribute
+// dictionary, after cluster_m), and stands alone.
+// CHECK-LABEL: gpu.func @matmul_pipeline_walk
+//  CHECK-SAME:   (%[[A:[^:]*]]: memref<2560x512xbf16>, %[[B:[^:]*]]: memref<512x1024xbf16>, %[[C:[^:]*]]: memref<2560x1024xbf16>, %[[R:[^:]*]]: index, %[[W:[^:]*]]: index)
+//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 256, 64) stages(4) cluster_m(2) rotate_m(%[[R]]) walk_m(%[[W]]) {grid_tile_width = 16 : i64} : memref<2560x512xbf16>, memref<512x1024xbf16> into memref<2560x1024xbf16>
+//       CHECK:   weave.matmul_pipeline %[[A]], %[[B]] into %[[C]] tile(128, 256, 64) stages(4) walk_m(%[[W]]) : memref<2560x512xbf16>, memref<512x1024xbf16> into memref<2560x1024xbf16>
+gpu.func @matmul_pipeline_walk(%a: memref<2560x512xbf16>, %b: memref<512x1024xbf16>, %c: memref<2560x1024xbf16>, %r: index, %w: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 4>, grid = [132, 1, 1], block = [384, 1, 1], cluster = [2, 1, 1], smem = 200000>} {
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) rotate_m(%r) walk_m(%w) {grid_tile_width = 16 : i64} : memref<2560x512xbf16>, memref<512x1024xbf16> into memref<2560x1024xbf16>
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) walk_m(%w) : memref<2560x512xbf16>, memref<512x1024xbf16> into memref<2560x1024xbf16>
+  gpu.return
+}
+
 // All three: rotate_m's operand comes before the attribute dictionary,
 // before_load before callback.
 // CHECK-LABEL: gpu.func @matmul_pipeline_regions

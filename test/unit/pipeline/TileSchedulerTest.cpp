@@ -333,6 +333,100 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
   }
 }
 
+/// walk_m = W: the walk covers only its first min(W, tilesM) row tiles,
+/// each of their tiles once (times split-K), at row (q + rotation) mod
+/// tilesM for the walk's q-th row; W = 0 visits nothing; the IR (W a
+/// run-time argument) and TileOrder agree on every worker's units and
+/// every tile; busy workers' shares differ by at most one.
+TEST(TileOrder, WalkBoundVisitsTheFirstRowsOfTheRotatedWalk) {
+  struct Case {
+    int64_t tilesM, tilesN, cluster, width, splitK, rotate, walk;
+  };
+  for (Case c : {// W < tilesM, plain and rotated (an all-gather matmul's
+                 // peers: D = 4, 5 row tiles a shard, member 1).
+                 Case{20, 8, 1, 8, 1, -1, 15}, Case{20, 8, 1, 8, 1, 10, 15},
+                 Case{13, 3, 1, 4, 1, 6, 7}, Case{9, 5, 1, 8, 1, 8, 1},
+                 // W = tilesM, W > tilesM (the whole walk), W = 0.
+                 Case{13, 3, 1, 4, 1, 6, 13}, Case{13, 3, 1, 4, 1, 6, 40},
+                 Case{7, 5, 1, 8, 1, -1, 9}, Case{13, 3, 1, 4, 1, 6, 0},
+                 Case{8, 4, 1, 8, 1, -1, 0},
+                 // Clusters (W whole clusters), split-K.
+                 Case{12, 7, 2, 4, 1, 3, 6}, Case{16, 4, 2, 8, 1, 8, 16},
+                 Case{12, 7, 4, 4, 1, -1, 8}, Case{16, 4, 2, 8, 1, 5, 0},
+                 Case{9, 5, 1, 4, 3, 4, 5}, Case{7, 3, 1, 8, 2, -1, 7},
+                 Case{7, 3, 1, 8, 2, 2, 0}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 5);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], rank = f.args[2],
+          t = f.args[3], walk = f.args[4];
+    Value rotate =
+        c.rotate >= 0 ? arith::ConstantIndexOp::create(b, c.rotate) : Value();
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
+                            arith::ConstantIndexOp::create(b, c.tilesN),
+                            c.cluster, c.width, rotate, c.splitK,
+                            /*segments=*/1, /*interleave=*/1, /*lag=*/0,
+                            /*kRotation=*/0, walk);
+    scheduler.distribute(Workers{worker, count, rank});
+    auto [m, n] = scheduler.tileCoords(t);
+    TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
+                    c.splitK, 1,        c.rotate};
+    order.walkM = c.walk;
+    int64_t rows = std::min(c.walk, c.tilesM);
+    std::string where = "tilesM " + std::to_string(c.tilesM) + ", W " +
+                        std::to_string(c.walk) + ", rotate " +
+                        std::to_string(c.rotate);
+    // A unit is a cluster's tiles (one per block).
+    ASSERT_EQ(order.numUnits(), rows / c.cluster * c.tilesN * c.splitK)
+        << where;
+    for (int64_t workers : {1, 3, 16, 132}) {
+      IndexEvaluator ev;
+      ev.bind(count, workers);
+      ev.bind(walk, c.walk);
+      std::map<std::pair<int64_t, int64_t>, int64_t> visits;
+      int64_t most = 0, fewest = INT64_MAX;
+      int64_t step = order.step(workers);
+      ASSERT_GT(step, 0) << where;
+      for (int64_t w = 0; w < workers; ++w) {
+        ev.bind(worker, w);
+        ASSERT_EQ(ev(scheduler.getStep()), step) << where;
+        ASSERT_EQ(ev(scheduler.getEnd()), order.numUnits()) << where;
+        int64_t begin = order.begin(w, workers);
+        ASSERT_EQ(ev(scheduler.getBegin()), begin) << where;
+        int64_t units = 0;
+        for (int64_t u = begin; u < order.numUnits(); u += step, ++units)
+          for (int64_t r = 0; r < c.cluster; ++r) {
+            int64_t tile = u / c.splitK;
+            ev.bind(t, tile);
+            ev.bind(rank, r);
+            auto [om, on] = order.coords(tile, r, step);
+            ASSERT_EQ(ev(m), om) << where << ", tile " << tile;
+            ASSERT_EQ(ev(n), on) << where << ", tile " << tile;
+            ++visits[{om, on}];
+          }
+        if (units > 0) {
+          most = std::max(most, units);
+          fewest = std::min(fewest, units);
+        }
+      }
+      // Exactly the rotated walk's first `rows` row tiles, every column,
+      // each tile once per split.
+      EXPECT_EQ(static_cast<int64_t>(visits.size()), rows * c.tilesN)
+          << where << ", " << workers << " workers";
+      for (int64_t q = 0; q < rows; ++q)
+        for (int64_t nn = 0; nn < c.tilesN; ++nn) {
+          int64_t mm = (q + std::max<int64_t>(c.rotate, 0)) % c.tilesM;
+          auto it = visits.find({mm, nn});
+          EXPECT_TRUE(it != visits.end() && it->second == c.splitK)
+              << where << ": tile (" << mm << ", " << nn << ") visited "
+              << (it == visits.end() ? 0 : it->second) << " times";
+        }
+      if (most > 0)
+        EXPECT_LE(most - fewest, 1) << where << ": unbalanced shares";
+    }
+  }
+}
+
 /// grid_tile_interleave = I: the walk's q-th row is row q / I of shard
 /// q mod I (shards of floor(rows / I) rows, the rows past them in place),
 /// before the rotation; every tile once; with I dividing the group width

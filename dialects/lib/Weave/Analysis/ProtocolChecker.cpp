@@ -2072,6 +2072,24 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     delete ps;
     return Stop;
   }
+  // walk_m: the walk's first W row tiles. The kernel reads W as unsigned (a
+  // negative one is the whole walk, as no bound) and traps on a W that is
+  // not whole clusters, which this model does not follow.
+  int64_t walk = -1;
+  if (op.getWalkM()) {
+    if (!uniform(op, op.getWalkM(), mask, walk)) {
+      delete ps;
+      return Stop;
+    }
+    if (walk >= 0 && walk % c != 0) {
+      w.notModelled(op, "a walk_m (" + std::to_string(walk) +
+                            ") that is not a multiple of cluster_m (" +
+                            std::to_string(c) + "), where the kernel traps");
+      delete ps;
+      return Stop;
+    }
+    walk = std::max<int64_t>(walk, -1);
+  }
   // The compiler's schedule (TileOrder: TileScheduler's arithmetic on
   // integers, unit-tested to agree with it).
   int64_t workers = std::max<int64_t>(w.G / c, 1), worker = a.block / c,
@@ -2087,6 +2105,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.lag = op.getGridTileLag();
   order.kRotation = op.getKRotation();
   order.rotateM = op.getRotateM() ? rot : -1;
+  order.walkM = walk;
   int64_t numUnits = order.numUnits(), stepT = order.step(workers);
   for (int64_t u = order.begin(worker, workers); u < numUnits; u += stepT) {
     int64_t tile = u / splitK, split = u % splitK;

@@ -1060,6 +1060,12 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
   t.gridTileInterleave = getGridTileInterleave();
   t.gridTileLag = getGridTileLag();
   t.kRotation = getKRotation();
+  if (Value walk = getWalkM()) {
+    t.walkM = true;
+    APInt bound;
+    if (matchPattern(walk, m_ConstantInt(&bound)))
+      t.walkMConstant = bound.getSExtValue();
+  }
   t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
               !getAfterLoads().empty() || !getEpilogue().empty() ||
               !getCombine().empty();

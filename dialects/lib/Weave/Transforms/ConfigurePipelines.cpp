@@ -72,6 +72,11 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.splitM = false;
   if (op.getClusterM() != 1)
     c.clusterM = op.getClusterM();
+  // A walk bound (walk_m) must be whole clusters: one known only at run
+  // time traps if it is not, so the choice adds no cluster the op did not
+  // write. (The chooser still estimates the whole walk's tiles.)
+  if (op.getWalkM())
+    c.clusterM = op.getClusterM();
   if (op.getSplitK() != 1)
     c.splitK = op.getSplitK();
   // A region would see a padded row tile (MatmulPipelineOp's verifier).

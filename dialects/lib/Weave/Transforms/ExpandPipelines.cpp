@@ -248,10 +248,26 @@ void PipelineBuilder::build() {
     // is the runtime's, at launch (equals=, above).
     LLVM::Trap::create(b);
   }
+  // A walk bound (walk_m) of whole clusters: the verifier checks a
+  // constant; one known only at run time that is not traps rather than
+  // walk a partial cluster (the other blocks' rows) or round: below would
+  // skip rows the caller asked for, above compute rows it did not (another
+  // launch's, an all-gather matmul's own shard), and nothing here knows
+  // which was meant. (A trap without a message, as above.)
+  int64_t clusterM = op.getClusterM();
+  if (Value walk = op.getWalkM();
+      walk && clusterM > 1 && !tiling.walkMConstant) {
+    Value partial = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(b, walk, cIndex(clusterM)), cIndex(0));
+    auto check = scf::IfOp::create(b, partial, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(check.thenBlock());
+    LLVM::Trap::create(b);
+  }
   Value numTilesM = ceilDiv(rows, tiling.tm);
   Value numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), tiling.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);
-  int64_t clusterM = op.getClusterM();
   // Row tiles padded to whole clusters (the verifier allows a count that
   // is not one only without regions): the padded tile loads zeros and
   // stores nothing, and its block still multicasts its share of the rhs.
@@ -259,9 +275,9 @@ void PipelineBuilder::build() {
     numTilesM = arith::MulIOp::create(b, ceilDiv(numTilesM, clusterM),
                                       cIndex(clusterM));
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
-                    op.getRotateM(), tiling.splitK,
-                    op.getGridTileSegments(), op.getGridTileInterleave(),
-                    op.getGridTileLag(), op.getKRotation());
+                    op.getRotateM(), tiling.splitK, op.getGridTileSegments(),
+                    op.getGridTileInterleave(), op.getGridTileLag(),
+                    op.getKRotation(), op.getWalkM());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 

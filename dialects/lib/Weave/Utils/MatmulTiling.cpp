@@ -219,6 +219,27 @@ mlir::weave::pipeline::checkTileScheduler(const MatmulTiling &t) {
                        << " grid_tile_segments of whole clusters of "
                        << t.clusterM;
   }
+  // walk_m bounds the walk to its first W row tiles; segments and the
+  // interleave's shards are fractions of all the row tiles (and the lag's
+  // phases of the shards), which a bound would cut through: their rows
+  // would no longer be what the clause says.
+  if (t.walkM) {
+    if (t.gridTileSegments > 1)
+      return Message() << "expects walk_m without grid_tile_segments ("
+                       << t.gridTileSegments
+                       << "): a bound would cut through the segments";
+    if (t.gridTileInterleave > 1)
+      return Message() << "expects walk_m without grid_tile_interleave ("
+                       << t.gridTileInterleave
+                       << "): a bound would cut through the shards";
+    if (t.walkMConstant && *t.walkMConstant < 0)
+      return Message() << "expects walk_m to be at least 0, got "
+                       << *t.walkMConstant;
+    if (t.walkMConstant && *t.walkMConstant % t.clusterM != 0)
+      return Message() << "expects walk_m (" << *t.walkMConstant
+                       << ") to be a multiple of cluster_m (" << t.clusterM
+                       << "): a cluster's row tiles are walked together";
+  }
   int64_t cluster = t.clusterM;
   if (cluster != 1) {
     if (cluster != 2 && cluster != 4)

@@ -30,19 +30,27 @@ Workers Workers::hardware(ImplicitLocOpBuilder &b, int64_t clusterSize) {
 
 TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
-                             int64_t groupWidth, Value rotateM,
-                             int64_t splitK, int64_t segments,
-                             int64_t interleave, int64_t lag,
-                             int64_t kRotation)
+                             int64_t groupWidth, Value rotateM, int64_t splitK,
+                             int64_t segments, int64_t interleave, int64_t lag,
+                             int64_t kRotation, Value walkM)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
-      rotateM(rotateM), clusterSize(clusterSize), groupWidth(groupWidth),
-      splitK(splitK), segments(segments), interleave(interleave), lag(lag),
-      kRotation(kRotation) {
+      rotateM(rotateM), bounded(walkM != nullptr), clusterSize(clusterSize),
+      groupWidth(groupWidth), splitK(splitK), segments(segments),
+      interleave(interleave), lag(lag), kRotation(kRotation) {
   numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterSize));
-  segmentRows = segments > 1
-                    ? Value(arith::DivUIOp::create(b, numClusterRows,
-                                                   cIndex(segments)))
-                    : numClusterRows;
+  // walk_m: the walk's first min(W, row tiles) row tiles (unsigned: a
+  // negative W is the whole walk), in cluster-high rows (W is a multiple of
+  // the cluster: the verifier, or the kernel's trap). Its groups are the
+  // plain walk's over fewer rows; the rotation still wraps at numTilesM
+  // (tileCoords), so an all-gather matmul's peer shards are one launch.
+  walkRows = walkM ? Value(arith::DivUIOp::create(
+                         b, arith::MinUIOp::create(b, walkM, numTilesM),
+                         cIndex(clusterSize)))
+                   : numClusterRows;
+  segmentRows =
+      segments > 1
+          ? Value(arith::DivUIOp::create(b, numClusterRows, cIndex(segments)))
+          : walkRows;
   if (interleave > 1)
     shardRows = arith::DivUIOp::create(b, numClusterRows, cIndex(interleave));
 }
@@ -55,12 +63,16 @@ void TileScheduler::distribute(const Workers &workers) {
   // on 132 blocks: 128 blocks x 8 rounds instead of 100 x 8 + 32 x 7: the
   // same critical path, 0.5-1% faster at 2048x4096x4096 and 4096^3 on one
   // H200 (docs/PERF.md).
-  numTiles = arith::MulIOp::create(b, numClusterRows, numTilesN);
+  numTiles = arith::MulIOp::create(b, walkRows, numTilesN);
   if (splitK > 1)
     numTiles = arith::MulIOp::create(b, numTiles, cIndex(splitK));
   Value rounds = arith::MaxUIOp::create(b, ceilDiv(numTiles, workers.count),
                                         cIndex(1));
   tileStep = ceilDiv(numTiles, rounds);
+  // An empty bounded walk (W = 0) has step 0: keep it 1, or a constant W
+  // would fold the tile loop to a zero step, which scf.for rejects.
+  if (bounded)
+    tileStep = arith::MaxUIOp::create(b, tileStep, cIndex(1));
   tilesBegin = arith::SelectOp::create(
       b,
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, workers.worker,

@@ -667,7 +667,27 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       `rotate_m` from the next member, then comes after the peers have
       computed, and sent, their part of the same rows.) With `rotate_m(%r)` the
       row tiles are visited starting at row tile `%r` and wrapping around
-      (after the interleave: shard s's rows move by `%r` like any row);
+      (after the interleave: shard s's rows move by `%r` like any row).
+      With `walk_m(%w)` the walk stops early: only the tiles of its first
+      `min(%w, row tiles)` row tiles are distributed, `min(%w, row tiles) x
+      column tiles` of them (times `split_k`; with `cluster_m(c)` a
+      cluster takes `c` vertically adjacent ones at once), grouped by
+      `grid_tile_width` as above (the last group narrower); `%w` = 0 visits no tile. A constant `%w` must be at least
+      0; a run-time one is read as unsigned, so a negative value is the
+      whole walk. The bound counts the walk's rows before the rotation, so
+      with `rotate_m(%r)` the row tiles visited are `%r, %r + 1, ...`
+      modulo the row tiles of `lhs`: e.g. an all-gather matmul's peer
+      shards, rows `[(r+1)m, Dm)` and then `[0, rm)` of the gathered
+      matrix, in one launch with `rotate_m((r+1)m/128) walk_m((D-1)m/128)`,
+      each tile at its own rows. With `cluster_m(c)`, `%w` must be a
+      multiple of `c` (a cluster's row tiles are walked together): a
+      constant is checked here; a run-time value that is not traps before
+      the walk (rounding down would skip rows the caller asked for,
+      rounding up compute rows it did not, and nothing says which was
+      meant), and `weave-configure-pipelines` adds no cluster to an op with
+      `walk_m`. `walk_m` is not allowed with `grid_tile_segments` or
+      `grid_tile_interleave` (their segments and shards are fractions of
+      all the row tiles, which a bound would cut through);
     - with `k_rotation = s` (s > 0, not with `split_k`) the tile of column
       tile `n` runs its k steps from step `n * s` on (from 0 where `n * s`
       is past the last step) and wraps around, so the first
@@ -855,6 +875,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
     Optional<Index>:$rotate_m,
+    Optional<Index>:$walk_m,
     Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace,
     OptionalAttr<TypeAttr>:$out_element);
   let regions = (region MaxSizedRegion<1>:$before_load,
@@ -868,6 +889,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`delay_release` `(` $delay_release^ `)`)?
     (`cluster_m` `(` $cluster_m^ `)`)?
     (`rotate_m` `(` $rotate_m^ `)`)?
+    (`walk_m` `(` $walk_m^ `)`)?
     (`split_k` `(` $split_k^ `)`)?
     (`workspace` `(` $workspace^ `:` type($workspace) `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) (`into` type($out)^)?

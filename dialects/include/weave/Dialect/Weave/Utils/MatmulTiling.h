@@ -126,6 +126,10 @@ struct MatmulTiling {
   std::optional<int64_t> maxRows;
   int64_t delayRelease = 0, gridTileWidth = 8, gridTileSegments = 1,
           gridTileInterleave = 1, gridTileLag = 0, kRotation = 0;
+  /// walk_m: whether the op bounds its walk, and the bound where it is a
+  /// constant (std::nullopt: known at run time only).
+  bool walkM = false;
+  std::optional<int64_t> walkMConstant;
   /// Whether the op has a region (before_load, callback, after_loads,
   /// epilogue): a region would see row tiles padded to a whole cluster.
   bool regions = false;
@@ -190,7 +194,8 @@ TilingViolation checkEpilogue(const MatmulTiling &t);
 /// BarrierRing: a slot is held by at most stages - 1 later steps.
 TilingViolation checkBarrierRing(const MatmulTiling &t);
 /// TileScheduler: segments and clusters of whole row tiles, the cluster's
-/// share of the rhs boxes; the kernel's cluster shape.
+/// share of the rhs boxes, a walk bound (walk_m) of whole clusters without
+/// segments or interleave; the kernel's cluster shape.
 TilingViolation checkTileScheduler(const MatmulTiling &t);
 /// SplitKFixup: at least one k step per split, and the workspace.
 TilingViolation checkSplitKFixup(const MatmulTiling &t);

@@ -31,6 +31,10 @@ struct TileOrder {
   /// k_rotation: the tile of column n starts its k loop at n * s where
   /// that is below numK, else at 0 (0: every tile at 0).
   int64_t kRotation = 0;
+  /// walk_m: the walk covers only its first min(walkM, tilesM) row tiles
+  /// (a multiple of clusterSize; not with segments or interleave);
+  /// negative: no bound.
+  int64_t walkM = -1;
 
   /// The k step at `position` of column tile `n`'s loop of `numK` steps.
   int64_t kAt(int64_t n, int64_t position, int64_t numK) const {
@@ -43,15 +47,22 @@ struct TileOrder {
   static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
   int64_t clusterRows() const { return tilesM / clusterSize; }
+  /// The cluster-high rows the walk covers: all of them, or those of its
+  /// first min(walkM, tilesM) row tiles.
+  int64_t walkRows() const {
+    return walkM < 0 ? clusterRows() : std::min(walkM, tilesM) / clusterSize;
+  }
   int64_t segmentRows() const {
-    return segments > 1 ? clusterRows() / segments : clusterRows();
+    return segments > 1 ? clusterRows() / segments : walkRows();
   }
   /// Units of work (tiles x splitK), in cluster-high rows.
-  int64_t numUnits() const { return clusterRows() * tilesN * splitK; }
-  /// The stride between a worker's units (every busy worker's share).
+  int64_t numUnits() const { return walkRows() * tilesN * splitK; }
+  /// The stride between a worker's units (every busy worker's share); at
+  /// least 1 with a walk bound (whose walk may be empty).
   int64_t step(int64_t workers) const {
     int64_t rounds = std::max<int64_t>(ceilDiv(numUnits(), workers), 1);
-    return ceilDiv(numUnits(), rounds);
+    int64_t s = ceilDiv(numUnits(), rounds);
+    return walkM >= 0 ? std::max<int64_t>(s, 1) : s;
   }
   /// A worker's first unit; numUnits() for a worker with none.
   int64_t begin(int64_t worker, int64_t workers) const {

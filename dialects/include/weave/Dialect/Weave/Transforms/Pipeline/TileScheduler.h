@@ -25,9 +25,13 @@
 //    rows)): the walk first takes rows 0..L-1 of shards 0..I-2 in turns,
 //    then in turns rows L.. of shards 0..I-2 and rows 0.. of shard I-1,
 //    then the last L rows of shard I-1 (L = 0 is the plain interleave;
-//    L >= shard rows visits shard I-1 after all the others); with `rotateM`, row
-//    tiles start at that row tile and wrap around. Every tile is visited
-//    exactly once.
+//    L >= shard rows visits shard I-1 after all the others); with `rotateM`,
+//    row tiles start at that row tile and wrap around. Every tile is visited
+//    exactly once, unless `walkM` bounds the walk: then only the tiles of
+//    its first min(walkM, numTilesM) row tiles (walkM a multiple of
+//    clusterSize; not with segments or interleave, the op verifier
+//    checks), each once, still rotated modulo numTilesM; walkM = 0: none
+//    (the step stays 1 so that a constant walk folds to a legal loop).
 //  - with `kRotation` = s > 0 (splitK = 1) the tile of column n runs its
 //    k steps from n * s on (from 0 where n * s >= numK), wrapping around
 //    (the k_rotation of weave.matmul_pipeline; TileOrder::kAt is the same
@@ -78,12 +82,13 @@ public:
     return checkTileScheduler(tiling);
   }
 
-  /// `numTilesM`, `numTilesN`: index values; `rotateM` may be null.
+  /// `numTilesM`, `numTilesN`: index values; `rotateM` and `walkM` may be
+  /// null.
   TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM, Value numTilesN,
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
                 int64_t splitK = 1, int64_t segments = 1,
-                int64_t interleave = 1, int64_t lag = 0,
-                int64_t kRotation = 0);
+                int64_t interleave = 1, int64_t lag = 0, int64_t kRotation = 0,
+                Value walkM = Value());
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -109,6 +114,9 @@ public:
 
 private:
   Value numTilesM, numTilesN, numClusterRows, segmentRows, shardRows, rotateM;
+  /// The cluster-high rows the walk covers (numClusterRows without walkM).
+  Value walkRows;
+  bool bounded;
   int64_t clusterSize, groupWidth, splitK, segments, interleave, lag,
       kRotation;
   Value clusterRank, tilesBegin, numTiles, tileStep;
