@@ -55,10 +55,6 @@ CUdeviceptr CopyEngineLanes::flag(size_t local, uint32_t onRank,
   return base + 4 * uint64_t(word);
 }
 
-Status CopyEngineLanes::fork(size_t local, CUstream stream) {
-  return side_->fork(local, stream);
-}
-
 Status CopyEngineLanes::acquire(size_t local, uint32_t dst) {
   CUstream cs = side_->stream(local);
   CUdeviceptr busy =

@@ -14,8 +14,9 @@
 //    busy[dst] (word D + dst, on the sender: set by the sender's copy
 //    stream before its copy into dst, cleared by dst once it has read the
 //    block);
-//  - per local member a copy stream, forked from the member's stream and
-//    joined back at the end of a call (SideStreams.h);
+//  - per local member a copy stream (SideStreams.h), ordered after the
+//    member's stream by the algorithm's own events (the GEMM + RS waits for
+//    each chunk's matmul) and joined back at the end of a call;
 //  - the operations of the toggle, each with a constant value (so a CUDA
 //    graph replays the same memory operations and no epoch is needed):
 //      sender's cs: acquire(dst)  wait busy[dst] (local) == 0; := 1
@@ -65,11 +66,6 @@ public:
   CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
   CUstream copyStream(size_t local) const { return side_->stream(local); }
 
-  /// The copy stream of local member `local` after everything enqueued on
-  /// `stream` (the member's) so far: an event recorded there and waited
-  /// for on the copy stream, so that the copies read what the caller wrote
-  /// before the call, and a CUDA graph captures the copy stream's work.
-  Status fork(size_t local, CUstream stream);
   /// On local member `local`'s copy stream: wait until busy[dst] (local)
   /// is 0 (dst has read this member's previous block), then set it.
   Status acquire(size_t local, uint32_t dst);
