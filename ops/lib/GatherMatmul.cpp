@@ -26,12 +26,6 @@
 
 namespace weave::ops::detail {
 
-namespace {
-
-const char *kWhere = "op 'all_gather_matmul' (gather): ";
-
-} // namespace
-
 Expected<std::unique_ptr<GatherMatmulKernel>>
 GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
                            int64_t mShard, int64_t k, int64_t n) {

@@ -63,6 +63,9 @@ namespace weave::ops::detail {
 
 class GatherMatmulKernel : public OpKernel {
 public:
+  /// What this algorithm's errors start with.
+  static constexpr const char *kWhere = "op 'all_gather_matmul' (gather): ";
+
   /// `instance`: AllGatherMatmul::instanceFor(..., "gather") (the bundle
   /// holding ce_matmul). Builds the all-gather's kernel
   /// (AllGather::instanceFor(D, dtype, mShard x k)) and allocates the
@@ -105,8 +108,9 @@ public:
     if (v == "walk")
       return Peers::Walk;
     return Error(ErrorCode::InvalidArgument,
-                 "op 'all_gather_matmul' (gather): WEAVE_AGM_GATHER_PEERS "
-                 "must be 'shards' or 'walk', got '" +
+                 std::string(kWhere) +
+                     "WEAVE_AGM_GATHER_PEERS must be 'shards' or 'walk', "
+                     "got '" +
                      v + "'");
   }
   Peers peers() const { return peers_; }

@@ -320,8 +320,9 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(
                  "all-gather matmul: algorithm must be 'auto' or one of " +
                      spec->offeredNames() + ", got '" + algorithm + "'");
   if (!a->kernelOf.empty()) {
-    // Another op's kernel (the copy engines' chunk matmul): the instance of
-    // the owner's algorithm that runs it, the same bundle.
+    // Another op's kernel (gather's matmul, the GEMM + RS's copy-engine
+    // chunk matmul): the instance of the owner's algorithm that runs it,
+    // the same bundle.
     RegisteredKernel owner = findRegisteredKernel(a->kernel);
     return matmulOpInstance(owner.op->name, teamSize, dtype, {kRowTile, k, n},
                             owner.algorithm->name);
