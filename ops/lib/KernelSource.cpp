@@ -87,17 +87,16 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
     // and each block's copy of them.
     values.insert(values.end(), {{"TABLE", str(2 * d * d)},
                                  {"SEEN", str(blocks * d * d)}});
-    values.insert(
-        values.end(),
-        {{"D", str(d)},
-         {"LAST", str(d - 1)},
-         {"ROWS", str(d * count)},
-         {"DD", str(d * d)},
-         {"LINES", str(2 * d * words)},
-         {"SLOTS", str(2 * d * count)},
-         {"BLOCKS", str(blocks)},
-         {"PULL_BLOCKS", str(blocksOr("BLOCKS", kPullReduceScatterBlocks))},
-         {"FLAGS", str(2 * blocks * d)}});
+    values.insert(values.end(),
+                  {{"D", str(d)},
+                   {"LAST", str(d - 1)},
+                   {"ROWS", str(d * count)},
+                   {"DD", str(d * d)},
+                   {"LINES", str(2 * d * words)},
+                   {"SLOTS", str(2 * d * count)},
+                   {"BLOCKS", str(blocks)},
+                   {"PULL_SMEM", str(kPullReduceScatterSmemBytes)},
+                   {"FLAGS", str(2 * blocks * d)}});
   }
   for (const auto &[name, value] : extra)
     if (name == "WIDTH") {

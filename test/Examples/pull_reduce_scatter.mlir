@@ -10,10 +10,16 @@
 // stores are 4-byte (its rows start at the head, a multiple of 4 bytes).
 // RUN: weave-ops instantiate %templates/reduce_scatter/reduce_scatter.mlir.in --team-size 3 --dtype f32 --count 1001 -o %t.d3.mlir
 // RUN: weavec %t.d3.mlir --emit=ptx -o %t.d3.ptx
-// The grid is one block a SM (ops::kPullReduceScatterBlocks), not every
-// resident block (six a SM put too many NVLink loads in flight, issue #30):
-// RUN: FileCheck %s --check-prefix=GRID < %t.d3.mlir
-// GRID: grid = [132, 1, 1], block = [256, 1, 1]
+// The persistent grid gets one block a SM: the kernel asks for more than
+// half a SM's shared memory (ops::kPullReduceScatterSmemBytes), which it
+// does not use; six blocks a SM put too many NVLink loads in flight
+// (issue #30). The bundle's manifest carries it to the runtime:
+// RUN: weavec %t.d3.mlir --emit=bundle -o %t.d3.wbundle
+// RUN: weave-bundle %t.d3.wbundle | FileCheck %s --check-prefix=GRID
+// GRID: grid 0 1 1
+// GRID-NEXT: block 256 1 1
+// GRID-NEXT: cluster 1 1 1
+// GRID-NEXT: smem 122880
 // RUN: FileCheck %s --check-prefix=D3 < %t.d3.ptx
 // RUN: test $(grep -c "ld.global.v4.b32" %t.d3.ptx) -eq 3
 // RUN: test $(grep -c "ld.global.b32" %t.d3.ptx) -eq 3

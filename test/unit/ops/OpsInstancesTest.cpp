@@ -361,15 +361,12 @@ TEST(OpsInstances, CollectiveValues) {
   // An explicit BLOCKS sizes FLAGS too.
   EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "5"}}), "FLAGS"),
             "20");
-  // The pull reduce-scatter's grid is one block a SM at every size (its
-  // own constant, not the bytes), unless an experiment sets BLOCKS.
-  EXPECT_EQ(value(odd, "PULL_BLOCKS"),
-            std::to_string(kPullReduceScatterBlocks));
-  EXPECT_EQ(value(huge, "PULL_BLOCKS"),
-            std::to_string(kPullReduceScatterBlocks));
-  EXPECT_EQ(
-      value(collectiveValues(2, "f32", 8, {{"BLOCKS", "5"}}), "PULL_BLOCKS"),
-      "5");
+  // The pull reduce-scatter's shared memory (one block a SM) does not
+  // depend on the size.
+  EXPECT_EQ(value(odd, "PULL_SMEM"),
+            std::to_string(kPullReduceScatterSmemBytes));
+  EXPECT_EQ(value(huge, "PULL_SMEM"),
+            std::to_string(kPullReduceScatterSmemBytes));
   EXPECT_EQ(value(odd, "WIDEN"), "arith.bitcast");
   TemplateValues wide = collectiveValues(0, "bf16", 262144);
   EXPECT_EQ(value(wide, "VW"), "8");
@@ -377,7 +374,7 @@ TEST(OpsInstances, CollectiveValues) {
   EXPECT_EQ(value(wide, "NV"), "32768");
   EXPECT_EQ(value(wide, "WIDEN"), "arith.extf");
   EXPECT_EQ(value(wide, "D"), "<none>");
-  EXPECT_EQ(value(wide, "PULL_BLOCKS"), "<none>");
+  EXPECT_EQ(value(wide, "PULL_SMEM"), "<none>");
   EXPECT_EQ(value(collectiveValues(0, "f32", 6), "VW"), "2");
   // FW (16 bytes of elements) does not depend on N, unlike VW: the pull
   // reduce-scatter loads 16-byte vectors at an odd N (a team of 3) too.

@@ -84,8 +84,8 @@ struct KernelInstance {
 /// (packetBlocks) and PSEEN (PBLOCKS x D), the direct all-to-all-v's TABLE (2 x
 /// D x D) and SEEN (BLOCKS x D x D), SLOTS (2 x D x N: the push kernels' two
 /// halves of D slots), BLOCKS (collectiveBlocks), FLAGS (2 x BLOCKS x D: a flag
-/// per parity, block and source) and PULL_BLOCKS (kPullReduceScatterBlocks;
-/// an experiment's --set BLOCKS sets it too). With `extra` holding WIDTH, also
+/// per parity, block and source) and PULL_SMEM
+/// (kPullReduceScatterSmemBytes). With `extra` holding WIDTH, also
 /// PIECES (N / WIDTH).
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                 int64_t count, const TemplateValues &extra = {});
@@ -111,18 +111,19 @@ inline constexpr int64_t kCollectiveMaxBlocks = 64;
 inline constexpr int64_t kCollectiveWideBlockBytes = 2 << 20;
 inline constexpr int64_t kCollectiveWideMaxBlocks = 128;
 int64_t collectiveBlocks(const std::string &dtype, int64_t count);
-/// The pull reduce-scatter's grid (PULL_BLOCKS): one block of 256 threads
-/// per SM of an H100 or H200 (132), whatever the size. Its loop strides
-/// over the grid, and every resident block (six a SM, the persistent grid
-/// it had until the tenth session) put so many NVLink loads in flight that
-/// f32 lost to bf16 of the same bytes: 4 x H100, D = 4, f32 16 / 64 MB
-/// took 86.5 / 209.5 us on 792 blocks and 62.5 / 186.3 on 132 (NCCL 61.2 /
-/// 194.1); 16, 32, 64 and 264 blocks were slower at 64 MB f32, and at D = 3
-/// and 2 the 132 were as fast as the best or faster (docs/PERF.md, "The
-/// pull reduce-scatter on one block a SM"). A GPU with fewer SMs holds the
-/// 132 at once all the same (the kernel's barrier needs that): six fit on
-/// one SM.
-inline constexpr int64_t kPullReduceScatterBlocks = 132;
+/// The pull reduce-scatter's dynamic shared memory (PULL_SMEM), which it
+/// does not use: more than half of a SM's (228 KB on an H100 or H200), so
+/// that its persistent grid gets one block a SM (132 on an H100) and not
+/// every block that fits (six of 256 threads), whose NVLink loads in flight
+/// made f32 lose to bf16 of the same bytes. 4 x H100, D = 4, a fixed grid
+/// of 132 blocks against the six a SM: f32 16 / 64 MB 62.5 / 186.3 us
+/// against 86.5 / 209.5 (NCCL 61.2 / 194.1); 16, 32, 64 and 264 blocks
+/// were slower at 64 MB f32; at D = 3 and 2 the 132 were as fast as the
+/// best or faster (docs/PERF.md, "The pull reduce-scatter on one block a
+/// SM"). A fixed grid of 132 could not launch on a loopback team of 8
+/// (528-660 blocks fit on the GPU); the persistent grid divides what fits
+/// among the members, and follows a GPU's SM count.
+inline constexpr int64_t kPullReduceScatterSmemBytes = 120 << 10;
 /// The blocks of the packet (ll_*) kernels: one per kPacketBlockBytes of
 /// the N elements each member sends each peer, at most kPacketMaxBlocks.
 /// A packet read spins on one 8-byte load at a time per thread, so the
