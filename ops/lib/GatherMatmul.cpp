@@ -10,7 +10,6 @@
 //   ss: record gathered;  s: wait gathered
 //   s:  for t = 1 .. D - 1, src = r + t (mod D):
 //         ce_matmul(rows src of g) -> rows src of c
-//       (Peers::Walk: ce_matmul_peers(g) -> c, the same rows in one launch)
 //
 // Every launch is bound before the first is enqueued, so that a call with
 // a wrong argument enqueues nothing. A loopback team runs the same launches
@@ -39,11 +38,6 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   x->n_ = n;
   x->elementBytes_ = 2; // f16 or bf16 (checkShape)
   WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
-  WEAVE_ASSIGN_OR_RETURN(x->peers_, peersFromEnvironment());
-  if (x->peers_ == Peers::Walk) {
-    WEAVE_ASSIGN_OR_RETURN(x->peersMatmul_,
-                           comm.kernel(instance, "ce_matmul_peers"));
-  }
   x->instance_ = std::move(instance);
   // The all-gather by the collectives' own choice at this size. Its output
   // role binds the gathered rows in place where the kernel's output is
@@ -158,25 +152,7 @@ Status GatherMatmulKernel::run(
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }
-  // With Peers::Walk, one launch over the whole gathered rows and output
-  // (ce_matmul_peers computes the peers' rows of them) replaces steps 1 ..
-  // D - 1.
-  std::optional<BoundArgs> walk;
-  if (peers_ == Peers::Walk) {
-    std::vector<uint64_t> pa(locals), pc(locals);
-    for (size_t i = 0; i < locals; ++i) {
-      pa[i] = heap.localPointer(g, i);
-      pc[i] = tensors[2][i].data;
-    }
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {d_ * m_, k_}, elementBytes_), b,
-        tensorView(pc, dtype_, {d_ * m_, n_}, elementBytes_)};
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, peersMatmul_->bind(heap, args));
-    walk = std::move(bound);
-  }
   auto launchPeers = [&]() -> Status {
-    if (walk)
-      return peersMatmul_->launch(*walk, streams);
     for (uint32_t t = 1; t < d; ++t)
       WEAVE_TRY(matmul_->launch(steps[t], streams));
     return ok();

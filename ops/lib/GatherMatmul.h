@@ -17,9 +17,10 @@
 //         instance is that op's, MatmulReduceScatter::instanceFor(...,
 //         "copy_engine"), for the same k and n) into rows r of c;
 //   s:    join the side stream, then each peer's shard times b (one launch
-//         each, member r + 1 first) into its rows of c (or, with
-//         WEAVE_AGM_GATHER_PEERS=walk, not measured yet, one launch of
-//         ce_matmul_peers over all the peers' rows: peers()).
+//         each, member r + 1 first) into its rows of c. (One launch over
+//         all the peers' rows, rotate_m + walk_m, was measured slower at
+//         every shape the rule gives "gather": docs/PERF.md, "The peers'
+//         shards in one launch".)
 //
 // Why: the ring (the fused kernel) forwards rows from tiles that compute,
 // so where a shard is a partial wave of tiles (D = 4, m_shard 384-768, 4 x
@@ -56,7 +57,6 @@
 #include "SideStreams.h"
 #include "StagedKernel.h"
 
-#include <cstdlib>
 #include <string>
 
 namespace weave::ops::detail {
@@ -91,30 +91,6 @@ public:
       const std::vector<CUstream> &streams,
       const std::vector<std::optional<SymmetricBuffer>> &inPlace = {}) override;
 
-  /// How the peers' shards are multiplied once gathered: one ce_matmul
-  /// launch per shard ("shards", measured, the default), or one launch of
-  /// ce_matmul_peers over all of them ("walk": one partial last wave
-  /// instead of D - 1; built, not measured yet). The environment's
-  /// WEAVE_AGM_GATHER_PEERS (shards | walk), read in create(), picks it: a
-  /// knob for measuring one against the other, until a GPU has.
-  enum class Peers { Shards, Walk };
-  /// The setting of WEAVE_AGM_GATHER_PEERS (unset: Shards); an error for
-  /// another value.
-  static Expected<Peers> peersFromEnvironment() {
-    const char *value = std::getenv("WEAVE_AGM_GATHER_PEERS");
-    std::string v = value ? value : "";
-    if (v.empty() || v == "shards")
-      return Peers::Shards;
-    if (v == "walk")
-      return Peers::Walk;
-    return Error(ErrorCode::InvalidArgument,
-                 std::string(kWhere) +
-                     "WEAVE_AGM_GATHER_PEERS must be 'shards' or 'walk', "
-                     "got '" +
-                     v + "'");
-  }
-  Peers peers() const { return peers_; }
-
   /// The shard member `rank` of a team of d multiplies at step t (0: its
   /// own, then the next members').
   static uint32_t shardAt(uint32_t rank, uint32_t d, uint32_t t) {
@@ -131,8 +107,6 @@ private:
   Communicator *comm_ = nullptr;
   KernelInstance instance_;
   Kernel *matmul_ = nullptr;
-  Kernel *peersMatmul_ = nullptr; ///< Peers::Walk only
-  Peers peers_ = Peers::Shards;
   std::string dtype_;
   int64_t d_ = 0, m_ = 0, k_ = 0, n_ = 0;
   uint64_t elementBytes_ = 2;

@@ -43,18 +43,16 @@
 // (ops/lib/CopyEngine.cpp).
 // RUN: for d in 2 4; do \
 // RUN:   weave-ops source matmul_reduce_scatter --algorithm copy_engine --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ce.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape a=256x256 --check-shape c=256x320 --check-shape slots=$((256 * d))x320 --check-shape ce_matmul_peers:a=$((256 * d))x256 --check-shape ce_matmul_peers:c=$((256 * d))x320 %t.ce.mlir || exit 1; \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=256x256 --check-shape c=256x320 --check-shape slots=$((256 * d))x320 %t.ce.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=CE
 // CE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} no deadlock, race or out-of-bounds access
 // The all-gather matmul's "gather" (issue #32) launches the same
 // bundle's ce_matmul once per shard: a (m_shard rows of the gathered `a`)
 // and c (that shard's rows of the output), after the collectives'
-// all-gather (checked with the collectives above; ops/lib/GatherMatmul.h),
-// or ce_matmul_peers once over the whole gathered `a` and `c` (its rotated,
-// bounded walk must stay inside them).
+// all-gather (checked with the collectives above; ops/lib/GatherMatmul.h).
 // RUN: for d in 2 4; do \
 // RUN:   weave-ops source all_gather_matmul --algorithm gather --team-size $d --dtype bf16 --m-shard 384 --k 256 --n 320 -o %t.agce.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape a=384x256 --check-shape c=384x320 --check-shape ce_sum:c=384x320 --check-shape slots=$((384 * d))x320 --check-shape ce_matmul_peers:a=$((384 * d))x256 --check-shape ce_matmul_peers:c=$((384 * d))x320 %t.agce.mlir || exit 1; \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=384x256 --check-shape c=384x320 --check-shape ce_sum:c=384x320 --check-shape slots=$((384 * d))x320 %t.agce.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=AGCE
 // AGCE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} no deadlock, race or out-of-bounds access
 // The example templates weave::ops does not pick by default.

@@ -322,15 +322,13 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
               ce->key());
   EXPECT_NE(MatmulReduceScatter::instanceFor(2, "bf16", 14336, 8192)->key(),
             ce->key());
-  // The bundle holds the two kernels the op launches and the all-gather
-  // matmul's gather's peers matmul (the same instance), nothing else.
+  // The bundle holds the two kernels the op launches (the all-gather
+  // matmul's gather launches its ce_matmul too), nothing else.
   size_t kernels = 0;
   for (size_t at = source->find("gpu.func @"); at != std::string::npos;
        at = source->find("gpu.func @", at + 1))
     ++kernels;
-  EXPECT_EQ(kernels, 3u);
-  EXPECT_NE(source->find("gpu.func @ce_matmul_peers("), std::string::npos);
-  EXPECT_NE(source->find("rotate_m(%rotate) walk_m(%walk)"), std::string::npos);
+  EXPECT_EQ(kernels, 2u);
   // A team of one: the fused kernel; by name either at any size.
   EXPECT_EQ(MatmulReduceScatter::instanceFor(1, "bf16", 256, 256)->kernelName,
             "matmul_reduce_scatter");
@@ -679,35 +677,6 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
   }
 }
 #endif
-
-// The measurement knob of gather's peers' launches: unset or "shards" the
-// measured per-shard launches, "walk" the one launch, anything else an
-// error naming both.
-TEST(OpsFused, GatherMatmulPeersKnob) {
-  using weave::ops::detail::GatherMatmulKernel;
-  const char *name = "WEAVE_AGM_GATHER_PEERS";
-  const char *was = std::getenv(name);
-  std::string saved = was ? was : "";
-  unsetenv(name);
-  EXPECT_EQ(*GatherMatmulKernel::peersFromEnvironment(),
-            GatherMatmulKernel::Peers::Shards);
-  setenv(name, "shards", 1);
-  EXPECT_EQ(*GatherMatmulKernel::peersFromEnvironment(),
-            GatherMatmulKernel::Peers::Shards);
-  setenv(name, "walk", 1);
-  EXPECT_EQ(*GatherMatmulKernel::peersFromEnvironment(),
-            GatherMatmulKernel::Peers::Walk);
-  setenv(name, "persistent", 1);
-  auto bad = GatherMatmulKernel::peersFromEnvironment();
-  ASSERT_FALSE(bad);
-  EXPECT_TRUE(mentions(bad.error(), "WEAVE_AGM_GATHER_PEERS must be 'shards' "
-                                    "or 'walk', got 'persistent'"))
-      << bad.error().toString();
-  if (was)
-    setenv(name, saved.c_str(), 1);
-  else
-    unsetenv(name);
-}
 
 // The all-gather matmul's "gather" multiplies its own shard first, then
 // every peer's once (GatherMatmul.cpp).
