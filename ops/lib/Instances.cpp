@@ -286,7 +286,8 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
 std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
                                     int64_t k, int64_t n) {
   // "gather" where one shard's launch of the plain matmul is a single round
-  // of 128 x 128 tiles filling most of the SMs (gatherFill); the ring
+  // of 128 x 128 or 128 x 192 tiles filling most of the SMs (gatherFill);
+  // the ring
   // elsewhere. Measured (4 x H100, bf16, K = N = 4096, the Python op in
   // CUDA graphs, docs/PERF.md "The all-gather beside the own shard's
   // matmul"), gather against the ring, ms: D = 4 m_shard 384 (fill 0.73)
@@ -304,8 +305,19 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
 
 double AllGatherMatmul::gatherFill(int64_t mShard, int64_t n,
                                    int64_t smCount) {
-  int64_t tiles = (mShard / kRowTile) * ((n + 127) / 128);
-  return double(tiles) / double(smCount);
+  // The plain matmul's chooser takes 128 x 192 tiles where they make one
+  // round and 128 x 128 ones would make two (ConfigChooser.cpp: m_shard
+  // 513-768 at N = 4096).
+  double best = 0, first = 0;
+  for (int64_t columns : {int64_t(128), int64_t(192)}) {
+    int64_t tiles = (mShard / kRowTile) * ((n + columns - 1) / columns);
+    double fill = double(tiles) / double(smCount);
+    if (columns == 128)
+      first = fill;
+    if (fill <= 1.0)
+      best = std::max(best, fill);
+  }
+  return best > 0 ? best : first;
 }
 
 Expected<KernelInstance> AllGatherMatmul::instanceFor(

@@ -54,7 +54,8 @@
 
 // The all-gather matmul's "gather" (issue #32): "auto" takes it where one
 // shard's plain matmul is one nearly full round of tiles (m_shard 384 and
-// 512 at N = 4096: AllGatherMatmul::choose), the ring elsewhere; its
+// 512 at N = 4096 in 128 x 128 tiles, 640 and 768 in 128 x 192 ones:
+// AllGatherMatmul::choose), the ring elsewhere; its
 // bundle is the GEMM + reduce-scatter's copy-engine one (its ce_matmul,
 // one key for both ops), with the all-gather's of m_shard x K elements
 // (ops::AllGather's key).
@@ -68,7 +69,11 @@
 // AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
-// AGAUTO-COUNT-6: all_gather_matmul_bf16_d{{[24]}}_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
+// AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
+// AGAUTO-COUNT-2: all_gather_matmul_bf16_d{{[24]}}_mdyn_k4096_n4096
 // AGAUTO-NOT: {{.}}
 // RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm gather | FileCheck %s --check-prefix=AGCE
 // RUN: weave-ops key matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCE

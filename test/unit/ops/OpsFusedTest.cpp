@@ -380,9 +380,10 @@ TEST(OpsFused, AllGatherMatmulGather) {
     for (int64_t m : {int64_t(128), int64_t(384), int64_t(640), int64_t(1024)}) {
       SCOPED_TRACE("D = " + std::to_string(d) + ", m_shard " +
                    std::to_string(m));
-      // "auto": gather at m_shard 384 (3 x 32 tiles, 0.73 of 132 SMs), the
-      // ring at 128 (0.24), 640 (1.21: past one round) and 1024.
-      bool gather = m == 384;
+      // "auto": gather at m_shard 384 (3 x 32 tiles, 0.73 of 132 SMs) and
+      // 640 (5 x 22 tiles of 192 columns, 0.83; 1.21 of 128: past one
+      // round), the ring at 128 (0.24) and 1024.
+      bool gather = m == 384 || m == 640;
       EXPECT_EQ(AllGatherMatmul::choose(d, m, 4096, 4096),
                 gather ? "gather" : "ring");
       Expected<KernelInstance> automatic =
@@ -408,6 +409,11 @@ TEST(OpsFused, AllGatherMatmulGather) {
   // tile past it; other n (8192: 256 and 512 rows, 2048: 1024 rows).
   EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(512, 4096), 128.0 / 132);
   EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(128, 4000), 32.0 / 132);
+  // 128 x 192 tiles where they make the one round: 768 rows, 6 x 22.
+  EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(768, 4096), 132.0 / 132);
+  EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(896, 4096), 224.0 / 132);
+  EXPECT_EQ(AllGatherMatmul::choose(2, 768, 4096, 4096), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 896, 4096, 4096), "ring"); // 154 / 224
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4096), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(4, 256, 4096, 4096), "ring"); // 0.48
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4224), "gather"); // 132

@@ -81,7 +81,9 @@ public:
   /// ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
-  /// One shard's 128 x 128 output tiles (mShard x n) per SM.
+  /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
+  /// 192 tiles, whichever makes the fuller single round; the 128 x 128
+  /// count where neither makes one round.
   static double gatherFill(int64_t mShard, int64_t n,
                            int64_t smCount = kSmCount);
   /// The least gatherFill at which "auto" takes "gather": measured faster
