@@ -53,6 +53,31 @@ TEST(ConfigChooser, HalfAWaveTakesSmallerTiles) {
   EXPECT_LT(d.tileM * d.tileN, 128 * 256) << d.name();
 }
 
+TEST(ConfigChooser, OneRoundOf128x192WhereTwoOf128x128) {
+  // 640 and 768 rows of 4096 columns: 110 and 132 tiles of 128x192 make one
+  // round, where 128x128 makes two (160, 192 tiles) and 128x256 one round
+  // of longer tiles (80, 96); the all-gather matmul's shard launches at
+  // m_shard 640 and 768. 896 rows: 154 tiles of 128x192 are two rounds,
+  // 112 of 128x256 one.
+  for (int64_t m : {640, 768}) {
+    MatmulConfig c = choose(problem(m, 4096, 4096));
+    EXPECT_EQ(c.tileM, 128) << m << ": " << c.name();
+    EXPECT_EQ(c.tileN, 192) << m << ": " << c.name();
+  }
+  MatmulConfig c = choose(problem(896, 4096, 4096));
+  EXPECT_EQ(c.tileN, 256) << c.name();
+  // The dynamic instance's variant of that band is the same.
+  std::vector<MatmulVariant> v = chooseMatmulVariants(problem(-1, 4096, 4096));
+  auto at = [&](int64_t m) {
+    for (const MatmulVariant &x : v)
+      if (x.mLo <= m && m <= x.mHi)
+        return x.config;
+    return MatmulConfig{};
+  };
+  EXPECT_EQ(at(640).tileN, 192) << at(640).name();
+  EXPECT_EQ(at(768).tileN, 192) << at(768).name();
+}
+
 TEST(ConfigChooser, EstimateCountsRounds) {
   MatmulConfig c; // 128x256
   // 128 tiles: one round; 136 tiles: two.
