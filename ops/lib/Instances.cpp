@@ -286,17 +286,18 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
 std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
                                     int64_t k, int64_t n) {
   // "gather" where one shard's launch of the plain matmul is a single round
-  // of 128 x 128 or 128 x 192 tiles filling most of the SMs (gatherFill);
-  // the ring
-  // elsewhere. Measured (4 x H100, bf16, K = N = 4096, the Python op in
-  // CUDA graphs, docs/PERF.md "The all-gather beside the own shard's
-  // matmul"), gather against the ring, ms: D = 4 m_shard 384 (fill 0.73)
-  // 0.122 / 0.141, 512 (0.97) 0.126 / 0.167; D = 2 384 0.067 / 0.067,
-  // 512 0.072 / 0.076. Lost at fill 0.48 (256: D = 4 0.116 / 0.097, D = 2
-  // 0.061 / 0.051; 128 by more) and past one round (640-1024: 1.2-2.0
-  // rounds, 0.217-0.225 / 0.193-0.200 at D = 4): each shard's launch then
-  // pays a partial last round, D times, while the ring's tiles run in one
-  // persistent grid.
+  // of 128 x 128 or 128 x 192 tiles filling most of the SMs (gatherFill),
+  // the ring elsewhere. Measured (4 x H100, bf16, K = N = 4096, the Python
+  // op in CUDA graphs, docs/PERF.md "The all-gather beside the own shard's
+  // matmul" and "The 128 x 192 tile in the plain matmul"), gather against
+  // the ring, ms: D = 4 m_shard 384 (fill 0.73) 0.122 / 0.141, 512 (0.97)
+  // 0.126 / 0.167, 640 and 768 (128 x 192: 0.83 and 1) 0.171 / 0.197 and
+  // 0.175 / 0.198; D = 2 384 0.067 / 0.067, 512 0.072 / 0.076, 640 0.092
+  // / 0.098. Lost at fill 0.48 (256: D = 4 0.116 / 0.097, D = 2 0.061 /
+  // 0.051; 128 by more) and past one round (896-1024: 1.7-2.0 rounds of
+  // 128 x 128, 0.220-0.225 / 0.193-0.208 at D = 4): each shard's launch
+  // then pays a partial last round, D times, while the ring's tiles run in
+  // one persistent grid.
   (void)k;
   double fill = gatherFill(mShard, n);
   return teamSize >= 2 && fill >= kGatherMinFill && fill <= 1.0 ? "gather"
@@ -307,9 +308,13 @@ double AllGatherMatmul::gatherFill(int64_t mShard, int64_t n,
                                    int64_t smCount) {
   // The plain matmul's chooser takes 128 x 192 tiles where they make one
   // round and 128 x 128 ones would make two (ConfigChooser.cpp: m_shard
-  // 513-768 at N = 4096).
+  // 513-768 at N = 4096). Counted only up to kGatherWideTileMaxRows: such
+  // a round takes the same time whatever m_shard, while the all-gather the
+  // peers' rounds wait for grows with it (gatherFill's declaration).
   double best = 0, first = 0;
   for (int64_t columns : {int64_t(128), int64_t(192)}) {
+    if (columns == 192 && mShard > kGatherWideTileMaxRows)
+      continue;
     int64_t tiles = (mShard / kRowTile) * ((n + columns - 1) / columns);
     double fill = double(tiles) / double(smCount);
     if (columns == 128)

@@ -421,6 +421,14 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 8192), "gather"); // 0.97
   EXPECT_EQ(AllGatherMatmul::choose(2, 512, 4096, 8192), "ring");   // 1.94
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 8192, 2048), "gather"); // 0.97
+  // 128 x 192 tiles count up to kGatherWideTileMaxRows rows: 384 rows of
+  // 8192 columns (3 x 43) take gather, 1152 and 1536 rows of 2048 (9 and
+  // 12 x 11) the ring, though their 192-column round would be 0.75 and 1.
+  EXPECT_EQ(AllGatherMatmul::choose(4, 384, 4096, 8192), "gather");
+  EXPECT_DOUBLE_EQ(AllGatherMatmul::gatherFill(1152, 2048), 144.0 / 132);
+  EXPECT_EQ(AllGatherMatmul::choose(2, 1152, 4096, 2048), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 1536, 4096, 2048), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 2304, 4096, 1024), "ring");
   EXPECT_EQ(AllGatherMatmul::instanceFor(2, "f16", 256, 320, "gather")->key(),
             "ce_matmul_f16_d2_mdyn_k256_n320");
   // Its source defines the chunk matmul it launches: (? x K) @ (K x N).

@@ -82,10 +82,21 @@ public:
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
-  /// 192 tiles, whichever makes the fuller single round; the 128 x 128
-  /// count where neither makes one round.
+  /// 192 tiles (the latter up to kGatherWideTileMaxRows rows), whichever
+  /// makes the fuller single round; the 128 x 128 count where neither
+  /// makes one round.
   static double gatherFill(int64_t mShard, int64_t n,
                            int64_t smCount = kSmCount);
+  /// The most m_shard at which a round of 128 x 192 tiles counts for
+  /// "gather". The peers' matmuls wait for the whole all-gather, and it
+  /// grows with m_shard while the round does not. Measured (4 x H100,
+  /// bf16, K = 4096, the Python op in graphs, eleventh session): gather
+  /// beat the ring at m_shard 640 and 768 (N = 4096; D = 4 0.171 / 0.197
+  /// and 0.175 / 0.198 ms) and 384 (N = 8192, D = 4: 0.180 / 0.255), and
+  /// lost at 1152, 1280 and 1536 (N = 2048: D = 2 0.106 / 0.086 to 0.105
+  /// / 0.100, D = 4 0.198 / 0.173 to 0.234 / 0.192), where the all-gather
+  /// alone takes 1.4-3.2 rounds.
+  static constexpr int64_t kGatherWideTileMaxRows = 1024;
   /// The least gatherFill at which "auto" takes "gather": measured faster
   /// at 0.73 and 0.97, slower at 0.48 (choose()).
   static constexpr double kGatherMinFill = 0.7;
