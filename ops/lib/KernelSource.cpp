@@ -26,14 +26,25 @@ int64_t packetBlocks(const std::string &dtype, int64_t count) {
                              1, kPacketMaxBlocks);
 }
 
-int64_t collectiveBlocks(const std::string &dtype, int64_t count) {
+int64_t collectiveBlocks(const std::string &dtype, int64_t count,
+                         uint32_t teamSize) {
   int64_t element = dtypeBytes(dtype) ? dtypeBytes(dtype) : 4;
   int64_t bytes = count * element;
   int64_t blocks = std::clamp<int64_t>(
       (bytes + kCollectiveBlockBytes - 1) / kCollectiveBlockBytes, 1,
       kCollectiveMaxBlocks);
-  return std::clamp<int64_t>(bytes / kCollectiveWideBlockBytes, blocks,
-                             kCollectiveWideMaxBlocks);
+  if (bytes <= kCollectiveMaxBlocks * kCollectiveWideBlockBytes)
+    return blocks;
+  bool three = teamSize == 3;
+  int64_t wideBytes =
+      three ? kCollectiveWideBlockBytesTeamOf3 : kCollectiveWideBlockBytes;
+  int64_t wideMax =
+      three ? kCollectiveWideMaxBlocksTeamOf3 : kCollectiveWideMaxBlocks;
+  return std::clamp<int64_t>(bytes / wideBytes, blocks, wideMax);
+}
+
+std::string collectiveGrid(int64_t blocks) {
+  return blocks > kCollectiveMaxBlocks ? "persistent" : std::to_string(blocks);
 }
 
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
@@ -70,7 +81,8 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
           return std::max<int64_t>(1, std::strtoll(value.c_str(), nullptr, 10));
       return derived;
     };
-    int64_t blocks = blocksOr("BLOCKS", collectiveBlocks(dtype, count));
+    int64_t blocks =
+        blocksOr("BLOCKS", collectiveBlocks(dtype, count, teamSize));
     // The packet (ll_*) kernels: PWORDS 32-bit words per slot (the last
     // one padded where N x T is not whole words), PN the elements they
     // hold, PLINES packets in two halves of D slots, PROWS D x PN.
@@ -95,6 +107,7 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                    {"LINES", str(2 * d * words)},
                    {"SLOTS", str(2 * d * count)},
                    {"BLOCKS", str(blocks)},
+                   {"GRID", collectiveGrid(blocks)},
                    {"PULL_SMEM", str(kPullReduceScatterSmemBytes)},
                    {"FLAGS", str(2 * blocks * d)}});
   }

@@ -358,6 +358,22 @@ TEST(OpsInstances, CollectiveValues) {
             std::to_string(2 * 4 * kCollectiveWideMaxBlocks));
   EXPECT_EQ(value(collectiveValues(4, "f32", int64_t(1) << 30), "BLOCKS"),
             std::to_string(kCollectiveWideMaxBlocks));
+  // A team of 3: one block per 1 MB past 128 MB, at most 256 (the 256 MB
+  // all-reduce); the same as any team up to 128 MB.
+  EXPECT_EQ(value(collectiveValues(3, "f32", 32 << 20), "BLOCKS"), "64");
+  EXPECT_EQ(value(collectiveValues(3, "f32", (32 << 20) + 4), "BLOCKS"), "128");
+  EXPECT_EQ(value(collectiveValues(3, "bf16", 128 << 20), "BLOCKS"),
+            std::to_string(kCollectiveWideMaxBlocksTeamOf3));
+  EXPECT_EQ(value(collectiveValues(3, "bf16", 128 << 20), "FLAGS"),
+            std::to_string(2 * 3 * kCollectiveWideMaxBlocksTeamOf3));
+  EXPECT_EQ(collectiveBlocks("bf16", 128 << 20), kCollectiveWideMaxBlocks);
+  // GRID: the block count up to kCollectiveMaxBlocks, persistent past it
+  // (the kernel runs min(grid, BLOCKS) blocks).
+  EXPECT_EQ(value(big, "GRID"), std::to_string(kCollectiveMaxBlocks));
+  EXPECT_EQ(value(odd, "GRID"), "1");
+  EXPECT_EQ(value(huge, "GRID"), "persistent");
+  EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "65"}}), "GRID"),
+            "persistent");
   // An explicit BLOCKS sizes FLAGS too.
   EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "5"}}), "FLAGS"),
             "20");

@@ -83,8 +83,8 @@ struct KernelInstance {
 /// bytes)), PN, PLINES (2 x D x PWORDS), PROWS (D x PN), PBLOCKS
 /// (packetBlocks) and PSEEN (PBLOCKS x D), the direct all-to-all-v's TABLE (2 x
 /// D x D) and SEEN (BLOCKS x D x D), SLOTS (2 x D x N: the push kernels' two
-/// halves of D slots), BLOCKS (collectiveBlocks), FLAGS (2 x BLOCKS x D: a flag
-/// per parity, block and source) and PULL_SMEM
+/// halves of D slots), BLOCKS (collectiveBlocks), GRID (collectiveGrid),
+/// FLAGS (2 x BLOCKS x D: a flag per parity, block and source) and PULL_SMEM
 /// (kPullReduceScatterSmemBytes). With `extra` holding WIDTH, also
 /// PIECES (N / WIDTH).
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
@@ -110,7 +110,30 @@ inline constexpr int64_t kCollectiveMaxBlocks = 64;
 /// blocks rise only past 128 MB.
 inline constexpr int64_t kCollectiveWideBlockBytes = 2 << 20;
 inline constexpr int64_t kCollectiveWideMaxBlocks = 128;
-int64_t collectiveBlocks(const std::string &dtype, int64_t count);
+/// A team of 3's cap instead of kCollectiveWideMaxBlocks: its push two-shot
+/// all-reduce of 256 MB took 1131-1135 us on 128 blocks, 1093-1094 on 192
+/// and 1080-1082 on 256, NCCL 1078-1103 (4 x H100, tenth session, docs/
+/// PERF.md "The pull reduce-scatter on one block a SM"), while a team of 4
+/// gained nothing from 256 (1189-1193 against 1191-1194) and a team of 2
+/// lost on 192 (897 against 836). Other team sizes are not measured and
+/// keep kCollectiveWideMaxBlocks.
+inline constexpr int64_t kCollectiveWideMaxBlocksTeamOf3 = 256;
+/// A team of 3's kCollectiveWideBlockBytes past the same 128 MB: 256
+/// blocks at 256 MB.
+inline constexpr int64_t kCollectiveWideBlockBytesTeamOf3 = 1 << 20;
+/// collectiveBlocks(dtype, count) for a team of teamSize (0: none): a team
+/// of 3 takes kCollectiveWideBlockBytesTeamOf3 and
+/// kCollectiveWideMaxBlocksTeamOf3 past kCollectiveMaxBlocks.
+int64_t collectiveBlocks(const std::string &dtype, int64_t count,
+                         uint32_t teamSize = 0);
+/// GRID: the fixed-grid collectives' grid x. Up to kCollectiveMaxBlocks,
+/// BLOCKS itself; past it "persistent", so that the runtime sizes the grid
+/// to what is resident (divided among a loopback team's members, the same
+/// on every member) and the kernel runs min(grid, BLOCKS) blocks, the rest
+/// returning at once. A fixed grid of 128 blocks of 512 threads cannot be
+/// resident for a loopback team of 8 (528 fit on an H100), nor 256 for a
+/// real team of 3 sharing nothing but a loopback one of 3.
+std::string collectiveGrid(int64_t blocks);
 /// The pull reduce-scatter's dynamic shared memory (PULL_SMEM), which it
 /// does not use: more than half of a SM's (228 KB on an H100 or H200), so
 /// that its persistent grid gets one block a SM (132 on an H100) and not
