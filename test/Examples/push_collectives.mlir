@@ -36,7 +36,7 @@
 // RUN: weavec %t.a2ad.mlir --emit=ptx -o %t.a2ad.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.a2ad.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2ad.ptx
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@GRID@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@GRID@/2/g; s/@GRID_SMEM@/0/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2.mlir
 // RUN: weavec %t.p2.mlir --emit=ptx -o %t.p2.ptx
 // RUN: FileCheck %s --check-prefix=PTWO < %t.p2.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.p2.ptx
@@ -50,12 +50,12 @@
 // The persistent form (GRID past ops::kCollectiveMaxBlocks): the runtime
 // sizes the grid at launch and the kernel runs min(grid, BLOCKS) blocks,
 // the same protocol.
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/256/g; s/@GRID@/persistent/g; s/@FLAGS@/2048/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2p.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/256/g; s/@GRID@/persistent/g; s/@GRID_SMEM@/81920/g; s/@FLAGS@/2048/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2p.mlir
 // RUN: weavec %t.p2p.mlir --emit=ptx -o %t.p2p.ptx
 // RUN: FileCheck %s --check-prefix=PTWO < %t.p2p.ptx
 // RUN: FileCheck %s --check-prefix=CAP < %t.p2p.ptx
 // RUN: %if ptxas %{ weavec %t.p2p.mlir --emit=bundle -o %t.p2p.wbundle %}
-// RUN: %if ptxas %{ grep -a -E "^ *grid" %t.p2p.wbundle | FileCheck %s --check-prefix=PGRID %}
+// RUN: %if ptxas %{ grep -a -E "^ *(grid|smem)" %t.p2p.wbundle | FileCheck %s --check-prefix=PGRID %}
 
 // The epoch: loaded, then the block synchronizes before thread 0 bumps it.
 // PUSH-LABEL: .visible .entry push_
@@ -142,3 +142,4 @@
 // CAP: mov.u32 [[GRID:%r[0-9]+]], %nctaid.x;
 // CAP-NEXT: min.u32 {{%r[0-9]+}}, [[GRID]], 256;
 // PGRID: grid 0 1 1
+// PGRID: smem 81920
