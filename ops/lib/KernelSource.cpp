@@ -43,19 +43,6 @@ int64_t collectiveBlocks(const std::string &dtype, int64_t count,
   return std::clamp<int64_t>(bytes / wideBytes, blocks, wideMax);
 }
 
-std::string collectiveGrid(int64_t blocks) {
-  return blocks > kCollectiveMaxBlocks ? "persistent" : std::to_string(blocks);
-}
-
-std::string collectiveGridSmem(int64_t blocks) {
-  if (blocks <= kCollectiveMaxBlocks)
-    return "0";
-  // p blocks a SM: more than a (p + 1)-th of the SM's shared memory, with
-  // 4 KB for the 1 KB each block reserves, so p fit and p + 1 do not.
-  int64_t perSm = (blocks + kGridSms - 1) / kGridSms;
-  return std::to_string(kGridSmemPerSm / (perSm + 1) + (4 << 10));
-}
-
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                 int64_t count, const TemplateValues &extra) {
   auto str = [](int64_t v) { return std::to_string(v); };
@@ -116,8 +103,6 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                    {"LINES", str(2 * d * words)},
                    {"SLOTS", str(2 * d * count)},
                    {"BLOCKS", str(blocks)},
-                   {"GRID", collectiveGrid(blocks)},
-                   {"GRID_SMEM", collectiveGridSmem(blocks)},
                    {"PULL_SMEM", str(kPullReduceScatterSmemBytes)},
                    {"FLAGS", str(2 * blocks * d)}});
   }

@@ -86,6 +86,22 @@ Status verifyLaunchDims(const KernelInfo &kernel) {
       return kernelError(kernel, "grid " + formatDims(kernel.grid) +
                                      " is not a multiple of cluster " +
                                      formatDims(kernel.cluster));
+  // A cap on grid x: only of a persistent grid, whole clusters, a grid x
+  // a launch takes.
+  if (kernel.gridMax != 0) {
+    if (!persistent)
+      return kernelError(kernel, "grid_max " + std::to_string(kernel.gridMax) +
+                                     " with the fixed grid " +
+                                     formatDims(kernel.grid) +
+                                     ": only a persistent grid has a cap");
+    if (kernel.gridMax > hw::kMaxGridDimX ||
+        kernel.gridMax % kernel.cluster[0] != 0)
+      return kernelError(kernel,
+                         "grid_max is " + std::to_string(kernel.gridMax) +
+                             ", expected a multiple of cluster x (" +
+                             std::to_string(kernel.cluster[0]) + ") up to " +
+                             std::to_string(hw::kMaxGridDimX));
+  }
   return ok();
 }
 

@@ -402,8 +402,11 @@ Status Kernel::planGrid() {
                      " per member: fewer fit on a device at once than the " +
                      std::to_string(team_->membersOnDevice(0)) +
                      " member(s) sharing it");
-  // Grid x stays within what a launch takes (2^31 - 1).
+  // Grid x stays within what a launch takes (2^31 - 1), and within the
+  // kernel's cap (grid_max, whole clusters).
   uint64_t blocks = std::min<uint64_t>(share * info.cluster[0], 0x7fffffffu);
+  if (info.gridMax != 0)
+    blocks = std::min<uint64_t>(blocks, info.gridMax);
   launchGrid_[0] = static_cast<uint32_t>(blocks / info.cluster[0] *
                                          info.cluster[0]);
   return ok();

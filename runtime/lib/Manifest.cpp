@@ -132,8 +132,9 @@ constexpr KindName kKinds[] = {
     {ParamKind::PeerBases, "peer_bases"}, {ParamKind::Tma, "tma"},
     {ParamKind::Dim, "dim"},             {ParamKind::TmaTable, "tma_table"}};
 
-/// The `grid`/`block`/`cluster` (3 values) and `smem`/`team`/`cc` (one
-/// value) lines of a kernel, in the order the printer writes them.
+/// The `grid`/`block`/`cluster` (3 values) and `grid_max`/`smem`/`team`/`cc`
+/// (one value) lines of a kernel, in the order the printer writes them
+/// (`grid_max` only where it is not 0).
 struct KernelKey {
   const char *name;
   std::array<uint32_t, 3> KernelInfo::*dims;
@@ -141,6 +142,7 @@ struct KernelKey {
 };
 const KernelKey kKernelKeys[] = {
     {"grid", &KernelInfo::grid, nullptr},
+    {"grid_max", nullptr, &KernelInfo::gridMax},
     {"block", &KernelInfo::block, nullptr},
     {"cluster", &KernelInfo::cluster, nullptr},
     {"smem", nullptr, &KernelInfo::dynamicSmemBytes},
@@ -595,6 +597,9 @@ std::string printManifest(const Bundle &bundle) {
   for (const KernelInfo &kernel : bundle.kernels) {
     out << "kernel " << kernel.name << "\n";
     for (const KernelKey &key : kKernelKeys) {
+      // grid_max only where set: manifests without a cap read as before.
+      if (key.value == &KernelInfo::gridMax && kernel.gridMax == 0)
+        continue;
       out << "  " << key.name << " ";
       if (key.dims)
         out << formatDims(kernel.*key.dims) << "\n";

@@ -11,32 +11,32 @@
 // into every member's output, then a second (done) exchange. The direct
 // kernels and the push two-shot's pushes issue two 16-byte loads before
 // their stores (checked below; weave.put's loop keeps one in flight).
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@SLOTS@/32768/g; s/@BLOCKS@/2/g; s/@GRID@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_all_reduce.mlir.in > %t.ar.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@SLOTS@/32768/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_all_reduce.mlir.in > %t.ar.mlir
 // RUN: weavec %t.ar.mlir --emit=ptx -o %t.ar.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.ar.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ar.ptx
-// RUN: sed -e 's/@T@/f32/g; s/@NV@/257/g; s/@N@/1028/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/3/g; s/@SLOTS@/6168/g; s/@BLOCKS@/1/g; s/@GRID@/1/g; s/@FLAGS@/6/g; s/@ROWS@/3084/g; s/@LAST@/2/g' %templates/all_to_all/push_all_to_all.mlir.in > %t.a2a.mlir
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/257/g; s/@N@/1028/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/3/g; s/@SLOTS@/6168/g; s/@BLOCKS@/1/g; s/@FLAGS@/6/g; s/@ROWS@/3084/g; s/@LAST@/2/g' %templates/all_to_all/push_all_to_all.mlir.in > %t.a2a.mlir
 // RUN: weavec %t.a2a.mlir --emit=ptx -o %t.a2a.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.a2a.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2a.ptx
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@GRID@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g' %templates/all_gather/direct_all_gather.mlir.in > %t.ag.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g' %templates/all_gather/direct_all_gather.mlir.in > %t.ag.mlir
 // RUN: weavec %t.ag.mlir --emit=ptx -o %t.ag.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.ag.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.ag.ptx
 // The other two push kernels and the direct all-to-all have the same shape.
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/125/g; s/@N@/1000/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/8/g; s/@SLOTS@/16000/g; s/@BLOCKS@/1/g; s/@GRID@/1/g; s/@FLAGS@/16/g; s/@ROWS@/8000/g; s/@LAST@/7/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_gather/push_all_gather.mlir.in > %t.pag.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/125/g; s/@N@/1000/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/8/g; s/@SLOTS@/16000/g; s/@BLOCKS@/1/g; s/@FLAGS@/16/g; s/@ROWS@/8000/g; s/@LAST@/7/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_gather/push_all_gather.mlir.in > %t.pag.mlir
 // RUN: weavec %t.pag.mlir --emit=ptx -o %t.pag.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.pag.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.pag.ptx
-// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/2/g; s/@SLOTS@/4000/g; s/@BLOCKS@/3/g; s/@GRID@/3/g; s/@FLAGS@/12/g; s/@ROWS@/2000/g; s/@LAST@/1/g; s/@WIDEN@/arith.bitcast/g; s/@NARROW@/arith.bitcast/g' %templates/reduce_scatter/push_reduce_scatter.mlir.in > %t.prs.mlir
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/2/g; s/@SLOTS@/4000/g; s/@BLOCKS@/3/g; s/@FLAGS@/12/g; s/@ROWS@/2000/g; s/@LAST@/1/g; s/@WIDEN@/arith.bitcast/g; s/@NARROW@/arith.bitcast/g' %templates/reduce_scatter/push_reduce_scatter.mlir.in > %t.prs.mlir
 // RUN: weavec %t.prs.mlir --emit=ptx -o %t.prs.ptx
 // RUN: FileCheck %s --check-prefix=PUSH < %t.prs.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.prs.ptx
-// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@GRID@/2/g; s/@FLAGS@/16/g; s/@ROWS@/4000/g; s/@LAST@/3/g' %templates/all_to_all/direct_all_to_all.mlir.in > %t.a2ad.mlir
+// RUN: sed -e 's/@T@/f32/g; s/@NV@/250/g; s/@N@/1000/g; s/@VW@/4/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/4000/g; s/@LAST@/3/g' %templates/all_to_all/direct_all_to_all.mlir.in > %t.a2ad.mlir
 // RUN: weavec %t.a2ad.mlir --emit=ptx -o %t.a2ad.ptx
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.a2ad.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.a2ad.ptx
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@GRID@/2/g; s/@GRID_SMEM@/0/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2.mlir
+// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/2/g; s/@FLAGS@/16/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2.mlir
 // RUN: weavec %t.p2.mlir --emit=ptx -o %t.p2.ptx
 // RUN: FileCheck %s --check-prefix=PTWO < %t.p2.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|red\." %t.p2.ptx
@@ -47,15 +47,9 @@
 // RUN: %if ptxas %{ grep -a -E "^ *(param|grid|block)" %t.p2.wbundle | FileCheck %s --check-prefix=P2PARAMS %}
 // RUN: %if ptxas %{ weavec %t.ar.mlir --emit=bundle -o %t.ar.wbundle %}
 // RUN: %if ptxas %{ grep -a -E "^ *(param|grid)" %t.ar.wbundle | FileCheck %s --check-prefix=PARAMS %}
-// The persistent form (GRID past ops::kCollectiveMaxBlocks): the runtime
-// sizes the grid at launch and the kernel runs min(grid, BLOCKS) blocks,
-// the same protocol.
-// RUN: sed -e 's/@T@/bf16/g; s/@NV@/512/g; s/@N@/4096/g; s/@VW@/8/g; s/@VB@/16/g; s/@D@/4/g; s/@BLOCKS@/256/g; s/@GRID@/persistent/g; s/@GRID_SMEM@/81920/g; s/@FLAGS@/2048/g; s/@ROWS@/16384/g; s/@LAST@/3/g; s/@WIDEN@/arith.extf/g; s/@NARROW@/arith.truncf/g' %templates/all_reduce/push_two_shot_all_reduce.mlir.in > %t.p2p.mlir
-// RUN: weavec %t.p2p.mlir --emit=ptx -o %t.p2p.ptx
-// RUN: FileCheck %s --check-prefix=PTWO < %t.p2p.ptx
-// RUN: FileCheck %s --check-prefix=CAP < %t.p2p.ptx
-// RUN: %if ptxas %{ weavec %t.p2p.mlir --emit=bundle -o %t.p2p.wbundle %}
-// RUN: %if ptxas %{ grep -a -E "^ *(grid|smem)" %t.p2p.wbundle | FileCheck %s --check-prefix=PGRID %}
+// The protocol checker runs a capped persistent grid on its default grids
+// (1 and 3 blocks) held to the cap (2).
+// RUN: weavec --check-protocol %t.p2.mlir | FileCheck %s --check-prefix=CHECKED
 
 // The epoch: loaded, then the block synchronizes before thread 0 bumps it.
 // PUSH-LABEL: .visible .entry push_
@@ -90,7 +84,9 @@
 //   DIRECT-NOT: st.global
 //       DIRECT: ret;
 
-// PARAMS: grid 2 1 1
+// The grid: persistent, at most BLOCKS (2) blocks.
+// PARAMS: grid 0 1 1
+// PARAMS-NEXT: grid_max 2
 // PARAMS: param buffer input dtype=bf16 shape=4096
 // PARAMS: param buffer output dtype=bf16 shape=4096
 // PARAMS: param symmetric scratch dtype=bf16 shape=32768
@@ -130,7 +126,8 @@
 // LOADS2: ld.global.v4.b32
 // LOADS2: st.global.v4.b32
 
-// P2PARAMS: grid 2 1 1
+// P2PARAMS: grid 0 1 1
+// P2PARAMS-NEXT: grid_max 2
 // P2PARAMS: block 512 1 1
 // P2PARAMS: param buffer input dtype=bf16 shape=4096
 // P2PARAMS: param symmetric output dtype=bf16 shape=4096
@@ -138,8 +135,4 @@
 // P2PARAMS: param buffer epoch dtype=i32 shape=2
 // P2PARAMS: param semaphore flags count=16
 
-
-// CAP: mov.u32 [[GRID:%r[0-9]+]], %nctaid.x;
-// CAP-NEXT: min.u32 {{%r[0-9]+}}, [[GRID]], 256;
-// PGRID: grid 0 1 1
-// PGRID: smem 81920
+// CHECKED: protocol check passed: 1 kernel, team sizes 4, grids 1,2,

@@ -367,25 +367,6 @@ TEST(OpsInstances, CollectiveValues) {
   EXPECT_EQ(value(collectiveValues(3, "bf16", 128 << 20), "FLAGS"),
             std::to_string(2 * 3 * kCollectiveWideMaxBlocksTeamOf3));
   EXPECT_EQ(collectiveBlocks("bf16", 128 << 20), kCollectiveWideMaxBlocks);
-  // GRID: the block count up to kCollectiveMaxBlocks, persistent past it
-  // (the kernel runs min(grid, BLOCKS) blocks).
-  EXPECT_EQ(value(big, "GRID"), std::to_string(kCollectiveMaxBlocks));
-  EXPECT_EQ(value(odd, "GRID"), "1");
-  EXPECT_EQ(value(huge, "GRID"), "persistent");
-  EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "65"}}), "GRID"),
-            "persistent");
-  // GRID_SMEM: none for a fixed grid; for a persistent one, so much that
-  // ceil(BLOCKS / 132) blocks fit a SM of 228 KB and one more does not.
-  EXPECT_EQ(value(big, "GRID_SMEM"), "0");
-  for (int64_t blocks : {65, 128, 132, 133, 256, 264, 265}) {
-    SCOPED_TRACE(blocks);
-    int64_t smem = std::stoll(collectiveGridSmem(blocks));
-    int64_t perSm = (blocks + kGridSms - 1) / kGridSms;
-    int64_t reserved = 1 << 10;
-    EXPECT_LE(perSm * (smem + reserved), kGridSmemPerSm);
-    EXPECT_GT((perSm + 1) * (smem + reserved), kGridSmemPerSm);
-  }
-  EXPECT_EQ(value(huge, "GRID_SMEM"), collectiveGridSmem(128));
   // An explicit BLOCKS sizes FLAGS too.
   EXPECT_EQ(value(collectiveValues(2, "f32", 8, {{"BLOCKS", "5"}}), "FLAGS"),
             "20");

@@ -495,6 +495,33 @@ TEST(BundleVerify, PersistentGrid) {
   expectInvalid(b, "persistent grid 0 2 1 has y or z other than 1");
 }
 
+TEST(BundleVerify, PersistentGridCap) {
+  // grid_max caps a persistent grid: written only where set, read back;
+  // refused on a fixed grid and where it is not whole clusters.
+  Bundle b = makeBundle();
+  b.kernels[0].grid = {KernelInfo::kPersistentGrid, 1, 1};
+  std::string uncapped = printManifest(b);
+  EXPECT_EQ(uncapped.find("grid_max"), std::string::npos);
+  b.kernels[0].gridMax = 96;
+  ASSERT_TRUE(verifyBundle(b)) << verifyBundle(b).error().toString();
+  EXPECT_NE(printManifest(b).find("  grid 0 1 1\n  grid_max 96\n"),
+            std::string::npos)
+      << printManifest(b);
+  std::vector<uint8_t> bytes = serializeBundle(b);
+  Expected<Bundle> back = parseBundle(bytes.data(), bytes.size());
+  ASSERT_TRUE(back) << back.error().toString();
+  EXPECT_EQ(back->kernels[0].gridMax, 96u);
+  EXPECT_EQ(back->kernels[1].gridMax, 0u);
+  b.kernels[0].cluster = {2, 1, 1};
+  b.kernels[0].gridMax = 95;
+  expectInvalid(b, "grid_max is 95, expected a multiple of cluster x (2)");
+  b.kernels[0].cluster = {1, 1, 1};
+  b.kernels[0].gridMax = 96;
+  b.kernels[0].grid = {96, 1, 1};
+  expectInvalid(b, "grid_max 96 with the fixed grid 96 1 1: only a "
+                   "persistent grid has a cap");
+}
+
 TEST(BundleVerify, TeamParamsMissing) {
   Bundle b = makeBundle();
   b.kernels[1].params.pop_back();

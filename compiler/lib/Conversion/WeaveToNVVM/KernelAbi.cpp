@@ -369,10 +369,15 @@ mlir::weave::computeKernelAbi(gpu::GPUFuncOp func,
   MeshAttr mesh = kernel.getMesh();
   result.teamSize = mesh.isDynamic() ? 0 : mesh.getSize();
   for (int i = 0; i < 3; ++i) {
-    result.grid[i] = kernel.getGrid()[i];
+    // A capped persistent grid: x is persistent in the manifest, its cap
+    // `grid_max`.
+    result.grid[i] = i == 0 && kernel.isPersistent()
+                         ? ::weave::KernelInfo::kPersistentGrid
+                         : kernel.getGrid()[i];
     result.block[i] = kernel.getBlock()[i];
     result.cluster[i] = kernel.getCluster()[i];
   }
+  result.gridMax = kernel.getPersistentCap();
   result.dynamicSmemBytes = kernel.getSmem();
 
   // (The name and the mesh size were checked by weave-verify-kernel and the

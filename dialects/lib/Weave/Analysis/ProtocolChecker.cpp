@@ -3617,9 +3617,15 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
         break;
       }
       std::vector<int64_t> grids;
-      if (k.attr.isPersistent())
-        grids = opts.persistentGrids;
-      else {
+      if (k.attr.isPersistent()) {
+        // A capped grid launches no more than its cap.
+        int64_t cap = k.attr.getPersistentCap();
+        for (int64_t g : opts.persistentGrids) {
+          int64_t launched = cap ? std::min(g, cap) : g;
+          if (!llvm::is_contained(grids, launched))
+            grids.push_back(launched);
+        }
+      } else {
         auto g = k.attr.getGrid();
         grids = {(int64_t)g[0] * g[1] * g[2]};
       }

@@ -85,7 +85,20 @@ static ParseResult parseDims(AsmParser &parser, SmallVectorImpl<int32_t> &dims,
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
         if (allowPersistent && dims.empty() &&
             succeeded(parser.parseOptionalKeyword("persistent"))) {
-          dims.push_back(KernelAttr::kPersistent);
+          // `persistent(N)`: at most N blocks, stored as -N.
+          if (failed(parser.parseOptionalLParen())) {
+            dims.push_back(KernelAttr::kPersistent);
+            return success();
+          }
+          llvm::SMLoc capLoc = parser.getCurrentLocation();
+          int32_t cap = 0;
+          if (parser.parseInteger(cap) || parser.parseRParen())
+            return failure();
+          if (cap < 1)
+            return parser.emitError(capLoc)
+                   << "expects a persistent grid's cap to be positive, got "
+                   << cap;
+          dims.push_back(-cap);
           return success();
         }
         llvm::SMLoc loc = parser.getCurrentLocation();
@@ -98,6 +111,10 @@ static ParseResult parseDims(AsmParser &parser, SmallVectorImpl<int32_t> &dims,
           return parser.emitError(loc)
                  << "expects positive grid dimensions, got 0 (a grid sized "
                     "at launch is written [persistent, 1, 1])";
+        // Negative stands for `persistent(N)` inside: never a number.
+        if (allowPersistent && value < 0)
+          return parser.emitError(loc)
+                 << "expects positive grid dimensions, got " << value;
         dims.push_back(value);
         return success();
       });
@@ -169,9 +186,11 @@ static void printDims(AsmPrinter &printer, ArrayRef<int32_t> dims,
   for (auto [i, d] : llvm::enumerate(dims)) {
     if (i)
       printer << ", ";
-    if (i == 0 && persistentX)
+    if (i == 0 && persistentX) {
       printer << "persistent";
-    else
+      if (d < 0)
+        printer << "(" << -d << ")";
+    } else
       printer << d;
   }
   printer << "]";
@@ -223,10 +242,16 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     block = autoOne;
   if (cluster.empty())
     cluster = autoOne;
-  bool persistent = grid.size() == 3 && grid[0] == kPersistent;
+  bool persistent = grid.size() == 3 && grid[0] <= kPersistent;
   SmallVector<int32_t> fixedGrid(grid);
   if (persistent)
     fixedGrid[0] = cluster[0];
+  // A cap is a whole number of clusters (checked below as grid x).
+  if (persistent && grid[0] < kPersistent && !cluster.empty() &&
+      (-grid[0]) % cluster[0] != 0)
+    return emitError() << "expects a persistent grid's cap (" << -grid[0]
+                       << ") to be a multiple of the cluster dimension ("
+                       << cluster[0] << ")";
   if (failed(checkDims("grid", fixedGrid)) ||
       failed(checkDims("block", block)) || failed(checkDims("cluster", cluster)))
     return failure();

@@ -83,10 +83,9 @@ struct KernelInstance {
 /// bytes)), PN, PLINES (2 x D x PWORDS), PROWS (D x PN), PBLOCKS
 /// (packetBlocks) and PSEEN (PBLOCKS x D), the direct all-to-all-v's TABLE (2 x
 /// D x D) and SEEN (BLOCKS x D x D), SLOTS (2 x D x N: the push kernels' two
-/// halves of D slots), BLOCKS (collectiveBlocks), GRID (collectiveGrid),
-/// GRID_SMEM (collectiveGridSmem), FLAGS (2 x BLOCKS x D: a flag per parity,
-/// block and source) and PULL_SMEM (kPullReduceScatterSmemBytes). With `extra`
-/// holding WIDTH, also PIECES (N / WIDTH).
+/// halves of D slots), BLOCKS (collectiveBlocks), FLAGS (2 x BLOCKS x D: a flag
+/// per parity, block and source) and PULL_SMEM (kPullReduceScatterSmemBytes).
+/// With `extra` holding WIDTH, also PIECES (N / WIDTH).
 TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
                                 int64_t count, const TemplateValues &extra = {});
 
@@ -98,6 +97,13 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
 /// 32, and from 512 KB per peer on 64 blocks (half the SMs of an H100,
 /// enough to fill NVLink with the stores in flight; bench/collectives
 /// measures it). `--set BLOCKS=...` overrides it for an experiment.
+///
+/// These kernels' grid is `persistent(BLOCKS)` (the packet kernels':
+/// `persistent(PBLOCKS)`): BLOCKS blocks on a GPU of its own, as a fixed
+/// grid, and what fits where a loopback team shares one GPU (their work is
+/// split over `gpu.grid_dim x`). As fixed grids, 64 blocks of 512 threads
+/// could not launch for a loopback team of 8 (264 fit on an H100, 33 a
+/// member), nor 128 for one of 4.
 inline constexpr int64_t kCollectiveBlockBytes = 8192;
 inline constexpr int64_t kCollectiveMaxBlocks = 64;
 /// Above kCollectiveMaxBlocks x kCollectiveWideBlockBytes (128 MB of N
@@ -126,28 +132,6 @@ inline constexpr int64_t kCollectiveWideBlockBytesTeamOf3 = 1 << 20;
 /// kCollectiveWideMaxBlocksTeamOf3 past kCollectiveMaxBlocks.
 int64_t collectiveBlocks(const std::string &dtype, int64_t count,
                          uint32_t teamSize = 0);
-/// GRID: the push two-shot all-reduce's grid x. Up to kCollectiveMaxBlocks,
-/// BLOCKS itself; past it "persistent": the runtime sizes the grid to what
-/// is resident (divided among a loopback team's members, the same on every
-/// member) and the kernel runs min(grid, BLOCKS) blocks, the rest
-/// returning at once. A fixed grid of 128 blocks of 512 threads could not
-/// be resident for a loopback team of 4 (264 fit on an H100: two a SM by
-/// registers), nor 256 for one of 3.
-std::string collectiveGrid(int64_t blocks);
-/// GRID_SMEM: the dynamic shared memory, unused, of a persistent GRID
-/// (0 for a fixed one): enough that at most ceil(BLOCKS / kGridSms) blocks
-/// fit a SM, so the working blocks are spread over the SMs as a fixed grid
-/// of BLOCKS would be and few blocks idle. On the 264 blocks that
-/// registers allow, the 128 working blocks of the 256 MB all-reduce took
-/// 870.7 / 876.5 us at D = 2 (bf16 / f32; a fixed grid of 128: 835-836)
-/// and 1220.4 / 1265.1 at D = 4 (1189-1203), 4 x H100, eleventh session.
-std::string collectiveGridSmem(int64_t blocks);
-/// The SMs and the shared memory a SM of an H100 or H200 (SXM) that
-/// collectiveGridSmem divides: ceil(BLOCKS / kGridSms) blocks a SM fit in
-/// kGridSmemPerSm and one more do not. A GPU with fewer SMs runs fewer
-/// blocks (min(grid, BLOCKS)), correct and no faster.
-inline constexpr int64_t kGridSms = 132;
-inline constexpr int64_t kGridSmemPerSm = 228 << 10;
 /// The pull reduce-scatter's dynamic shared memory (PULL_SMEM), which it
 /// does not use: more than half of a SM's (228 KB on an H100 or H200), so
 /// that its persistent grid gets one block a SM (132 on an H100) and not

@@ -109,6 +109,11 @@ struct KernelInfo {
   std::string name;
   /// grid[0] == kPersistentGrid: persistent (then grid[1] == grid[2] == 1).
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
+  /// With a persistent grid: the most blocks of grid x the launch takes
+  /// (a multiple of cluster[0]; `persistent(N)` in the dialect, the
+  /// manifest's `grid_max`, written only when set); 0 = every block that
+  /// is resident. Fewer are launched where fewer are resident.
+  uint32_t gridMax = 0;
   uint32_t dynamicSmemBytes = 0;
   /// Team size the kernel was compiled for; 0 = any.
   uint32_t teamSize = 0;

@@ -104,8 +104,12 @@ def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
     its x dimension at launch to the blocks (clusters, with a cluster) that
     can be resident at once on the device, divided among the team members
     sharing that device (loopback teams), and launches the same grid on
-    every member. The kernel reads its size with `gpu.grid_dim x`. Only x
-    can be persistent; y and z are then 1. A fixed grid stays possible; the
+    every member. The kernel reads its size with `gpu.grid_dim x`.
+    `grid = [persistent(N), 1, 1]` caps it: at most N blocks (a multiple of
+    the cluster's x), and fewer where fewer are resident; a kernel whose
+    work is split over `gpu.grid_dim x` blocks then runs as on a fixed grid
+    of N on a GPU of its own, with no idle block, and still fits a loopback
+    team. Only x can be persistent; y and z are then 1. A fixed grid stays possible; the
     runtime refuses to launch a team kernel whose blocks cannot all be
     resident (blocks that wait on a peer would deadlock).
   }];
@@ -132,7 +136,12 @@ def Weave_KernelAttr : AttrDef<Weave_Dialect, "Kernel"> {
     /// Threads per block (0 while the block is `auto`).
     int64_t getNumThreads() const;
     /// True when the grid's x dimension is sized at launch.
-    bool isPersistent() const { return getGrid()[0] == kPersistent; }
+    bool isPersistent() const { return getGrid()[0] <= kPersistent; }
+    /// A persistent grid's cap, `persistent(N)` (stored as -N in grid x);
+    /// 0 for none, and for a fixed grid.
+    int32_t getPersistentCap() const {
+      return getGrid()[0] < kPersistent ? -getGrid()[0] : 0;
+    }
   }];
 }
 
