@@ -113,7 +113,8 @@ cl::opt<int64_t> checkLaunches(
     cl::init(2), cl::cat(weavecCategory));
 cl::list<int64_t> checkGrids(
     "check-grid",
-    cl::desc("--check-protocol: blocks of a persistent grid (default 1,3)"),
+    cl::desc("--check-protocol: blocks of a persistent grid (default 1,3; a "
+             "capped one, persistent(N), at most N)"),
     cl::CommaSeparated, cl::cat(weavecCategory));
 cl::opt<unsigned> checkSchedules(
     "check-schedules",
