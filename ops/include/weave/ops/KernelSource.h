@@ -121,8 +121,10 @@ inline constexpr int64_t kCollectiveWideMaxBlocks = 128;
 /// and 1080-1082 on 256, NCCL 1078-1103 (4 x H100, tenth session, docs/
 /// PERF.md "The pull reduce-scatter on one block a SM"), while a team of 4
 /// gained nothing from 256 (1189-1193 against 1191-1194) and a team of 2
-/// lost on 192 (897 against 836). Other team sizes are not measured and
-/// keep kCollectiveWideMaxBlocks.
+/// lost on 192 (897 against 836). On 256 (eleventh session, its capped
+/// persistent grid): 1076 us against NCCL's 1082-1102 (docs/PERF.md, "The
+/// push two-shot all-reduce's grid past 128 MB"). Other team sizes are not
+/// measured and keep kCollectiveWideMaxBlocks.
 inline constexpr int64_t kCollectiveWideMaxBlocksTeamOf3 = 256;
 /// A team of 3's kCollectiveWideBlockBytes past the same 128 MB: 256
 /// blocks at 256 MB.
