@@ -25,6 +25,13 @@
 
 namespace weave::ops::detail {
 
+namespace {
+
+/// What this algorithm's errors start with.
+const char *kWhere = "op 'all_gather_matmul' (gather): ";
+
+} // namespace
+
 Expected<std::unique_ptr<GatherMatmulKernel>>
 GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
                            int64_t mShard, int64_t k, int64_t n) {

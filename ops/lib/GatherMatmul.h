@@ -63,9 +63,6 @@ namespace weave::ops::detail {
 
 class GatherMatmulKernel : public OpKernel {
 public:
-  /// What this algorithm's errors start with.
-  static constexpr const char *kWhere = "op 'all_gather_matmul' (gather): ";
-
   /// `instance`: AllGatherMatmul::instanceFor(..., "gather") (the bundle
   /// holding ce_matmul). Builds the all-gather's kernel
   /// (AllGather::instanceFor(D, dtype, mShard x k)) and allocates the

@@ -139,10 +139,13 @@ struct KernelKey {
   const char *name;
   std::array<uint32_t, 3> KernelInfo::*dims;
   uint32_t KernelInfo::*value;
+  /// Written only where the value is not 0 (a key added after bundles
+  /// without it, which then read as before).
+  bool omittedAtZero = false;
 };
 const KernelKey kKernelKeys[] = {
     {"grid", &KernelInfo::grid, nullptr},
-    {"grid_max", nullptr, &KernelInfo::gridMax},
+    {"grid_max", nullptr, &KernelInfo::gridMax, /*omittedAtZero=*/true},
     {"block", &KernelInfo::block, nullptr},
     {"cluster", &KernelInfo::cluster, nullptr},
     {"smem", nullptr, &KernelInfo::dynamicSmemBytes},
@@ -597,8 +600,7 @@ std::string printManifest(const Bundle &bundle) {
   for (const KernelInfo &kernel : bundle.kernels) {
     out << "kernel " << kernel.name << "\n";
     for (const KernelKey &key : kKernelKeys) {
-      // grid_max only where set: manifests without a cap read as before.
-      if (key.value == &KernelInfo::gridMax && kernel.gridMax == 0)
+      if (key.omittedAtZero && key.value && kernel.*key.value == 0)
         continue;
       out << "  " << key.name << " ";
       if (key.dims)

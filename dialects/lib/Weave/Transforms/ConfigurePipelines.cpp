@@ -70,12 +70,11 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.consumers = op.getConsumers();
   if (op.getSplit() != ConsumerSplit::M)
     c.splitM = false;
-  if (op.getClusterM() != 1)
-    c.clusterM = op.getClusterM();
-  // A walk bound (walk_m) must be whole clusters: one known only at run
-  // time traps if it is not, so the choice adds no cluster the op did not
-  // write. (The chooser still estimates the whole walk's tiles.)
-  if (op.getWalkM())
+  // The op's cluster, and with a walk bound (walk_m) always: it must be
+  // whole clusters, and one known only at run time traps if it is not, so
+  // the choice adds no cluster the op did not write. (The chooser still
+  // estimates the whole walk's tiles.)
+  if (op.getClusterM() != 1 || op.getWalkM())
     c.clusterM = op.getClusterM();
   if (op.getSplitK() != 1)
     c.splitK = op.getSplitK();
