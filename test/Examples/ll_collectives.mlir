@@ -35,12 +35,14 @@
 // packet of the same put: its element is loaded and sent with no store
 // before the counts' spins, and read into the output with a 16-bit store,
 // no 16-bit load after the spins (the element's round trip through a local
-// `tail` had both).
+// `tail` had both). `input` and `counts` are noalias and read-only, so
+// their loads are ld.global.nc, and no plain global load of them is left.
 // RUN: weave-ops instantiate %templates/all_to_all/ll_all_to_all_v.mlir.in --team-size 4 --dtype bf16 --count 1001 -o %t.llv.mlir
 // RUN: weavec %t.llv.mlir --emit=ptx -o %t.llv.ptx
 // RUN: FileCheck %s --check-prefix=LLV < %t.llv.ptx
 // RUN: not grep -E "fence\.|membar|atom\.|\bred\.|st\.release|ld\.acquire" %t.llv.ptx
 // RUN: test $(grep -c "bar.sync" %t.llv.ptx) -eq 2
+// RUN: not grep -E "ld\.global\.(s32|b16|u16)" %t.llv.ptx
 // The direct all-to-all-v: block 0 sends the counts as packets, every
 // block spins on the D x D of them (they say each peer has started the
 // launch), synchronizes, stores its chunk of each part with 16-byte
@@ -104,7 +106,7 @@
 //   LLV-NOT: bar.sync
 //       LLV: st.relaxed.sys.global.u64
 //   LLV-NOT: {{bar.sync|st.global}}
-//       LLV: ld.global.b16
+//       LLV: ld.global.nc.b16
 //   LLV-NOT: {{bar.sync|st.global}}
 //       LLV: st.relaxed.sys.global.u64
 //   LLV-NOT: {{bar.sync|st.global}}
