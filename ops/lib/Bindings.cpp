@@ -181,6 +181,30 @@ planBindings(const KernelInfo &kernel, const std::string &templateName,
   return plan;
 }
 
+std::string
+overlappingTensors(const std::vector<RoleSpec> &roles,
+                   const std::vector<std::vector<TensorRef>> &tensors,
+                   const std::vector<uint64_t> &bytes,
+                   const std::vector<bool> &caller, size_t locals) {
+  for (size_t r = 0; r < roles.size(); ++r) {
+    if (!roles[r].disjoint || !caller[r])
+      continue;
+    for (size_t o = 0; o < roles.size(); ++o) {
+      if (o == r || !caller[o])
+        continue;
+      for (size_t i = 0; i < locals; ++i) {
+        uint64_t a = tensors[r][i].data, b = tensors[o][i].data;
+        if (a < b + bytes[o] && b < a + bytes[r])
+          return "'" + roles[r].param + "' overlaps '" + roles[o].param +
+                 "' (local member " + std::to_string(i) +
+                 "): this op does not run in place; pass tensors that do "
+                 "not share memory";
+      }
+    }
+  }
+  return "";
+}
+
 std::vector<RoleSpec> opRoles(const std::string &op) {
   const OpSpec *spec = findOp(op);
   return spec ? spec->roles : std::vector<RoleSpec>{};

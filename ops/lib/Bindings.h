@@ -93,6 +93,18 @@ std::string callCountsMismatch(size_t streams, size_t tensorLists,
                                size_t inPlaceEntries, size_t locals,
                                const std::vector<std::string> &roleNames);
 
+/// Where a tensor of a role marked `disjoint` overlaps another role's
+/// tensor of the same local member, the text naming both and the member;
+/// empty when none does. tensors[r][i] is role r's tensor of local member
+/// i and bytes[r] its size; roles with caller[r] false (bound to a symmetric
+/// buffer in place: the op's own memory) take no part. The tensors have
+/// passed roleTensorsMismatch.
+std::string
+overlappingTensors(const std::vector<RoleSpec> &roles,
+                   const std::vector<std::vector<TensorRef>> &tensors,
+                   const std::vector<uint64_t> &bytes,
+                   const std::vector<bool> &caller, size_t locals);
+
 /// What is wrong with the tensors passed for `role` (one per local member),
 /// empty when nothing: not one per local member, a tensorMismatch, an
 /// address not a multiple of `alignment` bytes. The text names the role and

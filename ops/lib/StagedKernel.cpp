@@ -189,6 +189,19 @@ Status StagedKernel::checkTensors(
     if (!wrong.empty())
       return fail(wrong);
   }
+  // The tensors of roles the kernel reads as noalias share no memory with
+  // the call's others (a symmetric buffer passed in place is the op's own).
+  std::vector<uint64_t> bytes(roles_.size());
+  std::vector<bool> caller(roles_.size());
+  for (size_t r = 0; r < roles_.size(); ++r) {
+    caller[r] = inPlace.empty() || !inPlace[r];
+    bytes[r] =
+        uint64_t(roleElements(r)) * dtypeBytes(params_[roleParam_[r]].dtype);
+  }
+  if (std::string wrong =
+          overlappingTensors(roles_, tensors, bytes, caller, locals);
+      !wrong.empty())
+    return fail(wrong);
   return ok();
 }
 

@@ -202,7 +202,8 @@ class Collectives:
                      algorithm="auto"):
         """MoE dispatch: ``counts[j]`` (i32, on the GPU) elements of ``x`` go
         to member j, packed in destination order; ``out`` receives them packed
-        in source order. ``x`` and ``out`` hold team size x capacity.
+        in source order. ``x`` and ``out`` hold team size x capacity and may
+        not share memory (nor ``counts`` with ``out``): the call is refused.
         ``row_elements`` > 1 is the token form: the counts and the capacity
         are in rows of that many elements (tokens of a hidden size, e.g. ``x``
         of shape [team size x capacity, hidden] with ``row_elements=hidden``).

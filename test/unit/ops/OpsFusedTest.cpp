@@ -555,6 +555,49 @@ TEST(OpsBindings, RoleTensorsMismatch) {
             "for 1/2 of 4x2), got 2x4");
 }
 
+TEST(OpsBindings, OverlappingTensors) {
+  using weave::ops::RoleSpec;
+  using weave::ops::TensorRef;
+  // The all-to-all-v's roles: input and counts disjoint, output not.
+  std::vector<RoleSpec> roles = weave::ops::detail::opRoles("all_to_all_v");
+  ASSERT_EQ(roles.size(), 3u);
+  EXPECT_TRUE(roles[0].disjoint);
+  EXPECT_TRUE(roles[1].disjoint);
+  EXPECT_FALSE(roles[2].disjoint);
+  std::vector<uint64_t> bytes{64, 16, 64};
+  std::vector<bool> caller{true, true, true};
+  auto at = [](uint64_t in, uint64_t counts, uint64_t out) {
+    return std::vector<std::vector<TensorRef>>{
+        {{in, "bf16", {32}}}, {{counts, "i32", {4}}}, {{out, "bf16", {32}}}};
+  };
+  EXPECT_EQ(overlappingTensors(roles, at(0, 64, 80), bytes, caller, 1), "");
+  // Adjacent is not overlapping; one byte in is.
+  EXPECT_EQ(overlappingTensors(roles, at(0, 64, 144), bytes, caller, 1), "");
+  EXPECT_EQ(overlappingTensors(roles, at(0, 64, 63), bytes, caller, 1),
+            "'input' overlaps 'output' (local member 0): this op does not run "
+            "in place; pass tensors that do not share memory");
+  EXPECT_EQ(overlappingTensors(roles, at(512, 64, 60), bytes, caller, 1),
+            "'counts' overlaps 'output' (local member 0): this op does not "
+            "run in place; pass tensors that do not share memory");
+  // A role bound in place (the op's symmetric buffer) takes no part.
+  EXPECT_EQ(
+      overlappingTensors(roles, at(0, 64, 0), bytes, {false, true, true}, 1),
+      "");
+  // Roles that are not disjoint may share memory (all-reduce in place).
+  std::vector<RoleSpec> plain = weave::ops::detail::opRoles("all_reduce");
+  std::vector<std::vector<TensorRef>> same{{{0, "f32", {8}}},
+                                           {{0, "f32", {8}}}};
+  EXPECT_EQ(overlappingTensors(plain, same, {32, 32}, {true, true}, 1), "");
+  // Every local member is checked.
+  std::vector<std::vector<TensorRef>> two{
+      {{0, "bf16", {32}}, {1024, "bf16", {32}}},
+      {{64, "i32", {4}}, {2048, "i32", {4}}},
+      {{80, "bf16", {32}}, {1040, "bf16", {32}}}};
+  EXPECT_EQ(overlappingTensors(roles, two, bytes, caller, 2),
+            "'input' overlaps 'output' (local member 1): this op does not run "
+            "in place; pass tensors that do not share memory");
+}
+
 TEST(OpsBindings, CallCountsMismatch) {
   EXPECT_EQ(callCountsMismatch(2, 3, 0, 2, {"a", "b", "c"}), "");
   EXPECT_EQ(callCountsMismatch(2, 3, 3, 2, {"a", "b", "c"}), "");

@@ -47,6 +47,10 @@ struct RoleSpec {
   /// A collective's element count for this role (unused for fused ops,
   /// whose roles are matrices).
   RoleExtent extent = RoleExtent::Count;
+  /// The caller's tensor may not overlap another tensor of the same call:
+  /// the kernel declares the parameter noalias (read-only loads that
+  /// another role's writes must not reach; StagedKernel checks it).
+  bool disjoint = false;
 };
 
 /// What the op holds for a kernel parameter no role binds (planBindings
