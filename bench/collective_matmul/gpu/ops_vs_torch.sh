@@ -11,7 +11,8 @@
 #   OUT=... bash CARRY/ops_vs_torch.sh CARRY     (on the GPU machine, from the
 #       repository root: the Python module is built there, runtime only)
 # M_SHARDS (default 128,256,...,1024; at staging too: "gather" needs an
-# all-gather bundle per m_shard), K and N (default 4096), SECONDS_EACH (the
+# all-gather bundle per m_shard), K and N (default 4096), TEAMS (default
+# "2 4"; at the run), SECONDS_EACH (the
 # limit per D, default 300).
 set -uo pipefail
 if [ "${1:-}" = --stage ]; then
@@ -38,7 +39,7 @@ start=$SECONDS
 PYB=${PYB:-/tmp/weave-pyb}
 build_weave_python "$PYB" "$O/pyb.log"
 echo "python module: exit $? ($((SECONDS - start)) s)"
-for d in 2 4; do
+for d in ${TEAMS:-2 4}; do
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-300}" \
     python3 bench/collective_matmul/torch_weave_vs_fused.py --nproc $d --kernels "$C/ops" \
     --m-shards "${M_SHARDS:-128,256,384,512,640,768,896,1024}" --k "${K:-4096}" --n-shard "${N:-4096}" \
