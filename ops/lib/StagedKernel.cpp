@@ -191,6 +191,11 @@ Status StagedKernel::checkTensors(
   }
   // The tensors of roles the kernel reads as noalias share no memory with
   // the call's others (a symmetric buffer passed in place is the op's own).
+  bool anyDisjoint = false;
+  for (const RoleSpec &role : roles_)
+    anyDisjoint |= role.disjoint;
+  if (!anyDisjoint)
+    return ok();
   std::vector<uint64_t> bytes(roles_.size());
   std::vector<bool> caller(roles_.size());
   for (size_t r = 0; r < roles_.size(); ++r) {
