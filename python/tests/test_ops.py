@@ -126,6 +126,9 @@ def test_all_to_all_v_tokens(loopback, dtype_name):
                 at += c
     with pytest.raises(weave.WeaveError, match="rows of"):
         coll.all_to_all_v(xs, counts, row_elements=7)
+    # In place (out = x) is refused: the kernel reads x as noalias.
+    with pytest.raises(weave.WeaveError, match="does not run in place"):
+        coll.all_to_all_v(xs, counts, xs, row_elements=hidden)
 
 
 def test_wrong_inputs_are_errors(loopback):
