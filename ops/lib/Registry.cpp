@@ -206,40 +206,23 @@ std::vector<OpSpec> makeRegistry() {
        "capacity",
        false,
        kMoveTypes,
-       // The packet kernel reads input and counts as noalias.
        {{"input", false, false, RoleExtent::TeamTimesCount, true},
         {"counts", false, false, RoleExtent::Team, true},
         {"output", true, false, RoleExtent::TeamTimesCount}},
-       {{"put",
-         "all_to_all/all_to_all_v",
-         "all_to_all_v",
-         true,
-         true,
-         true,
+       {{"put", "all_to_all/all_to_all_v", "all_to_all_v", true, true, true,
          {{"table", kSym}, {"arrived", kSems}, {"barrier", kSems}}},
         // Many blocks storing into the peers' output; the counts travel as
         // packets that also say the peer has started the launch.
-        {"direct",
-         "all_to_all/direct_all_to_all_v",
-         "direct_all_to_all_v",
-         true,
-         true,
-         true,
-         {{"table", kSym},
-          {"seen", kLocal},
-          {"epoch", kLocal},
+        {"direct", "all_to_all/direct_all_to_all_v", "direct_all_to_all_v",
+         true, true, true,
+         {{"table", kSym}, {"seen", kLocal}, {"epoch", kLocal},
           {"done", kSems}}},
         // Low-latency packets: the counts and the data carry the epoch;
-        // a plain output, one NVLink trip.
-        {"ll",
-         "all_to_all/ll_all_to_all_v",
-         "ll_all_to_all_v",
+        // a plain output, one NVLink trip. It reads input and counts as
+        // noalias, so both roles are disjoint.
+        {"ll", "all_to_all/ll_all_to_all_v", "ll_all_to_all_v", true, true,
          true,
-         true,
-         true,
-         {{"lines", kSym},
-          {"heads", kSym},
-          {"seen", kLocal},
+         {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},
           {"epoch", kLocal}}}},
        // ll up to 512 KB of capacity per pair at D = 2 (2.7-3.6 us, NCCL's
        // grouped send/recv 5.6-6.5, direct 5.6-6.4); direct above (1.0-1.6x
