@@ -206,6 +206,9 @@ std::vector<OpSpec> makeRegistry() {
        "capacity",
        false,
        kMoveTypes,
+       // input and counts are disjoint: no algorithm runs in place (peers'
+       // data lands in output while the member still reads input), and the
+       // packet kernel reads both as noalias.
        {{"input", false, false, RoleExtent::TeamTimesCount, true},
         {"counts", false, false, RoleExtent::Team, true},
         {"output", true, false, RoleExtent::TeamTimesCount}},
@@ -218,8 +221,7 @@ std::vector<OpSpec> makeRegistry() {
          {{"table", kSym}, {"seen", kLocal}, {"epoch", kLocal},
           {"done", kSems}}},
         // Low-latency packets: the counts and the data carry the epoch;
-        // a plain output, one NVLink trip. It reads input and counts as
-        // noalias, so both roles are disjoint.
+        // a plain output, one NVLink trip.
         {"ll", "all_to_all/ll_all_to_all_v", "ll_all_to_all_v", true, true,
          true,
          {{"lines", kSym}, {"heads", kSym}, {"seen", kLocal},

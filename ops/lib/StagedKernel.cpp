@@ -18,6 +18,8 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(staged->kernel_, comm.kernel(instance));
   staged->instance_ = std::move(instance);
   staged->roles_ = std::move(roles);
+  for (const RoleSpec &role : staged->roles_)
+    staged->anyDisjoint_ |= role.disjoint;
   const KernelInfo &info = staged->kernel_->info();
   WEAVE_ASSIGN_OR_RETURN(staged->params_, resolveParamShapes(info, shapes));
   WEAVE_ASSIGN_OR_RETURN(
@@ -143,6 +145,11 @@ int64_t StagedKernel::roleElements(size_t r) const {
   return roles_[r].memberBlock ? all / comm_->team().size() : all;
 }
 
+uint64_t StagedKernel::roleBytes(size_t r) const {
+  uint64_t all = tensorBytes(params_[roleParam_[r]]);
+  return roles_[r].memberBlock ? all / comm_->team().size() : all;
+}
+
 Status StagedKernel::checkTensors(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
@@ -191,17 +198,13 @@ Status StagedKernel::checkTensors(
   }
   // The tensors of roles the kernel reads as noalias share no memory with
   // the call's others (a symmetric buffer passed in place is the op's own).
-  bool anyDisjoint = false;
-  for (const RoleSpec &role : roles_)
-    anyDisjoint |= role.disjoint;
-  if (!anyDisjoint)
+  if (!anyDisjoint_)
     return ok();
   std::vector<uint64_t> bytes(roles_.size());
   std::vector<bool> caller(roles_.size());
   for (size_t r = 0; r < roles_.size(); ++r) {
     caller[r] = inPlace.empty() || !inPlace[r];
-    bytes[r] =
-        uint64_t(roleElements(r)) * dtypeBytes(params_[roleParam_[r]].dtype);
+    bytes[r] = roleBytes(r);
   }
   if (std::string wrong =
           overlappingTensors(roles_, tensors, bytes, caller, locals);
@@ -271,11 +274,9 @@ Status StagedKernel::run(
                     uint64_t &bytes) {
     const RoleBinding &role = std::get<RoleBinding>(bindings_[p]);
     at = heap.localPointer(*role.staging, local);
-    bytes = tensorBytes(params_[p]);
-    if (roles_[r].memberBlock) {
-      bytes /= team.size();
+    bytes = roleBytes(r);
+    if (roles_[r].memberBlock)
       at += bytes * team.rankOf(local);
-    }
   };
   for (size_t p = 0; p < bindings_.size(); ++p)
     if (const auto *role = std::get_if<RoleBinding>(&bindings_[p]))

@@ -87,12 +87,17 @@ private:
               CUstream stream);
   /// Elements of the caller's tensor for role `r`.
   int64_t roleElements(size_t r) const;
+  /// Bytes of the caller's tensor for role `r` (the parameter's, or the
+  /// member's block of it).
+  uint64_t roleBytes(size_t r) const;
   Status allocateLocal(const ParamInfo &param, DeviceBuffers &buffers);
 
   Communicator *comm_ = nullptr;
   Kernel *kernel_ = nullptr;
   KernelInstance instance_;
   std::vector<RoleSpec> roles_;
+  /// Some role is RoleSpec::disjoint: calls check their tensors' overlap.
+  bool anyDisjoint_ = false;
   std::vector<ParamInfo> params_; ///< user parameters, shapes resolved
   std::vector<size_t> roleParam_; ///< kernel parameter index of each role
   std::vector<Binding> bindings_; ///< one per user parameter
