@@ -126,7 +126,7 @@ def test_all_to_all_v_tokens(loopback, dtype_name):
                 at += c
     with pytest.raises(weave.WeaveError, match="rows of"):
         coll.all_to_all_v(xs, counts, row_elements=7)
-    # In place (out = x) is refused: the kernel reads x as noalias.
+    # In place (out = x) is refused: no algorithm can run it.
     with pytest.raises(weave.WeaveError, match="does not run in place"):
         coll.all_to_all_v(xs, counts, xs, row_elements=hidden)
 

@@ -11,9 +11,9 @@
 #   OUT=... bash CARRY/ops_vs_torch.sh CARRY     (on the GPU machine, from the
 #       repository root: the Python module is built there, runtime only)
 # M_SHARDS (default 128,256,...,1024; at staging too: "gather" needs an
-# all-gather bundle per m_shard), K and N (default 4096), TEAMS (default
-# "2 4"; at the run), SECONDS_EACH (the
-# limit per D, default 300).
+# all-gather bundle per m_shard), K and N (default 4096), TEAMS (the team
+# sizes of a run, default "2 4") and SECONDS_EACH (the limit per D,
+# default 300).
 set -uo pipefail
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
