@@ -22,6 +22,7 @@
 #include "weave/ops/Collectives.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace weave::ops::detail {
 
@@ -159,7 +160,49 @@ Status GatherMatmulKernel::run(
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }
+  // Measurement knob (r13-ranges, not for merge as a knob):
+  // WEAVE_AGM_GATHER_PEERS=ranges multiplies the peers' rows as (at most)
+  // two contiguous ranges, [(r + 1) m, D m) and [0, r m), one launch each,
+  // in a team of one member per process (a launch binds one shape for every
+  // local member); =whole runs no own-shard launch beside the all-gather
+  // but one launch over all D m gathered rows after it.
+  const char *knob = std::getenv("WEAVE_AGM_GATHER_PEERS");
+  std::string peers = knob ? knob : "";
+  if (peers == "ranges" && locals != 1)
+    peers.clear();
+  auto rangeArgs = [&](int64_t firstShard,
+                       int64_t shards) -> Expected<BoundArgs> {
+    std::vector<uint64_t> pa(locals), pc(locals);
+    for (size_t i = 0; i < locals; ++i) {
+      pa[i] = heap.localPointer(g, i) + uint64_t(firstShard) * shardA;
+      pc[i] = tensors[2][i].data + uint64_t(firstShard) * shardC;
+    }
+    std::vector<KernelArg> args{
+        tensorView(pa, dtype_, {shards * m_, k_}, elementBytes_), b,
+        tensorView(pc, dtype_, {shards * m_, n_}, elementBytes_)};
+    return matmul_->bind(heap, args);
+  };
+  std::vector<BoundArgs> ranges;
+  if (peers == "ranges") {
+    int64_t rank = team.rankOf(0);
+    if (rank + 1 < d_) {
+      WEAVE_ASSIGN_OR_RETURN(BoundArgs after, rangeArgs(rank + 1, d_ - rank - 1));
+      ranges.push_back(std::move(after));
+    }
+    if (rank > 0) {
+      WEAVE_ASSIGN_OR_RETURN(BoundArgs before, rangeArgs(0, rank));
+      ranges.push_back(std::move(before));
+    }
+  } else if (peers == "whole") {
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs all, rangeArgs(0, d_));
+    ranges.push_back(std::move(all));
+  }
   auto launchPeers = [&]() -> Status {
+    if (!ranges.empty()) {
+      for (const BoundArgs &range : ranges)
+        WEAVE_TRY(matmul_->launch(range, streams));
+      return ok();
+    }
     for (uint32_t t = 1; t < d; ++t)
       WEAVE_TRY(matmul_->launch(steps[t], streams));
     return ok();
@@ -189,7 +232,8 @@ Status GatherMatmulKernel::run(
     // another's. One chain per member is what the collectives' loopback
     // runs do. A loopback team is for checking, not for speed.
     WEAVE_TRY(gather_->run(gatherTensors, streams, gatherPlaced));
-    WEAVE_TRY(matmul_->launch(steps[0], streams));
+    if (peers != "whole")
+      WEAVE_TRY(matmul_->launch(steps[0], streams));
     return launchPeers();
   }
   for (size_t i = 0; i < locals; ++i) {
@@ -197,7 +241,8 @@ Status GatherMatmulKernel::run(
     WEAVE_TRY(side_->fork(i, streams[i]));
   }
   WEAVE_TRY(gather_->run(gatherTensors, side, gatherPlaced));
-  WEAVE_TRY(matmul_->launch(steps[0], streams));
+  if (peers != "whole")
+    WEAVE_TRY(matmul_->launch(steps[0], streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->join(i, streams[i]));
