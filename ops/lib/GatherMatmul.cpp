@@ -23,6 +23,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace weave::ops::detail {
 
@@ -47,6 +48,11 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   x->elementBytes_ = 2; // f16 or bf16 (checkShape)
   WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
   x->instance_ = std::move(instance);
+  x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, n);
+  // Measurement override (r13, removed before merge).
+  if (const char *forced = std::getenv("WEAVE_AGM_GATHER_SCHEDULE"))
+    x->schedule_ = std::string(forced) == "after" ? GatherSchedule::After
+                                                  : GatherSchedule::Beside;
   // The all-gather by the collectives' own choice at this size. Its output
   // role binds the gathered rows in place where the kernel's output is
   // symmetric (the bandwidth kernels); a kernel with a plain output writes
@@ -140,71 +146,69 @@ Status GatherMatmulKernel::run(
     own[i] = placed ? heap.localPointer(g, i) + team.rankOf(i) * shardA
                     : tensors[0][i].data;
 
-  // Bind every matmul launch first (step t: the shard of member r + t,
-  // step 0 the own).
+  // Bind every matmul launch first. A launch over `shards` shards from
+  // shard `first` of the gathered rows (the same shape for every local
+  // member: a launch binds one).
   std::vector<uint64_t> pb(locals);
   for (size_t i = 0; i < locals; ++i)
     pb[i] = tensors[1][i].data;
   DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
-  std::vector<BoundArgs> steps;
-  for (uint32_t t = 0; t < d; ++t) {
-    std::vector<uint64_t> pa(locals), pc(locals);
-    for (size_t i = 0; i < locals; ++i) {
-      uint32_t src = shardAt(team.rankOf(i), d, t);
-      pa[i] = t == 0 ? own[i] : heap.localPointer(g, i) + src * shardA;
-      pc[i] = tensors[2][i].data + src * shardC;
-    }
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
-        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
-    steps.push_back(std::move(bound));
-  }
-  // Measurement knob (r13-ranges, not for merge as a knob):
-  // WEAVE_AGM_GATHER_PEERS=ranges multiplies the peers' rows as (at most)
-  // two contiguous ranges, [(r + 1) m, D m) and [0, r m), one launch each,
-  // in a team of one member per process (a launch binds one shape for every
-  // local member); =whole runs no own-shard launch beside the all-gather
-  // but one launch over all D m gathered rows after it.
-  const char *knob = std::getenv("WEAVE_AGM_GATHER_PEERS");
-  std::string peers = knob ? knob : "";
-  if (peers == "ranges" && locals != 1)
-    peers.clear();
-  auto rangeArgs = [&](int64_t firstShard,
-                       int64_t shards) -> Expected<BoundArgs> {
-    std::vector<uint64_t> pa(locals), pc(locals);
-    for (size_t i = 0; i < locals; ++i) {
-      pa[i] = heap.localPointer(g, i) + uint64_t(firstShard) * shardA;
-      pc[i] = tensors[2][i].data + uint64_t(firstShard) * shardC;
-    }
+  auto bindRows = [&](const std::vector<uint64_t> &pa,
+                      const std::vector<uint64_t> &pc,
+                      int64_t shards) -> Expected<BoundArgs> {
     std::vector<KernelArg> args{
         tensorView(pa, dtype_, {shards * m_, k_}, elementBytes_), b,
         tensorView(pc, dtype_, {shards * m_, n_}, elementBytes_)};
     return matmul_->bind(heap, args);
   };
-  std::vector<BoundArgs> ranges;
-  if (peers == "ranges") {
-    int64_t rank = team.rankOf(0);
-    if (rank + 1 < d_) {
-      WEAVE_ASSIGN_OR_RETURN(BoundArgs after, rangeArgs(rank + 1, d_ - rank - 1));
-      ranges.push_back(std::move(after));
+  auto gatheredRows = [&](const std::vector<uint32_t> &first,
+                          int64_t shards) -> Expected<BoundArgs> {
+    std::vector<uint64_t> pa(locals), pc(locals);
+    for (size_t i = 0; i < locals; ++i) {
+      pa[i] = heap.localPointer(g, i) + first[i] * shardA;
+      pc[i] = tensors[2][i].data + first[i] * shardC;
     }
-    if (rank > 0) {
-      WEAVE_ASSIGN_OR_RETURN(BoundArgs before, rangeArgs(0, rank));
-      ranges.push_back(std::move(before));
+    return bindRows(pa, pc, shards);
+  };
+  // The launches after the all-gather (and, beside it, the own shard's).
+  std::optional<BoundArgs> ownLaunch;
+  std::vector<BoundArgs> after;
+  if (schedule_ == GatherSchedule::After) {
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs all,
+                           gatheredRows(std::vector<uint32_t>(locals, 0), d_));
+    after.push_back(std::move(all));
+  } else {
+    std::vector<uint64_t> pc(locals);
+    for (size_t i = 0; i < locals; ++i)
+      pc[i] = tensors[2][i].data + team.rankOf(i) * shardC;
+    WEAVE_ASSIGN_OR_RETURN(ownLaunch, bindRows(own, pc, 1));
+    if (locals == 1) {
+      // The peers' rows as their (at most two) runs of whole shards: after
+      // the own shard, then before it.
+      uint32_t r = team.rankOf(0);
+      if (r + 1 < d) {
+        WEAVE_ASSIGN_OR_RETURN(BoundArgs next, gatheredRows({r + 1}, d - r - 1));
+        after.push_back(std::move(next));
+      }
+      if (r > 0) {
+        WEAVE_ASSIGN_OR_RETURN(BoundArgs first, gatheredRows({0}, r));
+        after.push_back(std::move(first));
+      }
+    } else {
+      // Members of one process have different runs, and a launch binds one
+      // shape for all of them: one launch per peer's shard, r + 1 first.
+      for (uint32_t t = 1; t < d; ++t) {
+        std::vector<uint32_t> src(locals);
+        for (size_t i = 0; i < locals; ++i)
+          src[i] = shardAt(team.rankOf(i), d, t);
+        WEAVE_ASSIGN_OR_RETURN(BoundArgs peer, gatheredRows(src, 1));
+        after.push_back(std::move(peer));
+      }
     }
-  } else if (peers == "whole") {
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs all, rangeArgs(0, d_));
-    ranges.push_back(std::move(all));
   }
-  auto launchPeers = [&]() -> Status {
-    if (!ranges.empty()) {
-      for (const BoundArgs &range : ranges)
-        WEAVE_TRY(matmul_->launch(range, streams));
-      return ok();
-    }
-    for (uint32_t t = 1; t < d; ++t)
-      WEAVE_TRY(matmul_->launch(steps[t], streams));
+  auto launchAfter = [&]() -> Status {
+    for (const BoundArgs &launch : after)
+      WEAVE_TRY(matmul_->launch(launch, streams));
     return ok();
   };
   // The all-gather's call: the own shard in, the gathered rows out.
@@ -222,32 +226,32 @@ Status GatherMatmulKernel::run(
   if (gatherOutputSymmetric_)
     gatherPlaced[1] = g;
 
-  if (team.isLoopback()) {
-    // A loopback team runs the all-gather first on the member's own stream:
-    // with the side stream, the graph replays of a loopback team of 4 and of
-    // 8 on one H100 hung (every call before them passed; 4 x H100,
-    // 2026-11-27): each member's graph has two branches, and how the
-    // members' branches share the device's hardware queues is the
-    // driver's, so one member's spinning all-gather can wait behind
-    // another's. One chain per member is what the collectives' loopback
-    // runs do. A loopback team is for checking, not for speed.
+  if (!ownLaunch || team.isLoopback()) {
+    // One chain on the member's stream: the all-gather, then the matmuls.
+    // A loopback team runs so whatever the schedule: with the side stream,
+    // the graph replays of a loopback team of 4 and of 8 on one H100 hung
+    // (every call before them passed; 4 x H100, 2026-11-27): each member's
+    // graph has two branches, and how the members' branches share the
+    // device's hardware queues is the driver's, so one member's spinning
+    // all-gather can wait behind another's. One chain per member is what
+    // the collectives' loopback runs do. A loopback team is for checking,
+    // not for speed.
     WEAVE_TRY(gather_->run(gatherTensors, streams, gatherPlaced));
-    if (peers != "whole")
-      WEAVE_TRY(matmul_->launch(steps[0], streams));
-    return launchPeers();
+    if (ownLaunch)
+      WEAVE_TRY(matmul_->launch(*ownLaunch, streams));
+    return launchAfter();
   }
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->fork(i, streams[i]));
   }
   WEAVE_TRY(gather_->run(gatherTensors, side, gatherPlaced));
-  if (peers != "whole")
-    WEAVE_TRY(matmul_->launch(steps[0], streams));
+  WEAVE_TRY(matmul_->launch(*ownLaunch, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->join(i, streams[i]));
   }
-  return launchPeers();
+  return launchAfter();
 }
 
 } // namespace weave::ops::detail

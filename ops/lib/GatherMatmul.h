@@ -57,6 +57,8 @@
 #include "SideStreams.h"
 #include "StagedKernel.h"
 
+#include "weave/ops/FusedMatmul.h"
+
 #include <string>
 
 namespace weave::ops::detail {
@@ -113,6 +115,8 @@ private:
   std::unique_ptr<StagedKernel> gather_;
   bool gatherOutputSymmetric_ = true;
   std::unique_ptr<SideStreams> side_;
+  using GatherSchedule = AllGatherMatmul::GatherSchedule;
+  GatherSchedule schedule_ = GatherSchedule::Beside;
 };
 
 } // namespace weave::ops::detail

@@ -75,10 +75,9 @@ public:
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
-  /// What "auto" runs: "gather" where gatherFill is between kGatherMinFill
-  /// and 1 (one shard's plain matmul is one nearly full round of tiles),
-  /// "ring" elsewhere (the measurement is in the definition,
-  /// ops/lib/Instances.cpp).
+  /// What "auto" runs: "gather" where gatherFill is at most 1 (one
+  /// shard's plain matmul is at most one round of tiles), "ring" elsewhere
+  /// (the measurement is in the definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
@@ -97,9 +96,20 @@ public:
   /// / 0.100, D = 4 0.198 / 0.173 to 0.234 / 0.192), where the all-gather
   /// alone takes 1.4-3.2 rounds.
   static constexpr int64_t kGatherWideTileMaxRows = 1024;
-  /// The least gatherFill at which "auto" takes "gather": measured faster
-  /// at 0.73 and 0.97, slower at 0.48 (choose()).
-  static constexpr double kGatherMinFill = 0.7;
+  /// How "gather" orders its matmul against its all-gather.
+  enum class GatherSchedule {
+    /// The own shard's launch beside the all-gather, then the peers' rows.
+    Beside,
+    /// The all-gather, then one launch over every gathered row.
+    After,
+  };
+  /// Beside where gatherFill is at least kGatherBesideMinFill, After
+  /// below (the measurement is in the definition).
+  static GatherSchedule gatherSchedule(int64_t mShard, int64_t n);
+  /// The least gatherFill at which "gather" runs the own shard's matmul
+  /// beside the all-gather: below it, that launch is a round that leaves
+  /// SMs idle, and one launch after the all-gather was measured faster.
+  static constexpr double kGatherBesideMinFill = 0.75;
   /// The algorithm this op runs ("ring" or "gather").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
