@@ -1,19 +1,24 @@
-//===- GatherMatmul.cpp - All-gather matmul: the gather beside the own shard //
+//===- GatherMatmul.cpp - All-gather matmul: the all-gather and the matmul ===//
 //
 // See GatherMatmul.h. One call on member r's stream s (D members, its side
 // stream ss; `own` is r's shard: the caller's `a`, or rows r of the
 // in-place buffer; `g` the gathered buffer, the op's or the in-place one):
 //
+//   After:
+//   s:  all_gather(own -> g)             (every member's rows into every g)
+//   s:  ce_matmul(every row of g) -> c
+//
+//   Beside:
 //   s:  record forked;  ss: wait forked
-//   ss: all_gather(own -> g)             (every member's rows into every g)
+//   ss: all_gather(own -> g)
 //   s:  ce_matmul(own) -> rows r of c    (beside the all-gather)
 //   ss: record gathered;  s: wait gathered
-//   s:  for t = 1 .. D - 1, src = r + t (mod D):
-//         ce_matmul(rows src of g) -> rows src of c
+//   s:  for each run of launchesAfter (the peers' shards [first, first +
+//       shards)): ce_matmul(those rows of g) -> those rows of c
 //
 // Every launch is bound before the first is enqueued, so that a call with
-// a wrong argument enqueues nothing. A loopback team runs the same launches
-// in one chain on s (run() says why).
+// a wrong argument enqueues nothing. A loopback team runs Beside's
+// launches in one chain on s too (run() says why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +27,6 @@
 #include "weave/ops/Collectives.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 
 namespace weave::ops::detail {
@@ -48,11 +52,7 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   x->elementBytes_ = 2; // f16 or bf16 (checkShape)
   WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
   x->instance_ = std::move(instance);
-  x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, n);
-  // Measurement override (r13, removed before merge).
-  if (const char *forced = std::getenv("WEAVE_AGM_GATHER_SCHEDULE"))
-    x->schedule_ = std::string(forced) == "after" ? GatherSchedule::After
-                                                  : GatherSchedule::Beside;
+  x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, k, n);
   // The all-gather by the collectives' own choice at this size. Its output
   // role binds the gathered rows in place where the kernel's output is
   // symmetric (the bandwidth kernels); a kernel with a plain output writes
@@ -77,7 +77,11 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(x->gather_,
                          StagedKernel::create(comm, std::move(gather),
                                               std::move(roles), {}, placed));
-  WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));
+  // The side stream only where the all-gather runs beside a matmul.
+  if (x->schedule_ == GatherSchedule::Beside) {
+    WEAVE_ASSIGN_OR_RETURN(x->side_,
+                           SideStreams::create(comm, "all-gather"));
+  }
   return x;
 }
 
@@ -171,40 +175,27 @@ Status GatherMatmulKernel::run(
     return bindRows(pa, pc, shards);
   };
   // The launches after the all-gather (and, beside it, the own shard's).
+  // Runs of several shards only where a process drives one member: the
+  // members of one process have different runs, and a launch binds one
+  // shape for all of them.
   std::optional<BoundArgs> ownLaunch;
-  std::vector<BoundArgs> after;
-  if (schedule_ == GatherSchedule::After) {
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs all,
-                           gatheredRows(std::vector<uint32_t>(locals, 0), d_));
-    after.push_back(std::move(all));
-  } else {
+  if (schedule_ == GatherSchedule::Beside) {
     std::vector<uint64_t> pc(locals);
     for (size_t i = 0; i < locals; ++i)
       pc[i] = tensors[2][i].data + team.rankOf(i) * shardC;
     WEAVE_ASSIGN_OR_RETURN(ownLaunch, bindRows(own, pc, 1));
-    if (locals == 1) {
-      // The peers' rows as their (at most two) runs of whole shards: after
-      // the own shard, then before it.
-      uint32_t r = team.rankOf(0);
-      if (r + 1 < d) {
-        WEAVE_ASSIGN_OR_RETURN(BoundArgs next, gatheredRows({r + 1}, d - r - 1));
-        after.push_back(std::move(next));
-      }
-      if (r > 0) {
-        WEAVE_ASSIGN_OR_RETURN(BoundArgs first, gatheredRows({0}, r));
-        after.push_back(std::move(first));
-      }
-    } else {
-      // Members of one process have different runs, and a launch binds one
-      // shape for all of them: one launch per peer's shard, r + 1 first.
-      for (uint32_t t = 1; t < d; ++t) {
-        std::vector<uint32_t> src(locals);
-        for (size_t i = 0; i < locals; ++i)
-          src[i] = shardAt(team.rankOf(i), d, t);
-        WEAVE_ASSIGN_OR_RETURN(BoundArgs peer, gatheredRows(src, 1));
-        after.push_back(std::move(peer));
-      }
-    }
+  }
+  std::vector<std::vector<RowRun>> plans(locals);
+  for (size_t i = 0; i < locals; ++i)
+    plans[i] = launchesAfter(schedule_, team.rankOf(i), d, locals == 1);
+  std::vector<BoundArgs> after;
+  for (size_t j = 0; j < plans[0].size(); ++j) {
+    std::vector<uint32_t> first(locals);
+    for (size_t i = 0; i < locals; ++i)
+      first[i] = plans[i][j].first;
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs launch,
+                           gatheredRows(first, plans[0][j].shards));
+    after.push_back(std::move(launch));
   }
   auto launchAfter = [&]() -> Status {
     for (const BoundArgs &launch : after)
@@ -213,14 +204,12 @@ Status GatherMatmulKernel::run(
   };
   // The all-gather's call: the own shard in, the gathered rows out.
   std::vector<std::vector<TensorRef>> gatherTensors(2);
-  std::vector<CUstream> side(locals);
   for (size_t i = 0; i < locals; ++i) {
     gatherTensors[0].push_back({own[i], dtype_, {m_ * k_}});
     gatherTensors[1].push_back(
         gatherOutputSymmetric_
             ? TensorRef{}
             : TensorRef{heap.localPointer(g, i), dtype_, {d_ * m_ * k_}});
-    side[i] = side_->stream(i);
   }
   std::vector<std::optional<SymmetricBuffer>> gatherPlaced(2);
   if (gatherOutputSymmetric_)
@@ -241,7 +230,9 @@ Status GatherMatmulKernel::run(
       WEAVE_TRY(matmul_->launch(*ownLaunch, streams));
     return launchAfter();
   }
+  std::vector<CUstream> side(locals);
   for (size_t i = 0; i < locals; ++i) {
+    side[i] = side_->stream(i);
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->fork(i, streams[i]));
   }

@@ -302,16 +302,31 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
 }
 
 AllGatherMatmul::GatherSchedule
-AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t n) {
-  // Measured (same call as choose()'s, ms, After / Beside): D = 4 m_shard
-  // 256 (fill 0.48) 0.075 / 0.086, 384 (0.73) 0.107 / 0.120, 512 (0.97)
-  // 0.137 / 0.121, 640 (0.83) 0.180 / 0.172; D = 2 256 0.043 / 0.061, 384
-  // 0.056 / 0.068, 640 0.101 / 0.094 (and 512, fill 0.97: 0.068 / 0.073,
-  // the one shape the rule misses, by 7%). Beside's own-shard launch is a
-  // round of its own whatever its fill, so where it leaves a quarter of the
-  // SMs idle the all-gather's time is cheaper to wait for than the round.
-  return gatherFill(mShard, n) >= kGatherBesideMinFill ? GatherSchedule::Beside
-                                                        : GatherSchedule::After;
+AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t k, int64_t n) {
+  // Beside pays a round of tiles for the own shard alone, beside the
+  // all-gather whose blocks take SMs from it; After pays the all-gather's
+  // time before any tile. Measured (4 x H100, bf16, K = 4096, the Python
+  // op in CUDA graphs; docs/PERF.md "The all-gather matmul's gather: one
+  // launch after the all-gather"), ms, After / Beside:
+  // - small shards, After: N = 4096 D = 4 m_shard 128 0.047 / 0.082, 256
+  //   0.075 / 0.086, 384 0.107 / 0.120; D = 2 128-384 0.043-0.056 / 0.055-
+  //   0.068; N = 8192 m_shard 256 (fill 0.97, 2 MiB of a) D = 4 0.119 /
+  //   0.131, D = 2 0.064 / 0.080; N = 2048 m_shard 512 (fill 0.48) D = 4
+  //   0.094 / 0.098.
+  // - Beside: N = 4096 m_shard 512 (fill 0.97, 4 MiB) D = 4 0.137 / 0.121,
+  //   640 (0.83) 0.180 / 0.172 (D = 2 0.101 / 0.094); N = 2048 m_shard
+  //   1024 (0.97, 8 MiB) D = 4 0.176 / 0.159, D = 2 0.080 / 0.076.
+  // So After where the all-gather (its bytes, the shard's) is short
+  // against what Beside loses, a part of a round that grows as the own
+  // shard fills less of it: a shard under kGatherAfterBaseBytes +
+  // kGatherAfterIdleBytes x (1 - fill). That line separates every point
+  // above but one: N = 4096 m_shard 512 at D = 2 (4 MiB, fill 0.97) runs
+  // Beside, 0.073 against After's 0.068.
+  double shardBytes = double(mShard) * double(k) * 2; // f16 or bf16
+  double idle = 1.0 - gatherFill(mShard, n);
+  return shardBytes < kGatherAfterBaseBytes + kGatherAfterIdleBytes * idle
+             ? GatherSchedule::After
+             : GatherSchedule::Beside;
 }
 
 double AllGatherMatmul::gatherFill(int64_t mShard, int64_t n,

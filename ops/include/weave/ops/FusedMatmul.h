@@ -103,13 +103,17 @@ public:
     /// The all-gather, then one launch over every gathered row.
     After,
   };
-  /// Beside where gatherFill is at least kGatherBesideMinFill, After
-  /// below (the measurement is in the definition).
-  static GatherSchedule gatherSchedule(int64_t mShard, int64_t n);
-  /// The least gatherFill at which "gather" runs the own shard's matmul
-  /// beside the all-gather: below it, that launch is a round that leaves
-  /// SMs idle, and one launch after the all-gather was measured faster.
-  static constexpr double kGatherBesideMinFill = 0.75;
+  /// After where the shard's rows of `a` (m_shard x k elements of 2
+  /// bytes) are under kGatherAfterBaseBytes + kGatherAfterIdleBytes x (1 -
+  /// gatherFill): the all-gather is then shorter than what Beside loses to
+  /// the own shard's round. Beside elsewhere (the measurement is in the
+  /// definition).
+  static GatherSchedule gatherSchedule(int64_t mShard, int64_t k, int64_t n);
+  /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
+  /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
+  /// 0.97, 5 MiB with 0.83, 8 MiB with 0.97).
+  static constexpr double kGatherAfterBaseBytes = 3.5 * 1024 * 1024;
+  static constexpr double kGatherAfterIdleBytes = 2.0 * 1024 * 1024;
   /// The algorithm this op runs ("ring" or "gather").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
