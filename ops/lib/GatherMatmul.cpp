@@ -79,8 +79,7 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
                                               std::move(roles), {}, placed));
   // The side stream only where the all-gather runs beside a matmul.
   if (x->schedule_ == GatherSchedule::Beside) {
-    WEAVE_ASSIGN_OR_RETURN(x->side_,
-                           SideStreams::create(comm, "all-gather"));
+    WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));
   }
   return x;
 }

@@ -108,9 +108,8 @@ public:
   /// to 768; docs/PERF.md), else one launch per peer's shard,
   /// member r + 1 first (every member the same shapes, as the launches of
   /// a process driving several members must be).
-  static std::vector<RowRun> launchesAfter(GatherSchedule schedule,
-                                           uint32_t rank, uint32_t d,
-                                           bool runs) {
+  static std::vector<RowRun>
+  launchesAfter(GatherSchedule schedule, uint32_t rank, uint32_t d, bool runs) {
     if (schedule == GatherSchedule::After)
       return {{0, d}};
     std::vector<RowRun> launches;

@@ -90,9 +90,8 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   // Every m_shard has the same ring instance: only create() sees it.
   for (std::string op : {"all_gather_matmul"})
     for (int64_t m : {128, 1152, 8192})
-      EXPECT_EQ(
-          matmulOpInstance(op, 4, "bf16", {m, 4096, 1000}, "ring")->key(),
-          i->key());
+      EXPECT_EQ(matmulOpInstance(op, 4, "bf16", {m, 4096, 1000}, "ring")->key(),
+                i->key());
 }
 
 // The column tile: a narrower one only where it is estimated 3% faster
@@ -683,8 +682,8 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
   using K = ParamBinding;
   std::vector<Case> cases;
   cases.push_back({"all_gather_matmul",
-                   matmulOpInstance("all_gather_matmul", 2, "bf16", {256, 512, 320},
-                                    "ring"),
+                   matmulOpInstance("all_gather_matmul", 2, "bf16",
+                                    {256, 512, 320}, "ring"),
                    matmulParamShapes("all_gather_matmul", 2, {256, 512, 320}),
                    {K::Role, K::Role, K::Role, K::Semaphores, K::LocalWorkspace,
                     K::Semaphores}});
