@@ -1,19 +1,24 @@
-//===- GatherMatmul.cpp - All-gather matmul: the gather beside the own shard //
+//===- GatherMatmul.cpp - All-gather matmul: the all-gather and the matmul ===//
 //
 // See GatherMatmul.h. One call on member r's stream s (D members, its side
 // stream ss; `own` is r's shard: the caller's `a`, or rows r of the
 // in-place buffer; `g` the gathered buffer, the op's or the in-place one):
 //
+//   After:
+//   s:  all_gather(own -> g)             (every member's rows into every g)
+//   s:  ce_matmul(every row of g) -> c
+//
+//   Beside:
 //   s:  record forked;  ss: wait forked
-//   ss: all_gather(own -> g)             (every member's rows into every g)
+//   ss: all_gather(own -> g)
 //   s:  ce_matmul(own) -> rows r of c    (beside the all-gather)
 //   ss: record gathered;  s: wait gathered
-//   s:  for t = 1 .. D - 1, src = r + t (mod D):
-//         ce_matmul(rows src of g) -> rows src of c
+//   s:  for each run of launchesAfter (the peers' shards [first, first +
+//       shards)): ce_matmul(those rows of g) -> those rows of c
 //
 // Every launch is bound before the first is enqueued, so that a call with
-// a wrong argument enqueues nothing. A loopback team runs the same launches
-// in one chain on s (run() says why).
+// a wrong argument enqueues nothing. A loopback team runs Beside's
+// launches in one chain on s too (run() says why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +27,7 @@
 #include "weave/ops/Collectives.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace weave::ops::detail {
 
@@ -46,6 +52,7 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   x->elementBytes_ = 2; // f16 or bf16 (checkShape)
   WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
   x->instance_ = std::move(instance);
+  x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, k, n);
   // The all-gather by the collectives' own choice at this size. Its output
   // role binds the gathered rows in place where the kernel's output is
   // symmetric (the bandwidth kernels); a kernel with a plain output writes
@@ -70,7 +77,10 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(x->gather_,
                          StagedKernel::create(comm, std::move(gather),
                                               std::move(roles), {}, placed));
-  WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));
+  // The side stream only where the all-gather runs beside a matmul.
+  if (x->schedule_ == GatherSchedule::Beside) {
+    WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));
+  }
   return x;
 }
 
@@ -139,70 +149,99 @@ Status GatherMatmulKernel::run(
     own[i] = placed ? heap.localPointer(g, i) + team.rankOf(i) * shardA
                     : tensors[0][i].data;
 
-  // Bind every matmul launch first (step t: the shard of member r + t,
-  // step 0 the own).
+  // Bind every matmul launch first. A launch over `shards` shards from
+  // shard `first` of the gathered rows (the same shape for every local
+  // member: a launch binds one).
   std::vector<uint64_t> pb(locals);
   for (size_t i = 0; i < locals; ++i)
     pb[i] = tensors[1][i].data;
   DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
-  std::vector<BoundArgs> steps;
-  for (uint32_t t = 0; t < d; ++t) {
+  auto bindRows = [&](const std::vector<uint64_t> &pa,
+                      const std::vector<uint64_t> &pc,
+                      int64_t shards) -> Expected<BoundArgs> {
+    std::vector<KernelArg> args{
+        tensorView(pa, dtype_, {shards * m_, k_}, elementBytes_), b,
+        tensorView(pc, dtype_, {shards * m_, n_}, elementBytes_)};
+    return matmul_->bind(heap, args);
+  };
+  auto gatheredRows = [&](const std::vector<uint32_t> &first,
+                          int64_t shards) -> Expected<BoundArgs> {
     std::vector<uint64_t> pa(locals), pc(locals);
     for (size_t i = 0; i < locals; ++i) {
-      uint32_t src = shardAt(team.rankOf(i), d, t);
-      pa[i] = t == 0 ? own[i] : heap.localPointer(g, i) + src * shardA;
-      pc[i] = tensors[2][i].data + src * shardC;
+      pa[i] = heap.localPointer(g, i) + first[i] * shardA;
+      pc[i] = tensors[2][i].data + first[i] * shardC;
     }
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
-        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
-    steps.push_back(std::move(bound));
+    return bindRows(pa, pc, shards);
+  };
+  // The launches after the all-gather (and, beside it, the own shard's).
+  // Runs of several shards only where a process drives one member: the
+  // members of one process have different runs, and a launch binds one
+  // shape for all of them.
+  std::optional<BoundArgs> ownLaunch;
+  if (schedule_ == GatherSchedule::Beside) {
+    std::vector<uint64_t> pc(locals);
+    for (size_t i = 0; i < locals; ++i)
+      pc[i] = tensors[2][i].data + team.rankOf(i) * shardC;
+    WEAVE_ASSIGN_OR_RETURN(ownLaunch, bindRows(own, pc, 1));
   }
-  auto launchPeers = [&]() -> Status {
-    for (uint32_t t = 1; t < d; ++t)
-      WEAVE_TRY(matmul_->launch(steps[t], streams));
+  std::vector<std::vector<RowRun>> plans(locals);
+  for (size_t i = 0; i < locals; ++i)
+    plans[i] = launchesAfter(schedule_, team.rankOf(i), d, locals == 1);
+  std::vector<BoundArgs> after;
+  for (size_t j = 0; j < plans[0].size(); ++j) {
+    std::vector<uint32_t> first(locals);
+    for (size_t i = 0; i < locals; ++i)
+      first[i] = plans[i][j].first;
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs launch,
+                           gatheredRows(first, plans[0][j].shards));
+    after.push_back(std::move(launch));
+  }
+  auto launchAfter = [&]() -> Status {
+    for (const BoundArgs &launch : after)
+      WEAVE_TRY(matmul_->launch(launch, streams));
     return ok();
   };
   // The all-gather's call: the own shard in, the gathered rows out.
   std::vector<std::vector<TensorRef>> gatherTensors(2);
-  std::vector<CUstream> side(locals);
   for (size_t i = 0; i < locals; ++i) {
     gatherTensors[0].push_back({own[i], dtype_, {m_ * k_}});
     gatherTensors[1].push_back(
         gatherOutputSymmetric_
             ? TensorRef{}
             : TensorRef{heap.localPointer(g, i), dtype_, {d_ * m_ * k_}});
-    side[i] = side_->stream(i);
   }
   std::vector<std::optional<SymmetricBuffer>> gatherPlaced(2);
   if (gatherOutputSymmetric_)
     gatherPlaced[1] = g;
 
-  if (team.isLoopback()) {
-    // A loopback team runs the all-gather first on the member's own stream:
-    // with the side stream, the graph replays of a loopback team of 4 and of
-    // 8 on one H100 hung (every call before them passed; 4 x H100,
-    // 2026-11-27): each member's graph has two branches, and how the
-    // members' branches share the device's hardware queues is the
-    // driver's, so one member's spinning all-gather can wait behind
-    // another's. One chain per member is what the collectives' loopback
-    // runs do. A loopback team is for checking, not for speed.
+  if (!ownLaunch || team.isLoopback()) {
+    // One chain on the member's stream: the all-gather, then the matmuls.
+    // A loopback team runs so whatever the schedule: with the side stream,
+    // the graph replays of a loopback team of 4 and of 8 on one H100 hung
+    // (every call before them passed; 4 x H100, 2026-11-27): each member's
+    // graph has two branches, and how the members' branches share the
+    // device's hardware queues is the driver's, so one member's spinning
+    // all-gather can wait behind another's. One chain per member is what
+    // the collectives' loopback runs do. A loopback team is for checking,
+    // not for speed.
     WEAVE_TRY(gather_->run(gatherTensors, streams, gatherPlaced));
-    WEAVE_TRY(matmul_->launch(steps[0], streams));
-    return launchPeers();
+    if (ownLaunch)
+      WEAVE_TRY(matmul_->launch(*ownLaunch, streams));
+    return launchAfter();
   }
+  std::vector<CUstream> side(locals);
   for (size_t i = 0; i < locals; ++i) {
+    side[i] = side_->stream(i);
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->fork(i, streams[i]));
   }
   WEAVE_TRY(gather_->run(gatherTensors, side, gatherPlaced));
-  WEAVE_TRY(matmul_->launch(steps[0], streams));
+  WEAVE_TRY(matmul_->launch(*ownLaunch, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(side_->join(i, streams[i]));
   }
-  return launchPeers();
+  return launchAfter();
 }
 
 } // namespace weave::ops::detail

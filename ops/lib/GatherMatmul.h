@@ -2,41 +2,37 @@
 //
 // ops::AllGatherMatmul's algorithm "gather" (issue #32; docs/OPS.md,
 // "All-gather matmul"): the all-gather and the matmul as two pieces that
-// each run at their own best speed, overlapped where they can be. Member
-// r, on its stream s and a side stream (SideStreams.h):
+// each run at their own best speed. The all-gather is the collective of
+// the op's size (ops::AllGather's kernel and choice table: at these sizes
+// the `direct` kernel, every block storing its chunk of the own shard
+// straight into every peer's rows, one ready and one done flag per block
+// and peer) of member r's shard into the op's symmetric gathered rows
+// (bound in place: no staging copy); the matmul is ce_matmul of
+// ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in (the plain
+// matmul, tile(auto), dynamic rows: the GEMM + reduce-scatter's
+// copy-engine bundle, MatmulReduceScatter::instanceFor(..., "copy_engine"),
+// for the same k and n). Two schedules (AllGatherMatmul::gatherSchedule):
 //
-//   side: the all-gather collective of the op's size (ops::AllGather's
-//         kernel and choice table: at these sizes the `direct` kernel, every
-//         block storing its chunk of the own shard straight into every
-//         peer's rows, one ready and one done flag per block and peer) of
-//         r's shard into the op's symmetric gathered rows (bound in place:
-//         no staging copy);
-//   s:    at once, the own shard times b (one launch of the plain matmul,
-//         ce_matmul of ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in,
-//         tile(auto): the GEMM + reduce-scatter's copy-engine bundle, whose
-//         instance is that op's, MatmulReduceScatter::instanceFor(...,
-//         "copy_engine"), for the same k and n) into rows r of c;
-//   s:    join the side stream, then each peer's shard times b (one launch
-//         each, member r + 1 first) into its rows of c. (One launch over
-//         all the peers' rows, rotate_m + walk_m, was measured slower at
-//         every shape the rule gives "gather": docs/PERF.md, "The peers'
-//         shards in one launch".)
+//   After:  s: the all-gather, then one launch over every gathered row.
+//   Beside: side: the all-gather;  s, at once: the own shard times b into
+//           rows r of c;  s: join the side stream, then the peers' rows
+//           (launchesAfter: their runs, or one launch per shard).
 //
 // Why: the ring (the fused kernel) forwards rows from tiles that compute,
 // so where a shard is a partial wave of tiles (D = 4, m_shard 384-768, 4 x
-// H100) each shard waits for the previous one's tiles and the matmul runs at
-// 1.4-2.0x local cuBLAS; the copy engines move one shard in about 30 us at
-// about 100 GB/s, one copy after another (docs/PERF.md, "The copy_engine
-// algorithm measured"). The SM all-gather moves 4-16 MB in 16-44 us at D =
-// 4 (2.2-1.4x NCCL). Measured (4 x H100, K = N = 4096, docs/PERF.md "The
-// all-gather beside the own shard's matmul"): faster than the ring where
-// one shard's launch is one nearly full round of tiles (D = 4, m_shard 384
-// and 512: 0.122 and 0.126 ms against 0.141 and 0.167), slower where it is
-// a small part of one (256 and less) or past one (640 and more: every
-// shard's launch pays its partial last round); AllGatherMatmul::choose.
+// H100) each shard waits for the previous one's tiles and the matmul runs
+// at 1.4-2.0x local cuBLAS; the SM all-gather moves 4-16 MB in 16-44 us at
+// D = 4 (2.2-1.4x NCCL). Beside hides the all-gather behind the own
+// shard's launch but pays that launch's round (on SMs shared with the
+// all-gather's blocks); After pays the all-gather's time but runs the
+// whole product as one launch, which wins where the shard is small
+// (docs/PERF.md, "The all-gather matmul's gather: one launch after the
+// all-gather"; AllGatherMatmul::choose and gatherSchedule hold the
+// numbers).
 //
-// Ordering: every member's all-gather of call n + 1 starts on its side
-// stream after the fork of call n + 1, after its matmuls of call n on s;
+// Ordering: every member's all-gather of call n + 1 starts after its
+// matmuls of call n on s (Beside: on the side stream, after the fork of
+// call n + 1; After: on s itself);
 // the direct kernel stores into a peer's rows only after that peer's block
 // has raised its ready flag in call n + 1 (the collective's own protocol,
 // ops/templates/all_gather/direct_all_gather.mlir.in), so no peer
@@ -47,7 +43,8 @@
 // themselves (the same values) while the own matmul reads them.
 //
 // Workspace per op: gathered (symmetric, D x m_shard x k), the all-gather's
-// (its flags and epochs), a side stream and two events per local member.
+// (its flags and epochs), and for Beside a side stream and two events per
+// local member.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +54,10 @@
 #include "SideStreams.h"
 #include "StagedKernel.h"
 
+#include "weave/ops/FusedMatmul.h"
+
 #include <string>
+#include <vector>
 
 namespace weave::ops::detail {
 
@@ -93,6 +93,37 @@ public:
   static uint32_t shardAt(uint32_t rank, uint32_t d, uint32_t t) {
     return (rank + t) % d;
   }
+  using GatherSchedule = AllGatherMatmul::GatherSchedule;
+  /// `shards` whole shards of the gathered rows from shard `first`: one
+  /// launch of the plain matmul.
+  struct RowRun {
+    uint32_t first = 0;
+    uint32_t shards = 0;
+  };
+  /// The launches member `rank` of a team of d makes after the all-gather:
+  /// After, every row at once; Beside, the peers' rows (the own shard's
+  /// launch is beside the all-gather), as the runs after and before the
+  /// own shard where `runs` (one launch per run: measured 0-7% faster than
+  /// per shard at D = 4, m_shard 384-1280, where the rule takes "gather"
+  /// to 768; docs/PERF.md), else one launch per peer's shard,
+  /// member r + 1 first (every member the same shapes, as the launches of
+  /// a process driving several members must be).
+  static std::vector<RowRun>
+  launchesAfter(GatherSchedule schedule, uint32_t rank, uint32_t d, bool runs) {
+    if (schedule == GatherSchedule::After)
+      return {{0, d}};
+    std::vector<RowRun> launches;
+    if (!runs) {
+      for (uint32_t t = 1; t < d; ++t)
+        launches.push_back({shardAt(rank, d, t), 1});
+      return launches;
+    }
+    if (rank + 1 < d)
+      launches.push_back({rank + 1, d - rank - 1});
+    if (rank > 0)
+      launches.push_back({0, rank});
+    return launches;
+  }
 
 private:
   GatherMatmulKernel() = default;
@@ -113,6 +144,7 @@ private:
   std::unique_ptr<StagedKernel> gather_;
   bool gatherOutputSymmetric_ = true;
   std::unique_ptr<SideStreams> side_;
+  GatherSchedule schedule_ = GatherSchedule::Beside;
 };
 
 } // namespace weave::ops::detail

@@ -285,23 +285,48 @@ int64_t AllGatherMatmul::tileN(uint32_t teamSize, int64_t mShard, int64_t n,
 
 std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
                                     int64_t k, int64_t n) {
-  // "gather" where one shard's launch of the plain matmul is a single round
-  // of 128 x 128 or 128 x 192 tiles filling most of the SMs (gatherFill),
-  // the ring elsewhere. Measured (4 x H100, bf16, K = N = 4096, the Python
-  // op in CUDA graphs, docs/PERF.md "The all-gather beside the own shard's
-  // matmul" and "The 128 x 192 tile in the plain matmul"), gather against
-  // the ring, ms: D = 4 m_shard 384 (fill 0.73) 0.122 / 0.141, 512 (0.97)
-  // 0.126 / 0.167, 640 and 768 (128 x 192: 0.83 and 1) 0.171 / 0.197 and
-  // 0.175 / 0.198; D = 2 384 0.067 / 0.067, 512 0.072 / 0.076, 640 0.092
-  // / 0.098. Lost at fill 0.48 (256: D = 4 0.116 / 0.097, D = 2 0.061 /
-  // 0.051; 128 by more) and past one round (896-1024: 1.7-2.0 rounds of
-  // 128 x 128, 0.220-0.225 / 0.193-0.208 at D = 4): each shard's launch
-  // then pays a partial last round, D times, while the ring's tiles run in
-  // one persistent grid.
+  // "gather" where one shard's launch of the plain matmul is at most one
+  // round of 128 x 128 or 128 x 192 tiles (gatherFill), the ring elsewhere.
+  // Measured (4 x H100, bf16, K = N = 4096, the Python op in CUDA graphs,
+  // docs/PERF.md "The all-gather matmul's gather: one launch after it, or
+  // the peers' rows in runs"), gather against the ring, ms: D = 4 m_shard
+  // 256 (fill 0.48, After) 0.075 / 0.096, 384 (0.73, After) 0.107 / 0.140,
+  // 512 (0.97) 0.121 / 0.161, 640 and 768 (128 x 192: 0.83 and 1) 0.172 /
+  // 0.205 and 0.173 / 0.200; D = 2 256 0.043 / 0.049, 384 0.056 / 0.067,
+  // 512 0.068 / 0.075. Lost past one round (896-1536: 1.7 rounds of 128 x
+  // 128 and more, 0.215-0.364 / 0.192-0.289 at D = 4): each launch then
+  // pays a partial last round while the ring's tiles run in one persistent
+  // grid.
   (void)k;
-  double fill = gatherFill(mShard, n);
-  return teamSize >= 2 && fill >= kGatherMinFill && fill <= 1.0 ? "gather"
-                                                                 : "ring";
+  return teamSize >= 2 && gatherFill(mShard, n) <= 1.0 ? "gather" : "ring";
+}
+
+AllGatherMatmul::GatherSchedule
+AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t k, int64_t n) {
+  // Beside pays a round of tiles for the own shard alone, beside the
+  // all-gather whose blocks take SMs from it; After pays the all-gather's
+  // time before any tile. Measured (4 x H100, bf16, K = 4096, the Python
+  // op in CUDA graphs; docs/PERF.md "The all-gather matmul's gather: one
+  // launch after the all-gather"), ms, After / Beside:
+  // - small shards, After: N = 4096 D = 4 m_shard 128 0.047 / 0.082, 256
+  //   0.075 / 0.086, 384 0.107 / 0.120; D = 2 128-384 0.043-0.056 / 0.055-
+  //   0.068; N = 8192 m_shard 256 (fill 0.97, 2 MiB of a) D = 4 0.119 /
+  //   0.131, D = 2 0.064 / 0.080; N = 2048 m_shard 512 (fill 0.48) D = 4
+  //   0.094 / 0.098.
+  // - Beside: N = 4096 m_shard 512 (fill 0.97, 4 MiB) D = 4 0.137 / 0.121,
+  //   640 (0.83) 0.180 / 0.172 (D = 2 0.101 / 0.094); N = 2048 m_shard
+  //   1024 (0.97, 8 MiB) D = 4 0.176 / 0.159, D = 2 0.080 / 0.076.
+  // So After where the all-gather (its bytes, the shard's) is short
+  // against what Beside loses, a part of a round that grows as the own
+  // shard fills less of it: a shard under kGatherAfterBaseBytes +
+  // kGatherAfterIdleBytes x (1 - fill). That line separates every point
+  // above but one: N = 4096 m_shard 512 at D = 2 (4 MiB, fill 0.97) runs
+  // Beside, 0.073 against After's 0.068.
+  double shardBytes = double(mShard) * double(k) * 2; // f16 or bf16
+  double idle = 1.0 - gatherFill(mShard, n);
+  return shardBytes < kGatherAfterBaseBytes + kGatherAfterIdleBytes * idle
+             ? GatherSchedule::After
+             : GatherSchedule::Beside;
 }
 
 double AllGatherMatmul::gatherFill(int64_t mShard, int64_t n,

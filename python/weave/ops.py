@@ -242,12 +242,12 @@ class Collectives:
         f32. One kernel serves every m_shard.
 
         ``algorithm``: "auto" (the op's rule: "gather" where one shard's
-        plain matmul is one nearly full round of tiles, else the ring),
-        "ring" (the fused
-        kernel forwarding A's tiles around the ring) or "gather" (the
-        collectives' all-gather into the op's gathered rows beside a plain
-        matmul of the own shard, then one per peer's shard: no staging
-        copy).
+        plain matmul is at most one round of tiles, else the ring), "ring"
+        (the fused kernel forwarding A's tiles around the ring) or
+        "gather" (the collectives' all-gather into the op's gathered rows
+        and plain matmuls: for small shards one over every row after it,
+        else the own shard's beside it and the peers' rows after: no
+        staging copy).
 
         Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
         collective's memory with team size x m_shard rows (every member has

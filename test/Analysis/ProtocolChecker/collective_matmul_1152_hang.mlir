@@ -18,7 +18,7 @@
 // The instance as weave::ops builds it today (groups inside a shard, readiness
 // per chunk) passes on persistent grids of 1, 3 and 16 blocks, and so does it
 // with the old schedule (groups of 8 over the whole lhs).
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 1152 --k 256 --n 512 -o %t.fixed.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 1152 --k 256 --n 512 --algorithm ring -o %t.fixed.mlir
 // RUN: sed -e 's/grid_tile_segments = [0-9]* : i64/grid_tile_segments = 1 : i64/' %t.fixed.mlir > %t.old_schedule.mlir
 // RUN: weavec --check-protocol --check-shape a=2304x256 --check-shape c=2304x512 --check-grid 1,3,16 %t.old_schedule.mlir | FileCheck %s --check-prefix=FIXED
 // RUN: weavec --check-protocol --check-shape a=2304x256 --check-shape c=2304x512 --check-grid 1,3,16 %t.fixed.mlir | FileCheck %s --check-prefix=FIXED

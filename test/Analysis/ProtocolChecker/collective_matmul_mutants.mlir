@@ -4,7 +4,7 @@
 //
 // The op's instance pushes at these small shards (PUSH = 1): the ring's
 // mutants are made on its ring variant (ring_variants.py ring, PUSH = 0).
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.op.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 --algorithm ring -o %t.op.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.op.mlir %t.v ring
 // RUN: mv %t.v_ring.mlir %t.mlir
 //
@@ -38,7 +38,7 @@
 // Signalling at the first position of the loop instead publishes rows whose
 // later stores have not landed (the last column tile's, which no later
 // signal of its block follows).
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.delay.op.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 --algorithm ring -o %t.delay.op.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.delay.op.mlir %t.delay krot4
 // RUN: mv %t.delay_krot4.mlir %t.delay.mlir
 // RUN: weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape c=256x4096 %t.delay.mlir | FileCheck %s --check-prefix=DELAY

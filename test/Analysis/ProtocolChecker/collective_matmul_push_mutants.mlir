@@ -8,7 +8,7 @@
 // of them. The mutants are found by pattern so that the test follows the
 // template.
 //
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.gen.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 --algorithm ring -o %t.gen.mlir
 // RUN: sed -e 's/%%push = arith.constant [0-9]* : index/%%push = arith.constant 1 : index/' -e 's/%%rot = arith.constant [0-9]* : index/%%rot = arith.constant 0 : index/' -e 's/k_rotation = [0-9]* : i64/k_rotation = 0 : i64/' %t.gen.mlir > %t.mlir
 // RUN: grep -c '%%chunk_parts = arith.select %%pushing, %%pushers_i32, %%ring_parts : i32' %t.mlir | FileCheck %s --check-prefix=FOUND
 // RUN: grep -c 'weave.semaphore_wait %%done, %%peers_done' %t.mlir | FileCheck %s --check-prefix=FOUND
@@ -47,7 +47,7 @@
 // A push that waits for one `done` per block and launch instead of one per
 // block of each of the D - 1 peers (the same at D = 2): at D = 3 it passes
 // once one peer has ended and overwrites rows the other still loads.
-// RUN: weave-ops source all_gather_matmul --team-size 3 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.gen3.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 3 --dtype bf16 --m-shard 256 --k 256 --n 512 --algorithm ring -o %t.gen3.mlir
 // RUN: sed -e 's/%%push = arith.constant [0-9]* : index/%%push = arith.constant 1 : index/' -e 's/%%rot = arith.constant [0-9]* : index/%%rot = arith.constant 0 : index/' -e 's/k_rotation = [0-9]* : i64/k_rotation = 0 : i64/' %t.gen3.mlir > %t.three.mlir
 // RUN: weavec --check-protocol --team-size 3 --check-grid 1,2,3 --check-shape a=768x256 --check-shape c=768x512 %t.three.mlir | FileCheck %s --check-prefix=PUSH3
 // PUSH3: protocol check passed: {{[0-9]+}} kernels, team sizes 3, grids 1,2,3, 2 launches

@@ -5,14 +5,14 @@
 // at 4; the epilogue's stores and the pipeline's loads never. The three
 // variants of m_shard up to 512 push instead (PUSH = 1: the forwarding
 // folds away), the four above forward.
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.d2.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 --algorithm ring -o %t.d2.mlir
 // RUN: weavec %t.d2.mlir --emit=ptx -o %t.d2.ptx
 // RUN: grep -c '^.visible .entry' %t.d2.ptx | FileCheck %s --check-prefix=SEVEN
 // RUN: grep -c 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint' %t.d2.ptx | FileCheck %s --check-prefix=FOUR
 // RUN: grep -c 'L2::cache_hint' %t.d2.ptx | FileCheck %s --check-prefix=FOUR
 // SEVEN: 7
 // FOUR: 4
-// RUN: weave-ops source all_gather_matmul --team-size 4 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.d4.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 4 --dtype bf16 --m-shard 128 --k 4096 --n 4096 --algorithm ring -o %t.d4.mlir
 // RUN: weavec %t.d4.mlir --emit=ptx -o %t.d4.ptx
 // RUN: grep -c 'cp.async.bulk.tensor.2d.global.shared::cta' %t.d4.ptx
 // RUN: not grep 'L2::cache_hint' %t.d4.ptx

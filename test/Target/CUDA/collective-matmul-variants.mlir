@@ -6,7 +6,7 @@
 // and 192 columns fill whole rounds, as at 1152; 256 elsewhere, no upper
 // bound). Every variant compiles without spills and without a call that
 // would serialize its wgmma.
-// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 -o %t.mlir
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 --algorithm ring -o %t.mlir
 // RUN: FileCheck %s --check-prefix=SRC < %t.mlir
 // RUN: %if ptxas %{ weavec %t.mlir --emit=bundle -v -o %t.wbundle 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ grep -a -E "^(kernel|  variant_of|  param symmetric)" %t.wbundle | FileCheck %s --check-prefix=MANIFEST %}

@@ -87,10 +87,10 @@ TEST(OpsFused, AllGatherMatmulInstanceServesEveryShard) {
   }
   EXPECT_EQ(pushing, 3);
   EXPECT_GE(ring, 2);
-  // Every m_shard has the same instance: only create() sees it.
+  // Every m_shard has the same ring instance: only create() sees it.
   for (std::string op : {"all_gather_matmul"})
     for (int64_t m : {128, 1152, 8192})
-      EXPECT_EQ(matmulOpInstance(op, 4, "bf16", {m, 4096, 1000})->key(),
+      EXPECT_EQ(matmulOpInstance(op, 4, "bf16", {m, 4096, 1000}, "ring")->key(),
                 i->key());
 }
 
@@ -380,10 +380,10 @@ TEST(OpsFused, AllGatherMatmulGather) {
     for (int64_t m : {int64_t(128), int64_t(384), int64_t(640), int64_t(1024)}) {
       SCOPED_TRACE("D = " + std::to_string(d) + ", m_shard " +
                    std::to_string(m));
-      // "auto": gather at m_shard 384 (3 x 32 tiles, 0.73 of 132 SMs) and
-      // 640 (5 x 22 tiles of 192 columns, 0.83; 1.21 of 128: past one
-      // round), the ring at 128 (0.24) and 1024.
-      bool gather = m == 384 || m == 640;
+      // "auto": gather at m_shard 128 (1 x 32 tiles, 0.24 of 132 SMs), 384
+      // (3 x 32, 0.73) and 640 (5 x 22 tiles of 192 columns, 0.83; 1.21 of
+      // 128: past one round), the ring at 1024 (1.94).
+      bool gather = m != 1024;
       EXPECT_EQ(AllGatherMatmul::choose(d, m, 4096, 4096),
                 gather ? "gather" : "ring");
       Expected<KernelInstance> automatic =
@@ -415,9 +415,12 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_EQ(AllGatherMatmul::choose(2, 768, 4096, 4096), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(2, 896, 4096, 4096), "ring"); // 154 / 224
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4096), "gather");
-  EXPECT_EQ(AllGatherMatmul::choose(4, 256, 4096, 4096), "ring"); // 0.48
+  EXPECT_EQ(AllGatherMatmul::choose(4, 256, 4096, 4096), "gather"); // 0.48
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4224), "gather"); // 132
-  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4352), "ring"); // 136
+  // 4 x 34 = 136 tiles of 128 columns, past one round; 4 x 23 = 92 of 192.
+  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4352), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 4096, 4352), "ring"); // 272, 184
+  EXPECT_EQ(AllGatherMatmul::choose(1, 128, 4096, 4096), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 8192), "gather"); // 0.97
   EXPECT_EQ(AllGatherMatmul::choose(2, 512, 4096, 8192), "ring");   // 1.94
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 8192, 2048), "gather"); // 0.97
@@ -679,7 +682,8 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
   using K = ParamBinding;
   std::vector<Case> cases;
   cases.push_back({"all_gather_matmul",
-                   matmulOpInstance("all_gather_matmul", 2, "bf16", {256, 512, 320}),
+                   matmulOpInstance("all_gather_matmul", 2, "bf16",
+                                    {256, 512, 320}, "ring"),
                    matmulParamShapes("all_gather_matmul", 2, {256, 512, 320}),
                    {K::Role, K::Role, K::Role, K::Semaphores, K::LocalWorkspace,
                     K::Semaphores}});
@@ -734,6 +738,74 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
   }
 }
 #endif
+
+// The gather's schedule: After (the all-gather, then one launch over every
+// row) where the shard is small against the own shard's idle part of a
+// round, Beside elsewhere; the line's points of the measurement
+// (AllGatherMatmul::gatherSchedule) on each side of it.
+TEST(OpsFused, GatherSchedule) {
+  using S = AllGatherMatmul::GatherSchedule;
+  // N = 4096, K = 4096: 128-384 rows (1-3 MiB) After, 512 (4 MiB, fill
+  // 0.97) and 640 (5 MiB, 0.83) Beside.
+  for (int64_t m : {128, 256, 384})
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(m, 4096, 4096), S::After) << m;
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 4096, 4096), S::Beside);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(640, 4096, 4096), S::Beside);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(768, 4096, 4096), S::Beside);
+  // N = 8192: 256 rows (2 MiB, fill 0.97) After; N = 2048: 512 rows (4
+  // MiB, fill 0.48) After, 1024 (8 MiB, 0.97) Beside.
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(256, 4096, 8192), S::After);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 4096, 2048), S::After);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(1024, 4096, 2048), S::Beside);
+  // The shard's bytes count k: 512 rows of K = 2048 (2 MiB) run After.
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 2048, 4096), S::After);
+  // A large shard runs Beside however little of a round it fills: the
+  // all-gather it would wait for is long (2048 x 4096, N = 512: 16 MiB,
+  // fill 0.48).
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2048, 4096, 512), S::Beside);
+}
+
+// The gather's launches after the all-gather cover every shard once with
+// the own shard's (Beside) or alone (After); without runs every member
+// makes launches of the same shapes (a process driving several binds one
+// shape per launch).
+TEST(OpsFused, GatherLaunchesCoverEveryShard) {
+  using weave::ops::detail::GatherMatmulKernel;
+  using S = AllGatherMatmul::GatherSchedule;
+  for (uint32_t d = 2; d <= 8; ++d)
+    for (S schedule : {S::After, S::Beside})
+      for (bool runs : {false, true}) {
+        std::vector<std::vector<GatherMatmulKernel::RowRun>> plans;
+        for (uint32_t r = 0; r < d; ++r) {
+          SCOPED_TRACE("D = " + std::to_string(d) + ", member " +
+                       std::to_string(r) + (runs ? ", runs" : ""));
+          auto plan = GatherMatmulKernel::launchesAfter(schedule, r, d, runs);
+          std::vector<int> times(d, 0);
+          if (schedule == S::Beside)
+            ++times[r];
+          for (const auto &run : plan) {
+            ASSERT_GT(run.shards, 0u);
+            ASSERT_LE(run.first + run.shards, d);
+            for (uint32_t s = run.first; s < run.first + run.shards; ++s)
+              ++times[s];
+          }
+          EXPECT_EQ(times, std::vector<int>(d, 1));
+          if (schedule == S::After)
+            EXPECT_EQ(plan.size(), 1u);
+          else if (runs)
+            EXPECT_EQ(plan.size(), r == 0 || r + 1 == d ? 1u : 2u);
+          else
+            EXPECT_EQ(plan.front().first, (r + 1) % d); // the next first
+          plans.push_back(plan);
+        }
+        if (!runs)
+          for (uint32_t r = 1; r < d; ++r) {
+            ASSERT_EQ(plans[r].size(), plans[0].size());
+            for (size_t j = 0; j < plans[0].size(); ++j)
+              EXPECT_EQ(plans[r][j].shards, plans[0][j].shards);
+          }
+      }
+}
 
 // The all-gather matmul's "gather" multiplies its own shard first, then
 // every peer's once (GatherMatmul.cpp).

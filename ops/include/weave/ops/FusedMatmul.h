@@ -75,10 +75,9 @@ public:
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
-  /// What "auto" runs: "gather" where gatherFill is between kGatherMinFill
-  /// and 1 (one shard's plain matmul is one nearly full round of tiles),
-  /// "ring" elsewhere (the measurement is in the definition,
-  /// ops/lib/Instances.cpp).
+  /// What "auto" runs: "gather" where gatherFill is at most 1 (one
+  /// shard's plain matmul is at most one round of tiles), "ring" elsewhere
+  /// (the measurement is in the definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
@@ -97,9 +96,24 @@ public:
   /// / 0.100, D = 4 0.198 / 0.173 to 0.234 / 0.192), where the all-gather
   /// alone takes 1.4-3.2 rounds.
   static constexpr int64_t kGatherWideTileMaxRows = 1024;
-  /// The least gatherFill at which "auto" takes "gather": measured faster
-  /// at 0.73 and 0.97, slower at 0.48 (choose()).
-  static constexpr double kGatherMinFill = 0.7;
+  /// How "gather" orders its matmul against its all-gather.
+  enum class GatherSchedule {
+    /// The own shard's launch beside the all-gather, then the peers' rows.
+    Beside,
+    /// The all-gather, then one launch over every gathered row.
+    After,
+  };
+  /// After where the shard's rows of `a` (m_shard x k elements of 2
+  /// bytes) are under kGatherAfterBaseBytes + kGatherAfterIdleBytes x (1 -
+  /// gatherFill): the all-gather is then shorter than what Beside loses to
+  /// the own shard's round. Beside elsewhere (the measurement is in the
+  /// definition).
+  static GatherSchedule gatherSchedule(int64_t mShard, int64_t k, int64_t n);
+  /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
+  /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
+  /// 0.97, 5 MiB with 0.83, 8 MiB with 0.97).
+  static constexpr double kGatherAfterBaseBytes = 3.5 * 1024 * 1024;
+  static constexpr double kGatherAfterIdleBytes = 2.0 * 1024 * 1024;
   /// The algorithm this op runs ("ring" or "gather").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
