@@ -219,9 +219,15 @@ def test_matmul_shape_errors_without_a_gpu():
 def test_matmul_op_instances():
     """One all-gather matmul kernel and one GEMM + RS kernel for every
     m_shard; bad shapes are errors naming what was expected."""
-    key = weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K, NCOLS)[0]
+    key = weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K, NCOLS,
+                                         "ring")[0]
     assert key == f"all_gather_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
-    assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 1024, K, NCOLS)[0] == key
+    assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 1024, K, NCOLS,
+                                          "ring")[0] == key
+    # "auto" at products this small (one shard's matmul at most one round
+    # of tiles): "gather", whose matmul is the GEMM + RS's copy-engine bundle.
+    assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K,
+                                          NCOLS)[0] == f"ce_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
     # From 2 members the copy engines ("copy_engine": the chunk matmul and
     # the owner's sum in one bundle); the fused kernel by name.
     key, kernel, source = weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16",
@@ -342,10 +348,9 @@ def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
 
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
 def test_all_gather_matmul_gather(loopback, dtype_name):
-    """The all-gather beside the own shard's matmul (algorithm="gather",
-    by name: "auto" runs the ring at this shape, another op): three calls
-    with new inputs and no host synchronization, NaN-poisoned outputs,
-    against float64."""
+    """The collectives' all-gather and the plain matmul (algorithm="gather",
+    by name; "auto" runs it too at this shape): three calls with new inputs
+    and no host synchronization, NaN-poisoned outputs, against float64."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size
@@ -370,7 +375,7 @@ def test_all_gather_matmul_gather(loopback, dtype_name):
         coll.all_gather_matmul(a, b, algorithm="copy_engine")
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "gather"])
+@pytest.mark.parametrize("algorithm", ["ring", "gather"])
 def test_all_gather_matmul_in_place(loopback, algorithm):
     """`a` already in symmetric memory: a weave.SymmetricTensor of all the
     rows, or each member's rows of one, is used in place (the kernel gathers
