@@ -288,12 +288,13 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // "gather" where one shard's launch of the plain matmul is at most one
   // round of 128 x 128 or 128 x 192 tiles (gatherFill), the ring elsewhere.
   // Measured (4 x H100, bf16, K = N = 4096, the Python op in CUDA graphs,
-  // docs/PERF.md "The all-gather matmul's gather: one launch after it, or
-  // the peers' rows in runs"), gather against the ring, ms: D = 4 m_shard
-  // 256 (fill 0.48, After) 0.075 / 0.096, 384 (0.73, After) 0.107 / 0.140,
-  // 512 (0.97) 0.121 / 0.161, 640 and 768 (128 x 192: 0.83 and 1) 0.172 /
-  // 0.205 and 0.173 / 0.200; D = 2 256 0.043 / 0.049, 384 0.056 / 0.067,
-  // 512 0.068 / 0.075. Lost past one round (896-1536: 1.7 rounds of 128 x
+  // docs/PERF.md "The all-gather matmul's gather: one launch after the
+  // all-gather, or the peers' rows in runs"), gather by its schedule
+  // (gatherSchedule) against the ring, ms: D = 4 m_shard 256 (fill 0.48,
+  // After) 0.075 / 0.096, 384 (0.73, After) 0.107 / 0.140, 512 (0.97)
+  // 0.121 / 0.161, 640 and 768 (128 x 192: 0.83 and 1) 0.172 / 0.205 and
+  // 0.173 / 0.200; D = 2 256 0.043 / 0.049, 384 0.056 / 0.067, 512 0.073 /
+  // 0.075. Lost past one round (896-1536: 1.7 rounds of 128 x
   // 128 and more, 0.215-0.364 / 0.192-0.289 at D = 4): each launch then
   // pays a partial last round while the ring's tiles run in one persistent
   // grid.
