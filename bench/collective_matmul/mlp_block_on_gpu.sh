@@ -10,7 +10,8 @@
 #   bench/collective_matmul/mlp_block_on_gpu.sh CARRY
 #       (there, from the repository root; logs in $OUT or /tmp/mlp-out)
 #
-# MLP_ARGS adds arguments to torch_mlp_block.py (e.g. "--models 70b");
+# MLP_ARGS adds arguments to torch_mlp_block.py (e.g. "--models 70b"; give
+# the same at staging where they change the shapes, e.g. "--tokens 1024");
 # SAMPLE_CLOCKS=1 samples every GPU's SM clock and power draw (nvidia-smi,
 # every 100 ms) while the block runs and prints their range per TP (the
 # block's data-dependent speed, docs/PERF.md, wants clocks beside it);
@@ -27,7 +28,8 @@ if [ "${1:-}" = "--stage" ]; then
   teams=("$@")
   [ ${#teams[@]} -eq 0 ] && teams=(2 4)
   for d in "${teams[@]}"; do
-    python3 "$ROOT/bench/collective_matmul/torch_mlp_block.py" --print-ops "$d"
+    # shellcheck disable=SC2086 # MLP_ARGS is a list
+    python3 "$ROOT/bench/collective_matmul/torch_mlp_block.py" --print-ops "$d" ${MLP_ARGS:-}
   done | while read -r -a op; do
     op_bundle "$BUILD" "$CARRY/mlp" "${op[@]}" || exit 1
   done || exit 1
