@@ -280,6 +280,22 @@ def test_compile_op_writes_the_bundle_the_ops_read(tmp_path):
     assert weave.load_bundle(forced).kernel("reduce_scatter").name == "reduce_scatter"
 
 
+@needs_compiler
+def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
+    # The all-gather matmul's "gather" (what "auto" runs at this small
+    # shape) needs its matmul's bundle and its all-gather's.
+    path = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path,
+                            shape=(128, 256, 320))
+    assert path.endswith("/ce_matmul_bf16_d2_mdyn_k256_n320.wbundle")
+    gather_key = weave._core.op_instance("all_gather", 2, "bf16", 128 * 256)[0]
+    assert (tmp_path / f"{gather_key}.wbundle").exists()
+    ring = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path / "ring",
+                            algorithm="ring", shape=(128, 256, 320))
+    assert ring.endswith("/all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle")
+    assert sorted(p.name for p in (tmp_path / "ring").iterdir()) == [
+        "all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle"]
+
+
 def test_cuda_part_loads_or_says_why():
     ok, reason = weave.cuda_available()
     if ok:
