@@ -58,24 +58,25 @@ export_gpu_libs() {
 # made already is not made again (ops share kernels: the all-gather
 # matmul's "gather" runs the GEMM + RS's copy-engine bundle; "auto" is
 # one of the named algorithms); one made by an earlier staging is (it may
-# be stale). The all-gather matmul's "gather" (its key is ce_matmul_...,
-# by name or chosen by "auto") also needs the all-gather's bundle of
-# m_shard x k elements (ops/lib/GatherMatmul.h): staged with it. Returns
-# non-zero on a failed step.
+# be stale). A fused op's companions (`weave-ops companions`: the
+# all-gather matmul's "gather", by name or chosen by "auto", also loads the
+# all-gather of m_shard x k elements) are staged with it. Returns non-zero
+# on a failed step.
 op_bundle() {
   local build=$1 dir=$2 key; shift 2
   key=$("$build/bin/weave-ops" key "$@") || return 1
-  if [ "$1" = all_gather_matmul ] && [ "${key#ce_matmul_}" != "$key" ]; then
-    local d="" t="" m="" k="" prev="" x
-    for x in "$@"; do
-      case "$prev" in
-      --team-size) d=$x ;; --dtype) t=$x ;; --m-shard) m=$x ;; --k) k=$x ;;
-      esac
-      prev=$x
-    done
-    op_bundle "$build" "$dir" all_gather --team-size "$d" --dtype "$t" \
-      --count $((m * k)) || return 1
-  fi
+  case "$1" in all_gather_matmul | matmul_reduce_scatter)
+    # The other ops the fused op loads at this shape (the gather's
+    # all-gather): `weave-ops companions`, one argument list a line.
+    local companions line
+    companions=$("$build/bin/weave-ops" companions "$@") || return 1
+    while read -r line; do
+      [ -n "$line" ] || continue
+      # shellcheck disable=SC2086 # the line is an argument list
+      op_bundle "$build" "$dir" $line || return 1
+    done <<<"$companions"
+    ;;
+  esac
   case " ${OP_BUNDLES_MADE:-} " in *" $dir/$key "*) return 0 ;; esac
   mkdir -p "$dir" &&
     "$build/bin/weave-ops" source "$@" -o "$dir/$key.mlir" &&

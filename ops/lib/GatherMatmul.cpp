@@ -53,13 +53,18 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
   x->instance_ = std::move(instance);
   x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, k, n);
-  // The all-gather by the collectives' own choice at this size. Its output
-  // role binds the gathered rows in place where the kernel's output is
-  // symmetric (the bandwidth kernels); a kernel with a plain output writes
-  // the member's local copy of them.
+  // The all-gather (the op's one companion, matmulOpCompanions: what a
+  // folder of bundles must hold beside ce_matmul's) by the collectives' own
+  // choice at its size. Its output role binds the gathered rows in place
+  // where the kernel's output is symmetric (the bandwidth kernels); a
+  // kernel with a plain output writes the member's local copy of them.
+  WEAVE_ASSIGN_OR_RETURN(
+      std::vector<CompanionOp> companions,
+      matmulOpCompanions("all_gather_matmul", team.size(), x->dtype_,
+                         {mShard, k, n}, "gather"));
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance gather,
-      AllGather::instanceFor(team.size(), x->dtype_, mShard * k));
+      AllGather::instanceFor(team.size(), x->dtype_, companions.at(0).count));
   std::vector<RoleSpec> roles = opRoles("all_gather");
   WEAVE_ASSIGN_OR_RETURN(Kernel * gatherKernel, comm.kernel(gather));
   for (const ParamInfo &param : gatherKernel->info().params)

@@ -579,6 +579,23 @@ Expected<KernelInstance> matmulOpInstance(const std::string &op,
   return spec->matmulInstance(teamSize, dtype, shape, algorithm);
 }
 
+Expected<std::vector<CompanionOp>>
+matmulOpCompanions(const std::string &op, uint32_t teamSize,
+                   const std::string &dtype, const MatmulShape &shape,
+                   const std::string &algorithm) {
+  WEAVE_TRY(matmulOpInstance(op, teamSize, dtype, shape, algorithm));
+  std::vector<CompanionOp> companions;
+  if (op == "all_gather_matmul") {
+    std::string chosen =
+        algorithm == "auto"
+            ? AllGatherMatmul::choose(teamSize, shape.mShard, shape.k, shape.n)
+            : algorithm;
+    if (chosen == "gather")
+      companions.push_back({"all_gather", shape.mShard * shape.k});
+  }
+  return companions;
+}
+
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {
   std::string names;
   size_t count = std::size(kAllReduceNames);

@@ -372,6 +372,22 @@ PYBIND11_MODULE(_core, m) {
       py::arg("algorithm") = "auto",
       "(key, kernel name, source) of the kernel a fused matmul op "
       "(all_gather_matmul, matmul_reduce_scatter) runs");
+  m.def(
+      "matmul_op_companions",
+      [](const std::string &op, uint32_t teamSize, const std::string &dtype,
+         int64_t mShard, int64_t k, int64_t n, const std::string &algorithm) {
+        py::list out;
+        for (const ops::CompanionOp &c : unwrap(ops::matmulOpCompanions(
+                 op, teamSize, dtype, {mShard, k, n}, algorithm)))
+          out.append(py::make_tuple(c.op, c.count));
+        return out;
+      },
+      py::arg("op"), py::arg("team_size"), py::arg("dtype"),
+      py::arg("m_shard"), py::arg("k"), py::arg("n"),
+      py::arg("algorithm") = "auto",
+      "[(op, count)] of the other ops whose kernels a fused matmul op runs "
+      "at this shape (the all-gather matmul's \"gather\": its all-gather), "
+      "for op_instance");
 
   m.attr("version") = WEAVE_VERSION; // project(weave VERSION ...)
 #ifdef WEAVE_PYTHON_WITH_JIT

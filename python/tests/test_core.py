@@ -287,8 +287,14 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
     path = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path,
                             shape=(128, 256, 320))
     assert path.endswith("/ce_matmul_bf16_d2_mdyn_k256_n320.wbundle")
+    assert weave._core.matmul_op_companions("all_gather_matmul", 2, "bf16", 128, 256,
+                                            320) == [("all_gather", 128 * 256)]
     gather_key = weave._core.op_instance("all_gather", 2, "bf16", 128 * 256)[0]
     assert (tmp_path / f"{gather_key}.wbundle").exists()
+    assert weave._core.matmul_op_companions("all_gather_matmul", 2, "bf16", 128, 256,
+                                            320, "ring") == []
+    assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
+                                            256, 320) == []
     ring = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path / "ring",
                             algorithm="ring", shape=(128, 256, 320))
     assert ring.endswith("/all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle")

@@ -110,10 +110,10 @@ def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
     ``Collectives(..., kernels=folder)`` finds it on a machine without the
     compiler. The fused matmuls (``all_gather_matmul``,
     ``matmul_reduce_scatter``) take ``shape=(m_shard, k, n)`` instead of a
-    count; where the all-gather matmul runs "gather" (by name, or "auto"'s
-    choice at that shape) its all-gather's bundle (m_shard x k elements)
-    is written beside it, as the op needs both. Returns the op's bundle's
-    path."""
+    count, and their companions' bundles are written beside theirs
+    (``_core.matmul_op_companions``: where the all-gather matmul runs
+    "gather", by name or as "auto"'s choice, its all-gather of m_shard x k
+    elements), as the op loads both. Returns the op's bundle's path."""
     import os
     if folder is None:
         raise WeaveError("InvalidArgument", "compile_op: folder is required")
@@ -131,8 +131,10 @@ def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(os.fspath(folder), f"{key}.wbundle")
     bundle.save(path)
-    if shape is not None and op == "all_gather_matmul" and key.startswith("ce_matmul_"):
-        compile_op("all_gather", team_size, dtype, m_shard * k, folder, **options)
+    if shape is not None:
+        for companion, companion_count in _core.matmul_op_companions(
+                op, int(team_size), dtype, m_shard, k, n, algorithm):
+            compile_op(companion, team_size, dtype, companion_count, folder, **options)
     return path
 
 

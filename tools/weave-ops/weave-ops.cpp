@@ -7,6 +7,8 @@
 //   weave-ops key    OP --team-size D --dtype T --count N [--algorithm A]
 //   weave-ops source OP --team-size D --dtype T --count N [--algorithm A] [-o FILE]
 //   weave-ops key|source FUSED --team-size D --dtype T --m-shard M --k K --n N [-o FILE]
+//   weave-ops companions FUSED --team-size D --dtype T --m-shard M --k K --n N
+//             [--algorithm A]   the other ops whose bundles the op loads
 //   weave-ops instantiate TEMPLATE.mlir.in --team-size D|any --dtype T
 //             --count N [--set KEY=VALUE]... -o FILE
 //
@@ -53,7 +55,9 @@ int usage(int status) {
                "       weave-ops instantiate TEMPLATE.mlir.in --team-size D|any "
                "--dtype T --count N [--set KEY=VALUE]... -o FILE\n"
                "       weave-ops key|source FUSED --team-size D --dtype T "
-               "--m-shard M --k K --n N [-o FILE]\n"
+               "--m-shard M --k K --n N [--algorithm ...] [-o FILE]\n"
+               "       weave-ops companions FUSED --team-size D --dtype T "
+               "--m-shard M --k K --n N [--algorithm ...]\n"
                "OP: %s (--count: elements per member, per block, or the "
                "all-to-all-v capacity per pair; docs/OPS.md; all_to_all_v "
                "--row-elements H: the token form, capacity and counts in rows "
@@ -62,7 +66,10 @@ int usage(int status) {
                "list: the embedded templates; ops (--list): every op of the "
                "registry as `op family dtypes roles algorithms`; kernels: "
                "every kernel as `op family algorithm template kernel team offered`; "
-               "choices: Auto's table as `op teams max-bytes algorithm`\n",
+               "choices: Auto's table as `op teams max-bytes algorithm`; "
+               "companions: the other ops whose bundles FUSED loads at that "
+               "shape, one `OP --team-size D --dtype T --count N` line each "
+               "(the all-gather matmul's \"gather\": its all-gather)\n",
                ops.c_str(), fused.c_str());
   return status;
 }
@@ -174,7 +181,8 @@ static int runTool(int argc, char **argv) {
     return printKernels();
   if (command == "choices")
     return printChoices();
-  if ((command != "key" && command != "source" && command != "instantiate") ||
+  if ((command != "key" && command != "source" && command != "instantiate" &&
+       command != "companions") ||
       argc < 3)
     return usage(2);
   std::string op = argv[2], dtype, algorithm = "auto", output;
@@ -216,12 +224,15 @@ static int runTool(int argc, char **argv) {
       dtype = value;
     } else if (arg == "--algorithm") {
       algorithm = value;
-    } else if (arg == "-o" && command != "key") {
+    } else if (arg == "-o" && command != "key" && command != "companions") {
       output = value;
     } else {
       return fail("unknown option '" + arg + "'");
     }
   }
+  if (command == "companions" && !isFused(op))
+    return fail("companions takes a fused matmul op (" +
+                opNames(OpFamily::FusedMatmul) + "), got '" + op + "'");
   if (isFused(op) && command != "instantiate") {
     if (teamSize == 0 || dtype.empty() || !shape.mShard || !shape.k || !shape.n)
       return fail("--team-size, --dtype, --m-shard, --k and --n are required");
@@ -262,6 +273,19 @@ static int runTool(int argc, char **argv) {
     out.close();
     if (!out)
       return fail("cannot write " + output);
+    return 0;
+  }
+  if (command == "companions") {
+    if (teamSize < 1 || teamSize > 65536)
+      return fail("--team-size must be between 1 and 65536");
+    Expected<std::vector<CompanionOp>> companions = matmulOpCompanions(
+        op, static_cast<uint32_t>(teamSize), dtype, shape, algorithm);
+    if (!companions)
+      return fail(companions.error().message());
+    for (const CompanionOp &c : *companions)
+      std::printf("%s --team-size %lld --dtype %s --count %lld\n",
+                  c.op.c_str(), static_cast<long long>(teamSize), dtype.c_str(),
+                  static_cast<long long>(c.count));
     return 0;
   }
   Expected<KernelInstance> instance =

@@ -81,6 +81,15 @@
 // AGCE: ce_matmul_bf16_d4_mdyn_k4096_n4096
 // RUN: weave-ops key all_gather --team-size 4 --dtype bf16 --count 1572864 | FileCheck %s --check-prefix=AGGATHER
 // AGGATHER: all_gather_bf16_d4_n1572864
+// The all-gather is the gather's companion: what a bundle folder holds
+// beside ce_matmul's (bench/gpu_libs.sh op_bundle, Python's compile_op);
+// the ring has none.
+// RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 | FileCheck %s --check-prefix=COMPANION
+// COMPANION: all_gather --team-size 4 --dtype bf16 --count 1572864
+// COMPANION-NOT: {{.}}
+// RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm ring | count 0
+// RUN: not weave-ops companions all_reduce --team-size 4 --dtype bf16 --count 64 2>&1 | FileCheck %s --check-prefix=NOTFUSED
+// NOTFUSED: companions takes a fused matmul op (all_gather_matmul, matmul_reduce_scatter), got 'all_reduce'
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 256 --k 256 --n 320 --algorithm gather | FileCheck %s --check-prefix=AGSRC
 // AGSRC: gpu.func @ce_matmul(%a: memref<?x256xf16>
 // AGSRC-NEXT: %b: memref<256x320xf16>

@@ -739,6 +739,31 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
 }
 #endif
 
+// The ops whose bundles a fused op loads beside its own: the gather's
+// all-gather of m_shard x k elements, wherever "gather" runs (by name or
+// as "auto"'s choice); nothing for the ring or the GEMM + RS; the shape
+// checked as matmulOpInstance checks it.
+TEST(OpsFused, MatmulOpCompanions) {
+  auto companions = [](const std::string &op, uint32_t d, int64_t m,
+                       const std::string &algorithm = "auto") {
+    return matmulOpCompanions(op, d, "bf16", {m, 4096, 4096}, algorithm);
+  };
+  Expected<std::vector<CompanionOp>> gather =
+      companions("all_gather_matmul", 4, 384);
+  ASSERT_TRUE(gather) << gather.error().toString();
+  ASSERT_EQ(gather->size(), 1u);
+  EXPECT_EQ((*gather)[0].op, "all_gather");
+  EXPECT_EQ((*gather)[0].count, 384 * 4096);
+  EXPECT_EQ(opInstance("all_gather", 4, "bf16", (*gather)[0].count)->key(),
+            "direct_all_gather_bf16_d4_n1572864");
+  EXPECT_TRUE(companions("all_gather_matmul", 4, 1024)->empty()); // the ring
+  EXPECT_EQ(companions("all_gather_matmul", 4, 1024, "gather")->size(), 1u);
+  EXPECT_TRUE(companions("all_gather_matmul", 4, 384, "ring")->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 384)->empty());
+  EXPECT_FALSE(companions("all_gather_matmul", 4, 100));
+  EXPECT_FALSE(companions("all_reduce", 4, 128));
+}
+
 // The gather's schedule: After (the all-gather, then one launch over every
 // row) where the shard is small against the own shard's idle part of a
 // round, Beside elsewhere; the line's points of the measurement

@@ -279,6 +279,25 @@ Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                           const std::string &algorithm =
                                               "auto");
 
+/// An op whose kernel a fused matmul op also runs at a shape, beside its
+/// own instance (matmulOpInstance): its name and count, as opInstance takes
+/// them.
+struct CompanionOp {
+  std::string op;
+  int64_t count = 0;
+};
+
+/// Every companion of the fused matmul op `op` at `shape` (checked as by
+/// matmulOpInstance; "auto" resolved by the op's rule): the all-gather
+/// matmul's "gather" runs the all-gather of m_shard x k elements
+/// (GatherMatmul.cpp); the ring and the GEMM + reduce-scatter run none.
+/// What a machine without the compiler needs bundles of beside the op's
+/// own (weave-ops companions, Python's compile_op).
+Expected<std::vector<CompanionOp>>
+matmulOpCompanions(const std::string &op, uint32_t teamSize,
+                   const std::string &dtype, const MatmulShape &shape,
+                   const std::string &algorithm = "auto");
+
 } // namespace weave::ops
 
 #endif // WEAVE_OPS_FUSEDMATMUL_H
