@@ -108,15 +108,6 @@ Expected<AllToAllV> AllToAllV::create(Communicator &comm,
 
 namespace {
 
-/// The fused matmul op `op`'s algorithm (the registry's name) whose kernel
-/// `instance` is: the registry owns which kernel each algorithm runs.
-std::string algorithmOf(const std::string &op, const KernelInstance &instance) {
-  for (const AlgorithmSpec &a : findOp(op)->algorithms)
-    if (a.kernel == instance.kernelName)
-      return a.name;
-  return instance.kernelName;
-}
-
 /// The all-gather matmul's kernel for `algorithm` ("auto" resolved by
 /// choose() at this m_shard): the ring staged as every op's, or the
 /// all-gather beside the own shard's matmul with its own workspace. The one

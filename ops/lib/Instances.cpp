@@ -583,16 +583,12 @@ Expected<std::vector<CompanionOp>>
 matmulOpCompanions(const std::string &op, uint32_t teamSize,
                    const std::string &dtype, const MatmulShape &shape,
                    const std::string &algorithm) {
-  WEAVE_TRY(matmulOpInstance(op, teamSize, dtype, shape, algorithm));
+  WEAVE_ASSIGN_OR_RETURN(
+      KernelInstance instance,
+      matmulOpInstance(op, teamSize, dtype, shape, algorithm));
   std::vector<CompanionOp> companions;
-  if (op == "all_gather_matmul") {
-    std::string chosen =
-        algorithm == "auto"
-            ? AllGatherMatmul::choose(teamSize, shape.mShard, shape.k, shape.n)
-            : algorithm;
-    if (chosen == "gather")
-      companions.push_back({"all_gather", shape.mShard * shape.k});
-  }
+  if (op == "all_gather_matmul" && algorithmOf(op, instance) == "gather")
+    companions.push_back({"all_gather", shape.mShard * shape.k});
   return companions;
 }
 

@@ -374,6 +374,14 @@ const OpSpec *findOp(const std::string &name) {
   return nullptr;
 }
 
+std::string algorithmOf(const std::string &op, const KernelInstance &instance) {
+  if (const OpSpec *spec = findOp(op))
+    for (const AlgorithmSpec &a : spec->algorithms)
+      if (a.kernel == instance.kernelName)
+        return a.name;
+  return instance.kernelName;
+}
+
 std::string opNames(OpFamily family) {
   std::string names;
   for (const OpSpec &op : opRegistry())

@@ -152,9 +152,6 @@ Expected<KernelInstance> instanceOf(const std::string &op, int64_t teamSize,
                                     const std::string &algorithm,
                                     const MatmulShape &shape,
                                     int64_t rowElements) {
-  if (teamSize < 1 || teamSize > 65536)
-    return Error(ErrorCode::InvalidArgument,
-                 "--team-size must be between 1 and 65536");
   if (isFused(op))
     return matmulOpInstance(op, static_cast<uint32_t>(teamSize), dtype, shape,
                             algorithm);
@@ -275,9 +272,10 @@ static int runTool(int argc, char **argv) {
       return fail("cannot write " + output);
     return 0;
   }
+  // Key, source and companions: a team size that fits a uint32_t.
+  if (teamSize < 1 || teamSize > 65536)
+    return fail("--team-size must be between 1 and 65536");
   if (command == "companions") {
-    if (teamSize < 1 || teamSize > 65536)
-      return fail("--team-size must be between 1 and 65536");
     Expected<std::vector<CompanionOp>> companions = matmulOpCompanions(
         op, static_cast<uint32_t>(teamSize), dtype, shape, algorithm);
     if (!companions)

@@ -153,6 +153,11 @@ const std::vector<OpSpec> &opRegistry();
 const OpSpec *findOp(const std::string &name);
 /// Every op's name, ", "-separated (for messages).
 std::string opNames(OpFamily family);
+/// The algorithm of op `op` (the registry's name) whose kernel `instance`
+/// is, or the instance's kernel name where none is: the registry owns
+/// which kernel each algorithm runs, so an instance resolved from "auto"
+/// names the algorithm it took.
+std::string algorithmOf(const std::string &op, const KernelInstance &instance);
 
 /// A kernel of the registry: its op and algorithm.
 struct RegisteredKernel {
