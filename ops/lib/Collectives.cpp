@@ -8,6 +8,7 @@
 
 #include "CopyEngine.h"
 #include "GatherMatmul.h"
+#include "ScatterMatmul.h"
 #include "StagedKernel.h"
 #include "weave/ops/FusedMatmul.h"
 
@@ -118,13 +119,11 @@ makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
                     const std::string &algorithm) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, mShard, k, n));
-  WEAVE_ASSIGN_OR_RETURN(
-      KernelInstance instance,
-      AllGatherMatmul::instanceFor(
-          d, dtype, k, n,
-          algorithm == "auto" ? AllGatherMatmul::choose(d, mShard, k, n)
-                              : algorithm));
-  if (algorithmOf("all_gather_matmul", instance) == "gather") {
+  std::string chosen =
+      matmulOpAlgorithm("all_gather_matmul", d, {mShard, k, n}, algorithm);
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         AllGatherMatmul::instanceFor(d, dtype, k, n, chosen));
+  if (chosen == "gather") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::GatherMatmulKernel::create(
                                comm, std::move(instance), mShard, k, n));
@@ -151,7 +150,9 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
   WEAVE_ASSIGN_OR_RETURN(
       auto kernel, makeAllGatherMatmul(comm, dtype, mShard, k, n, algorithm));
   AllGatherMatmul op(std::move(kernel));
-  op.algorithm_ = algorithmOf("all_gather_matmul", op.instance());
+  op.algorithm_ =
+      matmulOpAlgorithm("all_gather_matmul", comm.team().size(),
+                        {mShard, k, n}, algorithm);
   return op;
 }
 
@@ -167,12 +168,20 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
                         const std::string &algorithm) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
+  std::string chosen =
+      matmulOpAlgorithm("matmul_reduce_scatter", d, {mShard, k, n}, algorithm);
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
-      MatmulReduceScatter::instanceFor(d, dtype, k, n, algorithm));
-  if (algorithmOf("matmul_reduce_scatter", instance) == "copy_engine") {
+      MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen));
+  if (chosen == "copy_engine") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::CopyEngineKernel::create(
+                               comm, std::move(instance), mShard, k, n));
+    return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+  }
+  if (chosen == "scatter") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           detail::ScatterMatmulKernel::create(
                                comm, std::move(instance), mShard, k, n));
     return std::unique_ptr<detail::OpKernel>(std::move(kernel));
   }
@@ -199,7 +208,9 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
       auto kernel,
       makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
   MatmulReduceScatter op(std::move(kernel));
-  op.algorithm_ = algorithmOf("matmul_reduce_scatter", op.instance());
+  op.algorithm_ =
+      matmulOpAlgorithm("matmul_reduce_scatter", comm.team().size(),
+                        {mShard, k, n}, algorithm);
   return op;
 }
 

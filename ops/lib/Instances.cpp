@@ -519,18 +519,25 @@ Status MatmulReduceScatter::checkShape(uint32_t teamSize,
   return ok();
 }
 
-std::string MatmulReduceScatter::choose(uint32_t teamSize) {
+std::string MatmulReduceScatter::choose(uint32_t teamSize, int64_t mShard,
+                                        int64_t k, int64_t n) {
   // The copy engines from D = 2, measured (4 x H200, bf16 and f16, CUDA
   // graphs, docs/PERF.md "GEMM + reduce-scatter on the copy engines"):
   // faster than the fused kernel (owner_slots) at 10 of 12 shapes, by
   // 0.5-7% (D = 4, 4096 x 4096 x 4096: 0.7772 against 0.8195 ms; D = 2:
   // 0.3865 against 0.4080), and within 1.3% where slower (D = 4, 1024 x
   // 14336 x 8192: 1.3355 against 1.3252; D = 2, 4096 x 7168 x 8192: 1.3844
-  // against 1.3672), so no shape rule: the two losses are within the
-  // run-to-run spread of that table's long shapes. A team of one has no
-  // copy to hide and nothing of the copy engines was measured there: the
-  // fused kernel.
-  return teamSize >= 2 ? "copy_engine" : "owner_slots";
+  // against 1.3672). A team of one has no copy to hide and nothing of the
+  // copy engines was measured there: the fused kernel.
+  // "scatter" where one owner's chunk is at most one round of tiles
+  // (AllGatherMatmul::gatherFill, the same tiles): there each of the copy
+  // engines' D chunk launches pays a round for a part of one and streams
+  // all of b again (PROVISIONAL: measured in the fourteenth session).
+  (void)k;
+  if (teamSize < 2)
+    return "owner_slots";
+  return AllGatherMatmul::gatherFill(mShard, n) <= 1.0 ? "scatter"
+                                                         : "copy_engine";
 }
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
@@ -538,14 +545,18 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     const std::string &algorithm) {
   WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
   auto str = [](int64_t v) { return std::to_string(v); };
-  std::string chosen = algorithm == "auto" ? choose(teamSize) : algorithm;
+  // "auto" without a shape: the fused kernel for one member, else the
+  // copy-engine instance, which "scatter" shares (ce_matmul's bundle).
+  std::string chosen = algorithm != "auto" ? algorithm
+                       : teamSize >= 2     ? "copy_engine"
+                                           : "owner_slots";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   const AlgorithmSpec *a = spec->algorithm(chosen);
   if (!a || !a->offered)
     return Error(ErrorCode::InvalidArgument,
                  "matmul reduce-scatter: algorithm must be 'auto' or one of " +
                      spec->offeredNames() + ", got '" + algorithm + "'");
-  if (chosen == "copy_engine")
+  if (chosen == "copy_engine" || chosen == "scatter")
     // One bundle of both kernels (the chunk matmul with `?` rows, the sum
     // with `?` m_shard): every m_shard; D is the sum's trip count.
     return KernelInstance{a->templateName,
@@ -586,10 +597,27 @@ matmulOpCompanions(const std::string &op, uint32_t teamSize,
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       matmulOpInstance(op, teamSize, dtype, shape, algorithm));
+  (void)instance; // the shape and algorithm are valid
+  std::string chosen = matmulOpAlgorithm(op, teamSize, shape, algorithm);
   std::vector<CompanionOp> companions;
-  if (op == "all_gather_matmul" && algorithmOf(op, instance) == "gather")
+  if (op == "all_gather_matmul" && chosen == "gather")
     companions.push_back({"all_gather", shape.mShard * shape.k});
+  if (op == "matmul_reduce_scatter" && chosen == "scatter")
+    companions.push_back({"reduce_scatter", shape.mShard * shape.n});
   return companions;
+}
+
+std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
+                              const MatmulShape &shape,
+                              const std::string &algorithm) {
+  if (algorithm != "auto")
+    return algorithm;
+  if (op == "all_gather_matmul")
+    return AllGatherMatmul::choose(teamSize, shape.mShard, shape.k, shape.n);
+  if (op == "matmul_reduce_scatter")
+    return MatmulReduceScatter::choose(teamSize, shape.mShard, shape.k,
+                                       shape.n);
+  return algorithm;
 }
 
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {

@@ -288,9 +288,10 @@ TEST(OpsFused, MatmulReduceScatterInstances) {
 // matmul (`?` rows, the compiler's configuration per range of rows) and
 // the owner's sum (D source slots), for every m_shard.
 TEST(OpsFused, MatmulReduceScatterCopyEngine) {
-  EXPECT_EQ(MatmulReduceScatter::choose(1), "owner_slots");
+  EXPECT_EQ(MatmulReduceScatter::choose(1, 1024, 4096, 4096), "owner_slots");
   for (uint32_t d : {2u, 3u, 4u, 8u, 16u})
-    EXPECT_EQ(MatmulReduceScatter::choose(d), "copy_engine") << d;
+    EXPECT_EQ(MatmulReduceScatter::choose(d, 1024, 4096, 4096), "copy_engine")
+        << d;
   Expected<KernelInstance> ce =
       MatmulReduceScatter::instanceFor(4, "bf16", 14336, 8192);
   ASSERT_TRUE(ce) << ce.error().toString();
@@ -759,7 +760,19 @@ TEST(OpsFused, MatmulOpCompanions) {
   EXPECT_TRUE(companions("all_gather_matmul", 4, 1024)->empty()); // the ring
   EXPECT_EQ(companions("all_gather_matmul", 4, 1024, "gather")->size(), 1u);
   EXPECT_TRUE(companions("all_gather_matmul", 4, 384, "ring")->empty());
-  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 384)->empty());
+  // The GEMM + RS's "scatter" (one owner's chunk a round or less): its
+  // reduce-scatter of m_shard x n; the copy engines none.
+  Expected<std::vector<CompanionOp>> scatter =
+      companions("matmul_reduce_scatter", 4, 384);
+  ASSERT_TRUE(scatter) << scatter.error().toString();
+  ASSERT_EQ(scatter->size(), 1u);
+  EXPECT_EQ((*scatter)[0].op, "reduce_scatter");
+  EXPECT_EQ((*scatter)[0].count, 384 * 4096);
+  EXPECT_TRUE(
+      companions("matmul_reduce_scatter", 4, 384, "copy_engine")->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 1024)->empty());
+  EXPECT_EQ(companions("matmul_reduce_scatter", 4, 1024, "scatter")->size(),
+            1u);
   EXPECT_FALSE(companions("all_gather_matmul", 4, 100));
   EXPECT_FALSE(companions("all_reduce", 4, 128));
 }

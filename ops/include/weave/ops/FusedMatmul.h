@@ -229,8 +229,10 @@ public:
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
-  /// above) or "copy_engine" (D chunk matmuls, the copy engines moving
-  /// each into its owner's slot, the owner's sum: docs/OPS.md).
+  /// above), "copy_engine" (D chunk matmuls, the copy engines moving
+  /// each into its owner's slot, the owner's sum: docs/OPS.md) or
+  /// "scatter" (one matmul of every row, then the collectives'
+  /// reduce-scatter: ops/lib/ScatterMatmul.h).
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
@@ -245,18 +247,23 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard. For "copy_engine" one bundle holds both of its
-  /// kernels (ce_matmul, launched per chunk, and ce_sum).
+  /// depend on mShard ("auto": "copy_engine"'s from 2 members, which
+  /// "scatter" shares). For "copy_engine" one bundle holds both of its
+  /// kernels (ce_matmul, launched per chunk, and ce_sum); "scatter"
+  /// launches its ce_matmul once over every row.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
-  /// What "auto" runs on a team of `teamSize`: "copy_engine" from 2
-  /// members, "owner_slots" for one (the measurement is in the
-  /// definition, ops/lib/Instances.cpp).
-  static std::string choose(uint32_t teamSize);
-  /// The algorithm this op runs ("owner_slots" or "copy_engine").
+  /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
+  /// for one member; from 2, "scatter" where one owner's chunk is at most
+  /// one round of tiles (AllGatherMatmul::gatherFill), else "copy_engine"
+  /// (the measurements are in the definition, ops/lib/Instances.cpp).
+  static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
+                            int64_t n);
+  /// The algorithm this op runs ("owner_slots", "copy_engine" or
+  /// "scatter").
   const std::string &algorithm() const { return algorithm_; }
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
@@ -287,10 +294,18 @@ struct CompanionOp {
   int64_t count = 0;
 };
 
+/// The algorithm the fused matmul op `op` runs at `shape` when asked for
+/// `algorithm`: "auto" resolved by the op's choose(), any other name as it
+/// is (matmulOpInstance checks it). The one place "auto" is resolved.
+std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
+                              const MatmulShape &shape,
+                              const std::string &algorithm = "auto");
+
 /// Every companion of the fused matmul op `op` at `shape` (checked as by
-/// matmulOpInstance; "auto" resolved by the op's rule): the all-gather
+/// matmulOpInstance; "auto" resolved by matmulOpAlgorithm): the all-gather
 /// matmul's "gather" runs the all-gather of m_shard x k elements
-/// (GatherMatmul.cpp); the ring and the GEMM + reduce-scatter run none.
+/// (GatherMatmul.cpp), the GEMM + reduce-scatter's "scatter" the
+/// reduce-scatter of m_shard x n (ScatterMatmul.cpp); the others none.
 /// What a machine without the compiler needs bundles of beside the op's
 /// own (weave-ops companions, Python's compile_op).
 Expected<std::vector<CompanionOp>>

@@ -83,10 +83,12 @@ struct AlgorithmSpec {
   /// The kernel parameters the op owns (every user parameter no role binds).
   std::vector<OwnedParam> owns;
   /// The op whose entry owns templateName and kernel, when this algorithm
-  /// launches another op's kernel (the all-gather matmul's "gather"
+  /// launches another algorithm's kernel (the all-gather matmul's "gather"
   /// runs the GEMM + reduce-scatter's chunk matmul, ce_matmul, from that
-  /// op's instance): findRegisteredKernel finds the owner's entry, and this
-  /// op's instance of it is the owner's (one bundle). Empty: its own.
+  /// op's instance; the GEMM + reduce-scatter's "scatter" runs its own
+  /// "copy_engine"'s): findRegisteredKernel finds the owner's entry, and
+  /// this algorithm's instance of it is the owner's (one bundle). Empty:
+  /// its own.
   std::string kernelOf = {};
 };
 
@@ -153,11 +155,6 @@ const std::vector<OpSpec> &opRegistry();
 const OpSpec *findOp(const std::string &name);
 /// Every op's name, ", "-separated (for messages).
 std::string opNames(OpFamily family);
-/// The algorithm of op `op` (the registry's name) whose kernel `instance`
-/// is, or the instance's kernel name where none is: the registry owns
-/// which kernel each algorithm runs, so an instance resolved from "auto"
-/// names the algorithm it took.
-std::string algorithmOf(const std::string &op, const KernelInstance &instance);
 
 /// A kernel of the registry: its op and algorithm.
 struct RegisteredKernel {
