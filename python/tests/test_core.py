@@ -293,8 +293,12 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
     assert (tmp_path / f"{gather_key}.wbundle").exists()
     assert weave._core.matmul_op_companions("all_gather_matmul", 2, "bf16", 128, 256,
                                             320, "ring") == []
+    # The GEMM + RS's "scatter" ("auto" here: one owner's chunk is a part of
+    # a round) runs the reduce-scatter of m_shard x n; the copy engines none.
     assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
-                                            256, 320) == []
+                                            256, 320) == [("reduce_scatter", 128 * 320)]
+    assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
+                                            256, 320, "copy_engine") == []
     ring = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path / "ring",
                             algorithm="ring", shape=(128, 256, 320))
     assert ring.endswith("/all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle")
