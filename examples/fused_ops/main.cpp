@@ -325,6 +325,9 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     // sum_d A_d @ B_d.
     for (const std::string &algorithm : mrsAlgorithms)
     for (int64_t m : {int64_t(128), int64_t(384)}) {
+      // "scatter" takes bf16 only (its reduce-scatter sums bf16 or f32).
+      if (algorithm == "scatter" && dtype != "bf16")
+        continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,
           ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN, algorithm));

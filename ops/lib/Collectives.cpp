@@ -120,7 +120,8 @@ makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
   uint32_t d = comm.team().size();
   WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, mShard, k, n));
   std::string chosen =
-      matmulOpAlgorithm("all_gather_matmul", d, {mShard, k, n}, algorithm);
+      matmulOpAlgorithm("all_gather_matmul", d, dtype, {mShard, k, n},
+                        algorithm);
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
                          AllGatherMatmul::instanceFor(d, dtype, k, n, chosen));
   if (chosen == "gather") {
@@ -151,7 +152,7 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
       auto kernel, makeAllGatherMatmul(comm, dtype, mShard, k, n, algorithm));
   AllGatherMatmul op(std::move(kernel));
   op.algorithm_ =
-      matmulOpAlgorithm("all_gather_matmul", comm.team().size(),
+      matmulOpAlgorithm("all_gather_matmul", comm.team().size(), dtype,
                         {mShard, k, n}, algorithm);
   return op;
 }
@@ -169,7 +170,8 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
   uint32_t d = comm.team().size();
   WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
   std::string chosen =
-      matmulOpAlgorithm("matmul_reduce_scatter", d, {mShard, k, n}, algorithm);
+      matmulOpAlgorithm("matmul_reduce_scatter", d, dtype, {mShard, k, n},
+                        algorithm);
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen));
@@ -209,7 +211,7 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
       makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
   MatmulReduceScatter op(std::move(kernel));
   op.algorithm_ =
-      matmulOpAlgorithm("matmul_reduce_scatter", comm.team().size(),
+      matmulOpAlgorithm("matmul_reduce_scatter", comm.team().size(), dtype,
                         {mShard, k, n}, algorithm);
   return op;
 }

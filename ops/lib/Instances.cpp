@@ -519,8 +519,9 @@ Status MatmulReduceScatter::checkShape(uint32_t teamSize,
   return ok();
 }
 
-std::string MatmulReduceScatter::choose(uint32_t teamSize, int64_t mShard,
-                                        int64_t k, int64_t n) {
+std::string MatmulReduceScatter::choose(uint32_t teamSize,
+                                        const std::string &dtype,
+                                        int64_t mShard, int64_t k, int64_t n) {
   // The copy engines from D = 2, measured (4 x H200, bf16 and f16, CUDA
   // graphs, docs/PERF.md "GEMM + reduce-scatter on the copy engines"):
   // faster than the fused kernel (owner_slots) at 10 of 12 shapes, by
@@ -533,11 +534,13 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize, int64_t mShard,
   // (AllGatherMatmul::gatherFill, the same tiles): there each of the copy
   // engines' D chunk launches pays a round for a part of one and streams
   // all of b again (PROVISIONAL: measured in the fourteenth session).
+  // Only bf16: the reduce-scatter sums bf16 or f32.
   (void)k;
   if (teamSize < 2)
     return "owner_slots";
-  return AllGatherMatmul::gatherFill(mShard, n) <= 1.0 ? "scatter"
-                                                         : "copy_engine";
+  return dtype == "bf16" && AllGatherMatmul::gatherFill(mShard, n) <= 1.0
+             ? "scatter"
+             : "copy_engine";
 }
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
@@ -556,6 +559,11 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     return Error(ErrorCode::InvalidArgument,
                  "matmul reduce-scatter: algorithm must be 'auto' or one of " +
                      spec->offeredNames() + ", got '" + algorithm + "'");
+  if (chosen == "scatter" && dtype != "bf16")
+    return Error(ErrorCode::InvalidArgument,
+                 "matmul reduce-scatter: algorithm 'scatter' takes bf16 (its "
+                 "reduce-scatter sums bf16 or f32), got '" +
+                     dtype + "'");
   if (chosen == "copy_engine" || chosen == "scatter")
     // One bundle of both kernels (the chunk matmul with `?` rows, the sum
     // with `?` m_shard): every m_shard; D is the sum's trip count.
@@ -598,7 +606,8 @@ matmulOpCompanions(const std::string &op, uint32_t teamSize,
       KernelInstance instance,
       matmulOpInstance(op, teamSize, dtype, shape, algorithm));
   (void)instance; // the shape and algorithm are valid
-  std::string chosen = matmulOpAlgorithm(op, teamSize, shape, algorithm);
+  std::string chosen =
+      matmulOpAlgorithm(op, teamSize, dtype, shape, algorithm);
   std::vector<CompanionOp> companions;
   if (op == "all_gather_matmul" && chosen == "gather")
     companions.push_back({"all_gather", shape.mShard * shape.k});
@@ -608,6 +617,7 @@ matmulOpCompanions(const std::string &op, uint32_t teamSize,
 }
 
 std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
+                              const std::string &dtype,
                               const MatmulShape &shape,
                               const std::string &algorithm) {
   if (algorithm != "auto")
@@ -615,8 +625,8 @@ std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
   if (op == "all_gather_matmul")
     return AllGatherMatmul::choose(teamSize, shape.mShard, shape.k, shape.n);
   if (op == "matmul_reduce_scatter")
-    return MatmulReduceScatter::choose(teamSize, shape.mShard, shape.k,
-                                       shape.n);
+    return MatmulReduceScatter::choose(teamSize, dtype, shape.mShard,
+                                       shape.k, shape.n);
   return algorithm;
 }
 

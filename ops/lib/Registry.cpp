@@ -284,7 +284,7 @@ std::vector<OpSpec> makeRegistry() {
     WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, s.mShard, s.k, s.n));
     return AllGatherMatmul::instanceFor(
         d, dtype, s.k, s.n,
-        matmulOpAlgorithm("all_gather_matmul", d, s, algorithm));
+        matmulOpAlgorithm("all_gather_matmul", d, dtype, s, algorithm));
   };
   agmm.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     // Saturated: a shard too large to multiply (checkShape rejects it with
@@ -352,7 +352,7 @@ std::vector<OpSpec> makeRegistry() {
     WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, s.mShard, s.k, s.n));
     return MatmulReduceScatter::instanceFor(
         d, dtype, s.k, s.n,
-        matmulOpAlgorithm("matmul_reduce_scatter", d, s, algorithm));
+        matmulOpAlgorithm("matmul_reduce_scatter", d, dtype, s, algorithm));
   };
   mrs.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     int64_t rows;

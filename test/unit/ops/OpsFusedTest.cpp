@@ -288,9 +288,9 @@ TEST(OpsFused, MatmulReduceScatterInstances) {
 // matmul (`?` rows, the compiler's configuration per range of rows) and
 // the owner's sum (D source slots), for every m_shard.
 TEST(OpsFused, MatmulReduceScatterCopyEngine) {
-  EXPECT_EQ(MatmulReduceScatter::choose(1, 1024, 4096, 4096), "owner_slots");
+  EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 1024, 4096, 4096), "owner_slots");
   for (uint32_t d : {2u, 3u, 4u, 8u, 16u})
-    EXPECT_EQ(MatmulReduceScatter::choose(d, 1024, 4096, 4096), "copy_engine")
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 1024, 4096, 4096), "copy_engine")
         << d;
   Expected<KernelInstance> ce =
       MatmulReduceScatter::instanceFor(4, "bf16", 14336, 8192);

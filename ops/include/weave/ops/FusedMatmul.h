@@ -232,7 +232,7 @@ public:
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
   /// each into its owner's slot, the owner's sum: docs/OPS.md) or
   /// "scatter" (one matmul of every row, then the collectives'
-  /// reduce-scatter: ops/lib/ScatterMatmul.h).
+  /// reduce-scatter: ops/lib/ScatterMatmul.h; bf16 only).
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
@@ -257,11 +257,12 @@ public:
                                               const std::string &algorithm =
                                                   "auto");
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
-  /// for one member; from 2, "scatter" where one owner's chunk is at most
-  /// one round of tiles (AllGatherMatmul::gatherFill), else "copy_engine"
-  /// (the measurements are in the definition, ops/lib/Instances.cpp).
-  static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
-                            int64_t n);
+  /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
+  /// at most one round of tiles (AllGatherMatmul::gatherFill), else
+  /// "copy_engine" (the measurements are in the definition,
+  /// ops/lib/Instances.cpp).
+  static std::string choose(uint32_t teamSize, const std::string &dtype,
+                            int64_t mShard, int64_t k, int64_t n);
   /// The algorithm this op runs ("owner_slots", "copy_engine" or
   /// "scatter").
   const std::string &algorithm() const { return algorithm_; }
@@ -298,6 +299,7 @@ struct CompanionOp {
 /// `algorithm`: "auto" resolved by the op's choose(), any other name as it
 /// is (matmulOpInstance checks it). The one place "auto" is resolved.
 std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
+                              const std::string &dtype,
                               const MatmulShape &shape,
                               const std::string &algorithm = "auto");
 
