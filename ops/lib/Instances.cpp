@@ -534,11 +534,13 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // (AllGatherMatmul::gatherFill, the same tiles): there each of the copy
   // engines' D chunk launches pays a round for a part of one and streams
   // all of b again (PROVISIONAL: measured in the fourteenth session).
-  // Only bf16: the reduce-scatter sums bf16 or f32.
+  // Where the dtype is one "scatter" takes (its reduce-scatter's).
   (void)k;
   if (teamSize < 2)
     return "owner_slots";
-  return dtype == "bf16" && AllGatherMatmul::gatherFill(mShard, n) <= 1.0
+  const OpSpec *spec = findOp("matmul_reduce_scatter");
+  return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
+                 AllGatherMatmul::gatherFill(mShard, n) <= 1.0
              ? "scatter"
              : "copy_engine";
 }
@@ -559,11 +561,11 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     return Error(ErrorCode::InvalidArgument,
                  "matmul reduce-scatter: algorithm must be 'auto' or one of " +
                      spec->offeredNames() + ", got '" + algorithm + "'");
-  if (chosen == "scatter" && dtype != "bf16")
+  if (!spec->takesDtype(dtype, *a))
     return Error(ErrorCode::InvalidArgument,
-                 "matmul reduce-scatter: algorithm 'scatter' takes bf16 (its "
-                 "reduce-scatter sums bf16 or f32), got '" +
-                     dtype + "'");
+                 "matmul reduce-scatter: algorithm '" + chosen +
+                     "' does not take dtype '" + dtype +
+                     "' (its reduce-scatter sums bf16 or f32)");
   if (chosen == "copy_engine" || chosen == "scatter")
     // One bundle of both kernels (the chunk matmul with `?` rows, the sum
     // with `?` m_shard): every m_shard; D is the sum's trip count.

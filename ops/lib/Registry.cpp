@@ -341,9 +341,10 @@ std::vector<OpSpec> makeRegistry() {
               // ce_matmul (kernelOf: the same instance and bundle), the
               // reduce-scatter's instance ops::ReduceScatter's, its
               // workspace the op's. "auto" takes it where
-              // MatmulReduceScatter::choose says.
+              // MatmulReduceScatter::choose says. bf16 only: the
+              // reduce-scatter sums bf16 or f32.
               {"scatter", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
-               true, true, true, {}, "matmul_reduce_scatter"}},
+               true, true, true, {}, "matmul_reduce_scatter", {"bf16"}}},
              {}};
   mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
                           const MatmulShape &s,
@@ -409,6 +410,18 @@ std::string OpSpec::offeredNames() const {
 
 bool OpSpec::takesDtype(const std::string &dtype) const {
   for (const std::string &t : dtypes)
+    if (t == dtype)
+      return true;
+  return false;
+}
+
+bool OpSpec::takesDtype(const std::string &dtype,
+                        const AlgorithmSpec &a) const {
+  if (!takesDtype(dtype))
+    return false;
+  if (a.dtypes.empty())
+    return true;
+  for (const std::string &t : a.dtypes)
     if (t == dtype)
       return true;
   return false;

@@ -744,6 +744,34 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
 // all-gather of m_shard x k elements, wherever "gather" runs (by name or
 // as "auto"'s choice); nothing for the ring or the GEMM + RS; the shape
 // checked as matmulOpInstance checks it.
+// "scatter" (one matmul, then the reduce-scatter): "auto"'s choice for
+// bf16 where one owner's chunk is at most one round of tiles; f16, which
+// the reduce-scatter does not sum, keeps the copy engines, and asking for
+// "scatter" in f16 is an error that says why. Its instance is the copy
+// engines' (one bundle).
+TEST(OpsFused, MatmulReduceScatterScatter) {
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 128, 7168, 8192), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 4096), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "f16", 128, 7168, 8192),
+            "copy_engine");
+  EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 128, 7168, 8192),
+            "owner_slots");
+  EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
+                              {128, 7168, 8192}),
+            "scatter");
+  EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
+                              {128, 7168, 8192}, "copy_engine"),
+            "copy_engine");
+  Expected<KernelInstance> scatter =
+      MatmulReduceScatter::instanceFor(4, "bf16", 7168, 8192, "scatter");
+  ASSERT_TRUE(scatter) << scatter.error().toString();
+  EXPECT_EQ(scatter->key(), "ce_matmul_bf16_d4_mdyn_k7168_n8192");
+  Expected<KernelInstance> f16 =
+      MatmulReduceScatter::instanceFor(4, "f16", 7168, 8192, "scatter");
+  ASSERT_FALSE(f16);
+  EXPECT_TRUE(mentions(f16.error(), "does not take dtype 'f16'"));
+}
+
 TEST(OpsFused, MatmulOpCompanions) {
   auto companions = [](const std::string &op, uint32_t d, int64_t m,
                        const std::string &algorithm = "auto") {

@@ -135,7 +135,7 @@ TEST(OpsRegistry, DtypesAreWhatInstanceForTakes) {
       for (const char *dtype : {"f16", "bf16", "f32", "f64", "i32"}) {
         SCOPED_TRACE(op.name + " " + a.name + " " + dtype);
         Expected<KernelInstance> instance = instanceOf(op, a, 4, dtype);
-        EXPECT_EQ(bool(instance), op.takesDtype(dtype))
+        EXPECT_EQ(bool(instance), op.takesDtype(dtype, a))
             << (instance ? "accepted" : instance.error().toString());
         if (!instance)
           continue;

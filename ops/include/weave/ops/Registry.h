@@ -90,6 +90,10 @@ struct AlgorithmSpec {
   /// this algorithm's instance of it is the owner's (one bundle). Empty:
   /// its own.
   std::string kernelOf = {};
+  /// The dtypes it takes where fewer than its op's (OpSpec::dtypes; the
+  /// GEMM + reduce-scatter's "scatter": bf16, which its reduce-scatter
+  /// sums). Empty: every one of the op's.
+  std::vector<std::string> dtypes = {};
 };
 
 /// A row of Auto's choice table (issue #30): the first row whose team range
@@ -147,6 +151,9 @@ struct OpSpec {
   /// The names of the offered algorithms, as "'put', 'push', 'direct'".
   std::string offeredNames() const;
   bool takesDtype(const std::string &dtype) const;
+  /// The op takes `dtype` and so does its algorithm `a` (AlgorithmSpec::
+  /// dtypes).
+  bool takesDtype(const std::string &dtype, const AlgorithmSpec &a) const;
 };
 
 /// Every op, in a fixed order (collectives first, then the fused matmuls).
