@@ -325,8 +325,10 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     // sum_d A_d @ B_d.
     for (const std::string &algorithm : mrsAlgorithms)
     for (int64_t m : {int64_t(128), int64_t(384)}) {
-      // "scatter" takes bf16 only (its reduce-scatter sums bf16 or f32).
-      if (algorithm == "scatter" && dtype != "bf16")
+      // "scatter" takes bf16 only (its reduce-scatter sums bf16 or f32)
+      // and does not run on a loopback team (ops/lib/ScatterMatmul.h).
+      if (algorithm == "scatter" &&
+          (dtype != "bf16" || comm.team().isLoopback()))
         continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,

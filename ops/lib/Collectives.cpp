@@ -159,6 +159,20 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
 
 namespace {
 
+/// The GEMM + reduce-scatter's algorithm on `comm`'s team:
+/// matmulOpAlgorithm's, except that "auto" keeps the copy engines on a
+/// loopback team, where "scatter" does not run (ScatterMatmul.h).
+std::string mrsAlgorithm(Communicator &comm, const std::string &dtype,
+                         int64_t mShard, int64_t k, int64_t n,
+                         const std::string &algorithm) {
+  Team &team = comm.team();
+  std::string chosen = matmulOpAlgorithm("matmul_reduce_scatter", team.size(),
+                                         dtype, {mShard, k, n}, algorithm);
+  if (algorithm == "auto" && chosen == "scatter" && team.isLoopback())
+    return "copy_engine";
+  return chosen;
+}
+
 /// The GEMM + reduce-scatter's kernel for `algorithm` ("auto" resolved by
 /// instanceFor): the fused kernel staged as every op's, or the copy-engine
 /// algorithm with its own workspace. The one place both MatmulReduceScatter
@@ -169,9 +183,7 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
                         const std::string &algorithm) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
-  std::string chosen =
-      matmulOpAlgorithm("matmul_reduce_scatter", d, dtype, {mShard, k, n},
-                        algorithm);
+  std::string chosen = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen));
@@ -210,9 +222,7 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
       auto kernel,
       makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
   MatmulReduceScatter op(std::move(kernel));
-  op.algorithm_ =
-      matmulOpAlgorithm("matmul_reduce_scatter", comm.team().size(), dtype,
-                        {mShard, k, n}, algorithm);
+  op.algorithm_ = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
   return op;
 }
 

@@ -298,8 +298,17 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // 128 and more, 0.215-0.364 / 0.192-0.289 at D = 4): each launch then
   // pays a partial last round while the ring's tiles run in one persistent
   // grid.
-  (void)k;
-  return teamSize >= 2 && gatherFill(mShard, n) <= 1.0 ? "gather" : "ring";
+  // Past one round, gather also where b is streamed (streamsB): the
+  // ring's D steps then each read all of b from memory. 2 x H100, bf16,
+  // graphs (fourteenth session, docs/PERF.md "Where b does not stay in
+  // the L2"), After / ring, ms: k 4096 n 14336 m_shard 256 0.104 / 0.143,
+  // 512 0.189 / 0.204; k 8192 n 28672 256 0.344 / 0.697, 512 0.713 /
+  // 0.739; the ring won at m_shard 1024 (0.339 / 0.347 and 1.476 /
+  // 1.506), past kStreamedMaxRows.
+  if (teamSize < 2)
+    return "ring";
+  return gatherFill(mShard, n) <= 1.0 || streamsB(mShard, k, n) ? "gather"
+                                                                  : "ring";
 }
 
 AllGatherMatmul::GatherSchedule
@@ -323,8 +332,15 @@ AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t k, int64_t n) {
   // kGatherAfterIdleBytes x (1 - fill). That line separates every point
   // above but one: N = 4096 m_shard 512 at D = 2 (4 MiB, fill 0.97) runs
   // Beside, 0.073 against After's 0.068.
+  // Past one round with b streamed (2 x H100, k 4096 n 14336 and k 8192
+  // n 28672, m_shard 256 and 512: After 0.104, 0.189, 0.344, 0.713 ms
+  // against Beside's 0.116, 0.196, 0.393, 0.820): one launch reads b
+  // once where Beside's reads it twice.
+  double fill = gatherFill(mShard, n);
+  if (fill > 1.0 && streamsB(mShard, k, n))
+    return GatherSchedule::After;
   double shardBytes = double(mShard) * double(k) * 2; // f16 or bf16
-  double idle = 1.0 - gatherFill(mShard, n);
+  double idle = 1.0 - fill;
   return shardBytes < kGatherAfterBaseBytes + kGatherAfterIdleBytes * idle
              ? GatherSchedule::After
              : GatherSchedule::Beside;
@@ -530,16 +546,21 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // 14336 x 8192: 1.3355 against 1.3252; D = 2, 4096 x 7168 x 8192: 1.3844
   // against 1.3672). A team of one has no copy to hide and nothing of the
   // copy engines was measured there: the fused kernel.
-  // "scatter" where one owner's chunk is at most one round of tiles
-  // (AllGatherMatmul::gatherFill, the same tiles): there each of the copy
-  // engines' D chunk launches pays a round for a part of one and streams
-  // all of b again (PROVISIONAL: measured in the fourteenth session).
-  // Where the dtype is one "scatter" takes (its reduce-scatter's).
+  // "scatter" where one owner's chunk is at most kScatterMaxRows rows and
+  // one round of tiles (AllGatherMatmul::gatherFill, the same tiles):
+  // there each of the copy engines' D chunk launches pays a round for a
+  // part of one and reads all of b again. 2 x H100, bf16, graphs
+  // (fourteenth session, docs/PERF.md "Where b does not stay in the L2"),
+  // scatter / copy_engine, ms: m_shard 256: k 7168 n 4096 0.061 / 0.107,
+  // k 14336 n 8192 0.194 / 0.205, k 4096 n 4096 0.046 / 0.072; m_shard
+  // 512, where the copy engines won: 0.114 / 0.101, 0.082 / 0.076. Where
+  // the dtype is one "scatter" takes (its reduce-scatter's).
   (void)k;
   if (teamSize < 2)
     return "owner_slots";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
+                 mShard <= kScatterMaxRows &&
                  AllGatherMatmul::gatherFill(mShard, n) <= 1.0
              ? "scatter"
              : "copy_engine";

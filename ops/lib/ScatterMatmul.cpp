@@ -29,6 +29,12 @@ Expected<std::unique_ptr<ScatterMatmulKernel>>
 ScatterMatmulKernel::create(Communicator &comm, KernelInstance instance,
                             int64_t mShard, int64_t k, int64_t n) {
   Team &team = comm.team();
+  if (team.isLoopback())
+    return Error(ErrorCode::InvalidArgument,
+                 std::string(kWhere) +
+                     "does not run on a loopback team (one GPU): the "
+                     "reduce-scatter's spinning blocks can fill it before "
+                     "another member's matmul is placed; use 'copy_engine'");
   auto x = std::unique_ptr<ScatterMatmulKernel>(new ScatterMatmulKernel());
   x->comm_ = &comm;
   x->dtype_ = instance.dtype;

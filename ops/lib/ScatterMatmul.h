@@ -23,6 +23,13 @@
 // protocol: ops/templates/reduce_scatter/), so the next call's matmul may
 // write `partials` right after it; the matmul waits for nothing on the GPU.
 //
+// Not on a loopback team: its members share one GPU, and a member's
+// reduce-scatter, whose blocks spin until every member's partials are
+// there, can take every SM before another member's matmul is placed (the
+// packet kernel's 240 blocks at D = 2, m_shard 384, n 320: graph replays
+// hung on one H100, fourteenth session). "auto" takes the copy engines
+// there (Collectives.cpp); asking for "scatter" is an error.
+//
 // Workspace per op: partials (symmetric, D x m_shard x n) and the
 // reduce-scatter's own (its flags or scratch).
 //

@@ -322,9 +322,8 @@ def _assert_sum_of_rounded_partials(torch, out, partials, dtype):
 def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
     """Loopback D = 2: each op called twice with new inputs and no host
     synchronization, against float64 products of the same inputs; the GEMM
-    + reduce-scatter by its rule ("scatter" at this small shape: one matmul,
-    then the reduce-scatter), by the fused kernel and by the copy
-    engines."""
+    + reduce-scatter by its rule (the copy engines on a loopback team), by
+    the fused kernel and by the copy engines."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size

@@ -128,10 +128,6 @@ if [ "${1:-}" = "--stage" ]; then
       op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
         --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
     done
-    # "scatter" ("auto" at the tests' small bf16 shapes): its
-    # reduce-scatter per m_shard (MRS_M of python/tests/test_ops.py).
-    [ $t = bf16 ] && { op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter \
-      --team-size 2 --dtype $t --m-shard 384 --k 256 --n 320 --algorithm scatter || exit 1; }
   done
   op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter --team-size 1 --dtype bf16 \
     --m-shard 128 --k 256 --n 320 || exit 1

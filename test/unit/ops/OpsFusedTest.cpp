@@ -756,6 +756,11 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
             "copy_engine");
   EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 128, 7168, 8192),
             "owner_slots");
+  // Past kScatterMaxRows, or past a round: the copy engines.
+  EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 512, 4096, 4096),
+            "copy_engine");
+  EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 28672),
+            "copy_engine");
   EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
                               {128, 7168, 8192}),
             "scatter");
@@ -788,16 +793,17 @@ TEST(OpsFused, MatmulOpCompanions) {
   EXPECT_TRUE(companions("all_gather_matmul", 4, 1024)->empty()); // the ring
   EXPECT_EQ(companions("all_gather_matmul", 4, 1024, "gather")->size(), 1u);
   EXPECT_TRUE(companions("all_gather_matmul", 4, 384, "ring")->empty());
-  // The GEMM + RS's "scatter" (one owner's chunk a round or less): its
-  // reduce-scatter of m_shard x n; the copy engines none.
+  // The GEMM + RS's "scatter" (a chunk of at most 256 rows and a round):
+  // its reduce-scatter of m_shard x n; the copy engines none.
   Expected<std::vector<CompanionOp>> scatter =
-      companions("matmul_reduce_scatter", 4, 384);
+      companions("matmul_reduce_scatter", 4, 256);
   ASSERT_TRUE(scatter) << scatter.error().toString();
   ASSERT_EQ(scatter->size(), 1u);
   EXPECT_EQ((*scatter)[0].op, "reduce_scatter");
-  EXPECT_EQ((*scatter)[0].count, 384 * 4096);
+  EXPECT_EQ((*scatter)[0].count, 256 * 4096);
   EXPECT_TRUE(
-      companions("matmul_reduce_scatter", 4, 384, "copy_engine")->empty());
+      companions("matmul_reduce_scatter", 4, 256, "copy_engine")->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 384)->empty());
   EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 1024)->empty());
   EXPECT_EQ(companions("matmul_reduce_scatter", 4, 1024, "scatter")->size(),
             1u);
@@ -809,6 +815,28 @@ TEST(OpsFused, MatmulOpCompanions) {
 // row) where the shard is small against the own shard's idle part of a
 // round, Beside elsewhere; the line's points of the measurement
 // (AllGatherMatmul::gatherSchedule) on each side of it.
+// Where b does not stay in the L2 (streamsB: 96 MiB or more, m_shard up
+// to 512), "auto" takes gather past one round too, and gather runs After
+// there; where it is smaller (K = N = 4096, or 64 MiB at 4096 x 8192) or
+// the shard is larger, the ring and Beside as before.
+TEST(OpsFused, StreamedB) {
+  using S = AllGatherMatmul::GatherSchedule;
+  EXPECT_TRUE(AllGatherMatmul::streamsB(256, 8192, 28672));
+  EXPECT_TRUE(AllGatherMatmul::streamsB(512, 4096, 14336));
+  EXPECT_FALSE(AllGatherMatmul::streamsB(512, 4096, 8192));
+  EXPECT_FALSE(AllGatherMatmul::streamsB(1024, 8192, 28672));
+  EXPECT_FALSE(AllGatherMatmul::streamsB(256, 4096, 4096)); // 32 MiB of b
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 8192, 28672), "gather");
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(256, 8192, 28672), S::After);
+  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 8192, 14336), "gather");
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 8192, 14336), S::After);
+  EXPECT_EQ(AllGatherMatmul::choose(2, 1024, 8192, 28672), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 4096, 4096), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(1, 256, 8192, 28672), "ring");
+  // Past a round with b in the L2: Beside, as measured before.
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(1024, 4096, 4096), S::Beside);
+}
+
 TEST(OpsFused, GatherSchedule) {
   using S = AllGatherMatmul::GatherSchedule;
   // N = 4096, K = 4096: 128-384 rows (1-3 MiB) After, 512 (4 MiB, fill

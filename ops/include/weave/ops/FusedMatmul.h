@@ -76,8 +76,10 @@ public:
                                               const std::string &algorithm =
                                                   "auto");
   /// What "auto" runs: "gather" where gatherFill is at most 1 (one
-  /// shard's plain matmul is at most one round of tiles), "ring" elsewhere
-  /// (the measurement is in the definition, ops/lib/Instances.cpp).
+  /// shard's plain matmul is at most one round of tiles) or where b is
+  /// streamed (streamsB: the ring reads all of b from memory at each of
+  /// its D steps), "ring" elsewhere (the measurement is in the
+  /// definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
@@ -96,6 +98,28 @@ public:
   /// / 0.100, D = 4 0.198 / 0.173 to 0.234 / 0.192), where the all-gather
   /// alone takes 1.4-3.2 rounds.
   static constexpr int64_t kGatherWideTileMaxRows = 1024;
+  /// Whether a matmul that takes its rows mShard at a time (the ring's
+  /// steps, the copy engines' chunks) reads b (k x n, 2-byte elements)
+  /// from memory at every step, and that costs more than gathering the
+  /// rows first: b is at least kStreamedBBytes, so it does not stay in
+  /// the L2 from one step to the next, and a step's rows are at most
+  /// kStreamedMaxRows, so reading b takes about as long as the step's
+  /// math (H100: 3.35 TB/s against about 700 TFLOP/s is about 210 rows).
+  /// One launch over every row reads b once. Measured
+  /// (2 x H100 of a 4-GPU machine, bf16, graphs, fourteenth session;
+  /// docs/PERF.md "Where b does not stay in the L2"): the ring at m_shard
+  /// 256, k 8192, n 28672 took 2.1x local cuBLAS of the whole product,
+  /// After 1.05x.
+  static bool streamsB(int64_t mShard, int64_t k, int64_t n) {
+    return mShard <= kStreamedMaxRows &&
+           double(k) * double(n) * 2 > double(kStreamedBBytes);
+  }
+  /// About twice H100's 50 MB of L2: at 64 MiB of b (m_shard 512, k
+  /// 4096, n 8192) the ring still matched gather (D = 2 0.111 against
+  /// 0.114 ms, D = 4 0.209 against 0.226; docs/PERF.md, "The rule at
+  /// shapes it was not fitted on"), at 112 MiB (n 14336) After won.
+  static constexpr int64_t kStreamedBBytes = int64_t(96) << 20;
+  static constexpr int64_t kStreamedMaxRows = 512;
   /// How "gather" orders its matmul against its all-gather.
   enum class GatherSchedule {
     /// The own shard's launch beside the all-gather, then the peers' rows.
@@ -106,8 +130,9 @@ public:
   /// After where the shard's rows of `a` (m_shard x k elements of 2
   /// bytes) are under kGatherAfterBaseBytes + kGatherAfterIdleBytes x (1 -
   /// gatherFill): the all-gather is then shorter than what Beside loses to
-  /// the own shard's round. Beside elsewhere (the measurement is in the
-  /// definition).
+  /// the own shard's round; and where b is streamed past one round of
+  /// tiles (streamsB: one launch reads b once). Beside elsewhere (the
+  /// measurement is in the definition).
   static GatherSchedule gatherSchedule(int64_t mShard, int64_t k, int64_t n);
   /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
   /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
@@ -228,6 +253,8 @@ public:
   /// The row tile: mShard must be a multiple of it (a box never straddles
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
+  /// The most rows of an owner's chunk at which "auto" takes "scatter".
+  static constexpr int64_t kScatterMaxRows = 256;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
   /// each into its owner's slot, the owner's sum: docs/OPS.md) or
@@ -258,9 +285,10 @@ public:
                                                   "auto");
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
   /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
-  /// at most one round of tiles (AllGatherMatmul::gatherFill), else
-  /// "copy_engine" (the measurements are in the definition,
-  /// ops/lib/Instances.cpp).
+  /// at most kScatterMaxRows rows and one round of tiles
+  /// (AllGatherMatmul::gatherFill), else "copy_engine" (the measurements
+  /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
+  /// the copy engines for "auto" (ScatterMatmul.h says why).
   static std::string choose(uint32_t teamSize, const std::string &dtype,
                             int64_t mShard, int64_t k, int64_t n);
   /// The algorithm this op runs ("owner_slots", "copy_engine" or
