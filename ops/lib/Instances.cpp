@@ -546,21 +546,29 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // 14336 x 8192: 1.3355 against 1.3252; D = 2, 4096 x 7168 x 8192: 1.3844
   // against 1.3672). A team of one has no copy to hide and nothing of the
   // copy engines was measured there: the fused kernel.
-  // "scatter" where one owner's chunk is at most kScatterMaxRows rows and
-  // one round of tiles (AllGatherMatmul::gatherFill, the same tiles):
-  // there each of the copy engines' D chunk launches pays a round for a
-  // part of one and reads all of b again. 2 x H100, bf16, graphs
-  // (fourteenth session, docs/PERF.md "Where b does not stay in the L2"),
-  // scatter / copy_engine, ms: m_shard 256: k 7168 n 4096 0.061 / 0.107,
-  // k 14336 n 8192 0.194 / 0.205, k 4096 n 4096 0.046 / 0.072; m_shard
-  // 512, where the copy engines won: 0.114 / 0.101, 0.082 / 0.076. Where
-  // the dtype is one "scatter" takes (its reduce-scatter's).
+  // "scatter" where one owner's chunk is at most one round of tiles
+  // (AllGatherMatmul::gatherFill, the same tiles), at D = 2 only up to
+  // kScatterMaxRows rows: there each of the copy engines' D chunk launches
+  // pays a round for a part of one and reads all of b again. Measured
+  // (4 x H100, bf16, graphs, fourteenth session; docs/PERF.md "The GEMM +
+  // reduce-scatter's small shards: one matmul, then the reduce-scatter"),
+  // scatter / copy_engine, ms:
+  // - D = 4: m_shard 128 k 3584 n 4096 0.043 / 0.116, k 7168 n 8192 0.110
+  //   / 0.271; 256: 0.072 / 0.134, 0.208 / 0.239, k 4096 n 4096 0.077 /
+  //   0.146; 512 (fill 0.97): k 3584 n 4096 0.133 / 0.147, k 4096 0.145 /
+  //   0.166; past a round the copy engines (1024 x 4096 x 4096: 0.279 /
+  //   0.226).
+  // - D = 2: m_shard 256 k 7168 n 4096 0.061 / 0.107, k 14336 n 8192
+  //   0.194 / 0.205, k 4096 n 4096 0.046 / 0.072; 512, where the copy
+  //   engines won (one chunk beside the own one hides its copy): k 7168 n
+  //   4096 0.114 / 0.101, k 4096 n 4096 0.082 / 0.076.
+  // Where the dtype is one "scatter" takes (its reduce-scatter's).
   (void)k;
   if (teamSize < 2)
     return "owner_slots";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
-                 mShard <= kScatterMaxRows &&
+                 (teamSize > 2 || mShard <= kScatterMaxRows) &&
                  AllGatherMatmul::gatherFill(mShard, n) <= 1.0
              ? "scatter"
              : "copy_engine";

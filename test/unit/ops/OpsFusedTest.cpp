@@ -756,8 +756,11 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
             "copy_engine");
   EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 128, 7168, 8192),
             "owner_slots");
-  // Past kScatterMaxRows, or past a round: the copy engines.
+  // Past a round, or past kScatterMaxRows at D = 2: the copy engines.
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 512, 4096, 4096),
+            "copy_engine");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 512, 4096, 4096), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 1024, 4096, 4096),
             "copy_engine");
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 28672),
             "copy_engine");
@@ -803,7 +806,7 @@ TEST(OpsFused, MatmulOpCompanions) {
   EXPECT_EQ((*scatter)[0].count, 256 * 4096);
   EXPECT_TRUE(
       companions("matmul_reduce_scatter", 4, 256, "copy_engine")->empty());
-  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 384)->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 2, 384)->empty());
   EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 1024)->empty());
   EXPECT_EQ(companions("matmul_reduce_scatter", 4, 1024, "scatter")->size(),
             1u);

@@ -253,7 +253,8 @@ public:
   /// The row tile: mShard must be a multiple of it (a box never straddles
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
-  /// The most rows of an owner's chunk at which "auto" takes "scatter".
+  /// The most rows of an owner's chunk at which "auto" takes "scatter" at
+  /// D = 2 (from 3 members, any chunk of at most one round).
   static constexpr int64_t kScatterMaxRows = 256;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
@@ -285,8 +286,8 @@ public:
                                                   "auto");
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
   /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
-  /// at most kScatterMaxRows rows and one round of tiles
-  /// (AllGatherMatmul::gatherFill), else "copy_engine" (the measurements
+  /// at most one round of tiles (AllGatherMatmul::gatherFill) and, at D =
+  /// 2, at most kScatterMaxRows rows; else "copy_engine" (the measurements
   /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
   /// the copy engines for "auto" (ScatterMatmul.h says why).
   static std::string choose(uint32_t teamSize, const std::string &dtype,
