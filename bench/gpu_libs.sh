@@ -90,7 +90,8 @@ op_bundle() {
 # each of their algorithms, bf16 and f16, k 256, n 320 (a last column tile
 # past the edge), at team sizes D (default 2, 4 and 8): one bundle of each
 # op serves every m_shard; "gather"'s all-gather at the all-gather
-# matmul's m_shard 128 and 256.
+# matmul's m_shard 128 and 256, "scatter"'s reduce-scatter at the GEMM +
+# RS's 128 and 384.
 fused_op_bundles() {
   local build=$1 dir=$2 d t a m; shift 2
   local teams=("$@")
@@ -103,6 +104,11 @@ fused_op_bundles() {
     for a in owner_slots copy_engine; do
       op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
         --m-shard 128 --k 256 --n 320 --algorithm $a || return 1
+    done
+    for m in 128 384; do # "scatter" (bf16): its reduce-scatter per m_shard
+      [ $t = bf16 ] || continue
+      op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
+        --m-shard $m --k 256 --n 320 --algorithm scatter || return 1
     done
   done; done
 }

@@ -12,9 +12,11 @@
 // member's rows written into the symmetric gathered buffer on its stream
 // before each call) and
 // weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
-// instance; K = 256, n = 320; both algorithms: "owner_slots", the fused
-// kernel, and "copy_engine", the chunk matmuls whose chunks the copy
-// engines move, ordered by stream memory operations on flags) on the
+// instance; K = 256, n = 320; every algorithm: "owner_slots", the fused
+// kernel, "copy_engine", the chunk matmuls whose chunks the copy
+// engines move, ordered by stream memory operations on flags, and
+// "scatter", one matmul of every row and the collectives' reduce-scatter
+// of m_shard x n elements) on the
 // team, the way a user does: plain device tensors, one stream per member,
 // the op owning its workspace. Each op is called three times with no host
 // synchronization (new inputs written on the stream in between), then
@@ -28,7 +30,8 @@
 // NaN-poisoned before every call. Kernels come from DIR, a folder of
 // `<weave-ops key>.wbundle` made with weave-ops + weavec
 // (test/gpu/run_loopback.sh --stage makes them; the GEMM
-// + reduce-scatter's with `--algorithm owner_slots` and `copy_engine`; the
+// + reduce-scatter's with `--algorithm owner_slots`, `copy_engine` and
+// `scatter`, whose bundle is copy_engine's and the reduce-scatter's; the
 // all-gather matmul's "gather" is the same bundle and the all-gather's of
 // m_shard x K elements: bench/gpu_libs.sh fused_op_bundles), so the program
 // needs the runtime only. `--mrs-algorithm A` and `--agm-algorithm A` run only
@@ -322,6 +325,11 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     // sum_d A_d @ B_d.
     for (const std::string &algorithm : mrsAlgorithms)
     for (int64_t m : {int64_t(128), int64_t(384)}) {
+      // "scatter" takes bf16 only (its reduce-scatter sums bf16 or f32)
+      // and does not run on a loopback team (ops/lib/ScatterMatmul.h).
+      if (algorithm == "scatter" &&
+          (dtype != "bf16" || comm.team().isLoopback()))
+        continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,
           ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN, algorithm));
@@ -352,7 +360,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
 int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
-               "[--mrs-algorithm owner_slots|copy_engine|all|none] "
+               "[--mrs-algorithm owner_slots|copy_engine|scatter|all|none] "
                "[--agm-algorithm ring|gather|all|none]\n",
                kProgram);
   return 2;
@@ -388,7 +396,7 @@ int main(int argc, char **argv) {
                              : std::vector<std::string>{named};
   };
   std::vector<std::string> mrsAlgorithms =
-      algorithms(mrs, {"owner_slots", "copy_engine"});
+      algorithms(mrs, {"owner_slots", "copy_engine", "scatter"});
   std::vector<std::string> agmAlgorithms = algorithms(agm, {"ring", "gather"});
   std::vector<std::string> dtypes =
       dtype == "all" ? std::vector<std::string>{"bf16", "f16"}

@@ -8,6 +8,7 @@
 
 #include "CopyEngine.h"
 #include "GatherMatmul.h"
+#include "ScatterMatmul.h"
 #include "StagedKernel.h"
 #include "weave/ops/FusedMatmul.h"
 
@@ -118,13 +119,12 @@ makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
                     const std::string &algorithm) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, mShard, k, n));
-  WEAVE_ASSIGN_OR_RETURN(
-      KernelInstance instance,
-      AllGatherMatmul::instanceFor(
-          d, dtype, k, n,
-          algorithm == "auto" ? AllGatherMatmul::choose(d, mShard, k, n)
-                              : algorithm));
-  if (algorithmOf("all_gather_matmul", instance) == "gather") {
+  std::string chosen =
+      matmulOpAlgorithm("all_gather_matmul", d, dtype, {mShard, k, n},
+                        algorithm);
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         AllGatherMatmul::instanceFor(d, dtype, k, n, chosen));
+  if (chosen == "gather") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::GatherMatmulKernel::create(
                                comm, std::move(instance), mShard, k, n));
@@ -151,11 +151,27 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
   WEAVE_ASSIGN_OR_RETURN(
       auto kernel, makeAllGatherMatmul(comm, dtype, mShard, k, n, algorithm));
   AllGatherMatmul op(std::move(kernel));
-  op.algorithm_ = algorithmOf("all_gather_matmul", op.instance());
+  op.algorithm_ =
+      matmulOpAlgorithm("all_gather_matmul", comm.team().size(), dtype,
+                        {mShard, k, n}, algorithm);
   return op;
 }
 
 namespace {
+
+/// The GEMM + reduce-scatter's algorithm on `comm`'s team:
+/// matmulOpAlgorithm's, except that "auto" keeps the copy engines on a
+/// loopback team, where "scatter" does not run (ScatterMatmul.h).
+std::string mrsAlgorithm(Communicator &comm, const std::string &dtype,
+                         int64_t mShard, int64_t k, int64_t n,
+                         const std::string &algorithm) {
+  Team &team = comm.team();
+  std::string chosen = matmulOpAlgorithm("matmul_reduce_scatter", team.size(),
+                                         dtype, {mShard, k, n}, algorithm);
+  if (algorithm == "auto" && chosen == "scatter" && team.isLoopback())
+    return "copy_engine";
+  return chosen;
+}
 
 /// The GEMM + reduce-scatter's kernel for `algorithm` ("auto" resolved by
 /// instanceFor): the fused kernel staged as every op's, or the copy-engine
@@ -167,12 +183,19 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
                         const std::string &algorithm) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
+  std::string chosen = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
-      MatmulReduceScatter::instanceFor(d, dtype, k, n, algorithm));
-  if (algorithmOf("matmul_reduce_scatter", instance) == "copy_engine") {
+      MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen));
+  if (chosen == "copy_engine") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::CopyEngineKernel::create(
+                               comm, std::move(instance), mShard, k, n));
+    return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+  }
+  if (chosen == "scatter") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           detail::ScatterMatmulKernel::create(
                                comm, std::move(instance), mShard, k, n));
     return std::unique_ptr<detail::OpKernel>(std::move(kernel));
   }
@@ -199,7 +222,7 @@ MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
       auto kernel,
       makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
   MatmulReduceScatter op(std::move(kernel));
-  op.algorithm_ = algorithmOf("matmul_reduce_scatter", op.instance());
+  op.algorithm_ = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
   return op;
 }
 

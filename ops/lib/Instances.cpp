@@ -298,8 +298,17 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // 128 and more, 0.215-0.364 / 0.192-0.289 at D = 4): each launch then
   // pays a partial last round while the ring's tiles run in one persistent
   // grid.
-  (void)k;
-  return teamSize >= 2 && gatherFill(mShard, n) <= 1.0 ? "gather" : "ring";
+  // Past one round, gather also where b is streamed (streamsB): the
+  // ring's D steps then each read all of b from memory. 2 x H100, bf16,
+  // graphs (fourteenth session, docs/PERF.md "Where b does not stay in
+  // the L2"), After / ring, ms: k 4096 n 14336 m_shard 256 0.104 / 0.143,
+  // 512 0.189 / 0.204; k 8192 n 28672 256 0.344 / 0.697, 512 0.713 /
+  // 0.739; the ring won at m_shard 1024 (0.339 / 0.347 and 1.476 /
+  // 1.506), past kStreamedMaxRows.
+  if (teamSize < 2)
+    return "ring";
+  return gatherFill(mShard, n) <= 1.0 || streamsB(mShard, k, n) ? "gather"
+                                                                  : "ring";
 }
 
 AllGatherMatmul::GatherSchedule
@@ -323,8 +332,15 @@ AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t k, int64_t n) {
   // kGatherAfterIdleBytes x (1 - fill). That line separates every point
   // above but one: N = 4096 m_shard 512 at D = 2 (4 MiB, fill 0.97) runs
   // Beside, 0.073 against After's 0.068.
+  // Past one round with b streamed (2 x H100, k 4096 n 14336 and k 8192
+  // n 28672, m_shard 256 and 512: After 0.104, 0.189, 0.344, 0.713 ms
+  // against Beside's 0.116, 0.196, 0.393, 0.820): one launch reads b
+  // once where Beside's reads it twice.
+  double fill = gatherFill(mShard, n);
+  if (fill > 1.0 && streamsB(mShard, k, n))
+    return GatherSchedule::After;
   double shardBytes = double(mShard) * double(k) * 2; // f16 or bf16
-  double idle = 1.0 - gatherFill(mShard, n);
+  double idle = 1.0 - fill;
   return shardBytes < kGatherAfterBaseBytes + kGatherAfterIdleBytes * idle
              ? GatherSchedule::After
              : GatherSchedule::Beside;
@@ -519,18 +535,43 @@ Status MatmulReduceScatter::checkShape(uint32_t teamSize,
   return ok();
 }
 
-std::string MatmulReduceScatter::choose(uint32_t teamSize) {
+std::string MatmulReduceScatter::choose(uint32_t teamSize,
+                                        const std::string &dtype,
+                                        int64_t mShard, int64_t k, int64_t n) {
   // The copy engines from D = 2, measured (4 x H200, bf16 and f16, CUDA
   // graphs, docs/PERF.md "GEMM + reduce-scatter on the copy engines"):
   // faster than the fused kernel (owner_slots) at 10 of 12 shapes, by
   // 0.5-7% (D = 4, 4096 x 4096 x 4096: 0.7772 against 0.8195 ms; D = 2:
   // 0.3865 against 0.4080), and within 1.3% where slower (D = 4, 1024 x
   // 14336 x 8192: 1.3355 against 1.3252; D = 2, 4096 x 7168 x 8192: 1.3844
-  // against 1.3672), so no shape rule: the two losses are within the
-  // run-to-run spread of that table's long shapes. A team of one has no
-  // copy to hide and nothing of the copy engines was measured there: the
-  // fused kernel.
-  return teamSize >= 2 ? "copy_engine" : "owner_slots";
+  // against 1.3672). A team of one has no copy to hide and nothing of the
+  // copy engines was measured there: the fused kernel.
+  // "scatter" where one owner's chunk is at most one round of tiles
+  // (AllGatherMatmul::gatherFill, the same tiles), at D = 2 only up to
+  // kScatterMaxRows rows: there each of the copy engines' D chunk launches
+  // pays a round for a part of one and reads all of b again. Measured
+  // (4 x H100, bf16, graphs, fourteenth session; docs/PERF.md "The GEMM +
+  // reduce-scatter's small shards: one matmul, then the reduce-scatter"),
+  // scatter / copy_engine, ms:
+  // - D = 4: m_shard 128 k 3584 n 4096 0.043 / 0.116, k 7168 n 8192 0.110
+  //   / 0.271; 256: 0.072 / 0.134, 0.208 / 0.239, k 4096 n 4096 0.077 /
+  //   0.146; 512 (fill 0.97): k 3584 n 4096 0.133 / 0.147, k 4096 0.145 /
+  //   0.166; past a round the copy engines (1024 x 4096 x 4096: 0.279 /
+  //   0.226).
+  // - D = 2: m_shard 256 k 7168 n 4096 0.061 / 0.107, k 14336 n 8192
+  //   0.194 / 0.205, k 4096 n 4096 0.046 / 0.072; 512, where the copy
+  //   engines won (one chunk beside the own one hides its copy): k 7168 n
+  //   4096 0.114 / 0.101, k 4096 n 4096 0.082 / 0.076.
+  // Where the dtype is one "scatter" takes (its reduce-scatter's).
+  (void)k;
+  if (teamSize < 2)
+    return "owner_slots";
+  const OpSpec *spec = findOp("matmul_reduce_scatter");
+  return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
+                 (teamSize > 2 || mShard <= kScatterMaxRows) &&
+                 AllGatherMatmul::gatherFill(mShard, n) <= 1.0
+             ? "scatter"
+             : "copy_engine";
 }
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
@@ -538,14 +579,23 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     const std::string &algorithm) {
   WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
   auto str = [](int64_t v) { return std::to_string(v); };
-  std::string chosen = algorithm == "auto" ? choose(teamSize) : algorithm;
+  // "auto" without a shape: the fused kernel for one member, else the
+  // copy-engine instance, which "scatter" shares (ce_matmul's bundle).
+  std::string chosen = algorithm != "auto" ? algorithm
+                       : teamSize >= 2     ? "copy_engine"
+                                           : "owner_slots";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   const AlgorithmSpec *a = spec->algorithm(chosen);
   if (!a || !a->offered)
     return Error(ErrorCode::InvalidArgument,
                  "matmul reduce-scatter: algorithm must be 'auto' or one of " +
                      spec->offeredNames() + ", got '" + algorithm + "'");
-  if (chosen == "copy_engine")
+  if (!spec->takesDtype(dtype, *a))
+    return Error(ErrorCode::InvalidArgument,
+                 "matmul reduce-scatter: algorithm '" + chosen +
+                     "' does not take dtype '" + dtype +
+                     "' (its reduce-scatter sums bf16 or f32)");
+  if (chosen == "copy_engine" || chosen == "scatter")
     // One bundle of both kernels (the chunk matmul with `?` rows, the sum
     // with `?` m_shard): every m_shard; D is the sum's trip count.
     return KernelInstance{a->templateName,
@@ -586,10 +636,29 @@ matmulOpCompanions(const std::string &op, uint32_t teamSize,
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       matmulOpInstance(op, teamSize, dtype, shape, algorithm));
+  (void)instance; // the shape and algorithm are valid
+  std::string chosen =
+      matmulOpAlgorithm(op, teamSize, dtype, shape, algorithm);
   std::vector<CompanionOp> companions;
-  if (op == "all_gather_matmul" && algorithmOf(op, instance) == "gather")
+  if (op == "all_gather_matmul" && chosen == "gather")
     companions.push_back({"all_gather", shape.mShard * shape.k});
+  if (op == "matmul_reduce_scatter" && chosen == "scatter")
+    companions.push_back({"reduce_scatter", shape.mShard * shape.n});
   return companions;
+}
+
+std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
+                              const std::string &dtype,
+                              const MatmulShape &shape,
+                              const std::string &algorithm) {
+  if (algorithm != "auto")
+    return algorithm;
+  if (op == "all_gather_matmul")
+    return AllGatherMatmul::choose(teamSize, shape.mShard, shape.k, shape.n);
+  if (op == "matmul_reduce_scatter")
+    return MatmulReduceScatter::choose(teamSize, dtype, shape.mShard,
+                                       shape.k, shape.n);
+  return algorithm;
 }
 
 Expected<AllReduceAlgorithm> parseAllReduceAlgorithm(const std::string &name) {

@@ -284,8 +284,7 @@ std::vector<OpSpec> makeRegistry() {
     WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, s.mShard, s.k, s.n));
     return AllGatherMatmul::instanceFor(
         d, dtype, s.k, s.n,
-        algorithm == "auto" ? AllGatherMatmul::choose(d, s.mShard, s.k, s.n)
-                            : algorithm);
+        matmulOpAlgorithm("all_gather_matmul", d, dtype, s, algorithm));
   };
   agmm.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     // Saturated: a shard too large to multiply (checkShape rejects it with
@@ -335,14 +334,26 @@ std::vector<OpSpec> makeRegistry() {
               // kernel parameter: ops/lib/CopyEngine.h. The default from
               // D = 2 (MatmulReduceScatter::choose).
               {"copy_engine", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
-               true, true, true, {}}},
+               true, true, true, {}},
+              // One matmul of every row, then the collectives'
+              // reduce-scatter (issue #31, fourteenth session;
+              // ops/lib/ScatterMatmul.h): the copy-engine algorithm's
+              // ce_matmul (kernelOf: the same instance and bundle), the
+              // reduce-scatter's instance ops::ReduceScatter's, its
+              // workspace the op's. "auto" takes it where
+              // MatmulReduceScatter::choose says. bf16 only: the
+              // reduce-scatter sums bf16 or f32.
+              {"scatter", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
+               true, true, true, {}, "matmul_reduce_scatter", {"bf16"}}},
              {}};
   mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
                           const MatmulShape &s,
                           const std::string &algorithm)
       -> Expected<KernelInstance> {
     WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, s.mShard, s.k, s.n));
-    return MatmulReduceScatter::instanceFor(d, dtype, s.k, s.n, algorithm);
+    return MatmulReduceScatter::instanceFor(
+        d, dtype, s.k, s.n,
+        matmulOpAlgorithm("matmul_reduce_scatter", d, dtype, s, algorithm));
   };
   mrs.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     int64_t rows;
@@ -374,14 +385,6 @@ const OpSpec *findOp(const std::string &name) {
   return nullptr;
 }
 
-std::string algorithmOf(const std::string &op, const KernelInstance &instance) {
-  if (const OpSpec *spec = findOp(op))
-    for (const AlgorithmSpec &a : spec->algorithms)
-      if (a.kernel == instance.kernelName)
-        return a.name;
-  return instance.kernelName;
-}
-
 std::string opNames(OpFamily family) {
   std::string names;
   for (const OpSpec &op : opRegistry())
@@ -407,6 +410,18 @@ std::string OpSpec::offeredNames() const {
 
 bool OpSpec::takesDtype(const std::string &dtype) const {
   for (const std::string &t : dtypes)
+    if (t == dtype)
+      return true;
+  return false;
+}
+
+bool OpSpec::takesDtype(const std::string &dtype,
+                        const AlgorithmSpec &a) const {
+  if (!takesDtype(dtype))
+    return false;
+  if (a.dtypes.empty())
+    return true;
+  for (const std::string &t : a.dtypes)
     if (t == dtype)
       return true;
   return false;

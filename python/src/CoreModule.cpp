@@ -335,11 +335,18 @@ PYBIND11_MODULE(_core, m) {
             py::list owns;
             for (const ops::OwnedParam &o : a.owns)
               owns.append(py::make_tuple(o.param, kOwned[int(o.kind)]));
+            // The dtypes the algorithm takes: its own where fewer than the
+            // op's (AlgorithmSpec::dtypes), else the op's.
+            py::list dtypes;
+            for (const std::string &t : op.dtypes)
+              if (op.takesDtype(t, a))
+                dtypes.append(t);
             algorithms.append(py::dict(
                 py::arg("name") = a.name, py::arg("template") = a.templateName,
                 py::arg("kernel") = a.kernel, py::arg("per_team") = a.perTeam,
                 py::arg("offered") = a.offered,
-                py::arg("rank_order") = a.rankOrder, py::arg("owns") = owns));
+                py::arg("rank_order") = a.rankOrder, py::arg("owns") = owns,
+                py::arg("dtypes") = dtypes));
           }
           for (const ops::ChoiceRow &c : op.choices)
             choices.append(py::make_tuple(c.minTeam, c.maxTeam, c.maxBytes,

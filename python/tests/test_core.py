@@ -238,10 +238,12 @@ def test_every_registered_op_is_exposed():
     assert len(names) == len(set(names))
     assert {"all_reduce", "all_to_all_v", "all_gather_matmul"} <= set(names)
     for spec in specs:
-        dtype = spec["dtypes"][0]
         for algorithm in spec["algorithms"]:
             if not algorithm["offered"]:
                 continue
+            # An algorithm may take fewer dtypes than its op ("scatter": bf16).
+            assert set(algorithm["dtypes"]) <= set(spec["dtypes"])
+            dtype = algorithm["dtypes"][0]
             if spec["family"] == "collective":
                 _, kernel, source = weave._core.op_instance(
                     spec["name"], 2, dtype, 8, algorithm["name"])
@@ -293,8 +295,12 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
     assert (tmp_path / f"{gather_key}.wbundle").exists()
     assert weave._core.matmul_op_companions("all_gather_matmul", 2, "bf16", 128, 256,
                                             320, "ring") == []
+    # The GEMM + RS's "scatter" ("auto" here: one owner's chunk is a part of
+    # a round) runs the reduce-scatter of m_shard x n; the copy engines none.
     assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
-                                            256, 320) == []
+                                            256, 320) == [("reduce_scatter", 128 * 320)]
+    assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
+                                            256, 320, "copy_engine") == []
     ring = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path / "ring",
                             algorithm="ring", shape=(128, 256, 320))
     assert ring.endswith("/all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle")

@@ -228,8 +228,9 @@ def test_matmul_op_instances():
     # of tiles): "gather", whose matmul is the GEMM + RS's copy-engine bundle.
     assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K,
                                           NCOLS)[0] == f"ce_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
-    # From 2 members the copy engines ("copy_engine": the chunk matmul and
-    # the owner's sum in one bundle); the fused kernel by name.
+    # From 2 members the copy engines' bundle ("copy_engine": the chunk
+    # matmul and the owner's sum; "scatter", "auto" at these small shapes,
+    # runs its chunk matmul once over every row); the fused kernel by name.
     key, kernel, source = weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16",
                                                          MRS_M, K, NCOLS)
     assert (key, kernel) == (f"ce_matmul_f16_d2_mdyn_k{K}_n{NCOLS}", "ce_matmul")
@@ -316,13 +317,13 @@ def _assert_sum_of_rounded_partials(torch, out, partials, dtype):
         f"{float(excess.max()):.3g}")
 
 
-@pytest.mark.parametrize("mrs_algorithm", ["auto", "owner_slots"])
+@pytest.mark.parametrize("mrs_algorithm", ["auto", "owner_slots", "copy_engine"])
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
 def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
     """Loopback D = 2: each op called twice with new inputs and no host
     synchronization, against float64 products of the same inputs; the GEMM
-    + reduce-scatter by its rule (the copy engines at D = 2) and by the
-    fused kernel."""
+    + reduce-scatter by its rule (the copy engines on a loopback team), by
+    the fused kernel and by the copy engines."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size

@@ -327,13 +327,17 @@ class Collectives:
         f32 and rounds once (never less accurate than matmul + NCCL
         reduce-scatter). From 2 members the op computes the partial product
         one owner's chunk at a time and the copy engines move each chunk
-        into its slot (weave::ops' algorithm "copy_engine", docs/OPS.md);
-        a team of one runs the fused kernel. One bundle serves every m;
-        ``a`` is read where it is (no staging copy). f16 or bf16.
+        into its slot (weave::ops' algorithm "copy_engine", docs/OPS.md),
+        or, where one owner's chunk is at most one round of tiles, the
+        whole partial product in one matmul and then the collectives'
+        reduce-scatter ("scatter"); a team of one runs the fused kernel.
+        One bundle serves every m ("scatter" also loads the reduce-scatter
+        of m x n elements); ``a`` is read where it is (no staging copy).
+        f16 or bf16.
 
-        ``algorithm``: "auto" (the op's rule above), "copy_engine" or
-        "owner_slots" (the fused kernel: every tile stored into its slot on
-        the owner by the SMs, then the owner's sum)."""
+        ``algorithm``: "auto" (the op's rule above), "copy_engine",
+        "scatter" or "owner_slots" (the fused kernel: every tile stored
+        into its slot on the owner by the SMs, then the owner's sum)."""
         a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
         rows, k = a0.shape
         n = b0.shape[1]

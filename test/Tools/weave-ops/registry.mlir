@@ -20,7 +20,8 @@
 // KERNELS: matmul_reduce_scatter fused_matmul {{.*}} matmul_reduce_scatter/matmul_reduce_scatter matmul_reduce_scatter team offered
 
 // Every offered kernel of every op, through `weave-ops source`, in the
-// op's first dtype: the source defines the kernel the registry names (or
+// op's first dtype (a fused matmul's in bf16, which every one of its
+// algorithms takes: "scatter" takes no f16): the source defines the kernel the registry names (or
 // its variants, <kernel>__m<first>_<last|up>_n<tile columns>: the
 // all-gather matmul's per-range column tiles).
 // RUN: weave-ops ops > %t.ops
@@ -30,7 +31,7 @@
 // RUN:   if [ "$family" = collective ]; then \
 // RUN:     weave-ops source $op --team-size 2 --dtype $dtype --count 8 --algorithm $algorithm -o %t.mlir || exit 1; \
 // RUN:   else \
-// RUN:     weave-ops source $op --team-size 2 --dtype $dtype --m-shard 128 --k 256 --n 320 --algorithm $algorithm -o %t.mlir || exit 1; \
+// RUN:     weave-ops source $op --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm $algorithm -o %t.mlir || exit 1; \
 // RUN:   fi; \
 // RUN:   grep -q -E "gpu.func @$kernel(__m[0-9]+_[0-9a-z]+_n[0-9]+)?\(" %t.mlir || { echo "no kernel $kernel"; exit 1; }; \
 // RUN:   echo "made $op $algorithm"; \
@@ -41,16 +42,19 @@
 // MADE: made all_gather_matmul gather
 // MADE: made matmul_reduce_scatter owner_slots
 // MADE: made matmul_reduce_scatter copy_engine
+// MADE: made matmul_reduce_scatter scatter
 // KERNELS-NEXT: matmul_reduce_scatter fused_matmul owner_combine {{.*}} example
 // KERNELS-NEXT: matmul_reduce_scatter fused_matmul copy_engine matmul_reduce_scatter/ce_matmul ce_matmul team offered
-// The fused ops' default ("auto"): the copy engines from 2 members, the
-// fused kernel for one (MatmulReduceScatter::choose).
+// KERNELS-NEXT: matmul_reduce_scatter fused_matmul scatter matmul_reduce_scatter/ce_matmul ce_matmul team offered
+// The fused ops' default ("auto"): from 2 members the copy engines'
+// bundle (which "scatter", taken at small bf16 chunks, shares), the fused
+// kernel for one (MatmulReduceScatter::choose).
 // RUN: weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 | FileCheck %s --check-prefix=AUTO2
 // AUTO2: ce_matmul_bf16_d2_mdyn_k256_n320
 // RUN: weave-ops key matmul_reduce_scatter --team-size 1 --dtype bf16 --m-shard 128 --k 256 --n 320 | FileCheck %s --check-prefix=AUTO1
 // AUTO1: matmul_reduce_scatter_bf16_d1_mdyn_k256_n320
 // RUN: not weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_combine 2>&1 | FileCheck %s --check-prefix=NOTOFFERED
-// NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', got 'owner_combine'
+// NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', 'scatter', got 'owner_combine'
 
 // The all-gather matmul's "gather" (issue #32): "auto" takes it where one
 // shard's plain matmul is at most one round of tiles (m_shard 128 to 512
@@ -88,6 +92,16 @@
 // COMPANION: all_gather --team-size 4 --dtype bf16 --count 1572864
 // COMPANION-NOT: {{.}}
 // RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm ring | count 0
+// The GEMM + RS's "scatter" ("auto" where a bf16 chunk is at most a
+// round: here 256 rows at D = 4) runs the reduce-scatter of m_shard x n;
+// f16 keeps the copy engines, and "scatter" in f16 is an error.
+// RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 256 --k 7168 --n 8192 | FileCheck %s --check-prefix=RSCOMPANION
+// RSCOMPANION: reduce_scatter --team-size 4 --dtype bf16 --count 2097152
+// RSCOMPANION-NOT: {{.}}
+// RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype f16 --m-shard 256 --k 7168 --n 8192 | count 0
+// RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 1024 --k 4096 --n 4096 | count 0
+// RUN: not weave-ops key matmul_reduce_scatter --team-size 4 --dtype f16 --m-shard 256 --k 7168 --n 8192 --algorithm scatter 2>&1 | FileCheck %s --check-prefix=RSF16
+// RSF16: matmul reduce-scatter: algorithm 'scatter' does not take dtype 'f16'
 // RUN: not weave-ops companions all_reduce --team-size 4 --dtype bf16 --count 64 2>&1 | FileCheck %s --check-prefix=NOTFUSED
 // NOTFUSED: companions takes a fused matmul op (all_gather_matmul, matmul_reduce_scatter), got 'all_reduce'
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 256 --k 256 --n 320 --algorithm gather | FileCheck %s --check-prefix=AGSRC

@@ -288,9 +288,10 @@ TEST(OpsFused, MatmulReduceScatterInstances) {
 // matmul (`?` rows, the compiler's configuration per range of rows) and
 // the owner's sum (D source slots), for every m_shard.
 TEST(OpsFused, MatmulReduceScatterCopyEngine) {
-  EXPECT_EQ(MatmulReduceScatter::choose(1), "owner_slots");
+  EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 1024, 4096, 4096), "owner_slots");
   for (uint32_t d : {2u, 3u, 4u, 8u, 16u})
-    EXPECT_EQ(MatmulReduceScatter::choose(d), "copy_engine") << d;
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 1024, 4096, 4096), "copy_engine")
+        << d;
   Expected<KernelInstance> ce =
       MatmulReduceScatter::instanceFor(4, "bf16", 14336, 8192);
   ASSERT_TRUE(ce) << ce.error().toString();
@@ -743,6 +744,42 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
 // all-gather of m_shard x k elements, wherever "gather" runs (by name or
 // as "auto"'s choice); nothing for the ring or the GEMM + RS; the shape
 // checked as matmulOpInstance checks it.
+// "scatter" (one matmul, then the reduce-scatter): "auto"'s choice for
+// bf16 where one owner's chunk is at most one round of tiles; f16, which
+// the reduce-scatter does not sum, keeps the copy engines, and asking for
+// "scatter" in f16 is an error that says why. Its instance is the copy
+// engines' (one bundle).
+TEST(OpsFused, MatmulReduceScatterScatter) {
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 128, 7168, 8192), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 4096), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "f16", 128, 7168, 8192),
+            "copy_engine");
+  EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 128, 7168, 8192),
+            "owner_slots");
+  // Past a round, or past kScatterMaxRows at D = 2: the copy engines.
+  EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 512, 4096, 4096),
+            "copy_engine");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 512, 4096, 4096), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 1024, 4096, 4096),
+            "copy_engine");
+  EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 28672),
+            "copy_engine");
+  EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
+                              {128, 7168, 8192}),
+            "scatter");
+  EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
+                              {128, 7168, 8192}, "copy_engine"),
+            "copy_engine");
+  Expected<KernelInstance> scatter =
+      MatmulReduceScatter::instanceFor(4, "bf16", 7168, 8192, "scatter");
+  ASSERT_TRUE(scatter) << scatter.error().toString();
+  EXPECT_EQ(scatter->key(), "ce_matmul_bf16_d4_mdyn_k7168_n8192");
+  Expected<KernelInstance> f16 =
+      MatmulReduceScatter::instanceFor(4, "f16", 7168, 8192, "scatter");
+  ASSERT_FALSE(f16);
+  EXPECT_TRUE(mentions(f16.error(), "does not take dtype 'f16'"));
+}
+
 TEST(OpsFused, MatmulOpCompanions) {
   auto companions = [](const std::string &op, uint32_t d, int64_t m,
                        const std::string &algorithm = "auto") {
@@ -759,7 +796,20 @@ TEST(OpsFused, MatmulOpCompanions) {
   EXPECT_TRUE(companions("all_gather_matmul", 4, 1024)->empty()); // the ring
   EXPECT_EQ(companions("all_gather_matmul", 4, 1024, "gather")->size(), 1u);
   EXPECT_TRUE(companions("all_gather_matmul", 4, 384, "ring")->empty());
-  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 384)->empty());
+  // The GEMM + RS's "scatter" (a chunk of at most 256 rows and a round):
+  // its reduce-scatter of m_shard x n; the copy engines none.
+  Expected<std::vector<CompanionOp>> scatter =
+      companions("matmul_reduce_scatter", 4, 256);
+  ASSERT_TRUE(scatter) << scatter.error().toString();
+  ASSERT_EQ(scatter->size(), 1u);
+  EXPECT_EQ((*scatter)[0].op, "reduce_scatter");
+  EXPECT_EQ((*scatter)[0].count, 256 * 4096);
+  EXPECT_TRUE(
+      companions("matmul_reduce_scatter", 4, 256, "copy_engine")->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 2, 384)->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 1024)->empty());
+  EXPECT_EQ(companions("matmul_reduce_scatter", 4, 1024, "scatter")->size(),
+            1u);
   EXPECT_FALSE(companions("all_gather_matmul", 4, 100));
   EXPECT_FALSE(companions("all_reduce", 4, 128));
 }
@@ -768,6 +818,28 @@ TEST(OpsFused, MatmulOpCompanions) {
 // row) where the shard is small against the own shard's idle part of a
 // round, Beside elsewhere; the line's points of the measurement
 // (AllGatherMatmul::gatherSchedule) on each side of it.
+// Where b does not stay in the L2 (streamsB: 96 MiB or more, m_shard up
+// to 512), "auto" takes gather past one round too, and gather runs After
+// there; where it is smaller (K = N = 4096, or 64 MiB at 4096 x 8192) or
+// the shard is larger, the ring and Beside as before.
+TEST(OpsFused, StreamedB) {
+  using S = AllGatherMatmul::GatherSchedule;
+  EXPECT_TRUE(AllGatherMatmul::streamsB(256, 8192, 28672));
+  EXPECT_TRUE(AllGatherMatmul::streamsB(512, 4096, 14336));
+  EXPECT_FALSE(AllGatherMatmul::streamsB(512, 4096, 8192));
+  EXPECT_FALSE(AllGatherMatmul::streamsB(1024, 8192, 28672));
+  EXPECT_FALSE(AllGatherMatmul::streamsB(256, 4096, 4096)); // 32 MiB of b
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 8192, 28672), "gather");
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(256, 8192, 28672), S::After);
+  EXPECT_EQ(AllGatherMatmul::choose(4, 512, 8192, 14336), "gather");
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 8192, 14336), S::After);
+  EXPECT_EQ(AllGatherMatmul::choose(2, 1024, 8192, 28672), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 4096, 4096), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(1, 256, 8192, 28672), "ring");
+  // Past a round with b in the L2: Beside, as measured before.
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(1024, 4096, 4096), S::Beside);
+}
+
 TEST(OpsFused, GatherSchedule) {
   using S = AllGatherMatmul::GatherSchedule;
   // N = 4096, K = 4096: 128-384 rows (1-3 MiB) After, 512 (4 MiB, fill

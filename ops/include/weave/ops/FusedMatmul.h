@@ -76,8 +76,10 @@ public:
                                               const std::string &algorithm =
                                                   "auto");
   /// What "auto" runs: "gather" where gatherFill is at most 1 (one
-  /// shard's plain matmul is at most one round of tiles), "ring" elsewhere
-  /// (the measurement is in the definition, ops/lib/Instances.cpp).
+  /// shard's plain matmul is at most one round of tiles) or where b is
+  /// streamed (streamsB: the ring reads all of b from memory at each of
+  /// its D steps), "ring" elsewhere (the measurement is in the
+  /// definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
@@ -96,6 +98,28 @@ public:
   /// / 0.100, D = 4 0.198 / 0.173 to 0.234 / 0.192), where the all-gather
   /// alone takes 1.4-3.2 rounds.
   static constexpr int64_t kGatherWideTileMaxRows = 1024;
+  /// Whether a matmul that takes its rows mShard at a time (the ring's
+  /// steps, the copy engines' chunks) reads b (k x n, 2-byte elements)
+  /// from memory at every step, and that costs more than gathering the
+  /// rows first: b is at least kStreamedBBytes, so it does not stay in
+  /// the L2 from one step to the next, and a step's rows are at most
+  /// kStreamedMaxRows, so reading b takes about as long as the step's
+  /// math (H100: 3.35 TB/s against about 700 TFLOP/s is about 210 rows).
+  /// One launch over every row reads b once. Measured
+  /// (2 x H100 of a 4-GPU machine, bf16, graphs, fourteenth session;
+  /// docs/PERF.md "Where b does not stay in the L2"): the ring at m_shard
+  /// 256, k 8192, n 28672 took 2.1x local cuBLAS of the whole product,
+  /// After 1.05x.
+  static bool streamsB(int64_t mShard, int64_t k, int64_t n) {
+    return mShard <= kStreamedMaxRows &&
+           double(k) * double(n) * 2 > double(kStreamedBBytes);
+  }
+  /// About twice H100's 50 MB of L2: at 64 MiB of b (m_shard 512, k
+  /// 4096, n 8192) the ring still matched gather (D = 2 0.111 against
+  /// 0.114 ms, D = 4 0.209 against 0.226; docs/PERF.md, "The rule at
+  /// shapes it was not fitted on"), at 112 MiB (n 14336) After won.
+  static constexpr int64_t kStreamedBBytes = int64_t(96) << 20;
+  static constexpr int64_t kStreamedMaxRows = 512;
   /// How "gather" orders its matmul against its all-gather.
   enum class GatherSchedule {
     /// The own shard's launch beside the all-gather, then the peers' rows.
@@ -106,8 +130,9 @@ public:
   /// After where the shard's rows of `a` (m_shard x k elements of 2
   /// bytes) are under kGatherAfterBaseBytes + kGatherAfterIdleBytes x (1 -
   /// gatherFill): the all-gather is then shorter than what Beside loses to
-  /// the own shard's round. Beside elsewhere (the measurement is in the
-  /// definition).
+  /// the own shard's round; and where b is streamed past one round of
+  /// tiles (streamsB: one launch reads b once). Beside elsewhere (the
+  /// measurement is in the definition).
   static GatherSchedule gatherSchedule(int64_t mShard, int64_t k, int64_t n);
   /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
   /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
@@ -228,9 +253,14 @@ public:
   /// The row tile: mShard must be a multiple of it (a box never straddles
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
+  /// The most rows of an owner's chunk at which "auto" takes "scatter" at
+  /// D = 2 (from 3 members, any chunk of at most one round).
+  static constexpr int64_t kScatterMaxRows = 256;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
-  /// above) or "copy_engine" (D chunk matmuls, the copy engines moving
-  /// each into its owner's slot, the owner's sum: docs/OPS.md).
+  /// above), "copy_engine" (D chunk matmuls, the copy engines moving
+  /// each into its owner's slot, the owner's sum: docs/OPS.md) or
+  /// "scatter" (one matmul of every row, then the collectives'
+  /// reduce-scatter: ops/lib/ScatterMatmul.h; bf16 only).
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
@@ -245,18 +275,25 @@ public:
   }
 
   /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard. For "copy_engine" one bundle holds both of its
-  /// kernels (ce_matmul, launched per chunk, and ce_sum).
+  /// depend on mShard ("auto": "copy_engine"'s from 2 members, which
+  /// "scatter" shares). For "copy_engine" one bundle holds both of its
+  /// kernels (ce_matmul, launched per chunk, and ce_sum); "scatter"
+  /// launches its ce_matmul once over every row.
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
-  /// What "auto" runs on a team of `teamSize`: "copy_engine" from 2
-  /// members, "owner_slots" for one (the measurement is in the
-  /// definition, ops/lib/Instances.cpp).
-  static std::string choose(uint32_t teamSize);
-  /// The algorithm this op runs ("owner_slots" or "copy_engine").
+  /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
+  /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
+  /// at most one round of tiles (AllGatherMatmul::gatherFill) and, at D =
+  /// 2, at most kScatterMaxRows rows; else "copy_engine" (the measurements
+  /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
+  /// the copy engines for "auto" (ScatterMatmul.h says why).
+  static std::string choose(uint32_t teamSize, const std::string &dtype,
+                            int64_t mShard, int64_t k, int64_t n);
+  /// The algorithm this op runs ("owner_slots", "copy_engine" or
+  /// "scatter").
   const std::string &algorithm() const { return algorithm_; }
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,
@@ -287,10 +324,19 @@ struct CompanionOp {
   int64_t count = 0;
 };
 
+/// The algorithm the fused matmul op `op` runs at `shape` when asked for
+/// `algorithm`: "auto" resolved by the op's choose(), any other name as it
+/// is (matmulOpInstance checks it). The one place "auto" is resolved.
+std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
+                              const std::string &dtype,
+                              const MatmulShape &shape,
+                              const std::string &algorithm = "auto");
+
 /// Every companion of the fused matmul op `op` at `shape` (checked as by
-/// matmulOpInstance; "auto" resolved by the op's rule): the all-gather
+/// matmulOpInstance; "auto" resolved by matmulOpAlgorithm): the all-gather
 /// matmul's "gather" runs the all-gather of m_shard x k elements
-/// (GatherMatmul.cpp); the ring and the GEMM + reduce-scatter run none.
+/// (GatherMatmul.cpp), the GEMM + reduce-scatter's "scatter" the
+/// reduce-scatter of m_shard x n (ScatterMatmul.cpp); the others none.
 /// What a machine without the compiler needs bundles of beside the op's
 /// own (weave-ops companions, Python's compile_op).
 Expected<std::vector<CompanionOp>>

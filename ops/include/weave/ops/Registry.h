@@ -83,11 +83,17 @@ struct AlgorithmSpec {
   /// The kernel parameters the op owns (every user parameter no role binds).
   std::vector<OwnedParam> owns;
   /// The op whose entry owns templateName and kernel, when this algorithm
-  /// launches another op's kernel (the all-gather matmul's "gather"
+  /// launches another algorithm's kernel (the all-gather matmul's "gather"
   /// runs the GEMM + reduce-scatter's chunk matmul, ce_matmul, from that
-  /// op's instance): findRegisteredKernel finds the owner's entry, and this
-  /// op's instance of it is the owner's (one bundle). Empty: its own.
+  /// op's instance; the GEMM + reduce-scatter's "scatter" runs its own
+  /// "copy_engine"'s): findRegisteredKernel finds the owner's entry, and
+  /// this algorithm's instance of it is the owner's (one bundle). Empty:
+  /// its own.
   std::string kernelOf = {};
+  /// The dtypes it takes where fewer than its op's (OpSpec::dtypes; the
+  /// GEMM + reduce-scatter's "scatter": bf16, which its reduce-scatter
+  /// sums). Empty: every one of the op's.
+  std::vector<std::string> dtypes = {};
 };
 
 /// A row of Auto's choice table (issue #30): the first row whose team range
@@ -145,6 +151,9 @@ struct OpSpec {
   /// The names of the offered algorithms, as "'put', 'push', 'direct'".
   std::string offeredNames() const;
   bool takesDtype(const std::string &dtype) const;
+  /// The op takes `dtype` and so does its algorithm `a` (AlgorithmSpec::
+  /// dtypes).
+  bool takesDtype(const std::string &dtype, const AlgorithmSpec &a) const;
 };
 
 /// Every op, in a fixed order (collectives first, then the fused matmuls).
@@ -153,11 +162,6 @@ const std::vector<OpSpec> &opRegistry();
 const OpSpec *findOp(const std::string &name);
 /// Every op's name, ", "-separated (for messages).
 std::string opNames(OpFamily family);
-/// The algorithm of op `op` (the registry's name) whose kernel `instance`
-/// is, or the instance's kernel name where none is: the registry owns
-/// which kernel each algorithm runs, so an instance resolved from "auto"
-/// names the algorithm it took.
-std::string algorithmOf(const std::string &op, const KernelInstance &instance);
 
 /// A kernel of the registry: its op and algorithm.
 struct RegisteredKernel {
