@@ -242,7 +242,8 @@ class Collectives:
         f32. One kernel serves every m_shard.
 
         ``algorithm``: "auto" (the op's rule: "gather" where one shard's
-        plain matmul is at most one round of tiles, else the ring), "ring"
+        plain matmul is at most one round of tiles or where b is 96 MiB or
+        more and m_shard at most 512, else the ring), "ring"
         (the fused kernel forwarding A's tiles around the ring) or
         "gather" (the collectives' all-gather into the op's gathered rows
         and plain matmuls: for small shards one over every row after it,
