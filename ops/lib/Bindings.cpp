@@ -70,6 +70,23 @@ std::string roleTensorsMismatch(const std::vector<TensorRef> &tensors,
   return "";
 }
 
+std::string matmulReduceScatterCallMismatch(
+    const std::vector<std::vector<TensorRef>> &tensors, size_t streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace, size_t locals,
+    const std::string &dtype, int64_t d, int64_t m, int64_t k, int64_t n) {
+  for (const auto &placed : inPlace)
+    if (placed)
+      return "no tensor of this op can be passed as a symmetric buffer";
+  std::string wrong = callCountsMismatch(streams, tensors.size(),
+                                         inPlace.size(), locals, {"a", "b", "c"});
+  std::vector<RoleExpectation> roles{RoleExpectation::matrix("a", dtype, d * m, k),
+                                     RoleExpectation::matrix("b", dtype, k, n),
+                                     RoleExpectation::matrix("c", dtype, m, n)};
+  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
+    wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
+  return wrong;
+}
+
 std::string inPlaceMismatch(const SymmetricBuffer &buffer, uint64_t heapId,
                             const RoleExpectation &role) {
   if (buffer.heapId != heapId)

@@ -17,6 +17,7 @@
 #include "weave/runtime/KernelArgs.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,16 @@ std::string roleTensorsMismatch(const std::vector<TensorRef> &tensors,
 /// a buffer of another heap than `heapId`, another dtype, another size.
 std::string inPlaceMismatch(const SymmetricBuffer &buffer, uint64_t heapId,
                             const RoleExpectation &role);
+
+/// What is wrong with a call of the GEMM + reduce-scatter's algorithms that
+/// bind no role in place ("copy_engine", "scatter"): the counts, a
+/// symmetric buffer passed, or a tensor of a (D·m x k), b (k x n), c (m x
+/// n) of `dtype` not 16-byte aligned (their tensor maps and vectors);
+/// empty when nothing.
+std::string matmulReduceScatterCallMismatch(
+    const std::vector<std::vector<TensorRef>> &tensors, size_t streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace, size_t locals,
+    const std::string &dtype, int64_t d, int64_t m, int64_t k, int64_t n);
 
 /// Per local member's pointer, a tensor of `dtype` and `shape` (its bytes
 /// from `elementBytes` a element): a kernel argument the copy-engine

@@ -80,16 +80,8 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
                          int64_t mShard, int64_t k, int64_t n) {
   Team &team = comm.team();
   auto x = std::unique_ptr<CopyEngineKernel>(new CopyEngineKernel());
-  x->comm_ = &comm;
-  x->dtype_ = instance.dtype;
-  x->d_ = team.size();
-  x->m_ = mShard;
-  x->k_ = k;
-  x->n_ = n;
-  x->elementBytes_ = 2; // f16 or bf16 (checkShape)
-  WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
-  WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(instance, "ce_sum"));
-  x->instance_ = std::move(instance);
+  WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
+  WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(x->instance_, "ce_sum"));
   SymmetricHeap &heap = comm.heap();
   // Symmetric allocations first, in the same order on every process:
   // slots, then the lanes' flags.
@@ -144,25 +136,12 @@ Status CopyEngineKernel::checkTensors(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
-  size_t locals = comm_->team().localCount();
-  auto fail = [&](const std::string &what) {
-    return Error(ErrorCode::InvalidArgument,
-                 "op 'matmul_reduce_scatter' (copy_engine): " + what);
-  };
-  for (const auto &placed : inPlace)
-    if (placed)
-      return fail("no tensor of this op can be passed as a symmetric buffer");
-  std::string wrong = callCountsMismatch(
-      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
-  // 16 bytes: the matmul's tensor maps and the sum's 16-byte vectors.
-  std::vector<RoleExpectation> roles{
-      RoleExpectation::matrix("a", dtype_, d_ * m_, k_),
-      RoleExpectation::matrix("b", dtype_, k_, n_),
-      RoleExpectation::matrix("c", dtype_, m_, n_)};
-  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
-    wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
+  std::string wrong = matmulReduceScatterCallMismatch(
+      tensors, streams.size(), inPlace, comm_->team().localCount(), dtype_,
+      d_, m_, k_, n_);
   if (!wrong.empty())
-    return fail(wrong);
+    return Error(ErrorCode::InvalidArgument,
+                 "op 'matmul_reduce_scatter' (copy_engine): " + wrong);
   return ok();
 }
 

@@ -34,10 +34,11 @@
 #define WEAVE_OPS_LIB_COPYENGINE_H
 
 #include "CopyEngineLanes.h"
+#include "PlainMatmulOpKernel.h"
 
 namespace weave::ops::detail {
 
-class CopyEngineKernel : public OpKernel {
+class CopyEngineKernel : public PlainMatmulOpKernel {
 public:
   /// `instance`: MatmulReduceScatter::instanceFor(..., "copy_engine") (its
   /// bundle holds ce_matmul and ce_sum). Allocates the workspace (a
@@ -50,7 +51,6 @@ public:
   /// completed on every stream (as every op).
   ~CopyEngineKernel() override;
 
-  const KernelInstance &instance() const override { return instance_; }
   /// tensors = {a (D x mShard x k), b (k x n), c (mShard x n)}, one per
   /// local member each; no in-place role.
   Status run(const std::vector<std::vector<TensorRef>> &tensors,
@@ -70,12 +70,7 @@ private:
                       const std::vector<std::optional<SymmetricBuffer>>
                           &inPlace) const;
 
-  Communicator *comm_ = nullptr;
-  KernelInstance instance_;
-  Kernel *matmul_ = nullptr, *sum_ = nullptr;
-  std::string dtype_;
-  int64_t d_ = 0, m_ = 0, k_ = 0, n_ = 0;
-  uint64_t elementBytes_ = 2;
+  Kernel *sum_ = nullptr;
   std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
   std::optional<SymmetricBuffer> slots_;
   std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams

@@ -43,15 +43,7 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
                            int64_t mShard, int64_t k, int64_t n) {
   Team &team = comm.team();
   auto x = std::unique_ptr<GatherMatmulKernel>(new GatherMatmulKernel());
-  x->comm_ = &comm;
-  x->dtype_ = instance.dtype;
-  x->d_ = team.size();
-  x->m_ = mShard;
-  x->k_ = k;
-  x->n_ = n;
-  x->elementBytes_ = 2; // f16 or bf16 (checkShape)
-  WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
-  x->instance_ = std::move(instance);
+  WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
   x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, k, n);
   // The all-gather (the op's one companion, matmulOpCompanions: what a
   // folder of bundles must hold beside ce_matmul's) by the collectives' own
@@ -65,23 +57,14 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance gather,
       AllGather::instanceFor(team.size(), x->dtype_, companions.at(0).count));
-  std::vector<RoleSpec> roles = opRoles("all_gather");
-  WEAVE_ASSIGN_OR_RETURN(Kernel * gatherKernel, comm.kernel(gather));
-  for (const ParamInfo &param : gatherKernel->info().params)
-    if (param.name == roles[1].param)
-      x->gatherOutputSymmetric_ = param.kind == abi::ParamKind::Symmetric;
   // Symmetric allocations in the same order on every process: gathered,
   // then the all-gather's.
-  WEAVE_ASSIGN_OR_RETURN(
-      SymmetricBuffer gathered,
-      comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, k}));
-  x->gathered_ = gathered;
-  std::vector<size_t> placed;
-  if (x->gatherOutputSymmetric_)
-    placed.push_back(1);
-  WEAVE_ASSIGN_OR_RETURN(x->gather_,
-                         StagedKernel::create(comm, std::move(gather),
-                                              std::move(roles), {}, placed));
+  WEAVE_ASSIGN_OR_RETURN(PlacedCollective placed,
+                         placeCollective(comm, "all_gather", std::move(gather),
+                                         1, x->dtype_, {x->d_ * mShard, k}));
+  x->gathered_ = placed.buffer;
+  x->gather_ = std::move(placed.kernel);
+  x->gatherOutputSymmetric_ = placed.inPlace;
   // The side stream only where the all-gather runs beside a matmul.
   if (x->schedule_ == GatherSchedule::Beside) {
     WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));

@@ -51,8 +51,8 @@
 #ifndef WEAVE_OPS_LIB_GATHERMATMUL_H
 #define WEAVE_OPS_LIB_GATHERMATMUL_H
 
+#include "PlainMatmulOpKernel.h"
 #include "SideStreams.h"
-#include "StagedKernel.h"
 
 #include "weave/ops/FusedMatmul.h"
 
@@ -61,7 +61,7 @@
 
 namespace weave::ops::detail {
 
-class GatherMatmulKernel : public OpKernel {
+class GatherMatmulKernel : public PlainMatmulOpKernel {
 public:
   /// `instance`: AllGatherMatmul::instanceFor(..., "gather") (the bundle
   /// holding ce_matmul). Builds the all-gather's kernel
@@ -75,7 +75,6 @@ public:
   /// completed on every stream (as every op).
   ~GatherMatmulKernel() override;
 
-  const KernelInstance &instance() const override { return instance_; }
   /// The all-gather's instance (for messages, tools and tests).
   const KernelInstance &gatherInstance() const { return gather_->instance(); }
   /// tensors = {a (mShard x k, the member's shard), b (k x n), c (D x
@@ -132,12 +131,6 @@ private:
       const std::vector<CUstream> &streams,
       const std::vector<std::optional<SymmetricBuffer>> &inPlace) const;
 
-  Communicator *comm_ = nullptr;
-  KernelInstance instance_;
-  Kernel *matmul_ = nullptr;
-  std::string dtype_;
-  int64_t d_ = 0, m_ = 0, k_ = 0, n_ = 0;
-  uint64_t elementBytes_ = 2;
   std::optional<SymmetricBuffer> gathered_;
   /// The all-gather of the own shard into gathered_ (its output bound in
   /// place when symmetric).

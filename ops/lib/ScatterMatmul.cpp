@@ -36,15 +36,7 @@ ScatterMatmulKernel::create(Communicator &comm, KernelInstance instance,
                      "reduce-scatter's spinning blocks can fill it before "
                      "another member's matmul is placed; use 'copy_engine'");
   auto x = std::unique_ptr<ScatterMatmulKernel>(new ScatterMatmulKernel());
-  x->comm_ = &comm;
-  x->dtype_ = instance.dtype;
-  x->d_ = team.size();
-  x->m_ = mShard;
-  x->k_ = k;
-  x->n_ = n;
-  x->elementBytes_ = 2; // f16 or bf16 (checkShape)
-  WEAVE_ASSIGN_OR_RETURN(x->matmul_, comm.kernel(instance, "ce_matmul"));
-  x->instance_ = std::move(instance);
+  WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
   // The reduce-scatter (the op's one companion, matmulOpCompanions) by the
   // collectives' own choice at its size. Its input role binds `partials`
   // in place where the kernel's input is symmetric (the pull kernel); a
@@ -56,23 +48,15 @@ ScatterMatmulKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(KernelInstance scatter,
                          ReduceScatter::instanceFor(team.size(), x->dtype_,
                                                     companions.at(0).count));
-  std::vector<RoleSpec> roles = opRoles("reduce_scatter");
-  WEAVE_ASSIGN_OR_RETURN(Kernel * scatterKernel, comm.kernel(scatter));
-  for (const ParamInfo &param : scatterKernel->info().params)
-    if (param.name == roles[0].param)
-      x->scatterInputSymmetric_ = param.kind == abi::ParamKind::Symmetric;
   // Symmetric allocations in the same order on every process: partials,
   // then the reduce-scatter's.
   WEAVE_ASSIGN_OR_RETURN(
-      SymmetricBuffer partials,
-      comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, n}));
-  x->partials_ = partials;
-  std::vector<size_t> placed;
-  if (x->scatterInputSymmetric_)
-    placed.push_back(0);
-  WEAVE_ASSIGN_OR_RETURN(x->scatter_,
-                         StagedKernel::create(comm, std::move(scatter),
-                                              std::move(roles), {}, placed));
+      PlacedCollective placed,
+      placeCollective(comm, "reduce_scatter", std::move(scatter), 0,
+                      x->dtype_, {x->d_ * mShard, n}));
+  x->partials_ = placed.buffer;
+  x->scatter_ = std::move(placed.kernel);
+  x->scatterInputSymmetric_ = placed.inPlace;
   return x;
 }
 
@@ -92,23 +76,10 @@ Status ScatterMatmulKernel::run(
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
   size_t locals = comm_->team().localCount();
-  auto fail = [&](const std::string &what) {
-    return Error(ErrorCode::InvalidArgument, kWhere + what);
-  };
-  for (const auto &placed : inPlace)
-    if (placed)
-      return fail("no tensor of this op can be passed as a symmetric buffer");
-  std::string wrong = callCountsMismatch(
-      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
-  // 16 bytes: the matmul's tensor maps and the reduce-scatter's vectors.
-  std::vector<RoleExpectation> roles{
-      RoleExpectation::matrix("a", dtype_, d_ * m_, k_),
-      RoleExpectation::matrix("b", dtype_, k_, n_),
-      RoleExpectation::matrix("c", dtype_, m_, n_)};
-  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
-    wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
+  std::string wrong = matmulReduceScatterCallMismatch(
+      tensors, streams.size(), inPlace, locals, dtype_, d_, m_, k_, n_);
   if (!wrong.empty())
-    return fail(wrong);
+    return Error(ErrorCode::InvalidArgument, kWhere + wrong);
 
   SymmetricHeap &heap = comm_->heap();
   std::vector<uint64_t> pa(locals), pb(locals), pp(locals);

@@ -38,7 +38,7 @@
 #ifndef WEAVE_OPS_LIB_SCATTERMATMUL_H
 #define WEAVE_OPS_LIB_SCATTERMATMUL_H
 
-#include "StagedKernel.h"
+#include "PlainMatmulOpKernel.h"
 
 #include "weave/ops/FusedMatmul.h"
 
@@ -47,7 +47,7 @@
 
 namespace weave::ops::detail {
 
-class ScatterMatmulKernel : public OpKernel {
+class ScatterMatmulKernel : public PlainMatmulOpKernel {
 public:
   /// `instance`: MatmulReduceScatter::instanceFor(..., "scatter") (the
   /// bundle holding ce_matmul). Builds the reduce-scatter's kernel
@@ -61,7 +61,6 @@ public:
   /// completed on every stream (as every op).
   ~ScatterMatmulKernel() override;
 
-  const KernelInstance &instance() const override { return instance_; }
   /// tensors = {a (D x mShard x k), b (k x n), c (mShard x n)}, one per
   /// local member each; no in-place role.
   Status
@@ -72,12 +71,6 @@ public:
 private:
   ScatterMatmulKernel() = default;
 
-  Communicator *comm_ = nullptr;
-  KernelInstance instance_;
-  Kernel *matmul_ = nullptr;
-  std::string dtype_;
-  int64_t d_ = 0, m_ = 0, k_ = 0, n_ = 0;
-  uint64_t elementBytes_ = 2;
   std::optional<SymmetricBuffer> partials_;
   /// The reduce-scatter of partials_ into c (its input bound in place
   /// where symmetric).

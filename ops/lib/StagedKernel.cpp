@@ -300,4 +300,31 @@ Status StagedKernel::run(
   return ok();
 }
 
+Expected<PlacedCollective> placeCollective(Communicator &comm,
+                                           const std::string &op,
+                                           KernelInstance instance,
+                                           size_t role,
+                                           const std::string &dtype,
+                                           std::vector<int64_t> shape) {
+  PlacedCollective placed;
+  std::vector<RoleSpec> roles = opRoles(op);
+  WEAVE_ASSIGN_OR_RETURN(Kernel * kernel, comm.kernel(instance));
+  for (const ParamInfo &param : kernel->info().params)
+    if (param.name == roles.at(role).param)
+      placed.inPlace = param.kind == abi::ParamKind::Symmetric;
+  WEAVE_ASSIGN_OR_RETURN(placed.buffer,
+                         comm.heap().allocateTensor(dtype, std::move(shape)));
+  std::vector<size_t> placedOnly;
+  if (placed.inPlace)
+    placedOnly.push_back(role);
+  Expected<std::unique_ptr<StagedKernel>> staged = StagedKernel::create(
+      comm, std::move(instance), std::move(roles), {}, placedOnly);
+  if (!staged) {
+    (void)comm.heap().free(placed.buffer);
+    return staged.error();
+  }
+  placed.kernel = std::move(*staged);
+  return placed;
+}
+
 } // namespace weave::ops::detail

@@ -103,6 +103,30 @@ private:
   std::vector<Binding> bindings_; ///< one per user parameter
 };
 
+/// A fused op's companion collective (matmulOpCompanions) run on a
+/// symmetric buffer of the op's own: the all-gather matmul's "gather"
+/// gathers into its rows, the GEMM + RS's "scatter" reduce-scatters from
+/// its partials.
+struct PlacedCollective {
+  /// The op's buffer (`shape` elements of `dtype`).
+  SymmetricBuffer buffer;
+  /// The collective, its role `role` bound to `buffer` in place
+  /// (placedOnly) where the kernel's parameter is symmetric.
+  std::unique_ptr<StagedKernel> kernel;
+  /// Whether it is; else each call passes the buffer's local copy as a
+  /// plain tensor for that role.
+  bool inPlace = true;
+};
+/// Loads `instance` (a kernel of op `op`), then allocates the buffer and
+/// the collective's workspace, in that order (a collective call: every
+/// process of the team in the same order as its other ops).
+Expected<PlacedCollective> placeCollective(Communicator &comm,
+                                           const std::string &op,
+                                           KernelInstance instance,
+                                           size_t role,
+                                           const std::string &dtype,
+                                           std::vector<int64_t> shape);
+
 } // namespace weave::ops::detail
 
 #endif // WEAVE_OPS_LIB_STAGEDKERNEL_H
