@@ -587,6 +587,8 @@ PYBIND11_MODULE(_cuda, m) {
           },
           py::arg("team"), py::arg("bytes"),
           py::arg("signal_pad_bytes") = SymmetricHeap::kDefaultSignalPadBytes)
+      .def_readonly_static("DEFAULT_SIGNAL_PAD_BYTES",
+                           &SymmetricHeap::kDefaultSignalPadBytes)
       .def_static(
           "from_external",
           [](Team &team, std::vector<std::vector<uint64_t>> peerBases,

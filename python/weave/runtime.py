@@ -181,7 +181,8 @@ class SymmetricMemory:
     the team creates it with the same size and makes the same allocations in
     the same order)."""
 
-    def __init__(self, team, bytes, signal_pad_bytes=64 * 1024, *, heap=None):
+    def __init__(self, team, bytes, signal_pad_bytes=_cuda.SymmetricHeap.DEFAULT_SIGNAL_PAD_BYTES,
+                 *, heap=None):
         self.team = team
         self.heap = heap if heap is not None else _cuda.SymmetricHeap.create(
             team, int(bytes), int(signal_pad_bytes))
@@ -191,7 +192,8 @@ class SymmetricMemory:
         self._tensors = weakref.WeakSet()
 
     @classmethod
-    def from_torch(cls, team, group, bytes, signal_pad_bytes=64 * 1024):
+    def from_torch(cls, team, group, bytes,
+                   signal_pad_bytes=_cuda.SymmetricHeap.DEFAULT_SIGNAL_PAD_BYTES):
         """Symmetric memory that PyTorch allocates and maps
         (torch.distributed._symmetric_memory: empty + rendezvous over
         ``group``, a process group or its name), wrapped without a second

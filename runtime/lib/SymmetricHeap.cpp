@@ -390,7 +390,11 @@ Expected<SemaphoreArray> SymmetricHeap::allocateSemaphores(uint32_t count) {
                  "signal pad exhausted: " + std::to_string(count) +
                      " semaphores requested, pad is " +
                      std::to_string(state_->padBytes) + " bytes (" +
-                     std::to_string(state_->pad->bytesInUse()) + " in use)");
+                     std::to_string(state_->pad->bytesInUse()) +
+                     " in use; every op holds its semaphores for its life: "
+                     "free ops, or make the heap with a larger pad, "
+                     "SymmetricHeap::create's signalPadBytes, Python's "
+                     "SymmetricMemory(..., signal_pad_bytes=))");
   return SemaphoreArray{state_->id, *offset, count};
 }
 

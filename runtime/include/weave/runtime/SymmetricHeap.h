@@ -53,7 +53,12 @@ struct ExternalSymmetricMemory {
 
 class SymmetricHeap {
 public:
-  static constexpr size_t kDefaultSignalPadBytes = 64 * 1024;
+  /// Every op holds its semaphore arrays here for its life: the direct
+  /// all-gather's two of 2 x D x 64 words take 4 KB at D = 4, so 64 KB,
+  /// the earlier default, ran out at about 15 all-gather matmul ops of
+  /// distinct shapes on one heap (fourteenth session, 4 x H100: 3 op
+  /// groups x 6 shapes). 256 KB holds four times that.
+  static constexpr size_t kDefaultSignalPadBytes = 256 * 1024;
 
   /// Allocates `bytesPerDevice` (plus the signal pad, rounded up to the
   /// allocation granularity) on every member and maps all of them into every
