@@ -225,11 +225,16 @@ def free_port():
 def launch(args, body, program):
     """Runs body on every rank: under torchrun, this process is one rank;
     otherwise mp.spawn starts args.nproc ranks. Returns the exit status
-    ("SKIP: ..." and 0 with fewer than 2 GPUs)."""
+    ("SKIP: ..." and 0 with fewer than 2 GPUs, or fewer than 2 torchrun
+    processes)."""
     count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     if "RANK" in os.environ and "WORLD_SIZE" in os.environ:  # torchrun
-        return worker(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]),
-                      args, body, program)
+        world = int(os.environ["WORLD_SIZE"])
+        if world < 2:
+            print(f"SKIP: {program} needs 2 GPUs (torchrun started {world} process); "
+                  "nothing to compare on one")
+            return 0
+        return worker(int(os.environ["RANK"]), world, args, body, program)
     if count < 2 or args.nproc < 2:
         print(f"SKIP: {program} needs 2 GPUs, this machine has {count}")
         return 0

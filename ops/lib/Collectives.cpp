@@ -109,19 +109,25 @@ Expected<AllToAllV> AllToAllV::create(Communicator &comm,
 
 namespace {
 
-/// The all-gather matmul's kernel for `algorithm` ("auto" resolved by
-/// choose() at this m_shard): the ring staged as every op's, or the
-/// all-gather beside the own shard's matmul with its own workspace. The one
-/// place both AllGatherMatmul and RegisteredOp::createMatmul make it.
+/// The all-gather matmul's algorithm for `algorithm` ("auto" resolved by
+/// choose() at this shape).
+std::string agmAlgorithm(Communicator &comm, const std::string &dtype,
+                         int64_t mShard, int64_t k, int64_t n,
+                         const std::string &algorithm) {
+  return matmulOpAlgorithm("all_gather_matmul", comm.team().size(), dtype,
+                           {mShard, k, n}, algorithm);
+}
+
+/// The all-gather matmul's kernel for `chosen` (agmAlgorithm's): the ring
+/// staged as every op's, or the all-gather beside the own shard's matmul
+/// with its own workspace. The one place both AllGatherMatmul and
+/// RegisteredOp::createMatmul make it.
 Expected<std::unique_ptr<detail::OpKernel>>
 makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
                     int64_t mShard, int64_t k, int64_t n,
-                    const std::string &algorithm) {
+                    const std::string &chosen) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(AllGatherMatmul::checkShape(d, dtype, mShard, k, n));
-  std::string chosen =
-      matmulOpAlgorithm("all_gather_matmul", d, dtype, {mShard, k, n},
-                        algorithm);
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
                          AllGatherMatmul::instanceFor(d, dtype, k, n, chosen));
   if (chosen == "gather") {
@@ -148,12 +154,11 @@ Expected<AllGatherMatmul> AllGatherMatmul::create(Communicator &comm,
                                                   int64_t mShard, int64_t k,
                                                   int64_t n,
                                                   const std::string &algorithm) {
+  std::string chosen = agmAlgorithm(comm, dtype, mShard, k, n, algorithm);
   WEAVE_ASSIGN_OR_RETURN(
-      auto kernel, makeAllGatherMatmul(comm, dtype, mShard, k, n, algorithm));
+      auto kernel, makeAllGatherMatmul(comm, dtype, mShard, k, n, chosen));
   AllGatherMatmul op(std::move(kernel));
-  op.algorithm_ =
-      matmulOpAlgorithm("all_gather_matmul", comm.team().size(), dtype,
-                        {mShard, k, n}, algorithm);
+  op.algorithm_ = chosen;
   return op;
 }
 
@@ -173,17 +178,16 @@ std::string mrsAlgorithm(Communicator &comm, const std::string &dtype,
   return chosen;
 }
 
-/// The GEMM + reduce-scatter's kernel for `algorithm` ("auto" resolved by
-/// instanceFor): the fused kernel staged as every op's, or the copy-engine
-/// algorithm with its own workspace. The one place both MatmulReduceScatter
-/// and RegisteredOp::createMatmul make it.
+/// The GEMM + reduce-scatter's kernel for `chosen` (mrsAlgorithm's): the
+/// fused kernel staged as every op's, or the copy-engine or scatter
+/// algorithm with its own workspace. The one place both
+/// MatmulReduceScatter and RegisteredOp::createMatmul make it.
 Expected<std::unique_ptr<detail::OpKernel>>
 makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
                         int64_t mShard, int64_t k, int64_t n,
-                        const std::string &algorithm) {
+                        const std::string &chosen) {
   uint32_t d = comm.team().size();
   WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
-  std::string chosen = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
       MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen));
@@ -218,11 +222,11 @@ Expected<MatmulReduceScatter>
 MatmulReduceScatter::create(Communicator &comm, const std::string &dtype,
                             int64_t mShard, int64_t k, int64_t n,
                             const std::string &algorithm) {
+  std::string chosen = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
   WEAVE_ASSIGN_OR_RETURN(
-      auto kernel,
-      makeMatmulReduceScatter(comm, dtype, mShard, k, n, algorithm));
+      auto kernel, makeMatmulReduceScatter(comm, dtype, mShard, k, n, chosen));
   MatmulReduceScatter op(std::move(kernel));
-  op.algorithm_ = mrsAlgorithm(comm, dtype, mShard, k, n, algorithm);
+  op.algorithm_ = chosen;
   return op;
 }
 
@@ -254,16 +258,19 @@ Expected<RegisteredOp> RegisteredOp::createMatmul(Communicator &comm,
   uint32_t d = comm.team().size();
   const OpSpec *spec = findOp(op);
   if (spec && op == "matmul_reduce_scatter") {
-    WEAVE_ASSIGN_OR_RETURN(auto kernel,
-                           makeMatmulReduceScatter(comm, dtype, shape.mShard,
-                                                   shape.k, shape.n,
-                                                   algorithm));
+    WEAVE_ASSIGN_OR_RETURN(
+        auto kernel,
+        makeMatmulReduceScatter(comm, dtype, shape.mShard, shape.k, shape.n,
+                                mrsAlgorithm(comm, dtype, shape.mShard,
+                                             shape.k, shape.n, algorithm)));
     return RegisteredOp(std::move(kernel), spec);
   }
   if (spec && op == "all_gather_matmul") {
-    WEAVE_ASSIGN_OR_RETURN(auto kernel,
-                           makeAllGatherMatmul(comm, dtype, shape.mShard,
-                                               shape.k, shape.n, algorithm));
+    WEAVE_ASSIGN_OR_RETURN(
+        auto kernel,
+        makeAllGatherMatmul(comm, dtype, shape.mShard, shape.k, shape.n,
+                            agmAlgorithm(comm, dtype, shape.mShard, shape.k,
+                                         shape.n, algorithm)));
     return RegisteredOp(std::move(kernel), spec);
   }
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,

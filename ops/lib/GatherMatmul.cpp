@@ -24,7 +24,6 @@
 
 #include "GatherMatmul.h"
 
-#include "weave/ops/Collectives.h"
 
 #include <cstdio>
 #include <optional>
@@ -54,14 +53,11 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
       std::vector<CompanionOp> companions,
       matmulOpCompanions("all_gather_matmul", team.size(), x->dtype_,
                          {mShard, k, n}, "gather"));
-  WEAVE_ASSIGN_OR_RETURN(
-      KernelInstance gather,
-      AllGather::instanceFor(team.size(), x->dtype_, companions.at(0).count));
   // Symmetric allocations in the same order on every process: gathered,
   // then the all-gather's.
   WEAVE_ASSIGN_OR_RETURN(PlacedCollective placed,
-                         placeCollective(comm, "all_gather", std::move(gather),
-                                         1, x->dtype_, {x->d_ * mShard, k}));
+                         placeCollective(comm, companions.at(0), 1, x->dtype_,
+                                         {x->d_ * mShard, k}));
   x->gathered_ = placed.buffer;
   x->gather_ = std::move(placed.kernel);
   x->gatherOutputSymmetric_ = placed.inPlace;

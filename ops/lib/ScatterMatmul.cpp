@@ -12,7 +12,6 @@
 
 #include "ScatterMatmul.h"
 
-#include "weave/ops/Collectives.h"
 
 #include <cstdio>
 
@@ -45,15 +44,11 @@ ScatterMatmulKernel::create(Communicator &comm, KernelInstance instance,
       std::vector<CompanionOp> companions,
       matmulOpCompanions("matmul_reduce_scatter", team.size(), x->dtype_,
                          {mShard, k, n}, "scatter"));
-  WEAVE_ASSIGN_OR_RETURN(KernelInstance scatter,
-                         ReduceScatter::instanceFor(team.size(), x->dtype_,
-                                                    companions.at(0).count));
   // Symmetric allocations in the same order on every process: partials,
   // then the reduce-scatter's.
-  WEAVE_ASSIGN_OR_RETURN(
-      PlacedCollective placed,
-      placeCollective(comm, "reduce_scatter", std::move(scatter), 0,
-                      x->dtype_, {x->d_ * mShard, n}));
+  WEAVE_ASSIGN_OR_RETURN(PlacedCollective placed,
+                         placeCollective(comm, companions.at(0), 0, x->dtype_,
+                                         {x->d_ * mShard, n}));
   x->partials_ = placed.buffer;
   x->scatter_ = std::move(placed.kernel);
   x->scatterInputSymmetric_ = placed.inPlace;

@@ -301,13 +301,15 @@ Status StagedKernel::run(
 }
 
 Expected<PlacedCollective> placeCollective(Communicator &comm,
-                                           const std::string &op,
-                                           KernelInstance instance,
+                                           const CompanionOp &companion,
                                            size_t role,
                                            const std::string &dtype,
                                            std::vector<int64_t> shape) {
   PlacedCollective placed;
-  std::vector<RoleSpec> roles = opRoles(op);
+  WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
+                         opInstance(companion.op, comm.team().size(), dtype,
+                                    companion.count));
+  std::vector<RoleSpec> roles = opRoles(companion.op);
   WEAVE_ASSIGN_OR_RETURN(Kernel * kernel, comm.kernel(instance));
   for (const ParamInfo &param : kernel->info().params)
     if (param.name == roles.at(role).param)

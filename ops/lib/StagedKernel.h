@@ -117,12 +117,12 @@ struct PlacedCollective {
   /// plain tensor for that role.
   bool inPlace = true;
 };
-/// Loads `instance` (a kernel of op `op`), then allocates the buffer and
-/// the collective's workspace, in that order (a collective call: every
-/// process of the team in the same order as its other ops).
+/// Loads `companion`'s kernel (its op's instance at its count for the
+/// team, as opInstance chooses it), then allocates the buffer and the
+/// collective's workspace, in that order (a collective call: every process
+/// of the team in the same order as its other ops).
 Expected<PlacedCollective> placeCollective(Communicator &comm,
-                                           const std::string &op,
-                                           KernelInstance instance,
+                                           const CompanionOp &companion,
                                            size_t role,
                                            const std::string &dtype,
                                            std::vector<int64_t> shape);

@@ -326,7 +326,9 @@ struct CompanionOp {
 
 /// The algorithm the fused matmul op `op` runs at `shape` when asked for
 /// `algorithm`: "auto" resolved by the op's choose(), any other name as it
-/// is (matmulOpInstance checks it). The one place "auto" is resolved.
+/// is (matmulOpInstance checks it). The one place "auto" is resolved from
+/// the shape; an op on a loopback team keeps the GEMM + RS's copy engines
+/// where this says "scatter" (ScatterMatmul.h).
 std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
                               const std::string &dtype,
                               const MatmulShape &shape,
