@@ -393,8 +393,9 @@ PYBIND11_MODULE(_core, m) {
       py::arg("m_shard"), py::arg("k"), py::arg("n"),
       py::arg("algorithm") = "auto",
       "[(op, count)] of the other ops whose kernels a fused matmul op runs "
-      "at this shape (the all-gather matmul's \"gather\": its all-gather), "
-      "for op_instance");
+      "at this shape (the all-gather matmul's \"gather\": its all-gather; "
+      "the GEMM + reduce-scatter's \"scatter\": its reduce-scatter), for "
+      "op_instance");
 
   m.attr("version") = WEAVE_VERSION; // project(weave VERSION ...)
 #ifdef WEAVE_PYTHON_WITH_JIT

@@ -69,7 +69,8 @@ int usage(int status) {
                "choices: Auto's table as `op teams max-bytes algorithm`; "
                "companions: the other ops whose bundles FUSED loads at that "
                "shape, one `OP --team-size D --dtype T --count N` line each "
-               "(the all-gather matmul's \"gather\": its all-gather)\n",
+               "(the all-gather matmul's \"gather\": its all-gather; the GEMM + "
+               "reduce-scatter's \"scatter\": its reduce-scatter)\n",
                ops.c_str(), fused.c_str());
   return status;
 }
