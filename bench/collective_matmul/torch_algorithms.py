@@ -58,6 +58,8 @@ def parse_args(argv=None):
     p.add_argument("--kernels", default="jit", help="'jit', or the folder of op bundles")
     p.add_argument("--agm", default="", help="all-gather matmul shapes m_shard:k:n,...")
     p.add_argument("--mrs", default="", help="GEMM + reduce-scatter shapes m_shard:k:n,...")
+    p.add_argument("--algorithms", default="",
+                   help="only these algorithms (comma-separated; default: every one of each op)")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--rounds", type=int, default=3)
@@ -67,6 +69,15 @@ def parse_args(argv=None):
                    help="GPUs when not started by torchrun (mp.spawn)")
     args = p.parse_args(argv)
     args.agm, args.mrs = shapes(args.agm), shapes(args.mrs)
+    only = [a for a in args.algorithms.split(",") if a]
+    unknown = [a for a in only if a not in AGM_ALGORITHMS + MRS_ALGORITHMS]
+    if unknown:
+        p.error(f"unknown algorithm(s) {', '.join(unknown)}; "
+                f"known: {', '.join(AGM_ALGORITHMS + MRS_ALGORITHMS)}")
+    args.agm_algorithms = tuple(a for a in AGM_ALGORITHMS if not only or a in only)
+    args.mrs_algorithms = tuple(a for a in MRS_ALGORITHMS if not only or a in only)
+    if (args.agm and not args.agm_algorithms) or (args.mrs and not args.mrs_algorithms):
+        p.error("--algorithms leaves an op with shapes but no algorithm")
     if not args.agm and not args.mrs:
         p.error("give --agm or --mrs shapes")
     return args
@@ -123,11 +134,11 @@ def body(args, rank, world, device, group_name, symm_mem):
         cases = [("torch", lambda: torch.ops.symm_mem.fused_all_gather_matmul(
                      a, [b], gather_dim=0, group_name=group_name, return_A=True)[1][0], True),
                  ("local mm", lambda: gathered @ b, True)]
-        for algorithm in AGM_ALGORITHMS:
+        for algorithm in args.agm_algorithms:
             cases.append((algorithm, lambda algorithm=algorithm: weave.ops.all_gather_matmul(
                 plain, b, "algorithms", algorithm), True))
         best, error = check_and_time(cases, reference, args, device)
-        rows.append(("all_gather_matmul", m, k, n, best, error, AGM_ALGORITHMS))
+        rows.append(("all_gather_matmul", m, k, n, best, error, args.agm_algorithms))
         del reference
     for m, k, n in args.mrs:
         log(rank, f"torch_algorithms: GEMM + reduce-scatter {m}x{k}x{n} on {world} GPUs ...")
@@ -143,11 +154,11 @@ def body(args, rank, world, device, group_name, symm_mem):
                      h, w, "sum", scatter_dim=0, group_name=group_name), True),
                  ("local mm", lambda: h @ w, False),  # the partial product
                  ("nccl", nccl, True)]
-        for algorithm in MRS_ALGORITHMS:
+        for algorithm in args.mrs_algorithms:
             cases.append((algorithm, lambda algorithm=algorithm: weave.ops.matmul_reduce_scatter(
                 h, w, "algorithms", algorithm), True))
         best, error = check_and_time(cases, reference, args, device)
-        rows.append(("matmul_reduce_scatter", m, k, n, best, error, MRS_ALGORITHMS))
+        rows.append(("matmul_reduce_scatter", m, k, n, best, error, args.mrs_algorithms))
     if rank != 0:
         return 0
     print(f"\nweave's fused matmul algorithms, PyTorch {torch.__version__}, {world} x "
