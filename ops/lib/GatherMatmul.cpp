@@ -8,7 +8,7 @@
 //   s:  all_gather(own -> g)             (every member's rows into every g)
 //   s:  ce_matmul(every row of g) -> c
 //
-//   Beside:
+//   Beside (and BesideNarrow, whose all-gather is the "narrow" one):
 //   s:  record forked;  ss: wait forked
 //   ss: all_gather(own -> g)
 //   s:  ce_matmul(own) -> rows r of c    (beside the all-gather)
@@ -43,10 +43,10 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   Team &team = comm.team();
   auto x = std::unique_ptr<GatherMatmulKernel>(new GatherMatmulKernel());
   WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
-  x->schedule_ = AllGatherMatmul::gatherSchedule(mShard, k, n);
+  x->schedule_ = AllGatherMatmul::gatherSchedule(team.size(), mShard, k, n);
   // The all-gather (the op's one companion, matmulOpCompanions: what a
   // folder of bundles must hold beside ce_matmul's) by the collectives' own
-  // choice at its size. Its output role binds the gathered rows in place
+  // choice at its size, or "narrow" for BesideNarrow. Its output role binds the gathered rows in place
   // where the kernel's output is symmetric (the bandwidth kernels); a
   // kernel with a plain output writes the member's local copy of them.
   WEAVE_ASSIGN_OR_RETURN(
@@ -62,7 +62,7 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   x->gather_ = std::move(placed.kernel);
   x->gatherOutputSymmetric_ = placed.inPlace;
   // The side stream only where the all-gather runs beside a matmul.
-  if (x->schedule_ == GatherSchedule::Beside) {
+  if (x->schedule_ != GatherSchedule::After) {
     WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "all-gather"));
   }
   return x;
@@ -162,7 +162,7 @@ Status GatherMatmulKernel::run(
   // members of one process have different runs, and a launch binds one
   // shape for all of them.
   std::optional<BoundArgs> ownLaunch;
-  if (schedule_ == GatherSchedule::Beside) {
+  if (schedule_ != GatherSchedule::After) {
     std::vector<uint64_t> pc(locals);
     for (size_t i = 0; i < locals; ++i)
       pc[i] = tensors[2][i].data + team.rankOf(i) * shardC;

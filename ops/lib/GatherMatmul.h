@@ -11,12 +11,16 @@
 // ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in (the plain
 // matmul, tile(auto), dynamic rows: the GEMM + reduce-scatter's
 // copy-engine bundle, MatmulReduceScatter::instanceFor(..., "copy_engine"),
-// for the same k and n). Two schedules (AllGatherMatmul::gatherSchedule):
+// for the same k and n). Three schedules (AllGatherMatmul::gatherSchedule):
 //
 //   After:  s: the all-gather, then one launch over every gathered row.
 //   Beside: side: the all-gather;  s, at once: the own shard times b into
 //           rows r of c;  s: join the side stream, then the peers' rows
 //           (launchesAfter: their runs, or one launch per shard).
+//   BesideNarrow: Beside with the all-gather's "narrow" algorithm (the
+//           direct kernel on kNarrowAllGatherBlocks blocks), where b is
+//           streamed from 3 members: the own shard's launch keeps the
+//           other SMs, and the all-gather still ends within it.
 //
 // Why: the ring (the fused kernel) forwards rows from tiles that compute,
 // so where a shard is a partial wave of tiles (D = 4, m_shard 384-768, 4 x

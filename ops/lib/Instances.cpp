@@ -100,8 +100,13 @@ Expected<KernelInstance> instanceOf(const std::string &op, uint32_t teamSize,
     return Error(ErrorCode::InvalidArgument,
                  spec->title + ": algorithm must be 'auto', " +
                      spec->offeredNames() + ", got '" + algorithm + "'");
+  // An algorithm that fixes template values (AlgorithmSpec::values) is a
+  // bundle of its own: its key names it after the count.
+  std::string shape;
+  if (!a->values.empty())
+    shape = "n" + std::to_string(count) + "_" + a->name;
   return KernelInstance{a->templateName, a->kernel, dtype,
-                        a->perTeam ? teamSize : 0, count, {}, {}};
+                        a->perTeam ? teamSize : 0, count, a->values, shape};
 }
 
 } // namespace
@@ -312,7 +317,8 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
 }
 
 AllGatherMatmul::GatherSchedule
-AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t k, int64_t n) {
+AllGatherMatmul::gatherSchedule(uint32_t teamSize, int64_t mShard, int64_t k,
+                                int64_t n) {
   // Beside pays a round of tiles for the own shard alone, beside the
   // all-gather whose blocks take SMs from it; After pays the all-gather's
   // time before any tile. Measured (4 x H100, bf16, K = 4096, the Python
@@ -335,10 +341,19 @@ AllGatherMatmul::gatherSchedule(int64_t mShard, int64_t k, int64_t n) {
   // Past one round with b streamed (2 x H100, k 4096 n 14336 and k 8192
   // n 28672, m_shard 256 and 512: After 0.104, 0.189, 0.344, 0.713 ms
   // against Beside's 0.116, 0.196, 0.393, 0.820): one launch reads b
-  // once where Beside's reads it twice.
+  // once where Beside's reads it twice. From kNarrowMinTeam members the
+  // all-gather before that launch is D - 1 shards, and Beside wins with its
+  // all-gather on kNarrowAllGatherBlocks blocks (4 x H100, bf16, graphs,
+  // fifteenth session, docs/PERF.md "The gather's all-gather on 8
+  // blocks"), After / Beside with 64 / Beside with 8, ms: D = 4 k 8192 n
+  // 14336 m_shard 256 0.412 / 0.391 / 0.361, 512 0.780 / 0.782 / 0.720;
+  // k 5120 n 13824 m_shard 384 0.324 / 0.381 / 0.334 (lost by 3%); D = 2
+  // (After kept) k 8192 n 28672 256 0.343 / 0.394 / 0.377, 512 0.674 /
+  // 0.816 / 0.724, k 5120 n 27648 384 0.301 / 0.379 / 0.357.
   double fill = gatherFill(mShard, n);
   if (fill > 1.0 && streamsB(mShard, k, n))
-    return GatherSchedule::After;
+    return teamSize >= kNarrowMinTeam ? GatherSchedule::BesideNarrow
+                                      : GatherSchedule::After;
   double shardBytes = double(mShard) * double(k) * 2; // f16 or bf16
   double idle = 1.0 - fill;
   return shardBytes < kGatherAfterBaseBytes + kGatherAfterIdleBytes * idle
@@ -640,8 +655,13 @@ matmulOpCompanions(const std::string &op, uint32_t teamSize,
   std::string chosen =
       matmulOpAlgorithm(op, teamSize, dtype, shape, algorithm);
   std::vector<CompanionOp> companions;
-  if (op == "all_gather_matmul" && chosen == "gather")
-    companions.push_back({"all_gather", shape.mShard * shape.k});
+  if (op == "all_gather_matmul" && chosen == "gather") {
+    bool narrow = AllGatherMatmul::gatherSchedule(teamSize, shape.mShard,
+                                                  shape.k, shape.n) ==
+                  AllGatherMatmul::GatherSchedule::BesideNarrow;
+    companions.push_back(
+        {"all_gather", shape.mShard * shape.k, narrow ? "narrow" : "auto"});
+  }
   if (op == "matmul_reduce_scatter" && chosen == "scatter")
     companions.push_back({"reduce_scatter", shape.mShard * shape.n});
   return companions;

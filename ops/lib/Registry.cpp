@@ -131,6 +131,13 @@ std::vector<OpSpec> makeRegistry() {
          true, pushState()},
         {"direct", "all_gather/direct_all_gather", "direct_all_gather", true,
          true, true, directState()},
+        // The direct kernel on kNarrowAllGatherBlocks blocks, for an
+        // all-gather that runs beside a matmul and leaves it the other SMs
+        // (the all-gather matmul's gather, GatherSchedule::BesideNarrow).
+        // Never the choice table's: alone, the 64 blocks are faster.
+        {"narrow", "all_gather/direct_all_gather", "direct_all_gather", true,
+         true, true, directState(), "all_gather", {},
+         {{"BLOCKS", std::to_string(kNarrowAllGatherBlocks)}}},
         // Epoch flags (mode(set) / cmp(eq)) instead of a counter.
         {"flags", "all_gather/all_gather_flags", "all_gather_flags", true,
          false, true,

@@ -308,7 +308,7 @@ Expected<PlacedCollective> placeCollective(Communicator &comm,
   PlacedCollective placed;
   WEAVE_ASSIGN_OR_RETURN(KernelInstance instance,
                          opInstance(companion.op, comm.team().size(), dtype,
-                                    companion.count));
+                                    companion.count, companion.algorithm));
   std::vector<RoleSpec> roles = opRoles(companion.op);
   WEAVE_ASSIGN_OR_RETURN(Kernel * kernel, comm.kernel(instance));
   for (const ParamInfo &param : kernel->info().params)

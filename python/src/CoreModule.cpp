@@ -386,14 +386,15 @@ PYBIND11_MODULE(_core, m) {
         py::list out;
         for (const ops::CompanionOp &c : unwrap(ops::matmulOpCompanions(
                  op, teamSize, dtype, {mShard, k, n}, algorithm)))
-          out.append(py::make_tuple(c.op, c.count));
+          out.append(py::make_tuple(c.op, c.count, c.algorithm));
         return out;
       },
       py::arg("op"), py::arg("team_size"), py::arg("dtype"),
       py::arg("m_shard"), py::arg("k"), py::arg("n"),
       py::arg("algorithm") = "auto",
-      "[(op, count)] of the other ops whose kernels a fused matmul op runs "
-      "at this shape (the all-gather matmul's \"gather\": its all-gather; "
+      "[(op, count, algorithm)] of the other ops whose kernels a fused "
+      "matmul op runs at this shape (the all-gather matmul's \"gather\": "
+      "its all-gather, \"narrow\" beside a matmul of streamed b; "
       "the GEMM + reduce-scatter's \"scatter\": its reduce-scatter), for "
       "op_instance");
 

@@ -290,7 +290,7 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
                             shape=(128, 256, 320))
     assert path.endswith("/ce_matmul_bf16_d2_mdyn_k256_n320.wbundle")
     assert weave._core.matmul_op_companions("all_gather_matmul", 2, "bf16", 128, 256,
-                                            320) == [("all_gather", 128 * 256)]
+                                            320) == [("all_gather", 128 * 256, "auto")]
     gather_key = weave._core.op_instance("all_gather", 2, "bf16", 128 * 256)[0]
     assert (tmp_path / f"{gather_key}.wbundle").exists()
     assert weave._core.matmul_op_companions("all_gather_matmul", 2, "bf16", 128, 256,
@@ -298,7 +298,7 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
     # The GEMM + RS's "scatter" ("auto" here: one owner's chunk is a part of
     # a round) runs the reduce-scatter of m_shard x n; the copy engines none.
     assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
-                                            256, 320) == [("reduce_scatter", 128 * 320)]
+                                            256, 320) == [("reduce_scatter", 128 * 320, "auto")]
     assert weave._core.matmul_op_companions("matmul_reduce_scatter", 2, "bf16", 128,
                                             256, 320, "copy_engine") == []
     ring = weave.compile_op("all_gather_matmul", 2, "bf16", folder=tmp_path / "ring",
@@ -306,6 +306,24 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
     assert ring.endswith("/all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle")
     assert sorted(p.name for p in (tmp_path / "ring").iterdir()) == [
         "all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle"]
+
+
+def test_gather_beside_a_streamed_b_takes_the_narrow_all_gather():
+    # From 3 members, where b (k x n) is streamed and the shard past one
+    # round, the gather runs its all-gather on few blocks beside the own
+    # shard's matmul: the companion names "narrow", a bundle of its own.
+    m, k, n = 384, 6144, 10240  # b 120 MiB, 3 x 80 tiles
+    for d in (3, 4, 8):
+        assert weave._core.matmul_op_companions("all_gather_matmul", d, "f16", m, k,
+                                                n) == [("all_gather", m * k, "narrow")]
+    assert weave._core.matmul_op_companions("all_gather_matmul", 2, "f16", m, k,
+                                            n) == [("all_gather", m * k, "auto")]
+    narrow = weave._core.op_instance("all_gather", 4, "f16", m * k, "narrow")
+    direct = weave._core.op_instance("all_gather", 4, "f16", m * k, "direct")
+    assert narrow[0] == f"direct_all_gather_f16_d4_n{m * k}_narrow"
+    assert direct[0] == f"direct_all_gather_f16_d4_n{m * k}"
+    assert narrow[1] == direct[1] == "direct_all_gather"
+    assert "persistent(8)" in narrow[2] and "persistent(64)" in direct[2]
 
 
 def test_cuda_part_loads_or_says_why():

@@ -113,7 +113,7 @@ def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
     count, and their companions' bundles are written beside theirs
     (``_core.matmul_op_companions``: where the all-gather matmul runs
     "gather", by name or as "auto"'s choice, its all-gather of m_shard x k
-    elements; where the GEMM + reduce-scatter runs "scatter", its
+    elements, by the algorithm the op runs it with; where the GEMM + reduce-scatter runs "scatter", its
     reduce-scatter of m_shard x n), as the op loads both. Returns the op's
     bundle's path."""
     import os
@@ -134,9 +134,10 @@ def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
     path = os.path.join(os.fspath(folder), f"{key}.wbundle")
     bundle.save(path)
     if shape is not None:
-        for companion, companion_count in _core.matmul_op_companions(
+        for companion, companion_count, companion_algorithm in _core.matmul_op_companions(
                 op, int(team_size), dtype, m_shard, k, n, algorithm):
-            compile_op(companion, team_size, dtype, companion_count, folder, **options)
+            compile_op(companion, team_size, dtype, companion_count, folder,
+                       companion_algorithm, **options)
     return path
 
 

@@ -68,8 +68,10 @@ int usage(int status) {
                "every kernel as `op family algorithm template kernel team offered`; "
                "choices: Auto's table as `op teams max-bytes algorithm`; "
                "companions: the other ops whose bundles FUSED loads at that "
-               "shape, one `OP --team-size D --dtype T --count N` line each "
-               "(the all-gather matmul's \"gather\": its all-gather; the GEMM + "
+               "shape, one `OP --team-size D --dtype T --count N "
+               "[--algorithm A]` line each (the all-gather matmul's "
+               "\"gather\": its all-gather, \"narrow\" where it runs beside "
+               "a matmul of streamed b; the GEMM + "
                "reduce-scatter's \"scatter\": its reduce-scatter)\n",
                ops.c_str(), fused.c_str());
   return status;
@@ -281,10 +283,14 @@ static int runTool(int argc, char **argv) {
         op, static_cast<uint32_t>(teamSize), dtype, shape, algorithm);
     if (!companions)
       return fail(companions.error().message());
-    for (const CompanionOp &c : *companions)
-      std::printf("%s --team-size %lld --dtype %s --count %lld\n",
+    // The algorithm only where it is not the collective's own choice.
+    for (const CompanionOp &c : *companions) {
+      std::string algorithmArg =
+          c.algorithm == "auto" ? "" : " --algorithm " + c.algorithm;
+      std::printf("%s --team-size %lld --dtype %s --count %lld%s\n",
                   c.op.c_str(), static_cast<long long>(teamSize), dtype.c_str(),
-                  static_cast<long long>(c.count));
+                  static_cast<long long>(c.count), algorithmArg.c_str());
+    }
     return 0;
   }
   Expected<KernelInstance> instance =

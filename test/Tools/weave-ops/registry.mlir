@@ -92,6 +92,21 @@
 // COMPANION: all_gather --team-size 4 --dtype bf16 --count 1572864
 // COMPANION-NOT: {{.}}
 // RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm ring | count 0
+// Where b is streamed (k x n of 96 MiB or more, m_shard at most 512, past a
+// round) the gather runs its all-gather beside the own shard's matmul from
+// 3 members, on few blocks: the "narrow" all-gather, a bundle of its own
+// (the direct kernel on 8 blocks); a team of 2 runs After, by the
+// collectives' choice.
+// RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 256 --k 8192 --n 14336 | FileCheck %s --check-prefix=NARROW
+// NARROW: all_gather --team-size 4 --dtype bf16 --count 2097152 --algorithm narrow
+// NARROW-NOT: {{.}}
+// RUN: weave-ops companions all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 8192 --n 14336 | FileCheck %s --check-prefix=COMPANION2
+// COMPANION2: all_gather --team-size 2 --dtype bf16 --count 2097152
+// COMPANION2-NOT: {{.}}
+// RUN: weave-ops key all_gather --team-size 4 --dtype bf16 --count 2097152 --algorithm narrow | FileCheck %s --check-prefix=NARROWKEY
+// NARROWKEY: direct_all_gather_bf16_d4_n2097152_narrow
+// RUN: weave-ops source all_gather --team-size 4 --dtype bf16 --count 2097152 --algorithm narrow | FileCheck %s --check-prefix=NARROWSRC
+// NARROWSRC: grid = [persistent(8), 1, 1], block = [512, 1, 1]
 // The GEMM + RS's "scatter" ("auto" where a bf16 chunk is at most a
 // round: here 256 rows at D = 4) runs the reduce-scatter of m_shard x n;
 // f16 keeps the copy engines, and "scatter" in f16 is an error.

@@ -812,6 +812,43 @@ TEST(OpsFused, MatmulOpCompanions) {
             1u);
   EXPECT_FALSE(companions("all_gather_matmul", 4, 100));
   EXPECT_FALSE(companions("all_reduce", 4, 128));
+  EXPECT_EQ((*gather)[0].algorithm, "auto");
+  EXPECT_EQ((*scatter)[0].algorithm, "auto");
+}
+
+// Where the gather runs BesideNarrow (b streamed, from 3 members), its
+// all-gather is "narrow": the direct kernel on kNarrowAllGatherBlocks
+// blocks, a bundle of its own beside the direct one of the same count.
+TEST(OpsFused, NarrowAllGatherCompanion) {
+  MatmulShape shape{256, 8192, 14336};
+  for (uint32_t d : {2u, 3u, 4u}) {
+    SCOPED_TRACE("D = " + std::to_string(d));
+    Expected<std::vector<CompanionOp>> companions =
+        matmulOpCompanions("all_gather_matmul", d, "bf16", shape, "auto");
+    ASSERT_TRUE(companions) << companions.error().toString();
+    ASSERT_EQ(companions->size(), 1u);
+    EXPECT_EQ((*companions)[0].algorithm, d >= 3 ? "narrow" : "auto");
+  }
+  Expected<KernelInstance> narrow =
+      opInstance("all_gather", 4, "bf16", 256 * 8192, "narrow");
+  Expected<KernelInstance> direct =
+      opInstance("all_gather", 4, "bf16", 256 * 8192, "direct");
+  ASSERT_TRUE(narrow) << narrow.error().toString();
+  ASSERT_TRUE(direct) << direct.error().toString();
+  EXPECT_EQ(narrow->key(), "direct_all_gather_bf16_d4_n2097152_narrow");
+  EXPECT_EQ(direct->key(), "direct_all_gather_bf16_d4_n2097152");
+  EXPECT_EQ(narrow->kernelName, direct->kernelName);
+  Expected<std::string> narrowSource = narrow->source();
+  Expected<std::string> directSource = direct->source();
+  ASSERT_TRUE(narrowSource && directSource);
+  std::string blocks =
+      "persistent(" + std::to_string(kNarrowAllGatherBlocks) + ")";
+  EXPECT_NE(narrowSource->find(blocks), std::string::npos);
+  EXPECT_EQ(directSource->find(blocks), std::string::npos);
+  EXPECT_NE(directSource->find("persistent(64)"), std::string::npos);
+  // Never the choice table's.
+  EXPECT_EQ(opInstance("all_gather", 4, "bf16", 256 * 8192)->key(),
+            direct->key());
 }
 
 // The gather's schedule: After (the all-gather, then one launch over every
@@ -820,7 +857,8 @@ TEST(OpsFused, MatmulOpCompanions) {
 // (AllGatherMatmul::gatherSchedule) on each side of it.
 // Where b does not stay in the L2 (streamsB: 96 MiB or more, m_shard up
 // to 512), "auto" takes gather past one round too, and gather runs After
-// there; where it is smaller (K = N = 4096, or 64 MiB at 4096 x 8192) or
+// there at D = 2, Beside with the narrow all-gather from 3 members; where
+// it is smaller (K = N = 4096, or 64 MiB at 4096 x 8192) or
 // the shard is larger, the ring and Beside as before.
 TEST(OpsFused, StreamedB) {
   using S = AllGatherMatmul::GatherSchedule;
@@ -830,36 +868,54 @@ TEST(OpsFused, StreamedB) {
   EXPECT_FALSE(AllGatherMatmul::streamsB(1024, 8192, 28672));
   EXPECT_FALSE(AllGatherMatmul::streamsB(256, 4096, 4096)); // 32 MiB of b
   EXPECT_EQ(AllGatherMatmul::choose(2, 256, 8192, 28672), "gather");
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(256, 8192, 28672), S::After);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 256, 8192, 28672), S::After);
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 8192, 14336), "gather");
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 8192, 14336), S::After);
+  // From 3 members the all-gather of D - 1 shards costs more than reading b
+  // twice: Beside, its all-gather on few blocks ("narrow").
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 512, 8192, 14336), S::After);
+  for (uint32_t d : {3u, 4u, 8u}) {
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 512, 8192, 14336),
+              S::BesideNarrow)
+        << d;
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 256, 8192, 28672),
+              S::BesideNarrow)
+        << d;
+  }
+  // Within one round (m_shard 128 of n 14336: 112 tiles of 128 x 128) the
+  // bytes line decides, as without streamed b.
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 128, 8192, 14336), S::After);
   EXPECT_EQ(AllGatherMatmul::choose(2, 1024, 8192, 28672), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 4096, 4096), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(1, 256, 8192, 28672), "ring");
   // Past a round with b in the L2: Beside, as measured before.
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(1024, 4096, 4096), S::Beside);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 1024, 4096, 4096), S::Beside);
 }
 
 TEST(OpsFused, GatherSchedule) {
   using S = AllGatherMatmul::GatherSchedule;
-  // N = 4096, K = 4096: 128-384 rows (1-3 MiB) After, 512 (4 MiB, fill
-  // 0.97) and 640 (5 MiB, 0.83) Beside.
-  for (int64_t m : {128, 256, 384})
-    EXPECT_EQ(AllGatherMatmul::gatherSchedule(m, 4096, 4096), S::After) << m;
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 4096, 4096), S::Beside);
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(640, 4096, 4096), S::Beside);
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(768, 4096, 4096), S::Beside);
-  // N = 8192: 256 rows (2 MiB, fill 0.97) After; N = 2048: 512 rows (4
-  // MiB, fill 0.48) After, 1024 (8 MiB, 0.97) Beside.
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(256, 4096, 8192), S::After);
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 4096, 2048), S::After);
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(1024, 4096, 2048), S::Beside);
-  // The shard's bytes count k: 512 rows of K = 2048 (2 MiB) run After.
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(512, 2048, 4096), S::After);
-  // A large shard runs Beside however little of a round it fills: the
-  // all-gather it would wait for is long (2048 x 4096, N = 512: 16 MiB,
-  // fill 0.48).
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2048, 4096, 512), S::Beside);
+  // b is not streamed at any of these: every team size runs alike.
+  for (uint32_t d : {2u, 3u, 4u, 8u}) {
+    SCOPED_TRACE("D = " + std::to_string(d));
+    // N = 4096, K = 4096: 128-384 rows (1-3 MiB) After, 512 (4 MiB, fill
+    // 0.97) and 640 (5 MiB, 0.83) Beside.
+    for (int64_t m : {128, 256, 384})
+      EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, m, 4096, 4096), S::After)
+          << m;
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 512, 4096, 4096), S::Beside);
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 640, 4096, 4096), S::Beside);
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 768, 4096, 4096), S::Beside);
+    // N = 8192: 256 rows (2 MiB, fill 0.97) After; N = 2048: 512 rows (4
+    // MiB, fill 0.48) After, 1024 (8 MiB, 0.97) Beside.
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 256, 4096, 8192), S::After);
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 512, 4096, 2048), S::After);
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 1024, 4096, 2048), S::Beside);
+    // The shard's bytes count k: 512 rows of K = 2048 (2 MiB) run After.
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 512, 2048, 4096), S::After);
+    // A large shard runs Beside however little of a round it fills: the
+    // all-gather it would wait for is long (2048 x 4096, N = 512: 16 MiB,
+    // fill 0.48).
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 2048, 4096, 512), S::Beside);
+  }
 }
 
 // The gather's launches after the all-gather cover every shard once with
@@ -870,7 +926,7 @@ TEST(OpsFused, GatherLaunchesCoverEveryShard) {
   using weave::ops::detail::GatherMatmulKernel;
   using S = AllGatherMatmul::GatherSchedule;
   for (uint32_t d = 2; d <= 8; ++d)
-    for (S schedule : {S::After, S::Beside})
+    for (S schedule : {S::After, S::Beside, S::BesideNarrow})
       for (bool runs : {false, true}) {
         std::vector<std::vector<GatherMatmulKernel::RowRun>> plans;
         for (uint32_t r = 0; r < d; ++r) {
@@ -878,7 +934,7 @@ TEST(OpsFused, GatherLaunchesCoverEveryShard) {
                        std::to_string(r) + (runs ? ", runs" : ""));
           auto plan = GatherMatmulKernel::launchesAfter(schedule, r, d, runs);
           std::vector<int> times(d, 0);
-          if (schedule == S::Beside)
+          if (schedule != S::After)
             ++times[r];
           for (const auto &run : plan) {
             ASSERT_GT(run.shards, 0u);

@@ -241,7 +241,8 @@ TEST(OpsInstances, AutoPicksFromTheTable) {
             "'push_two_shot' or 'll', got 'ring'");
   Expected<KernelInstance> bad = AllGather::instanceFor(2, "f32", 8, "ring");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message().find("'put', 'push', 'direct', 'll', got 'ring'"),
+  EXPECT_NE(bad.error().message().find(
+                "'put', 'push', 'direct', 'narrow', 'll', got 'ring'"),
             std::string::npos);
 }
 

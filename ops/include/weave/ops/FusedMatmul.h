@@ -124,16 +124,27 @@ public:
   enum class GatherSchedule {
     /// The own shard's launch beside the all-gather, then the peers' rows.
     Beside,
+    /// As Beside, the all-gather on kNarrowAllGatherBlocks blocks (the
+    /// all-gather's "narrow" algorithm), so that the own shard's launch
+    /// keeps the other SMs.
+    BesideNarrow,
     /// The all-gather, then one launch over every gathered row.
     After,
   };
   /// After where the shard's rows of `a` (m_shard x k elements of 2
   /// bytes) are under kGatherAfterBaseBytes + kGatherAfterIdleBytes x (1 -
   /// gatherFill): the all-gather is then shorter than what Beside loses to
-  /// the own shard's round; and where b is streamed past one round of
-  /// tiles (streamsB: one launch reads b once). Beside elsewhere (the
-  /// measurement is in the definition).
-  static GatherSchedule gatherSchedule(int64_t mShard, int64_t k, int64_t n);
+  /// the own shard's round. Where b is streamed past one round of tiles
+  /// (streamsB): After for a team of 2 (one launch reads b once), and from
+  /// kNarrowMinTeam members BesideNarrow (the all-gather of D - 1 shards
+  /// before the matmul costs more than reading b twice). Beside elsewhere
+  /// (the measurements are in the definition).
+  static GatherSchedule gatherSchedule(uint32_t teamSize, int64_t mShard,
+                                       int64_t k, int64_t n);
+  /// The least team that runs BesideNarrow where b is streamed: measured
+  /// at D = 4 (faster than After by 8-12% at k 8192, n 14336) and D = 2
+  /// (slower by 7-19%); D = 3 takes it on the reasoning above.
+  static constexpr uint32_t kNarrowMinTeam = 3;
   /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
   /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
   /// 0.97, 5 MiB with 0.83, 8 MiB with 0.97).
@@ -317,11 +328,12 @@ Expected<KernelInstance> matmulOpInstance(const std::string &op,
                                               "auto");
 
 /// An op whose kernel a fused matmul op also runs at a shape, beside its
-/// own instance (matmulOpInstance): its name and count, as opInstance takes
-/// them.
+/// own instance (matmulOpInstance): its name, count and algorithm, as
+/// opInstance takes them.
 struct CompanionOp {
   std::string op;
   int64_t count = 0;
+  std::string algorithm = "auto";
 };
 
 /// The algorithm the fused matmul op `op` runs at `shape` when asked for
@@ -337,7 +349,7 @@ std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
 /// Every companion of the fused matmul op `op` at `shape` (checked as by
 /// matmulOpInstance; "auto" resolved by matmulOpAlgorithm): the all-gather
 /// matmul's "gather" runs the all-gather of m_shard x k elements
-/// (GatherMatmul.cpp), the GEMM + reduce-scatter's "scatter" the
+/// (GatherMatmul.cpp; "narrow" where its schedule is BesideNarrow), the GEMM + reduce-scatter's "scatter" the
 /// reduce-scatter of m_shard x n (ScatterMatmul.cpp); the others none.
 /// What a machine without the compiler needs bundles of beside the op's
 /// own (weave-ops companions, Python's compile_op).

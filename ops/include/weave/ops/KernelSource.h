@@ -106,6 +106,14 @@ TemplateValues collectiveValues(uint32_t teamSize, const std::string &dtype,
 /// member), nor 128 for one of 4.
 inline constexpr int64_t kCollectiveBlockBytes = 8192;
 inline constexpr int64_t kCollectiveMaxBlocks = 64;
+/// The all-gather's "narrow" algorithm: the direct kernel on this many
+/// blocks, for an all-gather that runs beside a matmul (the all-gather
+/// matmul's gather, GatherSchedule::BesideNarrow), which then keeps the
+/// other SMs. 4 x H100, bf16, the gather Beside at m_shard 256 and 512, k
+/// 8192, n 14336, D = 4 (docs/PERF.md, "The gather's all-gather on 8
+/// blocks"): 0.391 and 0.782 ms with the all-gather on 64 blocks, 0.394
+/// and 0.756 on 16, 0.361 and 0.720 on 8.
+inline constexpr int64_t kNarrowAllGatherBlocks = 8;
 /// Above kCollectiveMaxBlocks x kCollectiveWideBlockBytes (128 MB of N
 /// elements: only the all-reduces' whole inputs reach it at the bench's
 /// sizes), one block per kCollectiveWideBlockBytes, at most

@@ -87,13 +87,18 @@ struct AlgorithmSpec {
   /// runs the GEMM + reduce-scatter's chunk matmul, ce_matmul, from that
   /// op's instance; the GEMM + reduce-scatter's "scatter" runs its own
   /// "copy_engine"'s): findRegisteredKernel finds the owner's entry, and
-  /// this algorithm's instance of it is the owner's (one bundle). Empty:
-  /// its own.
+  /// this algorithm's instance of it is the owner's (one bundle; unless
+  /// `values` sets template values). Empty: its own.
   std::string kernelOf = {};
   /// The dtypes it takes where fewer than its op's (OpSpec::dtypes; the
   /// GEMM + reduce-scatter's "scatter": bf16, which its reduce-scatter
   /// sums). Empty: every one of the op's.
   std::vector<std::string> dtypes = {};
+  /// Template values this algorithm fixes over its kernel's defaults (the
+  /// all-gather's "narrow": BLOCKS). Its instance is then a bundle of its
+  /// own: the key spells the algorithm after the count
+  /// (`direct_all_gather_bf16_d4_n2097152_narrow`).
+  TemplateValues values = {};
 };
 
 /// A row of Auto's choice table (issue #30): the first row whose team range
