@@ -19,8 +19,9 @@
 //           (launchesAfter: their runs, or one launch per shard).
 //   BesideNarrow: Beside with the all-gather's "narrow" algorithm (the
 //           direct kernel on kNarrowAllGatherBlocks blocks), where b is
-//           streamed from 3 members: the own shard's launch keeps the
-//           other SMs, and the all-gather still ends within it.
+//           streamed from 3 members and the split costs no round of
+//           tiles: the own shard's launch keeps the other SMs, and the
+//           all-gather ends within it.
 //
 // Why: the ring (the fused kernel) forwards rows from tiles that compute,
 // so where a shard is a partial wave of tiles (D = 4, m_shard 384-768, 4 x

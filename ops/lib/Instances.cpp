@@ -341,24 +341,40 @@ AllGatherMatmul::gatherSchedule(uint32_t teamSize, int64_t mShard, int64_t k,
   // Past one round with b streamed (2 x H100, k 4096 n 14336 and k 8192
   // n 28672, m_shard 256 and 512: After 0.104, 0.189, 0.344, 0.713 ms
   // against Beside's 0.116, 0.196, 0.393, 0.820): one launch reads b
-  // once where Beside's reads it twice. From kNarrowMinTeam members the
-  // all-gather before that launch is D - 1 shards, and Beside wins with its
-  // all-gather on kNarrowAllGatherBlocks blocks (4 x H100, bf16, graphs,
-  // fifteenth session, docs/PERF.md "The gather's all-gather on 8
-  // blocks"), After / Beside with 64 / Beside with 8, ms: D = 4 k 8192 n
-  // 14336 m_shard 256 0.412 / 0.391 / 0.361, 512 0.780 / 0.782 / 0.720;
-  // k 5120 n 13824 m_shard 384 0.324 / 0.381 / 0.334 (lost by 3%); D = 2
-  // (After kept) k 8192 n 28672 256 0.343 / 0.394 / 0.377, 512 0.674 /
-  // 0.816 / 0.724, k 5120 n 27648 384 0.301 / 0.379 / 0.357.
+  // once where Beside's reads it twice.
+  // From kNarrowMinTeam members the all-gather before that launch is D - 1
+  // shards, and Beside with its all-gather on kNarrowAllGatherBlocks blocks
+  // hides it, where splitting the launch costs no round of 128 x 256 tiles
+  // (narrowPaysNoRound). 4 x H100, bf16, graphs (fifteenth session,
+  // docs/PERF.md "The gather's all-gather on 8 blocks"), After / Beside
+  // narrow, ms, with the rounds own + peers against all: D = 4 k 8192 n
+  // 14336 m_shard 256 (1 + 3, 4) 0.412 / 0.361 and 0.389 / 0.363, 512
+  // (2 + 6, 7) 0.780 / 0.720; k 5120 n 13824 384 (2 + 4, 5) 0.324 / 0.334
+  // and 0.321 / 0.331; D = 3 k 8192 n 18944 256 (2 + 3, 4) 0.387 / 0.469,
+  // 512 (3 + 5, 7) 0.764 / 0.838; k 6144 n 9216 384 (1 + 2, 3) 0.245 /
+  // 0.206. The rule takes the faster at five of the six (not D = 4 at 512
+  // rows, where After is kept: 8% slower there). At D = 2 the all-gather
+  // is one shard and After won every point (k 8192 n 28672 256 0.343 /
+  // 0.377, 512 0.674 / 0.724; k 5120 n 27648 384 0.301 / 0.357).
   double fill = gatherFill(mShard, n);
   if (fill > 1.0 && streamsB(mShard, k, n))
-    return teamSize >= kNarrowMinTeam ? GatherSchedule::BesideNarrow
-                                      : GatherSchedule::After;
+    return teamSize >= kNarrowMinTeam && narrowPaysNoRound(teamSize, mShard, n)
+               ? GatherSchedule::BesideNarrow
+               : GatherSchedule::After;
   double shardBytes = double(mShard) * double(k) * 2; // f16 or bf16
   double idle = 1.0 - fill;
   return shardBytes < kGatherAfterBaseBytes + kGatherAfterIdleBytes * idle
              ? GatherSchedule::After
              : GatherSchedule::Beside;
+}
+
+bool AllGatherMatmul::narrowPaysNoRound(uint32_t teamSize, int64_t mShard,
+                                        int64_t n, int64_t smCount) {
+  if (teamSize < 2)
+    return false;
+  double own = estimate(1, mShard, n, 256, smCount);
+  double peers = estimate(teamSize - 1, mShard, n, 256, smCount);
+  return own + peers <= estimate(teamSize, mShard, n, 256, smCount);
 }
 
 double AllGatherMatmul::gatherFill(int64_t mShard, int64_t n,

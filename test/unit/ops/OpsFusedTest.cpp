@@ -870,17 +870,29 @@ TEST(OpsFused, StreamedB) {
   EXPECT_EQ(AllGatherMatmul::choose(2, 256, 8192, 28672), "gather");
   EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 256, 8192, 28672), S::After);
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 8192, 14336), "gather");
-  // From 3 members the all-gather of D - 1 shards costs more than reading b
-  // twice: Beside, its all-gather on few blocks ("narrow").
+  // From 3 members, where splitting the launch costs no round of 128 x
+  // 256 tiles, Beside with its all-gather on few blocks ("narrow") hides
+  // the all-gather of D - 1 shards; the measured points (rounds own +
+  // peers against all; gatherSchedule's definition).
   EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 512, 8192, 14336), S::After);
-  for (uint32_t d : {3u, 4u, 8u}) {
-    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 512, 8192, 14336),
-              S::BesideNarrow)
-        << d;
-    EXPECT_EQ(AllGatherMatmul::gatherSchedule(d, 256, 8192, 28672),
-              S::BesideNarrow)
-        << d;
-  }
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 256, 8192, 28672), S::After);
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 256, 8192, 14336),
+            S::BesideNarrow); // 1 + 3, 4
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 512, 8192, 14336),
+            S::After); // 2 + 6, 7
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 384, 5120, 13824),
+            S::After); // 2 + 4, 5
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(3, 256, 8192, 18944),
+            S::After); // 2 + 3, 4
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(3, 512, 8192, 18944),
+            S::After); // 3 + 5, 7
+  EXPECT_EQ(AllGatherMatmul::gatherSchedule(3, 384, 6144, 9216),
+            S::BesideNarrow); // 1 + 2, 3
+  EXPECT_TRUE(AllGatherMatmul::narrowPaysNoRound(4, 256, 14336));
+  EXPECT_FALSE(AllGatherMatmul::narrowPaysNoRound(4, 384, 13824));
+  // Fewer SMs move the rounds: 256 x 14336 at D = 4 on 100 SMs is 2 + 4
+  // rounds against 5.
+  EXPECT_FALSE(AllGatherMatmul::narrowPaysNoRound(4, 256, 14336, 100));
   // Within one round (m_shard 128 of n 14336: 112 tiles of 128 x 128) the
   // bytes line decides, as without streamed b.
   EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 128, 8192, 14336), S::After);

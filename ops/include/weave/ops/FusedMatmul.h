@@ -135,15 +135,20 @@ public:
   /// bytes) are under kGatherAfterBaseBytes + kGatherAfterIdleBytes x (1 -
   /// gatherFill): the all-gather is then shorter than what Beside loses to
   /// the own shard's round. Where b is streamed past one round of tiles
-  /// (streamsB): After for a team of 2 (one launch reads b once), and from
-  /// kNarrowMinTeam members BesideNarrow (the all-gather of D - 1 shards
-  /// before the matmul costs more than reading b twice). Beside elsewhere
-  /// (the measurements are in the definition).
+  /// (streamsB): BesideNarrow from kNarrowMinTeam members where the split
+  /// costs no round (narrowPaysNoRound: the all-gather of D - 1 shards is
+  /// then hidden for the price of reading b twice), After elsewhere (one
+  /// launch reads b once). Beside elsewhere (the measurements are in the
+  /// definition).
   static GatherSchedule gatherSchedule(uint32_t teamSize, int64_t mShard,
                                        int64_t k, int64_t n);
-  /// The least team that runs BesideNarrow where b is streamed: measured
-  /// at D = 4 (faster than After by 8-12% at k 8192, n 14336) and D = 2
-  /// (slower by 7-19%); D = 3 takes it on the reasoning above.
+  /// Whether the own shard's launch and the peers' launch take no more
+  /// rounds of kRowTile x 256 output tiles on `smCount` SMs than one
+  /// launch over every row (BesideNarrow's condition besides streamed b).
+  static bool narrowPaysNoRound(uint32_t teamSize, int64_t mShard, int64_t n,
+                                int64_t smCount = kSmCount);
+  /// The least team that runs BesideNarrow: at D = 2 the all-gather it
+  /// hides is one shard, and After won at every measured point (by 7-19%).
   static constexpr uint32_t kNarrowMinTeam = 3;
   /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
   /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
