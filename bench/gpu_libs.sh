@@ -122,6 +122,22 @@ build_weave_python() {
     ninja -C "$pyb" weave_python >>"$log" 2>&1
 }
 
+# start_torch_bench OUTDIR: what a torch benchmark on a GPU machine does
+# first, from the repository root: NVLink multicast off (NCCL, PyTorch's
+# symmetric memory, NVSHMEM), the CUDA libraries' paths, the Python module
+# built into ${PYB:-/tmp/weave-pyb} (log OUTDIR/pyb.log; prints its exit
+# status and seconds). Sets PYB and GPUS (the machine's GPU count).
+start_torch_bench() {
+  local outdir=$1 t0=$SECONDS
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 \
+    PYTHONUNBUFFERED=1
+  export_gpu_libs
+  PYB=${PYB:-/tmp/weave-pyb}
+  build_weave_python "$PYB" "$outdir/pyb.log"
+  echo "python module: exit $? ($((SECONDS - t0)) s)"
+  GPUS=$(nvidia-smi -L | grep -c '^GPU')
+}
+
 # run_logged TIMEOUT NAME CMD...: CMD under `timeout TIMEOUT`, its output in
 # $O/<n>-<NAME, made a file name>.log (n counts the calls: the caller's
 # global, so that it can find the log after); appends "== NAME: exit RC,

@@ -45,7 +45,7 @@ if [ "${1:-}" = "--stage" ]; then
       done
     done
   done
-  echo "staged $(ls "$CARRY/algorithms" | wc -l) bundles in $CARRY/algorithms"
+  echo "staged $(find "$CARRY/algorithms" -name "*.wbundle" | wc -l) bundles in $CARRY/algorithms"
   exit 0
 fi
 
@@ -55,15 +55,10 @@ teams=("$@")
 [ ${#teams[@]} -eq 0 ] && teams=(4 2)
 OUTDIR=${OUT:-/tmp/algorithms-out}
 mkdir -p "$OUTDIR"
-cd "$ROOT"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+cd "$ROOT" || exit 1
 . bench/gpu_libs.sh
-export_gpu_libs
 start=$SECONDS
-PYB=${PYB:-/tmp/weave-pyb}
-build_weave_python "$PYB" "$OUTDIR/pyb.log"
-echo "python module: exit $? ($((SECONDS - start)) s)"
-GPUS=$(nvidia-smi -L | grep -c '^GPU')
+start_torch_bench "$OUTDIR"
 for d in "${teams[@]}"; do
   [ "$d" -gt "$GPUS" ] && continue
   agm=$(shapes_of AGM "$d") mrs=$(shapes_of MRS "$d")

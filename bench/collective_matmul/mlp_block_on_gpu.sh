@@ -40,14 +40,9 @@ C=$(cd "${1:?usage: $0 CARRY}" && pwd)
 OUTDIR=${OUT:-/tmp/mlp-out}
 mkdir -p "$OUTDIR"
 cd "$ROOT"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
 . bench/gpu_libs.sh
-export_gpu_libs
 start=$SECONDS
-PYB=${PYB:-/tmp/weave-pyb}
-build_weave_python "$PYB" "$OUTDIR/pyb.log"
-echo "python module: exit $? ($((SECONDS - start)) s)"
-GPUS=$(nvidia-smi -L | grep -c '^GPU')
+start_torch_bench "$OUTDIR"
 for tp in 4 2; do
   [ "$tp" -gt "$GPUS" ] && continue
   # shellcheck disable=SC2086

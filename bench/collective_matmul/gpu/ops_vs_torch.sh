@@ -33,12 +33,9 @@ if [ "${1:-}" = --stage ]; then
 fi
 C=$(cd "${1:?usage: $0 CARRY}" && pwd)
 O=${OUT:-/tmp/ops-vs-torch}; mkdir -p "$O"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
-. bench/gpu_libs.sh; export_gpu_libs
+. bench/gpu_libs.sh
 start=$SECONDS
-PYB=${PYB:-/tmp/weave-pyb}
-build_weave_python "$PYB" "$O/pyb.log"
-echo "python module: exit $? ($((SECONDS - start)) s)"
+start_torch_bench "$O"
 for d in ${TEAMS:-2 4}; do
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python timeout "${SECONDS_EACH:-300}" \
     python3 bench/collective_matmul/torch_weave_vs_fused.py --nproc $d --kernels "$C/ops" \

@@ -874,20 +874,23 @@ TEST(OpsFused, StreamedB) {
   // 256 tiles, Beside with its all-gather on few blocks ("narrow") hides
   // the all-gather of D - 1 shards; the measured points (rounds own +
   // peers against all; gatherSchedule's definition).
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 512, 8192, 14336), S::After);
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(2, 256, 8192, 28672), S::After);
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 256, 8192, 14336),
-            S::BesideNarrow); // 1 + 3, 4
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 512, 8192, 14336),
-            S::After); // 2 + 6, 7
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(4, 384, 5120, 13824),
-            S::After); // 2 + 4, 5
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(3, 256, 8192, 18944),
-            S::After); // 2 + 3, 4
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(3, 512, 8192, 18944),
-            S::After); // 3 + 5, 7
-  EXPECT_EQ(AllGatherMatmul::gatherSchedule(3, 384, 6144, 9216),
-            S::BesideNarrow); // 1 + 2, 3
+  struct Point {
+    uint32_t d;
+    int64_t m, k, n;
+    S schedule;
+  };
+  for (const Point &p : std::vector<Point>{
+           {2, 512, 8192, 14336, S::After},
+           {2, 256, 8192, 28672, S::After},
+           {4, 256, 8192, 14336, S::BesideNarrow}, // 1 + 3, 4
+           {4, 512, 8192, 14336, S::After},        // 2 + 6, 7
+           {4, 384, 5120, 13824, S::After},        // 2 + 4, 5
+           {3, 256, 8192, 18944, S::After},        // 2 + 3, 4
+           {3, 512, 8192, 18944, S::After},        // 3 + 5, 7
+           {3, 384, 6144, 9216, S::BesideNarrow},  // 1 + 2, 3
+       })
+    EXPECT_EQ(AllGatherMatmul::gatherSchedule(p.d, p.m, p.k, p.n), p.schedule)
+        << "D = " << p.d << ", " << p.m << " x " << p.k << " x " << p.n;
   EXPECT_TRUE(AllGatherMatmul::narrowPaysNoRound(4, 256, 14336));
   EXPECT_FALSE(AllGatherMatmul::narrowPaysNoRound(4, 384, 13824));
   // Fewer SMs move the rounds: 256 x 14336 at D = 4 on 100 SMs is 2 + 4
