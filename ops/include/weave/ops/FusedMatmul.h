@@ -142,6 +142,11 @@ public:
   /// definition).
   static GatherSchedule gatherSchedule(uint32_t teamSize, int64_t mShard,
                                        int64_t k, int64_t n);
+  /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
+  /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
+  /// 0.97, 5 MiB with 0.83, 8 MiB with 0.97).
+  static constexpr double kGatherAfterBaseBytes = 3.5 * 1024 * 1024;
+  static constexpr double kGatherAfterIdleBytes = 2.0 * 1024 * 1024;
   /// Whether the own shard's launch and the peers' launch take no more
   /// rounds of kRowTile x 256 output tiles on `smCount` SMs than one
   /// launch over every row (BesideNarrow's condition besides streamed b).
@@ -150,11 +155,6 @@ public:
   /// The least team that runs BesideNarrow: at D = 2 the all-gather it
   /// hides is one shard, and After won at every measured point (by 7-19%).
   static constexpr uint32_t kNarrowMinTeam = 3;
-  /// The line's two constants, fitted to 4 x H100 (After at 2 and 3 MiB
-  /// with fill 0.97 and 0.73 and at 4 MiB with 0.48; Beside at 4 MiB with
-  /// 0.97, 5 MiB with 0.83, 8 MiB with 0.97).
-  static constexpr double kGatherAfterBaseBytes = 3.5 * 1024 * 1024;
-  static constexpr double kGatherAfterIdleBytes = 2.0 * 1024 * 1024;
   /// The algorithm this op runs ("ring" or "gather").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
@@ -354,8 +354,9 @@ std::string matmulOpAlgorithm(const std::string &op, uint32_t teamSize,
 /// Every companion of the fused matmul op `op` at `shape` (checked as by
 /// matmulOpInstance; "auto" resolved by matmulOpAlgorithm): the all-gather
 /// matmul's "gather" runs the all-gather of m_shard x k elements
-/// (GatherMatmul.cpp; "narrow" where its schedule is BesideNarrow), the GEMM + reduce-scatter's "scatter" the
-/// reduce-scatter of m_shard x n (ScatterMatmul.cpp); the others none.
+/// (GatherMatmul.cpp; "narrow" where its schedule is BesideNarrow), the
+/// GEMM + reduce-scatter's "scatter" the reduce-scatter of m_shard x n
+/// (ScatterMatmul.cpp); the others none.
 /// What a machine without the compiler needs bundles of beside the op's
 /// own (weave-ops companions, Python's compile_op).
 Expected<std::vector<CompanionOp>>
