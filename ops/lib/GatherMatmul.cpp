@@ -46,9 +46,10 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   x->schedule_ = AllGatherMatmul::gatherSchedule(team.size(), mShard, k, n);
   // The all-gather (the op's one companion, matmulOpCompanions: what a
   // folder of bundles must hold beside ce_matmul's) by the collectives' own
-  // choice at its size, or "narrow" for BesideNarrow. Its output role binds the gathered rows in place
-  // where the kernel's output is symmetric (the bandwidth kernels); a
-  // kernel with a plain output writes the member's local copy of them.
+  // choice at its size, or "narrow" for BesideNarrow. Its output role
+  // binds the gathered rows in place where the kernel's output is
+  // symmetric (the bandwidth kernels); a kernel with a plain output writes
+  // the member's local copy of them.
   WEAVE_ASSIGN_OR_RETURN(
       std::vector<CompanionOp> companions,
       matmulOpCompanions("all_gather_matmul", team.size(), x->dtype_,

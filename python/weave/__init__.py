@@ -113,9 +113,9 @@ def compile_op(op, team_size, dtype, count=None, folder=None, algorithm="auto",
     count, and their companions' bundles are written beside theirs
     (``_core.matmul_op_companions``: where the all-gather matmul runs
     "gather", by name or as "auto"'s choice, its all-gather of m_shard x k
-    elements, by the algorithm the op runs it with; where the GEMM + reduce-scatter runs "scatter", its
-    reduce-scatter of m_shard x n), as the op loads both. Returns the op's
-    bundle's path."""
+    elements, by the algorithm the op runs it with; where the GEMM +
+    reduce-scatter runs "scatter", its reduce-scatter of m_shard x n), as
+    the op loads both. Returns the op's bundle's path."""
     import os
     if folder is None:
         raise WeaveError("InvalidArgument", "compile_op: folder is required")
