@@ -97,7 +97,7 @@ fused_op_bundles() {
   local teams=("$@")
   [ ${#teams[@]} -eq 0 ] && teams=(2 4 8)
   for d in "${teams[@]}"; do for t in bf16 f16; do
-    for a in ring gather; do for m in 128 256; do
+    for a in ring gather copy_engine; do for m in 128 256; do
       op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype $t \
         --m-shard $m --k 256 --n 320 --algorithm $a || return 1
     done; done

@@ -5,12 +5,14 @@
 //             [--agm-algorithm A|all]
 //
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
-// instance, K = 256, n = 320: a ragged column tile; both algorithms:
-// "ring", the fused kernel, and "gather", the collectives' all-gather into
+// instance, K = 256, n = 320: a ragged column tile; every algorithm:
+// "ring", the fused kernel, "gather", the collectives' all-gather into
 // the op's gathered rows beside the own shard's plain matmul, then one
-// matmul per peer's shard; "gather" also with `a` passed in place, the
-// member's rows written into the symmetric gathered buffer on its stream
-// before each call) and
+// matmul per peer's shard, and "copy_engine", the own shard pushed to the
+// peers by the copy engines and each shard's plain matmul as it lands;
+// "gather" and "copy_engine" also with `a` passed in place, the member's
+// rows written into the symmetric gathered buffer on its stream before
+// each call) and
 // weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
 // instance; K = 256, n = 320; every algorithm: "owner_slots", the fused
 // kernel, "copy_engine", the chunk matmuls whose chunks the copy
@@ -270,12 +272,13 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
   ops::Communicator comm(team, s.heap, std::move(source));
   for (const std::string &dtype : dtypes) {
     // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r.
-    // "gather" also with `a` in place: a symmetric buffer of D x m rows
-    // whose own rows each member writes on its stream before the call.
+    // "gather" and "copy_engine" also with `a` in place: a symmetric
+    // buffer of D x m rows whose own rows each member writes on its stream
+    // before the call.
     for (const std::string &algorithm : agmAlgorithms)
     for (bool inPlace : {false, true})
     for (int64_t m : {int64_t(128), int64_t(256)}) {
-      if (inPlace && algorithm != "gather")
+      if (inPlace && algorithm == "ring")
         continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::AllGatherMatmul op,
@@ -361,7 +364,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
                "[--mrs-algorithm owner_slots|copy_engine|scatter|all|none] "
-               "[--agm-algorithm ring|gather|all|none]\n",
+               "[--agm-algorithm ring|gather|copy_engine|all|none]\n",
                kProgram);
   return 2;
 }
@@ -397,7 +400,8 @@ int main(int argc, char **argv) {
   };
   std::vector<std::string> mrsAlgorithms =
       algorithms(mrs, {"owner_slots", "copy_engine", "scatter"});
-  std::vector<std::string> agmAlgorithms = algorithms(agm, {"ring", "gather"});
+  std::vector<std::string> agmAlgorithms =
+      algorithms(agm, {"ring", "gather", "copy_engine"});
   std::vector<std::string> dtypes =
       dtype == "all" ? std::vector<std::string>{"bf16", "f16"}
                      : std::vector<std::string>{dtype};

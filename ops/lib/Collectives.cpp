@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyEngine.h"
+#include "CopyEngineGather.h"
 #include "GatherMatmul.h"
 #include "ScatterMatmul.h"
 #include "StagedKernel.h"
@@ -133,6 +134,12 @@ makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
   if (chosen == "gather") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::GatherMatmulKernel::create(
+                               comm, std::move(instance), mShard, k, n));
+    return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+  }
+  if (chosen == "copy_engine") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           detail::CopyEngineGatherKernel::create(
                                comm, std::move(instance), mShard, k, n));
     return std::unique_ptr<detail::OpKernel>(std::move(kernel));
   }

@@ -1,8 +1,8 @@
 //===- CopyEngineLanes.h - The copy engines' flag protocol ------*- C++ -*-===//
 //
 // The flag protocol of the GEMM + reduce-scatter's "copy_engine"
-// (CopyEngineKernel, CopyEngine.h; the all-gather matmul's copy engines,
-// which shared it, were measured slower than its ring and replaced). It
+// (CopyEngineKernel, CopyEngine.h) and the all-gather matmul's
+// (CopyEngineGatherKernel, CopyEngineGather.h). It
 // moves whole blocks between members with cuMemcpyAsync on a copy stream
 // of its own (a copy engine, no SM time) and orders the members by stream
 // memory operations on symmetric u32 flags, not by events, so it works the
@@ -65,6 +65,13 @@ public:
   /// sees it (its own copy or the heap's mapping of the peer's).
   CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
   CUstream copyStream(size_t local) const { return side_->stream(local); }
+
+  /// On the copy stream: wait for everything enqueued on `stream` so far
+  /// (the all-gather matmul's copy engines copy the shard the caller
+  /// wrote on it; the GEMM + RS orders each copy after its chunk instead).
+  Status fork(size_t local, CUstream stream) {
+    return side_->fork(local, stream);
+  }
 
   /// On local member `local`'s copy stream: wait until busy[dst] (local)
   /// is 0 (dst has read this member's previous block), then set it.

@@ -282,6 +282,19 @@ std::vector<OpSpec> makeRegistry() {
                 true,
                 true,
                 {},
+                "matmul_reduce_scatter"},
+               // The own shard pushed to every peer by the copy engines,
+               // each shard's plain matmul as it lands (issue #32,
+               // fifteenth session; ops/lib/CopyEngineGather.h): opt-in,
+               // not "auto"'s choice until measured. The same ce_matmul
+               // bundle as "gather"; its flags are CopyEngineLanes'.
+               {"copy_engine",
+                "matmul_reduce_scatter/ce_matmul",
+                "ce_matmul",
+                true,
+                true,
+                true,
+                {},
                 "matmul_reduce_scatter"}},
               {}};
   agmm.matmulInstance = [](uint32_t d, const std::string &dtype,

@@ -244,11 +244,13 @@ class Collectives:
         ``algorithm``: "auto" (the op's rule: "gather" where one shard's
         plain matmul is at most one round of tiles or where b is 96 MiB or
         more and m_shard at most 512, else the ring), "ring"
-        (the fused kernel forwarding A's tiles around the ring) or
+        (the fused kernel forwarding A's tiles around the ring),
         "gather" (the collectives' all-gather into the op's gathered rows
         and plain matmuls: for small shards one over every row after it,
         else the own shard's beside it and the peers' rows after: no
-        staging copy).
+        staging copy) or "copy_engine" (opt-in: the own shard pushed to
+        the peers by the copy engines, each shard's plain matmul as it
+        lands).
 
         Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
         collective's memory with team size x m_shard rows (every member has
@@ -499,7 +501,7 @@ def all_gather_matmul(a, b, group, algorithm="auto"):
     """``AllGather(a) @ b`` over the registered group ``group``:
     torch.ops.weave.all_gather_matmul (a custom op with a fake
     implementation: it traces under torch.compile). ``algorithm``: "auto",
-    "ring" or "gather" (:meth:`Collectives.all_gather_matmul`)."""
+    "ring", "gather" or "copy_engine" (:meth:`Collectives.all_gather_matmul`)."""
     return _custom_op("all_gather_matmul")(a, b, group, algorithm)
 
 

@@ -40,6 +40,7 @@
 // MADE: made all_to_all_v put
 // MADE: made all_gather_matmul ring
 // MADE: made all_gather_matmul gather
+// MADE: made all_gather_matmul copy_engine
 // MADE: made matmul_reduce_scatter owner_slots
 // MADE: made matmul_reduce_scatter copy_engine
 // MADE: made matmul_reduce_scatter scatter
@@ -64,7 +65,7 @@
 // one key for both ops), with the all-gather's of m_shard x K elements
 // (ops::AllGather's key).
 // RUN: weave-ops ops | FileCheck %s --check-prefix=AGOPS
-// AGOPS: all_gather_matmul fused_matmul f16,bf16 a,b,c ring,gather
+// AGOPS: all_gather_matmul fused_matmul f16,bf16 a,b,c ring,gather,copy_engine
 // RUN: for m in 128 384 512 640 768 1024; do for d in 2 4; do \
 // RUN:   weave-ops key all_gather_matmul --team-size $d --dtype bf16 --m-shard $m --k 4096 --n 4096; \
 // RUN: done; done | FileCheck %s --check-prefix=AGAUTO
@@ -92,6 +93,11 @@
 // COMPANION: all_gather --team-size 4 --dtype bf16 --count 1572864
 // COMPANION-NOT: {{.}}
 // RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm ring | count 0
+// The opt-in "copy_engine" (the copy engines push the own shard, each
+// shard's plain matmul as it lands): the same ce_matmul bundle, no
+// companion (its copies need no kernel).
+// RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCE
+// RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 640 --k 8192 --n 7168 --algorithm copy_engine | count 0
 // Where b is streamed (k x n of 96 MiB or more, m_shard at most 512, past a
 // round) the gather runs its all-gather beside the own shard's matmul from
 // 3 members, on few blocks: the "narrow" all-gather, a bundle of its own
@@ -123,7 +129,7 @@
 // AGSRC: gpu.func @ce_matmul(%a: memref<?x256xf16>
 // AGSRC-NEXT: %b: memref<256x320xf16>
 // RUN: not weave-ops key all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_slots 2>&1 | FileCheck %s --check-prefix=AGBAD
-// AGBAD: all-gather matmul: algorithm must be 'auto' or one of 'ring', 'gather', got 'owner_slots'
+// AGBAD: all-gather matmul: algorithm must be 'auto' or one of 'ring', 'gather', 'copy_engine', got 'owner_slots'
 // RUN: not weave-ops key all_gather_matmul --team-size 2 --dtype bf16 --m-shard 200 --k 256 --n 320 --algorithm gather 2>&1 | FileCheck %s --check-prefix=AGSHAPE
 // AGSHAPE: all-gather matmul: m_shard must be a multiple of 128 (the row tile), got 200
 // RUN: not weave-ops key all_gather_matmul --team-size 1 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm gather 2>&1 | FileCheck %s --check-prefix=AGTEAM

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Bindings.h"
+#include "CopyEngineGather.h"
 #include "GatherMatmul.h"
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
@@ -366,12 +367,24 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
 TEST(OpsFused, AllGatherMatmulGather) {
   const OpSpec *agmm = findOp("all_gather_matmul");
   ASSERT_NE(agmm, nullptr);
-  EXPECT_EQ(agmm->algorithm("copy_engine"), nullptr); // replaced by gather
   const AlgorithmSpec *ce = agmm->algorithm("gather");
   ASSERT_NE(ce, nullptr);
   EXPECT_TRUE(ce->offered);
   EXPECT_EQ(ce->kernelOf, "matmul_reduce_scatter");
-  EXPECT_EQ(agmm->offeredNames(), "'ring', 'gather'");
+  EXPECT_EQ(agmm->offeredNames(), "'ring', 'gather', 'copy_engine'");
+  // The opt-in copy engines launch the same kernel, one bundle; never
+  // "auto"'s choice (choose() below).
+  const AlgorithmSpec *pushed = agmm->algorithm("copy_engine");
+  ASSERT_NE(pushed, nullptr);
+  EXPECT_EQ(pushed->kernelOf, "matmul_reduce_scatter");
+  Expected<KernelInstance> pushedInstance =
+      AllGatherMatmul::instanceFor(4, "bf16", 8192, 7168, "copy_engine");
+  ASSERT_TRUE(pushedInstance) << pushedInstance.error().toString();
+  EXPECT_EQ(pushedInstance->key(), "ce_matmul_bf16_d4_mdyn_k8192_n7168");
+  for (uint32_t d : {2u, 3u, 4u, 8u})
+    for (int64_t m : {128, 256, 640, 1152, 4096})
+      for (int64_t n : {4096, 7168, 14336})
+        EXPECT_NE(AllGatherMatmul::choose(d, m, 8192, n), "copy_engine");
   // The kernel's owner is the GEMM + reduce-scatter's entry.
   RegisteredKernel owner = findRegisteredKernel("ce_matmul");
   ASSERT_NE(owner.op, nullptr);
@@ -446,13 +459,13 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_NE(source->find("memref<256x320xbf16>"), std::string::npos);
   // Refused with a located message naming the offered algorithms.
   for (std::string bad :
-       {"owner_slots", "owner_combine", "copy_engine", "nccl", ""}) {
+       {"owner_slots", "owner_combine", "scatter", "nccl", ""}) {
     Expected<KernelInstance> refused =
         matmulOpInstance("all_gather_matmul", 2, "bf16", {128, 256, 256}, bad);
     ASSERT_FALSE(refused) << bad;
     EXPECT_TRUE(mentions(refused.error(), "all-gather matmul: algorithm must "
                                           "be 'auto' or one of 'ring', "
-                                          "'gather', got '" +
+                                          "'gather', 'copy_engine', got '" +
                                               bad + "'"))
         << refused.error().toString();
   }
@@ -989,6 +1002,33 @@ TEST(OpsFused, GatherMatmulOrder) {
         shards.insert(GatherMatmulKernel::shardAt(r, d, t));
       EXPECT_EQ(shards.size(), d);
     }
+}
+
+// The all-gather matmul's copy engines: member r's j-th copy goes to r -
+// j, so member r receives shard r + t at the others' t-th copies, the order
+// its launches wait in (shardAt): every member gets every peer's shard
+// once, and each copy stream sends to every peer once.
+TEST(OpsFused, CopyEngineGatherOrder) {
+  using weave::ops::detail::CopyEngineGatherKernel;
+  for (uint32_t d = 2; d <= 8; ++d) {
+    SCOPED_TRACE("D = " + std::to_string(d));
+    for (uint32_t r = 0; r < d; ++r) {
+      EXPECT_EQ(CopyEngineGatherKernel::shardAt(r, d, 0), r);
+      std::set<uint32_t> targets, shards;
+      for (uint32_t j = 1; j < d; ++j) {
+        uint32_t p = CopyEngineGatherKernel::copyTarget(r, d, j);
+        EXPECT_NE(p, r);
+        targets.insert(p);
+        // Member p's step j waits for shard r: the one r sent it at its
+        // j-th copy.
+        EXPECT_EQ(CopyEngineGatherKernel::shardAt(p, d, j), r);
+        shards.insert(CopyEngineGatherKernel::shardAt(r, d, j));
+      }
+      EXPECT_EQ(targets.size(), d - 1);
+      EXPECT_EQ(shards.size(), d - 1);
+      EXPECT_EQ(shards.count(r), 0u);
+    }
+  }
 }
 
 } // namespace

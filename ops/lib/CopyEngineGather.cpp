@@ -1,0 +1,228 @@
+//===- CopyEngineGather.cpp - All-gather matmul on the copy engines -------===//
+//
+// See CopyEngineGather.h. One call on member r's stream s (D members, its
+// copy stream cs; ready[w] and busy[w] are the flags of CopyEngineLanes.h,
+// "on x" is member x's copy; `own` is r's shard: the caller's `a`, or rows
+// r of the in-place buffer; `g` the gathered buffer, the op's or the
+// in-place one):
+//
+//   s:  record forked;  cs: wait forked
+//   cs: for j = 1 .. D - 1, p = r - j (mod D; the previous member first):
+//         wait   busy[p]    (on r)  == 0
+//         write  busy[p]    (on r)  := 1
+//         copy   own -> rows r of g on p   (cuMemcpyAsync, peer)
+//         write  ready[r]   (on p)  := 1
+//   s:  ce_matmul(own) -> rows r of c
+//   s:  for t = 1 .. D - 1, src = r + t (mod D; the order the shards
+//       arrive: member r + t's t-th copy is to r):
+//         wait   ready[src] (on r)  == 1   (FLUSH where supported)
+//         ce_matmul(rows src of g on r) -> rows src of c
+//   s:  write ready[src] (on r) := 0, every src != r
+//   s:  write busy[r]  (on src) := 0, every src != r
+//   cs: record copiesDone;  s: wait copiesDone
+//
+// (CopyEngineLanes: acquire = the busy wait and set, signal = the ready
+// write, waitReady, finish = the clears and the join.) As for the GEMM +
+// reduce-scatter's copy engines (CopyEngine.cpp): every value is a
+// constant (a CUDA graph replays the same memory operations) and every
+// flag is back to 0 once every member's call has finished, so the next
+// call or replay starts from the same state: no epoch. Writes use the
+// default flags (a memory barrier before the write), so ready[r] on p is
+// seen only after the copy before it on cs has landed, and busy[r] on src
+// only after r's matmuls of the call (before it on s) have read rows src.
+//
+// No deadlock. Every wait of call n is for something of call n or n - 1,
+// and never for something after itself on its own stream:
+//  - cs's wait on busy[p] == 0 (call n) is for p's clear at the end of p's
+//    call n - 1, after p's matmuls of n - 1, which wait only for the
+//    copies of n - 1 into p, which wait for busy clears of n - 2, and so
+//    on down to the zeroed start: call n - 1 finishes without any work of
+//    call n.
+//  - s's wait on ready[src] (call n) is for src's copy stream of call n,
+//    which waits for src's fork (nothing before it on src's s but src's
+//    call n - 1 and what the caller enqueued) and for busy clears of
+//    n - 1 (above). The matmuls spin on nothing: they are launched after
+//    the wait, so no SM is held while a copy is outstanding.
+//  - s's wait on copiesDone (the join) is for its own cs of call n.
+//  Within a copy stream the copies are in order; a copy to p waiting on
+//  busy[p] holds back the later peers' copies, but p's clear of n - 1
+//  needs nothing of n (above), so it comes.
+//
+// No overtaking (a fast member's call n + 1 against a slow peer's n):
+//  - r's copy into rows r of g on p for n + 1 waits busy[p] == 0 on r,
+//    which r set to 1 before its copy of n and only p clears, after p's
+//    matmul of n has read those rows (stream order on p);
+//  - p's ready[r] = 1 of n + 1 comes after that clear, and p clears
+//    ready[r] before busy[r] (same stream, barrier): p's wait of n + 1
+//    cannot pass on n's flag;
+//  - r's own shard is read by the copies and the own matmul, written by
+//    neither; the caller writes it on s, before the fork (the copies of
+//    call n + 1 read what it wrote) or after the join of call n (the
+//    copies of call n have read it);
+//  - c is written on s only.
+// So a member runs at most one call ahead of a peer, and only up to its
+// copies into that peer.
+//
+// Enqueue order and shared hardware queues: one process enqueues every
+// local member's fork and copies of call n before any member's matmul or
+// wait on s of n, and the clears of n - 1 before either, so every wait is
+// submitted after what satisfies it: nothing it needs can be queued
+// behind it on a hardware queue shared by streams. Not covered (as in
+// CopyEngine.cpp): graph replays of a loopback team of many members, where
+// how the members' graph nodes map onto queues is the driver's. A
+// loopback team's copies are same-device copies; if the driver ran one as
+// a kernel it would need SMs, which here no waiting kernel holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyEngineGather.h"
+
+#include "CopyEngineGather.h"
+
+#include <cstdio>
+
+namespace weave::ops::detail {
+
+namespace {
+
+/// What this algorithm's errors start with.
+const char *kWhere = "op 'all_gather_matmul' (copy_engine): ";
+
+} // namespace
+
+Expected<std::unique_ptr<CopyEngineGatherKernel>>
+CopyEngineGatherKernel::create(Communicator &comm, KernelInstance instance,
+                               int64_t mShard, int64_t k, int64_t n) {
+  auto x =
+      std::unique_ptr<CopyEngineGatherKernel>(new CopyEngineGatherKernel());
+  WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
+  // Symmetric allocations first, in the same order on every process:
+  // gathered, the lanes' flags.
+  WEAVE_ASSIGN_OR_RETURN(
+      SymmetricBuffer gathered,
+      comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, k}));
+  x->gathered_ = gathered;
+  WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
+  return x;
+}
+
+CopyEngineGatherKernel::~CopyEngineGatherKernel() {
+  if (!comm_)
+    return;
+  lanes_.reset();
+  if (gathered_)
+    if (Status status = comm_->heap().free(*gathered_); !status)
+      std::fprintf(
+          stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
+          instance_.kernelName.c_str(), status.error().toString().c_str());
+}
+
+Status CopyEngineGatherKernel::checkTensors(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
+  size_t locals = comm_->team().localCount();
+  auto fail = [&](const std::string &what) {
+    return Error(ErrorCode::InvalidArgument, kWhere + what);
+  };
+  std::string wrong = callCountsMismatch(
+      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
+  if (!wrong.empty())
+    return fail(wrong);
+  for (size_t r = 1; r < inPlace.size(); ++r)
+    if (inPlace[r])
+      return fail(std::string("'") + (r == 1 ? "b" : "c") +
+                  "' cannot be passed as a symmetric buffer (only 'a')");
+  if (!inPlace.empty() && inPlace[0])
+    wrong = inPlaceMismatch(*inPlace[0], comm_->heap().id(),
+                            RoleExpectation::matrix("a", dtype_, d_ * m_, k_));
+  // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
+  std::vector<RoleExpectation> roles{
+      RoleExpectation::matrix("a", dtype_, d_ * m_, k_, d_),
+      RoleExpectation::matrix("b", dtype_, k_, n_),
+      RoleExpectation::matrix("c", dtype_, d_ * m_, n_)};
+  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
+    if (r > 0 || inPlace.empty() || !inPlace[0])
+      wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
+  if (!wrong.empty())
+    return fail(wrong);
+  return ok();
+}
+
+Status CopyEngineGatherKernel::run(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+  WEAVE_TRY(checkTensors(tensors, streams, inPlace));
+  Team &team = comm_->team();
+  SymmetricHeap &heap = comm_->heap();
+  size_t locals = team.localCount();
+  uint32_t d = static_cast<uint32_t>(d_);
+  bool placed = !inPlace.empty() && inPlace[0];
+  const SymmetricBuffer &g = placed ? *inPlace[0] : *gathered_;
+  uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
+  uint64_t shardC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
+
+  // Every member's own shard: where the copies and the own matmul read it.
+  std::vector<uint64_t> own(locals);
+  for (size_t i = 0; i < locals; ++i)
+    own[i] = placed ? heap.localPointer(g, i) + team.rankOf(i) * shardA
+                    : tensors[0][i].data;
+
+  // Bind every launch first (step t: the shard of member r + t, step 0
+  // the own), so that a failing call enqueues nothing.
+  std::vector<uint64_t> pb(locals);
+  for (size_t i = 0; i < locals; ++i)
+    pb[i] = tensors[1][i].data;
+  DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
+  std::vector<BoundArgs> steps;
+  for (uint32_t t = 0; t < d; ++t) {
+    std::vector<uint64_t> pa(locals), pc(locals);
+    for (size_t i = 0; i < locals; ++i) {
+      uint32_t src = shardAt(team.rankOf(i), d, t);
+      pa[i] = t == 0 ? own[i] : heap.localPointer(g, i) + src * shardA;
+      pc[i] = tensors[2][i].data + src * shardC;
+    }
+    std::vector<KernelArg> args{
+        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
+        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
+    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
+    steps.push_back(std::move(bound));
+  }
+
+  // The fork and every member's copies first (the header comment: every
+  // wait is submitted after what satisfies it).
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    uint32_t r = team.rankOf(i);
+    CUstream cs = lanes_->copyStream(i);
+    WEAVE_TRY(lanes_->fork(i, streams[i]));
+    for (uint32_t j = 1; j < d; ++j) {
+      uint32_t p = copyTarget(r, d, j);
+      WEAVE_TRY(lanes_->acquire(i, p));
+      // The own shard into the same rows of p's gathered `a`, through the
+      // heap's mapping of it: a copy engine moves it peer to peer.
+      WEAVE_CU_TRY(cuMemcpyAsync(heap.peerPointer(g, i, p) + r * shardA,
+                                 own[i], shardA, cs),
+                   "copying the own shard into a peer's gathered rows");
+      WEAVE_TRY(lanes_->signal(i, p));
+    }
+  }
+  // The own shard at once, then each peer's as it lands.
+  WEAVE_TRY(matmul_->launch(steps[0], streams));
+  for (uint32_t t = 1; t < d; ++t) {
+    for (size_t i = 0; i < locals; ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      WEAVE_TRY(
+          lanes_->waitReady(i, streams[i], shardAt(team.rankOf(i), d, t)));
+    }
+    WEAVE_TRY(matmul_->launch(steps[t], streams));
+  }
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(lanes_->finish(i, streams[i]));
+  }
+  return ok();
+}
+
+} // namespace weave::ops::detail

@@ -1,0 +1,77 @@
+//===- CopyEngineGather.h - All-gather matmul on the copy engines -*- C++ -*-===//
+//
+// ops::AllGatherMatmul's algorithm "copy_engine" (issue #32; opt-in: not
+// "auto"'s choice until measured). Member r pushes its shard into rows r
+// of every peer's gathered buffer with cuMemcpyAsync on a copy stream (a
+// copy engine: no SM time), and multiplies the own shard at once and each
+// peer's as it lands, one launch of the plain matmul (ce_matmul, the GEMM
+// + reduce-scatter's copy-engine bundle) per shard. The flags and the copy
+// stream are CopyEngineLanes' (CopyEngineLanes.h); the protocol and why it
+// cannot deadlock or let a member overtake a peer are in
+// CopyEngineGather.cpp.
+//
+// Why again: the ninth session measured this design slower than the ring
+// at K = N = 4096 (15 of 16 shapes, docs/PERF.md "The copy_engine
+// algorithm measured"), where a shard's copy takes longer than its
+// matmul. Where b is wide and the shard mid-sized (D = 4, m_shard 640,
+// k 8192, n 7168: both the ring and the SM all-gather took 1.6x local
+// cuBLAS, 0.75x PyTorch, fifteenth session), a shard's matmul outlasts its
+// copy, and PyTorch's fused op, which does this with cuBLAS, took 1.25x
+// local there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WEAVE_OPS_LIB_COPYENGINEGATHER_H
+#define WEAVE_OPS_LIB_COPYENGINEGATHER_H
+
+#include "CopyEngineLanes.h"
+#include "PlainMatmulOpKernel.h"
+
+#include <memory>
+#include <optional>
+
+namespace weave::ops::detail {
+
+class CopyEngineGatherKernel : public PlainMatmulOpKernel {
+public:
+  /// The lanes' flags and copy streams, and the op's gathered rows
+  /// (symmetric, D x mShard x k; used unless `a` is passed in place).
+  /// Symmetric allocations: make it at the same point of every process's
+  /// sequence of allocations.
+  static Expected<std::unique_ptr<CopyEngineGatherKernel>>
+  create(Communicator &comm, KernelInstance instance, int64_t mShard,
+         int64_t k, int64_t n);
+  ~CopyEngineGatherKernel() override;
+
+  Status run(const std::vector<std::vector<TensorRef>> &tensors,
+             const std::vector<CUstream> &streams,
+             const std::vector<std::optional<SymmetricBuffer>> &inPlace)
+      override;
+
+  /// The member member `rank` of a team of d copies its shard to at its
+  /// j-th copy (j = 1 .. d - 1): rank - j (mod d), the previous member
+  /// first, so that member src's t-th copy goes to src - t and member r
+  /// receives shard r + t (mod d) at the others' t-th copies: the order
+  /// its launches wait in (shardAt).
+  static uint32_t copyTarget(uint32_t rank, uint32_t d, uint32_t j) {
+    return (rank + d - j % d) % d;
+  }
+  /// The shard member `rank` multiplies at step t (0: its own).
+  static uint32_t shardAt(uint32_t rank, uint32_t d, uint32_t t) {
+    return (rank + t) % d;
+  }
+
+private:
+  CopyEngineGatherKernel() = default;
+  Status checkTensors(const std::vector<std::vector<TensorRef>> &tensors,
+                      const std::vector<CUstream> &streams,
+                      const std::vector<std::optional<SymmetricBuffer>>
+                          &inPlace) const;
+
+  std::optional<SymmetricBuffer> gathered_;
+  std::unique_ptr<CopyEngineLanes> lanes_;
+};
+
+} // namespace weave::ops::detail
+
+#endif // WEAVE_OPS_LIB_COPYENGINEGATHER_H
