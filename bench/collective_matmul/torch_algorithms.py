@@ -3,7 +3,7 @@
 
 On D GPUs of one host, one process per GPU (torchrun, or mp.spawn with
 --nproc): for every all-gather matmul shape m_shard:k:n, weave's "ring",
-"gather" and "auto" beside PyTorch's fused_all_gather_matmul and local
+"gather", "copy_engine" and "auto" beside PyTorch's fused_all_gather_matmul and local
 cuBLAS of the whole gathered product; for every GEMM + reduce-scatter
 shape, weave's "copy_engine", "scatter" and "auto" beside PyTorch's
 fused_matmul_reduce_scatter, NCCL (mm + reduce_scatter_tensor) and local
@@ -38,7 +38,7 @@ from torch_common import capture, launch, log, markdown, time_iterations, unifor
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
-AGM_ALGORITHMS = ("ring", "gather", "auto")
+AGM_ALGORITHMS = ("ring", "gather", "copy_engine", "auto")
 MRS_ALGORITHMS = ("copy_engine", "scatter", "auto")
 
 
