@@ -87,6 +87,33 @@ std::string matmulReduceScatterCallMismatch(
   return wrong;
 }
 
+std::string allGatherMatmulCallMismatch(
+    const std::vector<std::vector<TensorRef>> &tensors, size_t streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace, size_t locals,
+    uint64_t heapId, const std::string &dtype, int64_t d, int64_t m, int64_t k,
+    int64_t n) {
+  std::string wrong = callCountsMismatch(streams, tensors.size(),
+                                         inPlace.size(), locals, {"a", "b", "c"});
+  if (!wrong.empty())
+    return wrong;
+  for (size_t r = 1; r < inPlace.size(); ++r)
+    if (inPlace[r])
+      return std::string("'") + (r == 1 ? "b" : "c") +
+             "' cannot be passed as a symmetric buffer (only 'a')";
+  bool placed = !inPlace.empty() && inPlace[0];
+  if (placed)
+    wrong = inPlaceMismatch(*inPlace[0], heapId,
+                            RoleExpectation::matrix("a", dtype, d * m, k));
+  // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
+  std::vector<RoleExpectation> roles{
+      RoleExpectation::matrix("a", dtype, d * m, k, d),
+      RoleExpectation::matrix("b", dtype, k, n),
+      RoleExpectation::matrix("c", dtype, d * m, n)};
+  for (size_t r = placed ? 1 : 0; r < roles.size() && wrong.empty(); ++r)
+    wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
+  return wrong;
+}
+
 std::string inPlaceMismatch(const SymmetricBuffer &buffer, uint64_t heapId,
                             const RoleExpectation &role) {
   if (buffer.heapId != heapId)

@@ -130,6 +130,18 @@ std::string matmulReduceScatterCallMismatch(
     const std::vector<std::optional<SymmetricBuffer>> &inPlace, size_t locals,
     const std::string &dtype, int64_t d, int64_t m, int64_t k, int64_t n);
 
+/// What is wrong with a call of the all-gather matmul's host-driven
+/// algorithms ("gather", "copy_engine"), which may take `a` in place (a
+/// symmetric buffer of D·m x k, every member's rows written) and nothing
+/// else: the counts, a symmetric b or c, a placed `a` of another heap,
+/// dtype or size, or a tensor of a (m x k, the member's block of D·m), b
+/// (k x n), c (D·m x n) of `dtype` not 16-byte aligned; empty when nothing.
+std::string allGatherMatmulCallMismatch(
+    const std::vector<std::vector<TensorRef>> &tensors, size_t streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace, size_t locals,
+    uint64_t heapId, const std::string &dtype, int64_t d, int64_t m, int64_t k,
+    int64_t n);
+
 /// Per local member's pointer, a tensor of `dtype` and `shape` (its bytes
 /// from `elementBytes` a element): a kernel argument the copy-engine
 /// algorithms bind for their plain matmul and sum launches.

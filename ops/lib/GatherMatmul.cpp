@@ -85,31 +85,11 @@ Status GatherMatmulKernel::checkTensors(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
-  size_t locals = comm_->team().localCount();
-  auto fail = [&](const std::string &what) {
-    return Error(ErrorCode::InvalidArgument, kWhere + what);
-  };
-  std::string wrong = callCountsMismatch(
-      streams.size(), tensors.size(), inPlace.size(), locals, {"a", "b", "c"});
+  std::string wrong = allGatherMatmulCallMismatch(
+      tensors, streams.size(), inPlace, comm_->team().localCount(),
+      comm_->heap().id(), dtype_, d_, m_, k_, n_);
   if (!wrong.empty())
-    return fail(wrong);
-  for (size_t r = 1; r < inPlace.size(); ++r)
-    if (inPlace[r])
-      return fail(std::string("'") + (r == 1 ? "b" : "c") +
-                  "' cannot be passed as a symmetric buffer (only 'a')");
-  if (!inPlace.empty() && inPlace[0])
-    wrong = inPlaceMismatch(*inPlace[0], comm_->heap().id(),
-                            RoleExpectation::matrix("a", dtype_, d_ * m_, k_));
-  // 16 bytes: the matmul's tensor maps. A placed `a` is checked above.
-  std::vector<RoleExpectation> roles{
-      RoleExpectation::matrix("a", dtype_, d_ * m_, k_, d_),
-      RoleExpectation::matrix("b", dtype_, k_, n_),
-      RoleExpectation::matrix("c", dtype_, d_ * m_, n_)};
-  for (size_t r = 0; r < roles.size() && wrong.empty(); ++r)
-    if (r > 0 || inPlace.empty() || !inPlace[0])
-      wrong = roleTensorsMismatch(tensors[r], roles[r], locals, 16);
-  if (!wrong.empty())
-    return fail(wrong);
+    return Error(ErrorCode::InvalidArgument, kWhere + wrong);
   return ok();
 }
 

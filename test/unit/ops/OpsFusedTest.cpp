@@ -541,6 +541,37 @@ TEST(OpsBindings, BadRolesAreErrors) {
   EXPECT_TRUE(mentions(scalar.error(), "parameter 'epoch' (a scalar) is bound by no role"));
 }
 
+// The all-gather matmul's host-driven algorithms ("gather", "copy_engine")
+// check a call with one function: a (m x k per member, D = 2), b, c, and a
+// placed `a` of the op's heap.
+TEST(OpsBindings, AllGatherMatmulCallMismatch) {
+  using weave::ops::TensorRef;
+  TensorRef a{256, "bf16", {128, 64}}, b{4096, "bf16", {64, 32}},
+      c{8192, "bf16", {256, 32}};
+  std::vector<std::vector<TensorRef>> call{{a}, {b}, {c}};
+  std::vector<std::optional<SymmetricBuffer>> none(3);
+  auto check = [&](const std::vector<std::vector<TensorRef>> &tensors,
+                   const std::vector<std::optional<SymmetricBuffer>> &placed) {
+    return allGatherMatmulCallMismatch(tensors, 1, placed, 1, 7, "bf16", 2, 128,
+                                       64, 32);
+  };
+  EXPECT_EQ(check(call, none), "");
+  EXPECT_NE(check({{a}, {b}}, {{}, {}}), "");
+  std::vector<std::vector<TensorRef>> narrowC{{a}, {b}, {{8192, "bf16", {128, 32}}}};
+  EXPECT_TRUE(check(narrowC, none).find("'c'") != std::string::npos)
+      << check(narrowC, none);
+  SymmetricBuffer gathered{7, 0, 256 * 64 * 2, "bf16", {256, 64}};
+  std::vector<std::optional<SymmetricBuffer>> placedA{gathered, {}, {}};
+  // A placed `a` replaces the tensor's check (its TensorRef is unused).
+  EXPECT_EQ(check({{TensorRef{}}, {b}, {c}}, placedA), "");
+  SymmetricBuffer otherHeap = gathered;
+  otherHeap.heapId = 8;
+  EXPECT_EQ(check(call, {otherHeap, {}, {}}),
+            "'a': the symmetric buffer is not in this op's symmetric memory");
+  EXPECT_EQ(check(call, {{}, gathered, {}}),
+            "'b' cannot be passed as a symmetric buffer (only 'a')");
+}
+
 TEST(OpsBindings, RoleTensorsMismatch) {
   using weave::ops::TensorRef;
   RoleExpectation a{"a", "bf16", 8, "2x4"}, b{"b", "bf16", 4, "4x1"};
