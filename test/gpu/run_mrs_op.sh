@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# weave::ops' GEMM + reduce-scatter (both algorithms: the fused kernel
-# "owner_slots" and the copy engines "copy_engine") and the all-gather
-# matmul (both algorithms: the ring and "gather", the all-gather beside
-# the own shard's matmul, this also with `a` in place) through examples/fused_ops, on a loopback team, on one process
+# weave::ops' GEMM + reduce-scatter (every algorithm: the fused kernel
+# "owner_slots", the copy engines "copy_engine" and "scatter") and the
+# all-gather matmul (every algorithm: the ring, "gather", the all-gather
+# beside the own shard's matmul, and the opt-in "copy_engine", the last
+# two also with `a` in place) through examples/fused_ops, on a loopback
+# team, on one process
 # driving D GPUs, and on one process per GPU (RANK / WORLD_SIZE /
 # LOCAL_RANK, a rendezvous directory): every element against a float64
 # reference from NaN-poisoned outputs, three calls without host
@@ -63,12 +65,12 @@ run() { # NAME TIMEOUT CMD...
 }
 nvidia-smi -L 2>/dev/null
 for d in $TEAMS; do
-  run "loopback D=$d, one GPU (both algorithms, bf16+f16)" "$LIMIT" \
+  run "loopback D=$d, one GPU (every algorithm, bf16+f16)" "$LIMIT" \
     env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d "$B" --bundles "$K" "${FUSED[@]}"
 done
 for d in $TEAMS; do
   vis=$(seq -s, 0 $((d - 1)))
-  run "one process, $d GPUs (both algorithms, bf16)" "$LIMIT" \
+  run "one process, $d GPUs (every algorithm, bf16)" "$LIMIT" \
     env CUDA_VISIBLE_DEVICES=$vis "$B" --bundles "$K" --dtype bf16 "${FUSED[@]}"
 done
 # One process per GPU: each rank checks its own member's outputs.
@@ -94,7 +96,7 @@ for d in $TEAMS; do
   done
   rm -rf "$rv"
   if [ $ok = 1 ]; then
-    passed=$((passed + 1)); results+=("PASS one process per GPU, D=$d (both algorithms, bf16)")
+    passed=$((passed + 1)); results+=("PASS one process per GPU, D=$d (every algorithm, bf16)")
   else
     failed=$((failed + 1)); results+=("FAIL one process per GPU, D=$d")
   fi
