@@ -25,14 +25,14 @@
 #define WEAVE_OPS_LIB_COPYENGINEGATHER_H
 
 #include "CopyEngineLanes.h"
-#include "PlainMatmulOpKernel.h"
+#include "GatheredRowsKernel.h"
 
 #include <memory>
 #include <optional>
 
 namespace weave::ops::detail {
 
-class CopyEngineGatherKernel : public PlainMatmulOpKernel {
+class CopyEngineGatherKernel : public GatheredRowsKernel {
 public:
   /// The lanes' flags and copy streams, and the op's gathered rows
   /// (symmetric, D x mShard x k; used unless `a` is passed in place).
@@ -41,14 +41,13 @@ public:
   static Expected<std::unique_ptr<CopyEngineGatherKernel>>
   create(Communicator &comm, KernelInstance instance, int64_t mShard,
          int64_t k, int64_t n);
-  ~CopyEngineGatherKernel() override;
 
   Status run(const std::vector<std::vector<TensorRef>> &tensors,
              const std::vector<CUstream> &streams,
              const std::vector<std::optional<SymmetricBuffer>> &inPlace)
       override;
 
-  /// The member member `rank` of a team of d copies its shard to at its
+  /// The member `rank` of a team of d copies its shard to at its
   /// j-th copy (j = 1 .. d - 1): rank - j (mod d), the previous member
   /// first, so that member src's t-th copy goes to src - t and member r
   /// receives shard r + t (mod d) at the others' t-th copies: the order
@@ -56,19 +55,10 @@ public:
   static uint32_t copyTarget(uint32_t rank, uint32_t d, uint32_t j) {
     return (rank + d - j % d) % d;
   }
-  /// The shard member `rank` multiplies at step t (0: its own).
-  static uint32_t shardAt(uint32_t rank, uint32_t d, uint32_t t) {
-    return (rank + t) % d;
-  }
 
 private:
   CopyEngineGatherKernel() = default;
-  Status checkTensors(const std::vector<std::vector<TensorRef>> &tensors,
-                      const std::vector<CUstream> &streams,
-                      const std::vector<std::optional<SymmetricBuffer>>
-                          &inPlace) const;
 
-  std::optional<SymmetricBuffer> gathered_;
   std::unique_ptr<CopyEngineLanes> lanes_;
 };
 

@@ -24,8 +24,6 @@
 
 #include "GatherMatmul.h"
 
-
-#include <cstdio>
 #include <optional>
 
 namespace weave::ops::detail {
@@ -69,50 +67,22 @@ GatherMatmulKernel::create(Communicator &comm, KernelInstance instance,
   return x;
 }
 
-GatherMatmulKernel::~GatherMatmulKernel() {
-  if (!comm_)
-    return;
-  side_.reset();
-  gather_.reset();
-  if (gathered_)
-    if (Status status = comm_->heap().free(*gathered_); !status)
-      std::fprintf(
-          stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
-          instance_.kernelName.c_str(), status.error().toString().c_str());
-}
-
-Status GatherMatmulKernel::checkTensors(
-    const std::vector<std::vector<TensorRef>> &tensors,
-    const std::vector<CUstream> &streams,
-    const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
-  std::string wrong = allGatherMatmulCallMismatch(
-      tensors, streams.size(), inPlace, comm_->team().localCount(),
-      comm_->heap().id(), dtype_, d_, m_, k_, n_);
-  if (!wrong.empty())
-    return Error(ErrorCode::InvalidArgument, kWhere + wrong);
-  return ok();
-}
-
 Status GatherMatmulKernel::run(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
-  WEAVE_TRY(checkTensors(tensors, streams, inPlace));
+  WEAVE_TRY(checkCall(kWhere, tensors, streams, inPlace));
   Team &team = comm_->team();
   SymmetricHeap &heap = comm_->heap();
   size_t locals = team.localCount();
   uint32_t d = static_cast<uint32_t>(d_);
-  bool placed = !inPlace.empty() && inPlace[0];
-  const SymmetricBuffer &g = placed ? *inPlace[0] : *gathered_;
+  const SymmetricBuffer &g = gatheredRows(inPlace);
   uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
   uint64_t shardC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
 
   // Every member's own shard: where the all-gather and the own matmul
   // read it.
-  std::vector<uint64_t> own(locals);
-  for (size_t i = 0; i < locals; ++i)
-    own[i] = placed ? heap.localPointer(g, i) + team.rankOf(i) * shardA
-                    : tensors[0][i].data;
+  std::vector<uint64_t> own = ownShards(tensors, inPlace);
 
   // Bind every matmul launch first. A launch over `shards` shards from
   // shard `first` of the gathered rows (the same shape for every local

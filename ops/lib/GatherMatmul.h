@@ -56,7 +56,7 @@
 #ifndef WEAVE_OPS_LIB_GATHERMATMUL_H
 #define WEAVE_OPS_LIB_GATHERMATMUL_H
 
-#include "PlainMatmulOpKernel.h"
+#include "GatheredRowsKernel.h"
 #include "SideStreams.h"
 
 #include "weave/ops/FusedMatmul.h"
@@ -66,7 +66,7 @@
 
 namespace weave::ops::detail {
 
-class GatherMatmulKernel : public PlainMatmulOpKernel {
+class GatherMatmulKernel : public GatheredRowsKernel {
 public:
   /// `instance`: AllGatherMatmul::instanceFor(..., "gather") (the bundle
   /// holding ce_matmul). Builds the all-gather's kernel
@@ -78,7 +78,6 @@ public:
          int64_t n);
   /// Gives the workspace back: destroy the op only once its last call has
   /// completed on every stream (as every op).
-  ~GatherMatmulKernel() override;
 
   /// The all-gather's instance (for messages, tools and tests).
   const KernelInstance &gatherInstance() const { return gather_->instance(); }
@@ -92,11 +91,6 @@ public:
       const std::vector<CUstream> &streams,
       const std::vector<std::optional<SymmetricBuffer>> &inPlace = {}) override;
 
-  /// The shard member `rank` of a team of d multiplies at step t (0: its
-  /// own, then the next members').
-  static uint32_t shardAt(uint32_t rank, uint32_t d, uint32_t t) {
-    return (rank + t) % d;
-  }
   using GatherSchedule = AllGatherMatmul::GatherSchedule;
   /// `shards` whole shards of the gathered rows from shard `first`: one
   /// launch of the plain matmul.
@@ -131,12 +125,7 @@ public:
 
 private:
   GatherMatmulKernel() = default;
-  Status checkTensors(
-      const std::vector<std::vector<TensorRef>> &tensors,
-      const std::vector<CUstream> &streams,
-      const std::vector<std::optional<SymmetricBuffer>> &inPlace) const;
 
-  std::optional<SymmetricBuffer> gathered_;
   /// The all-gather of the own shard into gathered_ (its output bound in
   /// place when symmetric).
   std::unique_ptr<StagedKernel> gather_;

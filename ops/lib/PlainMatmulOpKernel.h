@@ -2,10 +2,11 @@
 //
 // What the fused matmul ops' host-driven algorithms share: the GEMM +
 // reduce-scatter's "copy_engine" and "scatter" and the all-gather
-// matmul's "gather" each launch ce_matmul of the copy-engine bundle
-// (ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in: the plain
-// matmul, dynamic rows, tile(auto)) from the host, around a workspace and
-// a protocol of their own (CopyEngine.h, GatherMatmul.h, ScatterMatmul.h).
+// matmul's "gather" and "copy_engine" each launch ce_matmul of the
+// copy-engine bundle (ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in:
+// the plain matmul, dynamic rows, tile(auto)) from the host, around a
+// workspace and a protocol of their own (CopyEngine.h, ScatterMatmul.h,
+// and through GatheredRowsKernel.h GatherMatmul.h and CopyEngineGather.h).
 // This base holds the op's shape, its instance and that kernel.
 //
 //===----------------------------------------------------------------------===//
