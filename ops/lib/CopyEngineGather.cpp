@@ -12,37 +12,39 @@
 //         write  busy[p]    (on r)  := 1
 //         copy   own -> rows r of g on p   (cuMemcpyAsync, peer)
 //         write  ready[r]   (on p)  := 1
-//   s:  ce_matmul(own) -> rows r of c
-//   s:  for t = 1 .. D - 1, src = r + t (mod D; the order the shards
-//       arrive: member r + t's t-th copy is to r):
-//         wait   ready[src] (on r)  == 1   (FLUSH where supported)
-//         ce_matmul(rows src of g on r) -> rows src of c
+//   s:  copy own -> rows r of g (local; not when `a` is in place, where
+//       they are the same rows)
+//   s:  ce_all_gather_matmul(every row of g) -> c: a tile of shard src !=
+//       r waits in the kernel, before its first k step, for ready[src]
+//       (on r) >= 1; the own shard's tiles go first
 //   s:  write ready[src] (on r) := 0, every src != r
 //   s:  write busy[r]  (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
 //
 // (CopyEngineLanes: acquire = the busy wait and set, signal = the ready
-// write, waitReady, finish = the clears and the join.) As for the GEMM +
+// write, finish = the clears and the join.) As for the GEMM +
 // reduce-scatter's copy engines (CopyEngine.cpp): every value is a
 // constant (a CUDA graph replays the same memory operations) and every
 // flag is back to 0 once every member's call has finished, so the next
 // call or replay starts from the same state: no epoch. Writes use the
 // default flags (a memory barrier before the write), so ready[r] on p is
-// seen only after the copy before it on cs has landed, and busy[r] on src
-// only after r's matmuls of the call (before it on s) have read rows src.
+// seen only after the copy before it on cs has landed (the kernel's wait
+// is an acquire at system scope), and busy[r] on src only after r's
+// kernel of the call (before it on s) has read rows src.
 //
 // No deadlock. Every wait of call n is for something of call n or n - 1,
 // and never for something after itself on its own stream:
 //  - cs's wait on busy[p] == 0 (call n) is for p's clear at the end of p's
-//    call n - 1, after p's matmuls of n - 1, which wait only for the
+//    call n - 1, after p's kernel of n - 1, which waits only for the
 //    copies of n - 1 into p, which wait for busy clears of n - 2, and so
 //    on down to the zeroed start: call n - 1 finishes without any work of
 //    call n.
-//  - s's wait on ready[src] (call n) is for src's copy stream of call n,
-//    which waits for src's fork (nothing before it on src's s but src's
-//    call n - 1 and what the caller enqueued) and for busy clears of
-//    n - 1 (above). The matmuls spin on nothing: they are launched after
-//    the wait, so no SM is held while a copy is outstanding.
+//  - the kernel's waits on ready[src] (call n) are for src's copy stream
+//    of call n, which waits for src's fork (nothing before it on src's s
+//    but src's call n - 1 and what the caller enqueued) and for busy
+//    clears of n - 1 (above). The kernel holds SMs while it waits, but
+//    what it waits for needs none: copies on a copy engine and stream
+//    memory operations.
 //  - s's wait on copiesDone (the join) is for its own cs of call n.
 //  Within a copy stream the copies are in order; a copy to p waiting on
 //  busy[p] holds back the later peers' copies, but p's clear of n - 1
@@ -51,11 +53,13 @@
 // No overtaking (a fast member's call n + 1 against a slow peer's n):
 //  - r's copy into rows r of g on p for n + 1 waits busy[p] == 0 on r,
 //    which r set to 1 before its copy of n and only p clears, after p's
-//    matmul of n has read those rows (stream order on p);
+//    kernel of n has read those rows (stream order on p);
 //  - p's ready[r] = 1 of n + 1 comes after that clear, and p clears
-//    ready[r] before busy[r] (same stream, barrier): p's wait of n + 1
+//    ready[r] before busy[r] (same stream, barrier): p's kernel of n + 1
 //    cannot pass on n's flag;
-//  - r's own shard is read by the copies and the own matmul, written by
+//  - rows r of r's own g are written only by r's local copy on s, after
+//    r's kernel of n (stream order);
+//  - r's own shard is read by the copies and the local copy, written by
 //    neither; the caller writes it on s, before the fork (the copies of
 //    call n + 1 read what it wrote) or after the join of call n (the
 //    copies of call n have read it);
@@ -64,14 +68,13 @@
 // copies into that peer.
 //
 // Enqueue order and shared hardware queues: one process enqueues every
-// local member's fork and copies of call n before any member's matmul or
-// wait on s of n, and the clears of n - 1 before either, so every wait is
-// submitted after what satisfies it: nothing it needs can be queued
-// behind it on a hardware queue shared by streams. Not covered (as in
-// CopyEngine.cpp): graph replays of a loopback team of many members, where
-// how the members' graph nodes map onto queues is the driver's. A
-// loopback team's copies are same-device copies; if the driver ran one as
-// a kernel it would need SMs, which here no waiting kernel holds.
+// local member's fork and copies of call n before any member's kernel of
+// n, and the clears of n - 1 before either, so the copies a kernel waits
+// for are submitted before it. Not covered (as in CopyEngine.cpp): graph
+// replays of a loopback team of many members, where how the members'
+// graph nodes map onto queues is the driver's. A loopback team's copies
+// are same-device copies; if the driver ran one as a kernel it would need
+// SMs, which the waiting kernels of the team may hold.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,34 +116,24 @@ Status CopyEngineGatherKernel::run(
   uint32_t d = static_cast<uint32_t>(d_);
   const SymmetricBuffer &g = gatheredRows(inPlace);
   uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
-  uint64_t shardC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
 
-  // Every member's own shard: where the copies and the own matmul read it.
+  // Every member's own shard: where the copies read it.
   std::vector<uint64_t> own = ownShards(tensors, inPlace);
+  bool placed = !inPlace.empty() && inPlace[0];
 
-  // Bind every launch first (step t: the shard of member r + t, step 0
-  // the own), so that a failing call enqueues nothing.
-  std::vector<uint64_t> pb(locals);
-  for (size_t i = 0; i < locals; ++i)
+  // Bind the launch first, so that a failing call enqueues nothing.
+  std::vector<uint64_t> pb(locals), pc(locals);
+  for (size_t i = 0; i < locals; ++i) {
     pb[i] = tensors[1][i].data;
-  DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
-  std::vector<BoundArgs> steps;
-  for (uint32_t t = 0; t < d; ++t) {
-    std::vector<uint64_t> pa(locals), pc(locals);
-    for (size_t i = 0; i < locals; ++i) {
-      uint32_t src = shardAt(team.rankOf(i), d, t);
-      pa[i] = t == 0 ? own[i] : heap.localPointer(g, i) + src * shardA;
-      pc[i] = tensors[2][i].data + src * shardC;
-    }
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
-        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
-    WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
-    steps.push_back(std::move(bound));
+    pc[i] = tensors[2][i].data;
   }
+  std::vector<KernelArg> args{
+      g, tensorView(pb, dtype_, {k_, n_}, elementBytes_),
+      tensorView(pc, dtype_, {d_ * m_, n_}, elementBytes_), lanes_->flags()};
+  WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
 
-  // The fork and every member's copies first (the header comment: every
-  // wait is submitted after what satisfies it).
+  // The fork and every member's copies first (the header comment: the
+  // copies a kernel waits for are submitted before it).
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     uint32_t r = team.rankOf(i);
@@ -157,16 +150,18 @@ Status CopyEngineGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, p));
     }
   }
-  // The own shard at once, then each peer's as it lands.
-  WEAVE_TRY(matmul_->launch(steps[0], streams));
-  for (uint32_t t = 1; t < d; ++t) {
+  // The own rows into the launch's `a` (in place they are there), on s:
+  // the kernel's own tiles, which go first, wait for nothing.
+  if (!placed)
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_TRY(
-          lanes_->waitReady(i, streams[i], shardAt(team.rankOf(i), d, t)));
+      WEAVE_CU_TRY(cuMemcpyAsync(heap.localPointer(g, i) +
+                                     team.rankOf(i) * shardA,
+                                 own[i],
+                                 shardA, streams[i]),
+                   "copying the own shard into the gathered rows");
     }
-    WEAVE_TRY(matmul_->launch(steps[t], streams));
-  }
+  WEAVE_TRY(matmul_->launch(bound, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(lanes_->finish(i, streams[i]));

@@ -3,21 +3,21 @@
 // ops::AllGatherMatmul's algorithm "copy_engine" (issue #32; opt-in: not
 // "auto"'s choice until measured). Member r pushes its shard into rows r
 // of every peer's gathered buffer with cuMemcpyAsync on a copy stream (a
-// copy engine: no SM time), and multiplies the own shard at once and each
-// peer's as it lands, one launch of the plain matmul (ce_matmul, the GEMM
-// + reduce-scatter's copy-engine bundle) per shard. The flags and the copy
-// stream are CopyEngineLanes' (CopyEngineLanes.h); the protocol and why it
-// cannot deadlock or let a member overtake a peer are in
-// CopyEngineGather.cpp.
+// copy engine: no SM time), and multiplies every row in one persistent
+// launch (ce_all_gather_matmul,
+// ops/templates/collective_matmul/ce_all_gather_matmul.mlir.in) whose
+// tiles take the own shard first and wait, in the kernel, for the flag of
+// the peer shard they read. The flags and the copy stream are
+// CopyEngineLanes' (CopyEngineLanes.h); the protocol and why it cannot
+// deadlock or let a member overtake a peer are in CopyEngineGather.cpp.
 //
-// Why again: the ninth session measured this design slower than the ring
-// at K = N = 4096 (15 of 16 shapes, docs/PERF.md "The copy_engine
-// algorithm measured"), where a shard's copy takes longer than its
-// matmul. Where b is wide and the shard mid-sized (D = 4, m_shard 640,
-// k 8192, n 7168: both the ring and the SM all-gather took 1.6x local
-// cuBLAS, 0.75x PyTorch, fifteenth session), a shard's matmul outlasts its
-// copy, and PyTorch's fused op, which does this with cuBLAS, took 1.25x
-// local there.
+// Why: the ring and the SM all-gather took 1.6x local cuBLAS at D = 4,
+// m_shard 640, k 8192, n 7168 (0.75x PyTorch, fifteenth session). One
+// plain matmul per shard as it lands (this algorithm until the sixteenth
+// session, PyTorch's design with cuBLAS) took 0.580 ms there against
+// PyTorch's 0.478: each of the D launches paid a partial last round of
+// tiles (docs/PERF.md, "The all-gather matmul's copy engines in one
+// launch").
 //
 //===----------------------------------------------------------------------===//
 

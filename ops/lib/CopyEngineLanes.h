@@ -65,6 +65,9 @@ public:
   /// sees it (its own copy or the heap's mapping of the peer's).
   CUdeviceptr flag(size_t local, uint32_t onRank, uint32_t word) const;
   CUstream copyStream(size_t local) const { return side_->stream(local); }
+  /// Every flag word (a kernel that waits for ready[src] itself binds
+  /// them: the all-gather matmul's ce_all_gather_matmul).
+  const SemaphoreArray &flags() const { return *flags_; }
 
   /// On the copy stream: wait for everything enqueued on `stream` so far
   /// (the all-gather matmul's copy engines copy the shard the caller

@@ -424,6 +424,9 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(
   constexpr int64_t kTileK = 64;
   auto str = [](int64_t v) { return std::to_string(v); };
   int64_t steps = (k + kTileK - 1) / kTileK;
+  // Only the ring's kernel pushes: copy_engine's rows come from the copy
+  // engines, so its runs of m_shard split on the tile alone.
+  bool ring = chosen == "ring";
   // The values of one column tile: its stages (the deepest ring that fits:
   // 4 of 48 KB, 6 of 32 KB), the column tiles that share a row tile's
   // forwarding, and whether the kernel pushes up to m_shard `lastShard`
@@ -436,12 +439,12 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(
         {"STAGES", tileCols == 128 ? "6" : "4"},
         {"COL_TILES", str(colTiles)},
         {"K_ROTATION", "0"},
-        {"PUSH", pushes(lastShard, colTiles) ? "1" : "0"}};
+        {"PUSH", ring && pushes(lastShard, colTiles) ? "1" : "0"}};
   };
   // pushes turns off from some m_shard on and never back: a run of
   // m_shards pushes where its last one does.
   auto pushesAt = [&](int64_t lastShard, int64_t tileCols) {
-    return pushes(lastShard, (n + tileCols - 1) / tileCols);
+    return ring && pushes(lastShard, (n + tileCols - 1) / tileCols);
   };
   // ROWS = ?: one bundle serves every m_shard (rows bound at launch),
   // with the static instances' schedule: groups of 8 row tiles that stay
@@ -453,8 +456,9 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(
                        {"DTYPE", dtype},
                        {"GROUP_ROWS", "8"},
                        {"READY", str(int64_t(teamSize) * 16)},
+                       {"FLAGS", str(int64_t(teamSize) * 2)},
                        {"LAST_K", str(steps - 1)},
-                       {"KERNEL", "all_gather_matmul"},
+                       {"KERNEL", a->kernel},
                        {"VARIANT", ""}};
   for (auto &value : tileValues(256, kVariantMaxShard))
     extra.push_back(value);
@@ -535,20 +539,20 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(
           i + 1 == runs.size() ? "" : ", hi = " + str(d * runs[i].last);
       TemplateValues variant = tileValues(runs[i].tileCols, runs[i].last);
       // all_gather_matmul__m<first m_shard>_<last|up>_n<tile columns>.
-      variant.push_back({"KERNEL", "all_gather_matmul__m" + str(runs[i].first) +
+      variant.push_back({"KERNEL", a->kernel + "__m" + str(runs[i].first) +
                                        (i + 1 == runs.size()
                                             ? std::string("_up")
                                             : "_" + str(runs[i].last)) +
                                        "_n" + str(runs[i].tileCols)});
       variant.push_back(
-          {"VARIANT", ", weave.variant = {of = \"all_gather_matmul\", arg = "
-                      "0, axis = 0, lo = " +
-                          str(lo) + hi + "}"});
+          {"VARIANT", ", weave.variant = {of = \"" + a->kernel +
+                          "\", arg = 0, axis = 0, lo = " + str(lo) + hi +
+                          "}"});
       variants.push_back(std::move(variant));
     }
   }
-  return KernelInstance{"collective_matmul/all_gather_matmul",
-                        "all_gather_matmul",
+  return KernelInstance{a->templateName,
+                        a->kernel,
                         dtype,
                         teamSize,
                         0,

@@ -1,13 +1,16 @@
 //===- PlainMatmulOpKernel.h - Fused ops that launch the plain matmul -----===//
 //
-// What the fused matmul ops' host-driven algorithms share: the GEMM +
-// reduce-scatter's "copy_engine" and "scatter" and the all-gather
-// matmul's "gather" and "copy_engine" each launch ce_matmul of the
-// copy-engine bundle (ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in:
-// the plain matmul, dynamic rows, tile(auto)) from the host, around a
-// workspace and a protocol of their own (CopyEngine.h, ScatterMatmul.h,
-// and through GatheredRowsKernel.h GatherMatmul.h and CopyEngineGather.h).
-// This base holds the op's shape, its instance and that kernel.
+// What the fused matmul ops' host-driven algorithms share: each launches
+// a matmul from the host, around a workspace and a protocol of its own
+// (CopyEngine.h, ScatterMatmul.h, and through GatheredRowsKernel.h
+// GatherMatmul.h and CopyEngineGather.h). The GEMM + reduce-scatter's
+// "copy_engine" and "scatter" and the all-gather matmul's "gather" launch
+// ce_matmul of the copy-engine bundle
+// (ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in: the plain
+// matmul, dynamic rows, tile(auto)); the all-gather matmul's
+// "copy_engine" its own ce_all_gather_matmul
+// (ops/templates/collective_matmul/ce_all_gather_matmul.mlir.in). This
+// base holds the op's shape, its instance and that kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +29,8 @@ public:
 
 protected:
   /// Records the op's shape (team size from `comm`; f16 or bf16, which
-  /// the op's checkShape allowed) and loads ce_matmul of `instance`, kept
-  /// as instance_.
+  /// the op's checkShape allowed) and loads the kernel `instance` names
+  /// (its kernelName), kept as instance_.
   Status init(Communicator &comm, KernelInstance instance, int64_t mShard,
               int64_t k, int64_t n) {
     comm_ = &comm;
@@ -37,7 +40,7 @@ protected:
     k_ = k;
     n_ = n;
     elementBytes_ = 2;
-    WEAVE_ASSIGN_OR_RETURN(matmul_, comm.kernel(instance, "ce_matmul"));
+    WEAVE_ASSIGN_OR_RETURN(matmul_, comm.kernel(instance, instance.kernelName));
     instance_ = std::move(instance);
     return ok();
   }

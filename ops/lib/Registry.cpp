@@ -284,18 +284,19 @@ std::vector<OpSpec> makeRegistry() {
                 {},
                 "matmul_reduce_scatter"},
                // The own shard pushed to every peer by the copy engines,
-               // each shard's plain matmul as it lands (issue #32,
-               // fifteenth session; ops/lib/CopyEngineGather.h): opt-in,
-               // not "auto"'s choice until measured. The same ce_matmul
-               // bundle as "gather"; its flags are CopyEngineLanes'.
+               // one persistent matmul over every row whose tiles wait for
+               // their shard's flag (issue #32, sixteenth session;
+               // ops/lib/CopyEngineGather.h). Its kernel is its own
+               // (ROWS = ?, variants per m_shard as the ring's); `ready`
+               // is the op's: CopyEngineLanes' flags, which the kernel
+               // class binds.
                {"copy_engine",
-                "matmul_reduce_scatter/ce_matmul",
-                "ce_matmul",
+                "collective_matmul/ce_all_gather_matmul",
+                "ce_all_gather_matmul",
                 true,
                 true,
                 true,
-                {},
-                "matmul_reduce_scatter"}},
+                {{"ready", kSems}}}},
               {}};
   agmm.matmulInstance = [](uint32_t d, const std::string &dtype,
                            const MatmulShape &s,

@@ -372,15 +372,31 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_TRUE(ce->offered);
   EXPECT_EQ(ce->kernelOf, "matmul_reduce_scatter");
   EXPECT_EQ(agmm->offeredNames(), "'ring', 'gather', 'copy_engine'");
-  // The opt-in copy engines launch the same kernel, one bundle; never
-  // "auto"'s choice (choose() below).
+  // The opt-in copy engines launch a kernel of their own (one launch over
+  // every row, the ring's tile per range of m_shard); never "auto"'s
+  // choice (choose() below).
   const AlgorithmSpec *pushed = agmm->algorithm("copy_engine");
   ASSERT_NE(pushed, nullptr);
-  EXPECT_EQ(pushed->kernelOf, "matmul_reduce_scatter");
+  EXPECT_EQ(pushed->kernelOf, "");
   Expected<KernelInstance> pushedInstance =
       AllGatherMatmul::instanceFor(4, "bf16", 8192, 7168, "copy_engine");
   ASSERT_TRUE(pushedInstance) << pushedInstance.error().toString();
-  EXPECT_EQ(pushedInstance->key(), "ce_matmul_bf16_d4_mdyn_k8192_n7168");
+  EXPECT_EQ(pushedInstance->key(),
+            "ce_all_gather_matmul_bf16_d4_mdyn_k8192_n7168");
+  // Its variants split on the tile alone (the ring's also on the push),
+  // so it has no more of them than the ring, and each is named for it.
+  Expected<KernelInstance> ringInstance =
+      AllGatherMatmul::instanceFor(4, "bf16", 4096, 4096, "ring");
+  Expected<KernelInstance> ceVariants =
+      AllGatherMatmul::instanceFor(4, "bf16", 4096, 4096, "copy_engine");
+  ASSERT_TRUE(ringInstance && ceVariants);
+  EXPECT_LE(ceVariants->variants.size(), ringInstance->variants.size());
+  for (const TemplateValues &variant : ceVariants->variants)
+    for (const auto &[key, value] : variant)
+      if (key == "KERNEL")
+        EXPECT_EQ(value.rfind("ce_all_gather_matmul__m", 0), 0u) << value;
+      else if (key == "PUSH")
+        EXPECT_EQ(value, "0");
   for (uint32_t d : {2u, 3u, 4u, 8u})
     for (int64_t m : {128, 256, 640, 1152, 4096})
       for (int64_t n : {4096, 7168, 14336})
