@@ -63,6 +63,16 @@ func.func @segments_dynamic_cluster(%a: memref<?x4096xf16>, %b: memref<4096x1024
 
 // -----
 
+// grid_tile_keep_width keeps the segments' groups from narrowing: without
+// segments it would say something the schedule does not do.
+func.func @keep_width_without_segments(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects grid_tile_keep_width only with grid_tile_segments (the width narrows only there)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) {grid_tile_keep_width} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
 // grid_tile_interleave and grid_tile_segments are two orders of the shards:
 // one or the other.
 func.func @interleave_and_segments(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {

@@ -93,10 +93,20 @@
 // COMPANION: all_gather --team-size 4 --dtype bf16 --count 1572864
 // COMPANION-NOT: {{.}}
 // RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm ring | count 0
-// The opt-in "copy_engine" (the copy engines push the own shard, each
-// shard's plain matmul as it lands): the same ce_matmul bundle, no
-// companion (its copies need no kernel).
-// RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCE
+// The opt-in "copy_engine" (the copy engines push the own shard, one
+// launch over every row waits for each shard's flag): a kernel of its own,
+// every variant named for it and waiting in the kernel (its `ready`), the
+// shards in segments that keep their width; no companion (its copies
+// need no kernel).
+// RUN: weave-ops key all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCEONE
+// AGCEONE: ce_all_gather_matmul_bf16_d4_mdyn_k4096_n4096
+// RUN: weave-ops source all_gather_matmul --team-size 4 --dtype bf16 --m-shard 384 --k 4096 --n 4096 --algorithm copy_engine | FileCheck %s --check-prefix=AGCESRC
+// AGCESRC: gpu.func @ce_all_gather_matmul__m128_
+// AGCESRC: %ready: !weave.semaphore<8>
+// AGCESRC: weave.variant = {of = "ce_all_gather_matmul"
+// AGCESRC: grid_tile_segments = 4 : i64,
+// AGCESRC-NEXT: grid_tile_keep_width
+// AGCESRC: weave.semaphore_wait %ready[
 // RUN: weave-ops companions all_gather_matmul --team-size 4 --dtype bf16 --m-shard 640 --k 8192 --n 7168 --algorithm copy_engine | count 0
 // Where b is streamed (k x n of 96 MiB or more, m_shard at most 512, past a
 // round) the gather runs its all-gather beside the own shard's matmul from

@@ -266,6 +266,44 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
   }
 }
 
+/// grid_tile_keep_width: where the segments would narrow (4 segments of 5
+/// row tiles x 28 columns on 132 blocks: 5 rounds of 112 tiles, waves of 4
+/// rows, so width 1), the groups keep the segment's rows (5, under the
+/// width 8): tile 1 is row 1 of the first segment, not column 1. Segments
+/// still come one after the other, and every tile once.
+TEST(TileSchedulerSegments, KeepWidthKeepsTheGroups) {
+  for (bool keep : {false, true}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 3);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], t = f.args[2];
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    int64_t segments = 4, segmentRows = 5, tilesN = 28;
+    int64_t tilesM = segments * segmentRows;
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
+                            arith::ConstantIndexOp::create(b, tilesN),
+                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
+                            /*splitK=*/1, segments, 1, 0, 0, Value(), keep);
+    scheduler.distribute(Workers{worker, count, zero});
+    auto [m, n] = scheduler.tileCoords(t);
+    IndexEvaluator ev;
+    ev.bind(worker, 0);
+    ev.bind(count, 132);
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      ev.bind(t, tile);
+      int64_t mm = ev(m), nn = ev(n);
+      ++visits[{mm, nn}];
+      EXPECT_EQ(mm / segmentRows, tile / (segmentRows * tilesN));
+      if (tile == 1) {
+        EXPECT_EQ(mm, keep ? 1 : 0);
+        EXPECT_EQ(nn, keep ? 0 : 1);
+      }
+    }
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+  }
+}
+
 /// TileOrder (the schedule on integers, which the protocol checker replays)
 /// and TileScheduler (the schedule built into kernels) agree on every
 /// worker's units and every tile's coordinates: clusters, rotations,
@@ -274,6 +312,7 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
   struct Case {
     int64_t tilesM, tilesN, cluster, width, splitK, segments, rotate;
     int64_t interleave = 1, lag = 0;
+    bool keep = false;
   };
   for (Case c : {Case{8, 16, 1, 8, 1, 1, -1}, Case{18, 16, 1, 8, 1, 2, 9},
                  Case{36, 16, 1, 8, 1, 4, 27}, Case{16, 16, 1, 8, 1, 2, 0},
@@ -292,7 +331,13 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
                  Case{13, 5, 1, 8, 1, 1, -1, 4, 2},
                  Case{24, 7, 1, 8, 1, 1, 16, 3, 100},
                  Case{16, 4, 2, 8, 1, 1, 8, 2, 1},
-                 Case{96, 3, 1, 16, 1, 1, 84, 8, 5}}) {
+                 Case{96, 3, 1, 16, 1, 1, 84, 8, 5},
+                 // grid_tile_keep_width: segments that would narrow (5
+                 // rows against waves of 4 to 5), rotated by a segment, a
+                 // width past the segment.
+                 Case{20, 28, 1, 8, 1, 4, 5, 1, 0, true},
+                 Case{18, 16, 1, 8, 1, 2, 9, 1, 0, true},
+                 Case{36, 16, 1, 4, 1, 4, -1, 1, 0, true}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 4);
     ImplicitLocOpBuilder &b = f.b;
@@ -303,11 +348,12 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
     TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
                             arith::ConstantIndexOp::create(b, c.tilesN),
                             c.cluster, c.width, rotate, c.splitK, c.segments,
-                            c.interleave, c.lag);
+                            c.interleave, c.lag, 0, Value(), c.keep);
     scheduler.distribute(Workers{worker, count, rank});
     auto [m, n] = scheduler.tileCoords(t);
     TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
                     c.splitK, c.segments, c.rotate, c.interleave, c.lag};
+    order.keepWidth = c.keep;
     for (int64_t workers : {1, 2, 3, 5, 16, 132}) {
       IndexEvaluator ev;
       ev.bind(count, workers);

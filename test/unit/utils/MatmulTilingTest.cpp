@@ -182,6 +182,15 @@ TEST(MatmulTiling, TileSchedulerRules) {
                   "expects a static row count with grid_tile_segments and "
                   "cluster_m");
 
+  // grid_tile_keep_width only where the segments would narrow.
+  MatmulTiling kept = legal();
+  kept.gridTileKeepWidth = true;
+  expectViolation(checkTileScheduler(kept),
+                  "expects grid_tile_keep_width only with grid_tile_segments");
+  kept.m = 1152;
+  kept.gridTileSegments = 3;
+  EXPECT_EQ(message(checkTileScheduler(kept)), "");
+
   MatmulTiling interleaved = legal();
   interleaved.gridTileInterleave = 2;
   EXPECT_EQ(message(checkTileScheduler(interleaved)), "");

@@ -2101,6 +2101,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.groupWidth = op.getGridTileWidth();
   order.splitK = splitK;
   order.segments = op.getGridTileSegments();
+  order.keepWidth = op.getGridTileKeepWidth();
   order.interleave = op.getGridTileInterleave();
   order.lag = op.getGridTileLag();
   order.kRotation = op.getKRotation();

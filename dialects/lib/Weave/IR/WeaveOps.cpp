@@ -1057,6 +1057,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
   t.delayRelease = getDelayRelease();
   t.gridTileWidth = getGridTileWidth();
   t.gridTileSegments = getGridTileSegments();
+  t.gridTileKeepWidth = getGridTileKeepWidth();
   t.gridTileInterleave = getGridTileInterleave();
   t.gridTileLag = getGridTileLag();
   t.kRotation = getKRotation();

@@ -277,7 +277,8 @@ void PipelineBuilder::build() {
   scheduler.emplace(b, numTilesM, numTilesN, clusterM, op.getGridTileWidth(),
                     op.getRotateM(), tiling.splitK, op.getGridTileSegments(),
                     op.getGridTileInterleave(), op.getGridTileLag(),
-                    op.getKRotation(), op.getWalkM());
+                    op.getKRotation(), op.getWalkM(),
+                    op.getGridTileKeepWidth());
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 

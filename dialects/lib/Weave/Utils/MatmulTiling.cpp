@@ -201,6 +201,11 @@ mlir::weave::pipeline::checkTileScheduler(const MatmulTiling &t) {
     return Message() << "expects grid_tile_segments ("
                      << t.gridTileSegments << ") or grid_tile_interleave ("
                      << t.gridTileInterleave << "), not both";
+  // Keeping the width is about the segments' narrowing: alone it would
+  // say something the schedule does not do.
+  if (t.gridTileKeepWidth && t.gridTileSegments <= 1)
+    return Message() << "expects grid_tile_keep_width only with "
+                        "grid_tile_segments (the width narrows only there)";
   // A split's unit covers a range of k steps; rotating them would move
   // steps between splits.
   if (t.kRotation > 0 && t.splitK > 1)

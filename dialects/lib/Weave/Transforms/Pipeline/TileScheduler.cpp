@@ -32,11 +32,12 @@ TileScheduler::TileScheduler(ImplicitLocOpBuilder &b, Value numTilesM,
                              Value numTilesN, int64_t clusterSize,
                              int64_t groupWidth, Value rotateM, int64_t splitK,
                              int64_t segments, int64_t interleave, int64_t lag,
-                             int64_t kRotation, Value walkM)
+                             int64_t kRotation, Value walkM, bool keepWidth)
     : BuilderBase(b), numTilesM(numTilesM), numTilesN(numTilesN),
       rotateM(rotateM), bounded(walkM != nullptr), clusterSize(clusterSize),
       groupWidth(groupWidth), splitK(splitK), segments(segments),
-      interleave(interleave), lag(lag), kRotation(kRotation) {
+      interleave(interleave), lag(lag), kRotation(kRotation),
+      keepWidth(keepWidth) {
   numClusterRows = arith::DivUIOp::create(b, numTilesM, cIndex(clusterSize));
   // walk_m: the walk's first min(W, row tiles) row tiles (unsigned: a
   // negative W is the whole walk), in cluster-high rows (W is a multiple of
@@ -97,7 +98,7 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
     t = arith::RemUIOp::create(b, t, perSegment);
   }
   Value width = cIndex(groupWidth / clusterSize);
-  if (segments > 1 && splitK == 1 && tileStep) {
+  if (segments > 1 && splitK == 1 && tileStep && !keepWidth) {
     // Narrower groups where a wave is long against a segment: a consumer
     // of segment j waits on the rows of segment j - 1 on another device,
     // which complete only when their whole group has run. A group of w rows

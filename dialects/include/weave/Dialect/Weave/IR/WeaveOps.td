@@ -647,7 +647,11 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       narrows at run time to at most (segment rows - rows one wave of busy
       blocks covers), unless the segments are whole waves tiled by full
       groups, so that a segment's rows complete a wave before the next
-      segment reaches the same rows. With `grid_tile_interleave = i`
+      segment reaches the same rows (a ring whose blocks forward rows to
+      a peer needs that); with `grid_tile_keep_width` (only with
+      segments) the width stays, for kernels whose segments arrive by
+      themselves (copy engines) and whose groups should stay wide for L2.
+      With `grid_tile_interleave = i`
       (not with segments) the row tiles are `i` shards of `floor(rows / i)`
       row tiles each (of whole clusters with `cluster_m`; rows past them
       keep their place), visited in turns: the walk's `q`-th row (its
@@ -868,6 +872,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "2">:$consumers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_segments,
+    UnitAttr:$grid_tile_keep_width,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_interleave,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$grid_tile_lag,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$k_rotation,

@@ -126,6 +126,8 @@ struct MatmulTiling {
   std::optional<int64_t> maxRows;
   int64_t delayRelease = 0, gridTileWidth = 8, gridTileSegments = 1,
           gridTileInterleave = 1, gridTileLag = 0, kRotation = 0;
+  /// grid_tile_keep_width: the segments' groups do not narrow.
+  bool gridTileKeepWidth = false;
   /// walk_m: whether the op bounds its walk, and the bound where it is a
   /// constant (std::nullopt: known at run time only).
   bool walkM = false;

@@ -35,6 +35,8 @@ struct TileOrder {
   /// (a multiple of clusterSize; not with segments or interleave);
   /// negative: no bound.
   int64_t walkM = -1;
+  /// grid_tile_keep_width: with segments, the groups keep groupWidth.
+  bool keepWidth = false;
 
   /// The k step at `position` of column tile `n`'s loop of `numK` steps.
   int64_t kAt(int64_t n, int64_t position, int64_t numK) const {
@@ -110,7 +112,7 @@ struct TileOrder {
       t %= perSegment;
     }
     int64_t width = groupWidth / clusterSize;
-    if (segments > 1 && splitK == 1 && step > 0) {
+    if (segments > 1 && splitK == 1 && step > 0 && !keepWidth) {
       int64_t waveRows = ceilDiv(step, tilesN);
       int64_t slack = rows > waveRows ? rows - waveRows : 1;
       int64_t narrowed = std::max<int64_t>(std::min(slack, width), 1);

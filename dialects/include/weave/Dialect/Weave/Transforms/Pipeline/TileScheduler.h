@@ -88,7 +88,7 @@ public:
                 int64_t clusterSize, int64_t groupWidth, Value rotateM,
                 int64_t splitK = 1, int64_t segments = 1,
                 int64_t interleave = 1, int64_t lag = 0, int64_t kRotation = 0,
-                Value walkM = Value());
+                Value walkM = Value(), bool keepWidth = false);
 
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
@@ -119,6 +119,8 @@ private:
   bool bounded;
   int64_t clusterSize, groupWidth, splitK, segments, interleave, lag,
       kRotation;
+  /// grid_tile_keep_width: the segments' groups keep groupWidth.
+  bool keepWidth;
   Value clusterRank, tilesBegin, numTiles, tileStep;
 };
 
