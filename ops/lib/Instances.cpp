@@ -310,10 +310,60 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // 512 0.189 / 0.204; k 8192 n 28672 256 0.344 / 0.697, 512 0.713 /
   // 0.739; the ring won at m_shard 1024 (0.339 / 0.347 and 1.476 /
   // 1.506), past kStreamedMaxRows.
+  // "copy_engine" first where copyEngineWins (4 x H100, bf16, graphs,
+  // sixteenth session; docs/PERF.md "The all-gather matmul's copy engines
+  // in one launch"), ms, copy_engine against the rule's choice before it
+  // (PyTorch's fused op): D = 4 640 x 8192 x 7168 0.488 against the
+  // ring's 0.623 (0.478); D = 3 the same shape 0.381 against 0.435
+  // (0.363); D = 4 512 x 8192 x 14336 0.707 against gather's 0.755
+  // (0.757). Where the ring's groups stay wider it kept its lead: D = 4 at
+  // 896 and 1024 rows of 8192 x 7168 (2 and 3 rows) 0.616 and 0.674
+  // against 0.660 and 0.742, 1152 x 5120 x 13824 (6 rows) 0.984 against
+  // 1.012; b under 96 MiB, 768 x 5120 x 6912 (1 row, 70 MiB of b) 0.335
+  // against 0.339; BesideNarrow at D = 4 256 x 8192 x 14336 0.370
+  // against 0.403.
   if (teamSize < 2)
     return "ring";
+  if (copyEngineWins(teamSize, mShard, k, n))
+    return "copy_engine";
   return gatherFill(mShard, n) <= 1.0 || streamsB(mShard, k, n) ? "gather"
                                                                   : "ring";
+}
+
+int64_t AllGatherMatmul::ringGroupRows(uint32_t teamSize, int64_t mShard,
+                                       int64_t n, int64_t smCount) {
+  // TileOrder::coords on the ring's launch: D segments of mShard / 128
+  // rows, groups of 8 (its template's GROUP_ROWS) narrowed to the rows
+  // past one wave of the busy blocks unless the segments are whole waves
+  // of full groups.
+  constexpr int64_t kGroupRows = 8;
+  int64_t colTiles = (n + tileN(teamSize, mShard, n, smCount) - 1) /
+                     tileN(teamSize, mShard, n, smCount);
+  int64_t rows = mShard / kRowTile;
+  int64_t tiles = int64_t(teamSize) * rows * colTiles;
+  if (rows < 1 || tiles < 1)
+    return 1;
+  int64_t rounds = std::max<int64_t>((tiles + smCount - 1) / smCount, 1);
+  int64_t step = (tiles + rounds - 1) / rounds;
+  int64_t waveRows = (step + colTiles - 1) / colTiles;
+  int64_t slack = rows > waveRows ? rows - waveRows : 1;
+  bool aligned = (rows * colTiles) % step == 0 &&
+                 step % (kGroupRows * colTiles) == 0;
+  return aligned ? kGroupRows
+                 : std::max<int64_t>(std::min(slack, kGroupRows), 1);
+}
+
+bool AllGatherMatmul::copyEngineWins(uint32_t teamSize, int64_t mShard,
+                                     int64_t k, int64_t n, int64_t smCount) {
+  if (teamSize < kCopyEngineMinTeam || mShard < kCopyEngineMinRows ||
+      double(k) * double(n) * 2 <= double(kStreamedBBytes) ||
+      ringGroupRows(teamSize, mShard, n, smCount) > 1)
+    return false;
+  bool narrow = gatherFill(mShard, n, smCount) > 1.0 &&
+                streamsB(mShard, k, n) &&
+                gatherSchedule(teamSize, mShard, k, n) ==
+                    GatherSchedule::BesideNarrow;
+  return !narrow;
 }
 
 AllGatherMatmul::GatherSchedule

@@ -75,11 +75,11 @@ public:
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
-  /// What "auto" runs: "gather" where gatherFill is at most 1 (one
-  /// shard's plain matmul is at most one round of tiles) or where b is
-  /// streamed (streamsB: the ring reads all of b from memory at each of
-  /// its D steps), "ring" elsewhere (the measurement is in the
-  /// definition, ops/lib/Instances.cpp).
+  /// What "auto" runs: "copy_engine" where copyEngineWins; else "gather"
+  /// where gatherFill is at most 1 (one shard's plain matmul is at most
+  /// one round of tiles) or where b is streamed (streamsB: the ring reads
+  /// all of b from memory at each of its D steps), "ring" elsewhere (the
+  /// measurements are in the definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
@@ -152,10 +152,34 @@ public:
   /// launch over every row (BesideNarrow's condition besides streamed b).
   static bool narrowPaysNoRound(uint32_t teamSize, int64_t mShard, int64_t n,
                                 int64_t smCount = kSmCount);
+  /// The rows of the ring's tile groups (grid_tile_segments narrows them
+  /// so that a shard's rows complete a wave before the next member needs
+  /// them; TileOrder::coords has the rule) for a team of teamSize members
+  /// of mShard rows, its column tile tileN's, on `smCount` SMs.
+  static int64_t ringGroupRows(uint32_t teamSize, int64_t mShard, int64_t n,
+                               int64_t smCount = kSmCount);
+  /// Whether "copy_engine" (its copies land while one launch walks the
+  /// shards in order, in groups that keep their width) is "auto"'s
+  /// choice: from kCopyEngineMinTeam members and kCopyEngineMinRows rows
+  /// a shard, where b is at least kStreamedBBytes (it does not stay in
+  /// L2), the ring's groups narrow to one row (each row tile of a wave
+  /// reads all of b), and the gather would not run BesideNarrow (which
+  /// beat it where that rule holds).
+  static bool copyEngineWins(uint32_t teamSize, int64_t mShard, int64_t k,
+                             int64_t n, int64_t smCount = kSmCount);
+  /// At D = 2 the copy engines lost to the ring or the gather at every
+  /// measured point (docs/PERF.md, "The all-gather matmul's copy engines
+  /// in one launch").
+  static constexpr uint32_t kCopyEngineMinTeam = 3;
+  /// The copy engines were measured from 512 rows a shard; below, the
+  /// gather's all-gather is short and its After or BesideNarrow already
+  /// matched or beat PyTorch (D = 4 256 x 8192 x 14336 0.361-0.370 ms
+  /// against 0.395-0.410, 384 x 5120 x 13824 0.321 against 0.341).
+  static constexpr int64_t kCopyEngineMinRows = 512;
   /// The least team that runs BesideNarrow: at D = 2 the all-gather it
   /// hides is one shard, and After won at every measured point (by 7-19%).
   static constexpr uint32_t kNarrowMinTeam = 3;
-  /// The algorithm this op runs ("ring" or "gather").
+  /// The algorithm this op runs ("ring", "gather" or "copy_engine").
   const std::string &algorithm() const { return algorithm_; }
   /// The output tile's columns (256, 192 or 128; its rows are kRowTile)
   /// for a team of teamSize members with mShard rows each and n columns,
