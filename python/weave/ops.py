@@ -241,16 +241,18 @@ class Collectives:
         the result has team size x m_shard rows. f16 or bf16, summed in
         f32. One kernel serves every m_shard.
 
-        ``algorithm``: "auto" (the op's rule: "gather" where one shard's
-        plain matmul is at most one round of tiles or where b is 96 MiB or
-        more and m_shard at most 512, else the ring), "ring"
+        ``algorithm``: "auto" (the op's rule: "copy_engine" from 3 members
+        and 512 rows where b is 96 MiB or more and the ring's groups would
+        narrow to one row; else "gather" where one shard's plain matmul is
+        at most one round of tiles or where b is 96 MiB or more and
+        m_shard at most 512; else the ring), "ring"
         (the fused kernel forwarding A's tiles around the ring),
         "gather" (the collectives' all-gather into the op's gathered rows
         and plain matmuls: for small shards one over every row after it,
         else the own shard's beside it and the peers' rows after: no
-        staging copy) or "copy_engine" (opt-in: the own shard pushed to
-        the peers by the copy engines, each shard's plain matmul as it
-        lands).
+        staging copy) or "copy_engine" (the own shard pushed to the peers
+        by the copy engines, one launch over every row whose tiles wait
+        for their shard's copy).
 
         Without a copy: ``a`` may be a :class:`weave.SymmetricTensor` of this
         collective's memory with team size x m_shard rows (every member has
