@@ -332,13 +332,14 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
 
 int64_t AllGatherMatmul::ringGroupRows(uint32_t teamSize, int64_t mShard,
                                        int64_t n, int64_t smCount) {
-  // TileOrder::coords on the ring's launch: D segments of mShard / 128
-  // rows, groups of 8 (its template's GROUP_ROWS) narrowed to the rows
-  // past one wave of the busy blocks unless the segments are whole waves
-  // of full groups.
+  // TileOrder::groupRows on the ring's launch (the dialect owns the rule;
+  // OpsFused.RingGroupRowsAreTileOrders checks this copy against it): D
+  // segments of mShard / 128 rows, groups of 8 (its template's
+  // GROUP_ROWS) narrowed to the rows past one wave of the busy blocks
+  // unless the segments are whole waves of full groups.
   constexpr int64_t kGroupRows = 8;
-  int64_t colTiles = (n + tileN(teamSize, mShard, n, smCount) - 1) /
-                     tileN(teamSize, mShard, n, smCount);
+  int64_t tileCols = tileN(teamSize, mShard, n, smCount);
+  int64_t colTiles = (n + tileCols - 1) / tileCols;
   int64_t rows = mShard / kRowTile;
   int64_t tiles = int64_t(teamSize) * rows * colTiles;
   if (rows < 1 || tiles < 1)

@@ -15,6 +15,7 @@
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
 #ifdef WEAVE_OPS_TEST_JIT
+#include "weave/Dialect/Weave/Transforms/Pipeline/TileOrder.h"
 #include "weave/ops/JitSource.h"
 #endif
 
@@ -1106,3 +1107,25 @@ TEST(OpsFused, CopyEngineGatherOrder) {
 }
 
 } // namespace
+
+#ifdef WEAVE_OPS_TEST_JIT
+// AllGatherMatmul::ringGroupRows (what "auto" reads of the ring's
+// schedule) is the dialect's rule, TileOrder::groupRows, on the ring's
+// launch: D segments of m_shard / 128 rows, tileN's column tiles, groups
+// of 8, 132 SMs; at every team size, m_shard and n of a grid.
+TEST(OpsFused, RingGroupRowsAreTileOrders) {
+  for (uint32_t d : {2u, 3u, 4u, 8u})
+    for (int64_t m = 128; m <= 4096; m += 128)
+      for (int64_t n : {1024, 4096, 6912, 7168, 8192, 13824, 14336, 28672}) {
+        mlir::weave::pipeline::TileOrder order;
+        int64_t cols = AllGatherMatmul::tileN(d, m, n);
+        order.tilesM = int64_t(d) * (m / 128);
+        order.tilesN = (n + cols - 1) / cols;
+        order.groupWidth = 8;
+        order.segments = d;
+        ASSERT_EQ(AllGatherMatmul::ringGroupRows(d, m, n),
+                  order.groupRows(order.step(AllGatherMatmul::kSmCount)))
+            << "D = " << d << ", m_shard " << m << ", n " << n;
+      }
+}
+#endif

@@ -99,6 +99,25 @@ struct TileOrder {
     return last * shardRows + rest + (r - mid);
   }
 
+  /// The rows of a group (cluster-high) on a grid whose busy workers
+  /// take `step` units a round: groupWidth, narrowed with segments (not
+  /// with keepWidth) to the rows past one wave unless the segments are
+  /// whole waves of full groups (TileScheduler::tileCoords says why).
+  int64_t groupRows(int64_t step) const {
+    int64_t width = groupWidth / clusterSize;
+    if (segments > 1 && splitK == 1 && step > 0 && !keepWidth) {
+      int64_t rows = segmentRows();
+      int64_t waveRows = ceilDiv(step, tilesN);
+      int64_t slack = rows > waveRows ? rows - waveRows : 1;
+      int64_t narrowed = std::max<int64_t>(std::min(slack, width), 1);
+      bool aligned =
+          (rows * tilesN) % step == 0 && step % (width * tilesN) == 0;
+      if (!aligned)
+        width = narrowed;
+    }
+    return width;
+  }
+
   /// Tile (m, n) of linear tile `t` (a unit's tile is unit / splitK), for
   /// the block of rank `clusterRank` in its cluster; `step` is
   /// step(workers).
@@ -111,16 +130,7 @@ struct TileOrder {
       firstOfSegment = t / perSegment * rows;
       t %= perSegment;
     }
-    int64_t width = groupWidth / clusterSize;
-    if (segments > 1 && splitK == 1 && step > 0 && !keepWidth) {
-      int64_t waveRows = ceilDiv(step, tilesN);
-      int64_t slack = rows > waveRows ? rows - waveRows : 1;
-      int64_t narrowed = std::max<int64_t>(std::min(slack, width), 1);
-      bool aligned =
-          (rows * tilesN) % step == 0 && step % (width * tilesN) == 0;
-      if (!aligned)
-        width = narrowed;
-    }
+    int64_t width = groupRows(step);
     // With a lag: phases (head, middle, tail, rows past the shards), each
     // in its own groups.
     int64_t phaseFirst = 0;
