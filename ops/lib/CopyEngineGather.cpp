@@ -119,7 +119,7 @@ Status CopyEngineGatherKernel::run(
 
   // Every member's own shard: where the copies read it.
   std::vector<uint64_t> own = ownShards(tensors, inPlace);
-  bool placed = !inPlace.empty() && inPlace[0];
+  bool placed = passedInPlace(inPlace);
 
   // Bind the launch first, so that a failing call enqueues nothing.
   std::vector<uint64_t> pb(locals), pc(locals);
@@ -157,8 +157,7 @@ Status CopyEngineGatherKernel::run(
       WEAVE_TRY(team.device(i).makeCurrent());
       WEAVE_CU_TRY(cuMemcpyAsync(heap.localPointer(g, i) +
                                      team.rankOf(i) * shardA,
-                                 own[i],
-                                 shardA, streams[i]),
+                                 own[i], shardA, streams[i]),
                    "copying the own shard into the gathered rows");
     }
   WEAVE_TRY(matmul_->launch(bound, streams));

@@ -51,7 +51,7 @@ public:
   /// j-th copy (j = 1 .. d - 1): rank - j (mod d), the previous member
   /// first, so that member src's t-th copy goes to src - t and member r
   /// receives shard r + t (mod d) at the others' t-th copies: the order
-  /// its launches wait in (shardAt).
+  /// its launch walks the shards in (shardAt).
   static uint32_t copyTarget(uint32_t rank, uint32_t d, uint32_t j) {
     return (rank + d - j % d) % d;
   }

@@ -56,11 +56,18 @@ protected:
     return ok();
   }
 
+  /// Whether a call passes `a` in place (its gathered rows are then the
+  /// caller's symmetric buffer, the own shard among them).
+  static bool
+  passedInPlace(const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+    return !inPlace.empty() && inPlace[0];
+  }
+
   /// The gathered rows a call uses: `a` passed in place, or the op's.
   const SymmetricBuffer &
   gatheredRows(const std::vector<std::optional<SymmetricBuffer>> &inPlace)
       const {
-    return !inPlace.empty() && inPlace[0] ? *inPlace[0] : *gathered_;
+    return passedInPlace(inPlace) ? *inPlace[0] : *gathered_;
   }
 
   /// Per local member, the address of its own shard: rows r of `a` passed
@@ -69,7 +76,7 @@ protected:
   ownShards(const std::vector<std::vector<TensorRef>> &tensors,
             const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
     Team &team = comm_->team();
-    bool placed = !inPlace.empty() && inPlace[0];
+    bool placed = passedInPlace(inPlace);
     uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
     std::vector<uint64_t> own(team.localCount());
     for (size_t i = 0; i < own.size(); ++i)

@@ -360,11 +360,10 @@ bool AllGatherMatmul::copyEngineWins(uint32_t teamSize, int64_t mShard,
       double(k) * double(n) * 2 <= double(kStreamedBBytes) ||
       ringGroupRows(teamSize, mShard, n, smCount) > 1)
     return false;
-  bool narrow = gatherFill(mShard, n, smCount) > 1.0 &&
-                streamsB(mShard, k, n) &&
-                gatherSchedule(teamSize, mShard, k, n) ==
-                    GatherSchedule::BesideNarrow;
-  return !narrow;
+  // (BesideNarrow is gatherSchedule's only where b is streamed past one
+  // round, so it implies the gather's own conditions.)
+  return gatherSchedule(teamSize, mShard, k, n) !=
+         GatherSchedule::BesideNarrow;
 }
 
 AllGatherMatmul::GatherSchedule

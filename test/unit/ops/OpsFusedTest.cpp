@@ -393,11 +393,13 @@ TEST(OpsFused, AllGatherMatmulGather) {
   ASSERT_TRUE(ringInstance && ceVariants);
   EXPECT_LE(ceVariants->variants.size(), ringInstance->variants.size());
   for (const TemplateValues &variant : ceVariants->variants)
-    for (const auto &[key, value] : variant)
-      if (key == "KERNEL")
+    for (const auto &[key, value] : variant) {
+      if (key == "KERNEL") {
         EXPECT_EQ(value.rfind("ce_all_gather_matmul__m", 0), 0u) << value;
-      else if (key == "PUSH")
+      } else if (key == "PUSH") {
         EXPECT_EQ(value, "0");
+      }
+    }
   // "auto" takes it where it measured faster than the ring and the
   // gather (4 x H100, sixteenth session): from 3 members, b of 96 MiB or
   // more, the ring's groups narrowed to one row, not where BesideNarrow
