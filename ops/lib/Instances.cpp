@@ -321,7 +321,12 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // against 0.660 and 0.742, 1152 x 5120 x 13824 (6 rows) 0.984 against
   // 1.012; b under 96 MiB, 768 x 5120 x 6912 (1 row, 70 MiB of b) 0.335
   // against 0.339; BesideNarrow at D = 4 256 x 8192 x 14336 0.370
-  // against 0.403.
+  // against 0.403. Seventeenth session (the same machine and script):
+  // also where the ring's steps leave most of a round idle
+  // (kCopyEngineMinRingIdle): 640 x 8192 x 14336 0.911 against the ring's
+  // 1.119 (D = 4; 0.937) and 0.696 against 0.761 (D = 3; 0.714); and
+  // before BesideNarrow: D = 4 512 x 8192 x 8192 0.418 against 0.468
+  // (the ring 0.405; 0.417).
   if (teamSize < 2)
     return "ring";
   if (copyEngineWins(teamSize, mShard, k, n))
@@ -354,16 +359,25 @@ int64_t AllGatherMatmul::ringGroupRows(uint32_t teamSize, int64_t mShard,
                  : std::max<int64_t>(std::min(slack, kGroupRows), 1);
 }
 
+double AllGatherMatmul::ringStepIdle(uint32_t teamSize, int64_t mShard,
+                                     int64_t n, int64_t smCount) {
+  int64_t tileCols = tileN(teamSize, mShard, n, smCount);
+  int64_t stepTiles = (mShard / kRowTile) * ((n + tileCols - 1) / tileCols);
+  if (stepTiles < 1 || smCount < 1)
+    return 0;
+  int64_t rounds = (stepTiles + smCount - 1) / smCount;
+  return double(rounds * smCount - stepTiles) / double(smCount);
+}
+
 bool AllGatherMatmul::copyEngineWins(uint32_t teamSize, int64_t mShard,
                                      int64_t k, int64_t n, int64_t smCount) {
   if (teamSize < kCopyEngineMinTeam || mShard < kCopyEngineMinRows ||
-      double(k) * double(n) * 2 <= double(kStreamedBBytes) ||
-      ringGroupRows(teamSize, mShard, n, smCount) > 1)
+      double(k) * double(n) * 2 <= double(kStreamedBBytes))
     return false;
-  // (BesideNarrow is gatherSchedule's only where b is streamed past one
-  // round, so it implies the gather's own conditions.)
-  return gatherSchedule(teamSize, mShard, k, n) !=
-         GatherSchedule::BesideNarrow;
+  // (The gather's BesideNarrow no longer comes first: at D = 4 512 x 8192
+  // x 8192 it took 0.468 ms against the copy engines' 0.418.)
+  return ringGroupRows(teamSize, mShard, n, smCount) == 1 ||
+         ringStepIdle(teamSize, mShard, n, smCount) >= kCopyEngineMinRingIdle;
 }
 
 AllGatherMatmul::GatherSchedule

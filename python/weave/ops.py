@@ -243,7 +243,7 @@ class Collectives:
 
         ``algorithm``: "auto" (the op's rule: "copy_engine" from 3 members
         and 512 rows where b is 96 MiB or more and the ring's groups would
-        narrow to one row; else "gather" where one shard's plain matmul is
+        narrow to one row or its steps leave most of a round idle; else "gather" where one shard's plain matmul is
         at most one round of tiles or where b is 96 MiB or more and
         m_shard at most 512; else the ring), "ring"
         (the fused kernel forwarding A's tiles around the ring),

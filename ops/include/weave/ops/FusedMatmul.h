@@ -158,13 +158,22 @@ public:
   /// of mShard rows, its column tile tileN's, on `smCount` SMs.
   static int64_t ringGroupRows(uint32_t teamSize, int64_t mShard, int64_t n,
                                int64_t smCount = kSmCount);
+  /// The idle share of the last round of one ring step: a step is one
+  /// shard's mShard / kRowTile x ceil(n / tileN) tiles, so it takes
+  /// tiles / smCount rounds, and ceil of that minus it is what its last
+  /// round leaves idle (0 for whole rounds, near 1 just past one). The
+  /// ring's steps follow its forwarding, so that part of a round is
+  /// mostly lost at each of its D steps; one launch over every row (the
+  /// copy engines') pays a partial round once.
+  static double ringStepIdle(uint32_t teamSize, int64_t mShard, int64_t n,
+                             int64_t smCount = kSmCount);
   /// Whether "copy_engine" (its copies land while one launch walks the
   /// shards in order, in groups that keep their width) is "auto"'s
   /// choice: from kCopyEngineMinTeam members and kCopyEngineMinRows rows
   /// a shard, where b is at least kStreamedBBytes (it does not stay in
-  /// L2), the ring's groups narrow to one row (each row tile of a wave
-  /// reads all of b), and the gather would not run BesideNarrow (which
-  /// beat it where that rule holds).
+  /// L2), and the ring either narrows its groups to one row (each row
+  /// tile of a wave reads all of b) or leaves at least
+  /// kCopyEngineMinRingIdle of a round idle at each step (ringStepIdle).
   static bool copyEngineWins(uint32_t teamSize, int64_t mShard, int64_t k,
                              int64_t n, int64_t smCount = kSmCount);
   /// At D = 2 the copy engines lost to the ring or the gather at every
@@ -176,6 +185,14 @@ public:
   /// matched or beat PyTorch (D = 4 256 x 8192 x 14336 0.361-0.370 ms
   /// against 0.395-0.410, 384 x 5120 x 13824 0.321 against 0.341).
   static constexpr int64_t kCopyEngineMinRows = 512;
+  /// The ring step's idle share (ringStepIdle) from which the copy
+  /// engines win where the ring's groups are wider than a row. 4 x H100,
+  /// bf16, graphs (seventeenth session, docs/PERF.md "The copy engines'
+  /// rule on the ring's idle rounds"), copy_engine / ring: idle 0.88 (640
+  /// x 8192 x 14336, groups of 2) 0.81 at D = 4 and 0.91 at D = 3; the
+  /// ring won at 0.55 (768 x 5120 x 13824: 1.05, 1.08), 0.52 (896 x 8192
+  /// x 7168: 1.07), 0.45 (768 x 8192 x 14336: 1.01, 1.05) and below.
+  static constexpr double kCopyEngineMinRingIdle = 0.7;
   /// The least team that runs BesideNarrow: at D = 2 the all-gather it
   /// hides is one shard, and After won at every measured point (by 7-19%).
   static constexpr uint32_t kNarrowMinTeam = 3;
