@@ -183,6 +183,18 @@ gpu.module @m {
 
 // -----
 
+// lhs_rows is loaded through a tensor map too.
+gpu.module @m {
+  gpu.func @lhs_rows_alloc(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>, %at: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %own = memref.alloc() : memref<128x128xf16>
+    // expected-error @below {{'weave.matmul_pipeline' op expects lhs_rows to be a kernel argument or a subview of one: its TMA tensor map is built on the host from the argument}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) lhs_rows(%own at %at : memref<128x128xf16>) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @m {
   gpu.func @edge_of_view(%a: memref<512x128xf16>, %b: memref<128x512xf16>, %c: memref<512x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 230464>} {
     %a2 = memref.subview %a[0, 0][200, 128][1, 1] : memref<512x128xf16> to memref<200x128xf16>

@@ -364,6 +364,9 @@ struct PipelineState {
   int64_t tileM, tileN, tileK, stages, delay;
   int lhsRing = -1, rhsRing = -1; ///< World::slots ids
   int64_t lhsTileBytes = 0, rhsTileBytes = 0;
+  /// lhs_rows: lhs's rows [first, end) are read from the part (empty
+  /// range: none).
+  int64_t lhsRowsFirst = 0, lhsRowsEnd = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -2072,6 +2075,17 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     delete ps;
     return Stop;
   }
+  if (op.getLhsRows()) {
+    std::shared_ptr<View> part;
+    int64_t first = 0;
+    if (!viewOf(op, op.getLhsRows(), part) ||
+        !uniform(op, op.getLhsRowsAt(), mask, first) || part->sizes.empty()) {
+      delete ps;
+      return Stop;
+    }
+    ps->lhsRowsFirst = first;
+    ps->lhsRowsEnd = first + part->sizes[0];
+  }
   // walk_m: the walk's first W row tiles. The kernel reads W as unsigned (a
   // negative one is the whole walk, as no bound) and traps on a W that is
   // not whole clusters, which this model does not follow.
@@ -2699,7 +2713,12 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
                  view.strides[0] * eb, (c1 - c0) * eb, false, false,
                  "the pipeline's TMA load");
       };
-      load(op.getLhs(), st.m * ps.tileM, ps.tileM, st.k * ps.tileK, ps.tileK);
+      // A row tile of lhs_rows' range is read from the part.
+      int64_t lhsRow = st.m * ps.tileM;
+      bool inPart = lhsRow >= ps.lhsRowsFirst && lhsRow < ps.lhsRowsEnd;
+      load(inPart ? op.getLhsRows() : op.getLhs(),
+           inPart ? lhsRow - ps.lhsRowsFirst : lhsRow, ps.tileM,
+           st.k * ps.tileK, ps.tileK);
       load(op.getRhs(), st.k * ps.tileK, ps.tileK, st.n * ps.tileN, ps.tileN);
       slotAccess(s, /*write=*/true, "the pipeline's TMA load into its ring");
       ps.full.push_back(a.clock);

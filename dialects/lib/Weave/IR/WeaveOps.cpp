@@ -1204,6 +1204,25 @@ LogicalResult MatmulPipelineOp::verifyOperands() {
                                  : std::to_string(lhs.getDimSize(0)))
                          << "x" << rhs.getDimSize(1) << ", got " << out;
 
+  // lhs_rows: a part of lhs's rows from another argument, loaded by the
+  // same box (so the same columns and element type).
+  if (bool(getLhsRows()) != bool(getLhsRowsAt()))
+    return emitOpError() << "expects `lhs_rows` with its first row (`at`)";
+  if (Value part = getLhsRows()) {
+    auto type = cast<MemRefType>(part.getType());
+    if (type.getRank() != 2 || !isGlobal(type) ||
+        !type.getLayout().isIdentity())
+      return emitOpError() << "expects lhs_rows to be a row-major 2-d buffer "
+                              "in global memory, got "
+                           << type;
+    if (type.getElementType() != elt)
+      return emitOpError() << "expects lhs_rows of lhs's element type (" << elt
+                           << "), got " << type.getElementType();
+    if (type.isDynamicDim(1) || type.getDimSize(1) != lhs.getDimSize(1))
+      return emitOpError() << "expects lhs_rows with lhs's " << lhs.getDimSize(1)
+                           << " columns, got " << type;
+  }
+
   return success();
 }
 

@@ -318,6 +318,16 @@ void PipelineBuilder::buildProducer() {
                                  NVVM::SetMaxRegisterAction::decrease);
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);
+  if (Value part = op.getLhsRows()) {
+    // Rows [first, first + the part's rows) of lhs come from the part.
+    auto partType = cast<MemRefType>(part.getType());
+    Value partRows = partType.isDynamicDim(0)
+                         ? Value(memref::DimOp::create(b, part, 0))
+                         : cIndex(partType.getDimSize(0));
+    Value first = op.getLhsRowsAt();
+    mainloop.readRowsFrom(resolveTmaOperand(part, b, op.getLoc()), first,
+                          arith::AddIOp::create(b, first, partRows));
+  }
   mainloop.prepareLoads();
   if (!op.getCallback().empty())
     scf::IfOp::create(b, eq(arith::DivUIOp::create(b, tid, cIndex(32)),

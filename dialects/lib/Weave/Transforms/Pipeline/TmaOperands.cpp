@@ -73,6 +73,9 @@ LogicalResult mlir::weave::pipeline::verifyTmaOperands(MatmulPipelineOp op) {
   // One error per pipeline: the first operand that cannot be used. (No
   // `into`: the epilogue region stores every box itself.)
   return failure(failed(verifyTmaOperand(op, op.getLhs(), "lhs", {tm, tk})) ||
+                 (op.getLhsRows() &&
+                  failed(verifyTmaOperand(op, op.getLhsRows(), "lhs_rows",
+                                          {tm, tk}))) ||
                  failed(verifyTmaOperand(op, op.getRhs(), "rhs", {tk, tn})) ||
                  (op.getOut() &&
                   failed(verifyTmaOperand(op, op.getOut(), "out", {tm, tn}))));

@@ -93,15 +93,37 @@ void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
   Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
   Value kElems = arith::MulIOp::create(b, k, tkCst);
   // lhs: one tile_m x tile_k box.
-  Value lhsRow = arith::AddIOp::create(b, lhs.rowOffset,
-                                       arith::MulIOp::create(b, m, tmCst));
-  Value lhsCol = arith::AddIOp::create(b, lhs.colOffset, kElems);
-  auto lhsLoad = CopyGmemToSmemOp::create(
-      b, lhs.argument, ValueRange{lhsRow, lhsCol},
-      smem.view(b, slotBase, lhsTile), barrier,
-      /*multicast_mask=*/Value(), tiling.lhsRowBytes);
-  // Tile index x tile size: inside the tensor map's dims (TmaCoordinates.h).
-  lhsLoad->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
+  Value row = arith::MulIOp::create(b, m, tmCst);
+  Value lhsSlot = smem.view(b, slotBase, lhsTile);
+  auto loadLhs = [&](const TmaOperand &from, Value fromRow) {
+    Value lhsRow = arith::AddIOp::create(b, from.rowOffset, fromRow);
+    Value lhsCol = arith::AddIOp::create(b, from.colOffset, kElems);
+    auto lhsLoad = CopyGmemToSmemOp::create(
+        b, from.argument, ValueRange{lhsRow, lhsCol}, lhsSlot, barrier,
+        /*multicast_mask=*/Value(), tiling.lhsRowBytes);
+    // Tile index x tile size: inside the tensor map's dims
+    // (TmaCoordinates.h; lhs_rows' rows are whole tiles of the part).
+    lhsLoad->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
+  };
+  if (!lhsRows.argument) {
+    loadLhs(lhs, row);
+  } else {
+    // (Unsigned: a row below `first` wraps past the part's rows.)
+    Value offset = arith::SubIOp::create(b, row, lhsRowsFirst);
+    Value inPart = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::ult, offset,
+        arith::SubIOp::create(b, lhsRowsEnd, lhsRowsFirst));
+    scf::IfOp::create(
+        b, inPart,
+        [&](OpBuilder &, Location) {
+          loadLhs(lhsRows, offset);
+          scf::YieldOp::create(b);
+        },
+        [&](OpBuilder &, Location) {
+          loadLhs(lhs, row);
+          scf::YieldOp::create(b);
+        });
+  }
   // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes; in a cluster, this
   // block's share of them, multicast to every block.
   Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);

@@ -758,6 +758,15 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     a workspace lets the chooser
     pick split-K where it fits in W.
 
+    `lhs_rows(%part at %row : memref<?xKxT>)` (optional) reads rows
+    `[%row, %row + rows(%part))` of `lhs` from `%part` instead: another
+    kernel argument with lhs's columns and element type, e.g. a member's
+    own rows where they are not yet in the gathered `lhs`, so that no copy
+    has to put them there first. The producer picks, for each row tile,
+    the tensor map it loads from. `%row` and the part's row count must be
+    multiples of `tile_m` (a row tile is read from one of the two), and
+    the part must lie inside lhs's rows; lhs's rows there are not read.
+
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
@@ -882,6 +891,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     Optional<Index>:$rotate_m,
     Optional<Index>:$walk_m,
     Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace,
+    Arg<Optional<AnyMemRef>, "", [MemRead]>:$lhs_rows,
+    Optional<Index>:$lhs_rows_at,
     OptionalAttr<TypeAttr>:$out_element);
   let regions = (region MaxSizedRegion<1>:$before_load,
                         MaxSizedRegion<1>:$callback,
@@ -897,6 +908,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     (`walk_m` `(` $walk_m^ `)`)?
     (`split_k` `(` $split_k^ `)`)?
     (`workspace` `(` $workspace^ `:` type($workspace) `)`)?
+    (`lhs_rows` `(` $lhs_rows^ `at` $lhs_rows_at `:` type($lhs_rows) `)`)?
     attr-dict `:` type($lhs) `,` type($rhs) (`into` type($out)^)?
     (`->` $out_element^)?
     `` custom<PipelineRegions>($before_load, $callback, $after_loads, $combine, $epilogue)

@@ -49,6 +49,14 @@ public:
   /// The type of one 64-row block's accumulators.
   Type getAccumulatorType();
 
+  /// Rows [first, end) of lhs are loaded from `part` (the pipeline's
+  /// `lhs_rows`) at row - first: each row tile from one of the two.
+  void readRowsFrom(TmaOperand part, Value first, Value end) {
+    lhsRows = part;
+    lhsRowsFirst = first;
+    lhsRowsEnd = end;
+  }
+
   /// Producer side: tile-size constants the loads use (once, before the
   /// loop), then the loads of one step. `clusterRank` is this block's rank
   /// in its cluster.
@@ -73,6 +81,9 @@ private:
   BarrierRing &ring;
   Type inputType;
   TmaOperand lhs, rhs;
+  /// lhs_rows: unset (no argument) unless readRowsFrom was called.
+  TmaOperand lhsRows{};
+  Value lhsRowsFirst, lhsRowsEnd;
   Value tmCst, tnCst, tkCst;
 };
 

@@ -1,0 +1,27 @@
+// RUN: weave-opt %s --weave-expand-pipelines --canonicalize | FileCheck %s --implicit-check-not=weave.matmul_pipeline
+
+// lhs_rows(%own at %at): the producer loads row tile m (row m * 128) from
+// %own at row m * 128 - %at where that is under %own's rows (unsigned: a
+// row tile above %at wraps past them), and from %a elsewhere; both into
+// the same ring slot, with the same box, k offset and barrier. The rhs
+// loads are unchanged.
+// CHECK-LABEL: gpu.func @part
+//       CHECK:   %[[OWN_ROWS:.+]] = memref.dim %arg1, %c0 : memref<?x128xf16>
+//       CHECK:   %[[K:.+]] = arith.muli %{{.+}}, %c64 : index
+//  CHECK-NEXT:   %[[ROW:.+]] = arith.muli %{{.+}}, %c128 : index
+//       CHECK:   %[[SLOT:.+]] = memref.view {{.+}} to memref<128x64xf16, #gpu.address_space<workgroup>>
+//  CHECK-NEXT:   %[[OFF:.+]] = arith.subi %[[ROW]], %arg4 : index
+//  CHECK-NEXT:   %[[IN:.+]] = arith.cmpi ult, %[[OFF]], %[[OWN_ROWS]] : index
+//  CHECK-NEXT:   scf.if %[[IN]] {
+//  CHECK-NEXT:     weave.copy_gmem_to_smem %arg1[%[[OFF]], %[[K]]], %[[SLOT]], %[[BAR:[^ ]+]] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<?x128xf16>
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     weave.copy_gmem_to_smem %arg0[%[[ROW]], %[[K]]], %[[SLOT]], %[[BAR]] {swizzle = 128 : i64, weave.coordinates_in_range} : memref<?x128xf16, #weave.symmetric>
+//  CHECK-NEXT:   }
+//       CHECK:   weave.copy_gmem_to_smem %arg2[
+//       CHECK:   gpu.return
+gpu.module @m {
+  gpu.func @part(%a: memref<?x128xf16, #weave.symmetric>, %own: memref<?x128xf16>, %b: memref<128x1024xf16>, %c: memref<?x1024xf16>, %at: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) lhs_rows(%own at %at : memref<?x128xf16>) : memref<?x128xf16, #weave.symmetric>, memref<128x1024xf16> into memref<?x1024xf16>
+    gpu.return
+  }
+}
