@@ -12,11 +12,13 @@
 //         write  busy[p]    (on r)  := 1
 //         copy   own -> rows r of g on p   (cuMemcpyAsync, peer)
 //         write  ready[r]   (on p)  := 1
-//   s:  copy own -> rows r of g (local; not when `a` is in place, where
-//       they are the same rows)
-//   s:  ce_all_gather_matmul(every row of g) -> c: a tile of shard src !=
-//       r waits in the kernel, before its first k step, for ready[src]
-//       (on r) >= 1; the own shard's tiles go first
+//   s:  ce_all_gather_matmul(every row of g; rows r from own) -> c: a
+//       tile of shard src != r waits in the kernel, before its first k
+//       step, for ready[src] (on r) >= 1; the own shard's tiles go first
+//       and read `own` itself (the pipeline's lhs_rows), so rows r of g
+//       are never written (in place they are `own`); an own shard whose
+//       address a tensor map cannot take (not 16-byte aligned) is copied
+//       into them on s first, and read there
 //   s:  write ready[src] (on r) := 0, every src != r
 //   s:  write busy[r]  (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
@@ -57,12 +59,12 @@
 //  - p's ready[r] = 1 of n + 1 comes after that clear, and p clears
 //    ready[r] before busy[r] (same stream, barrier): p's kernel of n + 1
 //    cannot pass on n's flag;
-//  - rows r of r's own g are written only by r's local copy on s, after
-//    r's kernel of n (stream order);
-//  - r's own shard is read by the copies and the local copy, written by
-//    neither; the caller writes it on s, before the fork (the copies of
-//    call n + 1 read what it wrote) or after the join of call n (the
-//    copies of call n have read it);
+//  - rows r of r's own g are written only by that unaligned shard's copy
+//    on s, after r's kernel of n (stream order);
+//  - r's own shard is read by the copies and r's kernel, written by
+//    neither; the caller writes it on s, before the fork (the copies and
+//    the kernel of call n + 1 read what it wrote) or after the join of
+//    call n (the copies and the kernel of call n have read it);
 //  - c is written on s only.
 // So a member runs at most one call ahead of a peer, and only up to its
 // copies into that peer.
@@ -79,6 +81,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyEngineGather.h"
+
+#include "weave/runtime/HardwareLimits.h"
 
 namespace weave::ops::detail {
 
@@ -117,9 +121,15 @@ Status CopyEngineGatherKernel::run(
   const SymmetricBuffer &g = gatheredRows(inPlace);
   uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
 
-  // Every member's own shard: where the copies read it.
+  // Every member's own shard: where the copies and its own tiles read it.
+  // A tensor map needs a 16-byte aligned base: a caller's shard that is
+  // not (a view at an odd element) is first copied into rows r of g on s,
+  // as before lhs_rows, and its tiles read it there.
   std::vector<uint64_t> own = ownShards(tensors, inPlace);
-  bool placed = passedInPlace(inPlace);
+  std::vector<uint64_t> read = own;
+  for (size_t i = 0; i < locals; ++i)
+    if (own[i] % hw::kTmaAlignBytes != 0)
+      read[i] = heap.localPointer(g, i) + team.rankOf(i) * shardA;
 
   // Bind the launch first, so that a failing call enqueues nothing.
   std::vector<uint64_t> pb(locals), pc(locals);
@@ -128,7 +138,8 @@ Status CopyEngineGatherKernel::run(
     pc[i] = tensors[2][i].data;
   }
   std::vector<KernelArg> args{
-      g, tensorView(pb, dtype_, {k_, n_}, elementBytes_),
+      g, tensorView(read, dtype_, {m_, k_}, elementBytes_),
+      tensorView(pb, dtype_, {k_, n_}, elementBytes_),
       tensorView(pc, dtype_, {d_ * m_, n_}, elementBytes_), lanes_->flags()};
   WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
 
@@ -150,15 +161,11 @@ Status CopyEngineGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, p));
     }
   }
-  // The own rows into the launch's `a` (in place they are there), on s:
-  // the kernel's own tiles, which go first, wait for nothing.
-  if (!placed)
-    for (size_t i = 0; i < locals; ++i) {
+  for (size_t i = 0; i < locals; ++i)
+    if (read[i] != own[i]) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_CU_TRY(cuMemcpyAsync(heap.localPointer(g, i) +
-                                     team.rankOf(i) * shardA,
-                                 own[i], shardA, streams[i]),
-                   "copying the own shard into the gathered rows");
+      WEAVE_CU_TRY(cuMemcpyAsync(read[i], own[i], shardA, streams[i]),
+                   "copying an unaligned own shard into the gathered rows");
     }
   WEAVE_TRY(matmul_->launch(bound, streams));
   for (size_t i = 0; i < locals; ++i) {

@@ -289,14 +289,16 @@ std::vector<OpSpec> makeRegistry() {
                // ops/lib/CopyEngineGather.h). Its kernel is its own
                // (ROWS = ?, variants per m_shard as the ring's); `ready`
                // is the op's: CopyEngineLanes' flags, which the kernel
-               // class binds.
+               // class binds, as it binds `a` (the gathered rows) and
+               // `own` (the caller's shard, read by the own tiles: a plain
+               // buffer that no role names, so a local one by the plan).
                {"copy_engine",
                 "collective_matmul/ce_all_gather_matmul",
                 "ce_all_gather_matmul",
                 true,
                 true,
                 true,
-                {{"ready", kSems}}}},
+                {{"own", kLocal}, {"ready", kSems}}}},
               {}};
   agmm.matmulInstance = [](uint32_t d, const std::string &dtype,
                            const MatmulShape &s,
