@@ -153,7 +153,6 @@ Status CopyEngineKernel::run(
   Team &team = comm_->team();
   SymmetricHeap &heap = comm_->heap();
   size_t locals = team.localCount();
-  uint32_t d = static_cast<uint32_t>(d_);
   uint64_t chunkA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
   uint64_t chunkC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
 
@@ -217,10 +216,7 @@ Status CopyEngineKernel::run(
   }
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
-    uint32_t r = team.rankOf(i);
-    for (uint32_t src = 0; src < d; ++src)
-      if (src != r)
-        WEAVE_TRY(lanes_->waitReady(i, streams[i], src));
+    WEAVE_TRY(lanes_->waitReady(i, streams[i]));
   }
   WEAVE_TRY(sum_->launch(sum, streams));
   for (size_t i = 0; i < locals; ++i) {

@@ -81,8 +81,9 @@ public:
   Status acquire(size_t local, uint32_t dst);
   /// On the copy stream, after the copy: ready[own rank] (on dst) := 1.
   Status signal(size_t local, uint32_t dst);
-  /// On `stream` (the member's): wait until ready[src] (local) is 1.
-  Status waitReady(size_t local, CUstream stream, uint32_t src);
+  /// On `stream` (the member's): wait until ready[src] (local) is 1 for
+  /// every peer src.
+  Status waitReady(size_t local, CUstream stream);
   /// On `stream`, once every block received this call has been read:
   /// clear the own ready flags, then free every peer's busy flag for this
   /// member, then (from 2 members) join the copy stream back.
@@ -90,12 +91,16 @@ public:
 
 private:
   CopyEngineLanes() = default;
+  /// `ops` on `stream` as one cuStreamBatchMemOp: one command for the
+  /// stream's front end instead of one per flag.
+  Status batch(CUstream stream, std::vector<CUstreamBatchMemOpParams> ops,
+               const char *what);
 
   Communicator *comm_ = nullptr;
   uint32_t d_ = 0;
   std::optional<SemaphoreArray> flags_;
   std::unique_ptr<SideStreams> side_; ///< the copy streams
-  /// Per local member: cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_FLUSH
+  /// Per local member: waits with CU_STREAM_WAIT_VALUE_FLUSH
   /// (the device can flush remote writes before the wait completes).
   std::vector<bool> flush_;
 };
