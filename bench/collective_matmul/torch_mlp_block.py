@@ -57,6 +57,10 @@ def parse_args(argv=None):
                    help="'jit', or the folder of weave's op bundles")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=3,
+                   help="rounds of every version, each in a rotated order; the "
+                        "best round counts (the GPU's clocks drift with what ran "
+                        "before, so one fixed order favours some versions)")
     p.add_argument("--nproc", type=int, default=2,
                    help="GPUs when not started by torchrun (mp.spawn)")
     p.add_argument("--parts", action="store_true",
@@ -179,14 +183,22 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         for suffix, h in (("", h_in), ("_u", h_uni)):
             timed += [("rs_weave" + suffix, rs_weave_of(h)), ("rs_torch" + suffix, rs_torch_of(h)),
                       ("rs_cublas" + suffix, cublas_of(h, w_down))]
+    runs = []
     for key, fn in timed:
         graph, error = capture(fn, device)
         if graph is None:
             row["notes"].append(f"{key} graph: {error}; eager time")
-            row[key] = time_iterations(fn, args.iters, args.warmup, device)
-            continue
-        row[key] = time_iterations(graph.replay, args.iters, args.warmup, device)
-        del graph
+            runs.append((key, fn, None))
+        else:
+            runs.append((key, graph.replay, graph))
+    times = {key: [] for key, _, _ in runs}
+    for r in range(max(args.rounds, 1)):
+        order = runs[r % len(runs):] + runs[:r % len(runs)]
+        for key, fn, _ in order:
+            times[key].append(time_iterations(fn, args.iters, args.warmup, device))
+    for key, values in times.items():
+        row[key] = min(values)
+    del runs
     torch.cuda.synchronize()
     dist.barrier()
     return row
