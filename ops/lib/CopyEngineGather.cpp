@@ -16,9 +16,7 @@
 //       tile of shard src != r waits in the kernel, before its first k
 //       step, for ready[src] (on r) >= 1; the own shard's tiles go first
 //       and read `own` itself (the pipeline's lhs_rows), so rows r of g
-//       are never written (in place they are `own`); an own shard whose
-//       address a tensor map cannot take (not 16-byte aligned) is copied
-//       into them on s first, and read there
+//       are never written (in place they are `own`)
 //   s:  write ready[src] (on r) := 0, every src != r
 //   s:  write busy[r]  (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
@@ -59,8 +57,6 @@
 //  - p's ready[r] = 1 of n + 1 comes after that clear, and p clears
 //    ready[r] before busy[r] (same stream, barrier): p's kernel of n + 1
 //    cannot pass on n's flag;
-//  - rows r of r's own g are written only by that unaligned shard's copy
-//    on s, after r's kernel of n (stream order);
 //  - r's own shard is read by the copies and r's kernel, written by
 //    neither; the caller writes it on s, before the fork (the copies and
 //    the kernel of call n + 1 read what it wrote) or after the join of
@@ -81,8 +77,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyEngineGather.h"
-
-#include "weave/runtime/HardwareLimits.h"
 
 namespace weave::ops::detail {
 
@@ -121,15 +115,10 @@ Status CopyEngineGatherKernel::run(
   const SymmetricBuffer &g = gatheredRows(inPlace);
   uint64_t shardA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
 
-  // Every member's own shard: where the copies and its own tiles read it.
-  // A tensor map needs a 16-byte aligned base: a caller's shard that is
-  // not (a view at an odd element) is first copied into rows r of g on s,
-  // as before lhs_rows, and its tiles read it there.
+  // Every member's own shard: where the copies and its own tiles read it
+  // (a tensor map's base: checkCall wants the caller's `a` 16-byte
+  // aligned, and rows r of a placed one start at a whole shard).
   std::vector<uint64_t> own = ownShards(tensors, inPlace);
-  std::vector<uint64_t> read = own;
-  for (size_t i = 0; i < locals; ++i)
-    if (own[i] % hw::kTmaAlignBytes != 0)
-      read[i] = heap.localPointer(g, i) + team.rankOf(i) * shardA;
 
   // Bind the launch first, so that a failing call enqueues nothing.
   std::vector<uint64_t> pb(locals), pc(locals);
@@ -138,7 +127,7 @@ Status CopyEngineGatherKernel::run(
     pc[i] = tensors[2][i].data;
   }
   std::vector<KernelArg> args{
-      g, tensorView(read, dtype_, {m_, k_}, elementBytes_),
+      g, tensorView(own, dtype_, {m_, k_}, elementBytes_),
       tensorView(pb, dtype_, {k_, n_}, elementBytes_),
       tensorView(pc, dtype_, {d_ * m_, n_}, elementBytes_), lanes_->flags()};
   WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
@@ -161,12 +150,6 @@ Status CopyEngineGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, p));
     }
   }
-  for (size_t i = 0; i < locals; ++i)
-    if (read[i] != own[i]) {
-      WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_CU_TRY(cuMemcpyAsync(read[i], own[i], shardA, streams[i]),
-                   "copying an unaligned own shard into the gathered rows");
-    }
   WEAVE_TRY(matmul_->launch(bound, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
