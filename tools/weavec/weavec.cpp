@@ -144,6 +144,12 @@ cl::list<std::string> checkArgs(
     cl::desc("--check-protocol: NAME=V a by-value integer parameter "
              "(default: the launch number + 1)"),
     cl::cat(weavecCategory));
+cl::list<std::string> checkHostSignals(
+    "check-host-signal",
+    cl::desc("--check-protocol: NAME=V a semaphore the host sets to V before "
+             "every launch and to 0 after it (e.g. flags that stream memory "
+             "operations raise)"),
+    cl::cat(weavecCategory));
 cl::opt<bool> checkNoHostIO(
     "check-no-host-io",
     cl::desc("--check-protocol: do not model the host reading outputs and "
@@ -213,6 +219,16 @@ protocolOptions(mlir::weave::ProtocolCheckOptions &o) {
     if (auto e = parseNamedInts("check-arg", s, ',', one))
       return e;
     o.scalarArgs[one.begin()->first] = one.begin()->second.front();
+  }
+  for (const std::string &s : checkHostSignals) {
+    std::map<std::string, std::vector<int64_t>> one;
+    if (auto e = parseNamedInts("check-host-signal", s, ',', one))
+      return e;
+    int64_t v = one.begin()->second.front();
+    if (one.begin()->second.size() != 1 || v < 0 || v > UINT32_MAX)
+      return "--check-host-signal expects NAME=V, one value from 0 to 2^32 - "
+             "1, got '" + s + "'";
+    o.hostSignals[one.begin()->first] = v;
   }
   return std::nullopt;
 }

@@ -8,6 +8,10 @@
 // GRID: weavec: error: --check-grid takes 1 to 1024 blocks, got 0
 // RUN: not weavec --check-protocol --check-shape a=12xq %s 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SHAPE: weavec: error: --check-shape expects NAME=<integers separated by 'x'>, got 'a=12xq'
+// RUN: not weavec --check-protocol --check-host-signal ready=-1 %s 2>&1 | FileCheck %s --check-prefix=HOSTSIG
+// HOSTSIG: weavec: error: --check-host-signal expects NAME=V, one value from 0 to 2^32 - 1, got 'ready=-1'
+// RUN: not weavec --check-protocol --check-host-signal ready %s 2>&1 | FileCheck %s --check-prefix=HOSTSIG-FORM
+// HOSTSIG-FORM: weavec: error: --check-host-signal expects NAME=<integers separated by ','>, got 'ready'
 // RUN: not weavec --check-protocol %s 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: flags.mlir:[[#@LINE+9]]:3: error: protocol check: parameter 'inbox' has a dynamic size: give it with --check-shape inbox=S0x... (one size per '?', N*D for N times the team size)
 // RUN: weavec --check-protocol --check-shape inbox=16*D --team-size 2,4 %s | FileCheck %s --check-prefix=PASS

@@ -55,6 +55,25 @@
 // RUN:   weavec --check-protocol --team-size $d --check-shape a=384x256 --check-shape c=384x320 --check-shape ce_sum:c=384x320 --check-shape slots=$((384 * d))x320 %t.agce.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=AGCE
 // AGCE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} no deadlock, race or out-of-bounds access
+// The all-gather matmul's "copy_engine": one launch whose tiles of peer
+// shard s wait for ready[s], which the peers' copy streams set after their
+// copies (stream memory operations, ops/lib/CopyEngineGather.cpp). Checked
+// with the host setting ready before each launch (--check-host-signal:
+// the copies are then the host's input writes); the own shard's tiles
+// read `own` (lhs_rows). Without the host's signal the checker finds the
+// wait that nothing in the kernel satisfies, and a kernel that waits for
+// more than the host sets deadlocks.
+// RUN: for d in 2 3 4 8; do \
+// RUN:   weave-ops source all_gather_matmul --algorithm copy_engine --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.ceagm.mlir && \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=$((256 * d))x256 --check-shape c=$((256 * d))x512 --check-shape own=256x256 --check-host-signal ready=1 %t.ceagm.mlir || exit 1; \
+// RUN: done | FileCheck %s --check-prefix=CEAGM
+// CEAGM-COUNT-4: protocol check passed: {{[0-9]+}} kernels, team sizes {{[2348]}}, {{.*}} no deadlock, race or out-of-bounds access
+// RUN: weave-ops source all_gather_matmul --algorithm copy_engine --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 512 -o %t.ceagm2.mlir
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 --check-shape own=256x256 %t.ceagm2.mlir 2>&1 | FileCheck %s --check-prefix=CEAGM-NOHOST
+// CEAGM-NOHOST: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= 1 (it holds 0){{.*}}nothing in the kernel signals it (a semaphore the host sets: --check-host-signal NAME=V)
+// RUN: sed -e 's/%one = arith.constant 1 : i32/%one = arith.constant 2 : i32/' %t.ceagm2.mlir > %t.ceagm2-more.mlir
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 --check-shape own=256x256 --check-host-signal ready=1 %t.ceagm2-more.mlir 2>&1 | FileCheck %s --check-prefix=CEAGM-MORE
+// CEAGM-MORE: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= 2 (it holds 1)
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \

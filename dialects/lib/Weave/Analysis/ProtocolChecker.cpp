@@ -602,6 +602,9 @@ struct World {
   }
   void startLaunch(int member, int launch);
   void endLaunch(int member, bool startNext = true);
+  /// ProtocolCheckOptions::hostSignals: the host stream of `member` sets
+  /// them before the launch, or clears them after it.
+  void setHostSignals(int member, int launch, bool before);
   void run();
   bool step(Agent &a); ///< true: progress
   void deadlock();
@@ -3232,6 +3235,7 @@ void World::startLaunch(int member, int launch) {
     host->tick();
     memberEnd[member].join(host->clock);
   }
+  setHostSignals(member, launch, /*before=*/true);
   for (int b = 0; b < G; ++b) {
     Agent *a = newAgent(member, launch, b, Role::Block, nullptr);
     Frame f;
@@ -3294,6 +3298,30 @@ void World::startLaunch(int member, int launch) {
   }
 }
 
+void World::setHostSignals(int member, int launch, bool before) {
+  for (size_t sem = 0; sem < k.semaphores.size(); ++sem) {
+    auto it = opts.hostSignals.find(k.semaphores[sem].name);
+    if (it == opts.hostSignals.end())
+      continue;
+    // The host stream's write: after what it did before (its input
+    // writes, or the launch it follows), as a release.
+    Agent *host = newAgent(member, launch, -1, Role::Block, nullptr);
+    host->done = true;
+    live[member].pop_back(); // never scheduled
+    host->clock.join(memberEnd[member]);
+    for (int64_t i = 0; i < k.semaphores[sem].count; ++i) {
+      Counter &c = counters[{member, (int)sem, i}];
+      c.value = before ? (uint32_t)it->second : 0;
+      c.vc = host->clock;
+      c.log.clear();
+      c.baseValue = c.value;
+      c.base = host->clock;
+    }
+    host->tick();
+    memberEnd[member].join(host->clock);
+  }
+}
+
 void World::hostAccess(int member, int launch, int buf, const Access &box,
                        bool write, const VC &clock, int hostAgent) {
   Agent &host = *agents[hostAgent];
@@ -3341,6 +3369,7 @@ void World::endLaunch(int member, bool startNext) {
   // Deliveries into buffers the kernel reads are consumed by the kernel.
   for (size_t b = 0; b < k.buffers.size(); ++b)
     delivered.erase({member, 0, (int)b});
+  setHostSignals(member, launch, /*before=*/false);
   live[member].clear();
   if (startNext && launch + 1 < L)
     startLaunch(member, launch + 1);
@@ -3435,7 +3464,8 @@ void World::deadlock() {
             f.notes.push_back({o->getLoc(), "a signal of the same semaphore"});
       });
       if (n == 0)
-        f.message += "; nothing in the kernel signals it";
+        f.message += "; nothing in the kernel signals it (a semaphore the "
+                     "host sets: --check-host-signal NAME=V)";
     }
   }
   std::string key = "deadlock|";

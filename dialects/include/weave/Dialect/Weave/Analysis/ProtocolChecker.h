@@ -55,6 +55,13 @@ struct ProtocolCheckOptions {
   /// into buffers the kernel does not read itself, and rewrites symmetric
   /// buffers the kernel only reads, before every launch.
   bool hostIO = true;
+  /// Semaphores the host sets, by parameter name: before every launch each
+  /// member's host stream sets every counter of it to the value (with a
+  /// release: after the inputs it wrote), and after the launch back to 0.
+  /// This is how a kernel whose flags stream memory operations raise (the
+  /// copy-engine algorithms' `ready`, set after each copy has landed) is
+  /// checked on its own: the copies are then the host's input writes.
+  std::map<std::string, int64_t> hostSignals;
 };
 
 /// Checks every kernel (`gpu.func` with `weave.kernel`) of `module`.
