@@ -1,12 +1,21 @@
-// RUN: weave-opt %s --weave-expand-pipelines --canonicalize | FileCheck %s --implicit-check-not=weave.matmul_pipeline
+// RUN: weave-opt %s -split-input-file --weave-expand-pipelines --canonicalize | FileCheck %s --implicit-check-not=weave.matmul_pipeline
 
 // lhs_rows(%own at %at): the producer loads row tile m (row m * 128) from
 // %own at row m * 128 - %at where that is under %own's rows (unsigned: a
 // row tile above %at wraps past them), and from %a elsewhere; both into
 // the same ring slot, with the same box, k offset and barrier. The rhs
 // loads are unchanged.
+// A range known only at run time that is not whole row tiles traps, once,
+// before the producer's loop.
 // CHECK-LABEL: gpu.func @part
 //       CHECK:   %[[OWN_ROWS:.+]] = memref.dim %arg1, %c0 : memref<?x128xf16>
+//  CHECK-NEXT:   %[[R1:.+]] = arith.remui %[[OWN_ROWS]], %c128 : index
+//  CHECK-NEXT:   %[[R2:.+]] = arith.remui %arg4, %c128 : index
+//  CHECK-NEXT:   %[[R:.+]] = arith.ori %[[R2]], %[[R1]] : index
+//  CHECK-NEXT:   %[[BAD:.+]] = arith.cmpi ne, %[[R]], %c0 : index
+//  CHECK-NEXT:   scf.if %[[BAD]] {
+//  CHECK-NEXT:     llvm.intr.trap
+//  CHECK-NEXT:   }
 //       CHECK:   %[[K:.+]] = arith.muli %{{.+}}, %c64 : index
 //  CHECK-NEXT:   %[[ROW:.+]] = arith.muli %{{.+}}, %c128 : index
 //       CHECK:   %[[SLOT:.+]] = memref.view {{.+}} to memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -22,6 +31,20 @@
 gpu.module @m {
   gpu.func @part(%a: memref<?x128xf16, #weave.symmetric>, %own: memref<?x128xf16>, %b: memref<128x1024xf16>, %c: memref<?x1024xf16>, %at: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) lhs_rows(%own at %at : memref<?x128xf16>) : memref<?x128xf16, #weave.symmetric>, memref<128x1024xf16> into memref<?x1024xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// Constants that are whole row tiles: no trap is left.
+// CHECK-LABEL: gpu.func @part_static
+//   CHECK-NOT:   llvm.intr.trap
+//       CHECK:   gpu.return
+gpu.module @m {
+  gpu.func @part_static(%a: memref<512x128xf16, #weave.symmetric>, %own: memref<128x128xf16>, %b: memref<128x1024xf16>, %c: memref<512x1024xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230464>} {
+    %at = arith.constant 256 : index
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) lhs_rows(%own at %at : memref<128x128xf16>) : memref<512x128xf16, #weave.symmetric>, memref<128x1024xf16> into memref<512x1024xf16>
     gpu.return
   }
 }

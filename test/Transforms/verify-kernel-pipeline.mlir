@@ -183,6 +183,29 @@ gpu.module @m {
 
 // -----
 
+// lhs_rows' range is whole row tiles: its row count and a constant first
+// row.
+gpu.module @m {
+  gpu.func @lhs_rows_ragged(%a: memref<256x128xf16>, %own: memref<100x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>, %at: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    // expected-error @below {{'weave.matmul_pipeline' op expects lhs_rows' row count (100) to be a multiple of tile_m (128): a row tile is loaded from lhs or from the part, not from both}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) lhs_rows(%own at %at : memref<100x128xf16>) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @lhs_rows_at(%a: memref<256x128xf16>, %own: memref<128x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {
+    %at = arith.constant 64 : index
+    // expected-error @below {{'weave.matmul_pipeline' op expects lhs_rows' first row (64) to be a non-negative multiple of tile_m (128)}}
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(3) lhs_rows(%own at %at : memref<128x128xf16>) : memref<256x128xf16>, memref<128x512xf16> into memref<256x512xf16>
+    gpu.return
+  }
+}
+
+// -----
+
 // lhs_rows is loaded through a tensor map too.
 gpu.module @m {
   gpu.func @lhs_rows_alloc(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %c: memref<256x512xf16>, %at: index) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [4, 1, 1], block = [384, 1, 1], smem = 200000>} {

@@ -325,6 +325,22 @@ void PipelineBuilder::buildProducer() {
                          ? Value(memref::DimOp::create(b, part, 0))
                          : cIndex(partType.getDimSize(0));
     Value first = op.getLhsRowsAt();
+    // A range known only at run time that is not whole row tiles traps
+    // (the verifier rejects a constant one): a tile across its edge would
+    // load rows of lhs the caller did not mean. (A trap without a message,
+    // as the row check above; folded away for constants.)
+    Value ragged = arith::OrIOp::create(
+        b, arith::RemUIOp::create(b, first, cIndex(tiling.tm)),
+        arith::RemUIOp::create(b, partRows, cIndex(tiling.tm)));
+    auto check = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, ragged,
+                                 cIndex(0)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(check.thenBlock());
+      LLVM::Trap::create(b);
+    }
     mainloop.readRowsFrom(resolveTmaOperand(part, b, op.getLoc()), first,
                           arith::AddIOp::create(b, first, partRows));
   }

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::weave;
@@ -68,8 +69,32 @@ static LogicalResult verifyTmaOperand(MatmulPipelineOp op, Value value,
   return success();
 }
 
+/// lhs_rows' range is whole row tiles (each row tile is loaded from one of
+/// the two): what is known at compile time. (The expansion traps on a
+/// range known only at run time that is not.)
+static LogicalResult verifyLhsRows(MatmulPipelineOp op, int64_t tm) {
+  Value part = op.getLhsRows();
+  if (!part)
+    return success();
+  auto type = cast<MemRefType>(part.getType());
+  if (!type.isDynamicDim(0) && type.getDimSize(0) % tm != 0)
+    return op.emitOpError() << "expects lhs_rows' row count ("
+                            << type.getDimSize(0)
+                            << ") to be a multiple of tile_m (" << tm
+                            << "): a row tile is loaded from lhs or from the "
+                               "part, not from both";
+  if (std::optional<int64_t> at = getConstantIntValue(op.getLhsRowsAt()))
+    if (*at < 0 || *at % tm != 0)
+      return op.emitOpError() << "expects lhs_rows' first row (" << *at
+                              << ") to be a non-negative multiple of tile_m ("
+                              << tm << ")";
+  return success();
+}
+
 LogicalResult mlir::weave::pipeline::verifyTmaOperands(MatmulPipelineOp op) {
   int64_t tm = op.tileM(), tn = op.tileN(), tk = op.tileK();
+  if (failed(verifyLhsRows(op, tm)))
+    return failure();
   // One error per pipeline: the first operand that cannot be used. (No
   // `into`: the epilogue region stores every box itself.)
   return failure(failed(verifyTmaOperand(op, op.getLhs(), "lhs", {tm, tk})) ||

@@ -764,8 +764,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     own rows where they are not yet in the gathered `lhs`, so that no copy
     has to put them there first. The producer picks, for each row tile,
     the tensor map it loads from. `%row` and the part's row count must be
-    multiples of `tile_m` (a row tile is read from one of the two), and
-    the part must lie inside lhs's rows; lhs's rows there are not read.
+    multiples of `tile_m` (a row tile is read from one of the two: a
+    constant that is not is an error, a run-time value traps), and the
+    part lies inside lhs's rows (rows past them are never visited); lhs's
+    rows there are not read.
 
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
