@@ -74,6 +74,8 @@
 // RUN: sed -e 's/%one = arith.constant 1 : i32/%one = arith.constant 2 : i32/' %t.ceagm2.mlir > %t.ceagm2-more.mlir
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 --check-shape own=256x256 --check-host-signal ready=1 %t.ceagm2-more.mlir 2>&1 | FileCheck %s --check-prefix=CEAGM-MORE
 // CEAGM-MORE: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= 2 (it holds 1)
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 --check-shape own=256x256 --check-host-signal redy=1 %t.ceagm2.mlir 2>&1 | FileCheck %s --check-prefix=CEAGM-NAME
+// CEAGM-NAME: error: protocol check: --check-host-signal names 'redy', which is no semaphore parameter of a kernel here (they are: ready)
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \

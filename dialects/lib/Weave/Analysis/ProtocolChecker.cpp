@@ -3646,6 +3646,26 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
         << "protocol check: no weave kernel in the input";
     return failure();
   }
+  // A host signal must name a semaphore parameter: a misspelt one would
+  // otherwise leave its waits to deadlock, reported far from the cause.
+  for (const auto &[name, value] : opts.hostSignals) {
+    std::set<std::string> semaphores;
+    for (gpu::GPUFuncOp func : kernels)
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (isa<SemaphoreType>(func.getArgument(i).getType()))
+          semaphores.insert(paramName(func, i));
+    if (!semaphores.count(name)) {
+      std::string known;
+      for (const std::string &s : semaphores)
+        known += (known.empty() ? "" : ", ") + s;
+      emitError(module.getLoc())
+          << "protocol check: --check-host-signal names '" << name
+          << "', which is no semaphore parameter of a kernel here ("
+          << (known.empty() ? std::string("none has one") : "they are: " + known)
+          << ")";
+      return failure();
+    }
+  }
   std::vector<Finding> findings;
   uint64_t schedulesRun = 0, totalSteps = 0, totalSync = 0;
   std::set<int64_t> sizesChecked;
