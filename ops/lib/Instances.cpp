@@ -13,6 +13,9 @@
 #include "weave/ops/FusedMatmul.h"
 #include "weave/ops/Registry.h"
 
+// (Header-only and MLIR-free: the schedule on integers.)
+#include "weave/Dialect/Weave/Transforms/Pipeline/TileOrder.h"
+
 #include <algorithm>
 #include <iterator>
 #include <utility>
@@ -337,26 +340,18 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
 
 int64_t AllGatherMatmul::ringGroupRows(uint32_t teamSize, int64_t mShard,
                                        int64_t n, int64_t smCount) {
-  // TileOrder::groupRows on the ring's launch (the dialect owns the rule;
-  // OpsFused.RingGroupRowsAreTileOrders checks this copy against it): D
-  // segments of mShard / 128 rows, groups of 8 (its template's
-  // GROUP_ROWS) narrowed to the rows past one wave of the busy blocks
-  // unless the segments are whole waves of full groups.
-  constexpr int64_t kGroupRows = 8;
+  // The dialect's rule (TileOrder, the schedule the kernels are built
+  // with) on the ring's launch: D segments of mShard / 128 rows, its
+  // template's groups of kGroupRows, on smCount blocks.
   int64_t tileCols = tileN(teamSize, mShard, n, smCount);
-  int64_t colTiles = (n + tileCols - 1) / tileCols;
-  int64_t rows = mShard / kRowTile;
-  int64_t tiles = int64_t(teamSize) * rows * colTiles;
-  if (rows < 1 || tiles < 1)
+  mlir::weave::pipeline::TileOrder order;
+  order.tilesM = int64_t(teamSize) * (mShard / kRowTile);
+  order.tilesN = (n + tileCols - 1) / tileCols;
+  order.groupWidth = kGroupRows;
+  order.segments = teamSize;
+  if (order.tilesM < 1 || order.tilesN < 1 || smCount < 1)
     return 1;
-  int64_t rounds = std::max<int64_t>((tiles + smCount - 1) / smCount, 1);
-  int64_t step = (tiles + rounds - 1) / rounds;
-  int64_t waveRows = (step + colTiles - 1) / colTiles;
-  int64_t slack = rows > waveRows ? rows - waveRows : 1;
-  bool aligned = (rows * colTiles) % step == 0 &&
-                 step % (kGroupRows * colTiles) == 0;
-  return aligned ? kGroupRows
-                 : std::max<int64_t>(std::min(slack, kGroupRows), 1);
+  return order.groupRows(order.step(smCount));
 }
 
 double AllGatherMatmul::ringStepIdle(uint32_t teamSize, int64_t mShard,
@@ -518,7 +513,7 @@ Expected<KernelInstance> AllGatherMatmul::instanceFor(
                        {"K", str(k)},
                        {"N_SHARD", str(n)},
                        {"DTYPE", dtype},
-                       {"GROUP_ROWS", "8"},
+                       {"GROUP_ROWS", str(kGroupRows)},
                        {"READY", str(int64_t(teamSize) * 16)},
                        {"FLAGS", str(int64_t(teamSize) * 2)},
                        {"LAST_K", str(steps - 1)},

@@ -154,10 +154,14 @@ public:
                                 int64_t smCount = kSmCount);
   /// The rows of the ring's tile groups (grid_tile_segments narrows them
   /// so that a shard's rows complete a wave before the next member needs
-  /// them; TileOrder::coords has the rule) for a team of teamSize members
-  /// of mShard rows, its column tile tileN's, on `smCount` SMs.
+  /// them: TileOrder::groupRows, the dialect's rule, computes it) for a
+  /// team of teamSize members of mShard rows, its column tile tileN's, on
+  /// `smCount` SMs.
   static int64_t ringGroupRows(uint32_t teamSize, int64_t mShard, int64_t n,
                                int64_t smCount = kSmCount);
+  /// The rows of a tile group in the all-gather matmul's templates
+  /// (GROUP_ROWS), before the segments narrow them.
+  static constexpr int64_t kGroupRows = 8;
   /// The idle share of the last round of one ring step: a step is one
   /// shard's mShard / kRowTile x ceil(n / tileN) tiles, so it takes
   /// tiles / smCount rounds, and ceil of that minus it is what its last
