@@ -50,6 +50,42 @@ struct Schedule {
   int64_t rotate; ///< -1: none
 };
 
+/// A segmented schedule (groups of 8 row tiles, `segments` segments of
+/// `segmentRows` rows, `tilesN` columns) distributed on `workers` blocks,
+/// built as TileScheduler builds it into a kernel and evaluated: its step
+/// (a wave) and each linear tile's (m, n).
+struct SegmentedTiles {
+  int64_t wave = 0;
+  std::vector<std::pair<int64_t, int64_t>> coords;
+};
+SegmentedTiles segmentedTiles(int64_t segments, int64_t segmentRows,
+                              int64_t tilesN, int64_t workers,
+                              bool keepWidth = false) {
+  auto ctx = makeContext();
+  IndexFunction f(ctx.get(), 3);
+  ImplicitLocOpBuilder &b = f.b;
+  Value worker = f.args[0], count = f.args[1], t = f.args[2];
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  int64_t tilesM = segments * segmentRows;
+  TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
+                          arith::ConstantIndexOp::create(b, tilesN),
+                          /*clusterSize=*/1, /*groupWidth=*/8, Value(),
+                          /*splitK=*/1, segments, /*interleave=*/1, /*lag=*/0,
+                          /*kRotation=*/0, /*walkM=*/Value(), keepWidth);
+  scheduler.distribute(Workers{worker, count, zero});
+  auto [m, n] = scheduler.tileCoords(t);
+  IndexEvaluator ev;
+  ev.bind(worker, 0);
+  ev.bind(count, workers);
+  SegmentedTiles out;
+  out.wave = ev(scheduler.getStep());
+  for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+    ev.bind(t, tile);
+    out.coords.push_back({ev(m), ev(n)});
+  }
+  return out;
+}
+
 class TileSchedulerTest : public ::testing::TestWithParam<Schedule> {};
 
 TEST_P(TileSchedulerTest, VisitsEveryTileOnceInBalancedShares) {
@@ -219,30 +255,16 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
        {std::tuple{2, 9, 16, 132}, {4, 9, 16, 132}, {2, 8, 16, 132},
         {4, 8, 16, 132}, {2, 32, 16, 132}, {2, 25, 56, 132},
         {4, 16, 28, 132}, {2, 12, 16, 132}}) {
-    auto ctx = makeContext();
-    IndexFunction f(ctx.get(), 3);
-    ImplicitLocOpBuilder &b = f.b;
-    Value worker = f.args[0], count = f.args[1], t = f.args[2];
-    Value zero = arith::ConstantIndexOp::create(b, 0);
     int64_t tilesM = segments * segmentRows;
-    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
-                            arith::ConstantIndexOp::create(b, tilesN),
-                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
-                            /*splitK=*/1, segments);
-    scheduler.distribute(Workers{worker, count, zero});
-    auto [m, n] = scheduler.tileCoords(t);
-    IndexEvaluator ev;
-    ev.bind(worker, 0);
-    ev.bind(count, workers);
-    int64_t wave = ev(scheduler.getStep());
+    SegmentedTiles tiles = segmentedTiles(segments, segmentRows, tilesN, workers);
+    int64_t wave = tiles.wave;
     // The last linear index of every row, and each index's row.
     std::map<int64_t, int64_t> rowEnd;
     std::vector<int64_t> rowOf(tilesM * tilesN);
     std::map<std::pair<int64_t, int64_t>, int> visits;
     for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
-      ev.bind(t, tile);
-      int64_t mm = ev(m);
-      ++visits[{mm, ev(n)}];
+      int64_t mm = tiles.coords[tile].first;
+      ++visits[tiles.coords[tile]];
       rowOf[tile] = mm;
       rowEnd[mm] = std::max(rowEnd[mm], tile);
     }
@@ -273,26 +295,13 @@ TEST(TileSchedulerSegments, RowsCompleteAWaveBeforeTheNextSegmentNeedsThem) {
 /// still come one after the other, and every tile once.
 TEST(TileSchedulerSegments, KeepWidthKeepsTheGroups) {
   for (bool keep : {false, true}) {
-    auto ctx = makeContext();
-    IndexFunction f(ctx.get(), 3);
-    ImplicitLocOpBuilder &b = f.b;
-    Value worker = f.args[0], count = f.args[1], t = f.args[2];
-    Value zero = arith::ConstantIndexOp::create(b, 0);
     int64_t segments = 4, segmentRows = 5, tilesN = 28;
     int64_t tilesM = segments * segmentRows;
-    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, tilesM),
-                            arith::ConstantIndexOp::create(b, tilesN),
-                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
-                            /*splitK=*/1, segments, 1, 0, 0, Value(), keep);
-    scheduler.distribute(Workers{worker, count, zero});
-    auto [m, n] = scheduler.tileCoords(t);
-    IndexEvaluator ev;
-    ev.bind(worker, 0);
-    ev.bind(count, 132);
+    SegmentedTiles tiles =
+        segmentedTiles(segments, segmentRows, tilesN, /*workers=*/132, keep);
     std::map<std::pair<int64_t, int64_t>, int> visits;
     for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
-      ev.bind(t, tile);
-      int64_t mm = ev(m), nn = ev(n);
+      auto [mm, nn] = tiles.coords[tile];
       ++visits[{mm, nn}];
       EXPECT_EQ(mm / segmentRows, tile / (segmentRows * tilesN));
       if (tile == 1) {
