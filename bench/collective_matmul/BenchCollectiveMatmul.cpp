@@ -26,9 +26,12 @@
 //                 one device: the time a perfectly hidden all-gather leaves
 //
 // The kernel contract: kernel `all_gather_matmul`, user parameters
-//   a      symmetric [D*m_shard, K]; the host writes its shard into rows
-//          [rank*m_shard, (rank+1)*m_shard) before the launch, the kernel
-//          gathers the others
+//   a      symmetric [D*m_shard, K]: the kernel gathers the peers' shards
+//          into it; rows [rank*m_shard, (rank+1)*m_shard) are the own
+//          shard's place, which the kernel neither reads nor writes (the
+//          benchmark leaves them poisoned)
+//   own    device buffers [m_shard, K]: this device's shard of A (a plain
+//          tensor, as the op's caller passes it)
 //   b      device buffers [K, n_shard] (this device's column shard)
 //   c      device buffers [D*m_shard, n_shard], c = AllGather(A) @ b
 //   ready  semaphores (count from the manifest), zeroed once after
@@ -260,18 +263,26 @@ Status loadCase(Case &c) {
   WEAVE_ASSIGN_OR_RETURN(const KernelInfo *kernel,
                          contractKernel(c.bundle, "all_gather_matmul"));
   size_t params = userParamCount(*kernel);
-  c.hasEpoch = params >= 5;
-  c.hasDone = params == 6;
-  WEAVE_TRY(expectUserParamCount(*kernel, c.hasDone ? 6 : c.hasEpoch ? 5 : 4));
+  c.hasEpoch = params >= 6;
+  c.hasDone = params == 7;
+  WEAVE_TRY(expectUserParamCount(*kernel, c.hasDone ? 7 : c.hasEpoch ? 6 : 5));
+  std::string dtype = dtypeName(c.dtype);
+  MatmulParams p;
   WEAVE_ASSIGN_OR_RETURN(
-      MatmulParams p,
-      matmulParams(*kernel, dtypeName(c.dtype), abi::ParamKind::Symmetric));
+      p.a, contractParam(*kernel, 0, "a", abi::ParamKind::Symmetric, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      const ParamInfo *own,
+      contractParam(*kernel, 1, "own", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      p.b, contractParam(*kernel, 2, "b", abi::ParamKind::Buffer, dtype, 2));
+  WEAVE_ASSIGN_OR_RETURN(
+      p.c, contractParam(*kernel, 3, "c", abi::ParamKind::Buffer, dtype, 2));
   WEAVE_ASSIGN_OR_RETURN(
       const ParamInfo *ready,
-      contractParam(*kernel, 3, "ready", abi::ParamKind::Semaphore, "", -1));
+      contractParam(*kernel, 4, "ready", abi::ParamKind::Semaphore, "", -1));
   if (c.hasEpoch) {
     WEAVE_ASSIGN_OR_RETURN(const ParamInfo *launches,
-                           contractParam(*kernel, 4, "launches",
+                           contractParam(*kernel, 5, "launches",
                                          abi::ParamKind::Buffer, "i64", -1));
     if (launches->shape != std::vector<int64_t>{1})
       return Error(ErrorCode::InvalidBundle,
@@ -280,7 +291,7 @@ Status loadCase(Case &c) {
   if (c.hasDone) {
     WEAVE_ASSIGN_OR_RETURN(
         const ParamInfo *done,
-        contractParam(*kernel, 5, "done", abi::ParamKind::Semaphore, "", -1));
+        contractParam(*kernel, 6, "done", abi::ParamKind::Semaphore, "", -1));
     if (done->semaphoreCount != 1)
       return Error(ErrorCode::InvalidBundle,
                    "parameter 'done' has " +
@@ -292,13 +303,16 @@ Status loadCase(Case &c) {
   c.semaphores = ready->semaphoreCount;
   // A dynamic row count ('?') takes D*m_shard rows at launch.
   int64_t rows = c.dynamicRows ? abi::kDynamicDim : c.d * c.m;
-  if (p.a->shape[0] != rows || p.b->shape[0] != c.k || p.c->shape[0] != rows ||
+  int64_t shardRows = c.dynamicRows ? abi::kDynamicDim : c.m;
+  if (p.a->shape[0] != rows || own->shape[0] != shardRows ||
+      own->shape[1] != c.k || p.b->shape[0] != c.k || p.c->shape[0] != rows ||
       p.c->shape[1] != c.n)
     return Error(ErrorCode::InvalidBundle,
-                 "shapes a " + shapeText(p.a->shape) + ", b " +
-                     shapeText(p.b->shape) + ", c " + shapeText(p.c->shape) +
-                     " are not a [D*m_shard,K], b [K,n], c [D*m_shard,n] "
-                     "for D=" +
+                 "shapes a " + shapeText(p.a->shape) + ", own " +
+                     shapeText(own->shape) + ", b " + shapeText(p.b->shape) +
+                     ", c " + shapeText(p.c->shape) +
+                     " are not a [D*m_shard,K], own [m_shard,K], b [K,n], c "
+                     "[D*m_shard,n] for D=" +
                      std::to_string(c.d) + ", m_shard=" +
                      (c.dynamicRows ? std::string("?") : std::to_string(c.m)));
   if (kernel->teamSize != 0 && kernel->teamSize != c.d)
@@ -396,13 +410,12 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   }
   TRY(team.synchronize());
 
-  // Poison a (every row), c and the reference; put each shard in its rows of
-  // the local `a`; zero the semaphores once; gather A for the reference
-  // with peer copies.
+  // Poison a (every row: the own shard's rows stay poisoned, the kernel
+  // reads `own`), c and the reference; zero the semaphores once; gather A
+  // for the reference with peer copies.
   for (size_t i = 0; i < devices; ++i) {
     TRY(team.device(i).makeCurrent());
     CUdeviceptr localA = heap.localPointer(*a, i);
-    uint32_t rank = team.rankOf(i);
     TRY(checkDriver(cuMemsetD16Async(localA, kPoison16, rows * c.k, streams[i]),
                     "poisoning a"));
     TRY(checkDriver(
@@ -411,10 +424,6 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     TRY(checkDriver(
         cuMemsetD16Async(ref->pointer(i), kPoison16, rows * c.n, streams[i]),
         "poisoning the reference"));
-    TRY(checkDriver(cuMemcpyDtoDAsync(localA + rank * shardBytes,
-                                      shard->pointer(i), shardBytes,
-                                      streams[i]),
-                    "copying the shard into a"));
     TRY(checkDriver(cuMemsetD32Async(heap.localPointer(*ready, i), 0,
                                      c.semaphores, streams[i]),
                     "zeroing the semaphores"));
@@ -435,7 +444,8 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // The semaphore counters are never reset: the kernel counts its launches
   // in `launches` (when it takes it) and waits for that many rounds.
   auto kernelArgs = [&]() {
-    std::vector<KernelArg> args = {*a, b->args(), out->args(), *ready};
+    std::vector<KernelArg> args = {*a, shard->args(), b->args(), out->args(),
+                                   *ready};
     if (c.hasEpoch)
       args.push_back(launches->args());
     if (c.hasDone)
@@ -509,15 +519,15 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
     }
     correct = correct && ok;
     // Gathered in place? (Informational: a kernel may read peers' shards
-    // without storing them.)
+    // without storing them. The own shard's rows are not the kernel's.)
     TRY(team.device(i).makeCurrent());
     TRY(checkDriver(
         cuMemcpyDtoH(hostA.data(), heap.localPointer(*a, i), hostA.size() * 2),
         "reading a back"));
     bool all = true;
     for (size_t s = 0; s < devices; ++s)
-      all = all && std::memcmp(hostA.data() + team.rankOf(s) * c.m * c.k,
-                               hostShard[s].data(), shardBytes) == 0;
+      all = all && (s == i || std::memcmp(hostA.data() + team.rankOf(s) * c.m * c.k,
+                               hostShard[s].data(), shardBytes) == 0);
     r.gatheredDevices += all;
   }
   r.status = correct ? "ok" : "WRONG";

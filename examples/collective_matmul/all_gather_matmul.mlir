@@ -4,9 +4,14 @@
 //
 // C = AllGather(A) @ B on a ring of 2 GPUs, fused into one matmul pipeline.
 //
-// Every device holds a symmetric `a` of 2 row shards (1024 x 4096 each,
-// its own shard written by the host), its column shard `b` of B and the
-// output `c` = [A_0; ...; A_1] @ b. The pipeline visits row tiles
+// Every device holds a symmetric `a` of 2 row shards (1024 x 4096 each),
+// its own shard `own` (the caller's rows: a plain buffer, or in place rows
+// r of `a` itself), its column shard `b` of B and the output `c` =
+// [A_0; ...; A_1] @ b. The own shard's row tiles are loaded from `own`
+// (the pipeline's lhs_rows), so the host copies nothing into `a` before
+// the launch and rows r of `a` are neither read nor written; the peers'
+// shards arrive in `a`. (The copy was on the critical path: the own
+// shard's tiles go first; issue #32.) The pipeline visits row tiles
 // starting with the device's own shard (rotate_m), so it computes on the
 // rows it has while the ring brings the rest:
 //   - callback (one elected thread beside the producer): sends lhs tiles
@@ -75,6 +80,7 @@ gpu.module @all_gather_matmul {
   // kernel begin
   gpu.func @all_gather_matmul(
       %a: memref<2048x4096xf16, #weave.symmetric> {weave.name = "a"},
+      %own: memref<1024x4096xf16> {weave.name = "own"},
       %b: memref<4096x4096xf16> {weave.name = "b"},
       %c: memref<2048x4096xf16> {weave.name = "c"},
       %ready: !weave.semaphore<32> {weave.name = "ready"},
@@ -123,14 +129,22 @@ gpu.module @all_gather_matmul {
     // because the check folds away there: the dynamic instance was 2.7-5%
     // slower than the static one with it, 0-0.9% without (2 x H100,
     // docs/PERF.md). The ops check m_shard on the host with a message
-    // (ops/lib/Instances.cpp).
+    // (ops/lib/Instances.cpp). m_shard is `own`'s rows, which stand for
+    // rows [me * m_shard, (me + 1) * m_shard) of `a`: so `a` must be D of
+    // them. (From `own` rather than `a` / D: the pipeline's lhs_rows
+    // computes its tile range from `own`'s rows and the first row below,
+    // and the same values here fold into one set of registers. Two sets
+    // made the producer warpgroup's 40 registers spill in the dynamic
+    // instance: ptxas, 20 bytes of spill stores.)
     %rows = memref.dim %a, %c0 : memref<2048x4096xf16, #weave.symmetric>
-    %m_shard = arith.divui %rows, %n : index
+    %m_shard = memref.dim %own, %c0 : memref<1024x4096xf16>
     %tiles_per_shard = arith.divui %m_shard, %c128 : index
     %whole_tiles = arith.muli %tiles_per_shard, %c128 : index
     %all_rows = arith.muli %whole_tiles, %n : index
     %ragged = arith.cmpi ne, %all_rows, %rows : index
-    scf.if %ragged {
+    %partial_tile = arith.cmpi ne, %whole_tiles, %m_shard : index
+    %wrong = arith.ori %ragged, %partial_tile : i1
+    scf.if %wrong {
       llvm.intr.trap
     }
     // Each shard arrives as (row tiles) x (forwarding column tiles) parts:
@@ -171,6 +185,8 @@ gpu.module @all_gather_matmul {
     %prev = arith.remui %me_plus, %n : index
     %epoch_plus_1 = arith.addi %epoch, %one : i32
     %own_first = arith.muli %me, %tiles_per_shard : index
+    // (nuw: the first row over 128 folds back to %own_first.)
+    %shard_row0 = arith.muli %own_first, %c128 overflow<nuw> : index
     // Row-tile ranges of the own shard and of the previous device's: the
     // regions test a tile against them on every k step, where a division
     // by a dynamic shard size cost the dynamic instance about 5% (the
@@ -192,8 +208,8 @@ gpu.module @all_gather_matmul {
     // PUSH (0: the ring): the blocks whose first tile is not one of the
     // own shard's (block b < W takes tile b first, rotate_m puts the own
     // tiles first: the first own-tiles blocks compute at once, the others
-    // would wait for a peer or have no tile) first copy the own shard's
-    // rows, a share each, into every peer's `a` (weave.put, the same rows),
+    // would wait for a peer or have no tile) first copy `own`'s rows, a
+    // share each, into the shard's rows of every peer's `a` (weave.put),
     // to the previous member first, whose walk needs this shard first, and
     // add 1 to the peer's ready[me * 16]; a peer's tile of this shard waits
     // for every pusher's add; the callback forwards nothing, and a block's
@@ -232,7 +248,6 @@ gpu.module @all_gather_matmul {
       %hi_raw = arith.addi %lo_rows, %per : index
       %hi_rows = arith.minui %hi_raw, %m_shard : index
       %count = arith.subi %hi_rows, %lo_rows : index
-      %shard_row0 = arith.muli %me, %m_shard : index
       %row0 = arith.addi %shard_row0, %lo_rows : index
       %tid = gpu.thread_id x
       %first_thread = arith.cmpi eq, %tid, %c0 : index
@@ -240,6 +255,11 @@ gpu.module @all_gather_matmul {
         weave.semaphore_wait %done, %peers_done cmp(ge_wrap) : !weave.semaphore
       }
       gpu.barrier
+      // From `own`'s rows [lo, hi) to the same rows of the shard in every
+      // peer's `a`.
+      %from = memref.subview %own[%lo_rows, 0] [%count, 4096] [1, 1]
+          : memref<1024x4096xf16>
+            to memref<?x4096xf16, strided<[4096, 1], offset: ?>>
       %mine = memref.subview %a[%row0, 0] [%count, 4096] [1, 1]
           : memref<2048x4096xf16, #weave.symmetric>
             to memref<?x4096xf16, strided<[4096, 1], offset: ?>, #weave.symmetric>
@@ -249,14 +269,15 @@ gpu.module @all_gather_matmul {
         %peer_sum = arith.subi %n, %i : index
         %peer_up = arith.addi %me, %peer_sum : index
         %peer = arith.remui %peer_up, %n : index
-        weave.put %mine, %mine on %peer signal %ready[%own_counter], %one
-            : memref<?x4096xf16, strided<[4096, 1], offset: ?>, #weave.symmetric>
+        weave.put %from, %mine on %peer signal %ready[%own_counter], %one
+            : memref<?x4096xf16, strided<[4096, 1], offset: ?>>
               -> memref<?x4096xf16, strided<[4096, 1], offset: ?>, #weave.symmetric>,
                  !weave.semaphore<32>
       }
     }
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
         delay_release(1) rotate_m(%own_first)
+        lhs_rows(%own at %shard_row0 : memref<1024x4096xf16>)
         {grid_tile_width = 8 : i64, grid_tile_segments = 2 : i64,
          k_rotation = 0 : i64}
         : memref<2048x4096xf16, #weave.symmetric>, memref<4096x4096xf16>

@@ -285,12 +285,23 @@ int main(int argc, char **argv) {
       return examples::reportError(kProgram, s.error());
   }
   const DeviceBuffers &aPlain = aLocal->args();
+  // `own`: the member's own shard, which the kernel reads in its place
+  // (here rows r of `a` itself, where the host wrote it; an application
+  // may pass any m_shard x K buffer, the op passes the caller's tensor).
+  DeviceBuffers own;
+  own.dtype = options.dtype;
+  own.shape = {options.mShard, options.k};
+  own.bytes = shardBytes;
+  for (size_t i = 0; i < local; ++i)
+    own.pointers.push_back((aIsSymmetric ? heap->localPointer(*a, i)
+                                         : aLocal->pointer(i)) +
+                           team->rankOf(i) * shardBytes);
   auto launch = [&]() -> Status {
     if (!aIsSymmetric)
-      return kernel->launch(*heap, {aPlain, b->args(), c->args(), *ready,
+      return kernel->launch(*heap, {aPlain, own, b->args(), c->args(), *ready,
                                     launches->args(), *done},
                             streams->get());
-    return kernel->launch(*heap, {*a, b->args(), c->args(), *ready,
+    return kernel->launch(*heap, {*a, own, b->args(), c->args(), *ready,
                                   launches->args(), *done},
                           streams->get());
   };

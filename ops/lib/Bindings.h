@@ -151,7 +151,7 @@ DeviceBuffers tensorView(std::vector<uint64_t> pointers,
 
 /// The shapes a fused matmul op gives its kernel's dynamic parameters (its
 /// OpSpec::matmulParamShapes: all-gather matmul: `a` and `c` of team size x
-/// mShard rows; matmul reduce-scatter: `a`, `c`, one row tile of `partial`
+/// mShard rows, `own` of mShard; matmul reduce-scatter: `a`, `c`, one row tile of `partial`
 /// and `slots` of 2 x team size x mShard rows). Empty for an unknown op.
 ParamShapes matmulParamShapes(const std::string &op, uint32_t teamSize,
                               const MatmulShape &shape);

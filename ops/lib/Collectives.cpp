@@ -9,6 +9,7 @@
 #include "CopyEngine.h"
 #include "CopyEngineGather.h"
 #include "GatherMatmul.h"
+#include "RingGather.h"
 #include "ScatterMatmul.h"
 #include "StagedKernel.h"
 #include "weave/ops/FusedMatmul.h"
@@ -119,8 +120,8 @@ std::string agmAlgorithm(Communicator &comm, const std::string &dtype,
                            {mShard, k, n}, algorithm);
 }
 
-/// The all-gather matmul's kernel for `chosen` (agmAlgorithm's): the ring
-/// staged as every op's, or the all-gather beside the own shard's matmul
+/// The all-gather matmul's kernel for `chosen` (agmAlgorithm's): the ring,
+/// the all-gather beside the own shard's matmul, or the copy engines, each
 /// with its own workspace. The one place both AllGatherMatmul and
 /// RegisteredOp::createMatmul make it.
 Expected<std::unique_ptr<detail::OpKernel>>
@@ -143,14 +144,9 @@ makeAllGatherMatmul(Communicator &comm, const std::string &dtype,
                                comm, std::move(instance), mShard, k, n));
     return std::unique_ptr<detail::OpKernel>(std::move(kernel));
   }
-  // `launches` (the kernel's epoch) and the semaphores are the op's,
-  // zeroed once.
-  WEAVE_ASSIGN_OR_RETURN(
-      auto kernel, detail::StagedKernel::create(
-                       comm, std::move(instance),
-                       detail::opRoles("all_gather_matmul"),
-                       detail::matmulParamShapes("all_gather_matmul", d,
-                                                 {mShard, k, n})));
+  WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                         detail::RingGatherKernel::create(
+                             comm, std::move(instance), mShard, k, n));
   return std::unique_ptr<detail::OpKernel>(std::move(kernel));
 }
 

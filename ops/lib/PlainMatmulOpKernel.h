@@ -3,7 +3,8 @@
 // What the fused matmul ops' host-driven algorithms share: each launches
 // a matmul from the host, around a workspace and a protocol of its own
 // (CopyEngine.h, ScatterMatmul.h, and through GatheredRowsKernel.h
-// GatherMatmul.h and CopyEngineGather.h). The GEMM + reduce-scatter's
+// GatherMatmul.h and CopyEngineGather.h; RingGather.h too, whose fused
+// kernel it loads and a StagedKernel of its counters launches). The GEMM + reduce-scatter's
 // "copy_engine" and "scatter" and the all-gather matmul's "gather" launch
 // ce_matmul of the copy-engine bundle
 // (ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in: the plain

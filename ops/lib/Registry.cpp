@@ -247,9 +247,12 @@ std::vector<OpSpec> makeRegistry() {
         {3, 1024, 256 << 10, "ll"},
         {0, 1024, kAny, "direct"}}});
 
-  // The all-gather matmul's `a` is symmetric (D x m_shard rows): the
-  // member's shard is staged into its own rows, the ring fills the others.
-  // `launches` (the kernel's epoch) and the semaphores are the op's.
+  // The all-gather matmul's kernels take the gathered rows `a` (symmetric,
+  // D x m_shard rows: the op's, or the caller's buffer passed in place) and
+  // the member's own shard `own` (the caller's `a`, or rows r of the buffer:
+  // a plain buffer that no role names, bound by the kernel classes,
+  // RingGather.h and CopyEngineGather.h). The ring's `launches` (the
+  // kernel's epoch) and semaphores are the op's.
   OpSpec agmm{"all_gather_matmul",
               "all-gather matmul",
               OpFamily::FusedMatmul,
@@ -263,7 +266,10 @@ std::vector<OpSpec> makeRegistry() {
                 true,
                 true,
                 true,
-                {{"ready", kSems}, {"launches", kLocal}, {"done", kSems}}},
+                {{"own", kLocal},
+                 {"ready", kSems},
+                 {"launches", kLocal},
+                 {"done", kSems}}},
                // The all-gather beside the own shard's matmul (issue #32,
                // ninth session; ops/lib/GatherMatmul.h): the collectives'
                // all-gather into the op's gathered rows on a side stream,
@@ -315,7 +321,8 @@ std::vector<OpSpec> makeRegistry() {
     int64_t rows;
     if (__builtin_mul_overflow(int64_t(d), s.mShard, &rows))
       rows = INT64_MAX;
-    return ParamShapes{{"a", {rows, s.k}}, {"c", {rows, s.n}}};
+    return ParamShapes{
+        {"a", {rows, s.k}}, {"own", {s.mShard, s.k}}, {"c", {rows, s.n}}};
   };
   ops.push_back(std::move(agmm));
 

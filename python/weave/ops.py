@@ -246,7 +246,8 @@ class Collectives:
         narrow to one row or its steps leave most of a round idle; else "gather" where one shard's plain matmul is
         at most one round of tiles or where b is 96 MiB or more and
         m_shard at most 512; else the ring), "ring"
-        (the fused kernel forwarding A's tiles around the ring),
+        (the fused kernel forwarding A's tiles around the ring; its own
+        shard's tiles read ``a`` where it is: no staging copy),
         "gather" (the collectives' all-gather into the op's gathered rows
         and plain matmuls: for small shards one over every row after it,
         else the own shard's beside it and the peers' rows after: no

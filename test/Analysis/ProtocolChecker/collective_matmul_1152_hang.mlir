@@ -20,8 +20,8 @@
 // with the old schedule (groups of 8 over the whole lhs).
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype f16 --m-shard 1152 --k 256 --n 512 --algorithm ring -o %t.fixed.mlir
 // RUN: sed -e 's/grid_tile_segments = [0-9]* : i64/grid_tile_segments = 1 : i64/' %t.fixed.mlir > %t.old_schedule.mlir
-// RUN: weavec --check-protocol --check-shape a=2304x256 --check-shape c=2304x512 --check-grid 1,3,16 %t.old_schedule.mlir | FileCheck %s --check-prefix=FIXED
-// RUN: weavec --check-protocol --check-shape a=2304x256 --check-shape c=2304x512 --check-grid 1,3,16 %t.fixed.mlir | FileCheck %s --check-prefix=FIXED
+// RUN: weavec --check-protocol --check-shape a=2304x256 --check-shape own=1152x256 --check-shape c=2304x512 --check-grid 1,3,16 %t.old_schedule.mlir | FileCheck %s --check-prefix=FIXED
+// RUN: weavec --check-protocol --check-shape a=2304x256 --check-shape own=1152x256 --check-shape c=2304x512 --check-grid 1,3,16 %t.fixed.mlir | FileCheck %s --check-prefix=FIXED
 // (The op's instance is variants over ranges of m_shard, 128 x 128 and
 // 128 x 256 tiles: every one of them is checked.)
 // FIXED: protocol check passed: {{[0-9]+}} kernels, team sizes 2, grids 1,3,16, 2 launches

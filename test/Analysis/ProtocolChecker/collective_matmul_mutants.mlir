@@ -11,21 +11,21 @@
 // Without the callback's read_only wait, the producer refills a ring slot
 // that the previous step's bulk store is still reading.
 // RUN: grep -v 'weave.wait_smem_to_gmem 0 read_only' %t.mlir > %t.slot.mlir
-// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 %t.slot.mlir 2>&1 | FileCheck %s --check-prefix=SLOT
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.slot.mlir 2>&1 | FileCheck %s --check-prefix=SLOT
 // SLOT: error: race: the pipeline's TMA load into its ring by member {{[01]}} (launch {{[01]}}, pipeline producer) writes bytes [0, 16384) of member {{[01]}}'s 'lhs ring (shared memory) of the pipeline at {{.*}}' while a bulk store's read of its source by member {{[01]}} (launch {{[01]}}, pipeline callback) reads bytes [0, 16384), and no signal/wait or barrier orders the two (the bulk store has not finished reading its source: wait with weave.wait_smem_to_gmem N read_only before the slot is reused)
 // SLOT: note: the other access: a bulk store's read of its source
 //
 // Without the wait for the previous device's `done`, the next launch's
 // forwarding overwrites rows of `a` that device still loads.
 // RUN: sed -e '/weave.semaphore_wait %%done, %%reads_done/,/: !weave.semaphore/d' %t.mlir > %t.done.mlir
-// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 %t.done.mlir 2>&1 | FileCheck %s --check-prefix=DONE
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.done.mlir 2>&1 | FileCheck %s --check-prefix=DONE
 // DONE: error: race: the pipeline's TMA load by member {{[01]}} (launch 0, {{(block [0-9], )?}}pipeline producer) reads {{.*}} of member {{[01]}}'s 'a' while a remote bulk (TMA) store by member {{[01]}} (launch 1, {{(block [0-9], )?}}pipeline callback) writes
 // DONE: note: the other access: a remote bulk (TMA) store
 //
 // Without the final wait for the bulk stores, the signal publishes rows
 // that have not landed.
 // RUN: grep -v 'weave.wait_smem_to_gmem 0$' %t.mlir > %t.store.mlir
-// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 %t.store.mlir 2>&1 | FileCheck %s --check-prefix=STORE
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.store.mlir 2>&1 | FileCheck %s --check-prefix=STORE
 // STORE: error: race: {{.*}}(the earlier bulk store is not complete: wait for it with weave.wait_smem_to_gmem 0 before signalling)
 //
 // The chunk's signal comes a few k steps after a column tile's last store
@@ -41,8 +41,8 @@
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 --algorithm ring -o %t.delay.op.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.delay.op.mlir %t.delay krot4
 // RUN: mv %t.delay_krot4.mlir %t.delay.mlir
-// RUN: weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape c=256x4096 %t.delay.mlir | FileCheck %s --check-prefix=DELAY
+// RUN: weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape own=128x4096 --check-shape c=256x4096 %t.delay.mlir | FileCheck %s --check-prefix=DELAY
 // DELAY: protocol check passed: 7 kernels, team sizes 2
 // RUN: sed -e 's/%%signal_k = arith.minui %%delayed, %%last_k : index/%%signal_k = arith.addi %%c0, %%c0 : index/' %t.delay.mlir > %t.early.mlir
-// RUN: not weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape c=256x4096 %t.early.mlir 2>&1 | FileCheck %s --check-prefix=EARLY
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=256x4096 --check-shape own=128x4096 --check-shape c=256x4096 %t.early.mlir 2>&1 | FileCheck %s --check-prefix=EARLY
 // EARLY: error: race: a remote bulk (TMA) store by member {{[01]}} (launch 0, pipeline callback) writes {{.*}} of member {{[01]}}'s 'a' while the pipeline's TMA load by member {{[01]}} (launch 0, pipeline producer) reads

@@ -1,7 +1,7 @@
 // The collective matmul template with a dynamic row count (ROWS = ?, what
-// the benchmark's _mdyn bundles use): m_shard comes from a's rows, the
-// pipeline counts its row tiles at run time, and a row count that is not
-// D shards of whole 128-row tiles traps. With a static ROWS the same
+// the benchmark's _mdyn bundles use): m_shard comes from own's rows, the
+// pipeline counts its row tiles at run time, and a row count of a that is
+// not D shards of whole 128-row tiles traps. With a static ROWS the same
 // checks fold away (the bench bundles' PTX is unchanged).
 // RUN: sed -e 's/@ROWS@/?/g; s/@M_SHARD@/?/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/4096/g; s/@N_SHARD@/4096/g; s/@DTYPE@/f16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/63/g; s/@COL_TILES@/16/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: weavec %t.mlir --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -22,17 +22,21 @@
 //   STATIC-NOT: vprintf
 
 // CHECK:      param symmetric a dtype=f16 shape=?,4096 align=16
+// CHECK-NEXT: param buffer own dtype=f16 shape=?,4096 align=16
 // CHECK-NEXT: param buffer b dtype=f16 shape=4096,4096 align=16
 // CHECK-NEXT: param buffer c dtype=f16 shape=?,4096 align=16
 // CHECK-NEXT: param buffer launches dtype=i64 shape=1 align=16
 // CHECK-NEXT: param dim a.dim0 source=0 axis=0
+// CHECK-NEXT: param dim own.dim0 source=1 axis=0
 // The kernel counts its tiles from a's rows and stores into c's: the
 // runtime refuses a launch where they differ (equals=, docs/ABI.md).
-// CHECK-NEXT: param dim c.dim0 source=2 axis=0 equals=9
+// (own's rows against a's: the kernel's trap.)
+// CHECK-NEXT: param dim c.dim0 source=3 axis=0 equals=10
 
-// The dynamic instance does not spill in the producer warpgroup's 40
+// The dynamic instance does not spill in the producer warpgroup's 48
 // registers (its regions' arithmetic is 32-bit: with 64-bit index math it
-// spilled, and ran 2-8% slower than the static one).
+// spilled, and ran 2-8% slower than the static one; lhs_rows' own shard
+// made it spill at 40, ExpandPipelines' registerSplit).
 // PTXAS-NOT: warning
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: warning

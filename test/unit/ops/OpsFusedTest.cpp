@@ -762,6 +762,7 @@ TEST(OpsBindings, DynamicShapes) {
 TEST(OpsBindings, FusedShapes) {
   ParamShapes agmm = matmulParamShapes("all_gather_matmul", 4, {256, 512, 320});
   EXPECT_EQ(agmm["a"], (std::vector<int64_t>{1024, 512}));
+  EXPECT_EQ(agmm["own"], (std::vector<int64_t>{256, 512}));
   EXPECT_EQ(agmm["c"], (std::vector<int64_t>{1024, 320}));
   ParamShapes mrs = matmulParamShapes("matmul_reduce_scatter", 4, {256, 512, 320});
   EXPECT_EQ(mrs["a"], (std::vector<int64_t>{1024, 512}));
@@ -790,8 +791,10 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
                    matmulOpInstance("all_gather_matmul", 2, "bf16",
                                     {256, 512, 320}, "ring"),
                    matmulParamShapes("all_gather_matmul", 2, {256, 512, 320}),
-                   {K::Role, K::Role, K::Role, K::Semaphores, K::LocalWorkspace,
-                    K::Semaphores}});
+                   // `own`: a plain buffer no role names (RingGatherKernel
+                   // binds the caller's shard there).
+                   {K::Role, K::LocalWorkspace, K::Role, K::Role,
+                    K::Semaphores, K::LocalWorkspace, K::Semaphores}});
   cases.push_back(
       {"matmul_reduce_scatter",
        matmulOpInstance("matmul_reduce_scatter", 4, "f16", {256, 256, 320},

@@ -94,17 +94,18 @@ private:
   /// Registers per thread of the producer warpgroup and of the consumers
   /// (setmaxnreg): the consumers take what the producer leaves. With a
   /// callback (the producer warpgroup also runs the callback warp) and two
-  /// consumers of at most 96 accumulators a thread (128 x 128 and 128 x
-  /// 192 tiles), the producer gets 48 and the consumers 224: at 40 the
+  /// consumers, the producer gets 48 and the consumers 224: at 40 the
   /// dynamic all-gather matmul of 128 x 128 tiles spilled (12 bytes stored,
-  /// 36 loaded, ptxas), of 128 x 192 tiles 60 bytes stored; at 48 neither
-  /// does. (A block of 384 threads starts at 168 a thread:
-  /// 120 freed x 128 threads covers 56 more x 256, so the consumers' raise
-  /// never waits for registers.) The plain matmul keeps 40 / 232 (240 with
-  /// one consumer).
+  /// 36 loaded, ptxas), of 128 x 192 tiles 60 bytes stored, and of 128 x
+  /// 256 tiles 12-24 bytes once its own shard came through lhs_rows (a
+  /// second tensor map); at 48 none does, and the consumers of 128 x 256
+  /// tiles (128 accumulators a thread) do not spill at 224 either. (A
+  /// block of 384 threads starts at 168 a thread: 120 freed x 128 threads
+  /// covers 56 more x 256, so the consumers' raise never waits for
+  /// registers; 48 / 232 would need the whole register file.) The plain
+  /// matmul keeps 40 / 232 (240 with one consumer).
   std::pair<int64_t, int64_t> registerSplit() {
-    if (!op.getCallback().empty() && tiling.consumers == 2 &&
-        tiling.subM * tiling.subN / 128 <= 96)
+    if (!op.getCallback().empty() && tiling.consumers == 2)
       return {48, 224};
     return {40, tiling.consumers == 1 ? 240 : 232};
   }
@@ -341,8 +342,13 @@ void PipelineBuilder::buildProducer() {
       b.setInsertionPointToStart(check.thenBlock());
       LLVM::Trap::create(b);
     }
-    mainloop.readRowsFrom(resolveTmaOperand(part, b, op.getLoc()), first,
-                          arith::AddIOp::create(b, first, partRows));
+    auto tilesI32 = [&](Value rowCount) -> Value {
+      return arith::IndexCastUIOp::create(
+          b, b.getI32Type(),
+          arith::DivUIOp::create(b, rowCount, cIndex(tiling.tm)));
+    };
+    mainloop.readRowsFrom(resolveTmaOperand(part, b, op.getLoc()),
+                          tilesI32(first), tilesI32(partRows));
   }
   mainloop.prepareLoads();
   if (!op.getCallback().empty())

@@ -108,15 +108,21 @@ void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
   if (!lhsRows.argument) {
     loadLhs(lhs, row);
   } else {
-    // (Unsigned: a row below `first` wraps past the part's rows.)
-    Value offset = arith::SubIOp::create(b, row, lhsRowsFirst);
-    Value inPart = arith::CmpIOp::create(
-        b, arith::CmpIPredicate::ult, offset,
-        arith::SubIOp::create(b, lhsRowsEnd, lhsRowsFirst));
+    // (Unsigned: a tile below the first wraps past the part's tiles. Row
+    // tiles number far fewer than 2^31.)
+    Value tileOffset = arith::SubIOp::create(
+        b, arith::IndexCastOp::create(b, b.getI32Type(), m), lhsRowsFirstTile);
+    Value inPart = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                         tileOffset, lhsRowsTiles);
     scf::IfOp::create(
         b, inPart,
         [&](OpBuilder &, Location) {
-          loadLhs(lhsRows, offset);
+          loadLhs(lhsRows,
+                  arith::MulIOp::create(
+                      b,
+                      arith::IndexCastUIOp::create(b, b.getIndexType(),
+                                                   tileOffset),
+                      tmCst));
           scf::YieldOp::create(b);
         },
         [&](OpBuilder &, Location) {

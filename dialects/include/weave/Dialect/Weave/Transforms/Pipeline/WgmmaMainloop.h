@@ -49,12 +49,16 @@ public:
   /// The type of one 64-row block's accumulators.
   Type getAccumulatorType();
 
-  /// Rows [first, end) of lhs are loaded from `part` (the pipeline's
-  /// `lhs_rows`) at row - first: each row tile from one of the two.
-  void readRowsFrom(TmaOperand part, Value first, Value end) {
+  /// Row tiles [firstTile, firstTile + tiles) of lhs (i32 values: the
+  /// pipeline's `lhs_rows`, whole row tiles) are loaded from `part` at
+  /// tile - firstTile: each row tile from one of the two. In 32 bits, as
+  /// the ring's regions do: two 64-bit row bounds made the producer
+  /// warpgroup's 40 registers spill in the all-gather matmul's dynamic
+  /// instance (ptxas: 24 bytes of spill stores).
+  void readRowsFrom(TmaOperand part, Value firstTile, Value tiles) {
     lhsRows = part;
-    lhsRowsFirst = first;
-    lhsRowsEnd = end;
+    lhsRowsFirstTile = firstTile;
+    lhsRowsTiles = tiles;
   }
 
   /// Producer side: tile-size constants the loads use (once, before the
@@ -83,7 +87,7 @@ private:
   TmaOperand lhs, rhs;
   /// lhs_rows: unset (no argument) unless readRowsFrom was called.
   TmaOperand lhsRows{};
-  Value lhsRowsFirst, lhsRowsEnd;
+  Value lhsRowsFirstTile, lhsRowsTiles;
   Value tmCst, tnCst, tkCst;
 };
 
