@@ -660,13 +660,25 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   //   0.194 / 0.205, k 4096 n 4096 0.046 / 0.072; 512, where the copy
   //   engines won (one chunk beside the own one hides its copy): k 7168 n
   //   4096 0.114 / 0.101, k 4096 n 4096 0.082 / 0.076.
+  // From 3 members only up to kScatterMaxRowsFrom3 rows: past 512 the
+  // chunk of 128 x 192 tiles fills a round (gatherFill 0.83-1.0) and the
+  // copy engines (their flags batched since the seventeenth session) won
+  // every shape measured (eighteenth session, bf16, graphs, scatter /
+  // copy_engine, ms): 4 x H100, D = 4 768 x 3584 x 4096 0.209 / 0.159;
+  // 4 x H200, D = 4 640 and 768 x 3584 x 4096 0.172 / 0.143 and 0.199 /
+  // 0.154, 640 and 768 x 4096 x 4096 0.185 / 0.159 and 0.214 / 0.169, D =
+  // 3 640 and 768 x 3584 x 4096 0.124 / 0.110 and 0.144 / 0.114. At 512
+  // the H200 run had the copy engines ahead too (D = 4 0.131 / 0.119, D =
+  // 3 0.100 / 0.092) against the fourteenth session's H100 numbers above:
+  // 512 stays "scatter" until one machine measures both again.
   // Where the dtype is one "scatter" takes (its reduce-scatter's).
   (void)k;
   if (teamSize < 2)
     return "owner_slots";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
+  int64_t maxRows = teamSize > 2 ? kScatterMaxRowsFrom3 : kScatterMaxRows;
   return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
-                 (teamSize > 2 || mShard <= kScatterMaxRows) &&
+                 mShard <= maxRows &&
                  AllGatherMatmul::gatherFill(mShard, n) <= 1.0
              ? "scatter"
              : "copy_engine";

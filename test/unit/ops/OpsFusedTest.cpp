@@ -869,6 +869,19 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 512, 4096, 4096), "scatter");
   EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 1024, 4096, 4096),
             "copy_engine");
+  // From 3 members past kScatterMaxRowsFrom3, though a chunk of 128 x 192
+  // tiles is one round (gatherFill 0.83 at 640, 1.0 at 768): measured,
+  // the copy engines won there (the rule's definition).
+  EXPECT_LE(AllGatherMatmul::gatherFill(768, 4096), 1.0);
+  for (uint32_t d : {3u, 4u})
+    for (int64_t m : {640, 768}) {
+      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", m, 3584, 4096),
+                "copy_engine")
+          << d << " " << m;
+      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, 4096),
+                "scatter")
+          << d;
+    }
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 28672),
             "copy_engine");
   EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",

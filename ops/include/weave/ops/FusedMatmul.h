@@ -315,8 +315,12 @@ public:
   /// two owners' slots).
   static constexpr int64_t kRowTile = 128;
   /// The most rows of an owner's chunk at which "auto" takes "scatter" at
-  /// D = 2 (from 3 members, any chunk of at most one round).
+  /// D = 2 ...
   static constexpr int64_t kScatterMaxRows = 256;
+  /// ... and from 3 members (with a chunk of at most one round of tiles):
+  /// past it the copy engines won at every shape measured since their
+  /// flags went out batched (choose()'s definition has the numbers).
+  static constexpr int64_t kScatterMaxRowsFrom3 = 512;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
   /// each into its owner's slot, the owner's sum: docs/OPS.md) or
@@ -347,8 +351,9 @@ public:
                                                   "auto");
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
   /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
-  /// at most one round of tiles (AllGatherMatmul::gatherFill) and, at D =
-  /// 2, at most kScatterMaxRows rows; else "copy_engine" (the measurements
+  /// at most one round of tiles (AllGatherMatmul::gatherFill) and at most
+  /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3); else
+  /// "copy_engine" (the measurements
   /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
   /// the copy engines for "auto" (ScatterMatmul.h says why).
   static std::string choose(uint32_t teamSize, const std::string &dtype,
