@@ -22,10 +22,19 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
     staged->anyDisjoint_ |= role.disjoint;
   const KernelInfo &info = staged->kernel_->info();
   WEAVE_ASSIGN_OR_RETURN(staged->params_, resolveParamShapes(info, shapes));
+  // A member's block of a symmetric parameter (the all-gather matmul's
+  // `a`) is bound by its op's kernel class, which reads the block where
+  // the caller has it (RingGather.h, CopyEngineGather.h): nothing stages
+  // one.
+  for (const RoleSpec &role : staged->roles_)
+    if (role.memberBlock)
+      return Error(ErrorCode::InvalidArgument,
+                   "kernel '" + info.name + "': role '" + role.param +
+                       "' is a member's block of its parameter, which a "
+                       "staged kernel does not bind");
   WEAVE_ASSIGN_OR_RETURN(
       std::vector<ParamBinding> plan,
       planBindings(info, staged->instance_.templateName, staged->roles_));
-  uint32_t teamSize = comm.team().size();
   staged->roleParam_.assign(staged->roles_.size(), SIZE_MAX);
   SymmetricHeap &heap = comm.heap();
   // Every allocation is recorded in bindings_ as it is made, so that the
@@ -36,13 +45,6 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
     case ParamBinding::Role: {
       size_t r = plan[p].role;
       staged->roleParam_[r] = p;
-      if (staged->roles_[r].memberBlock &&
-          elementCount(param.shape) % teamSize != 0)
-        return Error(ErrorCode::InvalidArgument,
-                     "kernel '" + info.name + "': parameter '" + param.name +
-                         "' (" + shapeText(param.shape) +
-                         ") is not " + std::to_string(teamSize) +
-                         " member blocks");
       bool placed = std::find(placedOnly.begin(), placedOnly.end(), r) !=
                     placedOnly.end();
       if (placed && param.kind != abi::ParamKind::Symmetric)
@@ -141,13 +143,11 @@ StagedKernel::~StagedKernel() {
 }
 
 int64_t StagedKernel::roleElements(size_t r) const {
-  int64_t all = elementCount(params_[roleParam_[r]].shape);
-  return roles_[r].memberBlock ? all / comm_->team().size() : all;
+  return elementCount(params_[roleParam_[r]].shape);
 }
 
 uint64_t StagedKernel::roleBytes(size_t r) const {
-  uint64_t all = tensorBytes(params_[roleParam_[r]]);
-  return roles_[r].memberBlock ? all / comm_->team().size() : all;
+  return tensorBytes(params_[roleParam_[r]]);
 }
 
 Status StagedKernel::checkTensors(
@@ -186,11 +186,7 @@ Status StagedKernel::checkTensors(
     } else {
       wrong = roleTensorsMismatch(
           tensors[r],
-          {name, param.dtype, roleElements(r),
-           (roles_[r].memberBlock
-                ? "1/" + std::to_string(comm_->team().size()) + " of "
-                : std::string()) +
-               shapeText(param.shape)},
+          {name, param.dtype, roleElements(r), shapeText(param.shape)},
           locals);
     }
     if (!wrong.empty())
@@ -268,15 +264,12 @@ Status StagedKernel::run(
   // before the first copy, so that a failing call enqueues nothing.
   WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, kernel_->bind(heap, args));
 
-  // The staged part of role r for local member `local`: the whole buffer,
-  // or the member's own block of it.
+  // The staging buffer of role r for local member `local`.
   auto staged = [&](size_t p, size_t r, size_t local, uint64_t &at,
                     uint64_t &bytes) {
     const RoleBinding &role = std::get<RoleBinding>(bindings_[p]);
     at = heap.localPointer(*role.staging, local);
     bytes = roleBytes(r);
-    if (roles_[r].memberBlock)
-      at += bytes * team.rankOf(local);
   };
   for (size_t p = 0; p < bindings_.size(); ++p)
     if (const auto *role = std::get_if<RoleBinding>(&bindings_[p]))

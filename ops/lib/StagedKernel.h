@@ -4,7 +4,8 @@
 // tensor roles bind (e.g. "input", "output") and whether each role is read
 // or written. A role whose parameter is symmetric gets a symmetric staging
 // buffer (the caller's tensor is copied in before the launch, or out after
-// it; the whole buffer, or only the member's own block of it); a role whose
+// it; a role that is a member's block of its parameter is refused: its
+// op's kernel class binds it, RingGather.h); a role whose
 // parameter is a plain buffer binds the caller's pointers directly. Every
 // other parameter is the op's own workspace: semaphores (zeroed counters),
 // symmetric buffers, and plain device buffers per local member (zeroed

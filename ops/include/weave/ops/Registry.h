@@ -41,10 +41,10 @@ struct RoleSpec {
   bool written;      ///< the kernel writes it (copied out when staged)
   /// The caller's tensor is the member's own block of the (symmetric)
   /// parameter: elements [rank x n, (rank + 1) x n), n = the parameter's
-  /// elements / team size (the all-gather matmul's shard of A). A staged
-  /// kernel (StagedKernel) copies only that block in and the kernel fills
-  /// the rest; the all-gather matmul's kernel classes copy nothing: their
-  /// kernels read the block where the caller has it (`own`).
+  /// elements / team size (the all-gather matmul's shard of A). Its op's
+  /// kernel classes bind it, and copy nothing: their kernels read the
+  /// block where the caller has it (`own`); a staged kernel refuses such a
+  /// role.
   bool memberBlock = false;
   /// A collective's element count for this role (unused for fused ops,
   /// whose roles are matrices).
