@@ -150,6 +150,12 @@ cl::list<std::string> checkHostSignals(
              "every launch and to 0 after it (e.g. flags that stream memory "
              "operations raise)"),
     cl::cat(weavecCategory));
+cl::list<std::string> checkKernelWritten(
+    "check-kernel-written",
+    cl::desc("--check-protocol: NAME a symmetric buffer that holds only what "
+             "the kernels write (no host input): a read of bytes no member "
+             "has written is reported"),
+    cl::cat(weavecCategory));
 cl::opt<bool> checkNoHostIO(
     "check-no-host-io",
     cl::desc("--check-protocol: do not model the host reading outputs and "
@@ -230,6 +236,8 @@ protocolOptions(mlir::weave::ProtocolCheckOptions &o) {
              "1, got '" + s + "'";
     o.hostSignals[one.begin()->first] = v;
   }
+  for (const std::string &s : checkKernelWritten)
+    o.kernelWritten.insert(s);
   return std::nullopt;
 }
 

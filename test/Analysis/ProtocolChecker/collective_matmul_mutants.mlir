@@ -8,6 +8,21 @@
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.op.mlir %t.v ring
 // RUN: mv %t.v_ring.mlir %t.mlir
 //
+// Without lhs_rows the own tiles load rows r of the gathered `a`, which no
+// member writes (the ring and the push fill only the peers' rows): with
+// `a` declared kernel-written, the checker reports the read, in the ring
+// and in the op's push instance; without the declaration such bytes are
+// the host's inputs and nothing is reported.
+// RUN: sed -e 's/ lhs_rows(%%own at %%shard_row0 : memref<[^>]*>)//' %t.mlir > %t.nolhs.mlir
+// RUN: not weavec --check-protocol --team-size 2 --check-kernel-written a --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.nolhs.mlir 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
+// RUN: sed -e 's/ lhs_rows(%%own at %%shard_row0 : memref<[^>]*>)//' %t.op.mlir > %t.nolhs-push.mlir
+// RUN: not weavec --check-protocol --team-size 2 --check-kernel-written a --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.nolhs-push.mlir 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
+// UNWRITTEN: error: read of memory nothing wrote: the pipeline's TMA load by member {{[01]}} (launch 0, pipeline producer) reads bytes [{{[0-9]+}}, {{[0-9]+}}) of member {{[01]}}'s 'a', which no member has written before it (--check-kernel-written a: it holds only what the kernels write;
+// RUN: weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.nolhs.mlir | FileCheck %s --check-prefix=UNDECLARED
+// UNDECLARED: protocol check passed
+// RUN: not weavec --check-protocol --team-size 2 --check-kernel-written b --check-shape a=512x256 --check-shape own=256x256 --check-shape c=512x512 %t.mlir 2>&1 | FileCheck %s --check-prefix=NOT-SYMMETRIC
+// NOT-SYMMETRIC: error: protocol check: --check-kernel-written names 'b', which is no symmetric buffer parameter of a kernel here (they are: a)
+//
 // Without the callback's read_only wait, the producer refills a ring slot
 // that the previous step's bulk store is still reading.
 // RUN: grep -v 'weave.wait_smem_to_gmem 0 read_only' %t.mlir > %t.slot.mlir

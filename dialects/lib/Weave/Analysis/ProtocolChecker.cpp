@@ -618,6 +618,20 @@ struct World {
                   bool write, const VC &clock, int hostAgent);
   bool checkBounds(Agent &a, Operation *op, int owner, int buf, int64_t lo,
                    int64_t hi, const char *what);
+  /// Reports a read of bytes of member `owner`'s copy of a buffer that
+  /// holds only what the kernels write (ProtocolCheckOptions::
+  /// kernelWritten) that no one has written before: on a GPU it reads
+  /// whatever was there (e.g. the all-gather matmul's own rows, which come
+  /// from an lhs_rows part, not from its gathered rows).
+  void checkWritten(Agent &a, Operation *op, int owner, int buf, int64_t base,
+                    int64_t rows, int64_t pitch, int64_t width,
+                    const char *what);
+
+  /// Per (member, buffer): the byte intervals [lo, hi) written so far by
+  /// anyone (merged; ordering is the race check's business).
+  std::map<std::pair<int, int>, std::map<int64_t, int64_t>> written;
+  void markWritten(int owner, int buf, int64_t base, int64_t rows,
+                   int64_t pitch, int64_t width);
 
   int64_t loadInt(int member, int buf, int64_t index) {
     auto &m = ints[{member, buf}];
@@ -687,6 +701,10 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
   }
   if (!write && owner == a.member)
     localReads.insert({a.member, a.launch, buf});
+  if (write)
+    markWritten(owner, buf, base, rows, pitch, width);
+  else if (op)
+    checkWritten(a, op, owner, buf, base, rows, pitch, width, what);
   Access cur{base,     rows,     pitch,
              width,    a.id,     pendingBulk ? kPending : a.now(),
              write,    atomic,   op,
@@ -853,6 +871,61 @@ bool World::checkBounds(Agent &a, Operation *op, int owner, int buf, int64_t lo,
               std::to_string(b.bytes()) + " bytes";
   report(std::move(f));
   return false;
+}
+
+void World::markWritten(int owner, int buf, int64_t base, int64_t rows,
+                        int64_t pitch, int64_t width) {
+  auto &set = written[{owner, buf}];
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t lo = base + r * pitch, hi = lo + width;
+    // Merge with every interval that touches [lo, hi).
+    auto it = set.upper_bound(lo);
+    if (it != set.begin() && std::prev(it)->second >= lo)
+      --it;
+    while (it != set.end() && it->first <= hi) {
+      lo = std::min(lo, it->first);
+      hi = std::max(hi, it->second);
+      it = set.erase(it);
+    }
+    set.emplace(lo, hi);
+  }
+}
+
+void World::checkWritten(Agent &a, Operation *op, int owner, int buf,
+                         int64_t base, int64_t rows, int64_t pitch,
+                         int64_t width, const char *what) {
+  if (buf >= (int)k.buffers.size())
+    return; // a pipeline's shared-memory ring
+  const Buffer &b = k.buffers[buf];
+  if (b.space != Space::Symmetric || !opts.kernelWritten.count(b.name))
+    return;
+  auto found = written.find({owner, buf});
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t lo = base + r * pitch, hi = lo + width;
+    bool covered = false;
+    if (found != written.end()) {
+      auto it = found->second.upper_bound(lo);
+      covered = it != found->second.begin() && std::prev(it)->first <= lo &&
+                std::prev(it)->second >= hi;
+    }
+    if (covered)
+      continue;
+    Finding f;
+    f.kind = "unwritten read";
+    f.loc = op->getLoc();
+    f.message = std::string("read of memory nothing wrote: ") + what +
+                " by " + who(a) + " reads bytes [" + std::to_string(lo) +
+                ", " + std::to_string(hi) + ") of member " +
+                std::to_string(owner) + "'s '" + b.name +
+                "', which no member has written before it (--check-kernel-"
+                "written " +
+                b.name +
+                ": it holds only what the kernels write; a part that no "
+                "peer delivers, or rows that should come from elsewhere, "
+                "e.g. an lhs_rows part)";
+    report(std::move(f));
+    return;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -3661,6 +3734,27 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
       emitError(module.getLoc())
           << "protocol check: --check-host-signal names '" << name
           << "', which is no semaphore parameter of a kernel here ("
+          << (known.empty() ? std::string("none has one") : "they are: " + known)
+          << ")";
+      return failure();
+    }
+  }
+  // The same for a kernel-written buffer: a misspelt one would check
+  // nothing.
+  for (const std::string &name : opts.kernelWritten) {
+    std::set<std::string> symmetric;
+    for (gpu::GPUFuncOp func : kernels)
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (auto m = dyn_cast<MemRefType>(func.getArgument(i).getType()))
+          if (isSymmetric(m))
+            symmetric.insert(paramName(func, i));
+    if (!symmetric.count(name)) {
+      std::string known;
+      for (const std::string &s : symmetric)
+        known += (known.empty() ? "" : ", ") + s;
+      emitError(module.getLoc())
+          << "protocol check: --check-kernel-written names '" << name
+          << "', which is no symmetric buffer parameter of a kernel here ("
           << (known.empty() ? std::string("none has one") : "they are: " + known)
           << ")";
       return failure();

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ struct ProtocolCheckOptions {
   /// copy-engine algorithms' `ready`, set after each copy has landed) is
   /// checked on its own: the copies are then the host's input writes.
   std::map<std::string, int64_t> hostSignals;
+  /// Symmetric buffers that hold only what the team's kernels write, by
+  /// parameter name (the all-gather matmul's gathered rows: the own shard
+  /// comes from elsewhere): a read of bytes no member has written yet is
+  /// reported ("unwritten read"). Without it a buffer's unwritten bytes
+  /// count as inputs the host provided.
+  std::set<std::string> kernelWritten;
 };
 
 /// Checks every kernel (`gpu.func` with `weave.kernel`) of `module`.
