@@ -627,8 +627,15 @@ struct World {
                     int64_t rows, int64_t pitch, int64_t width,
                     const char *what);
 
-  /// Per (member, buffer): the byte intervals [lo, hi) written so far by
-  /// anyone (merged; ordering is the race check's business).
+  /// Whether `buf` is a kernel parameter named by
+  /// ProtocolCheckOptions::kernelWritten (not a shared-memory ring).
+  bool isKernelWritten(int buf) const {
+    return !opts.kernelWritten.empty() && buf < (int)k.buffers.size() &&
+           k.buffers[buf].space == Space::Symmetric &&
+           opts.kernelWritten.count(k.buffers[buf].name);
+  }
+  /// Per (member, buffer) of those: the byte intervals [lo, hi) written so
+  /// far by anyone (merged; ordering is the race check's business).
   std::map<std::pair<int, int>, std::map<int64_t, int64_t>> written;
   void markWritten(int owner, int buf, int64_t base, int64_t rows,
                    int64_t pitch, int64_t width);
@@ -701,10 +708,12 @@ void World::access(Agent &a, Operation *op, int owner, int buf, int64_t base,
   }
   if (!write && owner == a.member)
     localReads.insert({a.member, a.launch, buf});
-  if (write)
-    markWritten(owner, buf, base, rows, pitch, width);
-  else if (op)
-    checkWritten(a, op, owner, buf, base, rows, pitch, width, what);
+  if (isKernelWritten(buf)) {
+    if (write)
+      markWritten(owner, buf, base, rows, pitch, width);
+    else if (op)
+      checkWritten(a, op, owner, buf, base, rows, pitch, width, what);
+  }
   Access cur{base,     rows,     pitch,
              width,    a.id,     pendingBulk ? kPending : a.now(),
              write,    atomic,   op,
@@ -894,11 +903,7 @@ void World::markWritten(int owner, int buf, int64_t base, int64_t rows,
 void World::checkWritten(Agent &a, Operation *op, int owner, int buf,
                          int64_t base, int64_t rows, int64_t pitch,
                          int64_t width, const char *what) {
-  if (buf >= (int)k.buffers.size())
-    return; // a pipeline's shared-memory ring
   const Buffer &b = k.buffers[buf];
-  if (b.space != Space::Symmetric || !opts.kernelWritten.count(b.name))
-    return;
   auto found = written.find({owner, buf});
   for (int64_t r = 0; r < rows; ++r) {
     int64_t lo = base + r * pitch, hi = lo + width;
