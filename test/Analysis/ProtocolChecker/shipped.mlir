@@ -31,11 +31,14 @@
 // RUN: FileCheck %s --check-prefix=OPS < %t.ops
 // RUN: test $(grep -c "protocol check passed: 1 kernel" %t.ops) -eq $((4 * $(weave-ops kernels | grep -c " collective .* offered$")))
 // The fused ops' templates (the collective matmul reads its rows at launch).
+// Their buffers that hold only what the kernels write (the ring's gathered
+// rows, the GEMM + RS's slots) are declared so: every byte read, a member
+// wrote first (--check-kernel-written).
 // RUN: for d in 2 3 4 8; do \
 // RUN:   weave-ops source all_gather_matmul --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 512 --algorithm ring -o %t.agm.mlir && \
 // RUN:   weavec --check-protocol --team-size $d --check-kernel-written a --check-shape a=$((256 * d))x256 --check-shape own=256x256 --check-shape c=$((256 * d))x512 %t.agm.mlir || exit 1; \
 // RUN:   weave-ops source matmul_reduce_scatter --algorithm owner_slots --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.mrs.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape a=$((256 * d))x256 --check-shape partial=$((256 * d))x320 --check-shape slots=$((512 * d))x320 --check-shape c=256x320 %t.mrs.mlir || exit 1; \
+// RUN:   weavec --check-protocol --team-size $d --check-kernel-written slots --check-shape a=$((256 * d))x256 --check-shape partial=$((256 * d))x320 --check-shape slots=$((512 * d))x320 --check-shape c=256x320 %t.mrs.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=FUSED
 // The GEMM + reduce-scatter's copy-engine algorithm (its default from 2
 // members): the chunk matmul's variants and the owner's sum; the members
