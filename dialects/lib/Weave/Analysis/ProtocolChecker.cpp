@@ -3724,47 +3724,47 @@ LogicalResult mlir::weave::checkProtocol(ModuleOp module,
         << "protocol check: no weave kernel in the input";
     return failure();
   }
-  // A host signal must name a semaphore parameter: a misspelt one would
-  // otherwise leave its waits to deadlock, reported far from the cause.
-  for (const auto &[name, value] : opts.hostSignals) {
-    std::set<std::string> semaphores;
-    for (gpu::GPUFuncOp func : kernels)
-      for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        if (isa<SemaphoreType>(func.getArgument(i).getType()))
-          semaphores.insert(paramName(func, i));
-    if (!semaphores.count(name)) {
-      std::string known;
-      for (const std::string &s : semaphores)
-        known += (known.empty() ? "" : ", ") + s;
-      emitError(module.getLoc())
-          << "protocol check: --check-host-signal names '" << name
-          << "', which is no semaphore parameter of a kernel here ("
-          << (known.empty() ? std::string("none has one") : "they are: " + known)
-          << ")";
-      return failure();
-    }
-  }
-  // The same for a kernel-written buffer: a misspelt one would check
+  // A name an option gives must be a parameter of the kind it takes: a
+  // misspelt host signal would leave its waits to deadlock, reported far
+  // from the cause, and a misspelt kernel-written buffer would check
   // nothing.
-  for (const std::string &name : opts.kernelWritten) {
-    std::set<std::string> symmetric;
+  auto namesParams = [&](const std::vector<std::string> &names,
+                         function_ref<bool(Type)> ofKind, StringRef flag,
+                         StringRef kind) -> LogicalResult {
+    std::set<std::string> params;
     for (gpu::GPUFuncOp func : kernels)
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        if (auto m = dyn_cast<MemRefType>(func.getArgument(i).getType()))
-          if (isSymmetric(m))
-            symmetric.insert(paramName(func, i));
-    if (!symmetric.count(name)) {
+        if (ofKind(func.getArgument(i).getType()))
+          params.insert(paramName(func, i));
+    for (const std::string &name : names) {
+      if (params.count(name))
+        continue;
       std::string known;
-      for (const std::string &s : symmetric)
-        known += (known.empty() ? "" : ", ") + s;
+      for (const std::string &p : params)
+        known += (known.empty() ? "" : ", ") + p;
       emitError(module.getLoc())
-          << "protocol check: --check-kernel-written names '" << name
-          << "', which is no symmetric buffer parameter of a kernel here ("
+          << "protocol check: --" << flag << " names '" << name
+          << "', which is no " << kind << " parameter of a kernel here ("
           << (known.empty() ? std::string("none has one") : "they are: " + known)
           << ")";
       return failure();
     }
-  }
+    return success();
+  };
+  std::vector<std::string> signalNames;
+  for (const auto &entry : opts.hostSignals)
+    signalNames.push_back(entry.first);
+  if (failed(namesParams(
+          signalNames, [](Type t) { return isa<SemaphoreType>(t); },
+          "check-host-signal", "semaphore")) ||
+      failed(namesParams(
+          {opts.kernelWritten.begin(), opts.kernelWritten.end()},
+          [](Type t) {
+            auto m = dyn_cast<MemRefType>(t);
+            return m && isSymmetric(m);
+          },
+          "check-kernel-written", "symmetric buffer")))
+    return failure();
   std::vector<Finding> findings;
   uint64_t schedulesRun = 0, totalSteps = 0, totalSync = 0;
   std::set<int64_t> sizesChecked;
