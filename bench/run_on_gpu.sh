@@ -9,7 +9,8 @@
 #   bin/weave_bench_matmul, bin/weave_bench_collective_matmul,
 #   bin/weave_bench_collectives, bin/weave_bench_matmul_reduce_scatter,
 #   bin/weave_bench_runtime (optional)      built with WEAVE_STATIC_RUNTIME_LIBS=ON
-#   bench/matmul/*.wbundle                  ninja weave_bench_bundles
+#   bench/matmul/*.wbundle                  ninja weave_bench_bundles (--stage
+#                                           builds them and the binaries first)
 #   bench/collective_matmul/*.wbundle
 #   bench/collectives/*.wbundle
 #   bench/matmul_reduce_scatter/*.wbundle
@@ -39,6 +40,15 @@ if [ "${1:-}" = "--stage" ]; then
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bench/matmul" "$CARRY/bench/collective_matmul" \
     "$CARRY/bench/collectives" "$CARRY/bench/matmul_reduce_scatter"
+  # Build what is staged first: the bundles are a target outside `all`, so
+  # a template changed since the last `ninja weave_bench_bundles` would
+  # otherwise be staged stale (and the bench would refuse it on the GPU:
+  # "parameter 1 is 'b', expected 'own'", eighteenth session).
+  if [ -f "$BUILD/build.ninja" ]; then
+    ninja -C "$BUILD" weave_bench_bundles weave_bench_matmul weave_bench_collective_matmul \
+      weave_bench_collectives weave_bench_matmul_reduce_scatter >/dev/null ||
+      { echo "run_on_gpu.sh: building the benches and their bundles in $BUILD failed" >&2; exit 1; }
+  fi
   for b in weave_bench_matmul weave_bench_collective_matmul weave_bench_collectives \
            weave_bench_matmul_reduce_scatter weave_bench_runtime; do
     [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" "$CARRY/bin/" && echo "staged bin/$b"
