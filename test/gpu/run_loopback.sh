@@ -37,8 +37,9 @@ if [ "${1:-}" = "--stage" ]; then
   BUILD=${2:?usage: $0 --stage BUILD_DIR [CARRY_DIR]}
   CARRY=${3:-$ROOT/.carry}
   mkdir -p "$CARRY/bin" "$CARRY/bundles"
-  # The examples' bundle matrices are not in `all`.
-  ninja -C "$BUILD" weave_example_bundles > "$CARRY/example-bundles.log" 2>&1 ||
+  # The examples' and the benches' bundle matrices are not in `all` (the
+  # bench bundles below would otherwise be staged as last built).
+  ninja -C "$BUILD" weave_example_bundles weave_bench_bundles > "$CARRY/example-bundles.log" 2>&1 ||
     { tail -n 40 "$CARRY/example-bundles.log"; exit 1; }
   for b in fused_ops matmul_reduce_scatter callback_rhs weave_runtime_gpu_tests weave_bench_collective_matmul weave_bench_collectives ring_exchange tma_forward collectives dynamic_shapes epilogue_reduce; do
     cp "$BUILD/bin/$b" "$CARRY/bin/" || exit 1
