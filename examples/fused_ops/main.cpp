@@ -10,9 +10,8 @@
 // the op's gathered rows beside the own shard's plain matmul, then one
 // matmul per peer's shard, and "copy_engine", the own shard pushed to the
 // peers by the copy engines and each shard's plain matmul as it lands;
-// "gather" and "copy_engine" also with `a` passed in place, the member's
-// rows written into the symmetric gathered buffer on its stream before
-// each call) and
+// each also with `a` passed in place, the member's rows written into the
+// symmetric gathered buffer on its stream before each call) and
 // weave::ops::MatmulReduceScatter (m_shard 128 and 384 from one kernel
 // instance; K = 256, n = 320; every algorithm: "owner_slots", the fused
 // kernel, "copy_engine", the chunk matmuls whose chunks the copy
@@ -272,14 +271,12 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
   ops::Communicator comm(team, s.heap, std::move(source));
   for (const std::string &dtype : dtypes) {
     // The all-gather matmul: member r's c = [A_0; ...; A_{D-1}] @ B_r.
-    // "gather" and "copy_engine" also with `a` in place: a symmetric
-    // buffer of D x m rows whose own rows each member writes on its stream
-    // before the call.
+    // Every algorithm also with `a` in place: a symmetric buffer of D x m
+    // rows whose own rows each member writes on its stream before the call
+    // (the kernels then read the own shard from those rows: `own`).
     for (const std::string &algorithm : agmAlgorithms)
     for (bool inPlace : {false, true})
     for (int64_t m : {int64_t(128), int64_t(256)}) {
-      if (inPlace && algorithm == "ring")
-        continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::AllGatherMatmul op,
           ops::AllGatherMatmul::create(comm, dtype, m, kK, kN, algorithm));

@@ -2,8 +2,8 @@
 # weave::ops' GEMM + reduce-scatter (every algorithm: the fused kernel
 # "owner_slots", the copy engines "copy_engine" and "scatter") and the
 # all-gather matmul (every algorithm: the ring, "gather", the all-gather
-# beside the own shard's matmul, and the opt-in "copy_engine", the last
-# two also with `a` in place) through examples/fused_ops, on a loopback
+# beside the own shard's matmul, and "copy_engine", each also with `a` in
+# place) through examples/fused_ops, on a loopback
 # team, on one process
 # driving D GPUs, and on one process per GPU (RANK / WORLD_SIZE /
 # LOCAL_RANK, a rendezvous directory): every element against a float64
