@@ -138,7 +138,9 @@ def body(args, rank, world, device, group_name, symm_mem):
             cases.append((algorithm, lambda algorithm=algorithm: weave.ops.all_gather_matmul(
                 plain, b, "algorithms", algorithm), True))
         best, error = check_and_time(cases, reference, args, device)
-        rows.append(("all_gather_matmul", m, k, n, best, error, args.agm_algorithms))
+        rows.append(("all_gather_matmul", m, k, n, best, error, args.agm_algorithms,
+                     weave._core.matmul_op_algorithm("all_gather_matmul", world, "bf16",
+                                                     m, k, n)))
         del reference
     for m, k, n in args.mrs:
         log(rank, f"torch_algorithms: GEMM + reduce-scatter {m}x{k}x{n} on {world} GPUs ...")
@@ -158,7 +160,9 @@ def body(args, rank, world, device, group_name, symm_mem):
             cases.append((algorithm, lambda algorithm=algorithm: weave.ops.matmul_reduce_scatter(
                 h, w, "algorithms", algorithm), True))
         best, error = check_and_time(cases, reference, args, device)
-        rows.append(("matmul_reduce_scatter", m, k, n, best, error, args.mrs_algorithms))
+        rows.append(("matmul_reduce_scatter", m, k, n, best, error, args.mrs_algorithms,
+                     weave._core.matmul_op_algorithm("matmul_reduce_scatter", world, "bf16",
+                                                     m, k, n)))
     if rank != 0:
         return 0
     print(f"\nweave's fused matmul algorithms, PyTorch {torch.__version__}, {world} x "
@@ -168,13 +172,14 @@ def body(args, rank, world, device, group_name, symm_mem):
         if not mine:
             continue
         keys = list(mine[0][4].keys())
+        # What "auto" ran at each shape (the op's rule, weave._core).
         header = ["op", "D", "m_shard", "k", "n"] + keys + \
-            [f"torch / {a}" for a in mine[0][6]] + ["worst rel err"]
+            [f"torch / {a}" for a in mine[0][6]] + ["auto runs", "worst rel err"]
         table = [[op, str(world), str(m), str(k), str(n)]
                  + [f"{best[key]:.4f}" for key in keys]
                  + [f"{best['torch'] / best[a]:.2f}" for a in algorithms]
-                 + [f"{error:.1e}"]
-                 for _, m, k, n, best, error, algorithms in mine]
+                 + [chosen, f"{error:.1e}"]
+                 for _, m, k, n, best, error, algorithms, chosen in mine]
         print(markdown(header, table))
     bad = [r for r in rows if r[5] >= 2e-2]
     if bad:

@@ -380,6 +380,20 @@ PYBIND11_MODULE(_core, m) {
       "(key, kernel name, source) of the kernel a fused matmul op "
       "(all_gather_matmul, matmul_reduce_scatter) runs");
   m.def(
+      "matmul_op_algorithm",
+      [](const std::string &op, uint32_t teamSize, const std::string &dtype,
+         int64_t mShard, int64_t k, int64_t n, const std::string &algorithm) {
+        return ops::matmulOpAlgorithm(op, teamSize, dtype, {mShard, k, n},
+                                      algorithm);
+      },
+      py::arg("op"), py::arg("team_size"), py::arg("dtype"),
+      py::arg("m_shard"), py::arg("k"), py::arg("n"),
+      py::arg("algorithm") = "auto",
+      "the algorithm a fused matmul op runs at this shape: \"auto\" "
+      "resolved by the op's rule, any other name as it is (an op on a "
+      "loopback team keeps the GEMM + RS's copy engines where this says "
+      "\"scatter\")");
+  m.def(
       "matmul_op_companions",
       [](const std::string &op, uint32_t teamSize, const std::string &dtype,
          int64_t mShard, int64_t k, int64_t n, const std::string &algorithm) {

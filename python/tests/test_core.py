@@ -308,6 +308,29 @@ def test_compile_op_writes_the_gathers_all_gather_too(tmp_path):
         "all_gather_matmul_bf16_d2_mdyn_k256_n320.wbundle"]
 
 
+def test_matmul_op_algorithm_resolves_auto_by_the_rules():
+    # The GEMM + RS: "scatter" for bf16 where an owner's chunk is at most a
+    # round, up to 256 rows at D = 2 and 512 from 3 members; the copy
+    # engines past that (640 and 768 rows of 3584 x 4096, one round of
+    # 128 x 192 tiles: measured faster), for f16 and beyond a round.
+    algo = weave._core.matmul_op_algorithm
+    assert algo("matmul_reduce_scatter", 4, "bf16", 512, 3584, 4096) == "scatter"
+    assert algo("matmul_reduce_scatter", 4, "bf16", 768, 3584, 4096) == "copy_engine"
+    assert algo("matmul_reduce_scatter", 3, "bf16", 640, 3584, 4096) == "copy_engine"
+    assert algo("matmul_reduce_scatter", 2, "bf16", 256, 4096, 4096) == "scatter"
+    assert algo("matmul_reduce_scatter", 2, "bf16", 512, 4096, 4096) == "copy_engine"
+    assert algo("matmul_reduce_scatter", 4, "f16", 128, 7168, 8192) == "copy_engine"
+    assert algo("matmul_reduce_scatter", 1, "bf16", 1024, 4096, 4096) == "owner_slots"
+    # The all-gather matmul: the copy engines from 3 members where b is 96
+    # MiB or more and the ring's last round is mostly idle, "gather" for
+    # shards of at most a round, the ring elsewhere.
+    assert algo("all_gather_matmul", 4, "bf16", 640, 8192, 8192) == "copy_engine"
+    assert algo("all_gather_matmul", 4, "bf16", 384, 4096, 4096) == "gather"
+    assert algo("all_gather_matmul", 4, "bf16", 1024, 8192, 8192) == "ring"
+    # A name is kept as it is.
+    assert algo("all_gather_matmul", 4, "bf16", 384, 4096, 4096, "ring") == "ring"
+
+
 def test_gather_beside_a_streamed_b_takes_the_narrow_all_gather():
     # From 3 members, where b (k x n) is streamed and the shard past one
     # round, the gather runs its all-gather on few blocks beside the own
