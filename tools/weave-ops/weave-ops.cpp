@@ -9,6 +9,8 @@
 //   weave-ops key|source FUSED --team-size D --dtype T --m-shard M --k K --n N [-o FILE]
 //   weave-ops companions FUSED --team-size D --dtype T --m-shard M --k K --n N
 //             [--algorithm A]   the other ops whose bundles the op loads
+//   weave-ops algorithm FUSED --team-size D --dtype T --m-shard M --k K --n N
+//             [--algorithm A]   the algorithm the op runs ("auto" resolved)
 //   weave-ops instantiate TEMPLATE.mlir.in --team-size D|any --dtype T
 //             --count N [--set KEY=VALUE]... -o FILE
 //
@@ -58,6 +60,8 @@ int usage(int status) {
                "--m-shard M --k K --n N [--algorithm ...] [-o FILE]\n"
                "       weave-ops companions FUSED --team-size D --dtype T "
                "--m-shard M --k K --n N [--algorithm ...]\n"
+               "       weave-ops algorithm FUSED --team-size D --dtype T "
+               "--m-shard M --k K --n N [--algorithm ...]\n"
                "OP: %s (--count: elements per member, per block, or the "
                "all-to-all-v capacity per pair; docs/OPS.md; all_to_all_v "
                "--row-elements H: the token form, capacity and counts in rows "
@@ -72,7 +76,10 @@ int usage(int status) {
                "[--algorithm A]` line each (the all-gather matmul's "
                "\"gather\": its all-gather, \"narrow\" where it runs beside "
                "a matmul of streamed b; the GEMM + "
-               "reduce-scatter's \"scatter\": its reduce-scatter)\n",
+               "reduce-scatter's \"scatter\": its reduce-scatter); "
+               "algorithm: the algorithm FUSED runs at that shape, \"auto\" "
+               "resolved by its rule (on real GPUs: a loopback team keeps the "
+               "GEMM + RS's copy engines for \"scatter\")\n",
                ops.c_str(), fused.c_str());
   return status;
 }
@@ -182,7 +189,7 @@ static int runTool(int argc, char **argv) {
   if (command == "choices")
     return printChoices();
   if ((command != "key" && command != "source" && command != "instantiate" &&
-       command != "companions") ||
+       command != "companions" && command != "algorithm") ||
       argc < 3)
     return usage(2);
   std::string op = argv[2], dtype, algorithm = "auto", output;
@@ -224,14 +231,15 @@ static int runTool(int argc, char **argv) {
       dtype = value;
     } else if (arg == "--algorithm") {
       algorithm = value;
-    } else if (arg == "-o" && command != "key" && command != "companions") {
+    } else if (arg == "-o" && command != "key" && command != "companions" &&
+               command != "algorithm") {
       output = value;
     } else {
       return fail("unknown option '" + arg + "'");
     }
   }
-  if (command == "companions" && !isFused(op))
-    return fail("companions takes a fused matmul op (" +
+  if ((command == "companions" || command == "algorithm") && !isFused(op))
+    return fail(command + " takes a fused matmul op (" +
                 opNames(OpFamily::FusedMatmul) + "), got '" + op + "'");
   if (isFused(op) && command != "instantiate") {
     if (teamSize == 0 || dtype.empty() || !shape.mShard || !shape.k || !shape.n)
@@ -278,6 +286,17 @@ static int runTool(int argc, char **argv) {
   // Key, source and companions: a team size that fits a uint32_t.
   if (teamSize < 1 || teamSize > 65536)
     return fail("--team-size must be between 1 and 65536");
+  if (command == "algorithm") {
+    // The request checked as the op checks it (shape, dtype, the name).
+    if (Expected<KernelInstance> checked = matmulOpInstance(
+            op, static_cast<uint32_t>(teamSize), dtype, shape, algorithm);
+        !checked)
+      return fail(checked.error().message());
+    std::printf("%s\n", matmulOpAlgorithm(op, static_cast<uint32_t>(teamSize),
+                                          dtype, shape, algorithm)
+                            .c_str());
+    return 0;
+  }
   if (command == "companions") {
     Expected<std::vector<CompanionOp>> companions = matmulOpCompanions(
         op, static_cast<uint32_t>(teamSize), dtype, shape, algorithm);

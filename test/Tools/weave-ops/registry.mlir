@@ -123,6 +123,23 @@
 // NARROWKEY: direct_all_gather_bf16_d4_n2097152_narrow
 // RUN: weave-ops source all_gather --team-size 4 --dtype bf16 --count 2097152 --algorithm narrow | FileCheck %s --check-prefix=NARROWSRC
 // NARROWSRC: grid = [persistent(8), 1, 1], block = [512, 1, 1]
+// `algorithm`: what the op runs at a shape, "auto" resolved by its rule
+// (the GEMM + RS's "scatter" from 3 members only up to 512 rows: at 768
+// rows of 3584 x 4096 a chunk of 128 x 192 tiles is one round, and the
+// copy engines measured faster); a name as it is; a bad request the op's
+// error.
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 512 --k 3584 --n 4096 | FileCheck %s --check-prefix=ALGO-SCATTER
+// ALGO-SCATTER: {{^scatter$}}
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 768 --k 3584 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
+// RUN: weave-ops algorithm all_gather_matmul --team-size 4 --dtype bf16 --m-shard 640 --k 8192 --n 8192 | FileCheck %s --check-prefix=ALGO-CE
+// ALGO-CE: {{^copy_engine$}}
+// RUN: weave-ops algorithm all_gather_matmul --team-size 4 --dtype bf16 --m-shard 1024 --k 8192 --n 8192 | FileCheck %s --check-prefix=ALGO-RING
+// RUN: weave-ops algorithm all_gather_matmul --team-size 4 --dtype bf16 --m-shard 640 --k 8192 --n 8192 --algorithm ring | FileCheck %s --check-prefix=ALGO-RING
+// ALGO-RING: {{^ring$}}
+// RUN: not weave-ops algorithm all_gather_matmul --team-size 4 --dtype bf16 --m-shard 100 --k 8192 --n 8192 2>&1 | FileCheck %s --check-prefix=ALGO-BAD
+// ALGO-BAD: weave-ops: error: all-gather matmul: m_shard must be a multiple of 128 (the row tile), got 100
+// RUN: not weave-ops algorithm all_reduce --team-size 4 --dtype bf16 --count 10 2>&1 | FileCheck %s --check-prefix=ALGO-OP
+// ALGO-OP: weave-ops: error: algorithm takes a fused matmul op (all_gather_matmul, matmul_reduce_scatter), got 'all_reduce'
 // The GEMM + RS's "scatter" ("auto" where a bf16 chunk is at most a
 // round: here 256 rows at D = 4) runs the reduce-scatter of m_shard x n;
 // f16 keeps the copy engines, and "scatter" in f16 is an error.
