@@ -14,7 +14,10 @@
 # --emit=mlir). OUT_DIR/sweep.txt lists the rows for
 # `weave_bench_matmul --sweep OUT_DIR/sweep.txt`. Runs ${JOBS:-2} weavec at once.
 # INSTANTIATE_ONLY=1 writes the .mlir files and sweep.txt and compiles nothing
-# (scripts/ir_snapshot.sh uses it).
+# (scripts/ir_snapshot.sh uses it). TAIL_SPLIT=S (> 1) gives every kernel
+# `tail_split = S` and a workspace that holds it (at least
+# TAIL_WORKSPACE_WORDS f32: 128 partial tiles of 128 x 256 and their
+# counters), for an A/B of the last round's split.
 set -euo pipefail
 WEAVEC=${1:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
 OUT=${2:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
@@ -27,12 +30,20 @@ jobs_file=$(mktemp)
 trap 'rm -f "$jobs_file"' EXIT
 
 # instantiate NAME M N K DTYPE WS: writes OUT/NAME.mlir
+TAIL_SPLIT=${TAIL_SPLIT:-1}
+TAIL_WORKSPACE_WORDS=4194848
 instantiate() {
   local name=$1 m=$2 n=$3 k=$4 dtype=$5 ws=$6 wsarg="" wsclause=""
+  if [ "$TAIL_SPLIT" -gt 1 ] && [ "$ws" -lt "$TAIL_WORKSPACE_WORDS" ]; then
+    ws=$TAIL_WORKSPACE_WORDS
+  fi
   if [ "$ws" -gt 0 ]; then
     wsarg=",
                    %ws: memref<${ws}xf32> {weave.name = \"ws\"}"
     wsclause=" workspace(%ws : memref<${ws}xf32>)"
+  fi
+  if [ "$TAIL_SPLIT" -gt 1 ]; then
+    wsclause="$wsclause {tail_split = $TAIL_SPLIT : i64}"
   fi
   WSARG=$wsarg WSCLAUSE=$wsclause awk -v M="$m" -v N="$n" -v K="$k" \
     -v D="$dtype" -v W="$ws" '{
@@ -86,6 +97,7 @@ compile_one() {
            s = kernel " " t " " c;
            if (match($0, /cluster_m\(([0-9]+)\)/)) s = s " cluster" substr($0, RSTART + 10, RLENGTH - 11);
            if (match($0, /split_k\(([0-9]+)\)/)) s = s " splitk" substr($0, RSTART + 8, RLENGTH - 9);
+           if (match($0, /tail_split = [0-9]+/)) s = s " tail" substr($0, RSTART + 13, RLENGTH - 13);
            print s }' > "$out/$name.wbundle.config"
 }
 export -f compile_one

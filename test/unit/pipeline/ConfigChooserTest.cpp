@@ -129,6 +129,48 @@ TEST(ConfigChooser, ClustersPadOddRowTilesUnlessARegionForbids) {
   EXPECT_EQ(choose(problem(-1, 4096, 4096), c).clusterM, 2);
 }
 
+TEST(ConfigChooser, TailSplitShortensThePartialLastRound) {
+  // 640 x 8192 in 128 x 256 tiles: 160 tiles, one round and 28 tiles,
+  // split 4 ways (132 / 28 = 4, 7168 / 64 / 4 = 28 k steps a unit): about
+  // 1.25 rounds instead of 2.
+  MatmulProblem p = problem(640, 8192, 7168);
+  MatmulConfig plain;
+  MatmulConfig tail = plain;
+  tail.tailSplit = 4;
+  double whole = estimateMatmulCycles(p, plain);
+  double split = estimateMatmulCycles(p, tail);
+  EXPECT_LT(split, 0.75 * whole);
+  EXPECT_GT(split, 0.55 * whole);
+  // 1152 x 5120: 180 tiles, 48 in the last round: 2 ways only, below
+  // kMinTailSplit, so no split (the estimate as without it).
+  MatmulProblem two = problem(1152, 5120, 6912);
+  EXPECT_EQ(estimateMatmulCycles(two, tail), estimateMatmulCycles(two, plain));
+  // Whole rounds: nothing to split.
+  // (8 x 16 = 128 tiles on 128 SMs: one whole round.)
+  MatmulProblem exact = problem(1024, 4096, 4096);
+  exact.smCount = 128;
+  EXPECT_EQ(estimateMatmulCycles(exact, tail),
+            estimateMatmulCycles(exact, plain));
+  // Candidates take the op's tail_split only with a workspace that holds a
+  // partial tile, and only without clusters or split-K.
+  MatmulConstraints none;
+  none.tailSplit = 4;
+  for (const MatmulConfig &c : candidateConfigs(p, none))
+    EXPECT_EQ(c.tailSplit, 1) << c.name();
+  MatmulConstraints room = none;
+  room.workspaceWords = 4194848;
+  bool some = false;
+  for (const MatmulConfig &c : candidateConfigs(p, room)) {
+    if (c.clusterM > 1 || c.splitK > 1)
+      EXPECT_EQ(c.tailSplit, 1) << c.name();
+    else
+      EXPECT_EQ(c.tailSplit, 4) << c.name();
+    some |= c.tailSplit == 4;
+  }
+  EXPECT_TRUE(some);
+  EXPECT_EQ(choose(p, room).tailSplit, 4) << choose(p, room).name();
+}
+
 TEST(ConfigChooser, SplitKOnlyWithAWorkspace) {
   MatmulProblem p = problem(64, 4096, 8192);
   EXPECT_EQ(choose(p).splitK, 1);

@@ -987,6 +987,32 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
     return emitOpError() << "expects tile_m, tile_n and tile_k together, or "
                             "none of them (tile(auto)); got "
                          << given << " of 3";
+  if (getTailSplit() > 1) {
+    auto clause = [&](InFlightDiagnostic &&d) -> InFlightDiagnostic {
+      return std::move(d) << " with tail_split (" << getTailSplit() << ")";
+    };
+    if (!getWorkspace())
+      return clause(emitOpError() << "expects workspace(%ws : memref<Nxf32>)");
+    if (getSplitK() > 1)
+      return emitOpError() << "expects split_k (" << getSplitK()
+                           << ") or tail_split (" << getTailSplit()
+                           << "), not both";
+    if (getClusterM() != 1)
+      return clause(emitOpError() << "expects cluster_m(1)");
+    if (!getBeforeLoad().empty() || !getCallback().empty() ||
+        !getAfterLoads().empty() || !getEpilogue().empty() ||
+        !getCombine().empty())
+      return clause(emitOpError() << "expects no region")
+             << " (a split unit sees a part of its tile's k steps)";
+    if (getGridTileSegments() > 1 || getGridTileInterleave() > 1)
+      return clause(emitOpError()
+                    << "expects neither grid_tile_segments nor "
+                       "grid_tile_interleave");
+    if (getKRotation() > 0)
+      return clause(emitOpError()
+                    << "expects k_rotation (" << getKRotation()
+                    << ") to be 0");
+  }
   if (getSplitK() > 1 || getWorkspace()) {
     auto ws = getWorkspace() ? dyn_cast<MemRefType>(getWorkspace().getType())
                              : MemRefType();
@@ -1049,6 +1075,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
       getSplit() == ConsumerSplit::M, elementBytes(lhs), elementBytes(out));
   t.clusterM = getClusterM();
   t.splitK = getSplitK();
+  t.tailSplit = getTailSplit();
   t.m = lhs.isDynamicDim(0) ? pipeline::MatmulTiling::kDynamic
                             : lhs.getDimSize(0);
   t.n = rhs.getRank() == 2 ? rhs.getDimSize(1) : 0;

@@ -84,6 +84,7 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
                   op.getCombine().empty();
   if (Value ws = op.getWorkspace())
     c.workspaceWords = cast<MemRefType>(ws.getType()).getNumElements();
+  c.tailSplit = op.getTailSplit();
   if (kernel) {
     if (!kernel.isBlockAuto()) {
       int64_t threads = kernel.getNumThreads();
@@ -138,6 +139,7 @@ MatmulConfig configOf(MatmulPipelineOp op) {
   config.splitM = op.getSplit() == ConsumerSplit::M;
   config.clusterM = op.getClusterM();
   config.splitK = op.getSplitK();
+  config.tailSplit = op.getTailSplit();
   return config;
 }
 
@@ -153,6 +155,7 @@ void apply(MatmulPipelineOp op, const MatmulConfig &config) {
       op.getContext(), config.splitM ? ConsumerSplit::M : ConsumerSplit::N));
   op.setClusterMAttr(b.getI64IntegerAttr(config.clusterM));
   op.setSplitKAttr(b.getI64IntegerAttr(config.splitK));
+  op.setTailSplitAttr(b.getI64IntegerAttr(config.tailSplit));
 }
 
 struct ConfigurePipelinesPass

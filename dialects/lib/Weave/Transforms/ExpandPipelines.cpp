@@ -294,6 +294,12 @@ void PipelineBuilder::build() {
   // Peers multicast into this block's slots and arrive on its barriers.
   ring->synchronizeInit();
 
+  if (tiling.tailSplit > 1) {
+    TailSplitRoom room = tailSplitRoom(tiling.workspaceWords, tiling.tm,
+                                       tiling.tn, tiling.consumers);
+    scheduler->setTailSplit(tiling.tailSplit, room.partialTiles,
+                            room.counterTiles, numK);
+  }
   scheduler->distribute(workers);
   scf::IfOp::create(
       b, eq(warpgroup, cIndex(0)),
@@ -465,9 +471,35 @@ void PipelineBuilder::buildConsumer() {
                        {{box, kSwizzleBytes}});
         });
   std::optional<SplitKFixup> fixup;
-  if (tiling.splitK > 1)
+  if (tiling.splitK > 1 || tiling.tailSplit > 1)
     fixup.emplace(b, tiling, op.getWorkspace(), warpgroup, laneInGroup);
   scheduler->forEachUnit(numK, [&](const Unit &unit, Value first) {
+    if (tiling.tailSplit > 1) {
+      // A whole tile as without the split (the constant trip count and
+      // the plain store); a split unit over its range, then the fix-up.
+      // (TileScheduler::forEachStep says why.)
+      auto whole = scf::IfOp::create(b, TypeRange{b.getIndexType()},
+                                     eq(unit.splits, cIndex(1)),
+                                     /*withElseRegion=*/true);
+      b.setInsertionPointToStart(whole.thenBlock());
+      {
+        auto [accs, end] =
+            mainloop.consumeTile(consumer, laneInGroup, numK, first);
+        epilogue.store(accs, unit.m, unit.n);
+        scf::YieldOp::create(b, end);
+      }
+      b.setInsertionPointToStart(whole.elseBlock());
+      {
+        auto [accs, end] =
+            mainloop.consumeTile(consumer, laneInGroup, unit.kCount, first);
+        fixup->finish(accs, unit, [&](ArrayRef<Value> total) {
+          epilogue.store(total, unit.m, unit.n);
+        });
+        scf::YieldOp::create(b, end);
+      }
+      b.setInsertionPointAfter(whole);
+      return whole.getResult(0);
+    }
     auto [accs, end] =
         mainloop.consumeTile(consumer, laneInGroup, unit.kCount, first);
     if (fixup)

@@ -105,6 +105,8 @@ std::string MatmulConfig::name() const {
     s += " cluster" + std::to_string(clusterM);
   if (splitK > 1)
     s += " splitk" + std::to_string(splitK);
+  if (tailSplit > 1)
+    s += " tail" + std::to_string(tailSplit);
   return s;
 }
 
@@ -173,6 +175,27 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
     unit += c.splitK * partial / kSmLoadBytesPerCycle + kFixupSyncCycles;
   }
   double compute = rounds * unit;
+  // A tail split (TileScheduler::setTailSplit, the kernel's rule without
+  // the workspace's bound): the whole rounds, then the last round's t
+  // tiles split s ways, each unit 1/s of the k steps plus the fix-up.
+  int64_t tail = c.splitK == 1 && c.clusterM == 1 ? units % workers : 0;
+  int64_t tailWays =
+      tail > 0 && c.tailSplit > 1
+          ? std::min({c.tailSplit, workers / tail,
+                      std::max<int64_t>(numK / kMinStepsPerSplit, 1)})
+          : 1;
+  if (tailWays < kMinTailSplit)
+    tailWays = 1;
+  if (tailWays > 1) {
+    double partial = double(c.tileM) * c.tileN * 4;
+    double tailUnit = ceilDiv(numK, tailWays) * step +
+                      double(c.tileM) * c.tileN * p.outBytes /
+                          kStoreBytesPerCycle +
+                      tailWays * partial / kSmLoadBytesPerCycle +
+                      kFixupSyncCycles;
+    compute = (rounds - 1) * unit + tailUnit +
+              2.0 * (tailWays - 1) * tail * partial / kL2BytesPerCycle;
+  }
   // The partials cross L2 twice (stored, read back by the last split) at
   // the device's L2 bandwidth: what made split_k(3) of 1024x4096x14336
   // 1.20x the unsplit kernel on an H100 where the per-unit terms alone
@@ -185,6 +208,8 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
                      double(m) * p.n * p.outBytes;
   if (c.splitK > 1)
     dramBytes += double(c.splitK - 1) * tiles * c.tileM * c.tileN * 4;
+  if (tailWays > 1)
+    dramBytes += double(tailWays - 1) * tail * c.tileM * c.tileN * 4;
   double dram = dramBytes / kDramBytesPerCycle;
   return std::max(compute, dram) + kFixedCycles;
 }
@@ -310,6 +335,11 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         config.stages = split > 1 ? powerOfTwo : deepest;
         config.clusterM = cluster;
         config.splitK = split;
+        if (split == 1 && cluster == 1 && c.tailSplit > 1 &&
+            tailSplitRoom(c.workspaceWords, config.tileM, config.tileN,
+                          config.consumers)
+                    .partialTiles >= 1)
+          config.tailSplit = c.tailSplit;
         if (split > 1 &&
             (cluster > 1 || !splitKFits(config, p, maxRows, c.workspaceWords)))
           continue;

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::weave;
@@ -51,8 +52,13 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
   int64_t perThread = tiling.mBlocks() * perBlock;
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
   Value slotIndex = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, unit.tile, cIndex(tiling.consumers)),
+      b, arith::MulIOp::create(b, unit.slot, cIndex(tiling.consumers)),
       consumer);
+  // split_k's s is a constant (these fold); a tail split's is the
+  // launch's, and 1 for the whole tiles, which store at once.
+  Value others = b.createOrFold<arith::SubIOp>(unit.splits, cIndex(1));
+  // split_k: always split (the wait is emitted unguarded, as before).
+  std::optional<int64_t> constantSplits = getConstantIntValue(unit.splits);
   // The counters first, one word per (tile, consumer) `slot`; then split
   // j < s - 1 of slot owns words [(slot * (s - 1) + j) * regionWords, ...)
   // after them.
@@ -63,8 +69,7 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
   // Word group g (4 words) of this thread in split j's region.
   auto groupPointer = [&](Value split, int64_t group) {
     Value region = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, slotIndex, cIndex(tiling.splitK - 1)),
-        split);
+        b, b.createOrFold<arith::MulIOp>(slotIndex, others), split);
     Value words = arith::AddIOp::create(
         b, arith::MulIOp::create(b, region, cIndex(regionWords)),
         arith::AddIOp::create(
@@ -80,7 +85,7 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
       scf::YieldOp::create(b);
     });
   };
-  Value isLast = eq(unit.split, cIndex(tiling.splitK - 1));
+  Value isLast = eq(unit.split, others);
   Type f32 = b.getF32Type();
   auto vec4 = VectorType::get({4}, f32);
 
@@ -88,24 +93,38 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
       b, isLast,
       [&](OpBuilder &, Location) {
         // The last split: wait for the others, add their sum, clear it.
-        onLeader([&] {
-          inlinePtx(b, ValueRange{counter, cI32(tiling.splitK - 1)},
-                    "{\n\t.reg .pred done;\n\t.reg .b32 arrived;\n"
-                    "wait_splits:\n\t"
-                    "ld.acquire.gpu.global.u32 arrived, [$0];\n\t"
-                    "setp.ge.u32 done, arrived, $1;\n\t"
-                    "@!done bra wait_splits;\n}",
-                    "l,r,~{memory}");
-          inlinePtx(b, ValueRange{counter},
-                    "st.relaxed.gpu.global.u32 [$0], 0;", "l,~{memory}");
-        });
-        syncConsumer();
+        // (A whole tile, splits = 1, has no others: it stores at once.)
+        auto wait = [&] {
+          onLeader([&] {
+            Value want = b.createOrFold<arith::IndexCastOp>(b.getI32Type(),
+                                                            others);
+            inlinePtx(b, ValueRange{counter, want},
+                      "{\n\t.reg .pred done;\n\t.reg .b32 arrived;\n"
+                      "wait_splits:\n\t"
+                      "ld.acquire.gpu.global.u32 arrived, [$0];\n\t"
+                      "setp.ge.u32 done, arrived, $1;\n\t"
+                      "@!done bra wait_splits;\n}",
+                      "l,r,~{memory}");
+            inlinePtx(b, ValueRange{counter},
+                      "st.relaxed.gpu.global.u32 [$0], 0;", "l,~{memory}");
+          });
+          syncConsumer();
+        };
+        if (constantSplits) {
+          wait();
+        } else {
+          Value split = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt,
+                                              unit.splits, cIndex(1));
+          scf::IfOp::create(b, split, [&](OpBuilder &, Location) {
+            wait();
+            scf::YieldOp::create(b);
+          });
+        }
         // Add the other splits' partials, in split order (a loop, not
         // unrolled: each split's loads then reuse the same registers; the
         // unrolled form spilled 300 bytes at 64x256 with 5 splits).
-        auto splits = scf::ForOp::create(b, cIndex(0),
-                                         cIndex(tiling.splitK - 1),
-                                         cIndex(1), ValueRange(accs));
+        auto splits = scf::ForOp::create(b, cIndex(0), others, cIndex(1),
+                                         ValueRange(accs));
         b.setInsertionPointToStart(splits.getBody());
         SmallVector<Value> total(splits.getRegionIterArgs());
         for (int64_t g = 0; g < perThread / 4; ++g) {

@@ -769,6 +769,26 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     part lies inside lhs's rows (rows past them are never visited); lhs's
     rows there are not read.
 
+    `tail_split = S` (an attribute, with `workspace(...)`; not with
+    split_k, cluster_m > 1, a region, grid_tile_segments,
+    grid_tile_interleave or k_rotation) splits the tiles of the persistent
+    walk's last, partial round along k, chosen at run time for the launch's
+    rows: of T tiles on W workers, the first `W * floor(T / W)` run whole
+    and each of the `t = T mod W` others is split into `s = min(S, W / t,
+    k steps / 4, 1 + partial tiles the workspace holds / t)` units where
+    that is at least 3 (`kMinTailSplit`; else s = 1: no split), so that the last round takes about 1/s of a tile's time
+    instead of a whole one. Units of a split tile run on different workers
+    in the last round and meet in the split-K fix-up (its counters and
+    partials, indexed by the tile's place among the split ones): the same
+    workspace rules, zero counters before the first launch, every launch
+    leaves them zero. As with split_k, a unit waits for units of other
+    blocks of its launch: the whole grid must be resident at once (a
+    persistent grid on a GPU of its own; not beside kernels that spin on
+    this one, as a loopback team's members do). With `tile(auto)` the
+    chooser estimates the split and turns it off (tail_split = 1) for a
+    configuration with clusters or split_k. No op template uses it yet:
+    docs/PERF.md "The last round split along k" has its measurements.
+
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
@@ -890,6 +910,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$split_k,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$tail_split,
     Optional<Index>:$rotate_m,
     Optional<Index>:$walk_m,
     Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$workspace,

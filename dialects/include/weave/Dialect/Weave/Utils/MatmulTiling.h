@@ -87,6 +87,32 @@ inline int64_t splitKCounterWords(int64_t workspaceWords) {
   return (lines + 31) / 32 * 32;
 }
 
+/// The fewest ways a tail split splits a tile: at 2 ways it won and lost
+/// alike (4 x H100, bf16, the GEMM + RS's chunk matmuls and the plain
+/// matmul's sweep: 1536 rows of 5120 x 6912 6-8% faster, 1152 x 6912 x
+/// 5120 4% slower than the unsplit 128 x 128 choice, docs/PERF.md "The
+/// last round split along k"); from 3 (the last round at most a third of a
+/// tile) it won (640 x 7168 x 8192 at 4 ways: 5-6%).
+constexpr int64_t kMinTailSplit = 3;
+
+/// A tail split's room in a workspace of `workspaceWords` words (the split-K
+/// layout: the counters, then the partials): the partial tiles of tm x tn
+/// f32 it holds, and the tiles the counters serve (one word per consumer).
+/// The kernel splits no more than both allow (TileScheduler::setTailSplit).
+struct TailSplitRoom {
+  int64_t partialTiles = 0, counterTiles = 0;
+};
+inline TailSplitRoom tailSplitRoom(int64_t workspaceWords, int64_t tm,
+                                   int64_t tn, int64_t consumers) {
+  TailSplitRoom room;
+  int64_t counters = splitKCounterWords(workspaceWords);
+  if (workspaceWords <= counters || tm <= 0 || tn <= 0 || consumers <= 0)
+    return room;
+  room.partialTiles = (workspaceWords - counters) / (tm * tn);
+  room.counterTiles = counters / consumers;
+  return room;
+}
+
 /// f32 words of the split-K workspace of an m x n output in tm x tn tiles
 /// split `splitK` ways: the counters (one 32-bit word per tile and
 /// consumer, in splitKCounterWords), then splitK - 1 partial tiles per
@@ -107,6 +133,10 @@ struct MatmulTiling {
   bool splitM = true;
   int64_t clusterM = 1;
   int64_t splitK = 1; ///< units per tile (split_k)
+  /// tail_split: the most units a tile of the last, partial round of the
+  /// persistent walk is split into along k (1: off). The split of a launch
+  /// is chosen at run time (TileScheduler::setTailSplit).
+  int64_t tailSplit = 1;
 
   //===--- Derived by make() ----------------------------------------------===//
   int64_t inBytes = 2, outBytes = 2;
@@ -199,7 +229,9 @@ TilingViolation checkBarrierRing(const MatmulTiling &t);
 /// share of the rhs boxes, a walk bound (walk_m) of whole clusters without
 /// segments or interleave; the kernel's cluster shape.
 TilingViolation checkTileScheduler(const MatmulTiling &t);
-/// SplitKFixup: at least one k step per split, and the workspace.
+/// SplitKFixup: at least one k step per split, and the workspace; with
+/// tail_split, a workspace that holds one partial tile, and neither split_k,
+/// clusters, regions, segments, interleave nor k_rotation.
 TilingViolation checkSplitKFixup(const MatmulTiling &t);
 /// The workspace part of checkSplitKFixup (what a chooser's split breaks).
 TilingViolation checkSplitKWorkspace(const MatmulTiling &t);

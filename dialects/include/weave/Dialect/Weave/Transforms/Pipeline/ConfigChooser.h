@@ -66,15 +66,21 @@ struct MatmulConfig {
   int64_t tileM = 128, tileN = 256, tileK = 64, stages = 4, consumers = 2;
   bool splitM = true;
   int64_t clusterM = 1, splitK = 1;
+  /// The most units a tile of the last, partial round is split into (the
+  /// op's tail_split, on a configuration without clusters or split-K; 1:
+  /// off).
+  int64_t tailSplit = 1;
 
-  /// "128x256x64 s4 c2m", then " cluster2" / " splitk4" where they apply.
+  /// "128x256x64 s4 c2m", then " cluster2" / " splitk4" / " tail4" where
+  /// they apply.
   std::string name() const;
   /// Threads of the block: one producer and `consumers` warpgroups.
   int64_t blockThreads() const { return 128 * (1 + consumers); }
   bool operator==(const MatmulConfig &o) const {
     return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK &&
            stages == o.stages && consumers == o.consumers &&
-           splitM == o.splitM && clusterM == o.clusterM && splitK == o.splitK;
+           splitM == o.splitM && clusterM == o.clusterM &&
+           splitK == o.splitK && tailSplit == o.tailSplit;
   }
 };
 
@@ -108,6 +114,9 @@ struct MatmulConstraints {
   /// f32 words of the workspace operand (0: none); split-K candidates
   /// must fit in it (splitKWorkspaceWords, Utils/MatmulTiling.h).
   int64_t workspaceWords = 0;
+  /// The op's tail_split (1: none): candidates without clusters or
+  /// split-K take it, where the workspace holds a partial tile.
+  int64_t tailSplit = 1;
 };
 
 /// Shared memory the pipeline needs in this configuration (the layout of

@@ -41,6 +41,16 @@
 //    `[j * numK / s, (j + 1) * numK / s)` (unitOf); the units of a tile
 //    are consecutive, its last split has the highest index. With s = 1 a
 //    unit is a tile with all numK steps;
+//  - with a tail split (setTailSplit, before distribute; not with splitK,
+//    clusters, segments or interleave) of at most S: of T tiles on W
+//    workers the first D = W * floor(T / W) are units of all numK steps
+//    and the t = T - D others are split s ways at run time, s = min(S,
+//    W / t, numK / 4, 1 + partialTiles / t), and 1 where that is below
+//    kMinTailSplit or t is 0 or above counterTiles: unit D + i * s + j is split j of tile D + i (its `slot`
+//    i, the fix-up's index); the step is W, so the whole tiles run in
+//    floor(T / W) full rounds and the split units together in the last;
+//  - every unit says how many it is split into (`splits`: s, splitK or 1)
+//    and its tile's place among the split tiles (`slot`);
 //  - `forEachStep` walks this worker's units and their k steps, counting
 //    steps across units (what the ring's slot and phase follow);
 //    `forEachUnit` walks the units only, for a body with its own k loop.
@@ -69,6 +79,9 @@ struct Workers {
 /// the k steps it covers.
 struct Unit {
   Value m, n, tile, split, kBegin, kCount;
+  /// The units the tile is split into, and its index in the fix-up's
+  /// counters and partials.
+  Value splits, slot;
 };
 
 class TileScheduler : BuilderBase {
@@ -90,6 +103,12 @@ public:
                 int64_t interleave = 1, int64_t lag = 0, int64_t kRotation = 0,
                 Value walkM = Value(), bool keepWidth = false);
 
+  /// Splits the last partial round's tiles up to `maxSplit` ways (see the
+  /// contract), within a workspace that holds `partialTiles` partial tiles
+  /// and counters for `counterTiles` tiles (tailSplitRoom); `numK` the k
+  /// steps of a tile. Call before distribute.
+  void setTailSplit(int64_t maxSplit, int64_t partialTiles,
+                    int64_t counterTiles, Value numK);
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
   Value getBegin() const { return tilesBegin; }
@@ -113,6 +132,11 @@ public:
                     function_ref<void(Value, Value, Value)> afterTile = {});
 
 private:
+  /// The k loop of `unit` over steps [kBegin, kEnd) (forEachStep's body).
+  Value stepLoop(const Unit &unit, Value kBegin, Value kEnd, Value numK,
+                 Value first,
+                 function_ref<void(Value, Value, Value, Value, Value)> body);
+
   Value numTilesM, numTilesN, numClusterRows, segmentRows, shardRows, rotateM;
   /// The cluster-high rows the walk covers (numClusterRows without walkM).
   Value walkRows;
@@ -122,6 +146,10 @@ private:
   /// grid_tile_keep_width: the segments' groups keep groupWidth.
   bool keepWidth;
   Value clusterRank, tilesBegin, numTiles, tileStep;
+  /// The tail split: its bounds, then (distribute) the whole tiles' count
+  /// and the launch's split s.
+  int64_t tailMax = 1, tailPartialTiles = 0, tailCounterTiles = 0;
+  Value tailNumK, wholeTiles, tailSplits;
 };
 
 } // namespace mlir::weave::pipeline

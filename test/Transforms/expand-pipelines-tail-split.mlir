@@ -1,0 +1,46 @@
+// RUN: weave-opt %s -weave-expand-pipelines | FileCheck %s
+
+// tail_split = 4: the launch's split s of the last round's tiles is
+// computed at run time (min(4, workers / tail tiles, k steps / 4, the
+// workspace's room), none below 3); a whole tile keeps the constant k loop
+// and the plain store, a split unit runs its k range and meets the others
+// in the split-K fix-up (TileScheduler.h, SplitKFixup.h).
+
+// CHECK-LABEL: gpu.func @tail_split
+// The split: at most 4, W / tail, k steps / 4; none below 3.
+//       CHECK:   %[[MAX:.*]] = arith.constant 4 : index
+//       CHECK:   arith.minui %[[MAX]], %{{.*}} : index
+//       CHECK:   %[[MIN:.*]] = arith.constant 3 : index
+//       CHECK:   arith.cmpi ult, %{{.*}}, %[[MIN]] : index
+// The producer: whole tiles from k step 0 to the constant 64 steps, split
+// units over their range.
+//       CHECK:   nvvm.setmaxregister  decrease 40
+//       CHECK:   scf.if %{{.*}} -> (index) {
+//       CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[NUMK:[0-9]+]] step
+//       CHECK:   } else {
+//       CHECK:     scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// The consumers: a whole tile stores at once; a split unit waits for the
+// others (acquire), resets the counter and adds their partials, or stores
+// its partial and arrives (release).
+//       CHECK:   nvvm.setmaxregister  increase 232
+//       CHECK:   scf.if %{{.*}} -> (index) {
+//       CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[NUMK]] step
+//       CHECK:     weave.copy_smem_to_gmem
+//       CHECK:   } else {
+//       CHECK:     ld.acquire.gpu.global.u32
+//       CHECK:     st.relaxed.gpu.global.u32 [$0], 0;
+//       CHECK:     llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+//       CHECK:     weave.copy_smem_to_gmem
+//       CHECK:     llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+//       CHECK:     fence.acq_rel.gpu;
+gpu.module @m {
+  gpu.func @tail_split(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>,
+                       %c: memref<?x4096xf16>, %ws: memref<4194848xf32>) kernel
+      attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = 1>,
+                  grid = [persistent, 1, 1], block = [384, 1, 1], smem = 230000>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
+        workspace(%ws : memref<4194848xf32>) {tail_split = 4 : i64}
+        : memref<?x4096xf16>, memref<4096x4096xf16> into memref<?x4096xf16>
+    gpu.return
+  }
+}
