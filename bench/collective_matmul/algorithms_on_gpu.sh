@@ -15,7 +15,8 @@
 #
 # D4_AGM_SHAPES / D2_AGM_SHAPES (and MRS) override the shapes of one team
 # size; ALGORITHMS (comma-separated) runs only those algorithms there;
-# ALGO_SECONDS bounds each team size's run (default 240).
+# ALGO_SECONDS bounds each team size's run (default 240); DTYPE (bf16, the
+# default, or f16; "scatter" is bf16 only) at both ends.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -39,7 +40,8 @@ if [ "${1:-}" = "--stage" ]; then
       for shape in $(shapes_of "$which" "$d" | tr , ' '); do
         IFS=: read -r m k n <<<"$shape"
         for a in $algorithms; do
-          op_bundle "$BUILD" "$CARRY/algorithms" "$op" --team-size "$d" --dtype bf16 \
+          [ "${DTYPE:-bf16}" = f16 ] && [ "$a" = scatter ] && continue
+          op_bundle "$BUILD" "$CARRY/algorithms" "$op" --team-size "$d" --dtype "${DTYPE:-bf16}" \
             --m-shard "$m" --k "$k" --n "$n" --algorithm "$a" >/dev/null || exit 1
         done
       done
@@ -65,7 +67,8 @@ for d in "${teams[@]}"; do
   [ -n "$agm$mrs" ] || continue
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) PYTHONPATH=$PYB/python \
     timeout "${ALGO_SECONDS:-240}" python3 bench/collective_matmul/torch_algorithms.py \
-    --nproc "$d" --kernels "$C/algorithms" ${agm:+--agm "$agm"} ${mrs:+--mrs "$mrs"} \
+    --nproc "$d" --kernels "$C/algorithms" --dtype "${DTYPE:-bf16}" \
+    ${agm:+--agm "$agm"} ${mrs:+--mrs "$mrs"} \
     ${ALGORITHMS:+--algorithms "$ALGORITHMS"} \
     >"$OUTDIR/algorithms_d$d.log" 2>&1
   echo "algorithms D = $d: exit $? ($((SECONDS - start)) s)"

@@ -60,6 +60,9 @@ def parse_args(argv=None):
     p.add_argument("--mrs", default="", help="GEMM + reduce-scatter shapes m_shard:k:n,...")
     p.add_argument("--algorithms", default="",
                    help="only these algorithms (comma-separated; default: every one of each op)")
+    p.add_argument("--dtype", choices=("bf16", "f16"), default="bf16",
+                   help="the inputs' and outputs' dtype (f16: no \"scatter\", "
+                        "whose reduce-scatter sums bf16 or f32)")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--rounds", type=int, default=3)
@@ -76,6 +79,8 @@ def parse_args(argv=None):
                 f"known: {', '.join(AGM_ALGORITHMS + MRS_ALGORITHMS)}")
     args.agm_algorithms = tuple(a for a in AGM_ALGORITHMS if not only or a in only)
     args.mrs_algorithms = tuple(a for a in MRS_ALGORITHMS if not only or a in only)
+    if args.dtype == "f16":
+        args.mrs_algorithms = tuple(a for a in args.mrs_algorithms if a != "scatter")
     if (args.agm and not args.agm_algorithms) or (args.mrs and not args.mrs_algorithms):
         p.error("--algorithms leaves an op with shapes but no algorithm")
     if not args.agm and not args.mrs:
@@ -112,7 +117,7 @@ def body(args, rank, world, device, group_name, symm_mem):
     import weave
     import weave.ops
     team = weave.team_from_process_group()
-    dt = torch.bfloat16
+    dt = torch.bfloat16 if args.dtype == "bf16" else torch.float16
     # Per all-gather matmul shape: three ops' gathered rows and the
     # in-place rows; per GEMM + RS shape: slots and partials.
     need = (sum(4 * world * m * k * 2 for m, k, n in args.agm)
@@ -139,7 +144,7 @@ def body(args, rank, world, device, group_name, symm_mem):
                 plain, b, "algorithms", algorithm), True))
         best, error = check_and_time(cases, reference, args, device)
         rows.append(("all_gather_matmul", m, k, n, best, error, args.agm_algorithms,
-                     weave._core.matmul_op_algorithm("all_gather_matmul", world, "bf16",
+                     weave._core.matmul_op_algorithm("all_gather_matmul", world, args.dtype,
                                                      m, k, n)))
         del reference
     for m, k, n in args.mrs:
@@ -161,12 +166,12 @@ def body(args, rank, world, device, group_name, symm_mem):
                 h, w, "algorithms", algorithm), True))
         best, error = check_and_time(cases, reference, args, device)
         rows.append(("matmul_reduce_scatter", m, k, n, best, error, args.mrs_algorithms,
-                     weave._core.matmul_op_algorithm("matmul_reduce_scatter", world, "bf16",
+                     weave._core.matmul_op_algorithm("matmul_reduce_scatter", world, args.dtype,
                                                      m, k, n)))
     if rank != 0:
         return 0
     print(f"\nweave's fused matmul algorithms, PyTorch {torch.__version__}, {world} x "
-          f"{torch.cuda.get_device_name(device)}, bf16, CUDA graphs, ms")
+          f"{torch.cuda.get_device_name(device)}, {args.dtype}, CUDA graphs, ms")
     for op in ("all_gather_matmul", "matmul_reduce_scatter"):
         mine = [r for r in rows if r[0] == op]
         if not mine:
