@@ -136,6 +136,7 @@ public:
     if (isa<arith::MaxUIOp>(def)) return int64_t(std::max(ux, uy));
     if (isa<arith::XOrIOp>(def)) return *x ^ *y;
     if (isa<arith::AndIOp>(def)) return *x & *y;
+    if (isa<arith::OrIOp>(def)) return *x | *y;
     if (isa<arith::ShRUIOp>(def)) return int64_t(ux >> uy);
     if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
       switch (cmp.getPredicate()) {

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -192,6 +193,84 @@ TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
     EXPECT_EQ(static_cast<int64_t>(steps.size()), tilesM * tilesN * numK);
     for (auto &[key, visits] : steps)
       EXPECT_EQ(visits, 1);
+  }
+}
+
+/// Tail split: the whole rounds' tiles whole, the last round's tiles split
+/// s ways where s (the kernel's rule) is at least kMinTailSplit; every
+/// (tile, k step) once; a split tile's units on different workers in the
+/// last round; the IR and TileOrder agree on every unit.
+TEST(TileSchedulerTailSplit, UnitsCoverEveryStepOnceAndAgreeWithTileOrder) {
+  struct Case {
+    int64_t tilesM, tilesN, workers, maxSplit, numK, partial, counters,
+        ways; // the split the rule gives
+  };
+  for (Case c : {Case{5, 32, 132, 4, 112, 1000, 1000, 4}, // 28 last: 4 ways
+                 Case{9, 20, 132, 4, 108, 1000, 1000, 1}, // 48: 2, too few
+                 Case{4, 32, 132, 4, 64, 1000, 1000, 1},  // 128 of 132: 1
+                 Case{3, 5, 7, 4, 16, 1000, 1000, 4},     // 1 last: 4 ways
+                 Case{3, 5, 7, 8, 16, 2, 1000, 3},        // the room: 3
+                 Case{2, 11, 10, 4, 40, 1000, 0, 1},      // no counters
+                 Case{1, 1, 132, 4, 67, 1000, 1000, 4},   // one tile
+                 Case{8, 16, 128, 4, 64, 1000, 1000, 1}}) { // whole rounds
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 3);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], u = f.args[2];
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    Value numK = arith::ConstantIndexOp::create(b, c.numK);
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
+                            arith::ConstantIndexOp::create(b, c.tilesN),
+                            /*clusterSize=*/1, /*groupWidth=*/8, Value());
+    scheduler.setTailSplit(c.maxSplit, c.partial, c.counters, numK);
+    scheduler.distribute(Workers{worker, count, zero});
+    Unit unit = scheduler.unitOf(u, numK);
+    TileOrder order{c.tilesM, c.tilesN, 1, 8};
+    order.tailSplit = c.maxSplit;
+    order.tailPartialTiles = c.partial;
+    order.tailCounterTiles = c.counters;
+    ASSERT_EQ(order.tailWays(c.workers, c.numK), c.ways);
+    int64_t tiles = c.tilesM * c.tilesN;
+    int64_t whole = order.wholeTiles(c.workers, c.numK);
+    std::map<std::tuple<int64_t, int64_t, int64_t>, int> steps;
+    std::map<int64_t, std::set<int64_t>> workersOf; // split tile -> workers
+    for (int64_t w = 0; w < c.workers; ++w) {
+      IndexEvaluator ev;
+      ev.bind(worker, w);
+      ev.bind(count, c.workers);
+      int64_t begin = ev(scheduler.getBegin()), end = ev(scheduler.getEnd()),
+              step = ev(scheduler.getStep());
+      ASSERT_EQ(begin, order.first(w, c.workers, c.numK));
+      ASSERT_EQ(end, order.units(c.workers, c.numK));
+      ASSERT_EQ(step, order.stride(c.workers, c.numK));
+      for (int64_t v = begin; v < end; v += step) {
+        ev.bind(u, v);
+        TileOrder::Span span = order.unitAt(v, c.workers, c.numK);
+        int64_t tile = ev(unit.tile), kBegin = ev(unit.kBegin),
+                kCount = ev(unit.kCount), splits = ev(unit.splits);
+        ASSERT_EQ(tile, span.tile) << "unit " << v;
+        ASSERT_EQ(kBegin, span.kBegin) << "unit " << v;
+        ASSERT_EQ(kBegin + kCount, span.kEnd) << "unit " << v;
+        EXPECT_EQ(splits, tile >= whole ? c.ways : 1) << "unit " << v;
+        if (splits > 1) {
+          EXPECT_EQ(ev(unit.slot), tile - whole);
+          EXPECT_GE(kCount, 1);
+          workersOf[tile].insert(w);
+          // In the last round: after every whole tile's round.
+          EXPECT_GE(v, whole);
+        }
+        auto [m, n] = order.coords(tile, 0, step);
+        ASSERT_EQ(ev(unit.m), m);
+        ASSERT_EQ(ev(unit.n), n);
+        for (int64_t k = kBegin; k < kBegin + kCount; ++k)
+          ++steps[{m, n, k}];
+      }
+    }
+    EXPECT_EQ(static_cast<int64_t>(steps.size()), tiles * c.numK);
+    for (auto &[key, visits] : steps)
+      EXPECT_EQ(visits, 1);
+    for (auto &[tile, on] : workersOf)
+      EXPECT_EQ(static_cast<int64_t>(on.size()), c.ways) << "tile " << tile;
   }
 }
 

@@ -2202,10 +2202,20 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.kRotation = op.getKRotation();
   order.rotateM = op.getRotateM() ? rot : -1;
   order.walkM = walk;
-  int64_t numUnits = order.numUnits(), stepT = order.step(workers);
-  for (int64_t u = order.begin(worker, workers); u < numUnits; u += stepT) {
-    int64_t tile = u / splitK, split = u % splitK;
-    int64_t kb = split * numK / splitK, ke = (split + 1) * numK / splitK;
+  if (op.getTailSplit() > 1 && splitK == 1) {
+    // The kernel's tail split (its workspace's room bounds the ways).
+    pipeline::MatmulTiling tiling = op.getTiling();
+    pipeline::TailSplitRoom room = pipeline::tailSplitRoom(
+        tiling.workspaceWords, tiling.tm, tiling.tn, tiling.consumers);
+    order.tailSplit = op.getTailSplit();
+    order.tailPartialTiles = room.partialTiles;
+    order.tailCounterTiles = room.counterTiles;
+  }
+  int64_t numUnits = order.units(workers, numK),
+          stepT = order.stride(workers, numK);
+  for (int64_t u = order.first(worker, workers, numK); u < numUnits;
+       u += stepT) {
+    auto [tile, kb, ke] = order.unitAt(u, workers, numK);
     auto [m, n] = order.coords(tile, rank, stepT);
     for (int64_t kk = kb; kk < ke; ++kk)
       ps->steps.push_back({m, n, order.kAt(n, kk, numK), kk + 1 == ke});

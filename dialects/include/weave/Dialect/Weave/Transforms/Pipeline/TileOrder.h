@@ -13,6 +13,8 @@
 #ifndef WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_TILEORDER_H
 #define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_TILEORDER_H
 
+#include "weave/Dialect/Weave/Utils/MatmulTiling.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -37,6 +39,10 @@ struct TileOrder {
   int64_t walkM = -1;
   /// grid_tile_keep_width: with segments, the groups keep groupWidth.
   bool keepWidth = false;
+  /// tail_split (TileScheduler::setTailSplit): the most ways a tile of the
+  /// last, partial round is split (1: none), and the workspace's room
+  /// (tailSplitRoom). Not with splitK, clusters, segments or interleave.
+  int64_t tailSplit = 1, tailPartialTiles = 0, tailCounterTiles = 0;
 
   /// The k step at `position` of column tile `n`'s loop of `numK` steps.
   int64_t kAt(int64_t n, int64_t position, int64_t numK) const {
@@ -69,6 +75,61 @@ struct TileOrder {
   /// A worker's first unit; numUnits() for a worker with none.
   int64_t begin(int64_t worker, int64_t workers) const {
     return worker < step(workers) ? worker : numUnits();
+  }
+
+  //===--- The walk's units with a tail split (splitK and none alike) -----===//
+  /// The ways each tile of the last, partial round is split on `workers`
+  /// workers (1: none; the kernel's rule, kMinTailSplit ways at least).
+  int64_t tailWays(int64_t workers, int64_t numK) const {
+    if (tailSplit <= 1 || splitK > 1 || workers < 1)
+      return 1;
+    int64_t tiles = walkRows() * tilesN, tail = tiles % workers;
+    if (tail == 0 || tail > tailCounterTiles)
+      return 1;
+    int64_t s = std::min({tailSplit, workers / tail,
+                          std::max<int64_t>(numK / 4, 1),
+                          1 + tailPartialTiles / tail});
+    return s < kMinTailSplit ? 1 : s;
+  }
+  /// The tiles that run whole (all of them without a split).
+  int64_t wholeTiles(int64_t workers, int64_t numK) const {
+    int64_t tiles = walkRows() * tilesN;
+    return tailWays(workers, numK) > 1 ? tiles - tiles % workers : tiles;
+  }
+  /// The units of the walk, the stride between a worker's units and its
+  /// first one (numUnits(), step(), begin() without a split).
+  int64_t units(int64_t workers, int64_t numK) const {
+    int64_t s = tailWays(workers, numK);
+    if (s <= 1)
+      return numUnits();
+    int64_t whole = wholeTiles(workers, numK);
+    return whole + (walkRows() * tilesN - whole) * s;
+  }
+  int64_t stride(int64_t workers, int64_t numK) const {
+    return tailWays(workers, numK) > 1 ? workers : step(workers);
+  }
+  int64_t first(int64_t worker, int64_t workers, int64_t numK) const {
+    return worker < stride(workers, numK) ? worker : units(workers, numK);
+  }
+  /// Unit `u`: its linear tile and k steps [kBegin, kEnd).
+  struct Span {
+    int64_t tile, kBegin, kEnd;
+  };
+  Span unitAt(int64_t u, int64_t workers, int64_t numK) const {
+    int64_t s = splitK, j = 0, tile = u;
+    if (splitK > 1) {
+      tile = u / splitK;
+      j = u % splitK;
+    } else if (int64_t ways = tailWays(workers, numK); ways > 1) {
+      int64_t whole = wholeTiles(workers, numK);
+      s = 1;
+      if (u >= whole) {
+        s = ways;
+        tile = whole + (u - whole) / ways;
+        j = (u - whole) % ways;
+      }
+    }
+    return {tile, j * numK / s, (j + 1) * numK / s};
   }
 
   /// The walk's cluster-high row `q` with the shards interleaved: the
