@@ -414,33 +414,31 @@ Value TileScheduler::forEachStep(
 Value TileScheduler::stepLoop(
     const Unit &unit, Value kBegin, Value kEnd, Value numK, Value first,
     function_ref<void(Value, Value, Value, Value, Value)> body) {
-  {
-    // The rotated loop's first step, once per tile (no split: kBegin = 0):
-    // n * s where that is a step, else 0.
-    Value kStart;
-    if (kRotation > 0) {
-      Value start = arith::MulIOp::create(b, unit.n, cIndex(kRotation));
-      Value inside =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, start, numK);
-      kStart = arith::SelectOp::create(b, inside, start, cIndex(0));
-    }
-    auto steps = scf::ForOp::create(b, kBegin, kEnd, cIndex(1),
-                                    ValueRange{first});
-    b.setInsertionPointToStart(steps.getBody());
-    Value step = steps.getRegionIterArg(0);
-    Value position = steps.getInductionVar(), k = position;
-    if (kRotation > 0) {
-      // start + position, wrapped once (both below numK).
-      Value sum = arith::AddIOp::create(b, kStart, position);
-      Value wraps =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::uge, sum, numK);
-      k = arith::SelectOp::create(b, wraps,
-                                  arith::SubIOp::create(b, sum, numK), sum);
-    }
-    body(unit.m, unit.n, k, position, step);
-    scf::YieldOp::create(
-        b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
-    b.setInsertionPointAfter(steps);
-    return steps.getResult(0);
+  // The rotated loop's first step, once per tile (no split: kBegin = 0):
+  // n * s where that is a step, else 0.
+  Value kStart;
+  if (kRotation > 0) {
+    Value start = arith::MulIOp::create(b, unit.n, cIndex(kRotation));
+    Value inside =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, start, numK);
+    kStart = arith::SelectOp::create(b, inside, start, cIndex(0));
   }
+  auto steps = scf::ForOp::create(b, kBegin, kEnd, cIndex(1),
+                                  ValueRange{first});
+  b.setInsertionPointToStart(steps.getBody());
+  Value step = steps.getRegionIterArg(0);
+  Value position = steps.getInductionVar(), k = position;
+  if (kRotation > 0) {
+    // start + position, wrapped once (both below numK).
+    Value sum = arith::AddIOp::create(b, kStart, position);
+    Value wraps =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, sum, numK);
+    k = arith::SelectOp::create(b, wraps,
+                                arith::SubIOp::create(b, sum, numK), sum);
+  }
+  body(unit.m, unit.n, k, position, step);
+  scf::YieldOp::create(
+      b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
+  b.setInsertionPointAfter(steps);
+  return steps.getResult(0);
 }
