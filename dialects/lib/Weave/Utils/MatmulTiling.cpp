@@ -315,40 +315,21 @@ mlir::weave::pipeline::checkSplitKWorkspace(const MatmulTiling &t) {
   return std::nullopt;
 }
 
-/// tail_split's rules: the fix-up of split-K on a split chosen at run time,
-/// over a walk whose units are tiles in order.
+/// tail_split's rule on the tiling: a workspace that holds one partial
+/// tile. (The clauses it excludes, split_k, clusters, regions, segments,
+/// interleave and k_rotation, are the op verifier's, as split_k's are:
+/// MatmulPipelineOp::verifyAutoTile, which checks them before any tile is
+/// chosen.)
 static TilingViolation checkTailSplit(const MatmulTiling &t) {
-  if (t.tailSplit <= 1)
+  if (t.tailSplit <= 1 ||
+      tailSplitRoom(t.workspaceWords, t.tm, t.tn, t.consumers).partialTiles >=
+          1)
     return std::nullopt;
-  auto clause = [&] {
-    return "with tail_split (" + std::to_string(t.tailSplit) + ")";
-  };
-  if (t.splitK > 1)
-    return Message() << "expects split_k (" << t.splitK << ") or tail_split ("
-                     << t.tailSplit << "), not both";
-  if (t.clusterM > 1)
-    return Message() << "expects cluster_m(1) " << clause();
-  // The regions see k steps (before_load's first step of a tile, a
-  // callback's forwarding share) and an epilogue the tile's sum: a split
-  // unit would show them a part.
-  if (t.regions)
-    return Message() << "expects no region " << clause()
-                     << " (a split unit sees a part of its tile's k steps)";
-  if (t.gridTileSegments > 1 || t.gridTileInterleave > 1)
-    return Message() << "expects neither grid_tile_segments nor "
-                        "grid_tile_interleave "
-                     << clause();
-  if (t.kRotation > 0)
-    return Message() << "expects k_rotation (" << t.kRotation << ") "
-                     << "without tail_split (" << t.tailSplit << ")";
-  if (tailSplitRoom(t.workspaceWords, t.tm, t.tn, t.consumers).partialTiles <
-      1)
-    return Message() << "needs a workspace of at least "
-                     << splitKCounterWords(t.tm * t.tn + 1024) + t.tm * t.tn
-                     << " f32 (counters, then one " << t.tm << " x " << t.tn
-                     << " partial tile) " << clause() << ", got "
-                     << t.workspaceWords;
-  return std::nullopt;
+  return Message() << "needs a workspace of at least "
+                   << splitKCounterWords(t.tm * t.tn + 1024) + t.tm * t.tn
+                   << " f32 (counters, then one " << t.tm << " x " << t.tn
+                   << " partial tile) with tail_split (" << t.tailSplit
+                   << "), got " << t.workspaceWords;
 }
 
 TilingViolation mlir::weave::pipeline::checkSplitKFixup(const MatmulTiling &t) {

@@ -175,17 +175,16 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
     unit += c.splitK * partial / kSmLoadBytesPerCycle + kFixupSyncCycles;
   }
   double compute = rounds * unit;
-  // A tail split (TileScheduler::setTailSplit, the kernel's rule without
-  // the workspace's bound): the whole rounds, then the last round's t
-  // tiles split s ways, each unit 1/s of the k steps plus the fix-up.
-  int64_t tail = c.splitK == 1 && c.clusterM == 1 ? units % workers : 0;
+  // A tail split (the kernel's rule, tailSplitWays, without the
+  // workspace's bound: a room of W tiles never binds, t < W): the whole
+  // rounds, then the last round's t tiles split s ways, each unit 1/s of
+  // the k steps plus the fix-up.
+  int64_t tail = units % workers;
   int64_t tailWays =
-      tail > 0 && c.tailSplit > 1
-          ? std::min({c.tailSplit, workers / tail,
-                      std::max<int64_t>(numK / kMinStepsPerSplit, 1)})
+      c.splitK == 1 && c.clusterM == 1
+          ? tailSplitWays(units, workers, numK, c.tailSplit,
+                          {workers, workers})
           : 1;
-  if (tailWays < kMinTailSplit)
-    tailWays = 1;
   if (tailWays > 1) {
     double partial = double(c.tileM) * c.tileN * 4;
     double tailUnit = ceilDiv(numK, tailWays) * step +

@@ -69,11 +69,10 @@ void TileScheduler::distribute(const Workers &workers) {
   if (tailMax > 1 && splitK == 1) {
     // The whole rounds run whole tiles; the t tiles of the last, partial
     // round go s ways each, so that the round takes about 1/s of a tile
-    // (the split units meet in the split-K fix-up). s: the most that fit
-    // the idle workers (t * s <= W), 4 k steps a unit at least (shorter
-    // ones cost more in fix-up than they gain: the chooser's
-    // kMinStepsPerSplit), the workspace's partials ((s - 1) * t) and
-    // counters (t).
+    // (the split units meet in the split-K fix-up). s: tailSplitWays
+    // (MatmulTiling.h) in IR: the most that fit the idle workers (t * s <=
+    // W), kMinTailSplitSteps k steps a unit at least, the workspace's
+    // partials ((s - 1) * t) and counters (t), kMinTailSplit at least.
     Value tiles = arith::MulIOp::create(b, walkRows, numTilesN);
     Value full = arith::DivUIOp::create(b, tiles, workers.count);
     Value whole = arith::MulIOp::create(b, full, workers.count);
@@ -84,7 +83,8 @@ void TileScheduler::distribute(const Workers &workers) {
     s = arith::MinUIOp::create(
         b, s,
         arith::MaxUIOp::create(
-            b, arith::DivUIOp::create(b, tailNumK, cIndex(4)), cIndex(1)));
+            b, arith::DivUIOp::create(b, tailNumK, cIndex(kMinTailSplitSteps)),
+            cIndex(1)));
     s = arith::MinUIOp::create(
         b, s,
         arith::AddIOp::create(

@@ -94,6 +94,9 @@ inline int64_t splitKCounterWords(int64_t workspaceWords) {
 /// last round split along k"); from 3 (the last round at most a third of a
 /// tile) it won (640 x 7168 x 8192 at 4 ways: 5-6%).
 constexpr int64_t kMinTailSplit = 3;
+/// The fewest k steps a tail split's unit takes (shorter ones cost more in
+/// fix-up than they gain; the chooser's split-K takes as many).
+constexpr int64_t kMinTailSplitSteps = 4;
 
 /// A tail split's room in a workspace of `workspaceWords` words (the split-K
 /// layout: the counters, then the partials): the partial tiles of tm x tn
@@ -122,6 +125,27 @@ inline TailSplitRoom tailSplitRoom(int64_t workspaceWords, int64_t tm,
 /// either): checked arithmetic, as a variant's row bound may be near 2^63.
 int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm, int64_t tn,
                              int64_t consumers, int64_t splitK);
+
+/// The ways a tail split of at most `maxSplit` splits each tile of the
+/// last, partial round of `tiles` tiles on `workers` workers with `numK`
+/// k steps a tile, within `room` (1: none): min(maxSplit, the idle
+/// workers' share, numK / kMinTailSplitSteps, 1 + the partial tiles the
+/// room holds per tile), none where the round is whole, its tiles exceed
+/// the counters, or the ways fall below kMinTailSplit. The kernel's rule
+/// (TileScheduler::distribute spells it in IR; TileSchedulerTest checks
+/// they agree), which TileOrder and the chooser's estimate take.
+inline int64_t tailSplitWays(int64_t tiles, int64_t workers, int64_t numK,
+                             int64_t maxSplit, const TailSplitRoom &room) {
+  if (maxSplit <= 1 || workers < 1)
+    return 1;
+  int64_t tail = tiles % workers;
+  if (tail == 0 || tail > room.counterTiles)
+    return 1;
+  int64_t s = std::min({maxSplit, workers / tail,
+                        std::max<int64_t>(numK / kMinTailSplitSteps, 1),
+                        1 + room.partialTiles / tail});
+  return s < kMinTailSplit ? 1 : s;
+}
 
 /// The tiling of a matmul pipeline (see the contract above).
 struct MatmulTiling {
@@ -230,8 +254,8 @@ TilingViolation checkBarrierRing(const MatmulTiling &t);
 /// segments or interleave; the kernel's cluster shape.
 TilingViolation checkTileScheduler(const MatmulTiling &t);
 /// SplitKFixup: at least one k step per split, and the workspace; with
-/// tail_split, a workspace that holds one partial tile, and neither split_k,
-/// clusters, regions, segments, interleave nor k_rotation.
+/// tail_split, a workspace that holds one partial tile (the clauses it
+/// excludes are the op verifier's, as split_k's are).
 TilingViolation checkSplitKFixup(const MatmulTiling &t);
 /// The workspace part of checkSplitKFixup (what a chooser's split breaks).
 TilingViolation checkSplitKWorkspace(const MatmulTiling &t);

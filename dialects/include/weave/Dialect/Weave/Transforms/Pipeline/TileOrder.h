@@ -81,15 +81,10 @@ struct TileOrder {
   /// The ways each tile of the last, partial round is split on `workers`
   /// workers (1: none; the kernel's rule, kMinTailSplit ways at least).
   int64_t tailWays(int64_t workers, int64_t numK) const {
-    if (tailSplit <= 1 || splitK > 1 || workers < 1)
+    if (splitK > 1)
       return 1;
-    int64_t tiles = walkRows() * tilesN, tail = tiles % workers;
-    if (tail == 0 || tail > tailCounterTiles)
-      return 1;
-    int64_t s = std::min({tailSplit, workers / tail,
-                          std::max<int64_t>(numK / 4, 1),
-                          1 + tailPartialTiles / tail});
-    return s < kMinTailSplit ? 1 : s;
+    return tailSplitWays(walkRows() * tilesN, workers, numK, tailSplit,
+                         {tailPartialTiles, tailCounterTiles});
   }
   /// The tiles that run whole (all of them without a split).
   int64_t wholeTiles(int64_t workers, int64_t numK) const {
