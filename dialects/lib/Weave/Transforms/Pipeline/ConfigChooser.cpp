@@ -34,6 +34,11 @@ constexpr double kStoreBytesPerCycle = 64;
 constexpr double kL2BytesPerCycle = 3000;
 /// DRAM bytes per SM cycle for the whole device (about 3 TB/s).
 constexpr double kDramBytesPerCycle = 1700;
+/// The tile the chooser gives the op's tail split (candidateConfigs).
+constexpr int64_t kTailSplitTile[2] = {128, 256};
+/// What a kernel built with a tail split costs where it splits nothing
+/// (see estimateMatmulCycles).
+constexpr double kTailSplitIdleCost = 1.03;
 /// Launch, barrier initialization, the first loads' latency, the tail.
 constexpr double kFixedCycles = 6000;
 /// Split-K needs this many k steps per split at least: shorter splits
@@ -45,7 +50,10 @@ constexpr int64_t kMaxStages = 8;
 /// rows, at most this many kernels (each is a cubin function: compile time
 /// and bundle size).
 constexpr int64_t kBandedRows = 16384;
-constexpr int64_t kMaxVariants = 16;
+/// (24, from 16: the tail split's bands, where a 128 x 256 tile splits and
+/// where it does not, take variants of their own, and with 16 the merges
+/// moved 1024 x 4096 x 4096 from 128 x 256 to 128 x 128.)
+constexpr int64_t kMaxVariants = 24;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
@@ -137,6 +145,18 @@ int64_t mlir::weave::pipeline::matmulSmemBytes(const MatmulConfig &config,
   return MatmulSmemLayout(tilingOf(config, p)).requiredBytes;
 }
 
+/// The ways the kernel of `c` splits its last round at `p`'s rows
+/// (tailSplitWays; 1: none), the workspace's room taken as never binding.
+static int64_t tailSplitWaysAt(const MatmulProblem &p, const MatmulConfig &c) {
+  if (c.tailSplit <= 1 || c.splitK != 1 || c.clusterM != 1)
+    return 1;
+  int64_t m = std::max<int64_t>(p.m, 1);
+  int64_t tiles = ceilDiv(m, c.tileM) * ceilDiv(p.n, c.tileN);
+  int64_t workers = p.smCount;
+  return tailSplitWays(tiles, workers, ceilDiv(p.k, c.tileK), c.tailSplit,
+                       {workers, workers});
+}
+
 double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
                                                    const MatmulConfig &c) {
   int64_t m = std::max<int64_t>(p.m, 1);
@@ -180,11 +200,7 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // rounds, then the last round's t tiles split s ways, each unit 1/s of
   // the k steps plus the fix-up.
   int64_t tail = units % workers;
-  int64_t tailWays =
-      c.splitK == 1 && c.clusterM == 1
-          ? tailSplitWays(units, workers, numK, c.tailSplit,
-                          {workers, workers})
-          : 1;
+  int64_t tailWays = tailSplitWaysAt(p, c);
   if (tailWays > 1) {
     double partial = double(c.tileM) * c.tileN * 4;
     double tailUnit = ceilDiv(numK, tailWays) * step +
@@ -210,6 +226,14 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   if (tailWays > 1)
     dramBytes += double(tailWays - 1) * tail * c.tileM * c.tileN * 4;
   double dram = dramBytes / kDramBytesPerCycle;
+  // A kernel built with the tail split that does not split at this row
+  // count: the per-unit branch and the fix-up beside the whole tile's
+  // path cost 2-4% (one H100, 128 x 256 at 1024 and 2048 x 4096 x 4096;
+  // the GEMM + RS's chunk launches at 1024 x 4096 x 4096, 4 x H100;
+  // docs/PERF.md "The tail split calibrated"), so a variant's band takes
+  // it only where its rows split.
+  if (c.tailSplit > 1 && tailWays == 1)
+    compute *= kTailSplitIdleCost;
   return std::max(compute, dram) + kFixedCycles;
 }
 
@@ -334,17 +358,35 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         config.stages = split > 1 ? powerOfTwo : deepest;
         config.clusterM = cluster;
         config.splitK = split;
-        if (split == 1 && cluster == 1 && c.tailSplit > 1 &&
-            tailSplitRoom(c.workspaceWords, config.tileM, config.tileN,
-                          config.consumers)
-                    .partialTiles >= 1)
-          config.tailSplit = c.tailSplit;
         if (split > 1 &&
             (cluster > 1 || !splitKFits(config, p, maxRows, c.workspaceWords)))
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
           continue;
         result.push_back(config);
+        // The same with the op's tail split, after it: where the launch
+        // would split nothing the two estimates tie and the plain one
+        // (earlier) wins, so a kernel (or a variant's band of rows) that
+        // never splits on this device carries no split code. Built in,
+        // the split's code cost the launches that split nothing 3-4% (the
+        // GEMM + RS at 1024 x 4096 x 4096, D = 4, 4 x H100: 0.225 against
+        // 0.217-0.219 ms, docs/PERF.md "The tail split calibrated").
+        // Only at the 128 x 256 tile (kTailSplitTile): at fixed tiles on
+        // one H100 its split won wherever it split (4-37%, 32 shapes),
+        // 128 x 128's lost 2-11% at many rounds of N 4096 and 14336, and
+        // through the op a 128 x 128 kernel built with it that split
+        // nothing ran 7-12% slower (GEMM + RS 1152 x 6912 x 5120, 2 and 4
+        // x H100); one consumer's 64 x 256 spilled 64 bytes beside the
+        // fix-up (the dynamic-M sweep's 256 x 8192 x 8192: 1.23x).
+        if (split == 1 && cluster == 1 && c.tailSplit > 1 &&
+            config.tileM == kTailSplitTile[0] &&
+            config.tileN == kTailSplitTile[1] &&
+            tailSplitRoom(c.workspaceWords, config.tileM, config.tileN,
+                          config.consumers)
+                    .partialTiles >= 1) {
+          config.tailSplit = c.tailSplit;
+          result.push_back(config);
+        }
       }
     }
   }
@@ -423,6 +465,17 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
     return {};
   constexpr double kInfeasible = std::numeric_limits<double>::infinity();
   auto feasible = [&](const MatmulConfig &config, const Band &band) {
+    // A tail split only on a band whose rows split: merged over bands that
+    // do not, a variant would run its split's code where it splits
+    // nothing (kTailSplitIdleCost; 1024 x 4096 x 4096 took the tail split
+    // of the band 769-1408 rows). (The unbounded band keeps the estimate's
+    // idle cost instead.)
+    if (config.tailSplit > 1 && band.row > 0) {
+      MatmulProblem q = p;
+      q.m = band.row;
+      if (tailSplitWaysAt(q, config) == 1)
+        return false;
+    }
     // (The unbounded band, row < 0, holds no split.)
     return config.splitK == 1 ||
            splitKFits(config, p, band.row > 0 ? band.hi : -1,
