@@ -72,6 +72,23 @@ Expected<std::unique_ptr<CopyEngineDesign>> CopyEngineDesign::create(
                          examples::LocalBuffers::create(team, dt, {d * m, n}));
   WEAVE_ASSIGN_OR_RETURN(examples::LocalBuffers out,
                          examples::LocalBuffers::create(team, dt, {m, n}));
+  // ce_matmul's workspace where its template has one ("ws": the tail
+  // split's partials and counters), zeroed once (every launch leaves the
+  // counters zero; a member's launches are on one stream).
+  for (const ParamInfo &p : x->matmul_->info().params) {
+    if (p.kind != abi::ParamKind::Buffer || p.name != "ws")
+      continue;
+    WEAVE_ASSIGN_OR_RETURN(examples::LocalBuffers ws,
+                           examples::LocalBuffers::create(team, p.dtype,
+                                                          p.shape));
+    for (size_t i = 0; i < local; ++i) {
+      WEAVE_TRY(checkDriver(cuCtxSetCurrent(timed[i].context),
+                            "cuCtxSetCurrent"));
+      WEAVE_TRY(checkDriver(cuMemsetD32(ws.pointer(i), 0, ws.bytes() / 4),
+                            "cuMemsetD32"));
+    }
+    x->ws_ = std::make_unique<examples::LocalBuffers>(std::move(ws));
+  }
   x->stage_ = std::make_unique<examples::LocalBuffers>(std::move(stage));
   x->slots_ = std::make_unique<examples::LocalBuffers>(std::move(slots));
   x->out_ = std::make_unique<examples::LocalBuffers>(std::move(out));
@@ -186,6 +203,8 @@ Status CopyEngineDesign::bindAll(SymmetricHeap &heap, const DeviceBuffers &a,
       }
       std::vector<KernelArg> args{view(pa, dtype_, {m_, k_}), b,
                                   view(pc, dtype_, {m_, n_})};
+      if (ws_)
+        args.push_back(ws_->args());
       WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
       bound_[static_cast<int>(v)].push_back(std::move(bound));
     }

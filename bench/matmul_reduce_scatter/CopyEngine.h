@@ -110,6 +110,7 @@ private:
   std::vector<size_t> localOf_; ///< by rank
   std::unique_ptr<Kernel> matmul_, sum_;
   std::unique_ptr<examples::LocalBuffers> stage_, slots_, out_;
+  std::unique_ptr<examples::LocalBuffers> ws_; ///< ce_matmul's, if any
   /// bound_[variant][t - 1]: step t's matmul (chunk (rank + t) mod D).
   std::vector<std::vector<BoundArgs>> bound_;
   std::unique_ptr<BoundArgs> sumBound_;

@@ -173,9 +173,9 @@ Status CopyEngineKernel::run(
       pc[i] = t == d_ ? heap.localPointer(*slots_, i) + r * chunkC
                       : staging_[i] + uint64_t(t - 1) * chunkC;
     }
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
-        tensorView(pc, dtype_, {m_, n_}, elementBytes_)};
+    std::vector<KernelArg> args =
+        matmulArgs(tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
+                   tensorView(pc, dtype_, {m_, n_}, elementBytes_));
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }

@@ -94,9 +94,9 @@ Status GatherMatmulKernel::run(
   auto bindRows = [&](const std::vector<uint64_t> &pa,
                       const std::vector<uint64_t> &pc,
                       int64_t shards) -> Expected<BoundArgs> {
-    std::vector<KernelArg> args{
-        tensorView(pa, dtype_, {shards * m_, k_}, elementBytes_), b,
-        tensorView(pc, dtype_, {shards * m_, n_}, elementBytes_)};
+    std::vector<KernelArg> args =
+        matmulArgs(tensorView(pa, dtype_, {shards * m_, k_}, elementBytes_), b,
+                   tensorView(pc, dtype_, {shards * m_, n_}, elementBytes_));
     return matmul_->bind(heap, args);
   };
   auto gatheredRows = [&](const std::vector<uint32_t> &first,

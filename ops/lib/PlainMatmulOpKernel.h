@@ -11,7 +11,12 @@
 // matmul, dynamic rows, tile(auto)); the all-gather matmul's
 // "copy_engine" its own ce_all_gather_matmul
 // (ops/templates/collective_matmul/ce_all_gather_matmul.mlir.in). This
-// base holds the op's shape, its instance and that kernel.
+// base holds the op's shape, its instance and that kernel, and the
+// kernel's workspace where it has one (a Buffer parameter named "ws",
+// ce_matmul's: its tail split's and split-K's partials and counters),
+// one per local member, zeroed once: every launch leaves the counters
+// zero, and an op's launches of the kernel on one member are on one
+// stream, in order, so they never use it at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +25,7 @@
 
 #include "StagedKernel.h"
 
+#include <optional>
 #include <string>
 
 namespace weave::ops::detail {
@@ -27,6 +33,7 @@ namespace weave::ops::detail {
 class PlainMatmulOpKernel : public OpKernel {
 public:
   const KernelInstance &instance() const override { return instance_; }
+  ~PlainMatmulOpKernel() override { freeWorkspace(); }
 
 protected:
   /// Records the op's shape (team size from `comm`; f16 or bf16, which
@@ -43,7 +50,16 @@ protected:
     elementBytes_ = 2;
     WEAVE_ASSIGN_OR_RETURN(matmul_, comm.kernel(instance, instance.kernelName));
     instance_ = std::move(instance);
-    return ok();
+    return allocateWorkspace();
+  }
+
+  /// The matmul's arguments: a, b, c, then its workspace where it has one.
+  std::vector<KernelArg> matmulArgs(DeviceBuffers a, DeviceBuffers b,
+                                    DeviceBuffers c) const {
+    std::vector<KernelArg> args{std::move(a), std::move(b), std::move(c)};
+    if (workspace_)
+      args.push_back(*workspace_);
+    return args;
   }
 
   Communicator *comm_ = nullptr; ///< null until init: nothing to free
@@ -52,6 +68,46 @@ protected:
   std::string dtype_;
   int64_t d_ = 0, m_ = 0, k_ = 0, n_ = 0;
   uint64_t elementBytes_ = 2;
+
+private:
+  /// The kernel's "ws" parameter, if any: a zeroed f32 buffer of its
+  /// manifest shape on every local device.
+  Status allocateWorkspace() {
+    const ParamInfo *ws = nullptr;
+    for (const ParamInfo &p : matmul_->info().params)
+      if (p.kind == abi::ParamKind::Buffer && p.name == "ws")
+        ws = &p;
+    if (!ws)
+      return ok();
+    uint64_t words = 1;
+    for (int64_t d : ws->shape)
+      words *= uint64_t(d);
+    Team &team = comm_->team();
+    std::vector<uint64_t> pointers(team.localCount(), 0);
+    for (size_t i = 0; i < pointers.size(); ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      CUdeviceptr p = 0;
+      WEAVE_CU_TRY(cuMemAlloc(&p, words * 4), "allocating a matmul workspace");
+      workspacePointers_.push_back(p);
+      WEAVE_CU_TRY(cuMemsetD32(p, 0, words), "zeroing a matmul workspace");
+      pointers[i] = p;
+    }
+    workspace_ = DeviceBuffers{std::move(pointers), ws->dtype,
+                               {int64_t(words)}, words * 4};
+    return ok();
+  }
+  void freeWorkspace() {
+    if (!comm_)
+      return;
+    for (size_t i = 0; i < workspacePointers_.size(); ++i) {
+      (void)comm_->team().device(i).makeCurrent();
+      (void)cuMemFree(workspacePointers_[i]);
+    }
+    workspacePointers_.clear();
+  }
+
+  std::optional<DeviceBuffers> workspace_;
+  std::vector<CUdeviceptr> workspacePointers_;
 };
 
 } // namespace weave::ops::detail

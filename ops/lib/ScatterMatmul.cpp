@@ -83,10 +83,10 @@ Status ScatterMatmulKernel::run(
     pb[i] = tensors[1][i].data;
     pp[i] = heap.localPointer(*partials_, i);
   }
-  std::vector<KernelArg> args{
-      tensorView(pa, dtype_, {d_ * m_, k_}, elementBytes_),
-      tensorView(pb, dtype_, {k_, n_}, elementBytes_),
-      tensorView(pp, dtype_, {d_ * m_, n_}, elementBytes_)};
+  std::vector<KernelArg> args =
+      matmulArgs(tensorView(pa, dtype_, {d_ * m_, k_}, elementBytes_),
+                 tensorView(pb, dtype_, {k_, n_}, elementBytes_),
+                 tensorView(pp, dtype_, {d_ * m_, n_}, elementBytes_));
   WEAVE_ASSIGN_OR_RETURN(BoundArgs launch, matmul_->bind(heap, args));
   std::vector<std::vector<TensorRef>> scatterTensors(2);
   for (size_t i = 0; i < locals; ++i) {

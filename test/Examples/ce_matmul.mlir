@@ -12,11 +12,15 @@
 // RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=D2
 // RUN: sed -e 's/@D@/4/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@K@/14336/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d4.mlir
 // RUN: weavec %t.d4.mlir --emit=ptx | FileCheck %s --check-prefix=D4
+// RUN: weavec %t.d4.mlir --emit=mlir | FileCheck %s --check-prefix=TAIL
 // RUN: weavec %t.d2.mlir --emit=bundle -o %t.d2.wbundle
 // RUN: weave-bundle %t.d2.wbundle | FileCheck %s --check-prefix=MANIFEST
 // The sum's grid is persistent (0 in the manifest): the runtime sizes it to
 // what is resident, divided among the members sharing a GPU (a fixed 1056
 // blocks was refused on a loopback team of 2: only 528 a member fit).
+// ce_matmul's workspace `ws` (the tail split's and split-K's partials and
+// counters; the ops allocate it per member from this shape).
+// MANIFEST: param buffer ws dtype=f32 shape=4194848
 // MANIFEST: kernel ce_sum
 // MANIFEST-NEXT: grid 0 1 1
 // MANIFEST-NEXT: block 256 1 1
@@ -47,3 +51,14 @@
 // D4: st.global.v4.b32
 // D4-NOT: st.global
 // D4: trap;
+
+// The tail split only on 128 x 256 variants whose rows split on 132 SMs
+// (ConfigChooser: kTailSplitTile, a band takes it only where its rows
+// split): at 8192 columns, 513-640 rows (5 x 32 = 160 tiles: 28 in the
+// last round, 4 ways) has it; 769-1024 rows (at 1024: 256 tiles, 124 in
+// the last round, too many to split 3 ways) runs the plain kernel.
+// TAIL-LABEL: gpu.func @ce_matmul__m513_640(
+// TAIL: tile(128, 256, 64) stages(4) workspace({{.*}}) {tail_split = 4 : i64}
+// TAIL-LABEL: gpu.func @ce_matmul__m769_1024(
+// TAIL-NOT: tail_split
+// TAIL: gpu.return
