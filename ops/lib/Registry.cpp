@@ -361,10 +361,13 @@ std::vector<OpSpec> makeRegistry() {
               // on its owner, stream memory operations on symmetric flags
               // in between, then the owner's sum (ce_sum). Its workspace
               // (staging, slots, flags, copy streams) is the op's, not a
-              // kernel parameter: ops/lib/CopyEngine.h. The default from
-              // D = 2 (MatmulReduceScatter::choose).
+              // kernel parameter: ops/lib/CopyEngine.h; ce_matmul's own
+              // `ws` (its tail split's and split-K's partials and counters)
+              // is allocated per member by PlainMatmulOpKernel for every
+              // op that launches it ("scatter", "gather"). The default
+              // from D = 2 (MatmulReduceScatter::choose).
               {"copy_engine", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
-               true, true, true, {}},
+               true, true, true, {{"ws", kLocal}}},
               // One matmul of every row, then the collectives'
               // reduce-scatter (issue #31, fourteenth session;
               // ops/lib/ScatterMatmul.h): the copy-engine algorithm's

@@ -802,14 +802,15 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
        matmulParamShapes("matmul_reduce_scatter", 4, {256, 256, 320}),
        {K::Role, K::Role, K::LocalWorkspace, K::SymmetricWorkspace, K::Role,
         K::LocalWorkspace, K::Semaphores}});
-  // The copy-engine chunk matmul: a, b and c are the roles (its workspace
-  // is the op's own, not kernel parameters); `?` rows bound per chunk.
+  // The copy-engine chunk matmul: a, b and c are the roles, `ws` its tail
+  // split's workspace (the op's other workspace is not a kernel
+  // parameter); `?` rows bound per chunk.
   cases.push_back(
       {"matmul_reduce_scatter",
        matmulOpInstance("matmul_reduce_scatter", 4, "f16", {256, 256, 320},
                         "copy_engine"),
        {{"a", {256, 256}}, {"c", {256, 320}}},
-       {K::Role, K::Role, K::Role}});
+       {K::Role, K::Role, K::Role, K::LocalWorkspace}});
   for (std::string op : {"all_reduce", "all_gather", "reduce_scatter",
                          "all_to_all", "all_to_all_v"})
     cases.push_back({op, opInstance(op, 4, "bf16", 1001), {}, {}});
