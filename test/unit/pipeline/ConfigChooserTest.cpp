@@ -441,10 +441,13 @@ TEST(ConfigChooser, TailSplitVariantsOnlyWhereTheirRowsSplit) {
           break;
       }
     }
-    if (n == 4096)
-      for (const MatmulVariant &v : variants)
-        if (v.mLo <= 1024 && 1024 <= v.mHi)
+    if (n == 4096) {
+      for (const MatmulVariant &v : variants) {
+        if (v.mLo <= 1024 && 1024 <= v.mHi) {
           EXPECT_EQ(v.config.tailSplit, 1) << v.config.name();
+        }
+      }
+    }
   }
   EXPECT_TRUE(some);
 }
