@@ -171,8 +171,9 @@ TEST(ConfigChooser, TailSplitShortensThePartialLastRound) {
   std::vector<MatmulConfig> candidates = candidateConfigs(p, room);
   for (size_t i = 0; i < candidates.size(); ++i) {
     const MatmulConfig &c = candidates[i];
-    if (c.clusterM > 1 || c.splitK > 1 || c.tileM != 128 || c.tileN != 256)
+    if (c.clusterM > 1 || c.splitK > 1 || c.tileM != 128 || c.tileN != 256) {
       EXPECT_EQ(c.tailSplit, 1) << c.name();
+    }
     if (c.tailSplit == 4) {
       // Right after the same configuration without it.
       ASSERT_GT(i, 0u);
