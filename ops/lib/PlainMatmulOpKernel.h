@@ -70,44 +70,25 @@ protected:
   uint64_t elementBytes_ = 2;
 
 private:
-  /// The kernel's "ws" parameter, if any: a zeroed f32 buffer of its
-  /// manifest shape on every local device.
+  /// The kernel's "ws" parameter (the registry's LocalWorkspace of
+  /// ce_matmul), if it has one: allocateLocalWorkspace's zeroed memory of
+  /// its manifest shape on every local member.
   Status allocateWorkspace() {
-    const ParamInfo *ws = nullptr;
-    for (const ParamInfo &p : matmul_->info().params)
-      if (p.kind == abi::ParamKind::Buffer && p.name == "ws")
-        ws = &p;
-    if (!ws)
-      return ok();
-    uint64_t words = 1;
-    for (int64_t d : ws->shape)
-      words *= uint64_t(d);
-    Team &team = comm_->team();
-    std::vector<uint64_t> pointers(team.localCount(), 0);
-    for (size_t i = 0; i < pointers.size(); ++i) {
-      WEAVE_TRY(team.device(i).makeCurrent());
-      CUdeviceptr p = 0;
-      WEAVE_CU_TRY(cuMemAlloc(&p, words * 4), "allocating a matmul workspace");
-      workspacePointers_.push_back(p);
-      WEAVE_CU_TRY(cuMemsetD32(p, 0, words), "zeroing a matmul workspace");
-      pointers[i] = p;
+    for (const ParamInfo &p : matmul_->info().params) {
+      if (p.kind != abi::ParamKind::Buffer || p.name != "ws")
+        continue;
+      workspace_.emplace();
+      return allocateLocalWorkspace(*comm_, p, instance_.kernelName,
+                                    *workspace_);
     }
-    workspace_ = DeviceBuffers{std::move(pointers), ws->dtype,
-                               {int64_t(words)}, words * 4};
     return ok();
   }
   void freeWorkspace() {
-    if (!comm_)
-      return;
-    for (size_t i = 0; i < workspacePointers_.size(); ++i) {
-      (void)comm_->team().device(i).makeCurrent();
-      (void)cuMemFree(workspacePointers_[i]);
-    }
-    workspacePointers_.clear();
+    if (comm_ && workspace_)
+      freeLocalWorkspace(*comm_, *workspace_, instance_.kernelName);
   }
 
   std::optional<DeviceBuffers> workspace_;
-  std::vector<CUdeviceptr> workspacePointers_;
 };
 
 } // namespace weave::ops::detail

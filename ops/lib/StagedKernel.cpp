@@ -78,8 +78,9 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
     }
     case ParamBinding::LocalWorkspace: {
       staged->bindings_.push_back(DeviceBuffers{});
-      WEAVE_TRY(staged->allocateLocal(
-          param, std::get<DeviceBuffers>(staged->bindings_.back())));
+      WEAVE_TRY(allocateLocalWorkspace(
+          comm, param, staged->instance_.kernelName,
+          std::get<DeviceBuffers>(staged->bindings_.back())));
       break;
     }
     }
@@ -87,12 +88,12 @@ StagedKernel::create(Communicator &comm, KernelInstance instance,
   return staged;
 }
 
-Status StagedKernel::allocateLocal(const ParamInfo &param,
-                                   DeviceBuffers &buffers) {
+Status allocateLocalWorkspace(Communicator &comm, const ParamInfo &param,
+                              const std::string &opName,
+                              DeviceBuffers &buffers) {
   // Plain memory of each local member (e.g. the all-gather matmul's launch
-  // count, which must start at zero), zeroed once here, outside any
-  // capture; the kernels keep it consistent from then on.
-  Team &team = comm_->team();
+  // count, which must start at zero; ce_matmul's split counters).
+  Team &team = comm.team();
   buffers.dtype = param.dtype;
   buffers.shape = param.shape;
   buffers.bytes = tensorBytes(param);
@@ -101,13 +102,25 @@ Status StagedKernel::allocateLocal(const ParamInfo &param,
     CUdeviceptr pointer = 0;
     WEAVE_CU_TRY(cuMemAlloc(&pointer, buffers.bytes),
                  "allocating workspace '" + param.name + "' of op '" +
-                     instance_.kernelName + "'");
+                     opName + "'");
     buffers.pointers.push_back(pointer);
     WEAVE_CU_TRY(cuMemsetD8(pointer, 0, buffers.bytes),
                  "zeroing workspace '" + param.name + "'");
     WEAVE_CU_TRY(cuCtxSynchronize(), "zeroing workspace '" + param.name + "'");
   }
   return ok();
+}
+
+void freeLocalWorkspace(Communicator &comm, const DeviceBuffers &buffers,
+                        const std::string &opName) {
+  for (size_t i = 0; i < buffers.pointers.size(); ++i) {
+    (void)comm.team().device(i).makeCurrent();
+    if (CUresult result = cuMemFree(buffers.pointers[i]))
+      std::fprintf(stderr,
+                   "weave: warning: freeing the workspace of op '%s': "
+                   "cuMemFree returned %d\n",
+                   opName.c_str(), int(result));
+  }
 }
 
 StagedKernel::~StagedKernel() {
@@ -129,15 +142,8 @@ StagedKernel::~StagedKernel() {
     } else if (const auto *buffer = std::get_if<SymmetricBuffer>(&binding)) {
       report(heap.free(*buffer));
     } else {
-      const auto &local = std::get<DeviceBuffers>(binding);
-      for (size_t i = 0; i < local.pointers.size(); ++i) {
-        (void)comm_->team().device(i).makeCurrent();
-        if (CUresult result = cuMemFree(local.pointers[i]))
-          std::fprintf(stderr,
-                       "weave: warning: freeing the workspace of op '%s': "
-                       "cuMemFree returned %d\n",
-                       instance_.kernelName.c_str(), int(result));
-      }
+      freeLocalWorkspace(*comm_, std::get<DeviceBuffers>(binding),
+                         instance_.kernelName);
     }
   }
 }

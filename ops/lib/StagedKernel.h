@@ -91,7 +91,6 @@ private:
   /// Bytes of the caller's tensor for role `r` (the parameter's, or the
   /// member's block of it).
   uint64_t roleBytes(size_t r) const;
-  Status allocateLocal(const ParamInfo &param, DeviceBuffers &buffers);
 
   Communicator *comm_ = nullptr;
   Kernel *kernel_ = nullptr;
@@ -103,6 +102,19 @@ private:
   std::vector<size_t> roleParam_; ///< kernel parameter index of each role
   std::vector<Binding> bindings_; ///< one per user parameter
 };
+
+/// Op-owned plain memory for `param` (a LocalWorkspace parameter) on every
+/// local member of `comm`'s team, zeroed once here, outside any capture;
+/// its kernels keep it consistent from then on. Each pointer is recorded in
+/// `buffers` as it is made, so freeLocalWorkspace gives back what a failing
+/// call allocated. Errors name the parameter and `opName`.
+Status allocateLocalWorkspace(Communicator &comm, const ParamInfo &param,
+                              const std::string &opName,
+                              DeviceBuffers &buffers);
+/// Frees allocateLocalWorkspace's buffers (a warning naming `opName` where
+/// the driver refuses).
+void freeLocalWorkspace(Communicator &comm, const DeviceBuffers &buffers,
+                        const std::string &opName);
 
 /// A fused op's companion collective (matmulOpCompanions) run on a
 /// symmetric buffer of the op's own: the all-gather matmul's "gather"
