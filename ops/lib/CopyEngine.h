@@ -7,9 +7,10 @@
 // ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in) into a local
 // staging chunk; a copy engine moves each finished chunk (cuMemcpyAsync on
 // a copy stream of the op's, no SM time) into slot r of the symmetric
-// `slots` on its owner; the own chunk is computed straight into the own
-// slot; once every peer's chunk has landed, the owner sums its D slots in
-// f32 in source order and rounds once into `c` (ce_sum). The members are
+// `slots` on its owner; the own chunk's launch (ce_matmul_sum) sums each
+// output box with the peers' slot rows in its epilogue, in f32 in source
+// order, rounded once, into `c`, once every peer's chunk has landed (a
+// wait in the kernel on the ready flags). The members are
 // ordered by stream memory operations on symmetric u32 flags, not by
 // events, so the algorithm works the same for one process per GPU, one
 // process driving every GPU, and a loopback team (the flags, copy streams
@@ -41,7 +42,7 @@ namespace weave::ops::detail {
 class CopyEngineKernel : public PlainMatmulOpKernel {
 public:
   /// `instance`: MatmulReduceScatter::instanceFor(..., "copy_engine") (its
-  /// bundle holds ce_matmul and ce_sum). Allocates the workspace (a
+  /// bundle holds ce_matmul and ce_matmul_sum). Allocates the workspace (a
   /// collective call: every process of the team makes it, in the same
   /// order as its other ops).
   static Expected<std::unique_ptr<CopyEngineKernel>>
@@ -70,7 +71,7 @@ private:
                       const std::vector<std::optional<SymmetricBuffer>>
                           &inPlace) const;
 
-  Kernel *sum_ = nullptr;
+  Kernel *matmulSum_ = nullptr; ///< ce_matmul_sum: the own chunk + the sum
   std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
   std::optional<SymmetricBuffer> slots_;
   std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams

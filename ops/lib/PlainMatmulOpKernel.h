@@ -62,6 +62,11 @@ protected:
     return args;
   }
 
+  /// The kernel's workspace (see the top), if it has one: another kernel
+  /// of the instance with the same "ws" parameter may share it where its
+  /// launches are on the same stream as the matmul's.
+  const std::optional<DeviceBuffers> &workspace() const { return workspace_; }
+
   Communicator *comm_ = nullptr; ///< null until init: nothing to free
   KernelInstance instance_;
   Kernel *matmul_ = nullptr;

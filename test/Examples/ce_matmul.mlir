@@ -3,7 +3,11 @@
 // algorithm "copy_engine" and `weave_bench_matmul_reduce_scatter --ce`).
 // ce_matmul: the plain matmul with a dynamic row count, one kernel per
 // range of rows the compiler's chooser configures differently (variants
-// from 1 row, the last unbounded). ce_sum, the owner's sum: one 16-byte
+// from 1 row, the last unbounded). ce_matmul_sum, the own chunk with the
+// owner's sum in its combine region (the same variants, each thread's
+// system-scope wait on the peers' ready flags, the peers' slot rows loaded
+// 16 bytes at a time, no call). ce_sum (the bench's copy of the design),
+// the owner's sum as a pass: one 16-byte
 // load per source slot, all D of a vector unrolled (in flight together,
 // before any addition is rounded), the sum rounded once (four cvt.rn of
 // two lanes each) into one 16-byte store; no call; the trap for too few
@@ -20,6 +24,10 @@
 // blocks was refused on a loopback team of 2: only 528 a member fit).
 // ce_matmul's workspace `ws` (the tail split's and split-K's partials and
 // counters; the ops allocate it per member from this shape).
+// MANIFEST: param buffer ws dtype=f32 shape=4194848
+// MANIFEST: kernel ce_matmul_sum
+// MANIFEST: param buffer slots
+// MANIFEST: param semaphore ready count=2
 // MANIFEST: param buffer ws dtype=f32 shape=4194848
 // MANIFEST: kernel ce_sum
 // MANIFEST-NEXT: grid 0 1 1
@@ -42,6 +50,14 @@
 // D4-LABEL: .visible .entry ce_matmul__m1_{{[0-9]+}}(
 // D4: .visible .entry ce_matmul__m{{[0-9]+}}_up(
 // D4: wgmma.mma_async
+// D4: .visible .entry ce_matmul_sum__m513_640(
+// D4-NOT: call
+// D4: ld.acquire.sys.global.u32
+// D4-NOT: call
+// D4: ld.global.v4.b32
+// D4-NOT: call
+// D4: wgmma.mma_async
+// D4-NOT: call
 // D4: .visible .entry ce_sum(
 // D4-NOT: call
 // D4-COUNT-4: ld.global.v4.b32
@@ -61,4 +77,12 @@
 // TAIL: tile(128, 256, 64) stages(4) workspace({{.*}}) {tail_split = 4 : i64}
 // TAIL-LABEL: gpu.func @ce_matmul__m769_1024(
 // TAIL-NOT: tail_split
+// TAIL: gpu.return
+// The own chunk's kernel takes the same choice: its combine region is in
+// the coordinate form, which leaves the tile to the chooser.
+// TAIL-LABEL: gpu.func @ce_matmul_sum__m513_640(
+// TAIL: tile(128, 256, 64) stages(4) workspace({{.*}}) {tail_split = 4 : i64} {{.*}} combine {
+// TAIL-LABEL: gpu.func @ce_matmul_sum__m769_1024(
+// TAIL-NOT: tail_split
+// TAIL: combine {
 // TAIL: gpu.return

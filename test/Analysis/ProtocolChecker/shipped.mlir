@@ -41,12 +41,14 @@
 // RUN:   weavec --check-protocol --team-size $d --check-kernel-written slots --check-shape a=$((256 * d))x256 --check-shape partial=$((256 * d))x320 --check-shape slots=$((512 * d))x320 --check-shape c=256x320 %t.mrs.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=FUSED
 // The GEMM + reduce-scatter's copy-engine algorithm (its default from 2
-// members): the chunk matmul's variants and the owner's sum; the members
-// are ordered by the op's stream memory operations between launches
-// (ops/lib/CopyEngine.cpp).
+// members): the chunk matmul's variants, the own chunk with the owner's
+// sum in its combine region (ce_matmul_sum, which waits for `ready`, the
+// flags the peers' copy streams raise: the host's signal here) and the
+// bench's sum; the members are ordered by the op's stream memory
+// operations between launches (ops/lib/CopyEngine.cpp).
 // RUN: for d in 2 4; do \
 // RUN:   weave-ops source matmul_reduce_scatter --algorithm copy_engine --team-size $d --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ce.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape a=256x256 --check-shape c=256x320 --check-shape slots=$((256 * d))x320 %t.ce.mlir || exit 1; \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=256x256 --check-shape c=256x320 --check-shape slots=$((256 * d))x320 --check-host-signal ready=1 %t.ce.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=CE
 // CE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} no deadlock, race or out-of-bounds access
 // The all-gather matmul's "gather" (issue #32) launches the same
@@ -55,7 +57,7 @@
 // all-gather (checked with the collectives above; ops/lib/GatherMatmul.h).
 // RUN: for d in 2 4; do \
 // RUN:   weave-ops source all_gather_matmul --algorithm gather --team-size $d --dtype bf16 --m-shard 384 --k 256 --n 320 -o %t.agce.mlir && \
-// RUN:   weavec --check-protocol --team-size $d --check-shape a=384x256 --check-shape c=384x320 --check-shape ce_sum:c=384x320 --check-shape slots=$((384 * d))x320 %t.agce.mlir || exit 1; \
+// RUN:   weavec --check-protocol --team-size $d --check-shape a=384x256 --check-shape c=384x320 --check-shape ce_sum:c=384x320 --check-shape slots=$((384 * d))x320 --check-host-signal ready=1 %t.agce.mlir || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=AGCE
 // AGCE-COUNT-2: protocol check passed: {{[0-9]+}} kernels, team sizes {{[24]}}, {{.*}} no deadlock, race or out-of-bounds access
 // The all-gather matmul's "copy_engine": one launch whose tiles of peer

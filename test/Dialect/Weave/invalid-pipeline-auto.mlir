@@ -36,7 +36,7 @@ func.func @auto_with_callback_global_tile(%a: memref<1024x4096xf16>, %b: memref<
 // -----
 
 func.func @auto_with_epilogue(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects the tile fixed with an epilogue or combine region (its box index depends on the tile): write tile(M, N, K) (without stages(N) the chooser picks the stages), got tile(auto)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects the tile fixed with an epilogue or combine region that takes the tile indices (m, n, box index): write tile(M, N, K) (without stages(N) the chooser picks the stages), or take the box's row and column instead (box, row, col[, lane]), got tile(auto)}}
   weave.matmul_pipeline %a, %b into %c tile(auto) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf32> epilogue {
   ^bb0(%box: memref<64x32xf32, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
     weave.yield

@@ -1,9 +1,10 @@
 // RUN: weave-opt %s -split-input-file -verify-diagnostics
 
 // The epilogue region takes the box (64 rows x 128 bytes of the output type
-// in shared memory) and three indices.
+// in shared memory) and three indices (the tile form: m, n, box index) or two
+// (the coordinate form: the box's row and column).
 func.func @epilogue_box_type(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects the epilogue to take a 64x32xf32 box in workgroup memory and 3 indices (box, m, n, box index), got (4 arguments)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects the epilogue to take a 64x32xf32 box in workgroup memory and index arguments: (box, m, n, box index) or (box, row, col), got (4 arguments)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(2)
       : memref<256x64xf16>, memref<64x256xf16> into memref<256x256xf32>
       epilogue {
@@ -15,11 +16,11 @@ func.func @epilogue_box_type(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c:
 // -----
 
 func.func @epilogue_arity(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects the epilogue to take a 64x64xf16 box in workgroup memory and 3 indices (box, m, n, box index), got (3 arguments)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects the epilogue to take a 64x64xf16 box in workgroup memory and index arguments: (box, m, n, box index) or (box, row, col), got (2 arguments)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(2)
       : memref<256x64xf16>, memref<64x256xf16> into memref<256x256xf16>
       epilogue {
-  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %n: index):
+  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index):
   }
   return
 }
@@ -111,11 +112,11 @@ func.func @no_out_bad_type(%a: memref<128x64xbf16>, %b: memref<64x256xbf16>) {
 
 // The combine region takes the epilogue's box and indices and the lane.
 func.func @combine_arity(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects combine to take a 64x64xf16 box in workgroup memory and 4 indices (box, m, n, box index, lane), got (4 arguments)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects combine to take a 64x64xf16 box in workgroup memory and index arguments: (box, m, n, box index, lane) or (box, row, col, lane), got (3 arguments)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(2)
       : memref<256x64xf16>, memref<64x256xf16> into memref<256x256xf16>
       combine {
-  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %n: index, %i: index):
+  ^bb0(%box: memref<64x64xf16, #gpu.address_space<workgroup>>, %m: index, %lane: index):
   }
   return
 }
@@ -123,7 +124,7 @@ func.func @combine_arity(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: mem
 // -----
 
 func.func @combine_box_type(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects combine to take a 64x32xf32 box in workgroup memory and 4 indices (box, m, n, box index, lane), got (5 arguments)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects combine to take a 64x32xf32 box in workgroup memory and index arguments: (box, m, n, box index, lane) or (box, row, col, lane), got (5 arguments)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(2)
       : memref<256x64xf16>, memref<64x256xf16> into memref<256x256xf32>
       combine {

@@ -44,7 +44,7 @@ func.func @with_k_rotation(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>,
 // -----
 
 func.func @with_region(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1048576xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects no region with tail_split (4) (a split unit sees a part of its tile's k steps)}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects no before_load, callback or after_loads region with tail_split (4) (a split unit sees a part of its tile's k steps)}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) workspace(%ws : memref<1048576xf32>) {tail_split = 4 : i64} : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
       before_load {
   ^bb0(%m: index, %n: index, %k: index):

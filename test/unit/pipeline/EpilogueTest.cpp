@@ -149,8 +149,8 @@ INSTANTIATE_TEST_SUITE_P(
 namespace {
 
 /// With a box handler the leader hands each box to it, with its index in
-/// the whole tile (row-major over tile_m / 64 x tile_n / boxCols boxes),
-/// instead of storing it.
+/// the whole tile (row-major over tile_m / 64 x tile_n / boxCols boxes) and
+/// its first row and column in the output, instead of storing it.
 TEST(EpilogueHandler, GetsEveryBoxOfTheTileOnceWithItsTileIndex) {
   for (const char *attrs :
        {"tile(128, 256, 64) stages(4)", "tile(256, 128, 64) stages(3)",
@@ -179,12 +179,9 @@ TEST(EpilogueHandler, GetsEveryBoxOfTheTileOnceWithItsTileIndex) {
       accs.push_back(LLVM::ZeroOp::create(b, accType));
     Epilogue epilogue(b, t, layout, smem, b.getF32Type(), out, warpgroup,
                       lane);
-    struct Handed {
-      Value box, m, n, index;
-    };
-    std::vector<Handed> handed;
-    epilogue.setBoxHandler([&](Value box, Value mm, Value nn, Value index) {
-      handed.push_back({box, mm, nn, index});
+    std::vector<Epilogue::BoxPlace> handed;
+    epilogue.setBoxHandler([&](Value, const Epilogue::BoxPlace &place) {
+      handed.push_back(place);
     });
     epilogue.store(accs, m, n);
     EXPECT_TRUE(collect<CopySmemToGmemOp>(pm.kernel()).empty());
@@ -209,6 +206,11 @@ TEST(EpilogueHandler, GetsEveryBoxOfTheTileOnceWithItsTileIndex) {
                        i % perBlock * t.outBoxCols());
         EXPECT_EQ(index,
                   row / 64 * (t.tn / t.outBoxCols()) + col / t.outBoxCols())
+            << attrs << ", consumer " << consumer << ", box " << i;
+        // And its place in the output: tile (3, 1)'s origin plus that.
+        EXPECT_EQ(ev(handed[i].row), 3 * t.tm + row)
+            << attrs << ", consumer " << consumer << ", box " << i;
+        EXPECT_EQ(ev(handed[i].col), 1 * t.tn + col)
             << attrs << ", consumer " << consumer << ", box " << i;
       }
     }

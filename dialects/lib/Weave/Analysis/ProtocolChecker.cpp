@@ -2916,6 +2916,17 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       if (perBox > 0 && a.roleBox < boxes * perBox) {
         int64_t i = a.roleBox / perBox, run = a.roleBox % perBox;
         ++a.roleBox;
+        // The box's place as the region takes it (boxRegionForm): the
+        // tile indices, or its first row and column in the output (box i
+        // row-major over the tile's 64-row x boxCols boxes).
+        int64_t boxesPerRow = std::max<int64_t>(ps.tileN / boxCols, 1);
+        auto place = [&](Region &region, bool withLane) -> std::vector<Val> {
+          if (boxRegionForm(region, withLane) == BoxRegionForm::Coordinates)
+            return {Val::integer(st.m * ps.tileM + 64 * (i / boxesPerRow)),
+                    Val::integer(st.n * ps.tileN +
+                                 boxCols * (i % boxesPerRow))};
+          return {Val::integer(st.m), Val::integer(st.n), Val::integer(i)};
+        };
         if (combine && run == 0) {
           Block &body = op.getCombine().front();
           std::vector<int> lanes;
@@ -2927,16 +2938,17 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
             lanes.push_back(t);
             lane.v[t] = t - kWarpgroupLanes;
           }
-          pushRegionOn(op.getCombine(),
-                       {smemView(body.getArgument(0)), Val::integer(st.m),
-                        Val::integer(st.n), Val::integer(i), lane},
-                       std::move(lanes));
+          std::vector<Val> args{smemView(body.getArgument(0))};
+          for (Val &v : place(op.getCombine(), /*withLane=*/true))
+            args.push_back(std::move(v));
+          args.push_back(std::move(lane));
+          pushRegionOn(op.getCombine(), std::move(args), std::move(lanes));
         } else {
           Block &body = op.getEpilogue().front();
-          pushRegion(op.getEpilogue(),
-                     {smemView(body.getArgument(0)), Val::integer(st.m),
-                      Val::integer(st.n), Val::integer(i)},
-                     kWarpgroupLanes);
+          std::vector<Val> args{smemView(body.getArgument(0))};
+          for (Val &v : place(op.getEpilogue(), /*withLane=*/false))
+            args.push_back(std::move(v));
+          pushRegion(op.getEpilogue(), std::move(args), kWarpgroupLanes);
         }
         progressed = true;
         return true;

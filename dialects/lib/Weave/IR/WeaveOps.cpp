@@ -941,6 +941,18 @@ LogicalResult CopyGmemToSmemOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// `tile(m, n, k) stages(s)`, `tile(auto) [stages(s)]` or nothing (auto).
+BoxRegionForm mlir::weave::boxRegionForm(Region &region, bool lane) {
+  if (region.empty())
+    return BoxRegionForm::None;
+  unsigned args = region.front().getNumArguments();
+  unsigned laneArg = lane ? 1 : 0;
+  if (args == 4 + laneArg)
+    return BoxRegionForm::Tile;
+  if (args == 3 + laneArg)
+    return BoxRegionForm::Coordinates;
+  return BoxRegionForm::None;
+}
+
 static ParseResult parsePipelineTile(OpAsmParser &parser, IntegerAttr &tileM,
                                      IntegerAttr &tileN, IntegerAttr &tileK,
                                      IntegerAttr &stages) {
@@ -999,10 +1011,14 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
                            << "), not both";
     if (getClusterM() != 1)
       return clause(emitOpError() << "expects cluster_m(1)");
+    // The box regions run once per tile, after the fix-up has summed the
+    // split units (only the tile's last unit stores), so they see whole
+    // tiles; the step regions would see a part of the tile's k steps.
     if (!getBeforeLoad().empty() || !getCallback().empty() ||
-        !getAfterLoads().empty() || !getEpilogue().empty() ||
-        !getCombine().empty())
-      return clause(emitOpError() << "expects no region")
+        !getAfterLoads().empty())
+      return clause(emitOpError()
+                    << "expects no before_load, callback or after_loads "
+                       "region")
              << " (a split unit sees a part of its tile's k steps)";
     if (getGridTileSegments() > 1 || getGridTileInterleave() > 1)
       return clause(emitOpError()
@@ -1041,16 +1057,19 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
                               "region with split_k("
                            << getSplitK() << ") (units see partial sums)";
   }
-  // An epilogue's box index depends on the tile: the tile must be fixed,
-  // explicitly or by a callback's tile arguments (the chooser then picks
-  // the stages and what else is free).
-  if (!getTileMAttr() && (!getEpilogue().empty() || !getCombine().empty()) &&
-      getCallback().empty())
+  // A box region in the tile form (m, n, box index) depends on the tile:
+  // the tile must be fixed, explicitly or by a callback's tile arguments
+  // (the chooser then picks the stages and what else is free). The
+  // coordinate form (the box's row and column) does not.
+  if (!getTileMAttr() && getCallback().empty() &&
+      (boxRegionForm(getEpilogue(), /*lane=*/false) == BoxRegionForm::Tile ||
+       boxRegionForm(getCombine(), /*lane=*/true) == BoxRegionForm::Tile))
     return emitOpError() << "expects the tile fixed with an epilogue or "
-                            "combine region (its box index depends on the "
-                            "tile): write "
-                            "tile(M, N, K) (without stages(N) the chooser "
-                            "picks the stages), got tile(auto)";
+                            "combine region that takes the tile indices "
+                            "(m, n, box index): write tile(M, N, K) (without "
+                            "stages(N) the chooser picks the stages), or take "
+                            "the box's row and column instead (box, row, "
+                            "col[, lane]), got tile(auto)";
   return success();
 }
 
@@ -1354,19 +1373,20 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
                                  /*wholeWarps=*/true)))
     return failure();
   // A box region's arguments: the box (64 rows x 128 bytes of the output,
-  // in shared memory) and `indices` indices.
-  auto verifyBoxRegion = [&](Region &region, StringRef what, unsigned indices,
-                             StringRef names) -> LogicalResult {
+  // in shared memory), then the tile form's m, n and box index or the
+  // coordinate form's row and column (boxRegionForm tells them apart by
+  // count), then for combine the thread's lane.
+  auto verifyBoxRegion = [&](Region &region, StringRef what,
+                             bool lane) -> LogicalResult {
     if (region.empty())
       return success();
     Block &block = region.front();
     auto out = getOutType();
     int64_t cols = 128 / std::max<int64_t>(1, elementBytes(out));
-    unsigned arity = indices + 1;
-    auto box = block.getNumArguments() == arity
-                   ? dyn_cast<MemRefType>(block.getArgument(0).getType())
-                   : MemRefType();
-    bool allIndices = block.getNumArguments() == arity &&
+    bool known = boxRegionForm(region, lane) != BoxRegionForm::None;
+    auto box = known ? dyn_cast<MemRefType>(block.getArgument(0).getType())
+                     : MemRefType();
+    bool allIndices = known &&
                       llvm::all_of(llvm::drop_begin(block.getArgumentTypes()),
                                    [](Type t) { return t.isIndex(); });
     if (box && allIndices && isWorkgroup(box) &&
@@ -1377,17 +1397,15 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
     std::string expected;
     llvm::raw_string_ostream os(expected);
     os << "64x" << cols << "x" << out.getElementType();
+    StringRef tail = lane ? ", lane" : "";
     return emitOpError() << "expects " << what << " to take a " << expected
-                         << " box in workgroup memory and " << indices
-                         << " indices (" << names << "), got ("
+                         << " box in workgroup memory and index arguments: "
+                            "(box, m, n, box index"
+                         << tail << ") or (box, row, col" << tail << "), got ("
                          << block.getNumArguments() << " arguments)";
   };
-  // combine: the epilogue's arguments and the thread's index in its
-  // warpgroup.
-  if (failed(verifyBoxRegion(getCombine(), "combine", 4,
-                             "box, m, n, box index, lane")) ||
-      failed(verifyBoxRegion(getEpilogue(), "the epilogue", 3,
-                             "box, m, n, box index")))
+  if (failed(verifyBoxRegion(getCombine(), "combine", /*lane=*/true)) ||
+      failed(verifyBoxRegion(getEpilogue(), "the epilogue", /*lane=*/false)))
     return failure();
   if (!getBeforeLoad().empty()) {
     Block &block = getBeforeLoad().front();

@@ -78,6 +78,12 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.clusterM = op.getClusterM();
   if (op.getSplitK() != 1)
     c.splitK = op.getSplitK();
+  // A callback or box region would see a split unit's partial sums
+  // (MatmulPipelineOp's verifier): no split-K for the chooser to offer.
+  // (The tail split stays: its regions run on the fixed-up whole tile.)
+  if (!op.getCallback().empty() || !op.getEpilogue().empty() ||
+      !op.getCombine().empty())
+    c.splitK = 1;
   // A region would see a padded row tile (MatmulPipelineOp's verifier).
   c.padRowTiles = op.getBeforeLoad().empty() && op.getCallback().empty() &&
                   op.getAfterLoads().empty() && op.getEpilogue().empty() &&

@@ -459,16 +459,27 @@ void PipelineBuilder::buildConsumer() {
   Epilogue epilogue(b, tiling, layout, *smem,
                     op.getOutType().getElementType(),
                     out, warpgroup, laneInGroup);
+  // A box region takes the box's place in the form it was written in
+  // (boxRegionForm: the tile indices, or the output coordinates).
+  auto placeArgs = [](Region &region, bool lane, Value box,
+                      const Epilogue::BoxPlace &place) {
+    if (boxRegionForm(region, lane) == BoxRegionForm::Coordinates)
+      return SmallVector<Value>{box, place.row, place.col};
+    return SmallVector<Value>{box, place.m, place.n, place.index};
+  };
   if (!op.getEpilogue().empty())
-    epilogue.setBoxHandler([&](Value box, Value m, Value n, Value index) {
-      inlineRegion(op.getEpilogue(), {box, m, n, index},
+    epilogue.setBoxHandler([&](Value box, const Epilogue::BoxPlace &place) {
+      inlineRegion(op.getEpilogue(),
+                   placeArgs(op.getEpilogue(), /*lane=*/false, box, place),
                    {{box, kSwizzleBytes}});
     });
   if (!op.getCombine().empty())
     epilogue.setCombineHandler(
-        [&](Value box, Value m, Value n, Value index, Value lane) {
-          inlineRegion(op.getCombine(), {box, m, n, index, lane},
-                       {{box, kSwizzleBytes}});
+        [&](Value box, const Epilogue::BoxPlace &place, Value lane) {
+          SmallVector<Value> args =
+              placeArgs(op.getCombine(), /*lane=*/true, box, place);
+          args.push_back(lane);
+          inlineRegion(op.getCombine(), args, {{box, kSwizzleBytes}});
         });
   std::optional<SplitKFixup> fixup;
   if (tiling.splitK > 1 || tiling.tailSplit > 1)

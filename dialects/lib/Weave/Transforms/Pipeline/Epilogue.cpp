@@ -42,17 +42,20 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
     });
   };
 
-  // Output tile origin of this consumer.
-  Value row0 = arith::AddIOp::create(
-      b, out.rowOffset, arith::MulIOp::create(b, m, cIndex(tiling.tm)));
-  Value col0 = arith::AddIOp::create(
-      b, out.colOffset, arith::MulIOp::create(b, n, cIndex(tiling.tn)));
+  // Origin of this consumer's part of the tile, in the output (tileRow0,
+  // tileCol0) and in out's kernel argument (row0, col0).
+  Value tileRow0 = arith::MulIOp::create(b, m, cIndex(tiling.tm));
+  Value tileCol0 = arith::MulIOp::create(b, n, cIndex(tiling.tn));
   if (tiling.splitM)
-    row0 = arith::AddIOp::create(
-        b, row0, arith::MulIOp::create(b, consumer, cIndex(tiling.subM)));
+    tileRow0 = arith::AddIOp::create(
+        b, tileRow0,
+        arith::MulIOp::create(b, consumer, cIndex(tiling.subM)));
   else
-    col0 = arith::AddIOp::create(
-        b, col0, arith::MulIOp::create(b, consumer, cIndex(tiling.subN)));
+    tileCol0 = arith::AddIOp::create(
+        b, tileCol0,
+        arith::MulIOp::create(b, consumer, cIndex(tiling.subN)));
+  Value row0 = arith::AddIOp::create(b, out.rowOffset, tileRow0);
+  Value col0 = arith::AddIOp::create(b, out.colOffset, tileCol0);
 
   // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at
   // row 16*warp + lane/4 + 8*(q/2), column 8j + 2*(lane%4) + q%2. Pairs
@@ -89,6 +92,13 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
           b, colBox, arith::MulIOp::create(b, consumer, cIndex(boxesPerBlock)));
     return arith::AddIOp::create(
         b, arith::MulIOp::create(b, rowBox, cIndex(tileBoxCols)), colBox);
+  };
+  auto placeOf = [&](int64_t box) {
+    Value row =
+        arith::AddIOp::create(b, tileRow0, cIndex(box / boxesPerBlock * 64));
+    Value col = arith::AddIOp::create(
+        b, tileCol0, cIndex(box % boxesPerBlock * tiling.outBoxCols()));
+    return BoxPlace{m, n, boxIndexInTile(box), row, col};
   };
 
   // The output goes out `buffers` boxes (64 x 128 bytes) at a time: write
@@ -144,8 +154,8 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
     if (combineHandler) {
       syncConsumer();
       for (int64_t box = first; box < last; ++box)
-        combineHandler(boxView((box - first) * layout.epilogueBoxBytes), m, n,
-                       boxIndexInTile(box), laneInGroup);
+        combineHandler(boxView((box - first) * layout.epilogueBoxBytes),
+                       placeOf(box), laneInGroup);
     }
     // Generic-proxy writes must be visible to the TMA unit before the store.
     NVVM::FenceProxyOp::create(
@@ -167,7 +177,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
           store->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
           continue;
         }
-        boxHandler(tile, m, n, boxIndexInTile(box));
+        boxHandler(tile, placeOf(box));
       }
     });
   }

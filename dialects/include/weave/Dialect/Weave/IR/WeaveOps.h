@@ -14,4 +14,17 @@
 #define GET_OP_CLASSES
 #include "weave/Dialect/Weave/IR/WeaveOps.h.inc"
 
+namespace mlir::weave {
+
+/// How a weave.matmul_pipeline box region (`epilogue`, `combine`) names its
+/// box, told apart by its argument count: the tile form (box, m, n, box
+/// index[, lane]), which depends on the tile, or the coordinate form (box,
+/// row, col[, lane]: the box's first element in the output), which does
+/// not and so allows tile(auto). None: empty, or a count that is neither.
+enum class BoxRegionForm { None, Tile, Coordinates };
+/// `lane`: the region also takes the thread's lane (combine).
+BoxRegionForm boxRegionForm(Region &region, bool lane);
+
+} // namespace mlir::weave
+
 #endif // WEAVE_DIALECT_WEAVE_IR_WEAVEOPS_H

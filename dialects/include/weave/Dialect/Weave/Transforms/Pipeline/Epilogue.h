@@ -16,14 +16,15 @@
 // return stores may still be in flight: the caller waits (bulk group) before
 // the boxes' shared memory is reused otherwise or the output is signalled.
 // With a box handler (`setBoxHandler`), the leader calls it instead of
-// storing each box, with the box view, m, n and the box's index in the
-// whole tile (row-major over its tile_m / 64 x tile_n / boxCols boxes); the
+// storing each box, with the box view and its place (BoxPlace: m, n, the
+// box's index in the whole tile, row-major over its tile_m / 64 x tile_n /
+// boxCols boxes, and the box's first row and column in the output); the
 // handler's bulk stores are waited for like the default ones. With a
 // combine handler (`setCombineHandler`), every thread of the warpgroup
 // calls it for each box of a round once the round's boxes are written and
-// the warpgroup synchronized, with the box view, m, n, the box index and
-// the thread's lane in the warpgroup; the box is fenced to the async proxy
-// and the warpgroup synchronized after it, before the stores.
+// the warpgroup synchronized, with the box view, its place and the
+// thread's lane in the warpgroup; the box is fenced to the async proxy and
+// the warpgroup synchronized after it, before the stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,13 +58,20 @@ public:
         outputType(outputType), out(out), warpgroup(warpgroup),
         laneInGroup(laneInGroup) {}
 
-  /// `handler(box, m, n, boxIndex)` emits what happens to a box (on the
-  /// leader thread) instead of the TMA store to `out`.
-  using BoxHandler = std::function<void(Value, Value, Value, Value)>;
+  /// Where a box lies: tile (m, n), its index in the tile, and its first
+  /// element's row and column in the pipeline's output (`out` as the op
+  /// sees it: a subview's offsets are not added).
+  struct BoxPlace {
+    Value m, n, index, row, col;
+  };
+  /// `handler(box, place)` emits what happens to a box (on the leader
+  /// thread) instead of the TMA store to `out`.
+  using BoxHandler = std::function<void(Value, const BoxPlace &)>;
   void setBoxHandler(BoxHandler handler) { boxHandler = std::move(handler); }
-  /// `handler(box, m, n, boxIndex, lane)` rewrites a box in shared memory
-  /// (on every thread of the warpgroup) before it is stored.
-  using CombineHandler = std::function<void(Value, Value, Value, Value, Value)>;
+  /// `handler(box, place, lane)` rewrites a box in shared memory (on every
+  /// thread of the warpgroup) before it is stored.
+  using CombineHandler =
+      std::function<void(Value, const BoxPlace &, Value)>;
   void setCombineHandler(CombineHandler handler) {
     combineHandler = std::move(handler);
   }
