@@ -10,10 +10,17 @@
 //         write  busy[o(t)]  (local)       := 1
 //         copy   staging[t - 1] -> slot r on o(t)   (cuMemcpyAsync, peer)
 //         write  ready[r]    (on o(t))     := 1
+//   where MatmulReduceScatter::sumsInEpilogue (the own chunk's tiles do
+//   not wait for the last copy before a later round of them):
 //   s:  ce_matmul_sum(a rows of r, slots, ready) -> c: the own chunk, each
 //       thread waiting in the kernel (at its first output box) until
 //       ready[src] (local) == 1 for every src != r, each box summed with
 //       the peers' slot rows before it is stored
+//   elsewhere:
+//   s:  ce_matmul(a rows of r) -> slot r (local)
+//   s:  wait ready[src] (local) == 1, every src != r (FLUSH where supported)
+//   s:  ce_sum(slots) -> c
+//   then:
 //   s:  write ready[src] (local) := 0, every src != r
 //   s:  write busy[r] (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
@@ -34,8 +41,8 @@
 //    o's call n - 1, which waits only for the copies of call n - 1 into o
 //    (ready), which wait for busy clears of call n - 2, and so on down to
 //    the zeroed start: call n - 1 finishes without any work of call n.
-//  - ce_matmul_sum's wait on ready[src] (call n) is for src's copy stream
-//    of call n, which waits for src's chunk matmul of call n (on src's s,
+//  - s's (or ce_matmul_sum's) wait on ready[src] (call n) is for src's
+//    copy stream of call n, which waits for src's chunk matmul of call n (on src's s,
 //    before any wait of src's call n) and for busy clears of call n - 1
 //    (above). The waiting kernel holds its SMs: the peers' chunk matmuls
 //    must still run, which they do on their own GPUs, and on a loopback
@@ -56,8 +63,8 @@
 //    call n, which has stopped reading the flags and the slots);
 //  - r's staging chunk of call n + 1 is written by r's matmul after the
 //    join of call n (s waited for every copy of call n out of it);
-//  - the own slot is not written (the own partial goes straight into the
-//    sum); c is written on s only.
+//  - the own slot is written (where the sum is a pass) by r's own stream
+//    after its previous sum; c is written on s only.
 // So a member runs at most one call ahead of a peer, and only up to its
 // copies into that peer.
 //
@@ -67,7 +74,8 @@
 // after it on its queue. One process enqueues every local member's call in
 // the order above, so every wait is submitted after the operation that
 // satisfies it (every member's copies of a call before any member's
-// ce_matmul_sum, a busy flag after the clears of the previous call):
+// ready wait or ce_matmul_sum, a busy flag after the clears of the previous
+// call):
 // nothing a wait needs can be queued behind it. Graph replays on a
 // loopback team of many members (one GPU, 2 x D streams) are not covered by
 // this argument: there the replays of the members' graphs are launched one
@@ -90,6 +98,8 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
   WEAVE_ASSIGN_OR_RETURN(x->matmulSum_,
                          comm.kernel(x->instance_, "ce_matmul_sum"));
+  WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(x->instance_, "ce_sum"));
+  x->sumInEpilogue_ = MatmulReduceScatter::sumsInEpilogue(mShard, k, n);
   SymmetricHeap &heap = comm.heap();
   // Symmetric allocations first, in the same order on every process:
   // slots, then the lanes' flags.
@@ -171,14 +181,17 @@ Status CopyEngineKernel::run(
   for (size_t i = 0; i < locals; ++i)
     pb[i] = tensors[1][i].data;
   DeviceBuffers b = tensorView(pb, dtype_, {k_, n_}, elementBytes_);
+  // (The own chunk, t = D, is a step only where the sum is a pass.)
+  int64_t chunkSteps = sumInEpilogue_ ? d_ - 1 : d_;
   std::vector<BoundArgs> steps;
-  for (int64_t t = 1; t < d_; ++t) {
+  for (int64_t t = 1; t <= chunkSteps; ++t) {
     std::vector<uint64_t> pa(locals), pc(locals);
     for (size_t i = 0; i < locals; ++i) {
       uint32_t r = team.rankOf(i);
       uint32_t owner = uint32_t((r + t) % d_);
       pa[i] = tensors[0][i].data + owner * chunkA;
-      pc[i] = staging_[i] + uint64_t(t - 1) * chunkC;
+      pc[i] = t == d_ ? heap.localPointer(*slots_, i) + r * chunkC
+                      : staging_[i] + uint64_t(t - 1) * chunkC;
     }
     std::vector<KernelArg> args =
         matmulArgs(tensorView(pa, dtype_, {m_, k_}, elementBytes_), b,
@@ -186,24 +199,32 @@ Status CopyEngineKernel::run(
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }
-  // The own chunk with the sum: a, b, c, slots, ready, ws (ce_matmul's,
-  // shared: the two run in order on the member's stream).
   std::vector<uint64_t> pown(locals), ps(locals), pout(locals);
   for (size_t i = 0; i < locals; ++i) {
     pown[i] = tensors[0][i].data + team.rankOf(i) * chunkA;
     ps[i] = heap.localPointer(*slots_, i);
     pout[i] = tensors[2][i].data;
   }
-  std::vector<KernelArg> sumArgs{
-      tensorView(pown, dtype_, {m_, k_}, elementBytes_), b,
-      tensorView(pout, dtype_, {m_, n_}, elementBytes_),
-      tensorView(ps, dtype_, {d_ * m_, n_}, elementBytes_), lanes_->flags()};
-  if (workspace())
-    sumArgs.push_back(*workspace());
-  WEAVE_ASSIGN_OR_RETURN(BoundArgs sum, matmulSum_->bind(heap, sumArgs));
+  DeviceBuffers slots = tensorView(ps, dtype_, {d_ * m_, n_}, elementBytes_);
+  DeviceBuffers c = tensorView(pout, dtype_, {m_, n_}, elementBytes_);
+  // The sum: in the own chunk's epilogue (a, b, c, slots, ready, ws:
+  // ce_matmul's workspace, shared, the two run in order on the member's
+  // stream), or the pass over the slots.
+  std::vector<KernelArg> sumArgs{slots, c};
+  Kernel *sumKernel = sum_;
+  if (sumInEpilogue_) {
+    sumArgs = {tensorView(pown, dtype_, {m_, k_}, elementBytes_), b, c, slots,
+               lanes_->flags()};
+    if (workspace())
+      sumArgs.push_back(*workspace());
+    sumKernel = matmulSum_;
+  }
+  WEAVE_ASSIGN_OR_RETURN(BoundArgs sum, sumKernel->bind(heap, sumArgs));
 
-  for (int64_t t = 1; t < d_; ++t) {
+  for (int64_t t = 1; t <= chunkSteps; ++t) {
     WEAVE_TRY(matmul_->launch(steps[t - 1], streams));
+    if (t == d_)
+      break;
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
       uint32_t r = team.rankOf(i);
@@ -225,7 +246,12 @@ Status CopyEngineKernel::run(
       WEAVE_TRY(lanes_->signal(i, owner));
     }
   }
-  WEAVE_TRY(matmulSum_->launch(sum, streams));
+  if (!sumInEpilogue_)
+    for (size_t i = 0; i < locals; ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      WEAVE_TRY(lanes_->waitReady(i, streams[i]));
+    }
+  WEAVE_TRY(sumKernel->launch(sum, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());
     WEAVE_TRY(lanes_->finish(i, streams[i]));

@@ -7,10 +7,12 @@
 // ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in) into a local
 // staging chunk; a copy engine moves each finished chunk (cuMemcpyAsync on
 // a copy stream of the op's, no SM time) into slot r of the symmetric
-// `slots` on its owner; the own chunk's launch (ce_matmul_sum) sums each
-// output box with the peers' slot rows in its epilogue, in f32 in source
-// order, rounded once, into `c`, once every peer's chunk has landed (a
-// wait in the kernel on the ready flags). The members are
+// `slots` on its owner; once every peer's chunk has landed the owner sums
+// its D partials in f32 in source order and rounds once into `c`: in the
+// own chunk's epilogue (ce_matmul_sum: each output box plus the peers'
+// slot rows, a wait in the kernel on the ready flags) where
+// MatmulReduceScatter::sumsInEpilogue, else as a pass after the own chunk
+// (computed into its own slot) over the D slots (ce_sum). The members are
 // ordered by stream memory operations on symmetric u32 flags, not by
 // events, so the algorithm works the same for one process per GPU, one
 // process driving every GPU, and a loopback team (the flags, copy streams
@@ -42,7 +44,7 @@ namespace weave::ops::detail {
 class CopyEngineKernel : public PlainMatmulOpKernel {
 public:
   /// `instance`: MatmulReduceScatter::instanceFor(..., "copy_engine") (its
-  /// bundle holds ce_matmul and ce_matmul_sum). Allocates the workspace (a
+  /// bundle holds ce_matmul, ce_matmul_sum and ce_sum). Allocates the workspace (a
   /// collective call: every process of the team makes it, in the same
   /// order as its other ops).
   static Expected<std::unique_ptr<CopyEngineKernel>>
@@ -72,6 +74,8 @@ private:
                           &inPlace) const;
 
   Kernel *matmulSum_ = nullptr; ///< ce_matmul_sum: the own chunk + the sum
+  Kernel *sum_ = nullptr;       ///< ce_sum: the sum as a pass
+  bool sumInEpilogue_ = false;  ///< MatmulReduceScatter::sumsInEpilogue
   std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
   std::optional<SymmetricBuffer> slots_;
   std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams

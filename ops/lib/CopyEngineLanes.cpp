@@ -21,6 +21,18 @@ CopyEngineLanes::create(Communicator &comm) {
                          comm.heap().allocateSemaphores(2 * x->d_));
   x->flags_ = flags;
   WEAVE_ASSIGN_OR_RETURN(x->side_, SideStreams::create(comm, "copy-engine"));
+  size_t locals = team.localCount();
+  x->flush_.assign(locals, false);
+  for (size_t i = 0; i < locals; ++i) {
+    const Device &device = team.device(i);
+    WEAVE_TRY(device.makeCurrent());
+    int canFlush = 0;
+    WEAVE_CU_TRY(cuDeviceGetAttribute(
+                     &canFlush, CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
+                     device.handle()),
+                 "reading CAN_FLUSH_REMOTE_WRITES");
+    x->flush_[i] = canFlush != 0;
+  }
   return x;
 }
 
@@ -106,6 +118,18 @@ Status CopyEngineLanes::signal(size_t local, uint32_t dst) {
                                     CU_STREAM_WRITE_VALUE_DEFAULT),
                "signalling a chunk to its owner (ready flag)");
   return ok();
+}
+
+Status CopyEngineLanes::waitReady(size_t local, CUstream stream) {
+  uint32_t r = comm_->team().rankOf(local);
+  unsigned waitFlags = CU_STREAM_WAIT_VALUE_EQ |
+                       (flush_[local] ? CU_STREAM_WAIT_VALUE_FLUSH : 0);
+  std::vector<CUstreamBatchMemOpParams> ops;
+  for (uint32_t src = 0; src < d_; ++src)
+    if (src != r)
+      ops.push_back(waitOp(flag(local, r, readyFlag(src)), 1, waitFlags));
+  return batch(stream, std::move(ops),
+               "waiting for the peers' chunks (ready flags)");
 }
 
 Status CopyEngineLanes::finish(size_t local, CUstream stream) {

@@ -22,11 +22,12 @@
 //      sender's cs: acquire(dst)  wait busy[dst] (local) == 0; := 1
 //                   (the copy)
 //                   signal(dst)   ready[own rank] (on dst) := 1
-//      receiver:    a kernel waits until ready[src] (local) == 1 for every
-//                   peer src (it binds flags(): the GEMM + RS's
-//                   ce_matmul_sum, the all-gather matmul's
-//                   ce_all_gather_matmul; a system-scope acquire load)
-//      receiver's s: finish()     ready[src] (local) := 0, every src;
+//      receiver's s: waitReady(src) ready[src] (local) == 1 (FLUSH where
+//                   the device can flush remote writes), or a kernel waits
+//                   for it (binding flags(): the GEMM + RS's ce_matmul_sum,
+//                   the all-gather matmul's ce_all_gather_matmul; a
+//                   system-scope acquire load)
+//                   finish()      ready[src] (local) := 0, every src;
 //                                 busy[own rank] (on src) := 0, every src;
 //                                 join cs into s.
 //    Writes use the default flags (a memory barrier before the write), so
@@ -84,6 +85,9 @@ public:
   Status acquire(size_t local, uint32_t dst);
   /// On the copy stream, after the copy: ready[own rank] (on dst) := 1.
   Status signal(size_t local, uint32_t dst);
+  /// On `stream` (the member's): wait until ready[src] (local) is 1 for
+  /// every peer src.
+  Status waitReady(size_t local, CUstream stream);
   /// On `stream`, once every block received this call has been read:
   /// clear the own ready flags, then free every peer's busy flag for this
   /// member, then (from 2 members) join the copy stream back.
@@ -100,6 +104,9 @@ private:
   uint32_t d_ = 0;
   std::optional<SemaphoreArray> flags_;
   std::unique_ptr<SideStreams> side_; ///< the copy streams
+  /// Per local member: waits with CU_STREAM_WAIT_VALUE_FLUSH
+  /// (the device can flush remote writes before the wait completes).
+  std::vector<bool> flush_;
 };
 
 } // namespace weave::ops::detail

@@ -684,6 +684,24 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
              : "copy_engine";
 }
 
+bool MatmulReduceScatter::sumsInEpilogue(int64_t mShard, int64_t k,
+                                         int64_t n, int64_t smCount) {
+  // Measured (2 x H200, D = 2, bf16, graphs, the op's copy_engine with the
+  // sum in the own chunk's epilogue against the ce_sum pass, two runs
+  // each; docs/PERF.md "The owner's sum in the own chunk's epilogue"),
+  // ms: one round or less of own tiles, the epilogue always won: 768 x
+  // 3584 x 4096 0.074 / 0.085, 1024 x 4096 x 4096 0.101 / 0.108, 640 x
+  // 5120 x 3072 0.068 / 0.074; past a round it won where m_shard x n / k
+  // was small (640 x 7168 x 8192, 731: 0.222 / 0.229; 1024 x 7168 x 8192,
+  // 1170: 0.314 / 0.324; 896 x 6912 x 5120, 663: 0.213 / 0.216) and lost
+  // at 2048 x 4096 x 4096 (2048: 0.205 / 0.198), whose first round of
+  // tiles waited for the copy.
+  int64_t tiles = ((mShard + kRowTile - 1) / kRowTile) * ((n + 255) / 256);
+  if (tiles <= smCount)
+    return true;
+  return k > 0 && mShard * n <= kSumInEpilogueMaxPerK * k;
+}
+
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     uint32_t teamSize, const std::string &dtype, int64_t k, int64_t n,
     const std::string &algorithm) {

@@ -6,8 +6,9 @@
 // from 1 row, the last unbounded). ce_matmul_sum, the own chunk with the
 // owner's sum in its combine region (the same variants, each thread's
 // system-scope wait on the peers' ready flags, the peers' slot rows loaded
-// 16 bytes at a time, no call). ce_sum (the bench's copy of the design),
-// the owner's sum as a pass: one 16-byte
+// 16 bytes at a time, no call). ce_sum, the owner's sum as a pass (where
+// the op does not sum in the epilogue, and the bench's copy of the
+// design): one 16-byte
 // load per source slot, all D of a vector unrolled (in flight together,
 // before any addition is rounded), the sum rounded once (four cvt.rn of
 // two lanes each) into one 16-byte store; no call; the trap for too few

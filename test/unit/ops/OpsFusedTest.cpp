@@ -325,14 +325,26 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
               ce->key());
   EXPECT_NE(MatmulReduceScatter::instanceFor(2, "bf16", 14336, 8192)->key(),
             ce->key());
-  // The bundle holds the two kernels the op launches (the all-gather
-  // matmul's gather launches its ce_matmul too) and the sum the bench's
-  // copy of the design launches, nothing else.
+  // The bundle holds the three kernels the op launches (the chunks, the
+  // own chunk with the sum in its epilogue, or the sum as a pass: the
+  // all-gather matmul's gather launches its ce_matmul too), nothing else.
   size_t kernels = 0;
   for (size_t at = source->find("gpu.func @"); at != std::string::npos;
        at = source->find("gpu.func @", at + 1))
     ++kernels;
   EXPECT_EQ(kernels, 3u);
+  // The sum in the own chunk's epilogue where the own chunk is one round
+  // of 128 x 256 tiles (132 SMs) or its copy is short against a round
+  // (m_shard x n / k at most kSumInEpilogueMaxPerK), else the pass.
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 4096, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(768, 3584, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 7168, 8192));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1152, 6912, 5120));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2048, 4096, 4096));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4096, 7168, 8192));
+  // One round decides alone: 1024 x 4096 is 128 tiles, whatever k.
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 256, 4096));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(1024, 256, 4096, 64));
   // A team of one: the fused kernel; by name either at any size.
   EXPECT_EQ(MatmulReduceScatter::instanceFor(1, "bf16", 256, 256)->kernelName,
             "matmul_reduce_scatter");
