@@ -730,14 +730,17 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     rest (so `smem = auto` needs no hand-computed byte count). A pipeline
     with regions may use `tile(auto)`: a `callback`'s tile arguments
     (`tile_m x tile_k` and `tile_k x tile_n`) fix the tile and the chooser
-    picks the rest; an `epilogue` needs the tile fixed, explicitly or by a
-    callback (its box index depends on it). With a dynamic row count
+    picks the rest; an `epilogue` or `combine` region in the tile form
+    (box, m, n, box index) needs the tile fixed, explicitly or by a
+    callback (the box index depends on it), while one in the coordinate
+    form (box, row, col) leaves it to the chooser. With a dynamic row count
     read from a kernel argument, the kernel becomes one copy per range of
     M that the chooser configures differently, each a `weave.variant` of
     the kernel's name that the runtime picks at launch.
 
     `split_k(s)` (with `workspace(%ws : memref<Wxf32>)`, no cluster,
-    callback or epilogue region, and a static M or one bounded by the
+    callback, epilogue or combine region (the chooser offers none with
+    one), and a static M or one bounded by the
     `hi` of the kernel's `weave.variant` on the lhs argument) divides each tile's k steps among
     `s` units that run on different blocks: unit `u` of the persistent walk
     is split `u mod s` of tile `u / s` and takes k steps
@@ -770,7 +773,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     rows there are not read.
 
     `tail_split = S` (an attribute, with `workspace(...)`; not with
-    split_k, cluster_m > 1, a region, grid_tile_segments,
+    split_k, cluster_m > 1, a before_load, callback or after_loads region
+    (an epilogue or combine region runs once per tile, on the fixed-up
+    sum), grid_tile_segments,
     grid_tile_interleave or k_rotation) splits the tiles of the persistent
     walk's last, partial round along k, chosen at run time for the launch's
     rows: of T tiles on W workers, the first `W * floor(T / W)` run whole
@@ -786,8 +791,10 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     persistent grid on a GPU of its own; not beside kernels that spin on
     this one, as a loopback team's members do). With `tile(auto)` the
     chooser estimates the split and turns it off (tail_split = 1) for a
-    configuration with clusters or split_k. No op template uses it yet:
-    docs/PERF.md "The last round split along k" has its measurements.
+    configuration with clusters or split_k. The ops' plain matmul uses it
+    (ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in); docs/PERF.md
+    "The last round split along k" and "The tail split calibrated" have
+    its measurements.
 
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
@@ -804,12 +811,16 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     `epilogue` (optional) replaces the store of each output box: it runs on
     the leader thread of the consumer warpgroup that owns the box, once the
     box (64 rows x 128 bytes of the output type, 128-byte swizzled) is in
-    shared memory and visible to the TMA unit. Its arguments are the box,
-    the tile indices `m, n` and the box index `i` in the tile, row-major
-    over the tile's `tile_m / 64` x `tile_n / box_cols` boxes (`box_cols =
-    128 / bytes of the output element`): the box covers rows
+    shared memory and visible to the TMA unit. Its arguments are the box
+    and its place, in one of two forms told apart by their count: the tile
+    form, the tile indices `m, n` and the box index `i` in the tile,
+    row-major over the tile's `tile_m / 64` x `tile_n / box_cols` boxes
+    (`box_cols = 128 / bytes of the output element`): the box covers rows
     `m * tile_m + 64 * (i / (tile_n / box_cols))` and columns
-    `n * tile_n + box_cols * (i mod (tile_n / box_cols))` of `out`. The
+    `n * tile_n + box_cols * (i mod (tile_n / box_cols))` of `out`; or the
+    coordinate form, `row, col`, the box's first row and column of `out`
+    (of the pipeline's output as the op sees it: a subview's offsets are
+    not added), which does not depend on the tile. The
     region decides where the box goes, typically one
     `weave.copy_smem_to_gmem` of it (to `out`, to a peer's symmetric
     buffer, or with `reduce(add)`), which the expansion gives the box's
@@ -827,8 +838,8 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     thread sees the whole box) and before it is stored (by `epilogue` or to
     `out`): it may rewrite the box in place, e.g. add values read from
     memory to it (a residual, or other members' contributions to the same
-    output rows). Its arguments are the box, `m, n`, the box index `i` (as
-    the epilogue's) and the thread's index `lane` (0..127) in the
+    output rows). Its arguments are the box, its place (`m, n, i` or `row,
+    col`, as the epilogue's) and the thread's index `lane` (0..127) in the
     warpgroup; the 128 threads split the box between them as the region
     says. The box is 128-byte swizzled: element (r, c) of the logical box
     sits at column `((c / e) xor (r mod 8)) * e + c mod e` of row r, `e`
