@@ -42,9 +42,9 @@
 //    (ready), which wait for busy clears of call n - 2, and so on down to
 //    the zeroed start: call n - 1 finishes without any work of call n.
 //  - s's (or ce_matmul_sum's) wait on ready[src] (call n) is for src's
-//    copy stream of call n, which waits for src's chunk matmul of call n (on src's s,
-//    before any wait of src's call n) and for busy clears of call n - 1
-//    (above). The waiting kernel holds its SMs: the peers' chunk matmuls
+//    copy stream of call n, which waits for src's chunk matmul of call n
+//    (on src's s, before any wait of src's call n) and for busy clears of
+//    call n - 1 (above). The waiting kernel holds its SMs: the peers' chunk matmuls
 //    must still run, which they do on their own GPUs, and on a loopback
 //    team because every persistent grid is the member's share of the SMs
 //    (Kernel::planGrid).
@@ -75,8 +75,7 @@
 // the order above, so every wait is submitted after the operation that
 // satisfies it (every member's copies of a call before any member's
 // ready wait or ce_matmul_sum, a busy flag after the clears of the previous
-// call):
-// nothing a wait needs can be queued behind it. Graph replays on a
+// call): nothing a wait needs can be queued behind it. Graph replays on a
 // loopback team of many members (one GPU, 2 x D streams) are not covered by
 // this argument: there the replays of the members' graphs are launched one
 // after the other, and how a graph's nodes map onto queues is the driver's.
@@ -199,20 +198,22 @@ Status CopyEngineKernel::run(
     WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, matmul_->bind(heap, args));
     steps.push_back(std::move(bound));
   }
-  std::vector<uint64_t> pown(locals), ps(locals), pout(locals);
+  std::vector<uint64_t> ps(locals), pout(locals);
   for (size_t i = 0; i < locals; ++i) {
-    pown[i] = tensors[0][i].data + team.rankOf(i) * chunkA;
     ps[i] = heap.localPointer(*slots_, i);
     pout[i] = tensors[2][i].data;
   }
   DeviceBuffers slots = tensorView(ps, dtype_, {d_ * m_, n_}, elementBytes_);
   DeviceBuffers c = tensorView(pout, dtype_, {m_, n_}, elementBytes_);
-  // The sum: in the own chunk's epilogue (a, b, c, slots, ready, ws:
-  // ce_matmul's workspace, shared, the two run in order on the member's
-  // stream), or the pass over the slots.
+  // The sum: in the own chunk's epilogue (a's own rows, b, c, slots, ready,
+  // ws: ce_matmul's workspace, shared, the two run in order on the
+  // member's stream), or the pass over the slots.
   std::vector<KernelArg> sumArgs{slots, c};
   Kernel *sumKernel = sum_;
   if (sumInEpilogue_) {
+    std::vector<uint64_t> pown(locals);
+    for (size_t i = 0; i < locals; ++i)
+      pown[i] = tensors[0][i].data + team.rankOf(i) * chunkA;
     sumArgs = {tensorView(pown, dtype_, {m_, k_}, elementBytes_), b, c, slots,
                lanes_->flags()};
     if (workspace())

@@ -44,9 +44,9 @@ namespace weave::ops::detail {
 class CopyEngineKernel : public PlainMatmulOpKernel {
 public:
   /// `instance`: MatmulReduceScatter::instanceFor(..., "copy_engine") (its
-  /// bundle holds ce_matmul, ce_matmul_sum and ce_sum). Allocates the workspace (a
-  /// collective call: every process of the team makes it, in the same
-  /// order as its other ops).
+  /// bundle holds ce_matmul, ce_matmul_sum and ce_sum). Allocates the
+  /// workspace (a collective call: every process of the team makes it, in
+  /// the same order as its other ops).
   static Expected<std::unique_ptr<CopyEngineKernel>>
   create(Communicator &comm, KernelInstance instance, int64_t mShard,
          int64_t k, int64_t n);

@@ -359,7 +359,9 @@ std::vector<OpSpec> makeRegistry() {
               // matmuls per member (ce_matmul, own chunk last), each other
               // owner's chunk moved by cuMemcpyAsync into this member's slot
               // on its owner, stream memory operations on symmetric flags
-              // in between, then the owner's sum (ce_sum). Its workspace
+              // in between, then the owner's sum (in the own chunk's
+              // epilogue, ce_matmul_sum, or as a pass, ce_sum:
+              // MatmulReduceScatter::sumsInEpilogue). Its workspace
               // (staging, slots, flags, copy streams) is the op's, not a
               // kernel parameter: ops/lib/CopyEngine.h; ce_matmul's own
               // `ws` (its tail split's and split-K's partials and counters)

@@ -940,7 +940,6 @@ LogicalResult CopyGmemToSmemOp::verify() {
 // MatmulPipelineOp
 //===----------------------------------------------------------------------===//
 
-/// `tile(m, n, k) stages(s)`, `tile(auto) [stages(s)]` or nothing (auto).
 BoxRegionForm mlir::weave::boxRegionForm(Region &region, bool lane) {
   if (region.empty())
     return BoxRegionForm::None;
@@ -953,6 +952,7 @@ BoxRegionForm mlir::weave::boxRegionForm(Region &region, bool lane) {
   return BoxRegionForm::None;
 }
 
+/// `tile(m, n, k) stages(s)`, `tile(auto) [stages(s)]` or nothing (auto).
 static ParseResult parsePipelineTile(OpAsmParser &parser, IntegerAttr &tileM,
                                      IntegerAttr &tileN, IntegerAttr &tileK,
                                      IntegerAttr &stages) {
