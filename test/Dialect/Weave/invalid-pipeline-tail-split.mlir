@@ -1,7 +1,8 @@
 // RUN: weave-opt %s -split-input-file -verify-diagnostics
 
 // tail_split on weave.matmul_pipeline: a workspace, and none of what a
-// split unit could not serve.
+// split unit could not serve (split_k, clusters, interleaved shards, a
+// k rotation).
 
 func.func @no_workspace(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) {
   // expected-error @below {{'weave.matmul_pipeline' op expects workspace(%ws : memref<Nxf32>) with tail_split (4)}}
@@ -27,9 +28,9 @@ func.func @with_cluster(%a: memref<256x4096xf16>, %b: memref<4096x4096xf16>, %c:
 
 // -----
 
-func.func @with_segments(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1048576xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects neither grid_tile_segments nor grid_tile_interleave with tail_split (4)}}
-  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) workspace(%ws : memref<1048576xf32>) {grid_tile_segments = 2 : i64, tail_split = 4 : i64} : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
+func.func @with_interleave(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects no grid_tile_interleave with tail_split (4)}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) workspace(%ws : memref<1048576xf32>) {grid_tile_interleave = 2 : i64, tail_split = 4 : i64} : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
   return
 }
 
@@ -43,11 +44,13 @@ func.func @with_k_rotation(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>,
 
 // -----
 
-func.func @with_region(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1048576xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects no before_load, callback or after_loads region with tail_split (4) (a split unit sees a part of its tile's k steps)}}
+// The step regions are allowed (a split unit runs them for its own
+// steps); before_load's fourth argument, the unit's first step, is an i1.
+func.func @with_region_bad_first(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1048576xf32>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k) or those and an i1 (m, n, k, first step of the unit), got 4 arguments}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) workspace(%ws : memref<1048576xf32>) {tail_split = 4 : i64} : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
       before_load {
-  ^bb0(%m: index, %n: index, %k: index):
+  ^bb0(%m: index, %n: index, %k: index, %first: index):
   }
   return
 }

@@ -199,11 +199,13 @@ TEST(TileSchedulerSplitK, UnitsCoverEveryStepOnce) {
 /// Tail split: the whole rounds' tiles whole, the last round's tiles split
 /// s ways where s (the kernel's rule) is at least kMinTailSplit; every
 /// (tile, k step) once; a split tile's units on different workers in the
-/// last round; the IR and TileOrder agree on every unit.
+/// last round; the IR and TileOrder agree on every unit. With segments
+/// only a last round inside the last segment splits.
 TEST(TileSchedulerTailSplit, UnitsCoverEveryStepOnceAndAgreeWithTileOrder) {
   struct Case {
     int64_t tilesM, tilesN, workers, maxSplit, numK, partial, counters,
         ways; // the split the rule gives
+    int64_t segments = 1;
   };
   for (Case c : {Case{5, 32, 132, 4, 112, 1000, 1000, 4}, // 28 last: 4 ways
                  Case{9, 20, 132, 4, 108, 1000, 1000, 1}, // 48: 2, too few
@@ -212,7 +214,13 @@ TEST(TileSchedulerTailSplit, UnitsCoverEveryStepOnceAndAgreeWithTileOrder) {
                  Case{3, 5, 7, 8, 16, 2, 1000, 3},        // the room: 3
                  Case{2, 11, 10, 4, 40, 1000, 0, 1},      // no counters
                  Case{1, 1, 132, 4, 67, 1000, 1000, 4},   // one tile
-                 Case{8, 16, 128, 4, 64, 1000, 1000, 1}}) { // whole rounds
+                 Case{8, 16, 128, 4, 64, 1000, 1000, 1},  // whole rounds
+                 // Segments: 28 last of the second segment's 80: 4 ways;
+                 // 4 of 16 (4 segments): 8; 8 last on 30 workers would
+                 // split 3 ways, but the last segment has 2 tiles: none.
+                 Case{10, 16, 132, 8, 64, 1000, 1000, 4, 2},
+                 Case{4, 16, 60, 8, 64, 1000, 1000, 8, 4},
+                 Case{4, 2, 30, 8, 64, 1000, 1000, 1, 4}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 3);
     ImplicitLocOpBuilder &b = f.b;
@@ -221,11 +229,13 @@ TEST(TileSchedulerTailSplit, UnitsCoverEveryStepOnceAndAgreeWithTileOrder) {
     Value numK = arith::ConstantIndexOp::create(b, c.numK);
     TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
                             arith::ConstantIndexOp::create(b, c.tilesN),
-                            /*clusterSize=*/1, /*groupWidth=*/8, Value());
+                            /*clusterSize=*/1, /*groupWidth=*/8, Value(),
+                            /*splitK=*/1, c.segments);
     scheduler.setTailSplit(c.maxSplit, c.partial, c.counters, numK);
     scheduler.distribute(Workers{worker, count, zero});
     Unit unit = scheduler.unitOf(u, numK);
     TileOrder order{c.tilesM, c.tilesN, 1, 8};
+    order.segments = c.segments;
     order.tailSplit = c.maxSplit;
     order.tailPartialTiles = c.partial;
     order.tailCounterTiles = c.counters;
@@ -719,13 +729,15 @@ TEST(TileOrder, KRotationAgreesAndCoversEveryStep) {
                             arith::ConstantIndexOp::create(b, tilesN), 1, 8,
                             Value(), 1, 1, 1, 0, s);
     scheduler.distribute(Workers{worker, count, Value()});
-    Value kOf, positionOf, nOf;
-    scheduler.forEachStep(arith::ConstantIndexOp::create(b, numK),
-                          [&](Value, Value n, Value k, Value position, Value) {
-                            kOf = k;
-                            positionOf = position;
-                            nOf = n;
-                          });
+    Value kOf, positionOf, nOf, firstOf;
+    scheduler.forEachStep(
+        arith::ConstantIndexOp::create(b, numK),
+        [&](Value, Value n, Value k, Value position, Value, Value first) {
+          kOf = k;
+          positionOf = position;
+          nOf = n;
+          firstOf = first;
+        });
     TileOrder order{1, tilesN, 1, 8, 1, 1, -1, 1, 0, s};
     std::vector<int64_t> firstOwner(numK, -1);
     for (int64_t n = 0; n < tilesN; ++n) {
@@ -738,6 +750,10 @@ TEST(TileOrder, KRotationAgreesAndCoversEveryStep) {
         ev.bind(positionOf, position);
         int64_t k = ev(kOf);
         ASSERT_EQ(k, order.kAt(n, position, numK))
+            << "column " << n << ", position " << position;
+        // The unit's first step is its loop's first, wherever the
+        // rotation starts it.
+        EXPECT_EQ(ev(firstOf), position == 0 ? 1 : 0)
             << "column " << n << ", position " << position;
         ASSERT_GE(k, 0);
         ASSERT_LT(k, numK);

@@ -350,7 +350,8 @@ struct Agent {
 
 struct PipeStep {
   int64_t m, n, k;
-  bool lastOfTile;
+  /// The first and last steps of its unit (a split unit's part of a tile).
+  bool firstOfUnit, lastOfTile;
 };
 
 struct PipelineState {
@@ -2218,7 +2219,7 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
     auto [tile, kb, ke] = order.unitAt(u, workers, numK);
     auto [m, n] = order.coords(tile, rank, stepT);
     for (int64_t kk = kb; kk < ke; ++kk)
-      ps->steps.push_back({m, n, order.kAt(n, kk, numK), kk + 1 == ke});
+      ps->steps.push_back({m, n, order.kAt(n, kk, numK), kk == kb, kk + 1 == ke});
   }
   ps->lhsRing = w.newSlots("lhs ring (shared memory) of the pipeline at " +
                            describeLoc(op.getLoc()));
@@ -2778,9 +2779,11 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
         }
         a.rolePhase = 1;
         if (!op.getBeforeLoad().empty()) {
-          pushRegion(
-              op.getBeforeLoad(),
-              {Val::integer(st.m), Val::integer(st.n), Val::integer(st.k)}, 0);
+          std::vector<Val> args{Val::integer(st.m), Val::integer(st.n),
+                                Val::integer(st.k)};
+          if (op.getBeforeLoad().getNumArguments() == 4)
+            args.push_back(Val::integer(st.firstOfUnit ? 1 : 0));
+          pushRegion(op.getBeforeLoad(), args, 0);
           progressed = true;
           return true;
         }

@@ -1013,17 +1013,13 @@ LogicalResult MatmulPipelineOp::verifyAutoTile() {
       return clause(emitOpError() << "expects cluster_m(1)");
     // The box regions run once per tile, after the fix-up has summed the
     // split units (only the tile's last unit stores), so they see whole
-    // tiles; the step regions would see a part of the tile's k steps.
-    if (!getBeforeLoad().empty() || !getCallback().empty() ||
-        !getAfterLoads().empty())
-      return clause(emitOpError()
-                    << "expects no before_load, callback or after_loads "
-                       "region")
-             << " (a split unit sees a part of its tile's k steps)";
-    if (getGridTileSegments() > 1 || getGridTileInterleave() > 1)
-      return clause(emitOpError()
-                    << "expects neither grid_tile_segments nor "
-                       "grid_tile_interleave");
+    // tiles. The step regions run for a split unit's own steps (its part
+    // of the tile's k steps; before_load's `first` marks the unit's first
+    // step), and with grid_tile_segments only tiles of the last segment
+    // split (TileScheduler.h): a region that waits for, or forwards, a
+    // segment's rows sees whole tiles in every earlier segment.
+    if (getGridTileInterleave() > 1)
+      return clause(emitOpError() << "expects no grid_tile_interleave");
     if (getKRotation() > 0)
       return clause(emitOpError()
                     << "expects k_rotation (" << getKRotation()
@@ -1409,11 +1405,15 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
     return failure();
   if (!getBeforeLoad().empty()) {
     Block &block = getBeforeLoad().front();
-    if (block.getNumArguments() != 3 ||
-        !llvm::all_of(block.getArgumentTypes(),
-                      [](Type t) { return t.isIndex(); }))
+    SmallVector<Type> types(block.getArgumentTypes());
+    bool steps = types.size() >= 3 &&
+                 llvm::all_of(ArrayRef<Type>(types).take_front(3),
+                              [](Type t) { return t.isIndex(); });
+    bool first = types.size() == 4 && types[3].isInteger(1);
+    if (!steps || (types.size() != 3 && !first))
       return emitOpError() << "expects before_load to take 3 index arguments "
-                              "(m, n, k), got "
+                              "(m, n, k) or those and an i1 (m, n, k, first "
+                              "step of the unit), got "
                            << block.getNumArguments() << " arguments";
   }
   if (!getAfterLoads().empty() &&

@@ -366,9 +366,15 @@ void PipelineBuilder::buildProducer() {
                       });
   scf::IfOp::create(b, eq(tid, cIndex(0)), [&](OpBuilder &, Location) {
     Value steps = scheduler->forEachStep(
-        numK, [&](Value m, Value n, Value k, Value, Value step) {
-          if (!op.getBeforeLoad().empty())
-            inlineRegion(op.getBeforeLoad(), {m, n, k});
+        numK, [&](Value m, Value n, Value k, Value, Value step, Value first) {
+          if (!op.getBeforeLoad().empty()) {
+            // (m, n, k) or (m, n, k, first): the four-argument form is
+            // told the unit's first step, a split unit's too.
+            SmallVector<Value, 4> args{m, n, k};
+            if (op.getBeforeLoad().getNumArguments() == 4)
+              args.push_back(first);
+            inlineRegion(op.getBeforeLoad(), args);
+          }
           Value slot = ring->acquire(step);
           Value barrier = ring->arm(slot, layout.stageBytes);
           mainloop.issueLoads(m, n, k, slot, barrier, workers.clusterRank);
@@ -404,7 +410,7 @@ void PipelineBuilder::buildCallbackWarp() {
   };
   scheduler->forEachStep(
       numK,
-      [&](Value m, Value n, Value k, Value position, Value step) {
+      [&](Value m, Value n, Value k, Value position, Value step, Value) {
         Value slot = ring->waitFull(step);
         Value slotBase =
             arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));

@@ -99,6 +99,17 @@ void TileScheduler::distribute(const Workers &workers) {
                                   cIndex(tailCounterTiles))),
         arith::CmpIOp::create(b, arith::CmpIPredicate::ult, s,
                               cIndex(kMinTailSplit)));
+    // With segments, only a round inside the last segment splits: the
+    // segments are phases whose tiles may wait for work of earlier ones
+    // elsewhere (the all-gather ring forwards a shard's rows from its
+    // tiles' step regions), and a split unit runs only part of its
+    // tile's steps.
+    if (segments > 1)
+      none = arith::OrIOp::create(
+          b, none,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, tail,
+                                arith::MulIOp::create(b, segmentRows,
+                                                      numTilesN)));
     tailSplits = arith::SelectOp::create(
         b, none, cIndex(1), arith::MaxUIOp::create(b, s, cIndex(1)));
     Value split = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt,
@@ -375,8 +386,7 @@ Value TileScheduler::forEachUnit(
 }
 
 Value TileScheduler::forEachStep(
-    Value numK, function_ref<void(Value, Value, Value, Value, Value)> body,
-    function_ref<void(Value, Value, Value)> afterTile) {
+    Value numK, StepFn body, function_ref<void(Value, Value, Value)> afterTile) {
   return forEachUnit(numK, [&](const Unit &unit, Value first) {
     if (tailSplits) {
       // A whole tile's loop as without the split (constant bounds: the
@@ -411,9 +421,8 @@ Value TileScheduler::forEachStep(
   });
 }
 
-Value TileScheduler::stepLoop(
-    const Unit &unit, Value kBegin, Value kEnd, Value numK, Value first,
-    function_ref<void(Value, Value, Value, Value, Value)> body) {
+Value TileScheduler::stepLoop(const Unit &unit, Value kBegin, Value kEnd,
+                              Value numK, Value first, StepFn body) {
   // The rotated loop's first step, once per tile (no split: kBegin = 0):
   // n * s where that is a step, else 0.
   Value kStart;
@@ -436,7 +445,7 @@ Value TileScheduler::stepLoop(
     k = arith::SelectOp::create(b, wraps,
                                 arith::SubIOp::create(b, sum, numK), sum);
   }
-  body(unit.m, unit.n, k, position, step);
+  body(unit.m, unit.n, k, position, step, eq(position, kBegin));
   scf::YieldOp::create(
       b, ValueRange{arith::AddIOp::create(b, step, cIndex(1))});
   b.setInsertionPointAfter(steps);

@@ -773,16 +773,24 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     rows there are not read.
 
     `tail_split = S` (an attribute, with `workspace(...)`; not with
-    split_k, cluster_m > 1, a before_load, callback or after_loads region
-    (an epilogue or combine region runs once per tile, on the fixed-up
-    sum), grid_tile_segments,
-    grid_tile_interleave or k_rotation) splits the tiles of the persistent
+    split_k, cluster_m > 1, grid_tile_interleave or k_rotation) splits the
+    tiles of the persistent
     walk's last, partial round along k, chosen at run time for the launch's
     rows: of T tiles on W workers, the first `W * floor(T / W)` run whole
     and each of the `t = T mod W` others is split into `s = min(S, W / t,
     k steps / 4, 1 + partial tiles the workspace holds / t)` units where
-    that is at least 3 (`kMinTailSplit`; else s = 1: no split), so that the last round takes about 1/s of a tile's time
-    instead of a whole one. Units of a split tile run on different workers
+    that is at least 3 (`kMinTailSplit`; else s = 1: no split), so that
+    the last round takes about 1/s of a tile's time instead of a whole
+    one. With grid_tile_segments only a round that lies in the last
+    segment splits (the segments are phases whose tiles may wait for work
+    of earlier ones on other members). An epilogue or combine region runs
+    once per tile, on the fixed-up sum; before_load, callback and
+    after_loads run for a split unit's own k steps (its part of the
+    tile's), and before_load's optional fourth argument says which step
+    is its unit's first: a region that waits once per tile for its rows
+    must wait there. (Measured on the all-gather matmul's ring, whose
+    last segment reads rows nobody forwards: slower, docs/PERF.md "The
+    tail split in the ring's last segment".) Units of a split tile run on different workers
     in the last round and meet in the split-K fix-up (its counters and
     partials, indexed by the tile's place among the split ones): the same
     workspace rules, zero counters before the first launch, every launch
@@ -799,6 +807,9 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
+    It takes `(m, n, k)` or `(m, n, k, first)`: `first` (i1) is true on
+    the first step of the step's unit, a tile's first step in its k loop
+    (k_rotation moves it) or a tail-split unit's first.
 
     Every region runs on one thread. The verifier rejects in them what
     waits for other threads (`gpu.barrier`, `nvvm.barrier`, `bar.sync` in

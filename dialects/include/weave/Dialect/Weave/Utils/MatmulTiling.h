@@ -131,15 +131,17 @@ int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm, int64_t tn,
 /// k steps a tile, within `room` (1: none): min(maxSplit, the idle
 /// workers' share, numK / kMinTailSplitSteps, 1 + the partial tiles the
 /// room holds per tile), none where the round is whole, its tiles exceed
-/// the counters, or the ways fall below kMinTailSplit. The kernel's rule
+/// the counters or (with grid_tile_segments) the last segment's
+/// `lastSegmentTiles`, or the ways fall below kMinTailSplit. The kernel's rule
 /// (TileScheduler::distribute spells it in IR; TileSchedulerTest checks
 /// they agree), which TileOrder and the chooser's estimate take.
 inline int64_t tailSplitWays(int64_t tiles, int64_t workers, int64_t numK,
-                             int64_t maxSplit, const TailSplitRoom &room) {
+                             int64_t maxSplit, const TailSplitRoom &room,
+                             int64_t lastSegmentTiles = INT64_MAX) {
   if (maxSplit <= 1 || workers < 1)
     return 1;
   int64_t tail = tiles % workers;
-  if (tail == 0 || tail > room.counterTiles)
+  if (tail == 0 || tail > room.counterTiles || tail > lastSegmentTiles)
     return 1;
   int64_t s = std::min({maxSplit, workers / tail,
                         std::max<int64_t>(numK / kMinTailSplitSteps, 1),

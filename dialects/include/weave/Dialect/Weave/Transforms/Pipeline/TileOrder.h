@@ -41,7 +41,8 @@ struct TileOrder {
   bool keepWidth = false;
   /// tail_split (TileScheduler::setTailSplit): the most ways a tile of the
   /// last, partial round is split (1: none), and the workspace's room
-  /// (tailSplitRoom). Not with splitK, clusters, segments or interleave.
+  /// (tailSplitRoom). Not with splitK, clusters or interleave; with
+  /// segments, only where the partial round lies in the last segment.
   int64_t tailSplit = 1, tailPartialTiles = 0, tailCounterTiles = 0;
 
   /// The k step at `position` of column tile `n`'s loop of `numK` steps.
@@ -84,7 +85,8 @@ struct TileOrder {
     if (splitK > 1)
       return 1;
     return tailSplitWays(walkRows() * tilesN, workers, numK, tailSplit,
-                         {tailPartialTiles, tailCounterTiles});
+                         {tailPartialTiles, tailCounterTiles},
+                         segments > 1 ? segmentRows() * tilesN : INT64_MAX);
   }
   /// The tiles that run whole (all of them without a split).
   int64_t wholeTiles(int64_t workers, int64_t numK) const {

@@ -42,17 +42,20 @@
 //    are consecutive, its last split has the highest index. With s = 1 a
 //    unit is a tile with all numK steps;
 //  - with a tail split (setTailSplit, before distribute; not with splitK,
-//    clusters, segments or interleave) of at most S: of T tiles on W
+//    clusters or interleave) of at most S: of T tiles on W
 //    workers the first D = W * floor(T / W) are units of all numK steps
 //    and the t = T - D others are split s ways at run time, s = min(S,
 //    W / t, numK / 4, 1 + partialTiles / t), and 1 where that is below
-//    kMinTailSplit or t is 0 or above counterTiles: unit D + i * s + j is split j of tile D + i (its `slot`
+//    kMinTailSplit or t is 0 or above counterTiles or (with segments)
+//    above the last segment's tiles, the t tiles then lying in earlier
+//    segments too: unit D + i * s + j is split j of tile D + i (its `slot`
 //    i, the fix-up's index); the step is W, so the whole tiles run in
 //    floor(T / W) full rounds and the split units together in the last;
 //  - every unit says how many it is split into (`splits`: s, splitK or 1)
 //    and its tile's place among the split tiles (`slot`);
 //  - `forEachStep` walks this worker's units and their k steps, counting
-//    steps across units (what the ring's slot and phase follow);
+//    steps across units (what the ring's slot and phase follow), and says
+//    which step is its unit's first;
 //    `forEachUnit` walks the units only, for a body with its own k loop.
 // `numTilesM` must be a multiple of clusterSize and groupWidth of it (the
 // op verifier checks both), and of segments * clusterSize (the verifier for
@@ -123,19 +126,19 @@ public:
   /// carries the step count: `body` returns the count after the unit.
   /// Returns the number of steps.
   Value forEachUnit(Value numK, function_ref<Value(const Unit &, Value)> body);
-  /// `body(m, n, k, position, step)` for every k step of every tile of
-  /// this worker (`position`: the step's place in its unit's k loop, which
-  /// is `k` unless k_rotation moves the loop's start), `afterTile(m, n,
-  /// end)` after a tile's last one. Returns the number of steps.
-  Value forEachStep(Value numK,
-                    function_ref<void(Value, Value, Value, Value, Value)> body,
+  /// `body(m, n, k, position, step, first)` for every k step of every
+  /// tile of this worker (`position`: the step's place in its tile's k
+  /// loop, which is `k` unless k_rotation moves the loop's start; `first`
+  /// (i1): the unit's first step, a split unit's included), `afterTile(m,
+  /// n, end)` after a tile's last one. Returns the number of steps.
+  using StepFn = function_ref<void(Value, Value, Value, Value, Value, Value)>;
+  Value forEachStep(Value numK, StepFn body,
                     function_ref<void(Value, Value, Value)> afterTile = {});
 
 private:
   /// The k loop of `unit` over steps [kBegin, kEnd) (forEachStep's body).
   Value stepLoop(const Unit &unit, Value kBegin, Value kEnd, Value numK,
-                 Value first,
-                 function_ref<void(Value, Value, Value, Value, Value)> body);
+                 Value first, StepFn body);
 
   Value numTilesM, numTilesN, numClusterRows, segmentRows, shardRows, rotateM;
   /// The cluster-high rows the walk covers (numClusterRows without walkM).
