@@ -707,7 +707,11 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
   // one makes the op's status "WRONG (what)".
   auto checkOp = [&](size_t x, const std::string &what) -> Status {
     Result::OpRun &run = r.ops[x];
-    WEAVE_TRY(waitStreams(ctx.timed, o.timing.timeoutSeconds));
+    // (Which of the checks did not finish: a hang says where it is.)
+    if (Status waited = waitStreams(ctx.timed, o.timing.timeoutSeconds);
+        !waited)
+      return Error(waited.error().code(),
+                   "the check '" + what + "': " + waited.error().message());
     return checkMembers(
         "op (" + run.algorithm + ")", what,
         [&](size_t i) { return opOuts[x]->download(i, got.data()); },

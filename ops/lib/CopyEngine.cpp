@@ -44,10 +44,10 @@
 //  - s's (or ce_matmul_sum's) wait on ready[src] (call n) is for src's
 //    copy stream of call n, which waits for src's chunk matmul of call n
 //    (on src's s, before any wait of src's call n) and for busy clears of
-//    call n - 1 (above). The waiting kernel holds its SMs: the peers' chunk matmuls
-//    must still run, which they do on their own GPUs, and on a loopback
-//    team because every persistent grid is the member's share of the SMs
-//    (Kernel::planGrid).
+//    call n - 1 (above). The waiting kernel holds its SMs: the peers' chunk
+//    matmuls and copies must still run, which they do on their own GPUs
+//    and copy engines; on a loopback team (members sharing a GPU) the sum
+//    is the pass, not ce_matmul_sum (create() says why).
 //  - s's wait on copiesDone (the join) is for its own cs of call n.
 //  Within a copy stream the copies are in order; a copy to o(t) waiting
 //  holds back the later owners' copies, not any wait they are needed for
@@ -98,7 +98,18 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(x->matmulSum_,
                          comm.kernel(x->instance_, "ce_matmul_sum"));
   WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(x->instance_, "ce_sum"));
-  x->sumInEpilogue_ = MatmulReduceScatter::sumsInEpilogue(mShard, k, n);
+  // Not where members share a GPU (a loopback team): there a copy into a
+  // slot on the same device may need SMs, which the members' waiting
+  // own-chunk kernels can hold (both persistent grids together fill the
+  // GPU). Measured: loopback D = 2, m_shard 768, k 7168, n 4096 (132
+  // tiles of 128 x 192 a member) hung in 4 of 8 fresh runs on one H200,
+  // the pass passes (docs/PERF.md). The flags are the same either way, so
+  // members may differ in this.
+  bool ownGpus = true;
+  for (size_t i = 0; i < team.localCount(); ++i)
+    ownGpus = ownGpus && team.membersOnDevice(i) == 1;
+  x->sumInEpilogue_ =
+      ownGpus && MatmulReduceScatter::sumsInEpilogue(mShard, k, n);
   SymmetricHeap &heap = comm.heap();
   // Symmetric allocations first, in the same order on every process:
   // slots, then the lanes' flags.

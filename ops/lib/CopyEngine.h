@@ -11,7 +11,8 @@
 // its D partials in f32 in source order and rounds once into `c`: in the
 // own chunk's epilogue (ce_matmul_sum: each output box plus the peers'
 // slot rows, a wait in the kernel on the ready flags) where
-// MatmulReduceScatter::sumsInEpilogue, else as a pass after the own chunk
+// MatmulReduceScatter::sumsInEpilogue and no two members share a GPU,
+// else as a pass after the own chunk
 // (computed into its own slot) over the D slots (ce_sum). The members are
 // ordered by stream memory operations on symmetric u32 flags, not by
 // events, so the algorithm works the same for one process per GPU, one
