@@ -72,7 +72,9 @@
 // replays of a loopback team of many members, where how the members'
 // graph nodes map onto queues is the driver's. A loopback team's copies
 // are same-device copies; if the driver ran one as a kernel it would need
-// SMs, which the waiting kernels of the team may hold.
+// SMs, which the waiting kernels of the team may hold: there the member's
+// stream waits for ready[src] of every peer before the launch (run()), so
+// the kernel finds every flag set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +102,9 @@ CopyEngineGatherKernel::create(Communicator &comm, KernelInstance instance,
       comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, k}));
   x->gathered_ = gathered;
   WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
+  for (size_t i = 0; i < comm.team().localCount(); ++i)
+    x->waitBeforeLaunch_ =
+        x->waitBeforeLaunch_ || comm.team().membersOnDevice(i) > 1;
   return x;
 }
 
@@ -150,6 +155,16 @@ Status CopyEngineGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, p));
     }
   }
+  // On a loopback team the kernel waits for no copy: its stream does,
+  // before the launch (then every flag the kernel reads is already set).
+  // The copies there are same-device copies, which may need SMs that the
+  // members' waiting kernels hold: the GEMM + reduce-scatter's sum in its
+  // kernel hung there (CopyEngine.cpp, docs/PERF.md).
+  if (waitBeforeLaunch_)
+    for (size_t i = 0; i < locals; ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      WEAVE_TRY(lanes_->waitReady(i, streams[i]));
+    }
   WEAVE_TRY(matmul_->launch(bound, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());

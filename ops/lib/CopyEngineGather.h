@@ -60,6 +60,9 @@ private:
   CopyEngineGatherKernel() = default;
 
   std::unique_ptr<CopyEngineLanes> lanes_;
+  /// Members share a GPU (a loopback team): the member's stream waits for
+  /// every peer's copy before the launch (run() says why).
+  bool waitBeforeLaunch_ = false;
 };
 
 } // namespace weave::ops::detail
