@@ -80,7 +80,10 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
     c.splitK = op.getSplitK();
   // A callback or box region would see a split unit's partial sums
   // (MatmulPipelineOp's verifier): no split-K for the chooser to offer.
-  // (The tail split stays: its regions run on the fixed-up whole tile.)
+  // (The tail split stays: box regions run on the fixed-up whole tile,
+  // step regions for a split unit's own steps. The chooser's estimate
+  // does not know grid_tile_segments, where only a last round inside the
+  // last segment splits: it may count a split the kernel does not make.)
   if (!op.getCallback().empty() || !op.getEpilogue().empty() ||
       !op.getCombine().empty())
     c.splitK = 1;
