@@ -1,9 +1,10 @@
 // The all-gather matmul's ring (the op's template, on its ring variant)
 // with the tail split: a split unit of the last segment starts inside its
 // tile, so it must wait for its rows at its own first step (before_load's
-// fourth argument), not at the tile's k = 0. At grid 7 the 8 tiles of a
-// team of 2 (m_shard 256, n 512: 2 x 2 per shard) leave 1 in the last
-// round, split 4 ways (16 k steps). The op does not take the split (it
+// fourth argument), not at the tile's k = 0. A team of 2 at m_shard 256,
+// k 1024, n 512 runs the instance's 128 x 128 variant: 16 tiles (2 x 4 a
+// shard), 16 k steps; at grid 7 the last round's 2 tiles (the previous
+// member's shard) split 3 ways. The op does not take the split (it
 // measured slower, docs/PERF.md); this is the dialect's contract.
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 256 --k 1024 --n 512 --algorithm ring -o %t.op.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.op.mlir %t.v ring
@@ -12,8 +13,9 @@
 // RUN: weavec --check-protocol --team-size 2 --check-grid 7 --check-kernel-written a --check-shape a=512x1024 --check-shape own=256x1024 --check-shape c=512x512 %t.split.mlir | FileCheck %s --check-prefix=PASS
 // The mutant: the wait at the tile's k = 0 only.
 // RUN: sed -e 's/\^bb0(%%m: index, %%nt: index, %%k: index, %%first_k: i1):/^bb0(%%m: index, %%nt: index, %%k: index):\n      %%first_k = arith.cmpi eq, %%k, %%c0 : index/' %t.split.mlir > %t.mutant.mlir
-// At grid 3 nothing splits (2 tiles in the last round, 1 way each): the
-// mutant is then correct.
+// At grid 3 the last tile splits too (1 tile, 3 ways), but after 5 rounds
+// each unit's block has waited for those rows on an earlier tile of the
+// same row tile: the mutant's missing wait races with nothing there.
 // RUN: weavec --check-protocol --team-size 2 --check-grid 3 --check-kernel-written a --check-shape a=512x1024 --check-shape own=256x1024 --check-shape c=512x512 %t.mutant.mlir | FileCheck %s --check-prefix=PASS3
 // RUN: not weavec --check-protocol --team-size 2 --check-grid 7 --check-kernel-written a --check-shape a=512x1024 --check-shape own=256x1024 --check-shape c=512x512 %t.mutant.mlir 2>&1 | FileCheck %s --check-prefix=RACE
 
