@@ -102,14 +102,11 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   // slot on the same device may need SMs, which the members' waiting
   // own-chunk kernels can hold (both persistent grids together fill the
   // GPU). Measured: loopback D = 2, m_shard 768, k 7168, n 4096 (132
-  // tiles of 128 x 192 a member) hung in 4 of 8 fresh runs on one H200,
+  // tiles of 128 x 192 a member) hung in 4 of 7 fresh runs on one H200,
   // the pass passes (docs/PERF.md). The flags are the same either way, so
   // members may differ in this.
-  bool ownGpus = true;
-  for (size_t i = 0; i < team.localCount(); ++i)
-    ownGpus = ownGpus && team.membersOnDevice(i) == 1;
-  x->sumInEpilogue_ =
-      ownGpus && MatmulReduceScatter::sumsInEpilogue(mShard, k, n);
+  x->sumInEpilogue_ = !team.isLoopback() &&
+                      MatmulReduceScatter::sumsInEpilogue(mShard, k, n);
   SymmetricHeap &heap = comm.heap();
   // Symmetric allocations first, in the same order on every process:
   // slots, then the lanes' flags.

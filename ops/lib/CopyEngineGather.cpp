@@ -102,9 +102,7 @@ CopyEngineGatherKernel::create(Communicator &comm, KernelInstance instance,
       comm.heap().allocateTensor(x->dtype_, {x->d_ * mShard, k}));
   x->gathered_ = gathered;
   WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
-  for (size_t i = 0; i < comm.team().localCount(); ++i)
-    x->waitBeforeLaunch_ =
-        x->waitBeforeLaunch_ || comm.team().membersOnDevice(i) > 1;
+  x->waitBeforeLaunch_ = comm.team().isLoopback();
   return x;
 }
 
