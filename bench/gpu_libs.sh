@@ -91,24 +91,26 @@ op_bundle() {
 # past the edge), at team sizes D (default 2, 4 and 8): one bundle of each
 # op serves every m_shard; "gather"'s all-gather at the all-gather
 # matmul's m_shard 128 and 256, "scatter"'s reduce-scatter at the GEMM +
-# RS's 128 and 384.
+# RS's 128 and 384. FUSED_K, FUSED_N, FUSED_AGM_M and FUSED_MRS_M (space-
+# separated) stage other shapes, for fused_ops --k, --n, --agm-m-shards
+# and --mrs-m-shards.
 fused_op_bundles() {
   local build=$1 dir=$2 d t a m; shift 2
-  local teams=("$@")
+  local teams=("$@") k=${FUSED_K:-256} n=${FUSED_N:-320}
   [ ${#teams[@]} -eq 0 ] && teams=(2 4 8)
   for d in "${teams[@]}"; do for t in bf16 f16; do
-    for a in ring gather copy_engine; do for m in 128 256; do
+    for a in ring gather copy_engine; do for m in ${FUSED_AGM_M:-128 256}; do
       op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype $t \
-        --m-shard $m --k 256 --n 320 --algorithm $a || return 1
+        --m-shard $m --k $k --n $n --algorithm $a || return 1
     done; done
     for a in owner_slots copy_engine; do
       op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
-        --m-shard 128 --k 256 --n 320 --algorithm $a || return 1
+        --m-shard 128 --k $k --n $n --algorithm $a || return 1
     done
-    for m in 128 384; do # "scatter" (bf16): its reduce-scatter per m_shard
+    for m in ${FUSED_MRS_M:-128 384}; do # "scatter" (bf16): its reduce-scatter per m_shard
       [ $t = bf16 ] || continue
       op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
-        --m-shard $m --k 256 --n 320 --algorithm scatter || return 1
+        --m-shard $m --k $k --n $n --algorithm scatter || return 1
     done
   done; done
 }

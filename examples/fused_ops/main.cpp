@@ -2,8 +2,12 @@
 //---------------------===//
 //
 //   fused_ops --bundles DIR [--dtype bf16|f16|all] [--mrs-algorithm A|all]
-//             [--agm-algorithm A|all]
+//             [--agm-algorithm A|all] [--k K] [--n N]
+//             [--agm-m-shards M,...] [--mrs-m-shards M,...]
 //
+// (--k, --n and the m_shard lists replace the default shapes below; DIR
+// must then hold bundles of those shapes: bench/gpu_libs.sh
+// fused_op_bundles takes them too.)
 // Runs weave::ops::AllGatherMatmul (m_shard 128 and 256 from one kernel
 // instance, K = 256, n = 320: a ragged column tile; every algorithm:
 // "ring", the fused kernel, "gather", the collectives' all-gather into
@@ -46,8 +50,10 @@
 #include "weave/examples/HostSetup.h"
 #include "weave/ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -58,7 +64,17 @@ using namespace weave::examples;
 namespace {
 
 const char *kProgram = "fused_ops";
-constexpr int64_t kK = 256, kN = 320;
+
+/// The shapes the program runs (--k, --n, --agm-m-shards, --mrs-m-shards):
+/// by default K = 256 and n = 320 (a ragged last column tile), m_shard 128
+/// and 256 (the all-gather matmul) and 128 and 384 (the GEMM +
+/// reduce-scatter), each op's from one kernel instance. ExactInputs keeps
+/// every f32 sum exact up to K = 2^17.
+struct Shapes {
+  int64_t k = 256, n = 320;
+  std::vector<int64_t> agmShards{128, 256}, mrsShards{128, 384};
+};
+Shapes dims;
 
 /// Inputs of round `round`: member d's values are exactA/B of a member
 /// number no other member or round uses.
@@ -73,9 +89,9 @@ HostOperand makeA(const Team &team, int64_t rows, int round, bool bf16) {
   HostOperand h;
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t s = seedOf(team.rankOf(i), round);
-    std::vector<uint16_t> v(rows * kK);
-    for (int64_t e = 0; e < rows * kK; ++e)
-      v[e] = exactBits16(exactA(s, e / kK, e % kK), bf16);
+    std::vector<uint16_t> v(rows * dims.k);
+    for (int64_t e = 0; e < rows * dims.k; ++e)
+      v[e] = exactBits16(exactA(s, e / dims.k, e % dims.k), bf16);
     h.bits.push_back(std::move(v));
   }
   return h;
@@ -85,9 +101,9 @@ HostOperand makeB(const Team &team, int round, bool bf16) {
   HostOperand h;
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t s = seedOf(team.rankOf(i), round);
-    std::vector<uint16_t> v(kK * kN);
-    for (int64_t e = 0; e < kK * kN; ++e)
-      v[e] = exactBits16(exactB(s, e / kN, e % kN), bf16);
+    std::vector<uint16_t> v(dims.k * dims.n);
+    for (int64_t e = 0; e < dims.k * dims.n; ++e)
+      v[e] = exactBits16(exactB(s, e / dims.n, e % dims.n), bf16);
     h.bits.push_back(std::move(v));
   }
   return h;
@@ -126,23 +142,23 @@ std::vector<ops::TensorRef> refs(const LocalBuffers &buffers,
   return out;
 }
 
-/// Compares every member's output (rows x kN) with `expected(rank, row,
+/// Compares every member's output (rows x dims.n) with `expected(rank, row,
 /// col)`: the exact f32 sum, which the kernel rounds once.
 Status check(const Team &team, const LocalBuffers &out, int64_t rows,
              bool bf16, const std::string &what,
              const std::function<double(uint32_t, int64_t, int64_t)> &expected) {
   size_t wrong = 0;
   std::string first;
-  std::vector<uint16_t> got(rows * kN);
+  std::vector<uint16_t> got(rows * dims.n);
   // Half an ulp of the dtype, relative (8 or 11 significant bits).
   double halfUlp = bf16 ? std::ldexp(1.0, -8) : std::ldexp(1.0, -11);
   for (size_t i = 0; i < team.localCount(); ++i) {
     uint32_t rank = team.rankOf(i);
     WEAVE_TRY(out.download(i, got.data()));
     for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < kN; ++c) {
+      for (int64_t c = 0; c < dims.n; ++c) {
         double want = expected(rank, r, c);
-        double have = float16Value(got[r * kN + c], bf16);
+        double have = float16Value(got[r * dims.n + c], bf16);
         if (std::fabs(have - want) <= std::fabs(want) * halfUlp)
           continue;
         if (wrong++ == 0)
@@ -181,30 +197,30 @@ Status runCase(HostSession &s, const Case &c, const std::string &dtype) {
   Team &team = s.team;
   bool bf16 = dtype == "bf16";
   WEAVE_ASSIGN_OR_RETURN(LocalBuffers a,
-                         LocalBuffers::create(team, dtype, {c.aRows, kK}));
-  WEAVE_ASSIGN_OR_RETURN(LocalBuffers b, LocalBuffers::create(team, dtype, {kK, kN}));
+                         LocalBuffers::create(team, dtype, {c.aRows, dims.k}));
+  WEAVE_ASSIGN_OR_RETURN(LocalBuffers b, LocalBuffers::create(team, dtype, {dims.k, dims.n}));
   WEAVE_ASSIGN_OR_RETURN(LocalBuffers c0,
-                         LocalBuffers::create(team, dtype, {c.cRows, kN}));
+                         LocalBuffers::create(team, dtype, {c.cRows, dims.n}));
   WEAVE_ASSIGN_OR_RETURN(LocalBuffers c1,
-                         LocalBuffers::create(team, dtype, {c.cRows, kN}));
+                         LocalBuffers::create(team, dtype, {c.cRows, dims.n}));
   WEAVE_ASSIGN_OR_RETURN(LocalBuffers c2,
-                         LocalBuffers::create(team, dtype, {c.cRows, kN}));
+                         LocalBuffers::create(team, dtype, {c.cRows, dims.n}));
   const LocalBuffers *outs[] = {&c0, &c1, &c2};
   constexpr int kCalls = 3;
   auto call = [&](const LocalBuffers &out) {
-    return c.call(refs(a, dtype, {c.aRows, kK}), refs(b, dtype, {kK, kN}),
-                  refs(out, dtype, {c.cRows, kN}), s.streams.get());
+    return c.call(refs(a, dtype, {c.aRows, dims.k}), refs(b, dtype, {dims.k, dims.n}),
+                  refs(out, dtype, {c.cRows, dims.n}), s.streams.get());
   };
   std::string what = c.name + " " + dtype + " D=" + std::to_string(team.size());
 
   // A call with a wrong shape fails before anything is enqueued.
-  Status refused = c.call(refs(a, dtype, {c.aRows + 1, kK}),
-                          refs(b, dtype, {kK, kN}),
-                          refs(c0, dtype, {c.cRows, kN}), s.streams.get());
+  Status refused = c.call(refs(a, dtype, {c.aRows + 1, dims.k}),
+                          refs(b, dtype, {dims.k, dims.n}),
+                          refs(c0, dtype, {c.cRows, dims.n}), s.streams.get());
   if (refused && c.readsA)
     return Error(ErrorCode::InvalidArgument, what + ": a wrong shape was taken");
-  refused = c.call(refs(a, dtype, {c.aRows, kK}), refs(b, dtype, {kK, kN}),
-                   refs(c0, dtype, {c.cRows + 1, kN}), s.streams.get());
+  refused = c.call(refs(a, dtype, {c.aRows, dims.k}), refs(b, dtype, {dims.k, dims.n}),
+                   refs(c0, dtype, {c.cRows + 1, dims.n}), s.streams.get());
   if (refused)
     return Error(ErrorCode::InvalidArgument,
                  what + ": a wrong shape of c was taken");
@@ -276,15 +292,15 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     // (the kernels then read the own shard from those rows: `own`).
     for (const std::string &algorithm : agmAlgorithms)
     for (bool inPlace : {false, true})
-    for (int64_t m : {int64_t(128), int64_t(256)}) {
+    for (int64_t m : dims.agmShards) {
       WEAVE_ASSIGN_OR_RETURN(
           ops::AllGatherMatmul op,
-          ops::AllGatherMatmul::create(comm, dtype, m, kK, kN, algorithm));
+          ops::AllGatherMatmul::create(comm, dtype, m, dims.k, dims.n, algorithm));
       WEAVE_TRY(runsAlgorithm(op, algorithm));
       std::optional<SymmetricBuffer> gathered;
       if (inPlace) {
         WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer g,
-                               s.heap.allocateTensor(dtype, {d * m, kK}));
+                               s.heap.allocateTensor(dtype, {d * m, dims.k}));
         gathered = g;
       }
       Case c{"all_gather_matmul (" + algorithm +
@@ -296,7 +312,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
                  return op(a, b, out, streams);
                // The member's shard into its rows of the gathered buffer,
                // on its stream, then the call in place.
-               uint64_t shard = uint64_t(m) * kK * 2;
+               uint64_t shard = uint64_t(m) * dims.k * 2;
                for (size_t i = 0; i < team.localCount(); ++i) {
                  WEAVE_TRY(team.device(i).makeCurrent());
                  WEAVE_CU_TRY(
@@ -309,11 +325,8 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
              },
              [&](int round, uint32_t rank, int64_t row, int64_t col) {
                uint32_t owner = static_cast<uint32_t>(row / m);
-               double sum = 0;
-               for (int64_t k = 0; k < kK; ++k)
-                 sum += exactA(seedOf(owner, round), row % m, k) *
-                        exactB(seedOf(rank, round), k, col);
-               return sum;
+               return exactDot(seedOf(owner, round), row % m,
+                               seedOf(rank, round), col, dims.k);
              },
              /*readsA=*/!inPlace};
       Status ran = runCase(s, c, dtype);
@@ -324,7 +337,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
     // GEMM + reduce-scatter: member r's c = rows of shard r of
     // sum_d A_d @ B_d.
     for (const std::string &algorithm : mrsAlgorithms)
-    for (int64_t m : {int64_t(128), int64_t(384)}) {
+    for (int64_t m : dims.mrsShards) {
       // "scatter" takes bf16 only (its reduce-scatter sums bf16 or f32)
       // and does not run on a loopback team (ops/lib/ScatterMatmul.h).
       if (algorithm == "scatter" &&
@@ -332,7 +345,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
         continue;
       WEAVE_ASSIGN_OR_RETURN(
           ops::MatmulReduceScatter op,
-          ops::MatmulReduceScatter::create(comm, dtype, m, kK, kN, algorithm));
+          ops::MatmulReduceScatter::create(comm, dtype, m, dims.k, dims.n, algorithm));
       WEAVE_TRY(runsAlgorithm(op, algorithm));
       Case c{"matmul_reduce_scatter (" + algorithm + ") m_shard=" +
                  std::to_string(m),
@@ -343,10 +356,9 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
              [&](int round, uint32_t rank, int64_t row, int64_t col) {
                double sum = 0;
                for (uint32_t member = 0; member < d; ++member) {
-                 double partial = 0;
-                 for (int64_t k = 0; k < kK; ++k)
-                   partial += exactA(seedOf(member, round), rank * m + row, k) *
-                              exactB(seedOf(member, round), k, col);
+                 double partial =
+                     exactDot(seedOf(member, round), rank * m + row,
+                              seedOf(member, round), col, dims.k);
                  sum += roundToDtype(partial, dtype == "bf16");
                }
                return sum;
@@ -361,7 +373,9 @@ int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
                "[--mrs-algorithm owner_slots|copy_engine|scatter|all|none] "
-               "[--agm-algorithm ring|gather|copy_engine|all|none]\n",
+               "[--agm-algorithm ring|gather|copy_engine|all|none] "
+               "[--k K] [--n N] [--agm-m-shards M,...] "
+               "[--mrs-m-shards M,...]\n",
                kProgram);
   return 2;
 }
@@ -386,7 +400,24 @@ int main(int argc, char **argv) {
       mrs = argv[++i];
     else if (arg == "--agm-algorithm")
       agm = argv[++i];
-    else
+    else if (arg == "--k" || arg == "--n") {
+      int64_t v = std::atoll(argv[++i]);
+      if (v < 1 || v > (int64_t(1) << 17))
+        return usage();
+      (arg == "--k" ? dims.k : dims.n) = v;
+    } else if (arg == "--agm-m-shards" || arg == "--mrs-m-shards") {
+      std::vector<int64_t> shards;
+      std::string list = argv[++i];
+      for (size_t at = 0; at <= list.size();) {
+        size_t end = std::min(list.find(',', at), list.size());
+        int64_t v = std::atoll(list.substr(at, end - at).c_str());
+        if (v < 1)
+          return usage();
+        shards.push_back(v);
+        at = end + 1;
+      }
+      (arg == "--agm-m-shards" ? dims.agmShards : dims.mrsShards) = shards;
+    } else
       return usage();
   }
   auto algorithms = [](const std::string &named,

@@ -28,6 +28,21 @@ inline double exactB(uint32_t d, int64_t k, int64_t c) {
   return static_cast<double>((k * 5 + c * 11 + d * 3) % 9 - 4) / 8;
 }
 
+/// sum over k in [0, K) of exactA(dA, r, k) * exactB(dB, k, c), in
+/// O(9): both factors depend on k only through k mod 9 (3k and 5k mod 9),
+/// so the sum is the 9 residues' products times how often each occurs.
+/// Every term is a multiple of 1/64 and every count an integer: exact in
+/// float64, the same value as the plain loop, for references of any K.
+inline double exactDot(uint32_t dA, int64_t r, uint32_t dB, int64_t c,
+                       int64_t K) {
+  double sum = 0;
+  for (int64_t j = 0; j < 9 && j < K; ++j) {
+    int64_t count = (K - 1 - j) / 9 + 1;
+    sum += double(count) * exactA(dA, r, j) * exactB(dB, j, c);
+  }
+  return sum;
+}
+
 /// The bf16 (or f16) bits of an exact input value (no rounding needed).
 inline uint16_t exactBits16(double v, bool bf16) {
   float f = static_cast<float>(v);
