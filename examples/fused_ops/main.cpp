@@ -46,14 +46,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/bench/Table.h"
 #include "weave/examples/ExactInputs.h"
 #include "weave/examples/HostSetup.h"
 #include "weave/ops.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <optional>
 #include <functional>
 #include <string>
 #include <vector>
@@ -401,22 +401,16 @@ int main(int argc, char **argv) {
     else if (arg == "--agm-algorithm")
       agm = argv[++i];
     else if (arg == "--k" || arg == "--n") {
-      int64_t v = std::atoll(argv[++i]);
-      if (v < 1 || v > (int64_t(1) << 17))
+      std::optional<std::vector<int64_t>> v = bench::parseIntList(argv[++i]);
+      if (!v || v->size() != 1 || v->front() > (int64_t(1) << 17))
         return usage();
-      (arg == "--k" ? dims.k : dims.n) = v;
+      (arg == "--k" ? dims.k : dims.n) = v->front();
     } else if (arg == "--agm-m-shards" || arg == "--mrs-m-shards") {
-      std::vector<int64_t> shards;
-      std::string list = argv[++i];
-      for (size_t at = 0; at <= list.size();) {
-        size_t end = std::min(list.find(',', at), list.size());
-        int64_t v = std::atoll(list.substr(at, end - at).c_str());
-        if (v < 1)
-          return usage();
-        shards.push_back(v);
-        at = end + 1;
-      }
-      (arg == "--agm-m-shards" ? dims.agmShards : dims.mrsShards) = shards;
+      std::optional<std::vector<int64_t>> shards =
+          bench::parseIntList(argv[++i]);
+      if (!shards)
+        return usage();
+      (arg == "--agm-m-shards" ? dims.agmShards : dims.mrsShards) = *shards;
     } else
       return usage();
   }

@@ -2781,7 +2781,7 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
         if (!op.getBeforeLoad().empty()) {
           std::vector<Val> args{Val::integer(st.m), Val::integer(st.n),
                                 Val::integer(st.k)};
-          if (op.getBeforeLoad().getNumArguments() == 4)
+          if (beforeLoadTakesFirst(op.getBeforeLoad()))
             args.push_back(Val::integer(st.firstOfUnit ? 1 : 0));
           pushRegion(op.getBeforeLoad(), args, 0);
           progressed = true;

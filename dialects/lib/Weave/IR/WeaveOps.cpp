@@ -940,6 +940,10 @@ LogicalResult CopyGmemToSmemOp::verify() {
 // MatmulPipelineOp
 //===----------------------------------------------------------------------===//
 
+bool mlir::weave::beforeLoadTakesFirst(Region &region) {
+  return !region.empty() && region.front().getNumArguments() == 4;
+}
+
 BoxRegionForm mlir::weave::boxRegionForm(Region &region, bool lane) {
   if (region.empty())
     return BoxRegionForm::None;

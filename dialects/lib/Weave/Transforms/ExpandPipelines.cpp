@@ -371,7 +371,7 @@ void PipelineBuilder::buildProducer() {
             // (m, n, k) or (m, n, k, first): the four-argument form is
             // told the unit's first step, a split unit's too.
             SmallVector<Value, 4> args{m, n, k};
-            if (op.getBeforeLoad().getNumArguments() == 4)
+            if (beforeLoadTakesFirst(op.getBeforeLoad()))
               args.push_back(first);
             inlineRegion(op.getBeforeLoad(), args);
           }

@@ -25,6 +25,11 @@ enum class BoxRegionForm { None, Tile, Coordinates };
 /// `lane`: the region also takes the thread's lane (combine).
 BoxRegionForm boxRegionForm(Region &region, bool lane);
 
+/// Whether a weave.matmul_pipeline's `before_load` region takes the fourth
+/// argument, the first step of the step's unit: (m, n, k, first) rather
+/// than (m, n, k) (the verifier checks the types).
+bool beforeLoadTakesFirst(Region &region);
+
 } // namespace mlir::weave
 
 #endif // WEAVE_DIALECT_WEAVE_IR_WEAVEOPS_H
