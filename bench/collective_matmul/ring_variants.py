@@ -41,7 +41,10 @@ rows or races ON PURPOSE: its numbers are timings, never results.
   krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
-            k steps; the kernel traps otherwise). Also on the op's instance.
+            k steps; the kernel traps otherwise).
+Every variant applies to each kernel of the file, so it works on the op's
+dynamic instance (`weave-ops source all_gather_matmul`: one kernel per
+range of m_shard) as on a static bundle's single kernel.
 In nofwd, local and quarter the rows that never arrive keep the
 benchmark's poison (all ones, a NaN) on the receiver, so its matmul runs on
 constant bits there; round 5's nofwd matched the plain matmul on random
@@ -186,6 +189,20 @@ VARIANTS = {
 }
 
 
+KERNEL_START = re.compile(r"^  gpu\.func @", re.M)
+
+
+def per_kernel(transform, text):
+    """Applies `transform` to each kernel of `text` (the text from one
+    `gpu.func` to the next; the file's head stays as it is)."""
+    starts = [m.start() for m in KERNEL_START.finditer(text)]
+    if not starts:
+        sys.exit("ring_variants.py: no gpu.func in the kernel file")
+    bounds = starts + [len(text)]
+    return text[:starts[0]] + "".join(
+        transform(text[b:e]) for b, e in zip(bounds, bounds[1:]))
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -195,14 +212,15 @@ def main(argv):
         rotation = re.fullmatch(r"krot(\d+)", name)
         if rotation:
             with open("%s_%s.mlir" % (argv[2], name), "w") as out:
-                out.write(no_k_rotation(set_push(text, 0),
-                                        int(rotation.group(1))))
+                out.write(per_kernel(
+                    lambda t: no_k_rotation(set_push(t, 0),
+                                            int(rotation.group(1))), text))
             continue
         if name not in VARIANTS:
             sys.exit("ring_variants.py: unknown variant '%s' (%s, krotS)" %
                      (name, ", ".join(VARIANTS)))
         with open("%s_%s.mlir" % (argv[2], name), "w") as out:
-            out.write(VARIANTS[name](text))
+            out.write(per_kernel(VARIANTS[name], text))
 
 
 if __name__ == "__main__":

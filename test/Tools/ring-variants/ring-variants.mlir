@@ -49,3 +49,16 @@
 // CHANGED: ring_variants.py: expected one 'weave.wait_smem_to_gmem 0 read_only' in the kernel, found 0 (the template changed?)
 // RUN: not python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.c nosuch 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: ring_variants.py: unknown variant 'nosuch'
+//
+// The op's dynamic instance holds one kernel per range of m_shard: each
+// variant cuts its part out of every kernel, and they compile.
+// RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 1024 --n 4096 --algorithm ring -o %t.dyn.mlir
+// RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.dyn.mlir %t.d nocb norot nofwd local
+// RUN: for v in nocb norot nofwd local; do weavec %t.d_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// RUN: kernels=$(grep -c '^  gpu.func @' %t.dyn.mlir); test $kernels -gt 1 && \
+// RUN:   test $(grep -c 'delay_release(1) rotate_m' %t.dyn.mlir) -eq $kernels && \
+// RUN:   test $(grep -c 'rotate_m(%%own_first)' %t.d_nocb.mlir) -eq $kernels && \
+// RUN:   test $(grep -c '%%needed = arith.constant false' %t.d_nofwd.mlir) -eq $kernels && \
+// RUN:   test $(grep -c 'on %%me$' %t.d_local.mlir) -eq $((2 * kernels))
+// RUN: not grep -e 'before_load {' -e 'callback {' -e 'delay_release(1) rotate_m' %t.d_nocb.mlir
+// RUN: not grep -e 'rotate_m(%%own_first)' -e 'grid_tile_segments = 2' %t.d_norot.mlir
