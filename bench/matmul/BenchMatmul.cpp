@@ -66,6 +66,9 @@ struct Options : CommonOptions {
   int device = 0;
   bool tileConfig = false;
   int samples = 256;
+  /// --placements N: each case's kernel and cuBLAS timed again on N fresh
+  /// allocations of a, of b, of c and of all three (see timePlacements).
+  int placements = 0;
 };
 
 struct Case {
@@ -102,10 +105,14 @@ void usage(FILE *out) {
       "usage: %s [--bundles DIR] [--shapes MxNxK,...] [--dtype f16|bf16|all]\n"
       "       [--iters N] [--warmup N] [--device N] [--check-only]\n"
       "       [--tile-config] [--seed S] [--timeout SECONDS] [--no-gate]\n"
-      "       [--rounds R] [--sweep FILE]\n"
+      "       [--rounds R] [--sweep FILE] [--placements N]\n"
       "Runs DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (default DIR: %s),\n"
       "checks it against cuBLAS and times both: N launches of each, in R\n"
-      "alternating rounds (default 1), median over all rounds.\n",
+      "alternating rounds (default 1), median over all rounds.\n"
+      "--placements N: then times both again on N fresh allocations of a,\n"
+      "of b, of the output and of all three (older ones kept, so each lands\n"
+      "elsewhere; cuBLAS writes the same output as ours), one line each:\n"
+      "whether a time is the kernel's or its buffers' placement.\n",
       kProgram, WEAVE_BENCH_MATMUL_BUNDLE_DIR);
 }
 
@@ -130,6 +137,8 @@ Options parseOptions(int argc, char **argv) {
       o.sweep = args.value();
     } else if (key == "--tile-config") {
       o.tileConfig = true;
+    } else if (key == "--placements") {
+      o.placements = static_cast<int>(args.number());
     } else {
       return false;
     }
@@ -249,6 +258,80 @@ Status zeroWords(const LocalBuffers &buffer) {
 
 /// Runs one case: check, then time. Errors other than a timeout become the
 /// row's status; a timeout ends the process.
+/// Times `kernel` and cuBLAS on fresh allocations: for each operand (a, b,
+/// the output, then all three) `o.placements` times a new buffer holding
+/// the same values, the others the case's own; cuBLAS writes the same
+/// output as the kernel. The buffers made stay allocated until the study
+/// ends, so each new one lands at another address (and other pages). Prints
+/// one line per placement; a failure ends the study with its error.
+Status timePlacements(const Options &o, const Case &c, Team &team,
+                      SymmetricHeap &heap, const LocalStreams &streams,
+                      const CublasHandle &cublas, Kernel &kernel,
+                      const LocalBuffers &a, const LocalBuffers &b,
+                      const LocalBuffers &out,
+                      const std::optional<LocalBuffers> &ws) {
+  std::vector<LocalBuffers> kept;
+  auto fresh = [&](const LocalBuffers &like,
+                   std::vector<int64_t> shape) -> Expected<const LocalBuffers *> {
+    WEAVE_ASSIGN_OR_RETURN(
+        LocalBuffers made,
+        LocalBuffers::create(team, dtypeName(c.dtype), std::move(shape)));
+    WEAVE_CU_TRY(cuMemcpyDtoD(made.pointer(0), like.pointer(0), like.bytes()),
+                 "copying a placement's buffer");
+    kept.push_back(std::move(made));
+    return &kept.back();
+  };
+  kept.reserve(size_t(o.placements) * 6);
+  std::vector<TimedStream> timed = timedStreams(team, streams.get());
+  for (const char *which : {"a", "b", "c", "all"}) {
+    bool all = std::string(which) == "all";
+    for (int p = 0; p < o.placements; ++p) {
+      const LocalBuffers *pa = &a, *pb = &b, *pc = &out;
+      if (all || which[0] == 'a') {
+        WEAVE_ASSIGN_OR_RETURN(pa, fresh(a, {c.m, c.k}));
+      }
+      if (all || which[0] == 'b') {
+        WEAVE_ASSIGN_OR_RETURN(pb, fresh(b, {c.k, c.n}));
+      }
+      if (all || which[0] == 'c') {
+        WEAVE_ASSIGN_OR_RETURN(pc, fresh(out, {c.m, c.n}));
+      }
+      WEAVE_TRY(team.synchronize());
+      std::vector<KernelArg> args = {pa->args(), pb->args(), pc->args()};
+      if (ws)
+        args.push_back(ws->args());
+      WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, kernel.bind(heap, args));
+      auto timeOurs = [&]() {
+        return timeIterations(
+            timed, [&](int) { return kernel.launch(bound, streams); },
+            o.timing);
+      };
+      auto timeCublas = [&]() {
+        return timeIterations(
+            timed,
+            [&](int) {
+              return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k,
+                                  pa->pointer(0), pb->pointer(0),
+                                  pc->pointer(0), streams[0],
+                                  Reduction::Default);
+            },
+            o.timing);
+      };
+      WEAVE_ASSIGN_OR_RETURN(std::vector<TimingResult> t,
+                             timeInRounds(o.rounds, {timeOurs, timeCublas}));
+      std::printf("%s %s placement %-3s %d: a 0x%llx b 0x%llx c 0x%llx: ours "
+                  "%.4f ms, cuBLAS %.4f ms, cuBLAS / ours %.3f\n",
+                  shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype), which,
+                  p, (unsigned long long)pa->pointer(0),
+                  (unsigned long long)pb->pointer(0),
+                  (unsigned long long)pc->pointer(0), t[0].medianMs,
+                  t[1].medianMs, t[1].medianMs / t[0].medianMs);
+      std::fflush(stdout);
+    }
+  }
+  return ok();
+}
+
 Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
                const LocalStreams &streams, const CublasHandle &cublas) {
   Result r;
@@ -406,6 +489,11 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
       return fail(st.error());
   r.again = compare(c.dtype, hostOut.data(), hostRef.data(), hostOut.size(),
                     tolerance);
+  if (o.placements > 0)
+    if (Status st = timePlacements(o, c, team, heap, streams, cublas, *kernel,
+                                   *a, *b, *out, ws);
+        !st)
+      return fail(st.error());
   if (!r.again.passed) {
     r.status = "WRONG after repeated launches";
     std::fprintf(stderr, "%s: %s %s: after the timed launches: %s\n",
