@@ -16,7 +16,10 @@
 # D4_AGM_SHAPES / D2_AGM_SHAPES (and MRS) override the shapes of one team
 # size; ALGORITHMS (comma-separated) runs only those algorithms there;
 # ALGO_SECONDS bounds each team size's run (default 240); DTYPE (bf16, the
-# default, or f16; "scatter" is bf16 only) at both ends.
+# default, or f16; "scatter" is bf16 only) at both ends; ALGO_ARGS adds
+# options of torch_algorithms.py (e.g. "--iters 2000 --warmup 200": each
+# case long enough for the power limit's clock, docs/PERF.md "The H200's
+# power limit").
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -69,7 +72,7 @@ for d in "${teams[@]}"; do
     timeout "${ALGO_SECONDS:-240}" python3 bench/collective_matmul/torch_algorithms.py \
     --nproc "$d" --kernels "$C/algorithms" --dtype "${DTYPE:-bf16}" \
     ${agm:+--agm "$agm"} ${mrs:+--mrs "$mrs"} \
-    ${ALGORITHMS:+--algorithms "$ALGORITHMS"} \
+    ${ALGORITHMS:+--algorithms "$ALGORITHMS"} ${ALGO_ARGS:-} \
     >"$OUTDIR/algorithms_d$d.log" 2>&1
   echo "algorithms D = $d: exit $? ($((SECONDS - start)) s)"
 done
