@@ -12,6 +12,7 @@
 #include "PipelineTestSupport.h"
 
 #include "weave/Dialect/Weave/Transforms/Pipeline/Epilogue.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/EpilogueBoxes.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/WgmmaMainloop.h"
 
 #include <set>
@@ -154,7 +155,10 @@ namespace {
 TEST(EpilogueHandler, GetsEveryBoxOfTheTileOnceWithItsTileIndex) {
   for (const char *attrs :
        {"tile(128, 256, 64) stages(4)", "tile(256, 128, 64) stages(3)",
-        "tile(128, 256, 64) stages(4) {split = #weave<split n>}"}) {
+        "tile(128, 256, 64) stages(4) {split = #weave<split n>}",
+        "tile(128, 192, 64) stages(4)",
+        "tile(128, 128, 64) stages(4) {consumers = 1 : i64}",
+        "tile(64, 256, 64) stages(4) {consumers = 1 : i64}"}) {
     auto ctx = makeContext();
     PipelineModule pm = PipelineModule::parse(
         *ctx, pipelineKernel(512, 512, 512, "f16", "f32", attrs));
@@ -212,9 +216,18 @@ TEST(EpilogueHandler, GetsEveryBoxOfTheTileOnceWithItsTileIndex) {
             << attrs << ", consumer " << consumer << ", box " << i;
         EXPECT_EQ(ev(handed[i].col), 1 * t.tn + col)
             << attrs << ", consumer " << consumer << ", box " << i;
+        // The same box by the integer numbering the protocol checker
+        // replays (EpilogueBoxes.h): one layout, two spellings.
+        TileBoxes boxes{t.tm, t.tn, t.outBoxCols()};
+        EXPECT_EQ(boxes.row(3, index), ev(handed[i].row))
+            << attrs << ", consumer " << consumer << ", box " << i;
+        EXPECT_EQ(boxes.col(1, index), ev(handed[i].col))
+            << attrs << ", consumer " << consumer << ", box " << i;
       }
     }
     EXPECT_EQ(static_cast<int64_t>(seen.size()), tileBoxes) << attrs;
+    EXPECT_EQ((TileBoxes{t.tm, t.tn, t.outBoxCols()}.count()), tileBoxes)
+        << attrs;
   }
 }
 

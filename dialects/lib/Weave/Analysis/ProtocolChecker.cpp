@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "weave/Dialect/Weave/Analysis/ProtocolChecker.h"
+#include "weave/Dialect/Weave/Transforms/Pipeline/EpilogueBoxes.h"
 #include "weave/Dialect/Weave/Transforms/Pipeline/TileOrder.h"
 
 #include "weave/Dialect/Weave/IR/WeaveDialect.h"
@@ -2906,9 +2907,8 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
       MemRefType outType = op.getOutType();
       int64_t outBytes =
           std::max<int64_t>(1, outType.getElementTypeBitWidth() / 8);
-      int64_t boxCols = 128 / outBytes;
-      int64_t boxes =
-          (ps.tileM / 64) * std::max<int64_t>(ps.tileN / boxCols, 1);
+      pipeline::TileBoxes tileBoxes{ps.tileM, ps.tileN, 128 / outBytes};
+      int64_t boxes = tileBoxes.count();
       // Per box: the combine region on the warpgroup's 128 threads
       // (threads 128..255 of the block, lane = thread - 128: they split
       // the box between them), then the epilogue on its leader. roleBox
@@ -2920,14 +2920,13 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
         int64_t i = a.roleBox / perBox, run = a.roleBox % perBox;
         ++a.roleBox;
         // The box's place as the region takes it (boxRegionForm): the
-        // tile indices, or its first row and column in the output (box i
-        // row-major over the tile's 64-row x boxCols boxes).
-        int64_t boxesPerRow = std::max<int64_t>(ps.tileN / boxCols, 1);
+        // tile indices, or its first row and column in the output
+        // (TileBoxes: the epilogue's numbering, EpilogueTest checks them
+        // against each other).
         auto place = [&](Region &region, bool withLane) -> std::vector<Val> {
           if (boxRegionForm(region, withLane) == BoxRegionForm::Coordinates)
-            return {Val::integer(st.m * ps.tileM + 64 * (i / boxesPerRow)),
-                    Val::integer(st.n * ps.tileN +
-                                 boxCols * (i % boxesPerRow))};
+            return {Val::integer(tileBoxes.row(st.m, i)),
+                    Val::integer(tileBoxes.col(st.n, i))};
           return {Val::integer(st.m), Val::integer(st.n), Val::integer(i)};
         };
         if (combine && run == 0) {
