@@ -69,6 +69,10 @@ struct Options : CommonOptions {
   /// --placements N: each case's kernel and cuBLAS timed again on N fresh
   /// allocations of a, of b, of c and of all three (see timePlacements).
   int placements = 0;
+  /// --data: the inputs' values: "uniform" (a and b uniform in [-1, 1)) or
+  /// "mlp" (a as a SwiGLU block's activations, b uniform scaled by
+  /// K^-1/2: the down projection's data).
+  std::string data = "uniform";
 };
 
 struct Case {
@@ -106,13 +110,17 @@ void usage(FILE *out) {
       "       [--iters N] [--warmup N] [--device N] [--check-only]\n"
       "       [--tile-config] [--seed S] [--timeout SECONDS] [--no-gate]\n"
       "       [--rounds R] [--sweep FILE] [--placements N]\n"
+      "       [--data uniform|mlp]\n"
       "Runs DIR/matmul_<dtype>_<M>x<N>x<K>.wbundle (default DIR: %s),\n"
       "checks it against cuBLAS and times both: N launches of each, in R\n"
       "alternating rounds (default 1), median over all rounds.\n"
       "--placements N: then times both again on N fresh allocations of a,\n"
       "of b, of the output and of all three (older ones kept, so each lands\n"
       "elsewhere; cuBLAS writes the same output as ours), one line each:\n"
-      "whether a time is the kernel's or its buffers' placement.\n",
+      "whether a time is the kernel's or its buffers' placement.\n"
+      "--data mlp: a as a SwiGLU MLP block's activations and b uniform\n"
+      "scaled by K^-1/2 (a down projection's data) instead of both uniform\n"
+      "in [-1, 1): a matmul's speed depends on the power its data draws.\n",
       kProgram, WEAVE_BENCH_MATMUL_BUNDLE_DIR);
 }
 
@@ -139,6 +147,10 @@ Options parseOptions(int argc, char **argv) {
       o.tileConfig = true;
     } else if (key == "--placements") {
       o.placements = static_cast<int>(args.number());
+    } else if (key == "--data") {
+      o.data = args.value();
+      if (o.data != "uniform" && o.data != "mlp")
+        args.fail("--data is 'uniform' or 'mlp', got '" + o.data + "'");
     } else {
       return false;
     }
@@ -376,10 +388,14 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
     if (!*buf)
       return fail(buf->error());
 
+  bool mlp = o.data == "mlp";
   std::vector<uint16_t> hostA =
-      randomValues(c.dtype, c.m * c.k, seedFor(o, c, 0));
+      mlp ? mlpActivations(c.dtype, c.m * c.k, seedFor(o, c, 0))
+          : randomValues(c.dtype, c.m * c.k, seedFor(o, c, 0));
   std::vector<uint16_t> hostB =
-      randomValues(c.dtype, c.k * c.n, seedFor(o, c, 1));
+      mlp ? scaledValues(c.dtype, c.k * c.n, seedFor(o, c, 1),
+                         1.0f / std::sqrt(float(c.k)))
+          : randomValues(c.dtype, c.k * c.n, seedFor(o, c, 1));
   CUstream stream = streams[0];
   for (Status s : {a->upload(0, hostA.data()), b->upload(0, hostB.data()),
                    poison(*out, stream), poison(*ref, stream)})

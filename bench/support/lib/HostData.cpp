@@ -143,6 +143,28 @@ std::vector<uint16_t> randomValues(DType dtype, size_t count, uint64_t seed) {
   return out;
 }
 
+std::vector<uint16_t> scaledValues(DType dtype, size_t count, uint64_t seed,
+                                   float scale) {
+  std::vector<uint16_t> out(count);
+  parallelChunks(count, [&](unsigned, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      out[i] = fromFloat(dtype, scale * uniform(seed, i));
+  });
+  return out;
+}
+
+std::vector<uint16_t> mlpActivations(DType dtype, size_t count, uint64_t seed) {
+  const float s = 0.57735027f; // 1 / sqrt(3)
+  std::vector<uint16_t> out(count);
+  parallelChunks(count, [&](unsigned, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      float g = s * uniform(seed, 2 * i), u = s * uniform(seed, 2 * i + 1);
+      out[i] = fromFloat(dtype, g / (1.0f + std::exp(-g)) * u);
+    }
+  });
+  return out;
+}
+
 Tolerance defaultTolerance(DType dtype) {
   Tolerance t;
   t.relFrobenius = 1e-2;

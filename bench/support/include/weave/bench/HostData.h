@@ -56,6 +56,15 @@ void parallelChunks(
 /// `count` values uniform in [-1, 1), rounded to `dtype`. Element i depends
 /// only on (seed, i), so the result does not depend on the thread count.
 std::vector<uint16_t> randomValues(DType dtype, size_t count, uint64_t seed);
+/// randomValues scaled by `scale` before the rounding.
+std::vector<uint16_t> scaledValues(DType dtype, size_t count, uint64_t seed,
+                                   float scale);
+/// `count` values distributed as a SwiGLU MLP block's activations, the
+/// input of its down projection: silu(g) * u with g, u uniform in
+/// [-1, 1) / sqrt(3) (the x W of uniform x and weights scaled by
+/// hidden^-1/2: about N(0, 1/3)), rounded to `dtype`. A matmul's speed can
+/// depend on its data (the power it draws); docs/PERF.md.
+std::vector<uint16_t> mlpActivations(DType dtype, size_t count, uint64_t seed);
 
 /// When a result counts as equal to its reference.
 ///  - relFrobenius: ||ours - ref||_F / ||ref||_F must stay below it;
