@@ -11,7 +11,8 @@
 #       (there, from the repository root; logs in $OUT or /tmp/mlp-out)
 #
 # MLP_ARGS adds arguments to torch_mlp_block.py (e.g. "--models 70b"; give
-# the same at staging where they change the shapes, e.g. "--tokens 1024");
+# the same at staging where they change the shapes or the bundles, e.g.
+# "--tokens 1024" or "--agm-algorithm copy_engine");
 # SAMPLE_CLOCKS=1 samples every GPU's SM clock and power draw (nvidia-smi,
 # every 100 ms) while the block runs and prints their range per TP (the
 # block's data-dependent speed, docs/PERF.md, wants clocks beside it);

@@ -65,6 +65,12 @@ def parse_args(argv=None):
                    help="GPUs when not started by torchrun (mp.spawn)")
     p.add_argument("--parts", action="store_true",
                    help="also time the two collective matmuls of each version alone")
+    p.add_argument("--agm-algorithm", default="auto",
+                   help="weave's all-gather matmul algorithm (auto, ring, gather, "
+                        "copy_engine): an A/B of the block under one choice")
+    p.add_argument("--mrs-algorithm", default="auto",
+                   help="weave's GEMM + reduce-scatter algorithm (auto, "
+                        "copy_engine, scatter, owner_slots)")
     p.add_argument("--print-ops", type=int, metavar="D", default=0,
                    help="print the weave-ops argument lists the block needs on "
                         "D GPUs and exit")
@@ -89,9 +95,11 @@ def print_ops(args):
             s = shapes(model, tokens, args.print_ops)
             d = args.print_ops
             print(f"all_gather_matmul --team-size {d} --dtype {args.dtype} "
-                  f"--m-shard {s['m']} --k {s['hidden']} --n {s['up_n']}")
+                  f"--m-shard {s['m']} --k {s['hidden']} --n {s['up_n']} "
+                  f"--algorithm {args.agm_algorithm}")
             print(f"matmul_reduce_scatter --team-size {d} --dtype {args.dtype} "
-                  f"--m-shard {s['m']} --k {s['down_k']} --n {s['hidden']}")
+                  f"--m-shard {s['m']} --k {s['down_k']} --n {s['hidden']} "
+                  f"--algorithm {args.mrs_algorithm}")
     return 0
 
 
@@ -133,7 +141,8 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         return nccl_out
 
     def ours():
-        return rs_weave_of(act(weave.ops.all_gather_matmul(x_weave, w_gu, "tp")))()
+        return rs_weave_of(act(weave.ops.all_gather_matmul(
+            x_weave, w_gu, "tp", args.agm_algorithm)))()
 
     def theirs():
         # return_A=True keeps PyTorch off its multimem (multicast) path.
@@ -150,14 +159,15 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     h_uni = uniform(tuple(h_in.shape), 400 + rank, dtype, device) if args.parts else None
 
     def ag_weave():
-        return weave.ops.all_gather_matmul(x_weave, w_gu, "tp")
+        return weave.ops.all_gather_matmul(x_weave, w_gu, "tp", args.agm_algorithm)
 
     def ag_torch():
         return torch.ops.symm_mem.fused_all_gather_matmul(
             x_torch, [w_gu], gather_dim=0, group_name=group_name, return_A=True)[1][0]
 
     def rs_weave_of(h):
-        return lambda: weave.ops.matmul_reduce_scatter(h, w_down, "tp")
+        return lambda: weave.ops.matmul_reduce_scatter(h, w_down, "tp",
+                                                       args.mrs_algorithm)
 
     def rs_torch_of(h):
         return lambda: torch.ops.symm_mem.fused_matmul_reduce_scatter(
