@@ -105,6 +105,39 @@ TEST(RandomValues, SeededInRangeAndCentered) {
   EXPECT_TRUE(std::equal(prefix.begin(), prefix.end(), a.begin()));
 }
 
+TEST(ScaledValues, RandomValuesTimesTheScale) {
+  const size_t n = 1 << 16;
+  std::vector<uint16_t> u = randomValues(DType::BF16, n, 5);
+  // A power of two scales exactly: the same values, a quarter.
+  std::vector<uint16_t> q = scaledValues(DType::BF16, n, 5, 0.25f);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(bf16ToFloat(q[i]), 0.25f * bf16ToFloat(u[i])) << i;
+  // K^-1/2 (the down projection's weights): within the scaled range.
+  float s = 1.0f / std::sqrt(7168.0f);
+  for (uint16_t v : scaledValues(DType::F16, n, 5, s))
+    ASSERT_LE(std::fabs(halfToFloat(v)), s);
+}
+
+TEST(MlpActivations, SeededBoundedAndShapedLikeSwiGlu) {
+  const size_t n = 1 << 20;
+  std::vector<uint16_t> a = mlpActivations(DType::BF16, n, 11);
+  EXPECT_EQ(a, mlpActivations(DType::BF16, n, 11));
+  EXPECT_NE(a, mlpActivations(DType::BF16, n, 12));
+  // silu(g) * u, g and u uniform in +-1/sqrt(3): |silu(g)| < 0.37, so
+  // |a| < 0.22; mean 0 (u is centered and independent of g); variance
+  // E[silu(g)^2] E[u^2], about 0.029 x 1/9.
+  double sum = 0, sq = 0;
+  for (uint16_t v : a) {
+    double x = bf16ToFloat(v);
+    ASSERT_LT(std::fabs(x), 0.22);
+    sum += x;
+    sq += x * x;
+  }
+  EXPECT_NEAR(sum / n, 0.0, 1e-3);
+  EXPECT_GT(sq / n, 0.0025);
+  EXPECT_LT(sq / n, 0.0040);
+}
+
 //===----------------------------------------------------------------------===//
 // Comparison
 //===----------------------------------------------------------------------===//
