@@ -268,8 +268,6 @@ Status zeroWords(const LocalBuffers &buffer) {
   return ok();
 }
 
-/// Runs one case: check, then time. Errors other than a timeout become the
-/// row's status; a timeout ends the process.
 /// Times `kernel` and cuBLAS on fresh allocations: for each operand (a, b,
 /// the output, then all three) `o.placements` times a new buffer holding
 /// the same values, the others the case's own; cuBLAS writes the same
@@ -344,6 +342,8 @@ Status timePlacements(const Options &o, const Case &c, Team &team,
   return ok();
 }
 
+/// Runs one case: check, then time. Errors other than a timeout become the
+/// row's status; a timeout ends the process.
 Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
                const LocalStreams &streams, const CublasHandle &cublas) {
   Result r;
