@@ -41,6 +41,7 @@
 #include <algorithm>
 #include <map>
 #include <array>
+#include <deque>
 #include <cmath>
 #include <optional>
 #include <cstdio>
@@ -268,6 +269,30 @@ Status zeroWords(const LocalBuffers &buffer) {
   return ok();
 }
 
+/// The bound kernel against cuBLAS of the same product on a and b (writing
+/// `cublasOut`), in o.rounds rotated rounds: {ours, cuBLAS}.
+Expected<std::vector<TimingResult>>
+timeAgainstCublas(const Options &o, const Case &c,
+                  const std::vector<TimedStream> &timed, Kernel &kernel,
+                  const BoundArgs &bound, const LocalStreams &streams,
+                  const CublasHandle &cublas, CUdeviceptr a, CUdeviceptr b,
+                  CUdeviceptr cublasOut) {
+  auto timeOurs = [&]() {
+    return timeIterations(
+        timed, [&](int) { return kernel.launch(bound, streams); }, o.timing);
+  };
+  auto timeCublas = [&]() {
+    return timeIterations(
+        timed,
+        [&](int) {
+          return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a, b, cublasOut,
+                              streams[0], Reduction::Default);
+        },
+        o.timing);
+  };
+  return timeInRounds(o.rounds, {timeOurs, timeCublas});
+}
+
 /// Times `kernel` and cuBLAS on fresh allocations: for each operand (a, b,
 /// the output, then all three) `o.placements` times a new buffer holding
 /// the same values, the others the case's own; cuBLAS writes the same
@@ -280,7 +305,8 @@ Status timePlacements(const Options &o, const Case &c, Team &team,
                       const LocalBuffers &a, const LocalBuffers &b,
                       const LocalBuffers &out,
                       const std::optional<LocalBuffers> &ws) {
-  std::vector<LocalBuffers> kept;
+  // A deque: the buffers made keep their addresses as more are added.
+  std::deque<LocalBuffers> kept;
   auto fresh = [&](const LocalBuffers &like,
                    std::vector<int64_t> shape) -> Expected<const LocalBuffers *> {
     WEAVE_ASSIGN_OR_RETURN(
@@ -291,19 +317,25 @@ Status timePlacements(const Options &o, const Case &c, Team &team,
     kept.push_back(std::move(made));
     return &kept.back();
   };
-  kept.reserve(size_t(o.placements) * 6);
   std::vector<TimedStream> timed = timedStreams(team, streams.get());
-  for (const char *which : {"a", "b", "c", "all"}) {
-    bool all = std::string(which) == "all";
+  // The operands that get a fresh buffer: each alone, then all three.
+  struct Study {
+    const char *name;
+    bool a, b, c;
+  };
+  for (const Study &study : {Study{"a", true, false, false},
+                             Study{"b", false, true, false},
+                             Study{"c", false, false, true},
+                             Study{"all", true, true, true}}) {
     for (int p = 0; p < o.placements; ++p) {
       const LocalBuffers *pa = &a, *pb = &b, *pc = &out;
-      if (all || which[0] == 'a') {
+      if (study.a) {
         WEAVE_ASSIGN_OR_RETURN(pa, fresh(a, {c.m, c.k}));
       }
-      if (all || which[0] == 'b') {
+      if (study.b) {
         WEAVE_ASSIGN_OR_RETURN(pb, fresh(b, {c.k, c.n}));
       }
-      if (all || which[0] == 'c') {
+      if (study.c) {
         WEAVE_ASSIGN_OR_RETURN(pc, fresh(out, {c.m, c.n}));
       }
       WEAVE_TRY(team.synchronize());
@@ -311,27 +343,14 @@ Status timePlacements(const Options &o, const Case &c, Team &team,
       if (ws)
         args.push_back(ws->args());
       WEAVE_ASSIGN_OR_RETURN(BoundArgs bound, kernel.bind(heap, args));
-      auto timeOurs = [&]() {
-        return timeIterations(
-            timed, [&](int) { return kernel.launch(bound, streams); },
-            o.timing);
-      };
-      auto timeCublas = [&]() {
-        return timeIterations(
-            timed,
-            [&](int) {
-              return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k,
-                                  pa->pointer(0), pb->pointer(0),
-                                  pc->pointer(0), streams[0],
-                                  Reduction::Default);
-            },
-            o.timing);
-      };
-      WEAVE_ASSIGN_OR_RETURN(std::vector<TimingResult> t,
-                             timeInRounds(o.rounds, {timeOurs, timeCublas}));
+      WEAVE_ASSIGN_OR_RETURN(
+          std::vector<TimingResult> t,
+          timeAgainstCublas(o, c, timed, kernel, bound, streams, cublas,
+                            pa->pointer(0), pb->pointer(0), pc->pointer(0)));
       std::printf("%s %s placement %-3s %d: a 0x%llx b 0x%llx c 0x%llx: ours "
                   "%.4f ms, cuBLAS %.4f ms, cuBLAS / ours %.3f\n",
-                  shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype), which,
+                  shapeName(c.m, c.n, c.k).c_str(), dtypeName(c.dtype),
+                  study.name,
                   p, (unsigned long long)pa->pointer(0),
                   (unsigned long long)pb->pointer(0),
                   (unsigned long long)pc->pointer(0), t[0].medianMs,
@@ -473,23 +492,9 @@ Result runCase(const Options &o, const Case &c, Team &team, SymmetricHeap &heap,
 
   if (o.checkOnly)
     return r;
-  auto timeOurs = [&]() {
-    return timeIterations(
-        timed, [&](int) { return kernel->launch(*bound, streams); },
-        o.timing);
-  };
-  auto timeCublas = [&]() {
-    return timeIterations(
-        timed,
-        [&](int) {
-          return gemmRowMajor(cublas, c.dtype, c.m, c.n, c.k, a->pointer(0),
-                              b->pointer(0), ref->pointer(0), stream,
-                              Reduction::Default);
-        },
-        o.timing);
-  };
   Expected<std::vector<TimingResult>> timings =
-      timeInRounds(o.rounds, {timeOurs, timeCublas});
+      timeAgainstCublas(o, c, timed, *kernel, *bound, streams, cublas,
+                        a->pointer(0), b->pointer(0), ref->pointer(0));
   if (!timings)
     return fail(timings.error());
   r.ours = (*timings)[0];

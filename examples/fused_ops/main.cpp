@@ -53,8 +53,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
