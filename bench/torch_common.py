@@ -78,6 +78,87 @@ def time_iterations(fn, iters, warmup, device):
     return statistics.median(times.tolist())
 
 
+class ClockSampler:
+    """The SM clock and power draw of GPUs `indices` (nvidia-smi's numbering)
+    every `period_ms`, read in a thread, so that a time can be told apart
+    from the clock it ran at: under a power limit (the H200's 700 W) the
+    clock follows the data's switching, not only the kernel. window(t0, t1)
+    -> (the lowest GPU's median MHz, the highest GPU's median W) over
+    time.monotonic() t0..t1, or None without samples (no nvidia-smi)."""
+
+    def __init__(self, indices, period_ms=50):
+        import subprocess
+        import threading
+        self.indices = set(indices)
+        self.samples = []
+        try:
+            self.proc = subprocess.Popen(
+                ["nvidia-smi", "--query-gpu=index,clocks.sm,power.draw",
+                 "--format=csv,noheader,nounits", "-lms", str(period_ms)],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        except OSError:
+            self.proc = None
+            return
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        import time
+        for line in self.proc.stdout:
+            cells = [c.strip() for c in line.split(",")]
+            try:
+                self.samples.append((time.monotonic(), int(cells[0]),
+                                     float(cells[1]), float(cells[2])))
+            except (ValueError, IndexError):
+                pass  # a "[N/A]" or a cut line
+
+    def window(self, t0, t1):
+        per_gpu = {}
+        for t, gpu, mhz, watts in list(self.samples):
+            if t0 <= t <= t1 and gpu in self.indices:
+                per_gpu.setdefault(gpu, []).append((mhz, watts))
+        if not per_gpu:
+            return None
+        return (min(statistics.median(m for m, _ in s) for s in per_gpu.values()),
+                max(statistics.median(w for _, w in s) for s in per_gpu.values()))
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.terminate()
+
+
+def visible_gpu_indices(world):
+    """nvidia-smi's indices of this job's first `world` GPUs (from
+    CUDA_VISIBLE_DEVICES where it lists numbers, else 0..world-1)."""
+    listed = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    try:
+        return [int(i) for i in listed.split(",")][:world] if listed else list(range(world))
+    except ValueError:  # UUIDs
+        return list(range(world))
+
+
+def time_sustained(fn, seconds, device):
+    """time_iterations over about `seconds` of fn() after seconds / 4 of
+    warm-up (every rank the same counts), so that the clock has settled
+    where a power limit holds it: (median ms, monotonic start, end)."""
+    import math
+    import time
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    t = time.monotonic()
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    each = torch.tensor([(time.monotonic() - t) / 3], dtype=torch.float64, device=device)
+    dist.all_reduce(each, op=dist.ReduceOp.MAX)
+    each = max(each.item(), 1e-6)
+    for _ in range(math.ceil(seconds / 4 / each)):
+        fn()
+    start = time.monotonic()
+    ms = time_iterations(fn, max(20, math.ceil(seconds / each)), 0, device)
+    return ms, start, time.monotonic()
+
+
 def capture(fn, device):
     """A CUDA graph of fn() (warmed up on a side stream first), or the error.
 

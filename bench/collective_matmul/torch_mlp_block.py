@@ -150,14 +150,6 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
             x_torch, [w_gu], gather_dim=0, group_name=group_name, return_A=True)
         return rs_torch_of(act(outs[0]))()
 
-    # The block's two collective matmuls alone (--parts): where the block's
-    # time goes, each beside local cuBLAS of its whole product (the
-    # reference of issues #31 and #32), the down projection also on uniform
-    # inputs (what weave_bench_matmul_reduce_scatter and torch_fused.py
-    # feed it), since a matmul's speed can depend on its data.
-    h_in = act(gathered @ w_gu) if args.parts else None
-    h_uni = uniform(tuple(h_in.shape), 400 + rank, dtype, device) if args.parts else None
-
     def ag_weave():
         return weave.ops.all_gather_matmul(x_weave, w_gu, "tp", args.agm_algorithm)
 
@@ -188,6 +180,16 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     del reference
     timed = [("weave", ours), ("torch", theirs), ("nccl", nccl)]
     if args.parts:
+        # The block's two collective matmuls alone: where the block's time
+        # goes, each beside local cuBLAS of its whole product (the reference
+        # of issues #31 and #32), the down projection also on uniform inputs
+        # (what weave_bench_matmul_reduce_scatter and torch_fused.py feed
+        # it). h_in only now that nccl() has gathered x: made before, it was
+        # the activations of torch.empty's bytes (zeros or stale), and the
+        # "block" rows of every table before 2026-11-28's twenty-fourth
+        # session timed those (docs/PERF.md, "The block's activations").
+        h_in = act(gathered @ w_gu)
+        h_uni = uniform(tuple(h_in.shape), 400 + rank, dtype, device)
         timed += [("ag_weave", ag_weave), ("ag_torch", ag_torch),
                   ("ag_cublas", cublas_of(gathered, w_gu))]
         for suffix, h in (("", h_in), ("_u", h_uni)):

@@ -39,7 +39,18 @@ def parse_args(argv=None):
     p.add_argument("--placed", action="store_true",
                    help="only the activations, a clone and the placed copies")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--seconds", type=float, default=0,
+                   help="time each version for about this long after a quarter of it "
+                        "as warm-up, one round (the H200's power-limited steady "
+                        "state); 0: --rounds bursts of 20 replays after 5")
+    p.add_argument("--clocks", action="store_true",
+                   help="beside each time, the SM clock and power draw over it "
+                        "(nvidia-smi every 50 ms: the lowest GPU's median MHz, the "
+                        "highest's median W) and Mcycles = ms x MHz / 1000; best "
+                        "with --seconds")
     args = p.parse_args(argv)
+    if args.seconds < 0:
+        p.error("--seconds must not be negative")
     if args.m <= 0 or args.m % 128:
         p.error(f"--m must be a positive multiple of 128, got {args.m}")
     return args
@@ -51,7 +62,8 @@ def body(args, rank, world, device, group_name, symm_mem):
     import torch.nn.functional as F
     import weave
     import weave.ops
-    from torch_common import capture, log, time_iterations, uniform
+    from torch_common import (ClockSampler, capture, log, time_iterations, time_sustained,
+                              uniform, visible_gpu_indices)
     if args.inter % world:
         raise SystemExit(f"torch_placement: --inter {args.inter} does not split over {world}")
     team = weave.team_from_process_group()
@@ -64,9 +76,10 @@ def body(args, rank, world, device, group_name, symm_mem):
     x = uniform((rows, hidden), 100, dt, device)
     w_gu = (uniform((hidden, 2 * down_k), 200 + rank, torch.float32, device)
             * hidden ** -0.5).to(dt)
-    y = x @ w_gu
-    acts = F.silu(y[:, :down_k]) * y[:, down_k:]
-    del y
+
+    def act(y):
+        return F.silu(y[:, :down_k]) * y[:, down_k:]
+    acts = act(x @ w_gu)
     w = (uniform((down_k, hidden), 300 + rank, torch.float32, device) * down_k ** -0.5).to(dt)
     gen = torch.Generator(device=device)
     gen.manual_seed(5)
@@ -75,7 +88,15 @@ def body(args, rank, world, device, group_name, symm_mem):
     gen.manual_seed(7 + rank)
     inputs = {"activations": acts, "activations, clone": acts.clone()}
     if not args.placed:
+        # silu(g) u of independent g, u with the gate's variance (1/9):
+        # uniform as weave_bench_matmul --data mlp draws them, and normal as
+        # x W_g is; each rounded to bf16 first, as the block's y is.
+        g_u = (uniform((rows, 2 * down_k), 500 + rank, dt, device).float() * 3 ** -0.5).to(dt)
+        g_n = (torch.randn((rows, 2 * down_k), device=device, generator=gen) / 3).to(dt)
         inputs.update({
+            "activations, recomputed": act(x @ w_gu),
+            "silu of uniform": act(g_u),
+            "silu of normal": act(g_n),
             "activations, shuffled": acts.flatten()[perm].view_as(acts).contiguous(),
             "activations x 64": (acts.float() * 64).to(dt),
             "uniform": uni,
@@ -83,6 +104,7 @@ def body(args, rank, world, device, group_name, symm_mem):
             "normal": (torch.randn(acts.shape, device=device, generator=gen)
                        * acts.float().std()).to(dt),
         })
+        del g_u, g_n
     else:
         big = torch.empty(acts.numel() + (8 << 20), dtype=dt, device=device)
         lift = ((2 << 20) - big.data_ptr() % (2 << 20)) % (2 << 20)
@@ -104,21 +126,57 @@ def body(args, rank, world, device, group_name, symm_mem):
         if graph is None:
             log(rank, f"{name} {who}: no graph ({error}); eager")
         graphs.append((name, who, graph.replay if graph is not None else fn, graph))
-    times = {}
-    for r in range(max(args.rounds, 1)):
-        order = graphs[r % len(graphs):] + graphs[:r % len(graphs)]
-        for name, who, fn, _ in order:
-            times.setdefault((name, who), []).append(time_iterations(fn, 20, 5, device))
+    sampler = ClockSampler(visible_gpu_indices(world)) if args.clocks and rank == 0 else None
+    times, clocks = {}, {}
+    if args.seconds > 0:
+        for name, who, fn, _ in graphs:
+            ms, t0, t1 = time_sustained(fn, args.seconds, device)
+            times[(name, who)] = [ms]
+            clocks[(name, who)] = sampler.window(t0, t1) if sampler else None
+    else:
+        for r in range(max(args.rounds, 1)):
+            order = graphs[r % len(graphs):] + graphs[:r % len(graphs)]
+            for name, who, fn, _ in order:
+                times.setdefault((name, who), []).append(time_iterations(fn, 20, 5, device))
+    if sampler:
+        sampler.stop()
     if rank == 0:
+        how = (f"median over about {args.seconds:g} s each" if args.seconds > 0 else
+               f"best of {max(args.rounds, 1)} rotated rounds")
         print(f"\nGEMM + reduce-scatter, m_shard {m} x k {down_k} x n {hidden}, D = {world}, "
-              f"bf16, ms (best of {max(args.rounds, 1)} rotated rounds)")
-        print("| input | weave | torch fused | torch.mm | torch / weave |")
-        print("|---|---|---|---|---|")
-        for name in inputs:
-            t = {who: min(times[(name, who)]) for who in ("weave", "torch", "mm")}
-            print(f"| {name} | {t['weave']:.4f} | {t['torch']:.4f} | {t['mm']:.4f} | "
-                  f"{t['torch'] / t['weave']:.2f} |")
+              f"bf16, ms ({how}); flips: bits that differ between neighbours along k, "
+              f"per element (rank 0's input)")
+        whos = ("weave", "torch", "mm")
+        head = ["input", "flips"]
+        for who in whos:
+            head += [who] + ([f"{who} MHz", f"{who} W", f"{who} Mcycles"] if args.clocks else [])
+        print("| " + " | ".join(head + ["torch / weave"]) + " |")
+        print("|" + "---|" * (len(head) + 1))
+        for name, h in inputs.items():
+            t = {who: min(times[(name, who)]) for who in whos}
+            cells = [name, f"{bit_flips(h):.2f}"]
+            for who in whos:
+                cells.append(f"{t[who]:.4f}")
+                if args.clocks:
+                    c = clocks.get((name, who))
+                    cells += ([f"{c[0]:.0f}", f"{c[1]:.0f}", f"{t[who] * c[0] / 1000:.3f}"]
+                              if c else ["-", "-", "-"])
+            print("| " + " | ".join(cells + [f"{t['torch'] / t['weave']:.2f}"]) + " |")
     return 0
+
+
+def bit_flips(h, rows=1024):
+    """Mean count of bits that differ between neighbouring elements along a
+    row (k) of a 16-bit tensor, over its first `rows` rows: a proxy of the
+    switching the values cause in a matmul's datapath, which is what moves
+    a power-limited clock."""
+    import torch
+    bits = h[:rows].contiguous().view(torch.int16).to(torch.int32) & 0xFFFF
+    diff = bits[:, 1:] ^ bits[:, :-1]
+    count = torch.zeros_like(diff)
+    for b in range(16):
+        count += (diff >> b) & 1
+    return count.float().mean().item()
 
 
 def main():
