@@ -181,8 +181,12 @@ public:
   static bool copyEngineWins(uint32_t teamSize, int64_t mShard, int64_t k,
                              int64_t n, int64_t smCount = kSmCount);
   /// At D = 2 the copy engines lost to the ring or the gather at every
-  /// measured point (docs/PERF.md, "The all-gather matmul's copy engines
-  /// in one launch").
+  /// measured point on 4 x H100 (bursts; docs/PERF.md, "The all-gather
+  /// matmul's copy engines in one launch"). On 2 x H200 (twenty-fourth
+  /// session, 11 shapes of 512-4096 rows, "The block's activations were
+  /// never computed, and the D = 2 algorithm A/B") they led the ring by
+  /// 0.2-4.6% at 10 shapes timed sustained (at the 700 W limit's clock)
+  /// and trailed it by 1-15% at 10 in bursts: the ring stays.
   static constexpr uint32_t kCopyEngineMinTeam = 3;
   /// The copy engines were measured from 512 rows a shard; below, the
   /// gather's all-gather is short and its After or BesideNarrow already
