@@ -186,7 +186,8 @@ public:
   /// session, 11 shapes of 512-4096 rows, "The block's activations were
   /// never computed, and the D = 2 algorithm A/B") they led the ring by
   /// 0.2-4.6% at 10 shapes timed sustained (at the 700 W limit's clock)
-  /// and trailed it by 1-15% at 10 in bursts: the ring stays.
+  /// and trailed it by 1-15% at 10 in bursts (from 256 MiB of b, 5 more
+  /// shapes: 0.3-4.1% ahead sustained, up to 12% behind): the ring stays.
   static constexpr uint32_t kCopyEngineMinTeam = 3;
   /// The copy engines were measured from 512 rows a shard; below, the
   /// gather's all-gather is short and its After or BesideNarrow already
