@@ -15,7 +15,8 @@
 # "--tokens 1024" or "--agm-algorithm copy_engine");
 # SAMPLE_CLOCKS=1 samples every GPU's SM clock and power draw (nvidia-smi,
 # every 100 ms) while the block runs and prints their range per TP (the
-# block's data-dependent speed, docs/PERF.md, wants clocks beside it);
+# H200's 700 W limit moves its clock with the load, docs/PERF.md, so a
+# time wants its clock beside it);
 # MLP_SECONDS bounds each team size's run (default 60: one TP with both
 # models took about 20 s on 4 x H100, the Python build about 30 s).
 set -uo pipefail
