@@ -33,7 +33,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import capture, launch, log, markdown, time_iterations, uniform  # noqa: E402
+from torch_common import (capture, launch, log, markdown, time_iterations,  # noqa: E402
+                          time_sustained, uniform)
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
@@ -66,6 +67,10 @@ def parse_args(argv=None):
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--seconds", type=float, default=0,
+                   help="time each version for about this long after a quarter of it "
+                        "as warm-up, one round, in place of --iters/--warmup/--rounds "
+                        "(the H200's power-limited steady state, docs/PERF.md)")
     p.add_argument("--signal-pad", type=int, default=1 << 20,
                    help="bytes of weave's signal pad (every op's semaphores)")
     p.add_argument("--nproc", type=int, default=2,
@@ -85,12 +90,15 @@ def parse_args(argv=None):
         p.error("--algorithms leaves an op with shapes but no algorithm")
     if not args.agm and not args.mrs:
         p.error("give --agm or --mrs shapes")
+    if args.seconds < 0:
+        p.error("--seconds must not be negative")
     return args
 
 
 def check_and_time(cases, reference, args, device):
     """Worst relative error against `reference` over the checked cases
-    (every rank), then the best of args.rounds medians of graph replays."""
+    (every rank), then the best of args.rounds medians of graph replays (or
+    one median over about args.seconds each)."""
     worst = 0.0
     for _, fn, checked in cases:
         if checked:
@@ -105,6 +113,10 @@ def check_and_time(cases, reference, args, device):
             raise RuntimeError(f"{key}: {why}")
         graphs[key] = graph
     times = {key: [] for key, _, _ in cases}
+    if args.seconds > 0:
+        for key, _, _ in cases:
+            times[key].append(time_sustained(graphs[key].replay, args.seconds, device)[0])
+        return {key: min(v) for key, v in times.items()}, error.item()
     for r in range(args.rounds):
         order = cases[r % len(cases):] + cases[:r % len(cases)]
         for key, _, _ in order:

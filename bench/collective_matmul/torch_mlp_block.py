@@ -61,6 +61,10 @@ def parse_args(argv=None):
                    help="rounds of every version, each in a rotated order; the "
                         "best round counts (the GPU's clocks drift with what ran "
                         "before, so one fixed order favours some versions)")
+    p.add_argument("--seconds", type=float, default=0,
+                   help="time each version for about this long after a quarter of it "
+                        "as warm-up, one round, in place of --iters/--warmup/--rounds "
+                        "(the H200's power-limited steady state, docs/PERF.md)")
     p.add_argument("--nproc", type=int, default=2,
                    help="GPUs when not started by torchrun (mp.spawn)")
     p.add_argument("--parts", action="store_true",
@@ -80,6 +84,8 @@ def parse_args(argv=None):
         if m not in MODELS:
             p.error(f"unknown model {m} ({', '.join(MODELS)})")
     args.tokens = [int(t) for t in args.tokens.split(",") if t]
+    if args.seconds < 0:
+        p.error("--seconds must not be negative")
     return args
 
 
@@ -108,7 +114,7 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     import torch.distributed as dist
     import torch.nn.functional as F
     import weave.ops
-    from torch_common import capture, time_iterations, uniform
+    from torch_common import capture, time_iterations, time_sustained, uniform
 
     dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     s = shapes(model, tokens, world)
@@ -204,10 +210,14 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
         else:
             runs.append((key, graph.replay, graph))
     times = {key: [] for key, _, _ in runs}
-    for r in range(max(args.rounds, 1)):
-        order = runs[r % len(runs):] + runs[:r % len(runs)]
-        for key, fn, _ in order:
-            times[key].append(time_iterations(fn, args.iters, args.warmup, device))
+    if args.seconds > 0:
+        for key, fn, _ in runs:
+            times[key].append(time_sustained(fn, args.seconds, device)[0])
+    else:
+        for r in range(max(args.rounds, 1)):
+            order = runs[r % len(runs):] + runs[:r % len(runs)]
+            for key, fn, _ in order:
+                times[key].append(time_iterations(fn, args.iters, args.warmup, device))
     for key, values in times.items():
         row[key] = min(values)
     del runs
