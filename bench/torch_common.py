@@ -16,9 +16,13 @@ os.environ.setdefault("NCCL_NVLS_ENABLE", "0")
 os.environ.setdefault("NVSHMEM_DISABLE_NVLS", "1")
 
 import datetime
+import math
 import socket
 import statistics
+import subprocess
 import sys
+import threading
+import time
 import traceback
 import warnings
 
@@ -82,13 +86,11 @@ class ClockSampler:
     """The SM clock and power draw of GPUs `indices` (nvidia-smi's numbering)
     every `period_ms`, read in a thread, so that a time can be told apart
     from the clock it ran at: under a power limit (the H200's 700 W) the
-    clock follows the data's switching, not only the kernel. window(t0, t1)
+    clock follows the load, and with it what ran before. window(t0, t1)
     -> (the lowest GPU's median MHz, the highest GPU's median W) over
     time.monotonic() t0..t1, or None without samples (no nvidia-smi)."""
 
     def __init__(self, indices, period_ms=50):
-        import subprocess
-        import threading
         self.indices = set(indices)
         self.samples = []
         try:
@@ -102,7 +104,6 @@ class ClockSampler:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
-        import time
         for line in self.proc.stdout:
             cells = [c.strip() for c in line.split(",")]
             try:
@@ -140,8 +141,6 @@ def time_sustained(fn, seconds, device):
     """time_iterations over about `seconds` of fn() after seconds / 4 of
     warm-up (every rank the same counts), so that the clock has settled
     where a power limit holds it: (median ms, monotonic start, end)."""
-    import math
-    import time
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
