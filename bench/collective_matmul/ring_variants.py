@@ -38,6 +38,11 @@ rows or races ON PURPOSE: its numbers are timings, never results.
   pushall   push by every block (the template's push leaves it to the
             blocks whose first tile is not an own one): a correct kernel
             (also on the op's instance).
+  keepw     the ring's groups keep their width (grid_tile_keep_width): no
+            narrowing to the rows past a wave, so a wave holds fewer column
+            tiles and reads less of b, while a row tile's forwarding may
+            finish later (a correct kernel: the groups still never straddle
+            two shards)
   krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
@@ -172,6 +177,17 @@ def push_all(text):
     return text.replace(*FIRST_PUSHER)
 
 
+SEGMENTS = re.compile(r"(grid_tile_segments = \d+ : i64),")
+
+
+def keep_width(text):
+    text, n = SEGMENTS.subn(r"\1, grid_tile_keep_width,", text)
+    if n != 1:
+        sys.exit("ring_variants.py: expected one grid_tile_segments in the "
+                 "kernel, found %d (the template changed?)" % n)
+    return text
+
+
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -186,6 +202,7 @@ VARIANTS = {
     "push": push,
     "ring": lambda t: set_push(t, 0),
     "pushall": push_all,
+    "keepw": keep_width,
 }
 
 

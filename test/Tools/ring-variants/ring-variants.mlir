@@ -6,7 +6,11 @@
 // RUN: sed -e 's/@ROWS@/1024/g; s/@M_SHARD@/512/g; s/@D@/2/g; s/@LAST@/1/g; s/@K@/1024/g; s/@N_SHARD@/1024/g; s/@DTYPE@/bf16/g; s/@GROUP_ROWS@/8/g; s/@READY@/32/g; s/@LAST_K@/15/g; s/@COL_TILES@/4/g; s/@K_ROTATION@/4/g; s/@PUSH@/0/g; s/@TILE_N@/256/g; s/@STAGES@/4/g; s/@KERNEL@/all_gather_matmul/g; s/@VARIANT@//g' %templates/collective_matmul/all_gather_matmul.mlir.in > %t.mlir
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v
 // RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.mlir %t.v krot8
-// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot push ring pushall krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// RUN: for v in noready nodone nowait nofwd nocb norot noread local quarter nokrot push ring pushall keepw krot8; do weavec %t.v_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// keepw: the groups keep their width, the rest of the kernel as it was.
+// RUN: grep -c 'grid_tile_segments = 2 : i64, grid_tile_keep_width,' %t.v_keepw.mlir | FileCheck %s --check-prefix=ONE
+// RUN: not grep grid_tile_keep_width %t.mlir
+// RUN: sed -e 's/ grid_tile_keep_width,//' %t.v_keepw.mlir | diff - %t.mlir
 //
 // The kernel itself: three waits (the push's wait for its peers' done
 // too), two remote stores (evict-first at D = 2, plain above) and a remote
@@ -53,12 +57,13 @@
 // The op's dynamic instance holds one kernel per range of m_shard: each
 // variant cuts its part out of every kernel, and they compile.
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 1024 --n 4096 --algorithm ring -o %t.dyn.mlir
-// RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.dyn.mlir %t.d nocb norot nofwd local
-// RUN: for v in nocb norot nofwd local; do weavec %t.d_$v.mlir --emit=ptx -o /dev/null || exit 1; done
+// RUN: python3 %weave_src_root/bench/collective_matmul/ring_variants.py %t.dyn.mlir %t.d nocb norot nofwd local keepw
+// RUN: for v in nocb norot nofwd local keepw; do weavec %t.d_$v.mlir --emit=ptx -o /dev/null || exit 1; done
 // RUN: kernels=$(grep -c '^  gpu.func @' %t.dyn.mlir); test $kernels -gt 1 && \
 // RUN:   test $(grep -c 'delay_release(1) rotate_m' %t.dyn.mlir) -eq $kernels && \
 // RUN:   test $(grep -c 'rotate_m(%%own_first)' %t.d_nocb.mlir) -eq $kernels && \
 // RUN:   test $(grep -c '%%needed = arith.constant false' %t.d_nofwd.mlir) -eq $kernels && \
+// RUN:   test $(grep -c 'grid_tile_keep_width' %t.d_keepw.mlir) -eq $kernels && \
 // RUN:   test $(grep -c 'on %%me$' %t.d_local.mlir) -eq $((2 * kernels))
 // RUN: not grep -e 'before_load {' -e 'callback {' -e 'delay_release(1) rotate_m' %t.d_nocb.mlir
 // RUN: not grep -e 'rotate_m(%%own_first)' -e 'grid_tile_segments = 2' %t.d_norot.mlir
