@@ -158,6 +158,27 @@ def time_sustained(fn, seconds, device):
     return ms, start, time.monotonic()
 
 
+def time_versions(versions, device, seconds=0, rounds=3, iters=20, warmup=5):
+    """Times each (key, fn) of `versions`. With seconds > 0: one
+    time_sustained run each, in order; else max(rounds, 1) rounds of
+    time_iterations(fn, iters, warmup), each round's order rotated by one
+    more version (the clock drifts with what ran before, so one fixed order
+    favours some). {key: (best median ms, window)}, window the sustained
+    run's (monotonic start, end) or None."""
+    if seconds > 0:
+        timed = {}
+        for key, fn in versions:
+            ms, start, end = time_sustained(fn, seconds, device)
+            timed[key] = (ms, (start, end))
+        return timed
+    times = {key: [] for key, _ in versions}
+    for r in range(max(rounds, 1)):
+        shift = r % len(versions)
+        for key, fn in versions[shift:] + versions[:shift]:
+            times[key].append(time_iterations(fn, iters, warmup, device))
+    return {key: (min(values), None) for key, values in times.items()}
+
+
 def capture(fn, device):
     """A CUDA graph of fn() (warmed up on a side stream first), or the error.
 

@@ -33,8 +33,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import (capture, launch, log, markdown, time_iterations,  # noqa: E402
-                          time_sustained, uniform)
+from torch_common import capture, launch, log, markdown, time_versions, uniform  # noqa: E402
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
@@ -112,17 +111,9 @@ def check_and_time(cases, reference, args, device):
         if graph is None:
             raise RuntimeError(f"{key}: {why}")
         graphs[key] = graph
-    times = {key: [] for key, _, _ in cases}
-    if args.seconds > 0:
-        for key, _, _ in cases:
-            times[key].append(time_sustained(graphs[key].replay, args.seconds, device)[0])
-        return {key: min(v) for key, v in times.items()}, error.item()
-    for r in range(args.rounds):
-        order = cases[r % len(cases):] + cases[:r % len(cases)]
-        for key, _, _ in order:
-            times[key].append(time_iterations(graphs[key].replay, args.iters,
-                                              args.warmup, device))
-    return {key: min(v) for key, v in times.items()}, error.item()
+    timed = time_versions([(key, graphs[key].replay) for key, _, _ in cases], device,
+                          args.seconds, args.rounds, args.iters, args.warmup)
+    return {key: ms for key, (ms, _) in timed.items()}, error.item()
 
 
 def body(args, rank, world, device, group_name, symm_mem):

@@ -114,7 +114,7 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
     import torch.distributed as dist
     import torch.nn.functional as F
     import weave.ops
-    from torch_common import capture, time_iterations, time_sustained, uniform
+    from torch_common import capture, time_versions, uniform
 
     dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     s = shapes(model, tokens, world)
@@ -209,17 +209,10 @@ def run_case(args, rank, world, device, group_name, symm_mem, memory, model, tok
             runs.append((key, fn, None))
         else:
             runs.append((key, graph.replay, graph))
-    times = {key: [] for key, _, _ in runs}
-    if args.seconds > 0:
-        for key, fn, _ in runs:
-            times[key].append(time_sustained(fn, args.seconds, device)[0])
-    else:
-        for r in range(max(args.rounds, 1)):
-            order = runs[r % len(runs):] + runs[:r % len(runs)]
-            for key, fn, _ in order:
-                times[key].append(time_iterations(fn, args.iters, args.warmup, device))
-    for key, values in times.items():
-        row[key] = min(values)
+    timed = time_versions([(key, fn) for key, fn, _ in runs], device,
+                          args.seconds, args.rounds, args.iters, args.warmup)
+    for key, (ms, _) in timed.items():
+        row[key] = ms
     del runs
     torch.cuda.synchronize()
     dist.barrier()

@@ -62,8 +62,7 @@ def body(args, rank, world, device, group_name, symm_mem):
     import torch.nn.functional as F
     import weave
     import weave.ops
-    from torch_common import (ClockSampler, capture, log, time_iterations, time_sustained,
-                              uniform, visible_gpu_indices)
+    from torch_common import ClockSampler, capture, log, time_versions, uniform, visible_gpu_indices
     if args.inter % world:
         raise SystemExit(f"torch_placement: --inter {args.inter} does not split over {world}")
     team = weave.team_from_process_group()
@@ -127,17 +126,8 @@ def body(args, rank, world, device, group_name, symm_mem):
             log(rank, f"{name} {who}: no graph ({error}); eager")
         graphs.append((name, who, graph.replay if graph is not None else fn, graph))
     sampler = ClockSampler(visible_gpu_indices(world)) if args.clocks and rank == 0 else None
-    times, clocks = {}, {}
-    if args.seconds > 0:
-        for name, who, fn, _ in graphs:
-            ms, t0, t1 = time_sustained(fn, args.seconds, device)
-            times[(name, who)] = [ms]
-            clocks[(name, who)] = sampler.window(t0, t1) if sampler else None
-    else:
-        for r in range(max(args.rounds, 1)):
-            order = graphs[r % len(graphs):] + graphs[:r % len(graphs)]
-            for name, who, fn, _ in order:
-                times.setdefault((name, who), []).append(time_iterations(fn, 20, 5, device))
+    timed = time_versions([((name, who), fn) for name, who, fn, _ in graphs], device,
+                          args.seconds, args.rounds, iters=20, warmup=5)
     if sampler:
         sampler.stop()
     if rank == 0:
@@ -153,12 +143,13 @@ def body(args, rank, world, device, group_name, symm_mem):
         print("| " + " | ".join(head + ["torch / weave"]) + " |")
         print("|" + "---|" * (len(head) + 1))
         for name, h in inputs.items():
-            t = {who: min(times[(name, who)]) for who in whos}
+            t = {who: timed[(name, who)][0] for who in whos}
             cells = [name, f"{bit_flips(h):.2f}"]
             for who in whos:
                 cells.append(f"{t[who]:.4f}")
                 if args.clocks:
-                    c = clocks.get((name, who))
+                    window = timed[(name, who)][1]
+                    c = sampler.window(*window) if sampler and window else None
                     cells += ([f"{c[0]:.0f}", f"{c[1]:.0f}", f"{t[who] * c[0] / 1000:.3f}"]
                               if c else ["-", "-", "-"])
             print("| " + " | ".join(cells + [f"{t['torch'] / t['weave']:.2f}"]) + " |")
