@@ -39,7 +39,8 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             blocks whose first tile is not an own one): a correct kernel
             (also on the op's instance).
   keepw     the ring's groups keep their width (grid_tile_keep_width): no
-            narrowing to the rows past a wave, so a wave holds fewer column
+            narrowing to the rows past a wave (which the ring already
+            skips at shards of up to 4 row tiles, kUnnarrowedSegmentRows), so a wave holds fewer column
             tiles and reads less of b, while a row tile's forwarding may
             finish later (a correct kernel: the groups still never straddle
             two shards)

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 namespace weave::ops {
@@ -338,20 +339,33 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
                                                                   : "ring";
 }
 
-int64_t AllGatherMatmul::ringGroupRows(uint32_t teamSize, int64_t mShard,
-                                       int64_t n, int64_t smCount) {
-  // The dialect's rule (TileOrder, the schedule the kernels are built
-  // with) on the ring's launch: D segments of mShard / 128 rows, its
-  // template's groups of kGroupRows, on smCount blocks.
-  int64_t tileCols = tileN(teamSize, mShard, n, smCount);
+/// The ring's launch as TileOrder sees it (the dialect's rule, the schedule
+/// the kernels are built with): D segments of mShard / 128 rows, its
+/// template's groups of kGroupRows, tileN's column tiles; std::nullopt for
+/// an empty one.
+static std::optional<mlir::weave::pipeline::TileOrder>
+ringOrder(uint32_t teamSize, int64_t mShard, int64_t n, int64_t smCount) {
+  int64_t tileCols = AllGatherMatmul::tileN(teamSize, mShard, n, smCount);
   mlir::weave::pipeline::TileOrder order;
-  order.tilesM = int64_t(teamSize) * (mShard / kRowTile);
+  order.tilesM = int64_t(teamSize) * (mShard / AllGatherMatmul::kRowTile);
   order.tilesN = (n + tileCols - 1) / tileCols;
-  order.groupWidth = kGroupRows;
+  order.groupWidth = AllGatherMatmul::kGroupRows;
   order.segments = teamSize;
   if (order.tilesM < 1 || order.tilesN < 1 || smCount < 1)
-    return 1;
-  return order.groupRows(order.step(smCount));
+    return std::nullopt;
+  return order;
+}
+
+int64_t AllGatherMatmul::ringGroupRows(uint32_t teamSize, int64_t mShard,
+                                       int64_t n, int64_t smCount) {
+  auto order = ringOrder(teamSize, mShard, n, smCount);
+  return order ? order->groupRows(order->step(smCount)) : 1;
+}
+
+int64_t AllGatherMatmul::ringWaveRows(uint32_t teamSize, int64_t mShard,
+                                      int64_t n, int64_t smCount) {
+  auto order = ringOrder(teamSize, mShard, n, smCount);
+  return order ? order->waveNarrowedRows(order->step(smCount)) : 1;
 }
 
 double AllGatherMatmul::ringStepIdle(uint32_t teamSize, int64_t mShard,
@@ -371,7 +385,7 @@ bool AllGatherMatmul::copyEngineWins(uint32_t teamSize, int64_t mShard,
     return false;
   // (The gather's BesideNarrow no longer comes first: at D = 4 512 x 8192
   // x 8192 it took 0.468 ms against the copy engines' 0.418.)
-  return ringGroupRows(teamSize, mShard, n, smCount) == 1 ||
+  return ringWaveRows(teamSize, mShard, n, smCount) == 1 ||
          ringStepIdle(teamSize, mShard, n, smCount) >= kCopyEngineMinRingIdle;
 }
 

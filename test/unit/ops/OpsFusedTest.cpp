@@ -1162,19 +1162,24 @@ TEST(OpsFused, CopyEngineGatherOrder) {
 // launch (D segments of m_shard / 128 rows, tileN's column tiles, groups
 // of 8, 132 SMs), at points "auto"'s copy-engine rule was measured on.
 // E.g. D = 4, 640 x 14336: 4 segments of 5 x 56 tiles take 9 rounds of
-// 125, waves of 3 rows, so groups of 5 - 3 = 2 rows.
+// 125, waves of 3 rows, so groups of 5 - 3 = 2 rows. Shards of at most
+// kUnnarrowedSegmentRows row tiles (512 rows) keep the width 8 in the
+// schedule (ringGroupRows), where the wave rule alone (ringWaveRows, which
+// copyEngineWins reads) gives 1 and 2.
 TEST(OpsFused, RingGroupRowsAreTheRingsSchedule) {
   struct Point {
     uint32_t d;
-    int64_t m, n, rows;
+    int64_t m, n, rows, waveRows;
   };
-  for (Point p : {Point{4, 640, 14336, 2}, Point{4, 768, 14336, 3},
-                  Point{4, 512, 8192, 1}, Point{4, 640, 8192, 1},
-                  Point{4, 1024, 8192, 4}, Point{4, 640, 7168, 1},
-                  Point{4, 896, 7168, 2}, Point{4, 1024, 7168, 3},
-                  Point{4, 1152, 13824, 6}, Point{3, 512, 14336, 2}}) {
+  for (Point p : {Point{4, 640, 14336, 2, 2}, Point{4, 768, 14336, 3, 3},
+                  Point{4, 512, 8192, 8, 1}, Point{4, 640, 8192, 1, 1},
+                  Point{4, 1024, 8192, 4, 4}, Point{4, 640, 7168, 1, 1},
+                  Point{4, 896, 7168, 2, 2}, Point{4, 1024, 7168, 3, 3},
+                  Point{4, 1152, 13824, 6, 6}, Point{3, 512, 14336, 8, 2},
+                  Point{4, 256, 14336, 8, 1}, Point{2, 384, 7168, 8, 1}}) {
     SCOPED_TRACE("D = " + std::to_string(p.d) + ", m_shard " +
                  std::to_string(p.m) + ", n " + std::to_string(p.n));
     EXPECT_EQ(AllGatherMatmul::ringGroupRows(p.d, p.m, p.n), p.rows);
+    EXPECT_EQ(AllGatherMatmul::ringWaveRows(p.d, p.m, p.n), p.waveRows);
   }
 }

@@ -144,6 +144,8 @@ public:
       case arith::CmpIPredicate::ult: return ux < uy;
       case arith::CmpIPredicate::uge: return ux >= uy;
       case arith::CmpIPredicate::ugt: return ux > uy;
+      case arith::CmpIPredicate::ule: return ux <= uy;
+      case arith::CmpIPredicate::ne: return *x != *y;
       default: return std::nullopt;
       }
     }

@@ -402,6 +402,34 @@ TEST(TileSchedulerSegments, KeepWidthKeepsTheGroups) {
   }
 }
 
+/// Segments of at most kUnnarrowedSegmentRows row tiles keep their groups:
+/// 4 segments of 4 row tiles x 56 columns on 132 blocks (7 rounds of 128
+/// tiles, waves of 3 rows) would narrow to 1-row groups, and run as one
+/// group of 4 rows each (row tiles fastest over the segment); 2 rows the
+/// same, 5 rows still narrow. Segments in order, every tile once.
+TEST(TileSchedulerSegments, ShortSegmentsKeepTheirWidth) {
+  for (int64_t segmentRows : {2, 4, 5}) {
+    int64_t segments = 4, tilesN = 56, tilesM = segments * segmentRows;
+    SegmentedTiles tiles =
+        segmentedTiles(segments, segmentRows, tilesN, /*workers=*/132);
+    bool kept = segmentRows <= kUnnarrowedSegmentRows;
+    std::map<std::pair<int64_t, int64_t>, int> visits;
+    for (int64_t tile = 0; tile < tilesM * tilesN; ++tile) {
+      auto [mm, nn] = tiles.coords[tile];
+      ++visits[{mm, nn}];
+      EXPECT_EQ(mm / segmentRows, tile / (segmentRows * tilesN));
+      if (kept) // row tiles fastest over the whole segment
+        EXPECT_EQ(mm % segmentRows, tile % segmentRows) << "tile " << tile;
+    }
+    // The segment's last row at tile rows - 1 only where one group holds
+    // them all (5 rows narrow to groups of 2 here).
+    std::pair<int64_t, int64_t> last{segmentRows - 1, 0};
+    EXPECT_EQ(tiles.coords[segmentRows - 1] == last, kept)
+        << segmentRows << " rows a segment";
+    EXPECT_EQ(static_cast<int64_t>(visits.size()), tilesM * tilesN);
+  }
+}
+
 /// TileOrder (the schedule on integers, which the protocol checker replays)
 /// and TileScheduler (the schedule built into kernels) agree on every
 /// worker's units and every tile's coordinates: clusters, rotations,
@@ -435,7 +463,12 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
                  // width past the segment.
                  Case{20, 28, 1, 8, 1, 4, 5, 1, 0, true},
                  Case{18, 16, 1, 8, 1, 2, 9, 1, 0, true},
-                 Case{36, 16, 1, 4, 1, 4, -1, 1, 0, true}}) {
+                 Case{36, 16, 1, 4, 1, 4, -1, 1, 0, true},
+                 // Segments of at most kUnnarrowedSegmentRows rows, which
+                 // keep their width without the attribute: 4 and 2 rows
+                 // (clusters of 2), and 5 that narrow.
+                 Case{16, 56, 1, 8, 1, 4, 4}, Case{8, 28, 2, 8, 1, 2, 4},
+                 Case{20, 28, 1, 8, 1, 4, 15}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 4);
     ImplicitLocOpBuilder &b = f.b;

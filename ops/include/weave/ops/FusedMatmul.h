@@ -159,6 +159,16 @@ public:
   /// `smCount` SMs.
   static int64_t ringGroupRows(uint32_t teamSize, int64_t mShard, int64_t n,
                                int64_t smCount = kSmCount);
+  /// The wave rule alone on the same launch (TileOrder::waveNarrowedRows):
+  /// 1 where one wave covers a whole shard's rows. The ring's schedule
+  /// keeps the width of shards of at most kUnnarrowedSegmentRows row tiles
+  /// (ringGroupRows is then 8), but copyEngineWins was measured on this
+  /// geometry, and its points there still hold against the wider groups:
+  /// D = 4 512 x 8192 x 14336 (4 x H200, sustained, twenty-fifth session)
+  /// copy_engine 0.781 ms, gather 0.772, the ring with its groups kept
+  /// 0.820 (0.99 before).
+  static int64_t ringWaveRows(uint32_t teamSize, int64_t mShard, int64_t n,
+                              int64_t smCount = kSmCount);
   /// The rows of a tile group in the all-gather matmul's templates
   /// (GROUP_ROWS), before the segments narrow them.
   static constexpr int64_t kGroupRows = 8;
@@ -175,8 +185,9 @@ public:
   /// shards in order, in groups that keep their width) is "auto"'s
   /// choice: from kCopyEngineMinTeam members and kCopyEngineMinRows rows
   /// a shard, where b is at least kStreamedBBytes (it does not stay in
-  /// L2), and the ring either narrows its groups to one row (each row
-  /// tile of a wave reads all of b) or leaves at least
+  /// L2), and the ring's waves cover a whole shard (ringWaveRows is 1:
+  /// its groups narrow to one row, each row tile of a wave reading all of
+  /// b, or at up to 4 row tiles a shard a wave holds every row) or it leaves at least
   /// kCopyEngineMinRingIdle of a round idle at each step (ringStepIdle).
   static bool copyEngineWins(uint32_t teamSize, int64_t mShard, int64_t k,
                              int64_t n, int64_t smCount = kSmCount);

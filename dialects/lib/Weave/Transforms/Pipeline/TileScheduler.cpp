@@ -186,7 +186,10 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
     // (8 row tiles x 16 columns on 128 busy blocks) every group lies in one
     // wave and the next segment's rows in a later one: the full width
     // stays (the 1-row groups this rule would give there measured 5%
-    // slower at m_shard 1024, H100).
+    // slower at m_shard 1024, H100). Segments of at most
+    // kUnnarrowedSegmentRows rows keep the width too: the 1- and 2-row
+    // groups the rule gives there read nearly all of b every wave, which
+    // cost more than the waits (MatmulTiling.h has the measurement).
     Value waveRows = ceilDiv(tileStep, numTilesN);
     Value slack = arith::SelectOp::create(
         b,
@@ -206,7 +209,11 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
                               arith::RemUIOp::create(b, tileStep, fullGroup),
                               zero));
-    width = arith::SelectOp::create(b, aligned, width, narrowed);
+    Value shortSegment =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ule, segmentRows,
+                              cIndex(kUnnarrowedSegmentRows / clusterSize));
+    width = arith::SelectOp::create(
+        b, arith::OrIOp::create(b, aligned, shortSegment), width, narrowed);
   }
   // With a lag the walk has phases (the head, where the last shard has no
   // turn, the middle, the last shard's tail, the rows past the shards),

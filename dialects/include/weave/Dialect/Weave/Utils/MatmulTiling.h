@@ -98,6 +98,19 @@ constexpr int64_t kMinTailSplit = 3;
 /// fix-up than they gain; the chooser's split-K takes as many).
 constexpr int64_t kMinTailSplitSteps = 4;
 
+/// Segments (grid_tile_segments) of at most this many row tiles keep their
+/// groups' width: no narrowing to the rows past a wave (TileScheduler::
+/// tileCoords). There the narrowing gave 1- or 2-row groups whose waves
+/// each read nearly all of b, and cost more than the waits it saves: the
+/// all-gather matmul's ring with the segment's rows as one group, 4 x H200,
+/// D = 4: 4-25% faster at 256 and 512 rows (2 and 4 row tiles) a shard of
+/// 4096 x 7168, 8192 x 14336 and 4096 x 14336, 1-4% at 384 (3), and at
+/// D = 2 512 x 4096 x 14336 6-7%, in bursts and 1000-launch runs alike;
+/// from 5 rows on the same change lost up to 50% (640 x 8192 x 7168,
+/// D = 4) or held level (docs/PERF.md, "The ring's groups at short
+/// shards: kept").
+constexpr int64_t kUnnarrowedSegmentRows = 4;
+
 /// A tail split's room in a workspace of `workspaceWords` words (the split-K
 /// layout: the counters, then the partials): the partial tiles of tm x tn
 /// f32 it holds, and the tiles the counters serve (one word per consumer).

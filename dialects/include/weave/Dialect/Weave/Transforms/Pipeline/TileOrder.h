@@ -158,22 +158,30 @@ struct TileOrder {
   }
 
   /// The rows of a group (cluster-high) on a grid whose busy workers
-  /// take `step` units a round: groupWidth, narrowed with segments (not
-  /// with keepWidth) to the rows past one wave unless the segments are
-  /// whole waves of full groups (TileScheduler::tileCoords says why).
+  /// take `step` units a round: groupWidth, narrowed with segments
+  /// (waveNarrowedRows; not with keepWidth, nor in segments of at most
+  /// kUnnarrowedSegmentRows row tiles).
   int64_t groupRows(int64_t step) const {
+    if (segments > 1 && splitK == 1 && step > 0 && !keepWidth &&
+        segmentRows() > kUnnarrowedSegmentRows / clusterSize)
+      return waveNarrowedRows(step);
+    return groupWidth / clusterSize;
+  }
+  /// The segments' wave rule alone: groupWidth narrowed to the rows past
+  /// one wave unless the segments are whole waves of full groups
+  /// (TileScheduler::tileCoords says why); 1 where a wave covers a whole
+  /// segment.
+  int64_t waveNarrowedRows(int64_t step) const {
     int64_t width = groupWidth / clusterSize;
-    if (segments > 1 && splitK == 1 && step > 0 && !keepWidth) {
-      int64_t rows = segmentRows();
-      int64_t waveRows = ceilDiv(step, tilesN);
-      int64_t slack = rows > waveRows ? rows - waveRows : 1;
-      int64_t narrowed = std::max<int64_t>(std::min(slack, width), 1);
-      bool aligned =
-          (rows * tilesN) % step == 0 && step % (width * tilesN) == 0;
-      if (!aligned)
-        width = narrowed;
-    }
-    return width;
+    if (segments <= 1 || step <= 0)
+      return width;
+    int64_t rows = segmentRows();
+    int64_t waveRows = ceilDiv(step, tilesN);
+    int64_t slack = rows > waveRows ? rows - waveRows : 1;
+    int64_t narrowed = std::max<int64_t>(std::min(slack, width), 1);
+    bool aligned =
+        (rows * tilesN) % step == 0 && step % (width * tilesN) == 0;
+    return aligned ? width : narrowed;
   }
 
   /// Tile (m, n) of linear tile `t` (a unit's tile is unit / splitK), for
