@@ -154,7 +154,8 @@ public:
                                 int64_t smCount = kSmCount);
   /// The rows of the ring's tile groups (grid_tile_segments narrows them
   /// so that a shard's rows complete a wave before the next member needs
-  /// them: TileOrder::groupRows, the dialect's rule, computes it) for a
+  /// them, except in shards of at most kUnnarrowedSegmentRows row tiles:
+  /// TileOrder::groupRows, the dialect's rule, computes it) for a
   /// team of teamSize members of mShard rows, its column tile tileN's, on
   /// `smCount` SMs.
   static int64_t ringGroupRows(uint32_t teamSize, int64_t mShard, int64_t n,
@@ -162,11 +163,13 @@ public:
   /// The wave rule alone on the same launch (TileOrder::waveNarrowedRows):
   /// 1 where one wave covers a whole shard's rows. The ring's schedule
   /// keeps the width of shards of at most kUnnarrowedSegmentRows row tiles
-  /// (ringGroupRows is then 8), but copyEngineWins was measured on this
-  /// geometry, and its points there still hold against the wider groups:
-  /// D = 4 512 x 8192 x 14336 (4 x H200, sustained, twenty-fifth session)
-  /// copy_engine 0.781 ms, gather 0.772, the ring with its groups kept
-  /// 0.820 (0.99 before).
+  /// (ringGroupRows is then 8); copyEngineWins reads this instead, so that
+  /// "auto" chooses as at its measured points, which were taken against
+  /// the narrowed ring. Re-measured against the kept groups (4 x H200,
+  /// sustained, twenty-fifth session): D = 4 512 x 8192 x 14336
+  /// copy_engine 0.781 ms, gather 0.772, the ring 0.820 (0.99 before);
+  /// gather also led the copy engines by 3-5% at 512 x 5120 x 13824
+  /// (docs/PERF.md): the rule wants a refit, not yet made.
   static int64_t ringWaveRows(uint32_t teamSize, int64_t mShard, int64_t n,
                               int64_t smCount = kSmCount);
   /// The rows of a tile group in the all-gather matmul's templates
@@ -187,8 +190,9 @@ public:
   /// a shard, where b is at least kStreamedBBytes (it does not stay in
   /// L2), and the ring's waves cover a whole shard (ringWaveRows is 1:
   /// its groups narrow to one row, each row tile of a wave reading all of
-  /// b, or at up to 4 row tiles a shard a wave holds every row) or it leaves at least
-  /// kCopyEngineMinRingIdle of a round idle at each step (ringStepIdle).
+  /// b, or at up to 4 row tiles a shard one wave holds every row) or it
+  /// leaves at least kCopyEngineMinRingIdle of a round idle at each step
+  /// (ringStepIdle).
   static bool copyEngineWins(uint32_t teamSize, int64_t mShard, int64_t k,
                              int64_t n, int64_t smCount = kSmCount);
   /// At D = 2 the copy engines lost to the ring or the gather at every
