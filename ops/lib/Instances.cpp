@@ -709,7 +709,17 @@ bool MatmulReduceScatter::sumsInEpilogue(int64_t mShard, int64_t k,
   // was small (640 x 7168 x 8192, 731: 0.222 / 0.229; 1024 x 7168 x 8192,
   // 1170: 0.314 / 0.324; 896 x 6912 x 5120, 663: 0.213 / 0.216) and lost
   // at 2048 x 4096 x 4096 (2048: 0.205 / 0.198), whose first round of
-  // tiles waited for the copy.
+  // tiles waited for the copy. The bound lies between 1170 and 1536:
+  // 1536 x 4096 x 4096 (m_shard x n / k = 1536) lost at every team size
+  // (4 x H200, twenty-sixth session, graphs, epilogue / pass, ms: D = 2
+  // 0.183 / 0.163, D = 3 0.264 / 0.238, D = 4 0.339 / 0.310 and 0.331 /
+  // 0.315): its chunk runs 128 x 128 tiles (the chooser's for 1409-1536
+  // rows at k = n = 4096: 2.9 rounds), whose rounds are half as long as
+  // the 128 x 256 ones this bound was fitted on, so the wait at the first
+  // round held back two more. The same runs kept 1024 x 7168 x 8192
+  // (1170) with the epilogue at D = 2 and 4 (2-3% ahead; 5% behind at D =
+  // 3) and found the other shapes within 3% either way (PERF.md, "The
+  // sum's place at D = 2, 3 and 4").
   int64_t tiles = ((mShard + kRowTile - 1) / kRowTile) * ((n + 255) / 256);
   if (tiles <= smCount)
     return true;

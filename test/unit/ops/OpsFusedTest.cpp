@@ -341,6 +341,9 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 7168, 8192));
   EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1152, 6912, 5120));
   EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2048, 4096, 4096));
+  // Past the bound: 1536 (128 x 128 tiles, three rounds) took the pass at
+  // every team size measured (1170 above keeps the epilogue).
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(1536, 4096, 4096));
   EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4096, 7168, 8192));
   // One round decides alone: 1024 x 4096 is 128 tiles, whatever k.
   EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 256, 4096));

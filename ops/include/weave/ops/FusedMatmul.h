@@ -353,7 +353,7 @@ public:
   /// definition (ops/lib/Instances.cpp).
   static bool sumsInEpilogue(int64_t mShard, int64_t k, int64_t n,
                              int64_t smCount = AllGatherMatmul::kSmCount);
-  static constexpr int64_t kSumInEpilogueMaxPerK = 1536;
+  static constexpr int64_t kSumInEpilogueMaxPerK = 1280;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
   /// each into its owner's slot, the owner's sum: docs/OPS.md) or
