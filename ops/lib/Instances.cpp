@@ -331,12 +331,39 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // 1.119 (D = 4; 0.937) and 0.696 against 0.761 (D = 3; 0.714); and
   // before BesideNarrow: D = 4 512 x 8192 x 8192 0.418 against 0.468
   // (the ring 0.405; 0.417).
+  // At D = 2 with shards of at most 4 row tiles the ring keeps its
+  // groups' width (since the twenty-fifth session), and the one-round
+  // condition no longer picks the faster: 4 x H200 (D = 2 on two of
+  // them), bf16, the Python op in graphs, 0.5 s sustained (twenty-sixth
+  // session, docs/PERF.md "Auto's gather at D = 2 short shards, refit"),
+  // ring / gather, ms: one round (fill <= 1) 256 x 4096 x 7168 0.061 /
+  // 0.063, 256 x 5120 x 6912 0.073 / 0.075, 384 x 4096 x 7168 0.086 /
+  // 0.092, 384 x 5120 x 6912 0.102 / 0.107, and where b streams 256 x
+  // 8192 x 7168 0.116 / 0.138, 384 x 8192 x 7168 0.169 / 0.180 (the
+  // ring at all six, 3-16%; 256 x 4096 x 11008 level); past one round
+  // with b streamed the gather kept its lead at 10 of 11 shapes (3-28%:
+  // 384 x 4096 x 14336 0.211 / 0.165, 384 x 5120 x 13824 0.244 / 0.193,
+  // 512 x 5120 x 13824 0.264 / 0.243, 256 x 8192 x 28672 0.444 /
+  // 0.406; 512 x 8192 x 7168 the ring by 1-3%). D = 4 kept the gather at
+  // every one-round shape of 256-384 rows (0.145 / 0.161 at 256 x 5120 x
+  // 6912, 0.174 / 0.194 at 384 x 4096 x 7168).
   if (teamSize < 2)
     return "ring";
   if (copyEngineWins(teamSize, mShard, k, n))
     return "copy_engine";
-  return gatherFill(mShard, n) <= 1.0 || streamsB(mShard, k, n) ? "gather"
-                                                                  : "ring";
+  double fill = gatherFill(mShard, n);
+  bool streamed = streamsB(mShard, k, n);
+  if (ringKeepsShortShard(teamSize, mShard))
+    return streamed && fill > 1.0 ? "gather" : "ring";
+  return fill <= 1.0 || streamed ? "gather" : "ring";
+}
+
+bool AllGatherMatmul::ringKeepsShortShard(uint32_t teamSize, int64_t mShard) {
+  // One row tile: a group is one row whether narrowed or not, so the
+  // ring did not change there and the gather's measurements stand.
+  int64_t rows = mShard / kRowTile;
+  return teamSize >= 2 && teamSize < kGatherOneRoundMinTeam && rows >= 2 &&
+         rows <= mlir::weave::pipeline::kUnnarrowedSegmentRows;
 }
 
 /// The ring's launch as TileOrder sees it (the dialect's rule, the schedule

@@ -473,8 +473,9 @@ TEST(OpsFused, AllGatherMatmulGather) {
                    std::to_string(m));
       // "auto": gather at m_shard 128 (1 x 32 tiles, 0.24 of 132 SMs), 384
       // (3 x 32, 0.73) and 640 (5 x 22 tiles of 192 columns, 0.83; 1.21 of
-      // 128: past one round), the ring at 1024 (1.94).
-      bool gather = m != 1024;
+      // 128: past one round), the ring at 1024 (1.94); at D = 2 the ring
+      // at 384 too (3 row tiles: ringKeepsShortShard).
+      bool gather = m != 1024 && !(d == 2 && m == 384);
       EXPECT_EQ(AllGatherMatmul::choose(d, m, 4096, 4096),
                 gather ? "gather" : "ring");
       Expected<KernelInstance> automatic =
@@ -512,8 +513,26 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_EQ(AllGatherMatmul::choose(4, 512, 4096, 4352), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 4096, 4352), "ring"); // 272, 184
   EXPECT_EQ(AllGatherMatmul::choose(1, 128, 4096, 4096), "ring");
-  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 8192), "gather"); // 0.97
+  EXPECT_EQ(AllGatherMatmul::choose(4, 256, 4096, 8192), "gather"); // 0.97
   EXPECT_EQ(AllGatherMatmul::choose(2, 512, 4096, 8192), "ring");   // 1.94
+  // At D = 2 a shard of 2-4 row tiles takes the ring where it is one round
+  // (and b stays in the L2, or streams: 8192 x 7168 is 112 MiB), the gather
+  // where b streams past one round; one row tile and 5 or more as before.
+  EXPECT_TRUE(AllGatherMatmul::ringKeepsShortShard(2, 256));
+  EXPECT_TRUE(AllGatherMatmul::ringKeepsShortShard(2, 512));
+  EXPECT_FALSE(AllGatherMatmul::ringKeepsShortShard(2, 128));
+  EXPECT_FALSE(AllGatherMatmul::ringKeepsShortShard(2, 640));
+  EXPECT_FALSE(AllGatherMatmul::ringKeepsShortShard(3, 256));
+  EXPECT_FALSE(AllGatherMatmul::ringKeepsShortShard(4, 384));
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 8192), "ring"); // 0.97
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 7168), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 384, 5120, 6912), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 8192, 7168), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 384, 8192, 7168), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 384, 4096, 14336), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 512, 5120, 13824), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 128, 4096, 7168), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(4, 384, 4096, 7168), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 8192, 2048), "gather"); // 0.97
   // 128 x 192 tiles count up to kGatherWideTileMaxRows rows: 384 rows of
   // 8192 columns (3 x 43) take gather, 1152 and 1536 rows of 2048 (9 and

@@ -78,10 +78,20 @@ public:
   /// What "auto" runs: "copy_engine" where copyEngineWins; else "gather"
   /// where gatherFill is at most 1 (one shard's plain matmul is at most
   /// one round of tiles) or where b is streamed (streamsB: the ring reads
-  /// all of b from memory at each of its D steps), "ring" elsewhere (the
-  /// measurements are in the definition, ops/lib/Instances.cpp).
+  /// all of b from memory at each of its D steps), "ring" elsewhere; but
+  /// where ringKeepsShortShard, "gather" only where b is streamed and a
+  /// shard is more than one round (the measurements are in the
+  /// definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
+  /// Whether the ring's steps are so few and its groups so wide that it
+  /// beats the one-round gather: a team of fewer than
+  /// kGatherOneRoundMinTeam members, and a shard of 2 to
+  /// kUnnarrowedSegmentRows row tiles (the ring's segments then keep
+  /// their groups' width: Utils/MatmulTiling.h; one row tile is one row
+  /// either way).
+  static bool ringKeepsShortShard(uint32_t teamSize, int64_t mShard);
+  static constexpr uint32_t kGatherOneRoundMinTeam = 3;
   /// One shard's output tiles (mShard x n) per SM: of 128 x 128 or 128 x
   /// 192 tiles (the latter up to kGatherWideTileMaxRows rows), whichever
   /// makes the fuller single round; the 128 x 128 count where neither
