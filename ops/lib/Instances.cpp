@@ -353,8 +353,19 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
     return "copy_engine";
   double fill = gatherFill(mShard, n);
   bool streamed = streamsB(mShard, k, n);
-  if (ringKeepsShortShard(teamSize, mShard))
-    return streamed && fill > 1.0 ? "gather" : "ring";
+  // ... but where every member's rows together are one round of 128 x 128
+  // tiles, the gather's one launch is that round while the ring's D steps
+  // each fill a part of one: 256 x 4096 x 4096 (2 x 2 x 32 tiles), gather
+  // 0.041 against the ring's 0.048 (the same machine and script, in a
+  // second call that checked the rule at ten shapes it was not fitted on:
+  // it took the faster at eight, 1-26%; the two misses 512 x 7168 x 7168,
+  // b 98 MiB, the ring 6% ahead of the gather, and this one).
+  if (ringKeepsShortShard(teamSize, mShard)) {
+    int64_t gatheredTiles =
+        int64_t(teamSize) * (mShard / kRowTile) * ((n + 127) / 128);
+    return (streamed && fill > 1.0) || gatheredTiles <= kSmCount ? "gather"
+                                                                 : "ring";
+  }
   return fill <= 1.0 || streamed ? "gather" : "ring";
 }
 

@@ -532,6 +532,11 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_EQ(AllGatherMatmul::choose(2, 384, 4096, 14336), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(2, 512, 5120, 13824), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(2, 128, 4096, 7168), "gather");
+  // ... and where both shards together are one round of 128 x 128 tiles:
+  // 2 x 2 x 32 = 128 of 132 at 256 x 4096 x 4096, 2 x 3 x 32 at 384 not.
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 4096), "gather");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 4224), "ring"); // 136
+  EXPECT_EQ(AllGatherMatmul::choose(2, 384, 4096, 4096), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(4, 384, 4096, 7168), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 8192, 2048), "gather"); // 0.97
   // 128 x 192 tiles count up to kGatherWideTileMaxRows rows: 384 rows of

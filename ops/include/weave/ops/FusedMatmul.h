@@ -80,7 +80,8 @@ public:
   /// one round of tiles) or where b is streamed (streamsB: the ring reads
   /// all of b from memory at each of its D steps), "ring" elsewhere; but
   /// where ringKeepsShortShard, "gather" only where b is streamed and a
-  /// shard is more than one round (the measurements are in the
+  /// shard is more than one round, or where every member's rows together
+  /// are one round of 128 x 128 tiles (the measurements are in the
   /// definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
