@@ -535,7 +535,8 @@ TEST(OpsFused, AllGatherMatmulGather) {
   // ... and where both shards together are one round of 128 x 128 tiles:
   // 2 x 2 x 32 = 128 of 132 at 256 x 4096 x 4096, 2 x 3 x 32 at 384 not.
   EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 4096), "gather");
-  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 4224), "ring"); // 136
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 4224), "gather"); // 132
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 4352), "ring");   // 136
   EXPECT_EQ(AllGatherMatmul::choose(2, 384, 4096, 4096), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(4, 384, 4096, 7168), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(4, 1024, 8192, 2048), "gather"); // 0.97
