@@ -245,7 +245,9 @@ class Collectives:
         and 512 rows where b is 96 MiB or more and the ring's groups would
         narrow to one row or its steps leave most of a round idle; else "gather" where one shard's plain matmul is
         at most one round of tiles or where b is 96 MiB or more and
-        m_shard at most 512; else the ring), "ring"
+        m_shard at most 512 (at 2 members with 2-4 row tiles a shard,
+        only where b is that large and a shard more than one round, or
+        both shards together one round); else the ring), "ring"
         (the fused kernel forwarding A's tiles around the ring; its own
         shard's tiles read ``a`` where it is: no staging copy),
         "gather" (the collectives' all-gather into the op's gathered rows
