@@ -105,8 +105,9 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   // tiles of 128 x 192 a member) hung in 4 of 7 fresh runs on one H200,
   // the pass passes (docs/PERF.md). The flags are the same either way, so
   // members may differ in this.
-  x->sumInEpilogue_ = !team.isLoopback() &&
-                      MatmulReduceScatter::sumsInEpilogue(mShard, k, n);
+  x->sumInEpilogue_ =
+      !team.isLoopback() &&
+      MatmulReduceScatter::sumsInEpilogue(uint32_t(x->d_), mShard, k, n);
   SymmetricHeap &heap = comm.heap();
   // Symmetric allocations first, in the same order on every process:
   // slots, then the lanes' flags.

@@ -736,8 +736,9 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
              : "copy_engine";
 }
 
-bool MatmulReduceScatter::sumsInEpilogue(int64_t mShard, int64_t k,
-                                         int64_t n, int64_t smCount) {
+bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,
+                                         int64_t k, int64_t n,
+                                         int64_t smCount) {
   // Measured (2 x H200, D = 2, bf16, graphs, the op's copy_engine with the
   // sum in the own chunk's epilogue against the ce_sum pass, two runs
   // each; docs/PERF.md "The owner's sum in the own chunk's epilogue"),
@@ -758,10 +759,22 @@ bool MatmulReduceScatter::sumsInEpilogue(int64_t mShard, int64_t k,
   // (1170) with the epilogue at D = 2 and 4 (2-3% ahead; 5% behind at D =
   // 3) and found the other shapes within 3% either way (PERF.md, "The
   // sum's place at D = 2, 3 and 4").
+  // Past one round, from 3 members the pass won or tied at every point
+  // under the bound but one, in the same runs (epilogue / pass, ms): D = 4
+  // 1152 x 4096 x 4096 0.294 / 0.284, 1280 0.291 / 0.285, 640 x 7168 x
+  // 8192 0.454 / 0.445 and 0.459 / 0.454, 1152 x 6912 x 5120 0.491 /
+  // 0.488 and 0.502 / 0.500; D = 3 640 x 7168 x 8192 0.350 / 0.340, 1024
+  // x 7168 x 8192 0.516 / 0.488, 1152 x 6912 x 5120 0.378 / 0.377; the
+  // exception D = 4 1024 x 7168 x 8192, 0.669 / 0.685 and 0.662 / 0.681.
+  // At D = 2 the same points went to the epilogue (1152-1408 x 4096 x
+  // 4096 by 1-3%). With more members the in-kernel sum reads D - 1 slots
+  // per box on the own chunk's critical path, where the pass reads them
+  // once at full bandwidth.
   int64_t tiles = ((mShard + kRowTile - 1) / kRowTile) * ((n + 255) / 256);
   if (tiles <= smCount)
     return true;
-  return k > 0 && mShard * n <= kSumInEpilogueMaxPerK * k;
+  return teamSize <= kSumInEpilogueMaxTeamPastRound && k > 0 &&
+         mShard * n <= kSumInEpilogueMaxPerK * k;
 }
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(

@@ -336,18 +336,25 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   // The sum in the own chunk's epilogue where the own chunk is one round
   // of 128 x 256 tiles (132 SMs) or its copy is short against a round
   // (m_shard x n / k at most kSumInEpilogueMaxPerK), else the pass.
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 4096, 4096));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(768, 3584, 4096));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 7168, 8192));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1152, 6912, 5120));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2048, 4096, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 4096, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 768, 3584, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 7168, 8192));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1152, 6912, 5120));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 2048, 4096, 4096));
   // Past the bound: 1536 (128 x 128 tiles, three rounds) took the pass at
   // every team size measured (1170 above keeps the epilogue).
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(1536, 4096, 4096));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4096, 7168, 8192));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 1536, 4096, 4096));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 4096, 7168, 8192));
+  // From 3 members past one round the pass (kSumInEpilogueMaxTeamPastRound);
+  // one round still the epilogue at any team size.
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(3, 1024, 7168, 8192));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4, 640, 7168, 8192));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4, 1152, 4096, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(4, 1024, 4096, 4096));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(8, 768, 3584, 4096));
   // One round decides alone: 1024 x 4096 is 128 tiles, whatever k.
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(1024, 256, 4096));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(1024, 256, 4096, 64));
+  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 256, 4096));
+  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 256, 4096, 64));
   // A team of one: the fused kernel; by name either at any size.
   EXPECT_EQ(MatmulReduceScatter::instanceFor(1, "bf16", 256, 256)->kernelName,
             "matmul_reduce_scatter");

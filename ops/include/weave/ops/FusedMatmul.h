@@ -361,13 +361,16 @@ public:
   /// chunk's tiles wait there for the peers' last copy, which starts with
   /// the own chunk (the members run in step), so the epilogue is taken
   /// where that wait holds back no later round of tiles: the own chunk is
-  /// one round of 128 x 256 tiles at most, or its copy (m_shard x n
-  /// elements) lands within a round (about k, the steps of a tile: m_shard
-  /// x n / k at most kSumInEpilogueMaxPerK). The measurements are in the
+  /// one round of 128 x 256 tiles at most, or (teams of at most
+  /// kSumInEpilogueMaxTeamPastRound) its copy (m_shard x n elements)
+  /// lands within a round (about k, the steps of a tile: m_shard x n / k
+  /// at most kSumInEpilogueMaxPerK). The measurements are in the
   /// definition (ops/lib/Instances.cpp).
-  static bool sumsInEpilogue(int64_t mShard, int64_t k, int64_t n,
+  static bool sumsInEpilogue(uint32_t teamSize, int64_t mShard, int64_t k,
+                             int64_t n,
                              int64_t smCount = AllGatherMatmul::kSmCount);
   static constexpr int64_t kSumInEpilogueMaxPerK = 1280;
+  static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
   /// each into its owner's slot, the owner's sum: docs/OPS.md) or
