@@ -60,7 +60,9 @@
 // The all-gather matmul's "gather" (issue #32): "auto" takes it where one
 // shard's plain matmul is at most one round of tiles (m_shard 128 to 512
 // at N = 4096 in 128 x 128 tiles, 640 and 768 in 128 x 192 ones:
-// AllGatherMatmul::choose), the ring elsewhere; its
+// AllGatherMatmul::choose), the ring elsewhere, and at D = 2 the ring at
+// 384 and 512 too (shards of 2-4 row tiles whose two shards together
+// exceed a round: AllGatherMatmul::ringKeepsShortShard); its
 // bundle is the GEMM + reduce-scatter's copy-engine one (its ce_matmul,
 // one key for both ops), with the all-gather's of m_shard x K elements
 // (ops::AllGather's key).
@@ -71,9 +73,9 @@
 // RUN: done; done | FileCheck %s --check-prefix=AGAUTO
 // AGAUTO: ce_matmul_bf16_d2_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
-// AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
+// AGAUTO-NEXT: all_gather_matmul_bf16_d2_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
-// AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
+// AGAUTO-NEXT: all_gather_matmul_bf16_d2_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d2_mdyn_k4096_n4096
 // AGAUTO-NEXT: ce_matmul_bf16_d4_mdyn_k4096_n4096
