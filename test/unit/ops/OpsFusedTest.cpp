@@ -334,24 +334,32 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
     ++kernels;
   EXPECT_EQ(kernels, 3u);
   // The sum in the own chunk's epilogue where the own chunk is one round
-  // of 128 x 256 tiles (132 SMs) or its copy is short against a round
-  // (m_shard x n / k at most kSumInEpilogueMaxPerK), else the pass.
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 4096, 4096));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 768, 3584, 4096));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 7168, 8192));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1152, 6912, 5120));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 2048, 4096, 4096));
-  // Past the bound: 1536 (128 x 128 tiles, three rounds) took the pass at
-  // every team size measured (1170 above keeps the epilogue).
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 1536, 4096, 4096));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 4096, 7168, 8192));
-  // From 3 members past one round the pass (kSumInEpilogueMaxTeamPastRound);
-  // one round still the epilogue at any team size.
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(3, 1024, 7168, 8192));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4, 640, 7168, 8192));
-  EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(4, 1152, 4096, 4096));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(4, 1024, 4096, 4096));
-  EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(8, 768, 3584, 4096));
+  // of 128 x 256 tiles (132 SMs) or, at D = 2, its copy is short against a
+  // round (m_shard x n / k at most kSumInEpilogueMaxPerK), else the pass.
+  // 1536 x 4096 x 4096 (128 x 128 tiles, three rounds) took the pass at
+  // every team size measured, 1024 x 7168 x 8192 (1170) the epilogue at D =
+  // 2; from 3 members past one round the pass
+  // (kSumInEpilogueMaxTeamPastRound), one round the epilogue at any size.
+  struct SumPoint {
+    uint32_t d;
+    int64_t m, k, n;
+    bool epilogue;
+  };
+  for (SumPoint p :
+       {SumPoint{2, 1024, 4096, 4096, true}, SumPoint{2, 768, 3584, 4096, true},
+        SumPoint{2, 1024, 7168, 8192, true}, SumPoint{2, 1152, 6912, 5120, true},
+        SumPoint{2, 2048, 4096, 4096, false},
+        SumPoint{2, 1536, 4096, 4096, false},
+        SumPoint{2, 4096, 7168, 8192, false},
+        SumPoint{3, 1024, 7168, 8192, false},
+        SumPoint{4, 640, 7168, 8192, false},
+        SumPoint{4, 1152, 4096, 4096, false},
+        SumPoint{4, 1024, 4096, 4096, true}, SumPoint{8, 768, 3584, 4096, true}}) {
+    SCOPED_TRACE("D = " + std::to_string(p.d) + ", " + std::to_string(p.m) +
+                 " x " + std::to_string(p.k) + " x " + std::to_string(p.n));
+    EXPECT_EQ(MatmulReduceScatter::sumsInEpilogue(p.d, p.m, p.k, p.n),
+              p.epilogue);
+  }
   // One round decides alone: 1024 x 4096 is 128 tiles, whatever k.
   EXPECT_TRUE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 256, 4096));
   EXPECT_FALSE(MatmulReduceScatter::sumsInEpilogue(2, 1024, 256, 4096, 64));
