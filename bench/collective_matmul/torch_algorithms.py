@@ -33,6 +33,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_args import add_seconds_argument, check_seconds  # noqa: E402
 from torch_common import capture, launch, log, markdown, time_versions, uniform  # noqa: E402
 
 import torch  # noqa: E402
@@ -66,10 +67,7 @@ def parse_args(argv=None):
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--seconds", type=float, default=0,
-                   help="time each version for about this long after a quarter of it "
-                        "as warm-up, one round, in place of --iters/--warmup/--rounds "
-                        "(the H200's power-limited steady state, docs/PERF.md)")
+    add_seconds_argument(p, "--iters/--warmup/--rounds")
     p.add_argument("--signal-pad", type=int, default=1 << 20,
                    help="bytes of weave's signal pad (every op's semaphores)")
     p.add_argument("--nproc", type=int, default=2,
@@ -89,8 +87,7 @@ def parse_args(argv=None):
         p.error("--algorithms leaves an op with shapes but no algorithm")
     if not args.agm and not args.mrs:
         p.error("give --agm or --mrs shapes")
-    if args.seconds < 0:
-        p.error("--seconds must not be negative")
+    check_seconds(p, args)
     return args
 
 

@@ -41,6 +41,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_args import add_seconds_argument, check_seconds  # noqa: E402
 
 MODELS = {"8b": (4096, 14336), "70b": (8192, 28672)}
 
@@ -61,10 +62,7 @@ def parse_args(argv=None):
                    help="rounds of every version, each in a rotated order; the "
                         "best round counts (the GPU's clocks drift with what ran "
                         "before, so one fixed order favours some versions)")
-    p.add_argument("--seconds", type=float, default=0,
-                   help="time each version for about this long after a quarter of it "
-                        "as warm-up, one round, in place of --iters/--warmup/--rounds "
-                        "(the H200's power-limited steady state, docs/PERF.md)")
+    add_seconds_argument(p, "--iters/--warmup/--rounds")
     p.add_argument("--nproc", type=int, default=2,
                    help="GPUs when not started by torchrun (mp.spawn)")
     p.add_argument("--parts", action="store_true",
@@ -84,8 +82,7 @@ def parse_args(argv=None):
         if m not in MODELS:
             p.error(f"unknown model {m} ({', '.join(MODELS)})")
     args.tokens = [int(t) for t in args.tokens.split(",") if t]
-    if args.seconds < 0:
-        p.error("--seconds must not be negative")
+    check_seconds(p, args)
     return args
 
 

@@ -24,6 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_args import add_seconds_argument, check_seconds  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -39,18 +40,14 @@ def parse_args(argv=None):
     p.add_argument("--placed", action="store_true",
                    help="only the activations, a clone and the placed copies")
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--seconds", type=float, default=0,
-                   help="time each version for about this long after a quarter of it "
-                        "as warm-up, one round (the H200's power-limited steady "
-                        "state); 0: --rounds bursts of 20 replays after 5")
+    add_seconds_argument(p, "--rounds bursts of 20 replays after 5")
     p.add_argument("--clocks", action="store_true",
                    help="beside each time, the SM clock and power draw over it "
                         "(nvidia-smi every 50 ms: the lowest GPU's median MHz, the "
                         "highest's median W) and Mcycles = ms x MHz / 1000; best "
                         "with --seconds")
     args = p.parse_args(argv)
-    if args.seconds < 0:
-        p.error("--seconds must not be negative")
+    check_seconds(p, args)
     if args.m <= 0 or args.m % 128:
         p.error(f"--m must be a positive multiple of 128, got {args.m}")
     return args
