@@ -42,8 +42,8 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             narrowing to the rows past a wave (which the ring already
             skips at shards of up to 4 row tiles, kUnnarrowedSegmentRows),
             so a wave holds fewer column tiles and reads less of b, while a
-            row tile's forwarding may finish later (a correct kernel: the groups still never straddle
-            two shards)
+            row tile's forwarding may finish later (a correct kernel: the
+            groups still never straddle two shards)
   krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the

@@ -645,12 +645,12 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       narrower where the width does not divide it (e.g. the shards of an
       all-gather, visited in order at any shard size); and the width
       narrows at run time to at most (segment rows - rows one wave of busy
-      blocks covers), unless the segments are whole waves tiled by full
-      groups or hold at most 4 row tiles (kUnnarrowedSegmentRows: there
-      the 1- and 2-row groups read nearly all of rhs every wave, which
-      cost more than the waits), so that a segment's rows complete a wave before the next
-      segment reaches the same rows (a ring whose blocks forward rows to
-      a peer needs that); with `grid_tile_keep_width` (only with
+      blocks covers), so that a segment's rows complete a wave before the
+      next segment reaches the same rows (a ring whose blocks forward rows
+      to a peer needs that), unless the segments are whole waves tiled by
+      full groups or hold at most 4 row tiles (kUnnarrowedSegmentRows:
+      there the 1- and 2-row groups read nearly all of rhs every wave,
+      which cost more than the waits); with `grid_tile_keep_width` (only with
       segments) the width stays, for kernels whose segments arrive by
       themselves (copy engines) and whose groups should stay wide for L2.
       With `grid_tile_interleave = i`
