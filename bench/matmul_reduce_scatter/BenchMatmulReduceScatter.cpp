@@ -965,10 +965,6 @@ Result runCase(const Options &o, const Case &c, Context &ctx) {
 #undef TRY
 }
 
-size_t roundUp(size_t bytes, size_t unit) {
-  return (bytes + unit - 1) / unit * unit;
-}
-
 std::string ms(const std::optional<TimingResult> &t) {
   return t ? formatMs(t->medianMs, 4) : "-";
 }
@@ -1033,9 +1029,9 @@ int main(int argc, char **argv) {
   // One case's slots at a time (runCase frees them).
   size_t heapBytes = 0;
   for (const Case &c : cases)
-    heapBytes = std::max(
-        heapBytes,
-        roundUp(static_cast<size_t>(2 * c.d * c.m * c.n) * 2, 1 << 20));
+    heapBytes = std::max(heapBytes,
+                         SymmetricHeap::occupiedBytes(
+                             static_cast<size_t>(2 * c.d * c.m * c.n) * 2));
   // --op: each op's symmetric workspace (at most 2 x D*m_shard rows of
   // slots, owner_slots', and its semaphores), every op of a case alive at
   // once.

@@ -26,10 +26,10 @@ SymmetricAllocator::SymmetricAllocator(uint64_t begin, uint64_t end,
     free_[begin_] = end_ - begin_;
 }
 
-uint64_t SymmetricAllocator::blockSize(uint64_t bytes) const {
+uint64_t SymmetricAllocator::blockSize(uint64_t bytes, uint64_t minBlock) {
   if (bytes > kLargeThreshold)
     return alignUp(bytes, kLargeGranule);
-  uint64_t size = minBlock_;
+  uint64_t size = minBlock;
   while (size < bytes)
     size <<= 1;
   return size;

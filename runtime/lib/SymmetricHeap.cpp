@@ -431,6 +431,12 @@ Status SymmetricHeap::resetSemaphores() {
 uint64_t SymmetricHeap::id() const { return state_->id; }
 bool SymmetricHeap::isExternal() const { return state_->external; }
 size_t SymmetricHeap::bytesInUse() const { return state_->data->bytesInUse(); }
+
+size_t SymmetricHeap::occupiedBytes(size_t bytes) {
+  // The data range's allocator keeps the default smallest block (create()
+  // and fromExternal()).
+  return SymmetricAllocator::blockSize(bytes, SymmetricAllocator::kMinBlock);
+}
 size_t SymmetricHeap::bytesPerDevice() const { return state_->size; }
 size_t SymmetricHeap::signalPadBytes() const { return state_->padBytes; }
 uint32_t SymmetricHeap::teamSize() const { return state_->team->size; }

@@ -646,6 +646,28 @@ TEST_P(TeamTest, WrongArgumentsFailCleanly) {
 // Freeing, and external symmetric memory
 //===----------------------------------------------------------------------===//
 
+TEST_P(TeamTest, HeapOfTheOccupiedBytesHoldsTheBuffers) {
+  // A heap sized by the sum of occupiedBytes (as the benches size theirs)
+  // holds every buffer at once; sized by the requests it would not (15 +
+  // 45 + 60 MiB take 16 + 46 + 60).
+  std::vector<size_t> sizes{size_t(15) << 20, size_t(45) << 20,
+                            size_t(60) << 20, 3000, 100};
+  size_t total = 0;
+  for (size_t bytes : sizes)
+    total += SymmetricHeap::occupiedBytes(bytes);
+  auto sized = SymmetricHeap::create(*team, total);
+  ASSERT_OK(sized);
+  std::vector<SymmetricBuffer> buffers;
+  for (size_t bytes : sizes) {
+    auto buf = sized->allocate(bytes);
+    ASSERT_OK(buf);
+    buffers.push_back(*buf);
+  }
+  EXPECT_EQ(sized->bytesInUse(), total);
+  for (const SymmetricBuffer &buf : buffers)
+    ASSERT_OK(sized->free(buf));
+}
+
 TEST_P(TeamTest, FreedBuffersAreReused) {
   // 200 x 512 KiB through a 1 MiB heap: a bump allocator runs out at once.
   for (int i = 0; i < 200; ++i) {

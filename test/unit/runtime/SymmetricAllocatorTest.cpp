@@ -181,6 +181,29 @@ TEST(SymmetricAllocator, Errors) {
   EXPECT_NE(huge.error().message().find("exhausted"), std::string::npos);
 }
 
+TEST(SymmetricAllocator, RangeOfTheBlockSizesHoldsTheRequests) {
+  // What SymmetricHeap::occupiedBytes promises (the static form with the
+  // default smallest block): a range of the sum holds every request at
+  // once, and no less would for the large ones.
+  std::vector<uint64_t> sizes{15 * MiB, 45 * MiB, 60 * MiB, 3000, 100};
+  uint64_t total = 0;
+  constexpr uint64_t kMin = SymmetricAllocator::kMinBlock;
+  for (uint64_t bytes : sizes) {
+    EXPECT_EQ(SymmetricAllocator::blockSize(bytes, kMin),
+              SymmetricAllocator(0, MiB).blockSize(bytes));
+    total += SymmetricAllocator::blockSize(bytes, kMin);
+  }
+  EXPECT_EQ(total, (16 + 46 + 60) * MiB + 4096 + 256);
+  SymmetricAllocator exact(0, total);
+  for (uint64_t bytes : sizes)
+    take(exact, bytes);
+  EXPECT_EQ(exact.bytesInUse(), total);
+  SymmetricAllocator requested(0, 120 * MiB + 3100);
+  take(requested, 15 * MiB);
+  take(requested, 45 * MiB);
+  EXPECT_FALSE(requested.allocate(60 * MiB, 256));
+}
+
 TEST(SymmetricAllocator, SmallMinimumBlockForThePad) {
   // The signal pad hands out 128-byte lines.
   SymmetricAllocator pad(0, 1024, 128);

@@ -108,6 +108,11 @@ public:
   bool isExternal() const;
   /// Bytes of live buffers (rounded to their size class).
   size_t bytesInUse() const;
+  /// What an allocate() of `bytes` takes of a heap: its size class (a power
+  /// of two from 256 bytes up to 1 MiB), past that the next multiple of 2
+  /// MiB. A caller that keeps several buffers alive sizes its heap with
+  /// the sum of these, not of the requests.
+  static size_t occupiedBytes(size_t bytes);
   /// Bytes of each member's allocation (granularity-rounded, pad included).
   size_t bytesPerDevice() const;
   size_t signalPadBytes() const;

@@ -55,7 +55,11 @@ public:
 
   /// The size a request of `bytes` occupies (its class, or the large
   /// granule multiple).
-  uint64_t blockSize(uint64_t bytes) const;
+  uint64_t blockSize(uint64_t bytes) const {
+    return blockSize(bytes, minBlock_);
+  }
+  /// The same for an allocator whose smallest block is `minBlock`.
+  static uint64_t blockSize(uint64_t bytes, uint64_t minBlock);
   /// Bytes of live blocks, of cached blocks, and of the free ranges.
   uint64_t bytesInUse() const { return inUse_; }
   uint64_t bytesCached() const { return cached_; }
