@@ -34,10 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from bench_args import add_seconds_argument, check_seconds  # noqa: E402
-from torch_common import capture, launch, log, markdown, time_versions, uniform  # noqa: E402
 
-import torch  # noqa: E402
-import torch.distributed as dist  # noqa: E402
 
 AGM_ALGORITHMS = ("ring", "gather", "copy_engine", "auto")
 MRS_ALGORITHMS = ("copy_engine", "scatter", "auto")
@@ -89,6 +86,16 @@ def parse_args(argv=None):
         p.error("give --agm or --mrs shapes")
     check_seconds(p, args)
     return args
+
+
+if __name__ == "__main__":
+    # --help and wrong arguments answer before torch is imported (a
+    # machine without torch, CI's, can still read them).
+    parse_args()
+
+from torch_common import capture, launch, log, markdown, time_versions, uniform  # noqa: E402
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
 
 
 def check_and_time(cases, reference, args, device):

@@ -39,13 +39,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import (capture, fmt, launch, log, markdown,  # noqa: E402
-                          time_iterations, uniform)
-
-import torch  # noqa: E402
-import torch.distributed as dist  # noqa: E402
-
-DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
 def parse_args(argv=None):
@@ -71,6 +64,19 @@ def parse_args(argv=None):
     args.m_shards = [int(x) for x in args.m_shards.split(",") if x]
     args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
     return args
+
+
+if __name__ == "__main__":
+    # --help and wrong arguments answer before torch is imported (a
+    # machine without torch, CI's, can still read them).
+    parse_args()
+
+from torch_common import (capture, fmt, launch, log, markdown,  # noqa: E402
+                          time_iterations, uniform)
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
 def run_case(args, rank, world, device, group_name, symm_mem, memory, dtype_name, m):

@@ -27,13 +27,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from torch_common import (compare_and_time, launch, log,  # noqa: E402
-                          markdown, uniform)
-
-import torch  # noqa: E402
-import torch.distributed as dist  # noqa: E402
-
-DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
 def parse_args(argv=None):
@@ -67,6 +60,19 @@ def parse_args(argv=None):
         args.shape_list = [(args.k, args.n, args.m_shards)]
     args.dtypes = ["f16", "bf16"] if args.dtype == "all" else [args.dtype]
     return args
+
+
+if __name__ == "__main__":
+    # --help and wrong arguments answer before torch is imported (a
+    # machine without torch, CI's, can still read them).
+    parse_args()
+
+from torch_common import (compare_and_time, launch, log,  # noqa: E402
+                          markdown, uniform)
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
 def run_case(args, rank, world, device, group_name, symm_mem, dtype_name, m, k, n):
