@@ -982,11 +982,24 @@ int main(int argc, char **argv) {
   Options o = parseOptions(argc, argv);
   std::vector<Case> found = findBundles(o);
   if (found.empty()) {
-    std::fprintf(stderr,
-                 "%s: error: no bundles in '%s' (expected "
-                 "matmul_reduce_scatter_<f16|bf16>_d<D>_m<M_SHARD>.wbundle; "
-                 "`ninja weave_bench_bundles` makes them)\n",
-                 kProgram, o.bundleDir.c_str());
+    // Every case is keyed by the fused kernel's bundle, --op copy_engine's
+    // too (its table times the fused kernel beside the op): a folder of
+    // copy-engine bundles alone is the mistake to name.
+    static const std::regex ce("ce_matmul_(f16|bf16)_d[0-9]+_.*\\.wbundle");
+    bool ceOnly = !findBundleFiles(o.bundleDir, ce).empty();
+    std::fprintf(
+        stderr,
+        "%s: error: no bundles in '%s' (expected "
+        "matmul_reduce_scatter_<f16|bf16>_d<D>_m<M_SHARD>.wbundle or "
+        "matmul_reduce_scatter_<f16|bf16>_d<D>_mdyn_k<K>_n<N>.wbundle; "
+        "`ninja weave_bench_bundles` makes the first, bench/gpu_libs.sh's "
+        "op_bundle ... matmul_reduce_scatter --algorithm owner_slots the "
+        "second)%s\n",
+        kProgram, o.bundleDir.c_str(),
+        ceOnly ? "; the folder has ce_matmul bundles, but --op copy_engine "
+                 "needs the fused kernel's bundle of the same shape beside "
+                 "them"
+               : "");
     return 2;
   }
   if (checkCases(kProgram, found, loadCase))
