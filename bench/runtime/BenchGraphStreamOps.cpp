@@ -1,0 +1,327 @@
+//===- BenchGraphStreamOps.cpp - What a copy-engine call's graph nodes cost ===//
+//
+// One GPU, no team: what the stream operations and the second stream of
+// the ops' copy-engine algorithms (ops/lib/CopyEngineLanes.h) add to a CUDA
+// graph replay, apart from any communication. Each variant is one call
+// captured from stream s (and a side stream cs), two "chunk" kernels that
+// hold every SM for --chunk-us each (a globaltimer spin: no memory
+// traffic), and around them:
+//
+//   plain             nothing else (the reference)
+//   end-clears        after the second chunk, on s: one batch of --flags
+//                     u32 writes, each after a memory barrier (the clears
+//                     at the end of a call: main's CopyEngineLanes::finish)
+//   ready-wait        between the chunks, on s: a wait for --flags flags
+//                     that are already 1 (the ready wait of the pass form)
+//   fork-join         cs forked from s at the start and joined at the end,
+//                     nothing on it but an event (an edge into the end)
+//   start-clears      cs forked at the start, the batch of writes on it,
+//                     the second chunk waiting for it (an event edge from
+//                     cs into s's critical path), cs joined at the end
+//                     (branch r27-defer's protocol)
+//   start-clears-noedge  the same without the second chunk's wait
+//
+// (The writes without the barrier, CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER,
+// are refused with CUDA_ERROR_INVALID_VALUE by the H200 machines' driver,
+// CUDA 13, eager or captured, so they are not a variant.)
+//
+// Each graph is replayed --replays times back to back after --warmup; the
+// time is CUDA events around the replays on s, per replay; --rounds
+// rounds rotate the variants' order, the median is printed with the
+// difference to plain. A spin kernel has no memory traffic, so a barrier
+// here has nothing of the kernel's to flush: these are the nodes' own
+// costs, a lower bound for the ops'.
+//
+// Usage: weave_bench_graph_stream_ops [--chunk-us US] [--flags N]
+//            [--replays N] [--warmup N] [--rounds N] [--device ORDINAL]
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char *kProgram = "weave_bench_graph_stream_ops";
+
+#define CHECK_CU(call)                                                         \
+  do {                                                                         \
+    CUresult result_ = (call);                                                 \
+    if (result_ != CUDA_SUCCESS) {                                             \
+      const char *name = "?";                                                  \
+      cuGetErrorName(result_, &name);                                          \
+      std::fprintf(stderr, "%s: error: %s failed with %s\n", kProgram, #call,  \
+                   name);                                                      \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (false)
+
+/// Spins until `ns` nanoseconds of the global timer have passed.
+constexpr const char *kSpinPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry spin(.param .u64 ns) {
+  .reg .u64 %start, %now, %elapsed, %limit;
+  .reg .pred %more;
+  ld.param.u64 %limit, [ns];
+  mov.u64 %start, %globaltimer;
+LOOP:
+  mov.u64 %now, %globaltimer;
+  sub.u64 %elapsed, %now, %start;
+  setp.lt.u64 %more, %elapsed, %limit;
+  @%more bra LOOP;
+  ret;
+}
+)";
+
+struct Options {
+  double chunkUs = 40;
+  unsigned flags = 2;
+  int replays = 200, warmup = 20, rounds = 5, device = 0;
+};
+
+void usage(FILE *out) {
+  std::fprintf(out,
+               "usage: %s [--chunk-us US] [--flags N] [--replays N] "
+               "[--warmup N] [--rounds N] [--device ORDINAL]\n"
+               "What a copy-engine call's stream operations and side stream "
+               "add to a CUDA graph replay\nof two kernels that hold every "
+               "SM (one GPU; see the source's header for the variants).\n",
+               kProgram);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      usage(stdout);
+      std::exit(0);
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "%s: error: '%s' needs a value\n", kProgram,
+                   arg.c_str());
+      usage(stderr);
+      std::exit(2);
+    }
+    char *end = nullptr;
+    const char *value = argv[++i];
+    double v = std::strtod(value, &end);
+    if (!end || *end || v < 0) {
+      std::fprintf(stderr, "%s: error: '%s' is not a number for %s\n",
+                   kProgram, value, arg.c_str());
+      std::exit(2);
+    }
+    if (arg == "--chunk-us" && v >= 1 && v <= 1e5)
+      o.chunkUs = v;
+    else if (arg == "--flags" && v >= 1 && v <= 64)
+      o.flags = unsigned(v);
+    else if (arg == "--replays" && v >= 1 && v <= 1e5)
+      o.replays = int(v);
+    else if (arg == "--warmup" && v <= 1e5)
+      o.warmup = int(v);
+    else if (arg == "--rounds" && v >= 1 && v <= 100)
+      o.rounds = int(v);
+    else if (arg == "--device" && v <= 64)
+      o.device = int(v);
+    else {
+      std::fprintf(stderr, "%s: error: unknown option or value out of range: "
+                           "%s %s\n",
+                   kProgram, arg.c_str(), value);
+      usage(stderr);
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+struct Gpu {
+  CUfunction spin = nullptr;
+  unsigned sms = 0;
+  CUstream s = nullptr, cs = nullptr;
+  CUevent forked = nullptr, cleared = nullptr, joined = nullptr;
+  CUdeviceptr flags = 0;
+};
+
+void launchSpin(const Gpu &g, const Options &o) {
+  unsigned long long ns = (unsigned long long)(o.chunkUs * 1000);
+  void *args[] = {&ns};
+  CHECK_CU(cuLaunchKernel(g.spin, g.sms, 1, 1, 128, 1, 1, 0, g.s, args,
+                          nullptr));
+}
+
+void writes(const Gpu &g, const Options &o, CUstream stream, unsigned value) {
+  std::vector<CUstreamBatchMemOpParams> ops(o.flags);
+  for (unsigned i = 0; i < o.flags; ++i) {
+    std::memset(&ops[i], 0, sizeof(ops[i]));
+    ops[i].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[i].writeValue.address = g.flags + 4 * i;
+    ops[i].writeValue.value = value;
+    ops[i].writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+  }
+  CHECK_CU(cuStreamBatchMemOp(stream, o.flags, ops.data(), 0));
+}
+
+void fork(const Gpu &g) {
+  CHECK_CU(cuEventRecord(g.forked, g.s));
+  CHECK_CU(cuStreamWaitEvent(g.cs, g.forked, 0));
+}
+
+void join(const Gpu &g) {
+  CHECK_CU(cuEventRecord(g.joined, g.cs));
+  CHECK_CU(cuStreamWaitEvent(g.s, g.joined, 0));
+}
+
+struct Variant {
+  const char *name;
+  std::function<void(const Gpu &, const Options &)> call;
+};
+
+std::vector<Variant> variants() {
+  return {
+      {"plain",
+       [](const Gpu &g, const Options &o) {
+         launchSpin(g, o);
+         launchSpin(g, o);
+       }},
+      {"end-clears",
+       [](const Gpu &g, const Options &o) {
+         launchSpin(g, o);
+         launchSpin(g, o);
+         writes(g, o, g.s, 0);
+       }},
+      {"ready-wait",
+       [](const Gpu &g, const Options &o) {
+         launchSpin(g, o);
+         // The flags past the clears' are 1 (set once, never cleared).
+         std::vector<CUstreamBatchMemOpParams> ops(o.flags);
+         for (unsigned i = 0; i < o.flags; ++i) {
+           std::memset(&ops[i], 0, sizeof(ops[i]));
+           ops[i].waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+           ops[i].waitValue.address = g.flags + 4 * (64 + i);
+           ops[i].waitValue.value = 1;
+           ops[i].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+         }
+         CHECK_CU(cuStreamBatchMemOp(g.s, o.flags, ops.data(), 0));
+         launchSpin(g, o);
+       }},
+      {"fork-join",
+       [](const Gpu &g, const Options &o) {
+         fork(g);
+         launchSpin(g, o);
+         launchSpin(g, o);
+         join(g);
+       }},
+      {"start-clears",
+       [](const Gpu &g, const Options &o) {
+         fork(g);
+         writes(g, o, g.cs, 0);
+         CHECK_CU(cuEventRecord(g.cleared, g.cs));
+         launchSpin(g, o);
+         CHECK_CU(cuStreamWaitEvent(g.s, g.cleared, 0));
+         launchSpin(g, o);
+         join(g);
+       }},
+      {"start-clears-noedge",
+       [](const Gpu &g, const Options &o) {
+         fork(g);
+         writes(g, o, g.cs, 0);
+         launchSpin(g, o);
+         launchSpin(g, o);
+         join(g);
+       }},
+  };
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parse(argc, argv);
+  if (cuInit(0) != CUDA_SUCCESS) {
+    std::printf("%s: SKIP: no GPU (cuInit failed)\n", kProgram);
+    return 0;
+  }
+  CUdevice device;
+  CHECK_CU(cuDeviceGet(&device, o.device));
+  CUcontext context;
+  CHECK_CU(cuDevicePrimaryCtxRetain(&context, device));
+  CHECK_CU(cuCtxSetCurrent(context));
+  Gpu g;
+  int sms = 0;
+  CHECK_CU(cuDeviceGetAttribute(
+      &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+  g.sms = unsigned(sms);
+  CUmodule module;
+  CHECK_CU(cuModuleLoadData(&module, kSpinPtx));
+  CHECK_CU(cuModuleGetFunction(&g.spin, module, "spin"));
+  CHECK_CU(cuStreamCreate(&g.s, CU_STREAM_NON_BLOCKING));
+  CHECK_CU(cuStreamCreate(&g.cs, CU_STREAM_NON_BLOCKING));
+  for (CUevent *e : {&g.forked, &g.cleared, &g.joined})
+    CHECK_CU(cuEventCreate(e, CU_EVENT_DISABLE_TIMING));
+  CHECK_CU(cuMemAlloc(&g.flags, 4 * 128));
+  CHECK_CU(cuMemsetD32(g.flags, 0, 64));
+  CHECK_CU(cuMemsetD32(g.flags + 4 * 64, 1, 64));
+
+  std::vector<Variant> all = variants();
+  std::vector<CUgraphExec> execs;
+  for (const Variant &v : all) {
+    // Once eagerly first: an operation the driver refuses fails here, named.
+    std::fprintf(stderr, "%s: %s\n", kProgram, v.name);
+    v.call(g, o);
+    CHECK_CU(cuStreamSynchronize(g.s));
+    CHECK_CU(cuStreamBeginCapture(g.s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    v.call(g, o);
+    CUgraph graph;
+    CHECK_CU(cuStreamEndCapture(g.s, &graph));
+    CUgraphExec exec;
+    CHECK_CU(cuGraphInstantiate(&exec, graph, 0));
+    CHECK_CU(cuGraphDestroy(graph));
+    execs.push_back(exec);
+  }
+  CUevent start, stop;
+  CHECK_CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CHECK_CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  std::vector<std::vector<double>> us(all.size());
+  for (int round = 0; round < o.rounds; ++round)
+    for (size_t j = 0; j < all.size(); ++j) {
+      size_t v = (j + size_t(round)) % all.size();
+      for (int i = 0; i < o.warmup; ++i)
+        CHECK_CU(cuGraphLaunch(execs[v], g.s));
+      CHECK_CU(cuEventRecord(start, g.s));
+      for (int i = 0; i < o.replays; ++i)
+        CHECK_CU(cuGraphLaunch(execs[v], g.s));
+      CHECK_CU(cuEventRecord(stop, g.s));
+      CHECK_CU(cuEventSynchronize(stop));
+      float ms = 0;
+      CHECK_CU(cuEventElapsedTime(&ms, start, stop));
+      us[v].push_back(1000.0 * ms / o.replays);
+    }
+  char name[256] = {};
+  CHECK_CU(cuDeviceGetName(name, sizeof(name), device));
+  int driver = 0;
+  CHECK_CU(cuDriverGetVersion(&driver));
+  std::printf("%s: %s (driver API %d), %u SMs; two chunks of %.1f us, %u flags, %d replays "
+              "x %d rounds, median us per replay\n",
+              kProgram, name, driver, g.sms, o.chunkUs, o.flags, o.replays, o.rounds);
+  std::printf("| variant | us per replay | over plain |\n|---|---|---|\n");
+  auto median = [](std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    return x[x.size() / 2];
+  };
+  double plain = median(us[0]);
+  for (size_t v = 0; v < all.size(); ++v) {
+    double m = median(us[v]);
+    std::printf("| %s | %.2f | %+.2f |\n", all[v].name, m, m - plain);
+  }
+  for (CUgraphExec e : execs)
+    CHECK_CU(cuGraphExecDestroy(e));
+  return 0;
+}
