@@ -1,11 +1,12 @@
-//===- BenchGraphStreamOps.cpp - What a copy-engine call's graph nodes cost ===//
+//===- BenchGraphStreamOps.cpp - A copy-engine call's graph nodes ------===//
 //
 // One GPU, no team: what the stream operations and the second stream of
 // the ops' copy-engine algorithms (ops/lib/CopyEngineLanes.h) add to a CUDA
 // graph replay, apart from any communication. Each variant is one call
 // captured from stream s (and a side stream cs), two "chunk" kernels that
-// hold every SM for --chunk-us each (a globaltimer spin: no memory
-// traffic), and around them:
+// hold every SM for --chunk-us each (a globaltimer spin; with
+// --write-mib, storing into a buffer of that size all the while), and
+// around them:
 //
 //   plain             nothing else (the reference)
 //   end-clears        after the second chunk, on s: one batch of --flags
@@ -28,12 +29,12 @@
 // Each graph is replayed --replays times back to back after --warmup; the
 // time is CUDA events around the replays on s, per replay; --rounds
 // rounds rotate the variants' order, the median is printed with the
-// difference to plain. A spin kernel has no memory traffic, so a barrier
-// here has nothing of the kernel's to flush: these are the nodes' own
-// costs, a lower bound for the ops'.
+// difference to plain. Without --write-mib a barrier has nothing of the
+// kernels' to wait for: the nodes' own costs.
 //
-// Usage: weave_bench_graph_stream_ops [--chunk-us US] [--flags N]
-//            [--replays N] [--warmup N] [--rounds N] [--device ORDINAL]
+// Usage: weave_bench_graph_stream_ops [--chunk-us US] [--write-mib MIB]
+//            [--flags N] [--replays N] [--warmup N] [--rounds N]
+//            [--device ORDINAL]
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,17 +64,40 @@ constexpr const char *kProgram = "weave_bench_graph_stream_ops";
     }                                                                          \
   } while (false)
 
-/// Spins until `ns` nanoseconds of the global timer have passed.
+/// Spins until `ns` nanoseconds of the global timer have passed; with
+/// `vectors` > 0, each thread stores 16 bytes a turn into `buffer` (a
+/// grid-stride walk over `vectors` 16-byte slots, wrapping): memory traffic
+/// for a barrier to wait on.
 constexpr const char *kSpinPtx = R"(
 .version 8.0
 .target sm_90
 .address_size 64
-.visible .entry spin(.param .u64 ns) {
-  .reg .u64 %start, %now, %elapsed, %limit;
-  .reg .pred %more;
+.visible .entry spin(.param .u64 ns, .param .u64 buffer, .param .u64 vectors) {
+  .reg .u64 %start, %now, %elapsed, %limit, %base, %count, %at, %stride;
+  .reg .u64 %slot, %address, %thread64;
+  .reg .u32 %thread, %threads, %block, %blocks, %zero;
+  .reg .pred %more, %stores;
   ld.param.u64 %limit, [ns];
+  ld.param.u64 %base, [buffer];
+  ld.param.u64 %count, [vectors];
+  mov.u32 %thread, %tid.x;
+  mov.u32 %threads, %ntid.x;
+  mov.u32 %block, %ctaid.x;
+  mov.u32 %blocks, %nctaid.x;
+  mul.wide.u32 %at, %block, %threads;
+  cvt.u64.u32 %thread64, %thread;
+  add.u64 %at, %at, %thread64;
+  mul.wide.u32 %stride, %blocks, %threads;
+  mov.u32 %zero, 0;
+  setp.ne.u64 %stores, %count, 0;
   mov.u64 %start, %globaltimer;
 LOOP:
+  @!%stores bra TIME;
+  rem.u64 %slot, %at, %count;
+  mad.lo.u64 %address, %slot, 16, %base;
+  st.global.v4.u32 [%address], {%zero, %zero, %zero, %zero};
+  add.u64 %at, %at, %stride;
+TIME:
   mov.u64 %now, %globaltimer;
   sub.u64 %elapsed, %now, %start;
   setp.lt.u64 %more, %elapsed, %limit;
@@ -84,14 +108,16 @@ LOOP:
 
 struct Options {
   double chunkUs = 40;
+  double writeMiB = 0;
   unsigned flags = 2;
   int replays = 200, warmup = 20, rounds = 5, device = 0;
 };
 
 void usage(FILE *out) {
   std::fprintf(out,
-               "usage: %s [--chunk-us US] [--flags N] [--replays N] "
-               "[--warmup N] [--rounds N] [--device ORDINAL]\n"
+               "usage: %s [--chunk-us US] [--write-mib MIB] [--flags N] "
+               "[--replays N]\n       [--warmup N] [--rounds N] "
+               "[--device ORDINAL]\n"
                "What a copy-engine call's stream operations and side stream "
                "add to a CUDA graph replay\nof two kernels that hold every "
                "SM (one GPU; see the source's header for the variants).\n",
@@ -122,6 +148,8 @@ Options parse(int argc, char **argv) {
     }
     if (arg == "--chunk-us" && v >= 1 && v <= 1e5)
       o.chunkUs = v;
+    else if (arg == "--write-mib" && v <= 65536)
+      o.writeMiB = v;
     else if (arg == "--flags" && v >= 1 && v <= 64)
       o.flags = unsigned(v);
     else if (arg == "--replays" && v >= 1 && v <= 1e5)
@@ -149,11 +177,15 @@ struct Gpu {
   CUstream s = nullptr, cs = nullptr;
   CUevent forked = nullptr, cleared = nullptr, joined = nullptr;
   CUdeviceptr flags = 0;
+  CUdeviceptr buffer = 0; ///< what the kernels store into (--write-mib)
+  unsigned long long vectors = 0;
 };
 
 void launchSpin(const Gpu &g, const Options &o) {
   unsigned long long ns = (unsigned long long)(o.chunkUs * 1000);
-  void *args[] = {&ns};
+  CUdeviceptr buffer = g.buffer;
+  unsigned long long vectors = g.vectors;
+  void *args[] = {&ns, &buffer, &vectors};
   CHECK_CU(cuLaunchKernel(g.spin, g.sms, 1, 1, 128, 1, 1, 0, g.s, args,
                           nullptr));
 }
@@ -269,6 +301,10 @@ int main(int argc, char **argv) {
   CHECK_CU(cuMemAlloc(&g.flags, 4 * 128));
   CHECK_CU(cuMemsetD32(g.flags, 0, 64));
   CHECK_CU(cuMemsetD32(g.flags + 4 * 64, 1, 64));
+  if (o.writeMiB > 0) {
+    g.vectors = (unsigned long long)(o.writeMiB * (1 << 20)) / 16;
+    CHECK_CU(cuMemAlloc(&g.buffer, g.vectors * 16));
+  }
 
   std::vector<Variant> all = variants();
   std::vector<CUgraphExec> execs;
@@ -308,9 +344,11 @@ int main(int argc, char **argv) {
   CHECK_CU(cuDeviceGetName(name, sizeof(name), device));
   int driver = 0;
   CHECK_CU(cuDriverGetVersion(&driver));
-  std::printf("%s: %s (driver API %d), %u SMs; two chunks of %.1f us, %u flags, %d replays "
-              "x %d rounds, median us per replay\n",
-              kProgram, name, driver, g.sms, o.chunkUs, o.flags, o.replays, o.rounds);
+  std::printf("%s: %s (driver API %d), %u SMs; two chunks of %.1f us "
+              "storing into %.0f MiB, %u flags, %d replays x %d rounds, "
+              "median us per replay\n",
+              kProgram, name, driver, g.sms, o.chunkUs, o.writeMiB, o.flags,
+              o.replays, o.rounds);
   std::printf("| variant | us per replay | over plain |\n|---|---|---|\n");
   auto median = [](std::vector<double> x) {
     std::sort(x.begin(), x.end());
