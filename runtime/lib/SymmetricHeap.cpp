@@ -437,6 +437,7 @@ size_t SymmetricHeap::occupiedBytes(size_t bytes) {
   // and fromExternal()).
   return SymmetricAllocator::blockSize(bytes, SymmetricAllocator::kMinBlock);
 }
+
 size_t SymmetricHeap::bytesPerDevice() const { return state_->size; }
 size_t SymmetricHeap::signalPadBytes() const { return state_->padBytes; }
 uint32_t SymmetricHeap::teamSize() const { return state_->team->size; }
