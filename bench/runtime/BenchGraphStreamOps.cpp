@@ -38,9 +38,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "weave/bench/Args.h"
+
 #include <cuda.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,47 +129,42 @@ void usage(FILE *out) {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      usage(stdout);
-      std::exit(0);
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s: error: '%s' needs a value\n", kProgram,
-                   arg.c_str());
-      usage(stderr);
-      std::exit(2);
-    }
+  weave::bench::Args args(kProgram, usage, argc, argv);
+  // The current option's value, a number from `lo` to `hi` (a whole one
+  // where `whole`); exits otherwise.
+  auto number = [&](double lo, double hi, bool whole) {
+    std::string text = args.value();
     char *end = nullptr;
-    const char *value = argv[++i];
-    double v = std::strtod(value, &end);
-    if (!end || *end || v < 0) {
-      std::fprintf(stderr, "%s: error: '%s' is not a number for %s\n",
-                   kProgram, value, arg.c_str());
-      std::exit(2);
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end || v < lo || v > hi ||
+        (whole && v != std::floor(v))) {
+      char range[64];
+      std::snprintf(range, sizeof range, " (%s %g to %g)",
+                    whole ? "a whole number" : "a number", lo, hi);
+      args.fail("bad " + args.key() + " '" + text + "'" + range);
     }
-    if (arg == "--chunk-us" && v >= 1 && v <= 1e5)
-      o.chunkUs = v;
-    else if (arg == "--write-mib" && v <= 65536)
-      o.writeMiB = v;
-    else if (arg == "--flags" && v >= 1 && v <= 64)
-      o.flags = unsigned(v);
-    else if (arg == "--replays" && v >= 1 && v <= 1e5)
-      o.replays = int(v);
-    else if (arg == "--warmup" && v <= 1e5)
-      o.warmup = int(v);
-    else if (arg == "--rounds" && v >= 1 && v <= 100)
-      o.rounds = int(v);
-    else if (arg == "--device" && v <= 64)
-      o.device = int(v);
-    else {
-      std::fprintf(stderr, "%s: error: unknown option or value out of range: "
-                           "%s %s\n",
-                   kProgram, arg.c_str(), value);
-      usage(stderr);
-      std::exit(2);
-    }
+    return v;
+  };
+  while (args.next()) {
+    const std::string &key = args.key();
+    if (key == "-h" || key == "--help")
+      args.help();
+    else if (key == "--chunk-us")
+      o.chunkUs = number(1, 1e5, false);
+    else if (key == "--write-mib")
+      o.writeMiB = number(0, 65536, false);
+    else if (key == "--flags")
+      o.flags = unsigned(number(1, 64, true));
+    else if (key == "--replays")
+      o.replays = int(number(1, 1e5, true));
+    else if (key == "--warmup")
+      o.warmup = int(number(0, 1e5, true));
+    else if (key == "--rounds")
+      o.rounds = int(number(1, 100, true));
+    else if (key == "--device")
+      o.device = int(number(0, 64, true));
+    else
+      args.unexpected();
   }
   return o;
 }
