@@ -70,7 +70,7 @@ ways() {
   w=$s
   [ $((WORKERS / tail)) -lt "$w" ] && w=$((WORKERS / tail))
   [ $((numk / MIN_STEPS)) -lt "$w" ] && w=$((numk / MIN_STEPS))
-  [ $((1 + 128 / tail)) -lt "$w" ] && w=$((1 + 128 / tail))
+  [ $((128 / tail)) -lt "$w" ] && w=$((128 / tail))
   [ "$w" -lt "$MIN_WAYS" ] && w=1
   echo "$w"
 }
