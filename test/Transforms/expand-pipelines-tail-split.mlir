@@ -22,8 +22,8 @@
 // The consumers: a whole tile stores at once; a split unit stores its
 // partial, arrives (release) and waits for all the splits (acquire),
 // counts itself past the wait, sums the splits' partials of the boxes it
-// owns (two regions' loads at a time) and stores those boxes only; the
-// split past the wait last resets the counter.
+// owns (kRegionsInFlight regions' loads at a time) and stores those boxes
+// only; the split past the wait last resets the counter.
 //       CHECK:   nvvm.setmaxregister  increase 232
 //       CHECK:   scf.if %{{.*}} -> (index) {
 //       CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[NUMK]] step

@@ -12,6 +12,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::weave;
 using namespace mlir::weave::pipeline;
@@ -245,8 +248,8 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
   // epilogue's numbering: 64-row block box / boxesPerBlock, columns
   // boxCols * (box % boxesPerBlock)) is split (consumer * boxes + box)
   // mod s's. Its words are the groups of columns 8j .. 8j + 7 of its
-  // block: the s regions' values of them summed in split order, two
-  // regions' loads in flight at a time.
+  // block: the s regions' values of them summed in split order,
+  // kRegionsInFlight regions' loads in flight at a time.
   int64_t boxCols = tiling.outBoxCols();
   int64_t boxesPerBlock = tiling.subN / boxCols;
   int64_t boxes = tiling.mBlocks() * boxesPerBlock;
@@ -258,8 +261,12 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
     total.push_back(LLVM::PoisonOp::create(b, acc.getType()));
   Value zero4 = arith::ConstantOp::create(
       b, vec4, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
-  Value pairs = ceilDiv(splits, cIndex(2));
-  Value lastSplit = arith::SubIOp::create(b, splits, cIndex(1));
+  // The regions' loads in flight together (a constant: the loop's trip
+  // count is s / kRegionsInFlight rounded up).
+  int64_t inFlight = kRegionsInFlight;
+  if (const char *probe = std::getenv("WEAVE_PROBE_SPREAD_INFLIGHT"))
+    inFlight = std::max(1, std::atoi(probe));
+  Value rounds = ceilDiv(splits, cIndex(inFlight));
   for (int64_t box = 0; box < boxes; ++box) {
     int64_t block = box / boxesPerBlock;
     int64_t firstGroup =
@@ -273,33 +280,48 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
     b.setInsertionPointToStart(sum.thenBlock());
     {
       SmallVector<Value> init(groupsPerBox, zero4);
-      auto loop = scf::ForOp::create(b, cIndex(0), pairs, cIndex(1), init);
+      auto loop = scf::ForOp::create(b, cIndex(0), rounds, cIndex(1), init);
       b.setInsertionPointToStart(loop.getBody());
       Value first = arith::MulIOp::create(b, loop.getInductionVar(),
-                                          cIndex(2));
-      Value next = arith::AddIOp::create(b, first, cIndex(1));
-      Value hasNext = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                            next, splits);
-      // (An odd s: the pair's second load repeats the last region, and
-      // its value is not added.)
-      Value second = arith::MinUIOp::create(b, next, lastSplit);
-      SmallVector<Value> a, c;
-      for (int64_t g = 0; g < groupsPerBox; ++g) {
-        a.push_back(LLVM::LoadOp::create(b, vec4,
-                                         groupPointer(first, firstGroup + g),
-                                         /*alignment=*/16,
-                                         /*isVolatile=*/true));
-        c.push_back(LLVM::LoadOp::create(b, vec4,
-                                         groupPointer(second, firstGroup + g),
-                                         /*alignment=*/16,
-                                         /*isVolatile=*/true));
+                                          cIndex(inFlight));
+      // Regions first + i for i < inFlight, all loaded before any is
+      // added (first < s; the others where below s).
+      SmallVector<Value> present;
+      SmallVector<SmallVector<Value>> loaded(inFlight);
+      for (int64_t i = 0; i < inFlight; ++i) {
+        Value region = arith::AddIOp::create(b, first, cIndex(i));
+        auto loadRegion = [&] {
+          SmallVector<Value> v;
+          for (int64_t g = 0; g < groupsPerBox; ++g)
+            v.push_back(LLVM::LoadOp::create(
+                b, vec4, groupPointer(region, firstGroup + g),
+                /*alignment=*/16, /*isVolatile=*/true));
+          return v;
+        };
+        if (i == 0) {
+          present.push_back(Value());
+          loaded[i] = loadRegion();
+          continue;
+        }
+        Value here = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                           region, splits);
+        present.push_back(here);
+        auto load = scf::IfOp::create(b, types, here, /*withElseRegion=*/true);
+        b.setInsertionPointToStart(load.thenBlock());
+        scf::YieldOp::create(b, loadRegion());
+        b.setInsertionPointToStart(load.elseBlock());
+        scf::YieldOp::create(b, SmallVector<Value>(groupsPerBox, zero4));
+        b.setInsertionPointAfter(load);
+        loaded[i].assign(load.getResults().begin(), load.getResults().end());
       }
-      SmallVector<Value> acc;
-      for (int64_t g = 0; g < groupsPerBox; ++g) {
-        Value v = arith::AddFOp::create(b, loop.getRegionIterArgs()[g], a[g]);
-        Value w = arith::AddFOp::create(b, v, c[g]);
-        acc.push_back(arith::SelectOp::create(b, hasNext, w, v));
-      }
+      SmallVector<Value> acc(loop.getRegionIterArgs());
+      for (int64_t i = 0; i < inFlight; ++i)
+        for (int64_t g = 0; g < groupsPerBox; ++g) {
+          Value added = arith::AddFOp::create(b, acc[g], loaded[i][g]);
+          acc[g] = i == 0 ? added
+                          : arith::SelectOp::create(b, present[i], added,
+                                                    acc[g]);
+        }
       scf::YieldOp::create(b, acc);
       b.setInsertionPointAfter(loop);
       scf::YieldOp::create(b, loop.getResults());

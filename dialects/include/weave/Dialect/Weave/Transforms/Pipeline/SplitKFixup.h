@@ -60,6 +60,11 @@
 
 namespace mlir::weave::pipeline {
 
+/// A tail split's fix-up loads this many splits' partials of a box before
+/// it adds them (the loads in flight together; measured in docs/PERF.md,
+/// "The tail split's fix-up spread over its units").
+constexpr int64_t kRegionsInFlight = 4;
+
 class SplitKFixup : BuilderBase {
 public:
   /// What this builder can implement (as CUTLASS's can_implement): the
