@@ -12,9 +12,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
-#include <algorithm>
-#include <cstdlib>
-
 using namespace mlir;
 using namespace mlir::weave;
 using namespace mlir::weave::pipeline;
@@ -261,11 +258,9 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
     total.push_back(LLVM::PoisonOp::create(b, acc.getType()));
   Value zero4 = arith::ConstantOp::create(
       b, vec4, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
-  // The regions' loads in flight together (a constant: the loop's trip
-  // count is s / kRegionsInFlight rounded up).
+  // The regions' loads in flight together (the loop's trip count is s /
+  // kRegionsInFlight rounded up).
   int64_t inFlight = kRegionsInFlight;
-  if (const char *probe = std::getenv("WEAVE_PROBE_SPREAD_INFLIGHT"))
-    inFlight = std::max(1, std::atoi(probe));
   Value rounds = ceilDiv(splits, cIndex(inFlight));
   for (int64_t box = 0; box < boxes; ++box) {
     int64_t block = box / boxesPerBlock;

@@ -61,8 +61,9 @@
 namespace mlir::weave::pipeline {
 
 /// A tail split's fix-up loads this many splits' partials of a box before
-/// it adds them (the loads in flight together; measured in docs/PERF.md,
-/// "The tail split's fix-up spread over its units").
+/// it adds them (the loads in flight together). 2 and 4 measured the same
+/// on one H200 (docs/PERF.md, "The tail split's fix-up spread over its
+/// units"): the sum is not bound by the loads' latency there.
 constexpr int64_t kRegionsInFlight = 4;
 
 class SplitKFixup : BuilderBase {
