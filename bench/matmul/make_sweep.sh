@@ -16,8 +16,8 @@
 # INSTANTIATE_ONLY=1 writes the .mlir files and sweep.txt and compiles nothing
 # (scripts/ir_snapshot.sh uses it). TAIL_SPLIT=S (> 1) gives every kernel
 # `tail_split = S` and a workspace that holds it (at least
-# TAIL_WORKSPACE_WORDS f32: 128 partial tiles of 128 x 256 and their
-# counters), for an A/B of the last round's split.
+# TAIL_WORKSPACE_WORDS f32: 160 partial tiles of 128 x 256 and their
+# counters, the ops' ce_matmul's size), for an A/B of the last round's split.
 set -euo pipefail
 WEAVEC=${1:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
 OUT=${2:?usage: $0 WEAVEC OUT_DIR [SHAPES_FILE]}
@@ -31,7 +31,7 @@ trap 'rm -f "$jobs_file"' EXIT
 
 # instantiate NAME M N K DTYPE WS: writes OUT/NAME.mlir
 TAIL_SPLIT=${TAIL_SPLIT:-1}
-TAIL_WORKSPACE_WORDS=4194848
+TAIL_WORKSPACE_WORDS=5243552
 instantiate() {
   local name=$1 m=$2 n=$3 k=$4 dtype=$5 ws=$6 wsarg="" wsclause=""
   if [ "$TAIL_SPLIT" -gt 1 ] && [ "$ws" -lt "$TAIL_WORKSPACE_WORDS" ]; then

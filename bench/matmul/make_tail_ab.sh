@@ -24,9 +24,13 @@ SPLITS=${SPLITS:-"4 8"}
 WORKERS=${WORKERS:-132}
 MAX_ROW_TILES=${MAX_ROW_TILES:-24}
 DTYPE=${DTYPE:-bf16}
-# The workspace of make_sweep.sh's TAIL_SPLIT: 128 partial tiles of
-# 128 x 256 and their counters (the kernel splits no more than it holds).
-WS=4194848
+# The workspace of make_sweep.sh's TAIL_SPLIT: 160 partial tiles of
+# 128 x 256 and their counters (the kernel splits no more than it holds; a
+# split tile takes one a split). TAIL_WS overrides it (f32 words).
+WS=${TAIL_WS:-5243552}
+# (The counters first: splitKCounterWords, MatmulTiling.h.)
+COUNTERS=$(( (WS / 8192 + (WS % 8192 != 0) + 31) / 32 * 32 ))
+ROOM_TILES=$(( (WS - COUNTERS) / (128 * 256) ))
 MIN_WAYS=3 # kMinTailSplit (MatmulTiling.h)
 MIN_STEPS=4 # kMinTailSplitSteps
 mkdir -p "$OUT"
@@ -62,7 +66,7 @@ EOF
 }
 
 # ways T NUMK S: the kernel's split of the last round (tailSplitWays, the
-# workspace's room taken as never binding: it holds 128 partial tiles).
+# workspace's room: ROOM_TILES partial tiles of 128 x 256).
 ways() {
   local tiles=$1 numk=$2 s=$3 tail w
   tail=$((tiles % WORKERS))
@@ -70,7 +74,7 @@ ways() {
   w=$s
   [ $((WORKERS / tail)) -lt "$w" ] && w=$((WORKERS / tail))
   [ $((numk / MIN_STEPS)) -lt "$w" ] && w=$((numk / MIN_STEPS))
-  [ $((1 + 128 / tail)) -lt "$w" ] && w=$((1 + 128 / tail))
+  [ $((ROOM_TILES / tail)) -lt "$w" ] && w=$((ROOM_TILES / tail))
   [ "$w" -lt "$MIN_WAYS" ] && w=1
   echo "$w"
 }

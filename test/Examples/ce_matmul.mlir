@@ -25,11 +25,11 @@
 // blocks was refused on a loopback team of 2: only 528 a member fit).
 // ce_matmul's workspace `ws` (the tail split's and split-K's partials and
 // counters; the ops allocate it per member from this shape).
-// MANIFEST: param buffer ws dtype=f32 shape=4194848
+// MANIFEST: param buffer ws dtype=f32 shape=5243552
 // MANIFEST: kernel ce_matmul_sum
 // MANIFEST: param buffer slots
 // MANIFEST: param semaphore ready count=2
-// MANIFEST: param buffer ws dtype=f32 shape=4194848
+// MANIFEST: param buffer ws dtype=f32 shape=5243552
 // MANIFEST: kernel ce_sum
 // MANIFEST-NEXT: grid 0 1 1
 // MANIFEST-NEXT: block 256 1 1

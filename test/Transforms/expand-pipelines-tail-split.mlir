@@ -19,20 +19,28 @@
 //       CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[NUMK:[0-9]+]] step
 //       CHECK:   } else {
 //       CHECK:     scf.for %{{.*}} = %{{.*}} to %{{.*}} step
-// The consumers: a whole tile stores at once; a split unit waits for the
-// others (acquire), resets the counter and adds their partials, or stores
-// its partial and arrives (release).
+// The consumers: a whole tile stores at once; a split unit stores its
+// partial, arrives (release) and waits for all the splits (acquire),
+// counts itself past the wait, sums the splits' partials of the boxes it
+// owns (kRegionsInFlight regions' loads at a time) and stores those boxes
+// only; the split past the wait last resets the counter.
 //       CHECK:   nvvm.setmaxregister  increase 232
 //       CHECK:   scf.if %{{.*}} -> (index) {
 //       CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[NUMK]] step
 //       CHECK:     weave.copy_smem_to_gmem
 //       CHECK:   } else {
-//       CHECK:     ld.acquire.gpu.global.u32
-//       CHECK:     st.relaxed.gpu.global.u32 [$0], 0;
-//       CHECK:     llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-//       CHECK:     weave.copy_smem_to_gmem
 //       CHECK:     llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 //       CHECK:     fence.acq_rel.gpu;
+//  CHECK-SAME:     red.relaxed.gpu.global.add.u32 [$0], 1;
+//  CHECK-SAME:     ld.acquire.gpu.global.u32 arrived, [$0];
+//       CHECK:     atom.relaxed.gpu.global.add.u32 $0, [$1], 1;
+//       CHECK:     scf.if %[[OWNED:.*]] -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+//       CHECK:       scf.for
+//       CHECK:         llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+//       CHECK:         llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+//       CHECK:     scf.if %[[OWNED]] {
+//       CHECK:       weave.copy_smem_to_gmem
+//       CHECK:     st.relaxed.gpu.global.u32 [$0], 0;
 gpu.module @m {
   gpu.func @tail_split(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>,
                        %c: memref<?x4096xf16>, %ws: memref<4194848xf32>) kernel

@@ -211,7 +211,8 @@ TEST(TileSchedulerTailSplit, UnitsCoverEveryStepOnceAndAgreeWithTileOrder) {
                  Case{9, 20, 132, 4, 108, 1000, 1000, 1}, // 48: 2, too few
                  Case{4, 32, 132, 4, 64, 1000, 1000, 1},  // 128 of 132: 1
                  Case{3, 5, 7, 4, 16, 1000, 1000, 4},     // 1 last: 4 ways
-                 Case{3, 5, 7, 8, 16, 2, 1000, 3},        // the room: 3
+                 Case{3, 5, 7, 8, 16, 3, 1000, 3},        // the room: 3
+                 Case{3, 5, 7, 8, 16, 2, 1000, 1},        // room for 2: none
                  Case{2, 11, 10, 4, 40, 1000, 0, 1},      // no counters
                  Case{1, 1, 132, 4, 67, 1000, 1000, 4},   // one tile
                  Case{8, 16, 128, 4, 64, 1000, 1000, 1},  // whole rounds

@@ -509,9 +509,10 @@ void PipelineBuilder::buildConsumer() {
       {
         auto [accs, end] =
             mainloop.consumeTile(consumer, laneInGroup, unit.kCount, first);
-        fixup->finish(accs, unit, [&](ArrayRef<Value> total) {
-          epilogue.store(total, unit.m, unit.n);
-        });
+        fixup->finish(accs, unit,
+                      [&](ArrayRef<Value> total, ArrayRef<Value> owned) {
+                        epilogue.store(total, unit.m, unit.n, owned);
+                      });
         scf::YieldOp::create(b, end);
       }
       b.setInsertionPointAfter(whole);
@@ -520,9 +521,10 @@ void PipelineBuilder::buildConsumer() {
     auto [accs, end] =
         mainloop.consumeTile(consumer, laneInGroup, unit.kCount, first);
     if (fixup)
-      fixup->finish(accs, unit, [&](ArrayRef<Value> total) {
-        epilogue.store(total, unit.m, unit.n);
-      });
+      fixup->finish(accs, unit,
+                    [&](ArrayRef<Value> total, ArrayRef<Value> owned) {
+                      epilogue.store(total, unit.m, unit.n, owned);
+                    });
     else
       epilogue.store(accs, unit.m, unit.n);
     return end;

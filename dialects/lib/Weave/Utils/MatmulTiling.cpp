@@ -315,21 +315,24 @@ mlir::weave::pipeline::checkSplitKWorkspace(const MatmulTiling &t) {
   return std::nullopt;
 }
 
-/// tail_split's rule on the tiling: a workspace that holds one partial
-/// tile. (The clauses it excludes, split_k, clusters, regions, segments,
+/// tail_split's rule on the tiling: a workspace that holds the partials
+/// of one tile split kMinTailSplit ways, the fewest it splits. (The clauses it excludes, split_k, clusters, regions, segments,
 /// interleave and k_rotation, are the op verifier's, as split_k's are:
 /// MatmulPipelineOp::verifyAutoTile, which checks them before any tile is
 /// chosen.)
 static TilingViolation checkTailSplit(const MatmulTiling &t) {
   if (t.tailSplit <= 1 ||
       tailSplitRoom(t.workspaceWords, t.tm, t.tn, t.consumers).partialTiles >=
-          1)
+          kMinTailSplit)
     return std::nullopt;
+  int64_t partials = kMinTailSplit * t.tm * t.tn;
   return Message() << "needs a workspace of at least "
-                   << splitKCounterWords(t.tm * t.tn + 1024) + t.tm * t.tn
-                   << " f32 (counters, then one " << t.tm << " x " << t.tn
-                   << " partial tile) with tail_split (" << t.tailSplit
-                   << "), got " << t.workspaceWords;
+                   << splitKCounterWords(partials + 1024) + partials
+                   << " f32 (counters, then " << kMinTailSplit << " "
+                   << t.tm << " x " << t.tn
+                   << " partial tiles: one tile split the fewest ways) with "
+                      "tail_split ("
+                   << t.tailSplit << "), got " << t.workspaceWords;
 }
 
 TilingViolation mlir::weave::pipeline::checkSplitKFixup(const MatmulTiling &t) {

@@ -16,7 +16,8 @@ using namespace mlir;
 using namespace mlir::weave;
 using namespace mlir::weave::pipeline;
 
-void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
+void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
+                     ArrayRef<Value> owned) {
   MLIRContext *ctx = b.getContext();
   Type outElt = outputType;
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
@@ -37,6 +38,19 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
   };
   auto onLeader = [&](function_ref<void()> body) {
     scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b);
+    });
+  };
+  assert((owned.empty() ||
+          int64_t(owned.size()) == tiling.mBlocks() * (tiling.subN /
+                                                       tiling.outBoxCols())) &&
+         "one ownership flag per box");
+  // `body` for box `box`: always, or where this unit owns it.
+  auto ifOwned = [&](int64_t box, function_ref<void()> body) {
+    if (owned.empty())
+      return body();
+    scf::IfOp::create(b, owned[box], [&](OpBuilder &, Location) {
       body();
       scf::YieldOp::create(b);
     });
@@ -108,7 +122,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
     onLeader([&] { WaitSmemToGmemOp::create(b, 0, /*read_only=*/true); });
     syncConsumer();
     int64_t last = std::min(boxes, first + buffers);
-    for (int64_t box = first; box < last; ++box) {
+    for (int64_t box = first; box < last; ++box) ifOwned(box, [&] {
       int64_t bufferOffset = (box - first) * layout.epilogueBoxBytes;
       int64_t groupsPerBox = tiling.outBoxCols() / colsPerAccGroup;
       Value acc = accs[box / boxesPerBlock];
@@ -148,14 +162,16 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
                                 /*alignment=*/2 * tiling.outBytes);
         }
       }
-    }
+    });
     // The combine region reads and rewrites whole boxes: every thread's
     // fragment writes first.
     if (combineHandler) {
       syncConsumer();
       for (int64_t box = first; box < last; ++box)
-        combineHandler(boxView((box - first) * layout.epilogueBoxBytes),
-                       placeOf(box), laneInGroup);
+        ifOwned(box, [&] {
+          combineHandler(boxView((box - first) * layout.epilogueBoxBytes),
+                         placeOf(box), laneInGroup);
+        });
     }
     // Generic-proxy writes must be visible to the TMA unit before the store.
     NVVM::FenceProxyOp::create(
@@ -163,7 +179,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     syncConsumer();
     onLeader([&] {
-      for (int64_t box = first; box < last; ++box) {
+      for (int64_t box = first; box < last; ++box) ifOwned(box, [&] {
         Value tile = boxView((box - first) * layout.epilogueBoxBytes);
         Value row = arith::AddIOp::create(
             b, row0, cIndex(box / boxesPerBlock * 64));
@@ -175,10 +191,10 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n) {
               kSwizzleBytes, /*reduce=*/TmaReduceKindAttr());
           // Inside out's tensor map dims (TmaCoordinates.h).
           store->setAttr(kCoordinatesInRangeAttrName, b.getUnitAttr());
-          continue;
+          return;
         }
         boxHandler(tile, placeOf(box));
-      }
+      });
     });
   }
 }

@@ -1,4 +1,4 @@
-//===- SplitKFixup.cpp - the serial fix-up of split-K units ---------------===//
+//===- SplitKFixup.cpp - the fix-up of split-K and tail-split units -------===//
 //
 // See SplitKFixup.h for the contract.
 //
@@ -48,17 +48,22 @@ void SplitKFixup::syncConsumer() {
 
 void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
                          StoreFn store) {
+  // split_k's s is a constant (it folds); a tail split's is the launch's.
+  if (getConstantIntValue(unit.splits))
+    return finishSerial(accs, unit, store);
+  finishSpread(accs, unit, store);
+}
+
+void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
+                               StoreFn store) {
   int64_t perBlock = tiling.subN / 2;
   int64_t perThread = tiling.mBlocks() * perBlock;
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
   Value slotIndex = arith::AddIOp::create(
       b, arith::MulIOp::create(b, unit.slot, cIndex(tiling.consumers)),
       consumer);
-  // split_k's s is a constant (these fold); a tail split's is the
-  // launch's, and 1 for the whole tiles, which store at once.
+  // split_k's s is a constant: these fold.
   Value others = b.createOrFold<arith::SubIOp>(unit.splits, cIndex(1));
-  // split_k: always split (the wait is emitted unguarded, as before).
-  std::optional<int64_t> constantSplits = getConstantIntValue(unit.splits);
   // The counters first, one word per (tile, consumer) `slot`; then split
   // j < s - 1 of slot owns words [(slot * (s - 1) + j) * regionWords, ...)
   // after them.
@@ -93,8 +98,7 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
       b, isLast,
       [&](OpBuilder &, Location) {
         // The last split: wait for the others, add their sum, clear it.
-        // (A whole tile, splits = 1, has no others: it stores at once.)
-        auto wait = [&] {
+        {
           onLeader([&] {
             Value want = b.createOrFold<arith::IndexCastOp>(b.getI32Type(),
                                                             others);
@@ -109,16 +113,6 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
                       "st.relaxed.gpu.global.u32 [$0], 0;", "l,~{memory}");
           });
           syncConsumer();
-        };
-        if (constantSplits) {
-          wait();
-        } else {
-          Value split = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt,
-                                              unit.splits, cIndex(1));
-          scf::IfOp::create(b, split, [&](OpBuilder &, Location) {
-            wait();
-            scf::YieldOp::create(b);
-          });
         }
         // Add the other splits' partials, in split order (a loop, not
         // unrolled: each split's loads then reuse the same registers; the
@@ -143,7 +137,7 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
         scf::YieldOp::create(b, total);
         b.setInsertionPointAfter(splits);
         total.assign(splits.getResults().begin(), splits.getResults().end());
-        store(total);
+        store(total, {});
         scf::YieldOp::create(b);
       },
       [&](OpBuilder &, Location) {
@@ -170,4 +164,189 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
         });
         scf::YieldOp::create(b);
       });
+}
+
+void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
+                               StoreFn store) {
+  int64_t perBlock = tiling.subN / 2;
+  int64_t perThread = tiling.mBlocks() * perBlock;
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  Value slotIndex = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, unit.slot, cIndex(tiling.consumers)),
+      consumer);
+  Value splits = unit.splits;
+  int64_t regionWords = kWarpgroupThreads * perThread;
+  int64_t partialBase = splitKCounterWords(
+      cast<MemRefType>(workspace.getType()).getDimSize(0));
+  Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
+  // Word group g (4 words) of this thread in split j's region: regions
+  // slot * s + j (every split stores its partial).
+  Value firstRegion = arith::MulIOp::create(b, slotIndex, splits);
+  auto groupPointer = [&](Value split, int64_t group) {
+    Value region = arith::AddIOp::create(b, firstRegion, split);
+    Value words = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, region, cIndex(regionWords)),
+        arith::AddIOp::create(
+            b, laneWords,
+            cIndex(partialBase + group * 4 * kWarpgroupThreads)));
+    return wordPointer(words);
+  };
+  Value counter = wordPointer(slotIndex);
+  Value leader = eq(laneInGroup, cIndex(0));
+  Type f32 = b.getF32Type();
+  Type i32 = b.getI32Type();
+  auto vec4 = VectorType::get({4}, f32);
+
+  // 1. This split's partial into its region (16-byte stores, coalesced
+  // across the warpgroup); the accumulators are dead after it.
+  for (int64_t g = 0; g < perThread / 4; ++g) {
+    Value group = LLVM::PoisonOp::create(b, vec4);
+    for (int64_t q = 0; q < 4; ++q) {
+      int64_t i = 4 * g + q;
+      Value v =
+          LLVM::ExtractValueOp::create(b, accs[i / perBlock], i % perBlock);
+      group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
+    }
+    LLVM::StoreOp::create(b, group, groupPointer(unit.split, g),
+                          /*alignment=*/16);
+  }
+  // 2. Every thread's stores precede the leader's release; the leader
+  // arrives, waits for all s, then counts itself past the wait (its
+  // result is read at the end, so the atom's latency overlaps the sum).
+  syncConsumer();
+  Value want = b.createOrFold<arith::IndexCastOp>(i32, splits);
+  auto passed = scf::IfOp::create(b, TypeRange{i32}, leader,
+                                  /*withElseRegion=*/true);
+  b.setInsertionPointToStart(passed.thenBlock());
+  {
+    inlinePtx(b, ValueRange{counter, want},
+              "{\n\t.reg .pred done;\n\t.reg .b32 arrived;\n\t"
+              "fence.acq_rel.gpu;\n\t"
+              "red.relaxed.gpu.global.add.u32 [$0], 1;\n"
+              "wait_all_splits:\n\t"
+              "ld.acquire.gpu.global.u32 arrived, [$0];\n\t"
+              "setp.ge.u32 done, arrived, $1;\n\t"
+              "@!done bra wait_all_splits;\n}",
+              "l,r,~{memory}");
+    auto old = LLVM::InlineAsmOp::create(
+        b, TypeRange{i32}, ValueRange{counter},
+        "atom.relaxed.gpu.global.add.u32 $0, [$1], 1;", "=r,l,~{memory}",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/{},
+        /*operand_attrs=*/{});
+    scf::YieldOp::create(b, old.getResult(0));
+  }
+  b.setInsertionPointToStart(passed.elseBlock());
+  scf::YieldOp::create(b, ValueRange{cI32(0)});
+  b.setInsertionPointAfter(passed);
+  syncConsumer();
+
+  // 3. The boxes this split owns: box `box` of this consumer (the
+  // epilogue's numbering: 64-row block box / boxesPerBlock, columns
+  // boxCols * (box % boxesPerBlock)) is split (consumer * boxes + box)
+  // mod s's. Its words are the groups of columns 8j .. 8j + 7 of its
+  // block: the s regions' values of them summed in split order,
+  // kRegionsInFlight regions' loads in flight at a time.
+  int64_t boxCols = tiling.outBoxCols();
+  int64_t boxesPerBlock = tiling.subN / boxCols;
+  int64_t boxes = tiling.mBlocks() * boxesPerBlock;
+  int64_t groupsPerBox = boxCols / 8;
+  Value firstBox = arith::MulIOp::create(b, consumer, cIndex(boxes));
+  SmallVector<Value> owned;
+  SmallVector<Value> total;
+  for (Value acc : accs)
+    total.push_back(LLVM::PoisonOp::create(b, acc.getType()));
+  Value zero4 = arith::ConstantOp::create(
+      b, vec4, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
+  // The regions' loads in flight together (the loop's trip count is s /
+  // kRegionsInFlight rounded up).
+  int64_t inFlight = kRegionsInFlight;
+  Value rounds = ceilDiv(splits, cIndex(inFlight));
+  for (int64_t box = 0; box < boxes; ++box) {
+    int64_t block = box / boxesPerBlock;
+    int64_t firstGroup =
+        (block * perBlock) / 4 + (box % boxesPerBlock) * groupsPerBox;
+    Value owner = arith::RemUIOp::create(
+        b, arith::AddIOp::create(b, firstBox, cIndex(box)), splits);
+    Value mine = eq(owner, unit.split);
+    owned.push_back(mine);
+    SmallVector<Type> types(groupsPerBox, vec4);
+    auto sum = scf::IfOp::create(b, types, mine, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(sum.thenBlock());
+    {
+      SmallVector<Value> init(groupsPerBox, zero4);
+      auto loop = scf::ForOp::create(b, cIndex(0), rounds, cIndex(1), init);
+      b.setInsertionPointToStart(loop.getBody());
+      Value first = arith::MulIOp::create(b, loop.getInductionVar(),
+                                          cIndex(inFlight));
+      // Regions first + i for i < inFlight, all loaded before any is
+      // added (first < s; the others where below s).
+      SmallVector<Value> present;
+      SmallVector<SmallVector<Value>> loaded(inFlight);
+      for (int64_t i = 0; i < inFlight; ++i) {
+        Value region = arith::AddIOp::create(b, first, cIndex(i));
+        auto loadRegion = [&] {
+          SmallVector<Value> v;
+          for (int64_t g = 0; g < groupsPerBox; ++g)
+            v.push_back(LLVM::LoadOp::create(
+                b, vec4, groupPointer(region, firstGroup + g),
+                /*alignment=*/16, /*isVolatile=*/true));
+          return v;
+        };
+        if (i == 0) {
+          present.push_back(Value());
+          loaded[i] = loadRegion();
+          continue;
+        }
+        Value here = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                           region, splits);
+        present.push_back(here);
+        auto load = scf::IfOp::create(b, types, here, /*withElseRegion=*/true);
+        b.setInsertionPointToStart(load.thenBlock());
+        scf::YieldOp::create(b, loadRegion());
+        b.setInsertionPointToStart(load.elseBlock());
+        scf::YieldOp::create(b, SmallVector<Value>(groupsPerBox, zero4));
+        b.setInsertionPointAfter(load);
+        loaded[i].assign(load.getResults().begin(), load.getResults().end());
+      }
+      SmallVector<Value> acc(loop.getRegionIterArgs());
+      for (int64_t i = 0; i < inFlight; ++i)
+        for (int64_t g = 0; g < groupsPerBox; ++g) {
+          Value added = arith::AddFOp::create(b, acc[g], loaded[i][g]);
+          acc[g] = i == 0 ? added
+                          : arith::SelectOp::create(b, present[i], added,
+                                                    acc[g]);
+        }
+      scf::YieldOp::create(b, acc);
+      b.setInsertionPointAfter(loop);
+      scf::YieldOp::create(b, loop.getResults());
+    }
+    b.setInsertionPointToStart(sum.elseBlock());
+    scf::YieldOp::create(b, SmallVector<Value>(groupsPerBox, zero4));
+    b.setInsertionPointAfter(sum);
+    for (int64_t g = 0; g < groupsPerBox; ++g)
+      for (int64_t q = 0; q < 4; ++q) {
+        int64_t i = 4 * (firstGroup + g) + q;
+        Value v = LLVM::ExtractElementOp::create(b, sum.getResult(g), cI32(q));
+        total[i / perBlock] =
+            LLVM::InsertValueOp::create(b, total[i / perBlock], v,
+                                        i % perBlock);
+      }
+  }
+  store(total, owned);
+
+  // 4. The split whose second increment made the count 2s resets it: every
+  // split has passed the wait (each counts itself past it), so no one
+  // reads it any more.
+  Value twice = arith::SubIOp::create(
+      b, arith::MulIOp::create(b, want, cI32(2)), cI32(1));
+  Value lastPast = arith::AndIOp::create(
+      b, leader,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, passed.getResult(0),
+                            twice));
+  scf::IfOp::create(b, lastPast, [&](OpBuilder &, Location) {
+    inlinePtx(b, ValueRange{counter}, "st.relaxed.gpu.global.u32 [$0], 0;",
+              "l,~{memory}");
+    scf::YieldOp::create(b);
+  });
 }

@@ -72,7 +72,7 @@ void TileScheduler::distribute(const Workers &workers) {
     // (the split units meet in the split-K fix-up). s: tailSplitWays
     // (MatmulTiling.h) in IR: the most that fit the idle workers (t * s <=
     // W), kMinTailSplitSteps k steps a unit at least, the workspace's
-    // partials ((s - 1) * t) and counters (t), kMinTailSplit at least.
+    // partials (s * t) and counters (t), kMinTailSplit at least.
     Value tiles = arith::MulIOp::create(b, walkRows, numTilesN);
     Value full = arith::DivUIOp::create(b, tiles, workers.count);
     Value whole = arith::MulIOp::create(b, full, workers.count);
@@ -86,10 +86,7 @@ void TileScheduler::distribute(const Workers &workers) {
             b, arith::DivUIOp::create(b, tailNumK, cIndex(kMinTailSplitSteps)),
             cIndex(1)));
     s = arith::MinUIOp::create(
-        b, s,
-        arith::AddIOp::create(
-            b, cIndex(1),
-            arith::DivUIOp::create(b, cIndex(tailPartialTiles), some)));
+        b, s, arith::DivUIOp::create(b, cIndex(tailPartialTiles), some));
     // (Fewer than kMinTailSplit ways: none.)
     Value none = arith::OrIOp::create(
         b,

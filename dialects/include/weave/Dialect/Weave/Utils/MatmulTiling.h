@@ -114,7 +114,9 @@ constexpr int64_t kUnnarrowedSegmentRows = 4;
 /// A tail split's room in a workspace of `workspaceWords` words (the split-K
 /// layout: the counters, then the partials): the partial tiles of tm x tn
 /// f32 it holds, and the tiles the counters serve (one word per consumer).
-/// The kernel splits no more than both allow (TileScheduler::setTailSplit).
+/// The kernel splits no more than both allow (TileScheduler::setTailSplit):
+/// a tile split s ways takes s partial tiles (every split stores its own,
+/// SplitKFixup.h).
 struct TailSplitRoom {
   int64_t partialTiles = 0, counterTiles = 0;
 };
@@ -142,8 +144,8 @@ int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm, int64_t tn,
 /// The ways a tail split of at most `maxSplit` splits each tile of the
 /// last, partial round of `tiles` tiles on `workers` workers with `numK`
 /// k steps a tile, within `room` (1: none): min(maxSplit, the idle
-/// workers' share, numK / kMinTailSplitSteps, 1 + the partial tiles the
-/// room holds per tile), none where the round is whole, its tiles exceed
+/// workers' share, numK / kMinTailSplitSteps, the partial tiles the room
+/// holds per tile), none where the round is whole, its tiles exceed
 /// the counters or (with grid_tile_segments) the last segment's
 /// `lastSegmentTiles`, or the ways fall below kMinTailSplit. The kernel's rule
 /// (TileScheduler::distribute spells it in IR; TileSchedulerTest checks
@@ -158,7 +160,7 @@ inline int64_t tailSplitWays(int64_t tiles, int64_t workers, int64_t numK,
     return 1;
   int64_t s = std::min({maxSplit, workers / tail,
                         std::max<int64_t>(numK / kMinTailSplitSteps, 1),
-                        1 + room.partialTiles / tail});
+                        room.partialTiles / tail});
   return s < kMinTailSplit ? 1 : s;
 }
 

@@ -24,7 +24,11 @@
 // calls it for each box of a round once the round's boxes are written and
 // the warpgroup synchronized, with the box view, its place and the
 // thread's lane in the warpgroup; the box is fenced to the async proxy and
-// the warpgroup synchronized after it, before the stores.
+// the warpgroup synchronized after it, before the stores. With `owned`
+// (one i1 per box of the consumer's part, uniform across the warpgroup),
+// only the boxes whose flag is set are written, combined and stored (a
+// tail split's fix-up: each split unit stores its share of the tile,
+// SplitKFixup.h); the accumulators of the others are not read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,7 +80,8 @@ public:
     combineHandler = std::move(handler);
   }
 
-  void store(ArrayRef<Value> accs, Value m, Value n);
+  void store(ArrayRef<Value> accs, Value m, Value n,
+             ArrayRef<Value> owned = {});
 
 private:
   BoxHandler boxHandler;

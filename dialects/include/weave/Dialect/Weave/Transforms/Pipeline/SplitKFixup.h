@@ -1,34 +1,53 @@
 //===- SplitKFixup.h - the serial fix-up of split-K units -------*- C++ -*-===//
 //
-// Contract. With split_k = s, the s units of a tile (TileScheduler's Unit)
-// each hold an f32 partial of the tile in their consumers' accumulators.
-// `finish(accs, unit, store)`, run by every thread of consumer warpgroup
-// `consumer` after its mainloop of `unit`:
-//  - a unit with split j < s - 1 stores its accumulators into its own
-//    region of the workspace (16-byte stores), then, after a barrier of
-//    the warpgroup, its leader fences (`fence.acq_rel.gpu`) and adds 1 to
-//    the counter of (tile, consumer); nothing is stored to the output;
-//  - the unit with split s - 1 has its leader spin (`ld.acquire.gpu`)
-//    until that counter reaches s - 1 and reset it to 0; after a barrier
-//    of the warpgroup every thread adds the s - 1 regions' words of its
-//    accumulators (volatile loads: L2, never a stale L1 line), in split
-//    order, into them and calls `store(total)` (the epilogue).
+// Contract. With split_k = s, or a tail split's s (TileScheduler), the s
+// units of a tile (TileScheduler's Unit) each hold an f32 partial of the
+// tile in their consumers' accumulators. `finish(accs, unit, store)`, run
+// by every thread of consumer warpgroup `consumer` after its mainloop of
+// `unit`, sums them in split order (p_0 + p_1 + ... in f32: the same
+// values at every launch) and has `store(total, owned)` (the epilogue)
+// write the tile's boxes out, in one of two forms:
+//  - split_k (a constant s; serial): a unit with split j < s - 1 stores
+//    its accumulators into its own region of the workspace (16-byte
+//    stores), then, after a barrier of the warpgroup, its leader fences
+//    (`fence.acq_rel.gpu`) and adds 1 to the counter of (tile, consumer);
+//    nothing is stored to the output. The unit with split s - 1 has its
+//    leader spin (`ld.acquire.gpu`) until that counter reaches s - 1 and
+//    reset it to 0; after a barrier of the warpgroup every thread adds the
+//    s - 1 regions' words of its accumulators (volatile loads: L2, never a
+//    stale L1 line), in split order, into them and calls `store(total,
+//    {})`: every box;
+//  - a tail split (s known at run time; parallel): every unit stores its
+//    partial into region j, arrives (fence, add 1), and waits until all s
+//    have arrived; then each unit sums, for the boxes it owns, the s
+//    regions' words of those boxes and calls `store(total, owned)`: box b
+//    of consumer c (the epilogue's numbering) is owned by split (c x boxes
+//    + b) mod s. So the fix-up's reads and stores are spread over the s
+//    units instead of one unit reading s - 1 tiles: on one H200 the serial
+//    form's reads cost 2-8 us a launch at 128 x 256 tiles split 4-8 ways
+//    (docs/PERF.md, "The tail split's fix-up spread over its units"). The
+//    counter takes a second increment from each unit once it passed the
+//    wait; the unit whose increment makes it 2s resets it to 0 (all have
+//    stopped reading it). Needs the s units resident at once: the tail's
+//    units are one a worker in the last round (t x s <= W).
 // (Plain stores, not reductions: scalar `red.global.add.f32` of the
 // partials ran 2-3x slower than cuBLAS at 64-127 rows on an H100,
-// docs/PERF.md; PTX 8.0 has no vector red.)
+// docs/PERF.md; and reductions would sum in no fixed order.)
 // Workspace layout, in f32 words: one 32-bit counter per (tile t,
 // consumer c) at word `t * consumers + c`, in the first
 // splitKCounterWords(workspace size) words (SmemArena.h: fixed by the
 // size, so kernels of other configurations or row counts sharing the
 // workspace agree on it); after them split j's partial of (t, c) at
-// `((t * consumers + c) * (s - 1) + j) * 128 * perThread`, perThread =
-// mBlocks * subN / 2, thread-major in groups of 4 (word
-// `4 * (i / 4) * 128 + 4 * thread + i % 4` for the thread's accumulator
-// word i: coalesced) (splitKWorkspaceWords). The counters must be zero before the first launch; every
-// launch leaves them zero (the partials need no clearing).
+// `((t * consumers + c) * r + j) * 128 * perThread`, r = s - 1 (split_k)
+// or s (tail split), perThread = mBlocks * subN / 2, thread-major in
+// groups of 4 (word `4 * (i / 4) * 128 + 4 * thread + i % 4` for the
+// thread's accumulator word i: coalesced) (splitKWorkspaceWords,
+// tailSplitRoom). The counters must be zero before the first launch;
+// every launch leaves them zero (the partials need no clearing).
 // Deadlock freedom: the last split of a tile has the highest unit index
 // and waits only for lower ones, which the blocks of a resident grid
-// reach first (each walks its units in increasing order).
+// reach first (each walks its units in increasing order); a tail split's
+// units all run in the last round, one per worker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +59,12 @@
 #include "weave/Dialect/Weave/Transforms/Pipeline/TileScheduler.h"
 
 namespace mlir::weave::pipeline {
+
+/// A tail split's fix-up loads this many splits' partials of a box before
+/// it adds them (the loads in flight together). 2 and 4 measured the same
+/// on one H200 (docs/PERF.md, "The tail split's fix-up spread over its
+/// units"): the sum is not bound by the loads' latency there.
+constexpr int64_t kRegionsInFlight = 4;
 
 class SplitKFixup : BuilderBase {
 public:
@@ -60,10 +85,14 @@ public:
       : BuilderBase(b), tiling(tiling), workspace(workspace),
         warpgroup(warpgroup), laneInGroup(laneInGroup) {}
 
-  using StoreFn = function_ref<void(ArrayRef<Value>)>;
+  /// `store(total, owned)`: the epilogue of the tile (Epilogue::store),
+  /// for the boxes whose `owned` flag is set (every box where empty).
+  using StoreFn = function_ref<void(ArrayRef<Value>, ArrayRef<Value>)>;
   void finish(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
 
 private:
+  void finishSerial(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
+  void finishSpread(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
   /// A global pointer `words` f32 words past the workspace's base.
   Value wordPointer(Value words);
   void syncConsumer();
