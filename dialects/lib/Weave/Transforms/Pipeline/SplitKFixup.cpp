@@ -46,6 +46,53 @@ void SplitKFixup::syncConsumer() {
                           NVVM::BarrierReductionAttr(), Value());
 }
 
+SplitKFixup::Partials SplitKFixup::partialsOf(const Unit &unit,
+                                              Value regionsPerSlot) {
+  Partials p;
+  p.perBlock = tiling.subN / 2;
+  p.perThread = tiling.mBlocks() * p.perBlock;
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  Value slotIndex = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, unit.slot, cIndex(tiling.consumers)),
+      consumer);
+  // The counters first, one word per (tile, consumer) `slot`; then split j
+  // of slot owns words [(slot * regionsPerSlot + j) * regionWords, ...)
+  // after them.
+  p.firstRegion = b.createOrFold<arith::MulIOp>(slotIndex, regionsPerSlot);
+  p.counter = wordPointer(slotIndex);
+  return p;
+}
+
+Value SplitKFixup::groupPointer(const Partials &p, Value split,
+                                int64_t group) {
+  int64_t regionWords = kWarpgroupThreads * p.perThread;
+  int64_t partialBase = splitKCounterWords(
+      cast<MemRefType>(workspace.getType()).getDimSize(0));
+  Value region = arith::AddIOp::create(b, p.firstRegion, split);
+  Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
+  Value words = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, region, cIndex(regionWords)),
+      arith::AddIOp::create(
+          b, laneWords, cIndex(partialBase + group * 4 * kWarpgroupThreads)));
+  return wordPointer(words);
+}
+
+void SplitKFixup::storePartial(const Partials &p, ArrayRef<Value> accs,
+                               Value split) {
+  auto vec4 = VectorType::get({4}, b.getF32Type());
+  for (int64_t g = 0; g < p.perThread / 4; ++g) {
+    Value group = LLVM::PoisonOp::create(b, vec4);
+    for (int64_t q = 0; q < 4; ++q) {
+      int64_t i = 4 * g + q;
+      Value v = LLVM::ExtractValueOp::create(b, accs[i / p.perBlock],
+                                             i % p.perBlock);
+      group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
+    }
+    LLVM::StoreOp::create(b, group, groupPointer(p, split, g),
+                          /*alignment=*/16);
+  }
+}
+
 void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
                          StoreFn store) {
   // split_k's s is a constant (it folds); a tail split's is the launch's.
@@ -56,33 +103,12 @@ void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
 
 void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
                                StoreFn store) {
-  int64_t perBlock = tiling.subN / 2;
-  int64_t perThread = tiling.mBlocks() * perBlock;
-  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
-  Value slotIndex = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, unit.slot, cIndex(tiling.consumers)),
-      consumer);
-  // split_k's s is a constant: these fold.
+  // split_k's s is a constant: these fold. Split j < s - 1 stores into
+  // region j of s - 1.
   Value others = b.createOrFold<arith::SubIOp>(unit.splits, cIndex(1));
-  // The counters first, one word per (tile, consumer) `slot`; then split
-  // j < s - 1 of slot owns words [(slot * (s - 1) + j) * regionWords, ...)
-  // after them.
-  int64_t regionWords = kWarpgroupThreads * perThread;
-  int64_t partialBase = splitKCounterWords(
-      cast<MemRefType>(workspace.getType()).getDimSize(0));
-  Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
-  // Word group g (4 words) of this thread in split j's region.
-  auto groupPointer = [&](Value split, int64_t group) {
-    Value region = arith::AddIOp::create(
-        b, b.createOrFold<arith::MulIOp>(slotIndex, others), split);
-    Value words = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, region, cIndex(regionWords)),
-        arith::AddIOp::create(
-            b, laneWords,
-            cIndex(partialBase + group * 4 * kWarpgroupThreads)));
-    return wordPointer(words);
-  };
-  Value counter = wordPointer(slotIndex);
+  Partials p = partialsOf(unit, others);
+  int64_t perBlock = p.perBlock, perThread = p.perThread;
+  Value counter = p.counter;
   Value leader = eq(laneInGroup, cIndex(0));
   auto onLeader = [&](function_ref<void()> body) {
     scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
@@ -123,7 +149,7 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
         SmallVector<Value> total(splits.getRegionIterArgs());
         for (int64_t g = 0; g < perThread / 4; ++g) {
           Value sum = LLVM::LoadOp::create(
-              b, vec4, groupPointer(splits.getInductionVar(), g),
+              b, vec4, groupPointer(p, splits.getInductionVar(), g),
               /*alignment=*/16, /*isVolatile=*/true);
           for (int64_t q = 0; q < 4; ++q) {
             int64_t i = 4 * g + q;
@@ -143,17 +169,7 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
       [&](OpBuilder &, Location) {
         // Any other split: store the partial into its own region (16-byte
         // stores, coalesced across the warpgroup), then arrive.
-        for (int64_t g = 0; g < perThread / 4; ++g) {
-          Value group = LLVM::PoisonOp::create(b, vec4);
-          for (int64_t q = 0; q < 4; ++q) {
-            int64_t i = 4 * g + q;
-            Value v = LLVM::ExtractValueOp::create(b, accs[i / perBlock],
-                                                   i % perBlock);
-            group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
-          }
-          LLVM::StoreOp::create(b, group, groupPointer(unit.split, g),
-                                /*alignment=*/16);
-        }
+        storePartial(p, accs, unit.split);
         // Every thread's stores precede the leader's release.
         syncConsumer();
         onLeader([&] {
@@ -168,30 +184,12 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
 
 void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
                                StoreFn store) {
-  int64_t perBlock = tiling.subN / 2;
-  int64_t perThread = tiling.mBlocks() * perBlock;
-  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
-  Value slotIndex = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, unit.slot, cIndex(tiling.consumers)),
-      consumer);
+  // Every split stores its partial: region j of s.
   Value splits = unit.splits;
-  int64_t regionWords = kWarpgroupThreads * perThread;
-  int64_t partialBase = splitKCounterWords(
-      cast<MemRefType>(workspace.getType()).getDimSize(0));
-  Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
-  // Word group g (4 words) of this thread in split j's region: regions
-  // slot * s + j (every split stores its partial).
-  Value firstRegion = arith::MulIOp::create(b, slotIndex, splits);
-  auto groupPointer = [&](Value split, int64_t group) {
-    Value region = arith::AddIOp::create(b, firstRegion, split);
-    Value words = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, region, cIndex(regionWords)),
-        arith::AddIOp::create(
-            b, laneWords,
-            cIndex(partialBase + group * 4 * kWarpgroupThreads)));
-    return wordPointer(words);
-  };
-  Value counter = wordPointer(slotIndex);
+  Partials p = partialsOf(unit, splits);
+  int64_t perBlock = p.perBlock;
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  Value counter = p.counter;
   Value leader = eq(laneInGroup, cIndex(0));
   Type f32 = b.getF32Type();
   Type i32 = b.getI32Type();
@@ -199,17 +197,7 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
 
   // 1. This split's partial into its region (16-byte stores, coalesced
   // across the warpgroup); the accumulators are dead after it.
-  for (int64_t g = 0; g < perThread / 4; ++g) {
-    Value group = LLVM::PoisonOp::create(b, vec4);
-    for (int64_t q = 0; q < 4; ++q) {
-      int64_t i = 4 * g + q;
-      Value v =
-          LLVM::ExtractValueOp::create(b, accs[i / perBlock], i % perBlock);
-      group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
-    }
-    LLVM::StoreOp::create(b, group, groupPointer(unit.split, g),
-                          /*alignment=*/16);
-  }
+  storePartial(p, accs, unit.split);
   // 2. Every thread's stores precede the leader's release; the leader
   // arrives, waits for all s, then counts itself past the wait (its
   // result is read at the end, so the atom's latency overlaps the sum).
@@ -289,7 +277,7 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
           SmallVector<Value> v;
           for (int64_t g = 0; g < groupsPerBox; ++g)
             v.push_back(LLVM::LoadOp::create(
-                b, vec4, groupPointer(region, firstGroup + g),
+                b, vec4, groupPointer(p, region, firstGroup + g),
                 /*alignment=*/16, /*isVolatile=*/true));
           return v;
         };

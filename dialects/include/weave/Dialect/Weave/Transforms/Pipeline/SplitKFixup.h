@@ -91,6 +91,19 @@ public:
   void finish(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
 
 private:
+  /// Where a unit's tile keeps its partials: split j's region is
+  /// firstRegion + j (regionsPerSlot regions a (tile, consumer)); the
+  /// counter's address; the thread's accumulator words.
+  struct Partials {
+    Value firstRegion, counter;
+    int64_t perBlock = 0, perThread = 0;
+  };
+  Partials partialsOf(const Unit &unit, Value regionsPerSlot);
+  /// Word group `group` (4 words) of this thread in split `split`'s region.
+  Value groupPointer(const Partials &p, Value split, int64_t group);
+  /// The accumulators into split `split`'s region (16-byte stores,
+  /// coalesced across the warpgroup).
+  void storePartial(const Partials &p, ArrayRef<Value> accs, Value split);
   void finishSerial(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
   void finishSpread(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
   /// A global pointer `words` f32 words past the workspace's base.
