@@ -211,11 +211,13 @@ void join(const Gpu &g) {
 }
 
 /// The clears on the forked copy stream beside the first chunk; `edge`:
-/// the second chunk waits for them (r27-defer's protocol).
+/// the second chunk waits for them (r27-defer's protocol). Without it no
+/// event is recorded, as in the measured form (docs/PERF.md).
 void startClears(const Gpu &g, const Options &o, bool edge) {
   fork(g);
   writes(g, o, g.cs, 0);
-  CHECK_CU(cuEventRecord(g.cleared, g.cs));
+  if (edge)
+    CHECK_CU(cuEventRecord(g.cleared, g.cs));
   launchSpin(g, o);
   if (edge)
     CHECK_CU(cuStreamWaitEvent(g.s, g.cleared, 0));

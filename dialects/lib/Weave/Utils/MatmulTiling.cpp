@@ -316,7 +316,8 @@ mlir::weave::pipeline::checkSplitKWorkspace(const MatmulTiling &t) {
 }
 
 /// tail_split's rule on the tiling: a workspace that holds the partials
-/// of one tile split kMinTailSplit ways, the fewest it splits. (The clauses it excludes, split_k, clusters, regions, segments,
+/// of one tile split kMinTailSplit ways, the fewest it splits. (The
+/// clauses it excludes, split_k, clusters, regions, segments,
 /// interleave and k_rotation, are the op verifier's, as split_k's are:
 /// MatmulPipelineOp::verifyAutoTile, which checks them before any tile is
 /// chosen.)

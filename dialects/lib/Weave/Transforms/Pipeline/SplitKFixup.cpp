@@ -60,20 +60,21 @@ SplitKFixup::Partials SplitKFixup::partialsOf(const Unit &unit,
   // after them.
   p.firstRegion = b.createOrFold<arith::MulIOp>(slotIndex, regionsPerSlot);
   p.counter = wordPointer(slotIndex);
+  p.laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
+  p.partialBase = splitKCounterWords(
+      cast<MemRefType>(workspace.getType()).getDimSize(0));
   return p;
 }
 
 Value SplitKFixup::groupPointer(const Partials &p, Value split,
                                 int64_t group) {
   int64_t regionWords = kWarpgroupThreads * p.perThread;
-  int64_t partialBase = splitKCounterWords(
-      cast<MemRefType>(workspace.getType()).getDimSize(0));
   Value region = arith::AddIOp::create(b, p.firstRegion, split);
-  Value laneWords = arith::MulIOp::create(b, laneInGroup, cIndex(4));
   Value words = arith::AddIOp::create(
       b, arith::MulIOp::create(b, region, cIndex(regionWords)),
       arith::AddIOp::create(
-          b, laneWords, cIndex(partialBase + group * 4 * kWarpgroupThreads)));
+          b, p.laneWords,
+          cIndex(p.partialBase + group * 4 * kWarpgroupThreads)));
   return wordPointer(words);
 }
 
@@ -246,10 +247,9 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
     total.push_back(LLVM::PoisonOp::create(b, acc.getType()));
   Value zero4 = arith::ConstantOp::create(
       b, vec4, DenseElementsAttr::get(vec4, b.getF32FloatAttr(0.0f)));
-  // The regions' loads in flight together (the loop's trip count is s /
-  // kRegionsInFlight rounded up).
-  int64_t inFlight = kRegionsInFlight;
-  Value rounds = ceilDiv(splits, cIndex(inFlight));
+  // kRegionsInFlight regions' loads in flight together: the loop's trip
+  // count is s / kRegionsInFlight rounded up.
+  Value rounds = ceilDiv(splits, cIndex(kRegionsInFlight));
   for (int64_t box = 0; box < boxes; ++box) {
     int64_t block = box / boxesPerBlock;
     int64_t firstGroup =
@@ -266,12 +266,12 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
       auto loop = scf::ForOp::create(b, cIndex(0), rounds, cIndex(1), init);
       b.setInsertionPointToStart(loop.getBody());
       Value first = arith::MulIOp::create(b, loop.getInductionVar(),
-                                          cIndex(inFlight));
-      // Regions first + i for i < inFlight, all loaded before any is
+                                          cIndex(kRegionsInFlight));
+      // Regions first + i for i < kRegionsInFlight, all loaded before any is
       // added (first < s; the others where below s).
       SmallVector<Value> present;
-      SmallVector<SmallVector<Value>> loaded(inFlight);
-      for (int64_t i = 0; i < inFlight; ++i) {
+      SmallVector<SmallVector<Value>> loaded(kRegionsInFlight);
+      for (int64_t i = 0; i < kRegionsInFlight; ++i) {
         Value region = arith::AddIOp::create(b, first, cIndex(i));
         auto loadRegion = [&] {
           SmallVector<Value> v;
@@ -298,7 +298,7 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
         loaded[i].assign(load.getResults().begin(), load.getResults().end());
       }
       SmallVector<Value> acc(loop.getRegionIterArgs());
-      for (int64_t i = 0; i < inFlight; ++i)
+      for (int64_t i = 0; i < kRegionsInFlight; ++i)
         for (int64_t g = 0; g < groupsPerBox; ++g) {
           Value added = arith::AddFOp::create(b, acc[g], loaded[i][g]);
           acc[g] = i == 0 ? added

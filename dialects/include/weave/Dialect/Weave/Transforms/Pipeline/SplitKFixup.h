@@ -1,4 +1,4 @@
-//===- SplitKFixup.h - the serial fix-up of split-K units -------*- C++ -*-===//
+//===- SplitKFixup.h - the fix-up of split-K and tail splits ----*- C++ -*-===//
 //
 // Contract. With split_k = s, or a tail split's s (TileScheduler), the s
 // units of a tile (TileScheduler's Unit) each hold an f32 partial of the
@@ -93,10 +93,11 @@ public:
 private:
   /// Where a unit's tile keeps its partials: split j's region is
   /// firstRegion + j (regionsPerSlot regions a (tile, consumer)); the
-  /// counter's address; the thread's accumulator words.
+  /// counter's address; this thread's first word in a region; the thread's
+  /// accumulator words.
   struct Partials {
-    Value firstRegion, counter;
-    int64_t perBlock = 0, perThread = 0;
+    Value firstRegion, counter, laneWords;
+    int64_t partialBase = 0, perBlock = 0, perThread = 0;
   };
   Partials partialsOf(const Unit &unit, Value regionsPerSlot);
   /// Word group `group` (4 words) of this thread in split `split`'s region.
