@@ -124,12 +124,25 @@ struct KernelInfo {
   /// admit the launch sizes: the compiler's way of choosing a
   /// configuration per dynamic size (docs/BUNDLE.md, "Variants").
   std::string variantOf;
+  /// The cubin function this entry launches; empty: the one named `name`.
+  /// Entries whose code would be identical share one function: weavec
+  /// gives a configuration the chooser picks for several ranges of rows
+  /// one function, and an entry per range (its own name and range) that
+  /// names it here (the manifest's `function`; docs/BUNDLE.md,
+  /// "Variants"). Entries sharing a function launch alike: verifyBundle
+  /// checks that they differ only in name, range, variant_of and config.
+  std::string function;
   std::vector<ParamInfo> params;
   /// What the compiler chose for the kernel (its matmul pipeline's tile,
   /// stages, consumers, split, cluster_m and split_k), for people: one line
   /// in the manifest as a `# config: ...` comment, which readers before it
   /// skip as any comment. Empty when there is nothing to say.
   std::string config;
+
+  /// The cubin function to load: `function`, else `name`.
+  const std::string &functionName() const {
+    return function.empty() ? name : function;
+  }
 
   /// Blocks per cluster (1 without clusters). 64-bit so that an unverified
   /// manifest's product cannot wrap; verifyBundle bounds it by 16.
