@@ -12,6 +12,7 @@
 #include "weave/runtime/detail/TmaLayout.h"
 
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace weave {
@@ -33,6 +34,13 @@ bool isValidName(const std::string &name) {
           c == '$'))
       return false;
   return true;
+}
+
+std::string describeKernel(const KernelInfo &kernel) {
+  std::string text = "kernel '" + kernel.name + "'";
+  if (kernel.functionName() != kernel.name)
+    text += " (function '" + kernel.functionName() + "')";
+  return text;
 }
 
 namespace {
@@ -389,6 +397,37 @@ std::vector<const KernelInfo *> findVariants(const Bundle &bundle,
 
 namespace {
 
+/// The first thing the code or the launch reads of a parameter in which `a`
+/// and `b` differ: "kind", "name", "dtype", "shape", "alignment", "count",
+/// "tma" (a tma or tma_table's source, box, swizzle and view) or "dim" (a
+/// dim's source, axis and equals); null when they agree. Their ranges may
+/// differ: variants and entries sharing a function each take their own.
+const char *paramDifference(const ParamInfo &a, const ParamInfo &b) {
+  if (a.kind != b.kind)
+    return "kind";
+  if (a.name != b.name)
+    return "name";
+  if (a.dtype != b.dtype)
+    return "dtype";
+  if (a.shape != b.shape)
+    return "shape";
+  if (a.alignment != b.alignment)
+    return "alignment";
+  if (a.semaphoreCount != b.semaphoreCount)
+    return "count";
+  if ((a.kind == abi::ParamKind::Tma || a.kind == abi::ParamKind::TmaTable) &&
+      (a.tma.sourceParam != b.tma.sourceParam || a.tma.box != b.tma.box ||
+       a.tma.swizzleBytes != b.tma.swizzleBytes ||
+       a.tma.isPeerView != b.tma.isPeerView ||
+       a.tma.peerOffset != b.tma.peerOffset))
+    return "tma";
+  if (a.kind == abi::ParamKind::Dim &&
+      (a.dim.sourceParam != b.dim.sourceParam || a.dim.axis != b.dim.axis ||
+       a.dim.equals != b.dim.equals))
+    return "dim";
+  return nullptr;
+}
+
 /// The variants of one name launch with the same arguments: the same user
 /// parameters (kind, name, dtype, shape, alignment, count) and team size;
 /// only their ranges, launch shape and generated parameters differ.
@@ -417,15 +456,67 @@ Status verifyVariants(const Bundle &bundle) {
         return differ("team size");
       if (userParamCount(*other) != users)
         return differ("user parameter count");
-      for (size_t p = 0; p < users; ++p) {
-        const ParamInfo &a = first.params[p], &b = other->params[p];
-        if (a.kind != b.kind || a.name != b.name || a.dtype != b.dtype ||
-            a.shape != b.shape || a.alignment != b.alignment ||
-            a.semaphoreCount != b.semaphoreCount)
-          return differ("parameter " + std::to_string(p) + " ('" + b.name +
-                        "')");
-      }
+      for (size_t p = 0; p < users; ++p)
+        if (paramDifference(first.params[p], other->params[p]))
+          return differ("parameter " + std::to_string(p) + " ('" +
+                        other->params[p].name + "')");
     }
+  }
+  return ok();
+}
+
+/// Entries that launch one cubin function (the same functionName()) run
+/// the same code the same way: they agree on the launch shape, the team
+/// size, the compute capability and every parameter but its ranges. Only
+/// their names, variant_of, config and ranges differ. Each is compared
+/// with the first entry, in manifest order, that launches the function.
+Status verifySharedFunctions(const Bundle &bundle) {
+  std::map<std::string, const KernelInfo *> firstOf;
+  for (const KernelInfo &kernel : bundle.kernels) {
+    auto [at, inserted] = firstOf.emplace(kernel.functionName(), &kernel);
+    if (inserted)
+      continue;
+    const KernelInfo &first = *at->second;
+    auto differ = [&](const std::string &what, const std::string &mine,
+                      const std::string &theirs) {
+      return bundleError(
+          "kernel '" + kernel.name + "' shares function '" +
+          kernel.functionName() + "' with kernel '" + first.name +
+          "' but its " + what +
+          (mine.empty() ? " differs" : " " + mine + " differs from " + theirs) +
+          " (entries sharing a function launch alike)");
+    };
+    auto differDims = [&](const char *what,
+                          std::array<uint32_t, 3> KernelInfo::*dims) {
+      return differ(what, formatDims(kernel.*dims), formatDims(first.*dims));
+    };
+    auto differValue = [&](const char *what, uint32_t KernelInfo::*value) {
+      return differ(what, std::to_string(kernel.*value),
+                    std::to_string(first.*value));
+    };
+    if (kernel.grid != first.grid)
+      return differDims("grid", &KernelInfo::grid);
+    if (kernel.gridMax != first.gridMax)
+      return differValue("grid_max", &KernelInfo::gridMax);
+    if (kernel.block != first.block)
+      return differDims("block", &KernelInfo::block);
+    if (kernel.cluster != first.cluster)
+      return differDims("cluster", &KernelInfo::cluster);
+    if (kernel.dynamicSmemBytes != first.dynamicSmemBytes)
+      return differValue("dynamic shared memory (smem)",
+                         &KernelInfo::dynamicSmemBytes);
+    if (kernel.teamSize != first.teamSize)
+      return differValue("team size", &KernelInfo::teamSize);
+    if (kernel.computeCapability != first.computeCapability)
+      return differValue("compute capability", &KernelInfo::computeCapability);
+    if (kernel.params.size() != first.params.size())
+      return differ("parameter count", std::to_string(kernel.params.size()),
+                    std::to_string(first.params.size()));
+    for (size_t p = 0; p < kernel.params.size(); ++p)
+      if (const char *what = paramDifference(kernel.params[p], first.params[p]))
+        return differ("parameter " + std::to_string(p) + " ('" +
+                          kernel.params[p].name + "') " + what,
+                      "", "");
   }
   return ok();
 }
@@ -446,6 +537,9 @@ Status verifyBundle(const Bundle &bundle) {
       return bundleError("invalid kernel name '" + kernel.name + "'");
     if (!names.insert(kernel.name).second)
       return bundleError("duplicate kernel name '" + kernel.name + "'");
+    if (!kernel.function.empty() && !isValidName(kernel.function))
+      return kernelError(kernel,
+                         "invalid function name '" + kernel.function + "'");
     for (const ParamInfo &param : kernel.params)
       if (!isValidName(param.name))
         return kernelError(kernel, "invalid parameter name '" + param.name +
@@ -453,6 +547,7 @@ Status verifyBundle(const Bundle &bundle) {
     WEAVE_TRY(verifyKernel(kernel));
   }
   WEAVE_TRY(verifyVariants(bundle));
+  WEAVE_TRY(verifySharedFunctions(bundle));
   if (bundle.cubin.empty())
     return bundleError("bundle has no cubin");
   auto symbols = readCubinSymbols(bundle.cubin.data(), bundle.cubin.size());
@@ -460,9 +555,9 @@ Status verifyBundle(const Bundle &bundle) {
     return std::move(symbols).takeError();
   std::set<std::string> symbolSet(symbols->begin(), symbols->end());
   for (const KernelInfo &kernel : bundle.kernels)
-    if (!symbolSet.count(kernel.name))
-      return bundleError("kernel '" + kernel.name +
-                         "' is not in the cubin's symbol table (" +
+    if (!symbolSet.count(kernel.functionName()))
+      return bundleError(describeKernel(kernel) +
+                         " is not in the cubin's symbol table (" +
                          std::to_string(symbols->size()) + " symbols)");
   return ok();
 }

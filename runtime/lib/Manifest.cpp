@@ -546,6 +546,12 @@ Status ManifestParser::parse(Bundle &bundle) {
       kernel->variantOf = words[1];
       continue;
     }
+    if (key == "function") {
+      if (words.size() != 2 || !isValidName(words[1]))
+        return lineError("expected 'function NAME' with a function name");
+      kernel->function = words[1];
+      continue;
+    }
     const KernelKey *kernelKey = nullptr;
     for (const KernelKey &candidate : kKernelKeys)
       if (key == candidate.name)
@@ -553,7 +559,7 @@ Status ManifestParser::parse(Bundle &bundle) {
     if (!kernelKey)
       return lineError("unknown keyword '" + key + "' in kernel '" +
                        kernel->name + "' (expected " + kernelKeyList() +
-                       "variant_of, param or end)");
+                       "variant_of, function, param or end)");
     WEAVE_TRY(parseKernelKey(*kernelKey, words, *kernel));
   }
   if (!sawHeader)
@@ -610,6 +616,8 @@ std::string printManifest(const Bundle &bundle) {
     }
     if (!kernel.variantOf.empty())
       out << "  variant_of " << kernel.variantOf << "\n";
+    if (!kernel.function.empty())
+      out << "  function " << kernel.function << "\n";
     // One line, whatever the string holds.
     if (std::string line = configLine(kernel.config); !line.empty())
       out << "  # config: " << line << "\n";

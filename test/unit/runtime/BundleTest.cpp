@@ -82,6 +82,8 @@ void expectSame(const Bundle &a, const Bundle &b) {
     EXPECT_EQ(x.dynamicSmemBytes, y.dynamicSmemBytes);
     EXPECT_EQ(x.teamSize, y.teamSize);
     EXPECT_EQ(x.computeCapability, y.computeCapability);
+    EXPECT_EQ(x.variantOf, y.variantOf);
+    EXPECT_EQ(x.function, y.function);
     ASSERT_EQ(x.params.size(), y.params.size());
     for (size_t p = 0; p < x.params.size(); ++p) {
       const ParamInfo &u = x.params[p], &v = y.params[p];

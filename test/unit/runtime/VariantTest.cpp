@@ -3,7 +3,8 @@
 // Kernels that are variants of one name (KernelInfo::variantOf), each for
 // a range of a dynamic dimension (ParamInfo::ranges): how the manifest
 // writes and reads them, what verifyBundle rejects, and the binding check
-// that refuses a size outside a variant's range. Choosing a variant at
+// that refuses a size outside a variant's range; entries that share one
+// cubin function (KernelInfo::function). Choosing a variant at
 // launch (Kernel::get/bind) needs a device: examples/dynamic_shapes with
 // auto_matmul.wbundle in the GPU suite.
 //
@@ -202,6 +203,145 @@ TEST(KernelVariants, BindingRefusesSizesOutsideTheRange) {
                 "argument 0 ('a'): expected shape f16[?x64], got f16[129x64] "
                 "(dimension 0 is 129, outside 1..128, the sizes the kernel "
                 "was compiled for)"),
+            std::string::npos)
+      << s.error().message();
+}
+
+//===----------------------------------------------------------------------===//
+// Entries sharing a function (KernelInfo::function)
+//===----------------------------------------------------------------------===//
+
+/// makeBundle's two variants, the second launching the first's function;
+/// the cubin has only that one.
+Bundle makeSharingBundle() {
+  Bundle b = makeBundle();
+  b.kernels[1].function = "mm__m1_128";
+  b.cubin = makeFakeCubin({"mm__m1_128"});
+  return b;
+}
+
+TEST(SharedFunctions, ManifestRoundTrip) {
+  Bundle b = makeSharingBundle();
+  ASSERT_TRUE(verifyBundle(b)) << verifyBundle(b).error().message();
+  std::string text = printManifest(b);
+  // Right after variant_of, and only for the entry that sets it.
+  EXPECT_NE(text.find("  variant_of mm\n  function mm__m1_128\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("function"), text.rfind("function")) << text;
+  std::vector<uint8_t> bytes = serializeBundle(b);
+  Expected<Bundle> parsed = parseBundle(bytes.data(), bytes.size());
+  ASSERT_TRUE(parsed) << parsed.error().message();
+  ASSERT_EQ(parsed->kernels.size(), 2u);
+  EXPECT_EQ(parsed->kernels[0].function, "");
+  EXPECT_EQ(parsed->kernels[0].functionName(), "mm__m1_128");
+  EXPECT_EQ(parsed->kernels[1].function, "mm__m1_128");
+  EXPECT_EQ(parsed->kernels[1].functionName(), "mm__m1_128");
+  EXPECT_EQ(serializeBundle(*parsed), bytes);
+}
+
+TEST(SharedFunctions, MalformedManifestLines) {
+  auto parseSharing = [](const std::string &to) -> Expected<Bundle> {
+    std::string manifest = printManifest(makeSharingBundle());
+    std::string from = "  function mm__m1_128\n";
+    size_t at = manifest.find(from);
+    EXPECT_NE(at, std::string::npos) << manifest;
+    manifest.replace(at, from.size(), to);
+    Bundle parsed;
+    if (Status s = parseManifest(manifest, parsed); !s)
+      return s.error();
+    return parsed;
+  };
+  for (const char *bad :
+       {"  function\n", "  function a-b\n", "  function mm__m1_128 extra\n"}) {
+    Expected<Bundle> parsed = parseSharing(bad);
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_NE(parsed.error().message().find(
+                  "expected 'function NAME' with a function name"),
+              std::string::npos)
+        << parsed.error().message();
+  }
+  Expected<Bundle> twice =
+      parseSharing("  function mm__m1_128\n  function mm__m1_128\n");
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().message().find(
+                "duplicate 'function' in kernel 'mm__m129_up'"),
+            std::string::npos)
+      << twice.error().message();
+}
+
+TEST(SharedFunctions, TheCubinNeedsOnlyTheFunction) {
+  Bundle b = makeSharingBundle();
+  EXPECT_TRUE(verifyBundle(b)) << verifyBundle(b).error().message();
+  // Without `function`, the second entry needs a function of its own name.
+  b.kernels[1].function.clear();
+  expectRejected(b, "kernel 'mm__m129_up' is not in the cubin's symbol "
+                    "table (1 symbols)");
+  b = makeSharingBundle();
+  b.kernels[1].function = "mm__m9_9";
+  expectRejected(b, "kernel 'mm__m129_up' (function 'mm__m9_9') is not in "
+                    "the cubin's symbol table (1 symbols)");
+  b = makeSharingBundle();
+  b.kernels[1].function = "mm m1";
+  expectRejected(b, "kernel 'mm__m129_up': invalid function name 'mm m1'");
+}
+
+TEST(SharedFunctions, EntriesSharingAFunctionLaunchAlike) {
+  Bundle b = makeSharingBundle();
+  b.kernels[1].block = {256, 1, 1};
+  expectRejected(b, "kernel 'mm__m129_up' shares function 'mm__m1_128' with "
+                    "kernel 'mm__m1_128' but its block 256 1 1 differs from "
+                    "1 1 1");
+  b = makeSharingBundle();
+  b.kernels[1].dynamicSmemBytes = 1024;
+  expectRejected(b, "but its dynamic shared memory (smem) 1024 differs from 0");
+  b = makeSharingBundle();
+  b.kernels[1].grid = {0, 1, 1};
+  expectRejected(b, "but its grid 0 1 1 differs from 1 1 1");
+  // Variants may differ in a generated parameter; entries sharing code not.
+  b = makeSharingBundle();
+  ASSERT_EQ(b.kernels[1].params[7].kind, ParamKind::Dim);
+  b.kernels[1].params[7].dim.equals = 6;
+  expectRejected(b, "but its parameter 7 ('" + b.kernels[1].params[7].name +
+                        "') dim differs");
+  // Outside a variant group only the shared function compares them.
+  b = makeSharingBundle();
+  b.kernels[0].variantOf.clear();
+  b.kernels[1].variantOf.clear();
+  b.kernels[1].params[1].dtype = "bf16";
+  expectRejected(b, "kernel 'mm__m129_up' shares function 'mm__m1_128' with "
+                    "kernel 'mm__m1_128' but its parameter 1 ('b') dtype "
+                    "differs");
+  b.kernels[1].params[1].dtype = "f16";
+  EXPECT_TRUE(verifyBundle(b)) << verifyBundle(b).error().message();
+  // Two entries naming a third function are compared with each other.
+  b = makeSharingBundle();
+  b.kernels[0].function = "mm_code";
+  b.kernels[1].function = "mm_code";
+  b.cubin = makeFakeCubin({"mm_code"});
+  EXPECT_TRUE(verifyBundle(b)) << verifyBundle(b).error().message();
+  b.kernels[1].computeCapability = 100;
+  expectRejected(b, "kernel 'mm__m129_up' shares function 'mm_code' with "
+                    "kernel 'mm__m1_128' but its compute capability 100 "
+                    "differs from 90");
+}
+
+TEST(SharedFunctions, AnEntrySharingAFunctionIsChosenAndBoundByItsRanges) {
+  Bundle b = makeSharingBundle();
+  std::vector<const KernelInfo *> variants = findVariants(b, "mm");
+  ASSERT_EQ(variants.size(), 2u);
+  for (auto [m, want] : {std::pair<int64_t, size_t>{128, 0}, {129, 1}}) {
+    Expected<size_t> chosen = chooseVariant("mm", variants, mmArgs(m));
+    ASSERT_TRUE(chosen) << chosen.error().message();
+    EXPECT_EQ(*chosen, want) << m << " rows";
+    EXPECT_EQ(variants[*chosen]->functionName(), "mm__m1_128");
+  }
+  // Its own range, not the function's first entry's, bounds the binding.
+  BindingTarget target{/*heapId=*/7, /*localCount=*/1, /*teamSize=*/1};
+  EXPECT_TRUE(checkKernelArgs(*variants[1], mmArgs(4096), target));
+  Status s = checkKernelArgs(*variants[1], mmArgs(64), target);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message().find("dimension 0 is 64, outside 129.."),
             std::string::npos)
       << s.error().message();
 }

@@ -78,6 +78,10 @@ Error bundleError(const std::string &message);
 bool isValidName(const std::string &name);
 /// Buffer, Symmetric, Semaphore or Scalar: the kinds the caller binds.
 bool isUserKind(abi::ParamKind kind);
+/// "kernel 'NAME'", and " (function 'F')" after it when the entry launches
+/// a function of another name (KernelInfo::function): how messages about
+/// loading or checking an entry's cubin function name it.
+std::string describeKernel(const KernelInfo &kernel);
 /// The kind a manifest spells `name` ("peer_bases"), if any.
 std::optional<abi::ParamKind> paramKindFromName(const std::string &name);
 /// "X Y Z", as the manifest writes launch dims.
