@@ -117,6 +117,10 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("variant_of", &KernelInfo::variantOf,
                     "the name this kernel is a variant of (launched by that "
                     "name, chosen by its ranges); '' for none")
+      .def_readonly("function", &KernelInfo::function,
+                    "the cubin function this kernel launches, which other "
+                    "kernels (variants of one configuration) may share; '' "
+                    "for the function named `name`")
       .def_property_readonly("persistent_grid", &KernelInfo::persistentGrid)
       .def_readonly("params", &KernelInfo::params,
                     "every parameter, the ones the runtime fills included")

@@ -130,10 +130,11 @@ Expected<int> deviceAttribute(const Device &device,
 
 Expected<int> functionAttribute(CUfunction function,
                                 CUfunction_attribute attribute,
-                                const char *name, const std::string &kernel) {
+                                const char *name, const KernelInfo &kernel) {
   int value = 0;
   WEAVE_CU_TRY(cuFuncGetAttribute(&value, attribute, function),
-               std::string("reading ") + name + " of kernel '" + kernel + "'");
+               std::string("reading ") + name + " of " +
+                   describeKernel(kernel));
   return value;
 }
 
@@ -175,14 +176,14 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
                          deviceAttribute(device,
                                          CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
                                          "cluster launch support"));
-  WEAVE_ASSIGN_OR_RETURN(
-      int staticShared,
-      functionAttribute(function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                        "the static shared memory", info.name));
+  WEAVE_ASSIGN_OR_RETURN(int staticShared,
+                         functionAttribute(function,
+                                           CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                           "the static shared memory", info));
   WEAVE_ASSIGN_OR_RETURN(
       int maxThreads,
       functionAttribute(function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                        "the maximum threads per block", info.name));
+                        "the maximum threads per block", info));
   limits.maxSharedBytesOptin = static_cast<uint64_t>(optin);
   limits.clusterLaunch = clusterLaunch != 0;
   limits.staticSharedBytes = static_cast<uint64_t>(staticShared);
@@ -191,12 +192,13 @@ Expected<LaunchLimits> readLaunchLimits(const Device &device,
   uint64_t shared = limits.staticSharedBytes + info.dynamicSmemBytes;
   bool sharedFits = shared <= limits.maxSharedBytesOptin;
   if (sharedFits && shared > kDefaultSharedBytes)
-    WEAVE_CU_TRY(cuFuncSetAttribute(
-                     function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                     static_cast<int>(info.dynamicSmemBytes)),
-                 "allowing " + std::to_string(info.dynamicSmemBytes) +
-                     " bytes of dynamic shared memory for '" + info.name +
-                     "' on device " + std::to_string(device.ordinal()));
+    WEAVE_CU_TRY(
+        cuFuncSetAttribute(function,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           static_cast<int>(info.dynamicSmemBytes)),
+        "allowing " + std::to_string(info.dynamicSmemBytes) +
+            " bytes of dynamic shared memory for " + describeKernel(info) +
+            " on device " + std::to_string(device.ordinal()));
   uint64_t cluster = info.clusterBlocks();
   if (cluster <= 1 || !limits.clusterLaunch)
     return limits;
@@ -332,8 +334,15 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
                        "), device " + std::to_string(device.ordinal()) +
                        " has " + std::to_string(cc));
     WEAVE_TRY(device.makeCurrent());
-    WEAVE_ASSIGN_OR_RETURN(CUfunction function,
-                           (*kernel.modules_)[i].getFunction(name));
+    // Entries may share a function (KernelInfo::function): look up its name.
+    Expected<CUfunction> found =
+        (*kernel.modules_)[i].getFunction(info->functionName());
+    if (!found && info->functionName() == name)
+      return std::move(found).takeError();
+    if (!found)
+      return std::move(found).takeError().addContext("loading " +
+                                                     describeKernel(*info));
+    CUfunction function = *found;
     WEAVE_TRY(checkFunctionParams(function, *info));
     WEAVE_ASSIGN_OR_RETURN(LaunchLimits limits,
                            readLaunchLimits(device, function, *info));

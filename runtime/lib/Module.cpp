@@ -1,6 +1,7 @@
 //===- Module.cpp - A cubin loaded on one device --------------------------===//
 
 #include "weave/runtime/detail/Module.h"
+#include "weave/runtime/detail/BundleDetail.h"
 
 #include <cstdio>
 
@@ -55,28 +56,28 @@ Status checkFunctionParams(CUfunction function, const KernelInfo &kernel) {
       return ok(); // older drivers: nothing to check against
     if (result == CUDA_ERROR_INVALID_VALUE)
       return Error(ErrorCode::InvalidBundle,
-                   "kernel '" + kernel.name + "': the manifest lists " +
+                   describeKernel(kernel) + ": the manifest lists " +
                        std::to_string(kernel.params.size()) +
                        " parameters, the cubin's function has " +
                        std::to_string(i));
-    WEAVE_CU_TRY(result, "reading parameter " + std::to_string(i) +
-                             " of kernel '" + kernel.name + "'");
+    WEAVE_CU_TRY(result, "reading parameter " + std::to_string(i) + " of " +
+                             describeKernel(kernel));
     uint32_t expected = paramBytes(kernel.params[i]);
     if (size != expected)
       return Error(ErrorCode::InvalidBundle,
-                   "kernel '" + kernel.name + "': parameter " +
-                       std::to_string(i) + " ('" + kernel.params[i].name +
-                       "', " + paramKindName(kernel.params[i].kind) +
-                       ") is " + std::to_string(expected) +
-                       " bytes in the manifest, " + std::to_string(size) +
-                       " bytes in the cubin");
+                   describeKernel(kernel) + ": parameter " + std::to_string(i) +
+                       " ('" + kernel.params[i].name + "', " +
+                       paramKindName(kernel.params[i].kind) + ") is " +
+                       std::to_string(expected) + " bytes in the manifest, " +
+                       std::to_string(size) + " bytes in the cubin");
   }
   size_t offset = 0, size = 0;
   if (cuFuncGetParamInfo(function, kernel.params.size(), &offset, &size) ==
       CUDA_SUCCESS)
     return Error(ErrorCode::InvalidBundle,
-                 "kernel '" + kernel.name + "': the cubin's function has more "
-                 "than the manifest's " +
+                 describeKernel(kernel) +
+                     ": the cubin's function has more "
+                     "than the manifest's " +
                      std::to_string(kernel.params.size()) + " parameters");
   return ok();
 }

@@ -6,7 +6,9 @@
 // manifest, every consistency check) and prints its manifest, then the
 // cubin's facts per kernel, as cuobjdump does for a cubin: code bytes
 // (.text.<kernel>), registers per thread, static shared memory
-// (.nv.shared.<kernel>) and the parameter bank (.nv.constant0.<kernel>).
+// (.nv.shared.<kernel>) and the parameter bank (.nv.constant0.<kernel>),
+// those of the function it launches when that has another name (the
+// manifest's `function`), marked `(code of FUNCTION)`.
 // Exits 1, with the reader's error on stderr, for a file it rejects.
 // Needs only the runtime's bundle library (no MLIR, no CUDA), so it is
 // built and installed with the runtime alone too.
@@ -64,17 +66,23 @@ int inspect(const char *path) {
   std::printf("%-32s %10s %10s %12s %10s\n", "kernel", "code", "registers",
               "static-smem", "params");
   for (const KernelInfo &kernel : bundle->kernels) {
+    // The facts are the function's: an entry that launches a function of
+    // another name (KernelInfo::function) prints that function's, marked.
+    const std::string &function = kernel.functionName();
     std::string registers = "?";
     for (const CubinSymbol &symbol : *symbols)
-      if (symbol.name == kernel.name)
+      if (symbol.name == function)
         if (auto count = cubinRegisterCount(cubin.data(), *sections,
                                             symbol.index))
           registers = std::to_string(*count);
-    std::printf("%-32s %10s %10s %12s %10s\n", kernel.name.c_str(),
-                sectionBytes(*sections, ".text." + kernel.name).c_str(),
+    std::string marker =
+        function == kernel.name ? "" : "  (code of " + function + ")";
+    std::printf("%-32s %10s %10s %12s %10s%s\n", kernel.name.c_str(),
+                sectionBytes(*sections, ".text." + function).c_str(),
                 registers.c_str(),
-                sectionBytes(*sections, ".nv.shared." + kernel.name).c_str(),
-                sectionBytes(*sections, ".nv.constant0." + kernel.name).c_str());
+                sectionBytes(*sections, ".nv.shared." + function).c_str(),
+                sectionBytes(*sections, ".nv.constant0." + function).c_str(),
+                marker.c_str());
   }
   return 0;
 }
