@@ -75,7 +75,10 @@ ways() {
   [ $((WORKERS / tail)) -lt "$w" ] && w=$((WORKERS / tail))
   [ $((numk / MIN_STEPS)) -lt "$w" ] && w=$((numk / MIN_STEPS))
   [ $((ROOM_TILES / tail)) -lt "$w" ] && w=$((ROOM_TILES / tail))
-  [ "$w" -lt "$MIN_WAYS" ] && w=1
+  # (2 ways after 2 whole rounds: kMinLateTailSplit, kLateTailSplitRounds)
+  local least=$MIN_WAYS
+  [ $((tiles / WORKERS)) -ge 2 ] && least=2
+  [ "$w" -lt "$least" ] && w=1
   echo "$w"
 }
 

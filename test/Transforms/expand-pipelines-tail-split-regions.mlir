@@ -9,9 +9,10 @@
 // too).
 
 // CHECK-LABEL: gpu.func @tail_split_regions
-// None below 3 ways, none where the tail is more than the last segment's
-// tiles.
+// None below 3 ways (2 after 2 whole rounds), none where the tail is more
+// than the last segment's tiles.
 //       CHECK:   arith.cmpi ult, %{{.*}}, %c3 : index
+//       CHECK:   arith.cmpi ult, %{{.*}}, %c2{{.*}} : index
 //       CHECK:   %[[SEG:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 //  CHECK-NEXT:   arith.cmpi ugt, %{{.*}}, %[[SEG]] : index
 // The producer: a whole tile's loop from 0 and a split unit's from its

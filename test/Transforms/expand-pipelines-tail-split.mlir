@@ -2,16 +2,24 @@
 
 // tail_split = 4: the launch's split s of the last round's tiles is
 // computed at run time (min(4, workers / tail tiles, k steps / 4, the
-// workspace's room), none below 3); a whole tile keeps the constant k loop
+// workspace's room), none below 3, or below 2 after 2 whole rounds); a
+// whole tile keeps the constant k loop
 // and the plain store, a split unit runs its k range and meets the others
 // in the split-K fix-up (TileScheduler.h, SplitKFixup.h).
 
 // CHECK-LABEL: gpu.func @tail_split
-// The split: at most 4, W / tail, k steps / 4; none below 3.
+// The split: at most 4, W / tail, k steps / 4; none below 3, or below 2
+// after 2 whole rounds (kLateTailSplitRounds).
 //       CHECK:   %[[MAX:.*]] = arith.constant 4 : index
 //       CHECK:   arith.minui %[[MAX]], %{{.*}} : index
+//       CHECK:   %[[ROUNDS:.*]] = arith.constant 2 : index
+//       CHECK:   %[[TWO:.*]] = arith.muli %{{.*}}, %[[ROUNDS]] : index
+//       CHECK:   %[[EARLY:.*]] = arith.cmpi ult, %{{.*}}, %[[TWO]] : index
 //       CHECK:   %[[MIN:.*]] = arith.constant 3 : index
-//       CHECK:   arith.cmpi ult, %{{.*}}, %[[MIN]] : index
+//       CHECK:   %[[BELOW3:.*]] = arith.cmpi ult, %[[S:.*]], %[[MIN]] : index
+//       CHECK:   arith.andi %[[BELOW3]], %[[EARLY]] : i1
+//       CHECK:   %[[LATE:.*]] = arith.constant 2 : index
+//       CHECK:   arith.cmpi ult, %[[S]], %[[LATE]] : index
 // The producer: whole tiles from k step 0 to the constant 64 steps, split
 // units over their range.
 //       CHECK:   nvvm.setmaxregister  decrease 40

@@ -271,7 +271,7 @@ const char *const kTokens[] = {
     "weave-manifest 2\n", "arch sm_90a\n", "kernel k\n", "end\n", "param ",
     "buffer ", "symmetric ", "semaphore ", "scalar ", "rank ", "team_size ",
     "peer_bases ", "tma ", "dim ", "axis=", ",?", "dtype=", "shape=", "align=",
-    "count=", "source=", "variant_of mm\n", "range=1..128,", "range=129..,",
+    "count=", "source=", "variant_of mm\n", "function mm__m1_128\n", "range=1..128,", "range=129..,",
     "box=", "swizzle=", "view=peer", "view=local", "offset=", "grid ",
     "block ", "cluster ", "smem ", "team ", "cc ", "producer ", "#", "\r\n",
     "\x7f" "ELF"};

@@ -1,6 +1,7 @@
 //===- Compile.cpp - the weave compilation pipeline -----------------------===//
 
 #include "weave/Pipeline/Compile.h"
+#include "weave/Pipeline/SharedVariants.h"
 
 #include "weave/Conversion/Passes.h"
 #include "weave/Conversion/WeaveToNVVM/KernelAbi.h"
@@ -573,6 +574,8 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
        << " consumers=" << op.getConsumers()
        << " split=" << stringifyConsumerSplit(op.getSplit())
        << " cluster_m=" << op.getClusterM() << " split_k=" << op.getSplitK();
+    if (op.getTailSplit() > 1)
+      os << " tail_split=" << op.getTailSplit();
   });
 
   // The manifest is computed from the expanded kernel: pipelines add TMA
@@ -614,6 +617,9 @@ LogicalResult mlir::weave::compileModule(ModuleOp module, EmitKind emit,
                   IntegerAttr::get(IntegerType::get(ctx, 64), index));
     artifacts.bundle.kernels.push_back(std::move(*info));
   }
+  // Variants of one configuration for several ranges of rows: one
+  // function, an entry per range (SharedVariants.h).
+  shareIdenticalVariants(gpuModule, artifacts.bundle.kernels);
   if (artifacts.bundle.kernels.empty())
     return emitError(gpuModule.getLoc())
            << "expects at least one kernel (a gpu.func with a '"

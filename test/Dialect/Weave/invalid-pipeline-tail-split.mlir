@@ -58,7 +58,7 @@ func.func @with_region_bad_first(%a: memref<1024x4096xf16>, %b: memref<4096x4096
 // -----
 
 func.func @workspace_too_small(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1024xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 98336 f32 (counters, then 3 128 x 256 partial tiles: one tile split the fewest ways) with tail_split (4), got 1024}}
+  // expected-error @below {{'weave.matmul_pipeline' op needs a workspace of at least 65568 f32 (counters, then 2 128 x 256 partial tiles: one tile split the fewest ways) with tail_split (4), got 1024}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) workspace(%ws : memref<1024xf32>) {tail_split = 4 : i64} : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
   return
 }

@@ -9,7 +9,7 @@
 // RUN: weave-ops source all_gather_matmul --team-size 2 --dtype bf16 --m-shard 128 --k 4096 --n 4096 --algorithm ring -o %t.mlir
 // RUN: FileCheck %s --check-prefix=SRC < %t.mlir
 // RUN: %if ptxas %{ weavec %t.mlir --emit=bundle -v -o %t.wbundle 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: %if ptxas %{ grep -a -E "^(kernel|  variant_of|  param symmetric)" %t.wbundle | FileCheck %s --check-prefix=MANIFEST %}
+// RUN: %if ptxas %{ grep -a -E "^(kernel|  variant_of|  function|  param symmetric)" %t.wbundle | FileCheck %s --check-prefix=MANIFEST %}
 
 // SRC:       gpu.func @all_gather_matmul__m128_256_n128(
 // SRC-NEXT:  %a: memref<?x4096xbf16, #weave.symmetric>
@@ -27,12 +27,20 @@
 // SRC-NOT:   gpu.func
 
 // PTXAS-NOT: warning
-// PTXAS-COUNT-7: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-5: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: warning
 
 // MANIFEST:      kernel all_gather_matmul__m128_256_n128
 // MANIFEST-NEXT:   variant_of all_gather_matmul
 // MANIFEST:      kernel all_gather_matmul__m384_384_n192
 // MANIFEST-NEXT:   variant_of all_gather_matmul
+// Seven ranges, five functions: 1152 rows run the code of 640-768 (192
+// columns, forwarding), 1280 up that of 896-1024 (256 columns); each
+// entry keeps its own range (compiler/include/weave/Pipeline/SharedVariants.h).
+// MANIFEST:      kernel all_gather_matmul__m1152_1152_n192
+// MANIFEST-NEXT:   variant_of all_gather_matmul
+// MANIFEST-NEXT:   function all_gather_matmul__m640_768_n192
+// MANIFEST-NEXT:   param symmetric a dtype=bf16 shape=?,4096 range=2049..2304,4096..4096 align=16
 // MANIFEST:      kernel all_gather_matmul__m1280_up_n256
 // MANIFEST-NEXT:   variant_of all_gather_matmul
+// MANIFEST-NEXT:   function all_gather_matmul__m896_1024_n256

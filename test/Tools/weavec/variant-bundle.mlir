@@ -1,6 +1,9 @@
 // REQUIRES: ptxas
 // RUN: weavec %s --emit=bundle -o %t.wbundle
 // RUN: grep -a -E "^(kernel| *variant_of| *param buffer a )" %t.wbundle | FileCheck %s
+// RUN: grep -a -E "^(kernel|  function)" %t.wbundle | FileCheck %s --check-prefix=SHARED
+// RUN: weavec %s --emit=ptx | grep -c "^.visible .entry" | FileCheck %s --check-prefix=FUNCTIONS
+// RUN: grep -a -c "^kernel " %t.wbundle | FileCheck %s --check-prefix=ENTRIES
 
 // A tile(auto) matmul with a dynamic row count compiles to one kernel per
 // range of rows the chooser configures differently; the manifest marks each
@@ -19,6 +22,19 @@
 // CHECK-NEXT:   variant_of matmul
 // CHECK-NEXT:   param buffer a dtype=f16 shape=?,4096 range={{[0-9]+}}..,4096..4096 align=16
 // CHECK-NOT:  kernel
+
+// A configuration the chooser picks for several ranges (the 128 x 256
+// tile at 769-1024 rows and again from 1537) is one function of the cubin:
+// the later ranges' entries name it (`function`), each keeping its own
+// range (compiler/include/weave/Pipeline/SharedVariants.h). So the PTX
+// has fewer entry points than the manifest has kernels.
+// SHARED:      kernel matmul__m769_1024
+// SHARED-NEXT: kernel matmul__m1025_1536
+// SHARED-NEXT:   function matmul__m257_512
+// SHARED-NEXT: kernel matmul__m1537_2048
+// SHARED-NEXT:   function matmul__m769_1024
+// FUNCTIONS: {{^}}6{{$}}
+// ENTRIES: {{^}}19{{$}}
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 using namespace mlir::weave::pipeline;
 
@@ -248,9 +249,13 @@ TEST(ConfigChooser, VariantsCoverTheRowRangeInOrder) {
           EXPECT_FALSE(v.config == variants[i - 1].config) << v.config.name();
         }
       }
-      EXPECT_LE(variants.size(), 24u);
+      EXPECT_LE(variants.size(), size_t(kMaxVariantRanges));
+      std::set<std::string> configs;
+      for (const MatmulVariant &v : variants)
+        configs.insert(v.config.name());
+      EXPECT_LE(configs.size(), size_t(kMaxVariantKernels));
       // Each 64-row band runs within a few percent of its best candidate
-      // (the merges to at most 24 variants cost little).
+      // (the merges to the caps cost little).
       double regret = 0;
       int bands = 0;
       for (int64_t m = 64; m <= 16384; m += 64, ++bands) {
@@ -271,6 +276,34 @@ TEST(ConfigChooser, VariantsCoverTheRowRangeInOrder) {
   ASSERT_GT(v.size(), 1u);
   EXPECT_EQ(v.back().config.tileM * v.back().config.tileN, 128 * 256);
   EXPECT_LT(v.front().config.tileM * v.front().config.tileN, 128 * 256);
+}
+
+TEST(ConfigChooser, VariantsTakeTheStaticChoiceOfEveryBand) {
+  // Below the caps, the variant of each 64-row band is what a static M at
+  // the band's last row chooses: a dynamic instance runs the static
+  // kernel. (With runs as the cap, 24, the tail split's bands alternating
+  // with unsplit ones made the merges give 769-1536 rows of N = K = 4096
+  // one 128 x 128 variant.)
+  MatmulConstraints tail;
+  tail.tailSplit = 8;
+  tail.workspaceWords = 5243552;
+  for (auto [n, k, c] : std::vector<std::tuple<int64_t, int64_t,
+                                               MatmulConstraints>>{
+           {4096, 4096, tail}, {5120, 6912, tail}, {1024, 4096, {}},
+           {4096, 14336, {}}}) {
+    std::vector<MatmulVariant> variants =
+        chooseMatmulVariants(problem(-1, n, k), c);
+    ASSERT_LT(variants.size(), size_t(kMaxVariantRanges)) << n << "x" << k;
+    for (const MatmulVariant &v : variants) {
+      if (v.mHi == MatmulProblem::kUnbounded)
+        continue;
+      for (int64_t hi = (v.mLo + 63) / 64 * 64; hi <= v.mHi; hi += 64) {
+        MatmulConfig expected = choose(problem(hi, n, k), c);
+        EXPECT_EQ(v.config.name(), expected.name())
+            << n << "x" << k << " at " << hi << " rows";
+      }
+    }
+  }
 }
 
 TEST(ConfigChooser, VariantsSplitKWhereTheWorkspaceHoldsTheirRows) {

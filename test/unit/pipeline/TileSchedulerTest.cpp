@@ -209,10 +209,15 @@ TEST(TileSchedulerTailSplit, UnitsCoverEveryStepOnceAndAgreeWithTileOrder) {
   };
   for (Case c : {Case{5, 32, 132, 4, 112, 1000, 1000, 4}, // 28 last: 4 ways
                  Case{9, 20, 132, 4, 108, 1000, 1000, 1}, // 48: 2, too few
+                 // 2 ways after 2 whole rounds: 320 = 2 x 132 + 56.
+                 Case{16, 20, 132, 4, 108, 1000, 1000, 2},
+                 Case{16, 20, 132, 4, 108, 1, 1000, 1},   // room for 1
                  Case{4, 32, 132, 4, 64, 1000, 1000, 1},  // 128 of 132: 1
                  Case{3, 5, 7, 4, 16, 1000, 1000, 4},     // 1 last: 4 ways
                  Case{3, 5, 7, 8, 16, 3, 1000, 3},        // the room: 3
-                 Case{3, 5, 7, 8, 16, 2, 1000, 1},        // room for 2: none
+                 // Room for 2 (after 2 whole rounds: 2 ways), for 1: none.
+                 Case{3, 5, 7, 8, 16, 2, 1000, 2},
+                 Case{3, 5, 7, 8, 16, 1, 1000, 1},
                  Case{2, 11, 10, 4, 40, 1000, 0, 1},      // no counters
                  Case{1, 1, 132, 4, 67, 1000, 1000, 4},   // one tile
                  Case{8, 16, 128, 4, 64, 1000, 1000, 1},  // whole rounds

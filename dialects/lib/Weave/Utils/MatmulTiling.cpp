@@ -316,7 +316,7 @@ mlir::weave::pipeline::checkSplitKWorkspace(const MatmulTiling &t) {
 }
 
 /// tail_split's rule on the tiling: a workspace that holds the partials
-/// of one tile split kMinTailSplit ways, the fewest it splits. (The
+/// of one tile split kMinLateTailSplit ways, the fewest it splits. (The
 /// clauses it excludes, split_k, clusters, regions, segments,
 /// interleave and k_rotation, are the op verifier's, as split_k's are:
 /// MatmulPipelineOp::verifyAutoTile, which checks them before any tile is
@@ -324,12 +324,12 @@ mlir::weave::pipeline::checkSplitKWorkspace(const MatmulTiling &t) {
 static TilingViolation checkTailSplit(const MatmulTiling &t) {
   if (t.tailSplit <= 1 ||
       tailSplitRoom(t.workspaceWords, t.tm, t.tn, t.consumers).partialTiles >=
-          kMinTailSplit)
+          kMinLateTailSplit)
     return std::nullopt;
-  int64_t partials = kMinTailSplit * t.tm * t.tn;
+  int64_t partials = kMinLateTailSplit * t.tm * t.tn;
   return Message() << "needs a workspace of at least "
                    << splitKCounterWords(partials + 1024) + partials
-                   << " f32 (counters, then " << kMinTailSplit << " "
+                   << " f32 (counters, then " << kMinLateTailSplit << " "
                    << t.tm << " x " << t.tn
                    << " partial tiles: one tile split the fewest ways) with "
                       "tail_split ("

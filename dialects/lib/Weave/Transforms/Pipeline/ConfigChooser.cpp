@@ -47,13 +47,8 @@ constexpr int64_t kMinStepsPerSplit = 4;
 constexpr int64_t kMaxSplitK = 16;
 constexpr int64_t kMaxStages = 8;
 /// Variants of a dynamic M: chosen per band of 64 rows up to this many
-/// rows, at most this many kernels (each is a cubin function: compile time
-/// and bundle size).
+/// rows (the header's kMaxVariantKernels and kMaxVariantRanges bound them).
 constexpr int64_t kBandedRows = 16384;
-/// (24, from 16: the tail split's bands, where a 128 x 256 tile splits and
-/// where it does not, take variants of their own, and with 16 the merges
-/// moved 1024 x 4096 x 4096 from 128 x 256 to 128 x 128.)
-constexpr int64_t kMaxVariants = 24;
 
 /// The mainloop's efficiency per tile shape, relative to 128x256x64 with
 /// two consumers (docs/PERF.md: 256x128 0.96-0.98x where 128x256 gave
@@ -383,7 +378,7 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
             config.tileN == kTailSplitTile[1] &&
             tailSplitRoom(c.workspaceWords, config.tileM, config.tileN,
                           config.consumers)
-                    .partialTiles >= 1) {
+                    .partialTiles >= kMinLateTailSplit) {
           config.tailSplit = c.tailSplit;
           result.push_back(config);
         }
@@ -505,10 +500,54 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
         cost[b][i] += est[i] / best;
     }
   }
-  // Runs of bands sharing a candidate: each band's best first, then the
-  // neighbours whose merge costs the least regret merged until at most
-  // kMaxVariants remain. A run's candidate is the one with the least
-  // summed regret over its bands (earlier candidates win ties).
+  // The configurations the variants may use (each is a function of the
+  // bundle: compile time and size): every band's best, then, while more
+  // than kMaxVariantKernels remain, the one whose loss costs the least
+  // regret (its bands going to the best of the others) dropped.
+  std::vector<bool> allowed(candidates.size(), true);
+  auto bestAllowed = [&](size_t b) {
+    size_t choice = 0;
+    double least = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (allowed[i] && cost[b][i] < least) {
+        least = cost[b][i];
+        choice = i;
+      }
+    return choice;
+  };
+  std::vector<bool> used(candidates.size(), false);
+  for (size_t b = 0; b < bands.size(); ++b)
+    used[bestAllowed(b)] = true;
+  allowed = used;
+  auto totalRegret = [&] {
+    double sum = 0;
+    for (size_t b = 0; b < bands.size(); ++b)
+      sum += cost[b][bestAllowed(b)];
+    return sum;
+  };
+  while (std::count(allowed.begin(), allowed.end(), true) >
+         kMaxVariantKernels) {
+    size_t drop = 0;
+    double least = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      if (!allowed[i])
+        continue;
+      allowed[i] = false;
+      double regret = totalRegret();
+      allowed[i] = true;
+      if (regret < least) {
+        least = regret;
+        drop = i;
+      }
+    }
+    allowed[drop] = false;
+  }
+  // Runs of bands sharing a candidate: each band's best allowed one, then
+  // the neighbours whose merge costs the least regret merged until at
+  // most kMaxVariantRanges remain (each run is an entry of the bundle that
+  // the runtime scans at launch). A run's candidate is the allowed one
+  // with the least summed regret over its bands (earlier candidates win
+  // ties).
   struct Run {
     size_t first, last, choice;
     double cost;
@@ -516,6 +555,8 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
   auto bestOver = [&](size_t first, size_t last) {
     Run run{first, last, 0, std::numeric_limits<double>::infinity()};
     for (size_t i = 0; i < candidates.size(); ++i) {
+      if (!allowed[i])
+        continue;
       double sum = 0;
       for (size_t b = first; b <= last; ++b)
         sum += cost[b][i];
@@ -536,7 +577,7 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
       runs.push_back(run);
     }
   }
-  while (runs.size() > size_t(kMaxVariants)) {
+  while (runs.size() > size_t(kMaxVariantRanges)) {
     size_t at = 0;
     double least = std::numeric_limits<double>::infinity();
     Run merged{};

@@ -87,15 +87,27 @@ void TileScheduler::distribute(const Workers &workers) {
             cIndex(1)));
     s = arith::MinUIOp::create(
         b, s, arith::DivUIOp::create(b, cIndex(tailPartialTiles), some));
-    // (Fewer than kMinTailSplit ways: none.)
+    // (Fewer than kMinTailSplit ways, kMinLateTailSplit after
+    // kLateTailSplitRounds whole rounds: none.)
+    Value tooFew = arith::OrIOp::create(
+        b,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, s,
+                              cIndex(kMinLateTailSplit)),
+        arith::AndIOp::create(
+            b,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, s,
+                                  cIndex(kMinTailSplit)),
+            arith::CmpIOp::create(
+                b, arith::CmpIPredicate::ult, tiles,
+                arith::MulIOp::create(b, workers.count,
+                                      cIndex(kLateTailSplitRounds)))));
     Value none = arith::OrIOp::create(
         b,
         arith::OrIOp::create(
             b, eq(tail, cIndex(0)),
             arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, tail,
                                   cIndex(tailCounterTiles))),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, s,
-                              cIndex(kMinTailSplit)));
+        tooFew);
     // With segments, only a round inside the last segment splits: the
     // segments are phases whose tiles may wait for work of earlier ones
     // elsewhere (the all-gather ring forwards a shard's rows from its

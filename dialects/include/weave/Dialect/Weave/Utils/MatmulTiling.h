@@ -94,6 +94,14 @@ inline int64_t splitKCounterWords(int64_t workspaceWords) {
 /// last round split along k"); from 3 (the last round at most a third of a
 /// tile) it won (640 x 7168 x 8192 at 4 ways: 5-6%).
 constexpr int64_t kMinTailSplit = 3;
+/// After this many whole rounds a tail split takes kMinLateTailSplit = 2
+/// ways too: with the spread fix-up (SplitKFixup.h), 2 ways through the
+/// chooser were 2-8% faster at every row with 2 or more whole rounds before
+/// the split one and 7-15% slower at rows with 0 or 1, where the chooser
+/// traded 128 x 128 for it (one H200, bf16, the ops' ce_matmul form;
+/// docs/PERF.md "The tail split's fix-up spread over its units").
+constexpr int64_t kLateTailSplitRounds = 2;
+constexpr int64_t kMinLateTailSplit = 2;
 /// The fewest k steps a tail split's unit takes (shorter ones cost more in
 /// fix-up than they gain; the chooser's split-K takes as many).
 constexpr int64_t kMinTailSplitSteps = 4;
@@ -147,7 +155,8 @@ int64_t splitKWorkspaceWords(int64_t m, int64_t n, int64_t tm, int64_t tn,
 /// workers' share, numK / kMinTailSplitSteps, the partial tiles the room
 /// holds per tile), none where the round is whole, its tiles exceed
 /// the counters or (with grid_tile_segments) the last segment's
-/// `lastSegmentTiles`, or the ways fall below kMinTailSplit. The kernel's rule
+/// `lastSegmentTiles`, or the ways fall below kMinTailSplit
+/// (kMinLateTailSplit after kLateTailSplitRounds whole rounds). The kernel's rule
 /// (TileScheduler::distribute spells it in IR; TileSchedulerTest checks
 /// they agree), which TileOrder and the chooser's estimate take.
 inline int64_t tailSplitWays(int64_t tiles, int64_t workers, int64_t numK,
@@ -161,7 +170,9 @@ inline int64_t tailSplitWays(int64_t tiles, int64_t workers, int64_t numK,
   int64_t s = std::min({maxSplit, workers / tail,
                         std::max<int64_t>(numK / kMinTailSplitSteps, 1),
                         room.partialTiles / tail});
-  return s < kMinTailSplit ? 1 : s;
+  int64_t least = tiles / workers >= kLateTailSplitRounds ? kMinLateTailSplit
+                                                          : kMinTailSplit;
+  return s < least ? 1 : s;
 }
 
 /// The tiling of a matmul pipeline (see the contract above).

@@ -40,9 +40,13 @@
 // carries for the runtime to pick from at launch (KernelInfo::variantOf):
 // the range in bands of 64 rows up to 16384 (the tile counts, and so the
 // estimate, are constant inside one) and one band above, each band's best
-// candidate, neighbours with the same one joined; then, while more than 16
-// remain, the two neighbours whose merge adds the least regret merged
-// (the merged run takes the candidate with the least summed regret).
+// candidate; while more than kMaxVariantKernels candidates are used, the
+// one whose loss adds the least regret (its bands taking the best of the
+// others) is dropped; then neighbours with the same candidate are joined,
+// and while more than kMaxVariantRanges runs remain, the two neighbours
+// whose merge adds the least regret are merged (the merged run takes the
+// candidate with the least summed regret). One configuration may serve
+// several runs: the bundle compiles it once (Pipeline/SharedVariants.h).
 // The rules a candidate must keep are MatmulTiling's (Utils/MatmulTiling.h):
 // checkSmemArena, checkTileScheduler and checkSplitKWorkspace, the ones a
 // choice of tile, stages, cluster and split can break; the op verifier
@@ -83,6 +87,17 @@ struct MatmulConfig {
            splitK == o.splitK && tailSplit == o.tailSplit;
   }
 };
+
+/// The most configurations the variants of a dynamic M use: each is a
+/// function of the bundle, about 0.4 s of ptxas at 128 x 256. (The cap
+/// was on runs of rows before their functions were shared, 24: at N = K =
+/// 4096 with the tail split, 8 configurations alternate over 37 runs, and
+/// to stay within it the merges gave 769-1536 rows 128 x 128, 8% slower
+/// at 1152 rows on one H200 than the 128 x 256 tail split.)
+constexpr int64_t kMaxVariantKernels = 16;
+/// The most runs of rows (entries of the bundle, which the runtime scans
+/// at launch).
+constexpr int64_t kMaxVariantRanges = 64;
 
 /// The problem: sizes (m < 0 for a dynamic row count, which lies in
 /// [mLo, mHi]), element bytes of the inputs (2: f16, bf16) and the output

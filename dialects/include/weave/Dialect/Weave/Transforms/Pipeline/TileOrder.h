@@ -80,7 +80,7 @@ struct TileOrder {
 
   //===--- The walk's units with a tail split (splitK and none alike) -----===//
   /// The ways each tile of the last, partial round is split on `workers`
-  /// workers (1: none; the kernel's rule, kMinTailSplit ways at least).
+  /// workers (1: none; the kernel's rule, tailSplitWays).
   int64_t tailWays(int64_t workers, int64_t numK) const {
     if (splitK > 1)
       return 1;

@@ -46,7 +46,8 @@
 //    workers the first D = W * floor(T / W) are units of all numK steps
 //    and the t = T - D others are split s ways at run time, s = min(S,
 //    W / t, numK / 4, partialTiles / t), and 1 where that is below
-//    kMinTailSplit or t is 0 or above counterTiles or (with segments)
+//    kMinTailSplit (kMinLateTailSplit after kLateTailSplitRounds whole
+//    rounds) or t is 0 or above counterTiles or (with segments)
 //    above the last segment's tiles, the t tiles then lying in earlier
 //    segments too: unit D + i * s + j is split j of tile D + i (its `slot`
 //    i, the fix-up's index); the step is W, so the whole tiles run in
