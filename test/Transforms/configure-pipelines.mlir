@@ -119,11 +119,13 @@ gpu.module @m {
 // -----
 
 // A kernel marked as a variant by hand is configured for its own range of
-// rows, not copied again: at most 64 rows, 128x128 tiles (32 of them)
-// where large M takes 128x256.
+// rows, not copied again: at most 64 rows, 64x256 tiles with one consumer
+// in pairs (a cluster of two: 32 blocks streaming the rhs) where large M
+// takes 128x256 (a padded pair of two-consumer blocks streams slowly:
+// kPaddedClusterLoadShare).
 // CHECK-LABEL: gpu.func @few_rows(
 //  CHECK-SAME:   weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = 64 : i64, lo = 1 : i64, of = "mm"}
-//       CHECK:   weave.matmul_pipeline {{.*}} tile(128, 128, 64)
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 256, 64) stages(5) cluster_m(2) {consumers = 1 : i64}
 //   CHECK-NOT: gpu.func @few_rows__m
 gpu.module @m {
   gpu.func @few_rows(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>, weave.variant = {of = "mm", arg = 0, axis = 0, lo = 1, hi = 64}} {

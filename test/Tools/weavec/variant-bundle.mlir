@@ -33,8 +33,8 @@
 // SHARED-NEXT:   function matmul__m257_512
 // SHARED-NEXT: kernel matmul__m1537_2048
 // SHARED-NEXT:   function matmul__m769_1024
-// FUNCTIONS: {{^}}6{{$}}
-// ENTRIES: {{^}}19{{$}}
+// FUNCTIONS: {{^}}5{{$}}
+// ENTRIES: {{^}}18{{$}}
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {

@@ -26,13 +26,15 @@ constexpr double kMacsPerCycle = 2048;
 /// 64-127 rows moved 32 KB per 900 cycles.
 constexpr double kSmLoadBytesPerCycle = 64;
 constexpr double kSmStreamBytesPerCycle = 36;
-/// The share of a block's load rate a cluster keeps where its rows fill
-/// fewer row tiles than it has blocks (a real tile paired with padded
-/// ones, the rhs streaming from DRAM): 128 x 14336 x 8192 bf16 on one
-/// H200 took 82.1 us with 128 x 256 cluster_m(2) and 64.9 us with 128 x
-/// 128 unclustered, the same SMs and bytes a step in this model, which had
-/// them tied (DRAM-bound); 64 x 14336 x 8192: 99.4 against 76.6 us
-/// (docs/PERF.md "Small M: clusters padded with a zero row tile").
+/// The share of a block's load rate a cluster of two-consumer blocks keeps
+/// where its rows fill fewer row tiles than it has blocks (a real tile
+/// paired with padded ones, the rhs streaming from DRAM): 128 x 14336 x
+/// 8192 bf16 on one H200 took 82.1 us with 128 x 256 cluster_m(2) and 64.9
+/// us with 128 x 128 unclustered, the same SMs and bytes a step in this
+/// model, which had them tied (DRAM-bound); 64 x 14336 x 8192: 99.4
+/// against 76.6 us. The one-consumer 64 x 256 pair is exempt: at 64 x
+/// 10240 x 8192 it ran 52.0 us, split_k(2) 54.8-60.4 (docs/PERF.md
+/// "Small M: clusters padded with a zero row tile").
 constexpr double kPaddedClusterLoadShare = 0.8;
 /// The fix-up's wait: a release, an acquire and a barrier, about 1 us.
 constexpr double kFixupSyncCycles = 2000;
@@ -188,9 +190,9 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   double load = ceilDiv(m, c.tileM) <= 2 ? kSmStreamBytesPerCycle
                                           : kSmLoadBytesPerCycle;
   // Fewer row tiles than the cluster's blocks: each real tile shares its
-  // rhs multicast with a padded one, and the pair keeps pace more slowly
-  // than a block alone (kPaddedClusterLoadShare).
-  if (c.clusterM > 1 && ceilDiv(m, c.tileM) < c.clusterM)
+  // rhs multicast with a padded one, and a pair of two-consumer blocks
+  // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
+  if (c.clusterM > 1 && c.consumers > 1 && ceilDiv(m, c.tileM) < c.clusterM)
     load *= kPaddedClusterLoadShare;
   double step = std::max(mma / efficiency, stageBytes / load);
 

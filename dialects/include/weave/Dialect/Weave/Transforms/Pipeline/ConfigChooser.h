@@ -27,7 +27,10 @@
 //    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
 //    0.98-0.985, 128x128 0.89, 0.92 with 6 or more stages, 64x256 0.85)
 //    and a penalty for rhs rows off the 32-byte grid that grows with the rhs columns a block loads per step
-//    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid");
+//    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid"); a cluster
+//    of two-consumer blocks with fewer row tiles than blocks (padded)
+//    loads at 0.8 of the rate ("Small M: clusters padded with a zero row
+//    tile");
 //    split-K adds the fix-up (partials stored into the f32 workspace, read
 //    back by the last unit, and the wait) and the partials' L2 traffic;
 //    time = max(rounds * per unit, DRAM bytes / DRAM bandwidth) + a fixed
