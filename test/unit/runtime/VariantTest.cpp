@@ -59,8 +59,9 @@ void expectRejected(const Bundle &bundle, const std::string &needle) {
       << s.error().message();
 }
 
-Expected<Bundle> parseText(const std::string &from, const std::string &to) {
-  Bundle b = makeBundle();
+/// `b`'s manifest with `from` replaced by `to`, parsed.
+Expected<Bundle> parseText(const std::string &from, const std::string &to,
+                           const Bundle &b = makeBundle()) {
   std::string manifest = printManifest(b);
   size_t at = manifest.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -241,16 +242,8 @@ TEST(SharedFunctions, ManifestRoundTrip) {
 }
 
 TEST(SharedFunctions, MalformedManifestLines) {
-  auto parseSharing = [](const std::string &to) -> Expected<Bundle> {
-    std::string manifest = printManifest(makeSharingBundle());
-    std::string from = "  function mm__m1_128\n";
-    size_t at = manifest.find(from);
-    EXPECT_NE(at, std::string::npos) << manifest;
-    manifest.replace(at, from.size(), to);
-    Bundle parsed;
-    if (Status s = parseManifest(manifest, parsed); !s)
-      return s.error();
-    return parsed;
+  auto parseSharing = [](const std::string &to) {
+    return parseText("  function mm__m1_128\n", to, makeSharingBundle());
   };
   for (const char *bad :
        {"  function\n", "  function a-b\n", "  function mm__m1_128 extra\n"}) {
