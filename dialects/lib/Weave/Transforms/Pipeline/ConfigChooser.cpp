@@ -36,6 +36,18 @@ constexpr double kSmStreamBytesPerCycle = 36;
 /// 10240 x 8192 it ran 52.0 us, split_k(2) 54.8-60.4 (docs/PERF.md
 /// "Small M: clusters padded with a zero row tile").
 constexpr double kPaddedClusterLoadShare = 0.8;
+/// At most this many rows, the estimate adds kBoundSlackShare of the lesser
+/// of its compute and DRAM terms to the greater: the two overlap
+/// imperfectly, and on an H200 (about 4 TB/s reached, the model's DRAM is
+/// an H100's 3) the DRAM-bound ties hid differences. One H200, each change
+/// it made measured as a pair (docs/PERF.md "Small M: clusters padded
+/// with a zero row tile"): 64 x 8192 x 8192 split_k 2 -> 3 0.834, 64 x
+/// 5120 x 13824 split_k 4 -> 5 0.917, 64 and 128 x 14336 x 8192 128 x 128
+/// -> the 64 x 256 pair 0.905 and 0.937, 64 x 28672 x 4096 128 x 256 -> 64
+/// x 256 0.976. At 256 rows the same term chose pairs 5-6% slower: not
+/// applied there.
+constexpr int64_t kSlackRows = 128;
+constexpr double kBoundSlackShare = 0.1;
 /// The fix-up's wait: a release, an acquire and a barrier, about 1 us.
 constexpr double kFixupSyncCycles = 2000;
 /// Bytes the epilogue stores per cycle (through shared memory and TMA).
@@ -244,7 +256,13 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // it only where its rows split.
   if (c.tailSplit > 1 && tailWays == 1)
     compute *= kTailSplitIdleCost;
-  return std::max(compute, dram) + kFixedCycles;
+  // Rows that fit one 128-row tile: the rhs streams from DRAM and the
+  // candidates tie on the DRAM bound, which on an H200 is loose; the one
+  // with less time under it wins (kBoundSlackShare).
+  double bound = std::max(compute, dram);
+  if (m <= kSlackRows)
+    bound += kBoundSlackShare * std::min(compute, dram);
+  return bound + kFixedCycles;
 }
 
 namespace {
