@@ -34,7 +34,8 @@
 //    split-K adds the fix-up (partials stored into the f32 workspace, read
 //    back by the last unit, and the wait) and the partials' L2 traffic;
 //    time = max(rounds * per unit, DRAM bytes / DRAM bandwidth) + a fixed
-//    launch and prologue cost.
+//    launch and prologue cost, and at most 128 rows a tenth of the lesser
+//    of the two terms too (they overlap imperfectly: kBoundSlackShare).
 // For a dynamic M (`problem.m < 0`) it minimizes the summed regret
 // (estimate / best estimate) over row counts sampled from the range
 // [problem.mLo, problem.mHi] the launch may take instead (split-K only
