@@ -186,6 +186,16 @@ def test_dynamic_rows_compile_to_variants_covering_every_m():
     assert kernels[0].params[0].ranges[1] == (4096, 4096)
     assert kernels[0].params[2].ranges == []
     assert "variant_of mm" in bundle.manifest
+    # A configuration chosen for several ranges is one function: the later
+    # ranges' entries name the first's (`function`), which is an entry of
+    # the bundle that launches its own code.
+    names = {k.name for k in kernels}
+    shared = [k for k in kernels if k.function]
+    assert shared, [k.name for k in kernels]
+    for k in shared:
+        assert k.function in names and k.function != k.name
+        owner = next(o for o in kernels if o.name == k.function)
+        assert owner.function == ""
 
 
 @needs_compiler
