@@ -337,11 +337,11 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
     // Entries may share a function (KernelInfo::function): look up its name.
     Expected<CUfunction> found =
         (*kernel.modules_)[i].getFunction(info->functionName());
-    if (!found && info->functionName() == name)
-      return std::move(found).takeError();
     if (!found)
-      return std::move(found).takeError().addContext("loading " +
-                                                     describeKernel(*info));
+      return info->functionName() == name
+                 ? std::move(found).takeError()
+                 : std::move(found).takeError().addContext(
+                       "loading " + describeKernel(*info));
     CUfunction function = *found;
     WEAVE_TRY(checkFunctionParams(function, *info));
     WEAVE_ASSIGN_OR_RETURN(LaunchLimits limits,

@@ -31,7 +31,7 @@ bool sameCode(gpu::GPUFuncOp a, gpu::GPUFuncOp b) {
 
 } // namespace
 
-size_t mlir::weave::shareIdenticalVariants(
+void mlir::weave::shareIdenticalVariants(
     gpu::GPUModuleOp gpuModule, std::vector<::weave::KernelInfo> &kernels) {
   llvm::StringMap<::weave::KernelInfo *> entries;
   for (::weave::KernelInfo &kernel : kernels)
@@ -56,5 +56,4 @@ size_t mlir::weave::shareIdenticalVariants(
   }
   for (gpu::GPUFuncOp func : shared)
     func.erase();
-  return shared.size();
 }

@@ -12,7 +12,7 @@
 // configuration several ranges of rows: the dynamic-M matmul at N = K =
 // 4096 with a tail split had 24 variants of 8 configurations.)
 // Run after the expansion and the ABI (each entry's range comes from its
-// own kernel), before the lowering. Returns the number of kernels removed.
+// own kernel), before the lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +27,8 @@
 
 namespace mlir::weave {
 
-size_t shareIdenticalVariants(gpu::GPUModuleOp gpuModule,
-                              std::vector<::weave::KernelInfo> &kernels);
+void shareIdenticalVariants(gpu::GPUModuleOp gpuModule,
+                            std::vector<::weave::KernelInfo> &kernels);
 
 } // namespace mlir::weave
 

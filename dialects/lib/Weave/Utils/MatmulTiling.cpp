@@ -321,7 +321,8 @@ mlir::weave::pipeline::checkSplitKWorkspace(const MatmulTiling &t) {
 /// interleave and k_rotation, are the op verifier's, as split_k's are:
 /// MatmulPipelineOp::verifyAutoTile, which checks them before any tile is
 /// chosen.)
-static TilingViolation checkTailSplit(const MatmulTiling &t) {
+TilingViolation
+mlir::weave::pipeline::checkTailSplitWorkspace(const MatmulTiling &t) {
   if (t.tailSplit <= 1 ||
       tailSplitRoom(t.workspaceWords, t.tm, t.tn, t.consumers).partialTiles >=
           kMinLateTailSplit)
@@ -337,7 +338,7 @@ static TilingViolation checkTailSplit(const MatmulTiling &t) {
 }
 
 TilingViolation mlir::weave::pipeline::checkSplitKFixup(const MatmulTiling &t) {
-  if (TilingViolation violation = checkTailSplit(t))
+  if (TilingViolation violation = checkTailSplitWorkspace(t))
     return violation;
   if (t.splitK <= 1)
     return std::nullopt;

@@ -177,10 +177,11 @@ static int64_t tailSplitWaysAt(const MatmulProblem &p, const MatmulConfig &c) {
 double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
                                                    const MatmulConfig &c) {
   int64_t m = std::max<int64_t>(p.m, 1);
+  int64_t rowTiles = ceilDiv(m, c.tileM);
   // Row tiles padded to whole clusters (the padded ones load and multiply
   // zeros).
-  int64_t tiles = ceilDiv(ceilDiv(m, c.tileM), c.clusterM) * c.clusterM *
-                  ceilDiv(p.n, c.tileN);
+  int64_t tiles =
+      ceilDiv(rowTiles, c.clusterM) * c.clusterM * ceilDiv(p.n, c.tileN);
   int64_t units = tiles * c.splitK;
   int64_t workers = p.smCount / c.clusterM * c.clusterM;
   int64_t rounds = ceilDiv(units, workers);
@@ -199,12 +200,11 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
   double stageBytes =
       (c.tileM + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
-  double load = ceilDiv(m, c.tileM) <= 2 ? kSmStreamBytesPerCycle
-                                          : kSmLoadBytesPerCycle;
+  double load = rowTiles <= 2 ? kSmStreamBytesPerCycle : kSmLoadBytesPerCycle;
   // Fewer row tiles than the cluster's blocks: each real tile shares its
   // rhs multicast with a padded one, and a pair of two-consumer blocks
   // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
-  if (c.clusterM > 1 && c.consumers > 1 && ceilDiv(m, c.tileM) < c.clusterM)
+  if (c.clusterM > 1 && c.consumers > 1 && rowTiles < c.clusterM)
     load *= kPaddedClusterLoadShare;
   double step = std::max(mma / efficiency, stageBytes / load);
 
@@ -408,12 +408,13 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
         // fix-up (the dynamic-M sweep's 256 x 8192 x 8192: 1.23x).
         if (split == 1 && cluster == 1 && c.tailSplit > 1 &&
             config.tileM == kTailSplitTile[0] &&
-            config.tileN == kTailSplitTile[1] &&
-            tailSplitRoom(c.workspaceWords, config.tileM, config.tileN,
-                          config.consumers)
-                    .partialTiles >= kMinLateTailSplit) {
+            config.tileN == kTailSplitTile[1]) {
           config.tailSplit = c.tailSplit;
-          result.push_back(config);
+          MatmulTiling t = tilingOf(config, p);
+          t.tailSplit = config.tailSplit;
+          t.workspaceWords = c.workspaceWords;
+          if (!checkTailSplitWorkspace(t))
+            result.push_back(config);
         }
       }
     }

@@ -282,11 +282,15 @@ TilingViolation checkBarrierRing(const MatmulTiling &t);
 /// segments or interleave; the kernel's cluster shape.
 TilingViolation checkTileScheduler(const MatmulTiling &t);
 /// SplitKFixup: at least one k step per split, and the workspace; with
-/// tail_split, a workspace that holds one partial tile (the clauses it
-/// excludes are the op verifier's, as split_k's are).
+/// tail_split, checkTailSplitWorkspace (the clauses it excludes are the op
+/// verifier's, as split_k's are).
 TilingViolation checkSplitKFixup(const MatmulTiling &t);
 /// The workspace part of checkSplitKFixup (what a chooser's split breaks).
 TilingViolation checkSplitKWorkspace(const MatmulTiling &t);
+/// With tail_split, a workspace that holds the partials of one tile split
+/// kMinLateTailSplit ways, the fewest it splits (what the chooser's tail
+/// split candidate must keep).
+TilingViolation checkTailSplitWorkspace(const MatmulTiling &t);
 /// SmemArena: the layout within a block's shared memory and the kernel's.
 TilingViolation checkSmemArena(const MatmulTiling &t);
 

@@ -52,8 +52,9 @@
 // candidate with the least summed regret). One configuration may serve
 // several runs: the bundle compiles it once (Pipeline/SharedVariants.h).
 // The rules a candidate must keep are MatmulTiling's (Utils/MatmulTiling.h):
-// checkSmemArena, checkTileScheduler and checkSplitKWorkspace, the ones a
-// choice of tile, stages, cluster and split can break; the op verifier
+// checkSmemArena, checkTileScheduler, checkSplitKWorkspace and
+// checkTailSplitWorkspace, the ones a choice of tile, stages, cluster and
+// split can break; the op verifier
 // reports the others (the user's clauses, the shape) after the choice.
 // Pure arithmetic: no MLIR type, so it is unit-tested directly.
 //
