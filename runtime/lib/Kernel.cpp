@@ -304,9 +304,20 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
                    "kernel '" + name + "' is not in the bundle");
     Kernel group;
     group.name_ = name;
+    // Entries that share a function (KernelInfo::function) load it once:
+    // its lookup, parameter check, launch limits and grid plan (collective
+    // for a persistent grid in a multi-process team) are the first entry's.
+    std::map<std::string, const Kernel *> loaded;
     for (const KernelInfo *variant : variants) {
+      auto at = loaded.find(variant->functionName());
+      if (at != loaded.end()) {
+        group.variants_.push_back(
+            std::make_unique<Kernel>(at->second->sharedBy(*variant)));
+        continue;
+      }
       WEAVE_ASSIGN_OR_RETURN(Kernel kernel, get(program, variant->name));
       group.variants_.push_back(std::make_unique<Kernel>(std::move(kernel)));
+      loaded.emplace(variant->functionName(), group.variants_.back().get());
     }
     const Kernel &first = *group.variants_.front();
     group.team_ = first.team_;
@@ -350,6 +361,24 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
     kernel.limits_.push_back(limits);
   }
   WEAVE_TRY(kernel.planGrid());
+  return kernel;
+}
+
+Kernel Kernel::sharedBy(const KernelInfo &info) const {
+  // verifyBundle checked that entries sharing a function launch alike
+  // (grid, block, cluster, shared memory, parameters but their ranges), so
+  // the function's limits and planned grid hold for `info` too.
+  Kernel kernel;
+  kernel.name_ = info.name;
+  kernel.team_ = team_;
+  kernel.bundle_ = bundle_;
+  kernel.modules_ = modules_;
+  kernel.info_ = &info;
+  kernel.layout_ = computeParamLayout(info);
+  kernel.functions_ = functions_;
+  kernel.limits_ = limits_;
+  kernel.launchGrid_ = launchGrid_;
+  kernel.residency_ = residency_;
   return kernel;
 }
 

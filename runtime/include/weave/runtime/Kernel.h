@@ -144,6 +144,9 @@ private:
   /// Sizes launchGrid_ (collective in a multi-process team when the grid is
   /// persistent) and records in residency_ why a team launch would hang.
   Status planGrid();
+  /// A kernel of entry `info`, which launches this kernel's function: the
+  /// function, its launch limits and planned grid copied, nothing queried.
+  Kernel sharedBy(const KernelInfo &info) const;
 
   std::array<uint32_t, 3> launchGrid_{1, 1, 1};
   /// A kernel loaded by its group name: the variants, each a whole kernel
