@@ -51,6 +51,7 @@
 #include "weave/examples/HostSetup.h"
 #include "weave/ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -73,6 +74,21 @@ const char *kProgram = "fused_ops";
 struct Shapes {
   int64_t k = 256, n = 320;
   std::vector<int64_t> agmShards{128, 256}, mrsShards{128, 384};
+
+  /// Symmetric heap bytes a member needs: the ops' staging and per-source
+  /// slots hold up to D x m_shard x max(k, n) elements of at most 4 bytes,
+  /// and the in-place cases' gathered `a` as much again; room for D = 8
+  /// beside the 64 MB the default shapes run in (m_shard 1152 at k = n =
+  /// 4096 and D = 4 took more than 64 MB).
+  size_t heapBytes() const {
+    int64_t rows = 0;
+    for (int64_t m : agmShards)
+      rows = std::max(rows, m);
+    for (int64_t m : mrsShards)
+      rows = std::max(rows, m);
+    return (size_t(64) << 20) +
+           size_t(2 * 8 * 4) * size_t(rows) * size_t(std::max(k, n));
+  }
 };
 Shapes dims;
 
@@ -435,6 +451,7 @@ int main(int argc, char **argv) {
   TeamRequest request;
   request.program = kProgram;
   request.minDevices = 1;
+  request.heapBytes = dims.heapBytes();
   SessionStart start = startSession(request);
   if (!start.session)
     return start.exitCode;
