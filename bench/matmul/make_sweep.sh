@@ -93,7 +93,7 @@ compile_one() {
          { match($0, /tile\(([0-9]+), ([0-9]+), ([0-9]+)\) stages\(([0-9]+)\)/);
            t = substr($0, RSTART + 5, RLENGTH - 5);
            gsub(/\) stages\(/, " s", t); gsub(/\)/, "", t); gsub(/, /, "x", t);
-           c = "c2"; if ($0 ~ /consumers = 1/) c = "c1";
+           c = "c2"; if (match($0, /consumers = [0-9]+/)) c = "c" substr($0, RSTART + 12, RLENGTH - 12);
            s = kernel " " t " " c;
            if (match($0, /cluster_m\(([0-9]+)\)/)) s = s " cluster" substr($0, RSTART + 10, RLENGTH - 11);
            if (match($0, /split_k\(([0-9]+)\)/)) s = s " splitk" substr($0, RSTART + 8, RLENGTH - 9);

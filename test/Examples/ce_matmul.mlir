@@ -73,18 +73,24 @@
 
 // The tail split only on 128 x 256 variants whose rows split on 132 SMs
 // (ConfigChooser: kTailSplitTile, a band takes it only where its rows
-// split): at 8192 columns, 513-640 rows (5 x 32 = 160 tiles: 28 in the
+// split): at 8192 columns, 577-640 rows (5 x 32 = 160 tiles: 28 in the
 // last round, 4 ways: the idle SMs bind before the template's 8) has it;
 // 769-1024 rows (at 1024: 256 tiles, 124 in the last round, too many to
-// split 3 ways) runs the plain kernel.
-// TAIL-LABEL: gpu.func @ce_matmul__m513_640(
+// split 3 ways) runs the plain kernel. 513-576 rows fill one round of
+// 192 x 192 tiles (3 x 43 = 129) with three consumers, unsplit.
+// TAIL-LABEL: gpu.func @ce_matmul__m513_576(
+// TAIL-NOT: tail_split
+// TAIL: tile(192, 192, 64) stages(3) workspace({{.*}}) {consumers = 3 : i64}
+// TAIL-LABEL: gpu.func @ce_matmul__m577_640(
 // TAIL: tile(128, 256, 64) stages(4) workspace({{.*}}) {tail_split = 8 : i64}
 // TAIL-LABEL: gpu.func @ce_matmul__m769_1024(
 // TAIL-NOT: tail_split
 // TAIL: gpu.return
 // The own chunk's kernel takes the same choice: its combine region is in
 // the coordinate form, which leaves the tile to the chooser.
-// TAIL-LABEL: gpu.func @ce_matmul_sum__m513_640(
+// TAIL-LABEL: gpu.func @ce_matmul_sum__m513_576(
+// TAIL: tile(192, 192, 64) stages(3) workspace({{.*}}) {consumers = 3 : i64} {{.*}} combine {
+// TAIL-LABEL: gpu.func @ce_matmul_sum__m577_640(
 // TAIL: tile(128, 256, 64) stages(4) workspace({{.*}}) {tail_split = 8 : i64} {{.*}} combine {
 // TAIL-LABEL: gpu.func @ce_matmul_sum__m769_1024(
 // TAIL-NOT: tail_split

@@ -24,17 +24,21 @@
 // CHECK-NOT:  kernel
 
 // A configuration the chooser picks for several ranges (the 128 x 256
-// tile at 769-1024 rows and again from 1537) is one function of the cubin:
-// the later ranges' entries name it (`function`), each keeping its own
-// range (compiler/include/weave/Pipeline/SharedVariants.h). So the PTX
+// tile at 769-1024 rows and again from 1537; the 192 x 192 tile where its
+// rows fill whole rounds, 1025-1152 and 2049-2304) is one function of the
+// cubin: the later ranges' entries name it (`function`), each keeping its
+// own range (compiler/include/weave/Pipeline/SharedVariants.h). So the PTX
 // has fewer entry points than the manifest has kernels.
 // SHARED:      kernel matmul__m769_1024
-// SHARED-NEXT: kernel matmul__m1025_1536
+// SHARED-NEXT: kernel matmul__m1025_1152
+// SHARED-NEXT: kernel matmul__m1153_1536
 // SHARED-NEXT:   function matmul__m257_512
 // SHARED-NEXT: kernel matmul__m1537_2048
 // SHARED-NEXT:   function matmul__m769_1024
+// SHARED-NEXT: kernel matmul__m2049_2304
+// SHARED-NEXT:   function matmul__m1025_1152
 // FUNCTIONS: {{^}}5{{$}}
-// ENTRIES: {{^}}18{{$}}
+// ENTRIES: {{^}}28{{$}}
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {

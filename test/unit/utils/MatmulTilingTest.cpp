@@ -118,8 +118,10 @@ TEST(MatmulTiling, WgmmaMainloopRules) {
   expectViolation(broken(128, 256, 16, 2, true),
                   "expects tile_k to be 64 or 32 (lhs rows of one 128- or "
                   "64-byte swizzle span), got 16");
-  expectViolation(broken(192, 256, 64, 3, true),
-                  "expects 1 or 2 consumer warpgroups, got 3");
+  expectViolation(broken(256, 128, 64, 4, true),
+                  "expects 1, 2 or 3 consumer warpgroups, got 4");
+  // Three consumers of 64 x 192 (the 192 x 192 tile).
+  EXPECT_EQ(message(broken(192, 192, 64, 3, true)), "");
   expectViolation(broken(64, 512, 64, 2, false),
                   "expects tile_m and tile_n of at most 256 (a TMA box limit), "
                   "got 64x512");

@@ -107,6 +107,12 @@ private:
   std::pair<int64_t, int64_t> registerSplit() {
     if (!op.getCallback().empty() && tiling.consumers == 2)
       return {48, 224};
+    // Three consumers: a block of 512 threads starts at 128 a thread, and
+    // 128 x 48 + 384 x 152 = 64512 of the 65536 registers (160 would need
+    // the producer at 24). 192 x 192 tiles (96 accumulators a thread)
+    // spill nothing at 152.
+    if (tiling.consumers == 3)
+      return {48, 152};
     return {40, tiling.consumers == 1 ? 240 : 232};
   }
   /// Arrivals that complete an empty barrier: each consumer warpgroup, and

@@ -159,8 +159,8 @@ mlir::weave::pipeline::checkWgmmaMainloop(const MatmulTiling &t) {
                      << swizzleElems / 2
                      << " (lhs rows of one 128- or 64-byte swizzle span), got "
                      << t.tk;
-  if (t.consumers > 2)
-    return Message() << "expects 1 or 2 consumer warpgroups, got "
+  if (t.consumers > 3)
+    return Message() << "expects 1, 2 or 3 consumer warpgroups, got "
                      << t.consumers;
   if (t.tm > hw::kTmaMaxBoxDim || t.tn > hw::kTmaMaxBoxDim)
     return Message() << "expects tile_m and tile_n of at most "

@@ -67,6 +67,7 @@ constexpr double kFixedCycles = 6000;
 /// cost more in fix-up than they gain.
 constexpr int64_t kMinStepsPerSplit = 4;
 constexpr int64_t kMaxSplitK = 16;
+constexpr int64_t kMinSplitKStages = 4;
 constexpr int64_t kMaxStages = 8;
 /// Variants of a dynamic M: chosen per band of 64 rows up to this many
 /// rows (the header's kMaxVariantKernels and kMaxVariantRanges bound them).
@@ -94,6 +95,12 @@ double tileEfficiency(const MatmulConfig &c) {
   // tile"): 0.75 of the columns at 0.88 per column.
   if (c.tileM == 128 && c.tileN == 192)
     return 0.88;
+  // Three consumers of 64 x 192: a round of 192 x 192 tiles (4608 x 4096 x
+  // 4096 bf16, 528 tiles in 4 rounds: 0.1935 ms) took 1.138 of a round of
+  // 128 x 256 (4096 x 4096 x 4096, 512 tiles in 4 rounds: 0.1701 ms) for
+  // 1.125 of the area, one H200 (docs/PERF.md "The 192 x 192 tile").
+  if (c.tileM == 192 && c.tileN == 192)
+    return 0.99;
   return 0.9;
 }
 
@@ -115,6 +122,7 @@ std::vector<MatmulConfig> baseTiles(int64_t inBytes) {
   add(128, 256, 2);
   add(256, 128, 2);
   add(128, 192, 2);
+  add(192, 192, 3);
   add(128, 128, 2);
   add(64, 256, 1);
   return tiles;
@@ -390,6 +398,11 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
             (cluster > 1 || !splitKFits(config, p, maxRows, c.workspaceWords)))
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
+          continue;
+        // Split-K units run a power-of-two ring of at least
+        // kMinSplitKStages: the 192 x 192 tile fits 2 beside 3, not
+        // measured split.
+        if (split > 1 && powerOfTwo < kMinSplitKStages && !c.splitK)
           continue;
         result.push_back(config);
         // The same with the op's tail split, after it: where the launch
