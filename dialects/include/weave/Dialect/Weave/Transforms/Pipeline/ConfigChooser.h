@@ -101,8 +101,12 @@ struct MatmulConfig {
 /// at 1152 rows on one H200 than the 128 x 256 tail split.)
 constexpr int64_t kMaxVariantKernels = 16;
 /// The most runs of rows (entries of the bundle, which the runtime scans
-/// at launch).
-constexpr int64_t kMaxVariantRanges = 64;
+/// at launch: 0.1-0.2 us at 76 entries, chooseVariant). At 64, N = 8192
+/// (tail split and not alternating every 256 rows, and the 192 x 192
+/// bands) merged 2049-2304 rows into 128 x 256 tail8: 2304 x 8192 x 7168
+/// ran 1.03 of its static 192 x 192 kernel; at 128, 0.97 of that
+/// (docs/PERF.md "The 192 x 192 tile").
+constexpr int64_t kMaxVariantRanges = 128;
 
 /// The problem: sizes (m < 0 for a dynamic row count, which lies in
 /// [mLo, mHi]), element bytes of the inputs (2: f16, bf16) and the output
