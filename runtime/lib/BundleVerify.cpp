@@ -429,8 +429,9 @@ const char *paramDifference(const ParamInfo &a, const ParamInfo &b) {
 }
 
 /// The variants of one name launch with the same arguments: the same user
-/// parameters (kind, name, dtype, shape, alignment, count) and team size;
-/// only their ranges, launch shape and generated parameters differ.
+/// parameters (kind, name, dtype, shape, alignment, count), ranged or not
+/// alike, and team size; only their ranges, launch shape and generated
+/// parameters differ.
 Status verifyVariants(const Bundle &bundle) {
   std::set<std::string> groups;
   for (const KernelInfo &kernel : bundle.kernels)
@@ -456,10 +457,15 @@ Status verifyVariants(const Bundle &bundle) {
         return differ("team size");
       if (userParamCount(*other) != users)
         return differ("user parameter count");
-      for (size_t p = 0; p < users; ++p)
+      for (size_t p = 0; p < users; ++p) {
         if (paramDifference(first.params[p], other->params[p]))
           return differ("parameter " + std::to_string(p) + " ('" +
                         other->params[p].name + "')");
+        // chooseVariant reads the sizes of the first's ranged parameters.
+        if (first.params[p].ranges.empty() != other->params[p].ranges.empty())
+          return differ("parameter " + std::to_string(p) + " ('" +
+                        other->params[p].name + "')'s having ranges");
+      }
     }
   }
   return ok();

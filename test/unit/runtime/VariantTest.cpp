@@ -128,6 +128,10 @@ TEST(KernelVariants, VariantsTakeTheSameArguments) {
   b = makeBundle();
   b.kernels[1].teamSize = 2;
   expectRejected(b, "team size differs");
+  // Ranged alike: chooseVariant reads the first variant's ranged sizes.
+  b = makeBundle();
+  b.kernels[1].params[1].ranges = {{64, 64}, {32, 32}};
+  expectRejected(b, "parameter 1 ('b')'s having ranges differs");
   b = makeBundle();
   b.kernels[1].name = "mm";
   b.cubin = makeFakeCubin({"mm__m1_128", "mm"});
