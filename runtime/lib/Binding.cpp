@@ -361,10 +361,10 @@ Expected<size_t> chooseVariant(const std::string &group,
                                const std::vector<KernelArg> &args) {
   // The variants take the same parameters, ranged alike, but for the
   // ranges themselves (verifyBundle), so the sizes to check are read once
-  // from the first:
-  // each ranged parameter's launch size on each ranged axis. A variant is
-  // then a few compares (76 variants: 1.2 us at the last one when every
-  // variant re-read every parameter's shape, on every bind).
+  // from the first: each ranged parameter's launch size on each ranged
+  // axis. A variant is then a few compares (76 variants: 1.2 us at the
+  // last one when every variant re-read every parameter's shape, on every
+  // bind).
   struct Ranged {
     size_t param, axis;
     int64_t size;

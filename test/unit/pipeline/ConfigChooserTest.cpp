@@ -241,6 +241,13 @@ TEST(ConfigChooser, SplitKOnlyWithAWorkspace) {
   EXPECT_EQ(choose(p, small).splitK, 1);
   // Large M fills the machine without it.
   EXPECT_EQ(choose(problem(8192, 8192, 4096), ws).splitK, 1);
+  // The chooser's own split-K runs at least kMinSplitKStages stages, but
+  // stages the op fixed below that still take a split.
+  MatmulConstraints fewStages = ws;
+  fewStages.stages = 3;
+  MatmulConfig fixed = choose(p, fewStages);
+  EXPECT_EQ(fixed.stages, 3) << fixed.name();
+  EXPECT_GT(fixed.splitK, 1) << fixed.name();
 }
 
 TEST(ConfigChooser, ConstraintsAreHonoured) {

@@ -399,10 +399,12 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
           continue;
         if (split > 1 && numK < split * kMinStepsPerSplit && !c.splitK)
           continue;
-        // Split-K units run a power-of-two ring of at least
-        // kMinSplitKStages: the 192 x 192 tile fits 2 beside 3, not
-        // measured split.
-        if (split > 1 && powerOfTwo < kMinSplitKStages && !c.splitK)
+        // Split-K units the chooser offers on its own run a power-of-two
+        // ring of at least kMinSplitKStages: the 192 x 192 tile fits 2
+        // beside 3, not measured split. (Stages or a split the op fixed
+        // are the op's to choose.)
+        if (split > 1 && powerOfTwo < kMinSplitKStages && !c.splitK &&
+            !c.stages)
           continue;
         result.push_back(config);
         // The same with the op's tail split, after it: where the launch
