@@ -409,18 +409,16 @@ Status Kernel::planGrid() {
                         info.clusterBlocks();
     if (clusters * sharing > uint64_t(std::max(resident, 0)) && !residency_) {
       std::string unit = info.clusterBlocks() > 1 ? " clusters" : " blocks";
-      residency_ = Error(
-          ErrorCode::InvalidArgument,
-          "kernel '" + info.name + "': grid " + dimsText(info.grid) + " (" +
-              std::to_string(clusters) + unit + ") on each of " +
-              std::to_string(sharing) + " member(s) sharing device " +
-              std::to_string(team_->devices[local].ordinal()) +
-              " cannot be resident at once: " + std::to_string(resident) +
-              unit + " of this kernel fit on that device" +
-              (sharing > 1 ? " (" + std::to_string(mine) + " per member)"
-                           : "") +
-              "; the blocks would wait on blocks that never start. Use "
-              "grid = [persistent, 1, 1] or a grid that fits");
+      residency_ =
+          "grid " + dimsText(info.grid) + " (" + std::to_string(clusters) +
+          unit + ") on each of " + std::to_string(sharing) +
+          " member(s) sharing device " +
+          std::to_string(team_->devices[local].ordinal()) +
+          " cannot be resident at once: " + std::to_string(resident) + unit +
+          " of this kernel fit on that device" +
+          (sharing > 1 ? " (" + std::to_string(mine) + " per member)" : "") +
+          "; the blocks would wait on blocks that never start. Use "
+          "grid = [persistent, 1, 1] or a grid that fits";
     }
   }
   if (!persistent)
@@ -652,7 +650,8 @@ Expected<BoundArgs> Kernel::bind(const SymmetricHeap &heap,
   for (const LaunchLimits &limits : limits_)
     WEAVE_TRY(checkLaunchLimits(*info_, limits));
   if (residency_)
-    return *residency_;
+    return Error(ErrorCode::InvalidArgument,
+                 "kernel '" + info_->name + "': " + *residency_);
   WEAVE_TRY(checkKernelArgs(
       *info_, args, BindingTarget{heap.id(), team_->devices.size(), team_->size}));
   // Every member's block before any launch, so that nothing launches

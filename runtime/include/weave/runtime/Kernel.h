@@ -156,8 +156,10 @@ private:
   /// The name it was loaded by.
   std::string name_;
   /// Set when the blocks of a team launch cannot all be resident at once:
-  /// prepare() returns it, so nothing launches that would deadlock.
-  std::optional<Error> residency_;
+  /// why, without the kernel's name (entries sharing a function copy it;
+  /// prepare() names the entry launched), so nothing launches that would
+  /// deadlock.
+  std::optional<std::string> residency_;
 
   std::shared_ptr<detail::TeamState> team_;
   std::shared_ptr<const Bundle> bundle_;
