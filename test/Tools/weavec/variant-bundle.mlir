@@ -37,8 +37,8 @@
 // SHARED-NEXT:   function matmul__m769_1024
 // SHARED-NEXT: kernel matmul__m2049_2304
 // SHARED-NEXT:   function matmul__m1025_1152
-// FUNCTIONS: {{^}}5{{$}}
-// ENTRIES: {{^}}28{{$}}
+// FUNCTIONS: {{^}}6{{$}}
+// ENTRIES: {{^}}31{{$}}
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {

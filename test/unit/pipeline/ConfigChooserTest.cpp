@@ -167,6 +167,47 @@ TEST(ConfigChooser, OneRowTileStreamsWithoutPaddedPairs) {
   EXPECT_EQ(choose(problem(64, 10240, 8192)).name(), narrow.name());
 }
 
+TEST(ConfigChooser, SmallMStreamsTheRhsAndTakesNarrowTilesWhenWhole) {
+  // Two row tiles: only the rhs streams from DRAM, the lhs stays in L2. 256
+  // rows of 4096 x 4096 fill one round with 2 x 64 tiles of 128 x 64 (17.0
+  // us against 20.1 for 64 x 256 split_k(2), one H200), and 256 rows of
+  // 7168 x 4096 with 2 x 56 of 128 x 128 (25.8 against 29.1 for the 64 x
+  // 256 pair).
+  MatmulConfig narrow = choose(problem(256, 4096, 4096));
+  EXPECT_EQ(narrow.tileM, 128) << narrow.name();
+  EXPECT_EQ(narrow.tileN, 64) << narrow.name();
+  EXPECT_EQ(narrow.consumers, 2) << narrow.name();
+  EXPECT_EQ(narrow.stages, 8) << narrow.name();
+  MatmulConfig square = choose(problem(256, 7168, 4096));
+  EXPECT_EQ(square.tileM, 128) << square.name();
+  EXPECT_EQ(square.tileN, 128) << square.name();
+  // A last row or column tile partly out of bounds slows a narrow tile's
+  // loads: 770 rows of 1024 x 4096 ran 128 x 64 at 1.66x 768 rows, and 192
+  // rows of 4096 x 4096 at 1.53x 256 rows. With the split-K the ops'
+  // workspace allows, neither takes it; nor does N 4000 (62.5 column tiles
+  // of 64), nor 64 rows (half a tile).
+  MatmulConstraints ops;
+  ops.workspaceWords = 5243552;
+  ops.tailSplit = 8;
+  for (auto [m, n, k] : {std::tuple{770, 1024, 4096}, {192, 4096, 4096},
+                         {256, 4000, 4040}, {64, 8192, 8192}}) {
+    MatmulConfig c = choose(problem(m, n, k), ops);
+    EXPECT_FALSE(c.tileM == 128 && c.tileN == 64)
+        << m << "x" << n << "x" << k << ": " << c.name();
+  }
+  MatmulConfig t64;
+  t64.tileN = 64;
+  t64.stages = 8;
+  EXPECT_GT(estimateMatmulCycles(problem(770, 1024, 4096), t64),
+            estimateMatmulCycles(problem(768, 1024, 4096), t64) * 1.2);
+  // The wide tiles' steps are the tensor cores': their partial tiles cost
+  // nothing more (128 x 256 at 200 and 256 rows of 5120 x 13824: 57.9 and
+  // 59.2 us).
+  MatmulConfig wide;
+  EXPECT_EQ(estimateMatmulCycles(problem(1100, 4096, 4096), wide),
+            estimateMatmulCycles(problem(1152, 4096, 4096), wide));
+}
+
 TEST(ConfigChooser, TailSplitShortensThePartialLastRound) {
   // 640 x 8192 in 128 x 256 tiles: 160 tiles, one round and 28 tiles,
   // split 4 ways (132 / 28 = 4, 7168 / 64 / 4 = 28 k steps a unit): about

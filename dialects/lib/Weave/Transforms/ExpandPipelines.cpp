@@ -58,6 +58,10 @@ namespace {
 /// The warp of the producer warpgroup that runs the callback (warp 0 holds
 /// the producer thread).
 constexpr int64_t kCallbackWarp = 1;
+/// The fewest f32 accumulators a consumer thread holds for the kernel to
+/// split registers with setmaxnreg (PipelineBuilder::registerSplit): 64 x
+/// 128 (64 a thread) and up compile with it.
+constexpr int64_t kMinSplitAccumulators = 64;
 
 /// The builder every piece shares, constructed before them.
 struct BuilderHolder {
@@ -104,16 +108,25 @@ private:
   /// covers 56 more x 256, so the consumers' raise never waits for
   /// registers; 48 / 232 would need the whole register file.) The plain
   /// matmul keeps 40 / 232 (240 with one consumer).
-  std::pair<int64_t, int64_t> registerSplit() {
+  ///
+  /// None (no setmaxnreg) where a consumer holds fewer than
+  /// kMinSplitAccumulators f32 accumulators a thread: ptxas then compiles
+  /// the whole kernel in fewer registers than a block's share at entry and
+  /// cannot honor setmaxnreg (warning C7508, "unable to determine register
+  /// count at entry"; 128 x 64 tiles, 32 a thread, thirty-first session).
+  std::optional<std::pair<int64_t, int64_t>> registerSplit() {
+    if (tiling.subM * tiling.subN / kWarpgroupThreads < kMinSplitAccumulators)
+      return std::nullopt;
     if (!op.getCallback().empty() && tiling.consumers == 2)
-      return {48, 224};
+      return std::make_pair<int64_t, int64_t>(48, 224);
     // Three consumers: a block of 512 threads starts at 128 a thread, and
     // 128 x 48 + 384 x 152 = 64512 of the 65536 registers (160 would need
     // the producer at 24). 192 x 192 tiles (96 accumulators a thread)
     // spill nothing at 152.
     if (tiling.consumers == 3)
-      return {48, 152};
-    return {40, tiling.consumers == 1 ? 240 : 232};
+      return std::make_pair<int64_t, int64_t>(48, 152);
+    return std::make_pair<int64_t, int64_t>(
+        40, tiling.consumers == 1 ? 240 : 232);
   }
   /// Arrivals that complete an empty barrier: each consumer warpgroup, and
   /// the callback warp if there is one.
@@ -327,8 +340,9 @@ void PipelineBuilder::build() {
 
 void PipelineBuilder::buildProducer() {
   // The producer needs few registers; the consumers take them.
-  NVVM::SetMaxRegisterOp::create(b, registerSplit().first,
-                                 NVVM::SetMaxRegisterAction::decrease);
+  if (auto split = registerSplit())
+    NVVM::SetMaxRegisterOp::create(b, split->first,
+                                   NVVM::SetMaxRegisterAction::decrease);
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);
   if (Value part = op.getLhsRows()) {
@@ -463,8 +477,9 @@ void PipelineBuilder::buildCallbackWarp() {
 }
 
 void PipelineBuilder::buildConsumer() {
-  NVVM::SetMaxRegisterOp::create(b, registerSplit().second,
-                                 NVVM::SetMaxRegisterAction::increase);
+  if (auto split = registerSplit())
+    NVVM::SetMaxRegisterOp::create(b, split->second,
+                                   NVVM::SetMaxRegisterAction::increase);
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);

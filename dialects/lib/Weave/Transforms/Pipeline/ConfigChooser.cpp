@@ -20,12 +20,39 @@ namespace {
 /// Tensor-core multiply-adds per SM cycle (f16/bf16 dense): a 128x256x64
 /// step takes 1024 cycles (docs/PERF.md).
 constexpr double kMacsPerCycle = 2048;
-/// Bytes an SM's TMA loads bring in per cycle at most: from L2, and when
-/// the rhs streams from DRAM (one or two row tiles: little reuse). The
-/// second from the sweep on an H100 (docs/PERF.md): 128x128 tiles at
-/// 64-127 rows moved 32 KB per 900 cycles.
+/// Bytes an SM's TMA loads bring in per cycle at most, from L2.
 constexpr double kSmLoadBytesPerCycle = 64;
+/// The rhs bytes a two-consumer block streams from DRAM per cycle where its
+/// rows fill one or two whole row tiles (each rhs box is used by at most
+/// two blocks, so it comes from DRAM, not L2); the lhs, a few row tiles
+/// read by every block, stays in L2 and comes at kSmLoadBytesPerCycle.
+/// From the sweep on an H100 (docs/PERF.md): 128x128 tiles at 64-127 rows
+/// moved 32 KB per 900 cycles, the rate every byte of a step got until
+/// the thirty-first session (and still gets with a partial row tile or one
+/// consumer). Charged to the rhs alone, a 128 x 64 tile at 256 x 4096 x
+/// 4096 is no longer rated at 1.5x its measured time, and the picks at 16
+/// shapes of 128 and 256 rows came within 1.2% of the best of 8-36
+/// configurations measured each (6.5% before; one H200, docs/PERF.md
+/// "Small M: the rhs streams, the lhs does not").
 constexpr double kSmStreamBytesPerCycle = 36;
+/// With a single whole row tile every block reads the same lhs box at the
+/// same k step beside its rhs from DRAM: all of a step's bytes came in at
+/// about this rate (one H200: 128 x 128 at 128 x 14336 x 8192 ran 67.3 us,
+/// the 64 x 256 pair 62.3; 128 x 64 at 128 x 8192 x 8192 39.2, 128 x 128
+/// split_k(2) 41.6; 44-46 fit 167 measured shapes best).
+constexpr double kSmOneRowTileBytesPerCycle = 44;
+/// A narrow tile (at most kPartialBoxMaxCols columns) whose last row or
+/// column tile is partly out of bounds (TMA zero-fills the rest) brings in
+/// its steps at about this rate, and a round waits for its slowest tile.
+/// One H200, 128 x 64 tiles with 8 stages at a row count 1-64 past a
+/// multiple of 128 against that multiple (docs/PERF.md "Small M: the rhs
+/// streams, the lhs does not"): 1.23-1.66x (770 against 768 x 1024 x 4096:
+/// 26.9 against 16.2 us); N 4000 (62.5 column tiles of 64) 1.14-1.36x.
+/// Wider tiles lose less or nothing (128 x 128 6 stages 1.20-1.37x,
+/// split_k(2) 1.09-1.19x, 128 x 256 and 128 x 192 none at 200 rows); their
+/// choices stay as measured before this term.
+constexpr double kPartialBoxBytesPerCycle = 32;
+constexpr int64_t kPartialBoxMaxCols = 64;
 /// The share of a block's load rate a cluster of two-consumer blocks keeps
 /// where its rows fill fewer row tiles than it has blocks (a real tile
 /// paired with padded ones, the rhs streaming from DRAM): 128 x 14336 x
@@ -101,6 +128,9 @@ double tileEfficiency(const MatmulConfig &c) {
   // 1.125 of the area, one H200 (docs/PERF.md "The 192 x 192 tile").
   if (c.tileM == 192 && c.tileN == 192)
     return 0.99;
+  // 128 x 64 (two consumers of 64 x 64): not measured alone; where it wins
+  // (one round of tiles at 128-256 rows) its steps are load-bound in this
+  // model, so the figure does not move its choices.
   return 0.9;
 }
 
@@ -125,6 +155,7 @@ std::vector<MatmulConfig> baseTiles(int64_t inBytes) {
   add(192, 192, 3);
   add(128, 128, 2);
   add(64, 256, 1);
+  add(128, 64, 2);
   return tiles;
 }
 
@@ -208,13 +239,37 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
   double stageBytes =
       (c.tileM + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
-  double load = rowTiles <= 2 ? kSmStreamBytesPerCycle : kSmLoadBytesPerCycle;
+  double load = kSmLoadBytesPerCycle;
   // Fewer row tiles than the cluster's blocks: each real tile shares its
   // rhs multicast with a padded one, and a pair of two-consumer blocks
   // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
-  if (c.clusterM > 1 && c.consumers > 1 && rowTiles < c.clusterM)
-    load *= kPaddedClusterLoadShare;
-  double step = std::max(mma / efficiency, stageBytes / load);
+  double share = c.clusterM > 1 && c.consumers > 1 && rowTiles < c.clusterM
+                     ? kPaddedClusterLoadShare
+                     : 1.0;
+  double loadCycles = stageBytes / (load * share);
+  // One or two row tiles: the rhs streams from DRAM. Where a two-consumer
+  // tile's rows are whole, the rhs alone comes at kSmStreamBytesPerCycle,
+  // and with a single row tile the whole step at
+  // kSmOneRowTileBytesPerCycle. A last row tile partly out of bounds, and
+  // the one-consumer 64 x 256 (whose splits and pairs were calibrated so),
+  // bring the whole step at the stream rate, as before the thirty-first
+  // session.
+  bool partialRows = m % c.tileM != 0, partialCols = p.n % c.tileN != 0;
+  if (rowTiles <= 2 && (partialRows || c.consumers == 1)) {
+    loadCycles = std::max(loadCycles,
+                          stageBytes / (kSmStreamBytesPerCycle * share));
+  } else if (rowTiles <= 2) {
+    double rhsBytes = double(c.tileN) / c.clusterM * c.tileK * p.inBytes;
+    loadCycles = std::max(loadCycles, rhsBytes / kSmStreamBytesPerCycle);
+    if (rowTiles == 1)
+      loadCycles = std::max(loadCycles,
+                            stageBytes / (kSmOneRowTileBytesPerCycle * share));
+  }
+  // A narrow tile whose last row or column tile is partly out of bounds:
+  // its steps come in at kPartialBoxBytesPerCycle.
+  if ((partialRows || partialCols) && c.tileN <= kPartialBoxMaxCols)
+    loadCycles = std::max(loadCycles, stageBytes / kPartialBoxBytesPerCycle);
+  double step = std::max(mma / efficiency, loadCycles);
 
   double unit = steps * step +
                 double(c.tileM) * c.tileN * p.outBytes / kStoreBytesPerCycle;
