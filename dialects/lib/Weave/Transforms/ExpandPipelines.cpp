@@ -58,9 +58,9 @@ namespace {
 /// The warp of the producer warpgroup that runs the callback (warp 0 holds
 /// the producer thread).
 constexpr int64_t kCallbackWarp = 1;
-/// The fewest f32 accumulators a consumer thread holds for the kernel to
-/// split registers with setmaxnreg (PipelineBuilder::registerSplit): 64 x
-/// 128 (64 a thread) and up compile with it.
+/// Below this many f32 accumulators a consumer thread, the kernel declares
+/// one block an SM so that ptxas honors setmaxnreg (buildProducer): 64 x
+/// 128 (64 a thread) and up compile to at least a block's share anyway.
 constexpr int64_t kMinSplitAccumulators = 64;
 
 /// The builder every piece shares, constructed before them.
@@ -108,25 +108,16 @@ private:
   /// covers 56 more x 256, so the consumers' raise never waits for
   /// registers; 48 / 232 would need the whole register file.) The plain
   /// matmul keeps 40 / 232 (240 with one consumer).
-  ///
-  /// None (no setmaxnreg) where a consumer holds fewer than
-  /// kMinSplitAccumulators f32 accumulators a thread: ptxas then compiles
-  /// the whole kernel in fewer registers than a block's share at entry and
-  /// cannot honor setmaxnreg (warning C7508, "unable to determine register
-  /// count at entry"; 128 x 64 tiles, 32 a thread, thirty-first session).
-  std::optional<std::pair<int64_t, int64_t>> registerSplit() {
-    if (tiling.subM * tiling.subN / kWarpgroupThreads < kMinSplitAccumulators)
-      return std::nullopt;
+  std::pair<int64_t, int64_t> registerSplit() {
     if (!op.getCallback().empty() && tiling.consumers == 2)
-      return std::make_pair<int64_t, int64_t>(48, 224);
+      return {48, 224};
     // Three consumers: a block of 512 threads starts at 128 a thread, and
     // 128 x 48 + 384 x 152 = 64512 of the 65536 registers (160 would need
     // the producer at 24). 192 x 192 tiles (96 accumulators a thread)
     // spill nothing at 152.
     if (tiling.consumers == 3)
-      return std::make_pair<int64_t, int64_t>(48, 152);
-    return std::make_pair<int64_t, int64_t>(
-        40, tiling.consumers == 1 ? 240 : 232);
+      return {48, 152};
+    return {40, tiling.consumers == 1 ? 240 : 232};
   }
   /// Arrivals that complete an empty barrier: each consumer warpgroup, and
   /// the callback warp if there is one.
@@ -339,10 +330,20 @@ void PipelineBuilder::build() {
 }
 
 void PipelineBuilder::buildProducer() {
+  // Consumers with few accumulators: ptxas compiles the kernel in fewer
+  // registers than a block's share and, not knowing the count at entry,
+  // ignores setmaxnreg (warning C7508). One block an SM
+  // (.minnctapersm 1) fixes the count at entry, so setmaxnreg holds: 128 x
+  // 64 tiles (32 accumulators a thread) at 256 x 4096 x 4096 ran 16.7 us
+  // so and 16.6 with setmaxnreg ignored, but 19.5 without any setmaxnreg
+  // (one H200, docs/PERF.md "Small M: the rhs streams, the lhs does not").
+  if (tiling.subM * tiling.subN / kWarpgroupThreads < kMinSplitAccumulators)
+    if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(1));
   // The producer needs few registers; the consumers take them.
-  if (auto split = registerSplit())
-    NVVM::SetMaxRegisterOp::create(b, split->first,
-                                   NVVM::SetMaxRegisterAction::decrease);
+  NVVM::SetMaxRegisterOp::create(b, registerSplit().first,
+                                 NVVM::SetMaxRegisterAction::decrease);
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);
   if (Value part = op.getLhsRows()) {
@@ -477,9 +478,8 @@ void PipelineBuilder::buildCallbackWarp() {
 }
 
 void PipelineBuilder::buildConsumer() {
-  if (auto split = registerSplit())
-    NVVM::SetMaxRegisterOp::create(b, split->second,
-                                   NVVM::SetMaxRegisterAction::increase);
+  NVVM::SetMaxRegisterOp::create(b, registerSplit().second,
+                                 NVVM::SetMaxRegisterAction::increase);
   Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
   WgmmaMainloop mainloop(b, tiling, layout, *smem, *ring, inputType(), lhs,
                          rhs);
