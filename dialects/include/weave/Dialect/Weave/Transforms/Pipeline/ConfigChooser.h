@@ -6,7 +6,8 @@
 // M x N x K problem on `problem.smCount` SMs, among the candidates of
 // `candidateConfigs`:
 //  - 128x256 (2 consumers, split M), 256x128 (2 consumers of 128 rows),
-//    128x128 (2 consumers), 64x256 (1 consumer), each also with
+//    128x192, 128x128 and 128x64 (2 consumers), 192x192 (3 consumers),
+//    64x256 (1 consumer), each also with
 //    cluster_m(2) (an odd row-tile count padded by one tile), and each
 //    with split_k(s) (2 <= s <= 16, at least 4 k steps per split) when the
 //    constraints allow it (a workspace large enough, a bounded M, no
@@ -16,14 +17,17 @@
 //    two that does (its units run few k steps each);
 //  - constraints fix what the user wrote (the tile, consumers, split,
 //    cluster_m, stages, the kernel's dynamic shared memory); a fixed tile
-//    not among the four above is a candidate of its own; a candidate that
+//    not among those above is a candidate of its own; a candidate that
 //    contradicts one is not considered. None left: std::nullopt.
 // `estimateMatmulCycles` is the model, in SM cycles:
 //    rounds = ceil(units / workers), units = tiles * split_k, workers = the
 //    SMs (whole clusters of them);
 //    per unit = steps * max(tensor cycles / efficiency, stage bytes / the
-//    SM's load bandwidth, lower when the rhs streams from DRAM at one or
-//    two row tiles) + epilogue, with efficiency per configuration
+//    SM's load bandwidth; the rhs bytes at a lower rate where they stream
+//    from DRAM at one or two row tiles, and the whole step at one whole
+//    row tile, a partial one or one consumer; a narrow tile's steps
+//    lower still where its last row or column tile is partly out of
+//    bounds) + epilogue, with efficiency per configuration
 //    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
 //    0.98-0.985, 128x128 0.89, 0.92 with 6 or more stages, 64x256 0.85)
 //    and a penalty for rhs rows off the 32-byte grid that grows with the rhs columns a block loads per step
