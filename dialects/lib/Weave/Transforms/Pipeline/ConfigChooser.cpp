@@ -239,14 +239,13 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
   double stageBytes =
       (c.tileM + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
-  double load = kSmLoadBytesPerCycle;
   // Fewer row tiles than the cluster's blocks: each real tile shares its
   // rhs multicast with a padded one, and a pair of two-consumer blocks
   // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
   double share = c.clusterM > 1 && c.consumers > 1 && rowTiles < c.clusterM
                      ? kPaddedClusterLoadShare
                      : 1.0;
-  double loadCycles = stageBytes / (load * share);
+  double loadCycles = stageBytes / (kSmLoadBytesPerCycle * share);
   // One or two row tiles: the rhs streams from DRAM. Where a two-consumer
   // tile's rows are whole, the rhs alone comes at kSmStreamBytesPerCycle,
   // and with a single row tile the whole step at
