@@ -327,13 +327,8 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
     group.launchGrid_ = first.launchGrid_;
     return group;
   }
-  Kernel kernel;
-  kernel.name_ = name;
-  kernel.team_ = program.team();
-  kernel.bundle_ = program.bundlePtr();
-  kernel.modules_ = program.modules();
-  kernel.info_ = info;
-  kernel.layout_ = computeParamLayout(*info);
+  Kernel kernel = forEntry(*info, program.team(), program.bundlePtr(),
+                           program.modules());
   for (size_t i = 0; i < kernel.modules_->size(); ++i) {
     const Device &device = kernel.team_->devices[i];
     int cc = device.computeCapability();
@@ -364,17 +359,25 @@ Expected<Kernel> Kernel::get(const Program &program, const std::string &name) {
   return kernel;
 }
 
+Kernel Kernel::forEntry(const KernelInfo &info,
+                        std::shared_ptr<detail::TeamState> team,
+                        std::shared_ptr<const Bundle> bundle,
+                        std::shared_ptr<std::vector<Module>> modules) {
+  Kernel kernel;
+  kernel.name_ = info.name;
+  kernel.team_ = std::move(team);
+  kernel.bundle_ = std::move(bundle);
+  kernel.modules_ = std::move(modules);
+  kernel.info_ = &info;
+  kernel.layout_ = computeParamLayout(info);
+  return kernel;
+}
+
 Kernel Kernel::sharedBy(const KernelInfo &info) const {
   // verifyBundle checked that entries sharing a function launch alike
   // (grid, block, cluster, shared memory, parameters but their ranges), so
   // the function's limits and planned grid hold for `info` too.
-  Kernel kernel;
-  kernel.name_ = info.name;
-  kernel.team_ = team_;
-  kernel.bundle_ = bundle_;
-  kernel.modules_ = modules_;
-  kernel.info_ = &info;
-  kernel.layout_ = computeParamLayout(info);
+  Kernel kernel = forEntry(info, team_, bundle_, modules_);
   kernel.functions_ = functions_;
   kernel.limits_ = limits_;
   kernel.launchGrid_ = launchGrid_;

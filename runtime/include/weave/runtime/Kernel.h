@@ -144,6 +144,12 @@ private:
   /// Sizes launchGrid_ (collective in a multi-process team when the grid is
   /// persistent) and records in residency_ why a team launch would hang.
   Status planGrid();
+  /// A kernel of entry `info` with its program's state and parameter layout,
+  /// nothing loaded yet: what get() and sharedBy() both start from.
+  static Kernel forEntry(const KernelInfo &info,
+                         std::shared_ptr<detail::TeamState> team,
+                         std::shared_ptr<const Bundle> bundle,
+                         std::shared_ptr<std::vector<Module>> modules);
   /// A kernel of entry `info`, which launches this kernel's function: the
   /// function, its launch limits and planned grid copied, nothing queried.
   Kernel sharedBy(const KernelInfo &info) const;
