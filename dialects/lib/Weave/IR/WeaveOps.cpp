@@ -1113,6 +1113,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
     if (matchPattern(walk, m_ConstantInt(&bound)))
       t.walkMConstant = bound.getSExtValue();
   }
+  t.lhsRows = bool(getLhsRows());
   t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
               !getAfterLoads().empty() || !getEpilogue().empty() ||
               !getCombine().empty();

@@ -150,6 +150,9 @@ private:
   std::optional<TileScheduler> scheduler;
   Workers workers;
   Value tid, warpgroup, laneInGroup, numK, numTiles;
+  /// M and N where a tile at their edge is moved back inside
+  /// (MatmulTiling::shiftsRowTiles, shiftsColTiles); null otherwise.
+  Value rowEdge, colEdge;
 };
 
 void PipelineBuilder::inlineRegion(
@@ -276,6 +279,10 @@ void PipelineBuilder::build() {
     b.setInsertionPointToStart(check.thenBlock());
     LLVM::Trap::create(b);
   }
+  if (tiling.shiftsRowTiles())
+    rowEdge = rows;
+  if (tiling.shiftsColTiles())
+    colEdge = cIndex(tiling.n);
   Value numTilesM = ceilDiv(rows, tiling.tm);
   Value numTilesN = ceilDiv(cIndex(rhsType.getDimSize(1)), tiling.tn);
   numK = ceilDiv(cIndex(lhsType.getDimSize(1)), tiling.tk);
@@ -377,6 +384,7 @@ void PipelineBuilder::buildProducer() {
     mainloop.readRowsFrom(resolveTmaOperand(part, b, op.getLoc()),
                           tilesI32(first), tilesI32(partRows));
   }
+  mainloop.shiftEdgeTiles(rowEdge, colEdge);
   mainloop.prepareLoads();
   if (!op.getCallback().empty())
     scf::IfOp::create(b, eq(arith::DivUIOp::create(b, tid, cIndex(32)),
@@ -486,6 +494,7 @@ void PipelineBuilder::buildConsumer() {
   Epilogue epilogue(b, tiling, layout, *smem,
                     op.getOutType().getElementType(),
                     out, warpgroup, laneInGroup);
+  epilogue.shiftEdgeTiles(rowEdge, colEdge);
   // A box region takes the box's place in the form it was written in
   // (boxRegionForm: the tile indices, or the output coordinates).
   auto placeArgs = [](Region &region, bool lane, Value box,

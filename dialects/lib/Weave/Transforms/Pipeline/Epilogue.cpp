@@ -46,20 +46,13 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
           int64_t(owned.size()) == tiling.mBlocks() * (tiling.subN /
                                                        tiling.outBoxCols())) &&
          "one ownership flag per box");
-  // `body` for box `box`: always, or where this unit owns it.
-  auto ifOwned = [&](int64_t box, function_ref<void()> body) {
-    if (owned.empty())
-      return body();
-    scf::IfOp::create(b, owned[box], [&](OpBuilder &, Location) {
-      body();
-      scf::YieldOp::create(b);
-    });
-  };
+  assert(!((rowEdge || colEdge) && (boxHandler || combineHandler)) &&
+         "a region would see a moved edge tile's places");
 
   // Origin of this consumer's part of the tile, in the output (tileRow0,
   // tileCol0) and in out's kernel argument (row0, col0).
-  Value tileRow0 = arith::MulIOp::create(b, m, cIndex(tiling.tm));
-  Value tileCol0 = arith::MulIOp::create(b, n, cIndex(tiling.tn));
+  Value tileRow0 = tileStart(m, tiling.tm, rowEdge);
+  Value tileCol0 = tileStart(n, tiling.tn, colEdge);
   if (tiling.splitM)
     tileRow0 = arith::AddIOp::create(
         b, tileRow0,
@@ -70,6 +63,58 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
         arith::MulIOp::create(b, consumer, cIndex(tiling.subN)));
   Value row0 = arith::AddIOp::create(b, out.rowOffset, tileRow0);
   Value col0 = arith::AddIOp::create(b, out.colOffset, tileCol0);
+
+  // `body` for box `box`: always, or where this unit owns it (a tail
+  // split).
+  auto ifOwned = [&](int64_t box, function_ref<void()> body) {
+    if (owned.empty())
+      return body();
+    scf::IfOp::create(b, owned[box], [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b);
+    });
+  };
+  // `body` for the store of box `box` (on the leader): where this unit owns
+  // it, and of a moved edge tile where the box reaches past where the tile
+  // would have started (the rest lie wholly on the neighbouring tile, which
+  // stores them). The fragments of such a box are still written to shared
+  // memory: a condition around each box's fragment writes made the dynamic
+  // 128 x 256 split_k(2) kernel spill 374 bytes (ptxas), the fix-up's sums
+  // live across the branches.
+  // The most a moved tile lies before where it would have started: tile_m
+  // - M mod tile_m for a static M, up to tile_m - 1 for a dynamic one.
+  int64_t rowShiftMax = !rowEdge            ? 0
+                        : tiling.dynamicM() ? tiling.tm - 1
+                                            : tiling.tm - tiling.m % tiling.tm;
+  int64_t colShiftMax = colEdge ? tiling.tn - tiling.n % tiling.tn : 0;
+  auto ifStored = [&](int64_t box, function_ref<void()> body) {
+    Value keep = owned.empty() ? Value() : owned[box];
+    // Whether [origin + offset, origin + offset + extent) reaches past
+    // index x tile.
+    auto reaches = [&](Value origin, int64_t offset, int64_t extent,
+                       Value index, int64_t tile) {
+      Value end = arith::AddIOp::create(b, origin, cIndex(offset + extent));
+      Value from = arith::MulIOp::create(b, index, cIndex(tile));
+      Value past =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, end, from);
+      keep = keep ? Value(arith::AndIOp::create(b, keep, past)) : past;
+    };
+    // Only a box that starts at least its extent before the most a tile
+    // moves (from consumer 0's part: the least offset) can lie wholly on
+    // the neighbour; the others need no check (a 64-row tile's never do).
+    int64_t rowOffset = box / boxesPerBlock * 64;
+    int64_t colOffset = box % boxesPerBlock * tiling.outBoxCols();
+    if (rowEdge && rowOffset + 64 <= rowShiftMax)
+      reaches(tileRow0, rowOffset, 64, m, tiling.tm);
+    if (colEdge && colOffset + tiling.outBoxCols() <= colShiftMax)
+      reaches(tileCol0, colOffset, tiling.outBoxCols(), n, tiling.tn);
+    if (!keep)
+      return body();
+    scf::IfOp::create(b, keep, [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b);
+    });
+  };
 
   // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at
   // row 16*warp + lane/4 + 8*(q/2), column 8j + 2*(lane%4) + q%2. Pairs
@@ -179,7 +224,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     syncConsumer();
     onLeader([&] {
-      for (int64_t box = first; box < last; ++box) ifOwned(box, [&] {
+      for (int64_t box = first; box < last; ++box) ifStored(box, [&] {
         Value tile = boxView((box - first) * layout.epilogueBoxBytes);
         Value row = arith::AddIOp::create(
             b, row0, cIndex(box / boxesPerBlock * 64));

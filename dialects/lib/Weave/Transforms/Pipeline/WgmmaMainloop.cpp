@@ -93,7 +93,8 @@ void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
   Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));
   Value kElems = arith::MulIOp::create(b, k, tkCst);
   // lhs: one tile_m x tile_k box.
-  Value row = arith::MulIOp::create(b, m, tmCst);
+  Value row = rowEdge ? tileStart(m, tiling.tm, rowEdge)
+                      : Value(arith::MulIOp::create(b, m, tmCst));
   Value lhsSlot = smem.view(b, slotBase, lhsTile);
   auto loadLhs = [&](const TmaOperand &from, Value fromRow) {
     Value lhsRow = arith::AddIOp::create(b, from.rowOffset, fromRow);
@@ -133,8 +134,10 @@ void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
   // rhs: tile_n / 64 boxes of tile_k rows x 128 bytes; in a cluster, this
   // block's share of them, multicast to every block.
   Value rhsRow = arith::AddIOp::create(b, rhs.rowOffset, kElems);
-  Value rhsCol0 = arith::AddIOp::create(b, rhs.colOffset,
-                                        arith::MulIOp::create(b, n, tnCst));
+  Value rhsCol0 = arith::AddIOp::create(
+      b, rhs.colOffset,
+      colEdge ? tileStart(n, tiling.tn, colEdge)
+              : Value(arith::MulIOp::create(b, n, tnCst)));
   int64_t boxesPerBlock = tiling.tn / tiling.inBoxCols() / clusterM;
   Value firstBox = arith::MulIOp::create(b, clusterRank, cIndex(boxesPerBlock));
   Value mask;

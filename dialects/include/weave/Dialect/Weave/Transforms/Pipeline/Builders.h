@@ -55,6 +55,18 @@ protected:
         b, arith::SubIOp::create(b, arith::AddIOp::create(b, a, d), cIndex(1)),
         d);
   }
+  /// Where tile `index` of `tile` elements starts along a dimension of
+  /// `edge` elements: index x tile, but no later than edge - tile where
+  /// that is not negative, so that a tile that would cross the edge ends
+  /// at it (MatmulTiling::shiftsEdgeTiles). Without `edge`, index x tile.
+  Value tileStart(Value index, int64_t tile, Value edge) {
+    Value start = arith::MulIOp::create(b, index, cIndex(tile));
+    if (!edge)
+      return start;
+    Value last = arith::MaxSIOp::create(
+        b, arith::SubIOp::create(b, edge, cIndex(tile)), cIndex(0));
+    return arith::MinUIOp::create(b, start, last);
+  }
   Value eq(Value a, Value c) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, a, c);
   }

@@ -28,7 +28,13 @@
 // (one i1 per box of the consumer's part, uniform across the warpgroup),
 // only the boxes whose flag is set are written, combined and stored (a
 // tail split's fix-up: each split unit stores its share of the tile,
-// SplitKFixup.h); the accumulators of the others are not read.
+// SplitKFixup.h); the accumulators of the others are not read. With
+// `shiftEdgeTiles(rows, cols)` (no handler), a tile that would cross row
+// `rows` or column `cols` lies where it ends there, as the mainloop loaded
+// it (Builders.h tileStart), and only its boxes that reach past where it
+// would have started (m x tile_m, n x tile_n) are stored: the others lie
+// wholly on the neighbouring tile (their fragments are still written to
+// shared memory, without a branch a box).
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +86,14 @@ public:
     combineHandler = std::move(handler);
   }
 
+  /// The sizes of M and N where a tile at their edge is moved back to end
+  /// at it (null: tiles at index x tile). Not with a handler: a region
+  /// would see the moved tile's places.
+  void shiftEdgeTiles(Value rows, Value cols) {
+    rowEdge = rows;
+    colEdge = cols;
+  }
+
   void store(ArrayRef<Value> accs, Value m, Value n,
              ArrayRef<Value> owned = {});
 
@@ -92,6 +106,7 @@ private:
   Type outputType;
   TmaOperand out;
   Value warpgroup, laneInGroup;
+  Value rowEdge, colEdge;
 };
 
 } // namespace mlir::weave::pipeline

@@ -7,7 +7,9 @@
 //    tile_k x tile_n rhs tile as tile_n / 64 boxes of 128-byte rows into
 //    the slot; in a cluster of c blocks this block loads 1/c of the rhs
 //    boxes and multicasts them to all c, whose full barriers each count the
-//    whole stage;
+//    whole stage; with `shiftEdgeTiles(rows, cols)`, a tile that would
+//    cross row `rows` or column `cols` is loaded from where it ends there
+//    (Builders.h tileStart; MatmulTiling::shiftsEdgeTiles);
 //  - `consumeTile(consumer, lane, numK, firstStep)` (a consumer warpgroup):
 //    for each of the tile's numK steps waits for the slot, issues
 //    `tile_k / 16` wgmma m64nSubNk16 per 64-row block of its part of the
@@ -61,6 +63,13 @@ public:
     lhsRowsTiles = tiles;
   }
 
+  /// The sizes of M and N where a tile at their edge is moved back to end
+  /// at it (null: tiles at index x tile).
+  void shiftEdgeTiles(Value rows, Value cols) {
+    rowEdge = rows;
+    colEdge = cols;
+  }
+
   /// Producer side: tile-size constants the loads use (once, before the
   /// loop), then the loads of one step. `clusterRank` is this block's rank
   /// in its cluster.
@@ -88,6 +97,7 @@ private:
   /// lhs_rows: unset (no argument) unless readRowsFrom was called.
   TmaOperand lhsRows{};
   Value lhsRowsFirstTile, lhsRowsTiles;
+  Value rowEdge, colEdge;
   Value tmCst, tnCst, tkCst;
 };
 
