@@ -38,7 +38,7 @@
 // SHARED-NEXT: kernel matmul__m2049_2304
 // SHARED-NEXT:   function matmul__m1025_1152
 // FUNCTIONS: {{^}}6{{$}}
-// ENTRIES: {{^}}31{{$}}
+// ENTRIES: {{^}}29{{$}}
 
 module attributes {gpu.container_module} {
 gpu.module @matmul {

@@ -183,23 +183,41 @@ TEST(ConfigChooser, SmallMStreamsTheRhsAndTakesNarrowTilesWhenWhole) {
   EXPECT_EQ(square.tileN, 128) << square.name();
   // A last row or column tile partly out of bounds slows a narrow tile's
   // loads: 770 rows of 1024 x 4096 ran 128 x 64 at 1.66x 768 rows, and 192
-  // rows of 4096 x 4096 at 1.53x 256 rows. With the split-K the ops'
-  // workspace allows, neither takes it; nor does N 4000 (62.5 column tiles
-  // of 64), nor 64 rows (half a tile).
+  // rows of 4096 x 4096 at 1.53x 256 rows. A pipeline with regions keeps
+  // such tiles (MatmulTiling::shiftsEdgeTiles): with the split-K the ops'
+  // workspace allows, it takes no narrow tile there; nor at N 4000 (62.5
+  // column tiles of 64), nor at 64 rows (half a tile).
   MatmulConstraints ops;
   ops.workspaceWords = 5243552;
   ops.tailSplit = 8;
   for (auto [m, n, k] : {std::tuple{770, 1024, 4096}, {192, 4096, 4096},
                          {256, 4000, 4040}, {64, 8192, 8192}}) {
-    MatmulConfig c = choose(problem(m, n, k), ops);
+    MatmulProblem withRegions = problem(m, n, k);
+    withRegions.shiftsEdgeTiles = false;
+    MatmulConfig c = choose(withRegions, ops);
     EXPECT_FALSE(c.tileM == 128 && c.tileN == 64)
         << m << "x" << n << "x" << k << ": " << c.name();
   }
   MatmulConfig t64;
   t64.tileN = 64;
   t64.stages = 8;
-  EXPECT_GT(estimateMatmulCycles(problem(770, 1024, 4096), t64),
+  MatmulProblem kept = problem(770, 1024, 4096);
+  kept.shiftsEdgeTiles = false;
+  EXPECT_GT(estimateMatmulCycles(kept, t64),
             estimateMatmulCycles(problem(768, 1024, 4096), t64) * 1.2);
+  // A plain pipeline moves its last tile back inside: 770 rows ran 128 x 64
+  // in 16.6 us, 768 rows in 16.1 (and 128 x 128 split_k(2) 18.0; one H200,
+  // docs/PERF.md "Edge tiles moved inside"). It takes the narrow tile, and
+  // so at 256 x 4000 x 4040; at 64 rows (no whole tile to move) it does not.
+  EXPECT_LT(estimateMatmulCycles(problem(770, 1024, 4096), t64),
+            estimateMatmulCycles(problem(768, 1024, 4096), t64) * 1.05);
+  for (auto [m, n, k] : {std::tuple{770, 1024, 4096}, {256, 4000, 4040}}) {
+    MatmulConfig c = choose(problem(m, n, k), ops);
+    EXPECT_TRUE(c.tileM == 128 && c.tileN == 64)
+        << m << "x" << n << "x" << k << ": " << c.name();
+  }
+  MatmulConfig half = choose(problem(64, 8192, 8192), ops);
+  EXPECT_FALSE(half.tileM == 128 && half.tileN == 64) << half.name();
   // The wide tiles' steps are the tensor cores': their partial tiles cost
   // nothing more (128 x 256 at 200 and 256 rows of 5120 x 13824: 57.9 and
   // 59.2 us).

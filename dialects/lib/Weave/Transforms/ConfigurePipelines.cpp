@@ -91,6 +91,9 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
   c.padRowTiles = op.getBeforeLoad().empty() && op.getCallback().empty() &&
                   op.getAfterLoads().empty() && op.getEpilogue().empty() &&
                   op.getCombine().empty();
+  p.shiftsEdgeTiles =
+      MatmulTiling::shiftsEdgeTilesOf(/*regions=*/!c.padRowTiles,
+                                      /*lhsRows=*/bool(op.getLhsRows()));
   if (Value ws = op.getWorkspace())
     c.workspaceWords = cast<MemRefType>(ws.getType()).getNumElements();
   c.tailSplit = op.getTailSplit();

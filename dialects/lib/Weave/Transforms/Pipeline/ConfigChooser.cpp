@@ -253,7 +253,18 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // the one-consumer 64 x 256 (whose splits and pairs were calibrated so),
   // bring the whole step at the stream rate, as before the thirty-first
   // session.
-  bool partialRows = m % c.tileM != 0, partialCols = p.n % c.tileN != 0;
+  // A kernel that moves its edge tiles (MatmulProblem::shiftsEdgeTiles)
+  // loads no box partly out of bounds where the dimension holds more than
+  // one tile: 128 x 64 ran 770 x 1024 x 4096 in 16.6 us so, 27.3 before,
+  // 768 rows 16.1. But past two row tiles a narrow tile with a moved last
+  // column tile (its rhs boxes off the rows' 128-byte lines) kept the
+  // partial-box rate: 500 x 2000 x 4096 ran 128 x 64 in 21.9 us, 128 x 128
+  // split_k(2) 18.6; 333 x 2000 x 4096 21.1 and 18.4 (one H200,
+  // docs/PERF.md "Edge tiles moved inside").
+  bool partialRows = m % c.tileM != 0 && !(p.shiftsEdgeTiles && m > c.tileM);
+  bool partialCols =
+      p.n % c.tileN != 0 &&
+      !(p.shiftsEdgeTiles && p.n > c.tileN && rowTiles <= 2);
   if (rowTiles <= 2 && (partialRows || c.consumers == 1)) {
     loadCycles = std::max(loadCycles,
                           stageBytes / (kSmStreamBytesPerCycle * share));

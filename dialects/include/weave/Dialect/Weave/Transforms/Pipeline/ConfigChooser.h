@@ -27,7 +27,10 @@
 //    from DRAM at one or two row tiles, and the whole step at one whole
 //    row tile, a partial one or one consumer; a narrow tile's steps
 //    lower still where its last row or column tile is partly out of
-//    bounds) + epilogue, with efficiency per configuration
+//    bounds: a kernel that moves its edge tiles inside
+//    (`problem.shiftsEdgeTiles`) has none where the dimension holds more
+//    than one tile, but past two row tiles a narrow tile's moved last
+//    column tile keeps that rate) + epilogue, with efficiency per configuration
 //    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
 //    0.98-0.985, 128x128 0.89, 0.92 with 6 or more stages, 64x256 0.85)
 //    and a penalty for rhs rows off the 32-byte grid that grows with the rhs columns a block loads per step
@@ -122,6 +125,11 @@ struct MatmulProblem {
   int64_t mLo = 1, mHi = kUnbounded;
   int64_t inBytes = 2, outBytes = 2;
   int64_t smCount = 132;
+  /// Whether the kernel moves a tile that would cross the edge of M or N
+  /// back to end at it (MatmulTiling::shiftsEdgeTiles: a pipeline without
+  /// regions or lhs_rows), so that no box it loads is partly out of bounds
+  /// where the dimension holds more than one tile.
+  bool shiftsEdgeTiles = true;
   bool dynamicM() const { return m < 0; }
 };
 
