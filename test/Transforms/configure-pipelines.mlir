@@ -98,10 +98,11 @@ gpu.module @m {
 
 // -----
 
-// 64 rows: 16 tiles of 64x256 on 132 SMs. With a workspace the chooser
-// splits K; the same kernel without one cannot.
+// 64 rows: 32 tiles of 64x128 (one consumer; offered up to 128 rows) on
+// 132 SMs. With a workspace the chooser splits K; the same kernel without
+// one cannot.
 // CHECK-LABEL: gpu.func @split_k_with_workspace
-//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 256, 64) stages(4) split_k({{[2-9]|1[0-6]}}) workspace(
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 128, 64) stages(8) split_k({{[2-9]|1[0-6]}}) workspace(
 // CHECK-LABEL: gpu.func @no_workspace
 //   CHECK-NOT:   split_k
 //       CHECK:   gpu.return
@@ -119,13 +120,13 @@ gpu.module @m {
 // -----
 
 // A kernel marked as a variant by hand is configured for its own range of
-// rows, not copied again: at most 64 rows, 64x256 tiles with one consumer
-// in pairs (a cluster of two: 32 blocks streaming the rhs) where large M
+// rows, not copied again: at most 64 rows, 64x128 tiles with one consumer
+// in pairs (a cluster of two: 64 blocks streaming the rhs) where large M
 // takes 128x256 (a padded pair of two-consumer blocks streams slowly:
 // kPaddedClusterLoadShare).
 // CHECK-LABEL: gpu.func @few_rows(
 //  CHECK-SAME:   weave.variant = {arg = 0 : i64, axis = 0 : i64, hi = 64 : i64, lo = 1 : i64, of = "mm"}
-//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 256, 64) stages(5) cluster_m(2) {consumers = 1 : i64}
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(64, 128, 64) stages(8) cluster_m(2) {consumers = 1 : i64}
 //   CHECK-NOT: gpu.func @few_rows__m
 gpu.module @m {
   gpu.func @few_rows(%a: memref<?x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<?x4096xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>, weave.variant = {of = "mm", arg = 0, axis = 0, lo = 1, hi = 64}} {

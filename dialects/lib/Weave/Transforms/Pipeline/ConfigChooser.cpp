@@ -94,6 +94,19 @@ constexpr double kFixedCycles = 6000;
 /// cost more in fix-up than they gain.
 constexpr int64_t kMinStepsPerSplit = 4;
 constexpr int64_t kMaxSplitK = 16;
+/// The 64 x 128 tile (one consumer) is offered up to this many rows (a
+/// static M, or every row of a dynamic band). One H200, 107 shapes whose
+/// pick it took, against the picks without it (docs/PERF.md "A 64 x 128
+/// tile"): geometric mean 0.92 at 16 rows, 0.90 at 64, 0.87 at 100, 0.95
+/// at 128; 1.16 at 192, 1.02-1.14 at 256-1024, where this load-bound model
+/// rated it beside the wide tiles.
+constexpr int64_t kSmallTileMaxRows = 128;
+
+/// Whether `c` may run launches of up to `maxRows` rows (< 0: unbounded).
+bool admitsRows(const MatmulConfig &c, int64_t maxRows) {
+  bool smallTile = c.tileM == 64 && c.tileN == 128 && c.consumers == 1;
+  return !smallTile || (maxRows >= 0 && maxRows <= kSmallTileMaxRows);
+}
 constexpr int64_t kMinSplitKStages = 4;
 constexpr int64_t kMaxStages = 8;
 /// Variants of a dynamic M: chosen per band of 64 rows up to this many
@@ -156,6 +169,7 @@ std::vector<MatmulConfig> baseTiles(int64_t inBytes) {
   add(128, 128, 2);
   add(64, 256, 1);
   add(128, 64, 2);
+  add(64, 128, 1); // at most kSmallTileMaxRows rows (admitsRows)
   return tiles;
 }
 
@@ -434,6 +448,12 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
     if (!deepest)
       continue;
     int64_t numK = ceilDiv(p.k, base.tileK);
+    int64_t maxRows = !p.dynamicM()                            ? p.m
+                      : p.mHi == MatmulProblem::kUnbounded ? -1
+                                                           : p.mHi;
+    // (A tile the op fixed is run at any row count.)
+    if (!c.tileM && !admitsRows(base, maxRows))
+      continue;
     for (int64_t cluster : {1, 2}) {
       if (c.clusterM && *c.clusterM != cluster)
         continue;
@@ -446,11 +466,8 @@ mlir::weave::pipeline::candidateConfigs(const MatmulProblem &p,
       scheduled.regions = !c.padRowTiles;
       if (checkTileScheduler(scheduled))
         continue;
-      // Split-K needs the most rows a launch may have: the workspace holds
-      // a region per tile.
-      int64_t maxRows = !p.dynamicM()                            ? p.m
-                        : p.mHi == MatmulProblem::kUnbounded ? -1
-                                                             : p.mHi;
+      // Split-K needs the most rows a launch may have (maxRows): the
+      // workspace holds a region per tile.
       for (int64_t split = 1; split <= kMaxSplitK; ++split) {
         if (c.splitK ? *c.splitK != split
                      : split > 1 && (maxRows < 0 || cluster > 1))
@@ -585,6 +602,8 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
       if (tailSplitWaysAt(q, config) == 1)
         return false;
     }
+    if (!c.tileM && !admitsRows(config, band.row > 0 ? band.hi : -1))
+      return false;
     // (The unbounded band, row < 0, holds no split.)
     return config.splitK == 1 ||
            splitKFits(config, p, band.row > 0 ? band.hi : -1,

@@ -7,7 +7,8 @@
 // `candidateConfigs`:
 //  - 128x256 (2 consumers, split M), 256x128 (2 consumers of 128 rows),
 //    128x192, 128x128 and 128x64 (2 consumers), 192x192 (3 consumers),
-//    64x256 (1 consumer), each also with
+//    64x256 (1 consumer), 64x128 (1 consumer; at most 128 rows, a static
+//    M or every row of a dynamic band), each also with
 //    cluster_m(2) (an odd row-tile count padded by one tile), and each
 //    with split_k(s) (2 <= s <= 16, at least 4 k steps per split) when the
 //    constraints allow it (a workspace large enough, a bounded M, no
