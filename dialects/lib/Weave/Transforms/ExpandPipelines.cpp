@@ -344,7 +344,14 @@ void PipelineBuilder::buildProducer() {
   // 64 tiles (32 accumulators a thread) at 256 x 4096 x 4096 ran 16.7 us
   // so and 16.6 with setmaxnreg ignored, but 19.5 without any setmaxnreg
   // (one H200, docs/PERF.md "Small M: the rhs streams, the lhs does not").
-  if (tiling.subM * tiling.subN / kWarpgroupThreads < kMinSplitAccumulators)
+  // A lone consumer (a block of 256 threads) of 64 accumulators (64 x 128)
+  // drew the same warning (128 registers, setmaxnreg ignored); two
+  // consumers of 64 (128 x 128) do not. (The 64 x 128 kernels' times in
+  // docs/PERF.md were taken with setmaxnreg ignored; at 128 x 64 ignored
+  // and held ran alike.)
+  int64_t accumulators = tiling.subM * tiling.subN / kWarpgroupThreads;
+  if (accumulators < kMinSplitAccumulators ||
+      (tiling.consumers == 1 && accumulators <= kMinSplitAccumulators))
     if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                     b.getI32IntegerAttr(1));
