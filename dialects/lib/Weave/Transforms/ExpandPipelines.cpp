@@ -58,9 +58,10 @@ namespace {
 /// The warp of the producer warpgroup that runs the callback (warp 0 holds
 /// the producer thread).
 constexpr int64_t kCallbackWarp = 1;
-/// Below this many f32 accumulators a consumer thread, the kernel declares
-/// one block an SM so that ptxas honors setmaxnreg (buildProducer): 64 x
-/// 128 (64 a thread) and up compile to at least a block's share anyway.
+/// Below this many f32 accumulators a consumer thread (at most this many
+/// with a lone consumer), the kernel declares one block an SM so that
+/// ptxas honors setmaxnreg (buildProducer): two consumers of 64 x 128 (64
+/// a thread) and up compile to at least a block's share anyway.
 constexpr int64_t kMinSplitAccumulators = 64;
 
 /// The builder every piece shares, constructed before them.

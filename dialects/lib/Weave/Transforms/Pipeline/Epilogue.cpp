@@ -74,6 +74,12 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
       scf::YieldOp::create(b);
     });
   };
+  // The most a moved tile lies before where it would have started: tile_m
+  // - M mod tile_m for a static M, up to tile_m - 1 for a dynamic one.
+  int64_t rowShiftMax = !rowEdge            ? 0
+                        : tiling.dynamicM() ? tiling.tm - 1
+                                            : tiling.tm - tiling.m % tiling.tm;
+  int64_t colShiftMax = colEdge ? tiling.tn - tiling.n % tiling.tn : 0;
   // `body` for the store of box `box` (on the leader): where this unit owns
   // it, and of a moved edge tile where the box reaches past where the tile
   // would have started (the rest lie wholly on the neighbouring tile, which
@@ -81,12 +87,6 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
   // memory: a condition around each box's fragment writes made the dynamic
   // 128 x 256 split_k(2) kernel spill 374 bytes (ptxas), the fix-up's sums
   // live across the branches.
-  // The most a moved tile lies before where it would have started: tile_m
-  // - M mod tile_m for a static M, up to tile_m - 1 for a dynamic one.
-  int64_t rowShiftMax = !rowEdge            ? 0
-                        : tiling.dynamicM() ? tiling.tm - 1
-                                            : tiling.tm - tiling.m % tiling.tm;
-  int64_t colShiftMax = colEdge ? tiling.tn - tiling.n % tiling.tn : 0;
   auto ifStored = [&](int64_t box, function_ref<void()> body) {
     Value keep = owned.empty() ? Value() : owned[box];
     // Whether [origin + offset, origin + offset + extent) reaches past
