@@ -53,6 +53,17 @@
 //       CHECK:   arith.minui %{{.*}}, %[[LAST]] : index
 //       CHECK:   weave.copy_gmem_to_smem %arg0
 
+// cluster_m(2) over 5 row tiles (600 rows) pads them to 6. The last real
+// tile moves back 40 rows: no 64-row box of it can lie wholly on its
+// neighbour. The padded tile (rows 768-895, wholly past M) moves back 168
+// rows, onto the last real rows: each consumer's box is stored only where
+// it reaches past m x 128, which the padded tile's never does.
+// CHECK-LABEL: gpu.func @padded_cluster
+//       CHECK:   %[[PPAST:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : index
+//  CHECK-NEXT:   scf.if %[[PPAST]] {
+//       CHECK:     weave.copy_smem_to_gmem
+//       CHECK:   gpu.return
+
 // An epilogue region sees the tiles' places: nothing moves.
 // CHECK-LABEL: gpu.func @region
 //   CHECK-NOT:   arith.maxsi
@@ -105,6 +116,16 @@ gpu.module @m {
           block = [384, 1, 1], smem = 214144>} {
     weave.matmul_pipeline %a, %b into %c tile(128, 64, 64) stages(8)
         : memref<?x4096xbf16>, memref<4096x1024xbf16> into memref<?x1024xbf16>
+    gpu.return
+  }
+  gpu.func @padded_cluster(%a: memref<600x4096xbf16> {weave.name = "a"},
+                           %b: memref<4096x1024xbf16> {weave.name = "b"},
+                           %c: memref<600x1024xbf16> {weave.name = "c"}) kernel
+      attributes {weave.kernel = #weave.kernel<
+          mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1],
+          cluster = [2, 1, 1], block = [384, 1, 1], smem = 214144>} {
+    weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) cluster_m(2)
+        : memref<600x4096xbf16>, memref<4096x1024xbf16> into memref<600x1024xbf16>
     gpu.return
   }
   gpu.func @region(%a: memref<770x4096xbf16> {weave.name = "a"},

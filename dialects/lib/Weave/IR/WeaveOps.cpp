@@ -1114,9 +1114,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
       t.walkMConstant = bound.getSExtValue();
   }
   t.lhsRows = bool(getLhsRows());
-  t.regions = !getBeforeLoad().empty() || !getCallback().empty() ||
-              !getAfterLoads().empty() || !getEpilogue().empty() ||
-              !getCombine().empty();
+  t.regions = hasRegions();
   if (Value ws = getWorkspace())
     if (auto type = dyn_cast<MemRefType>(ws.getType());
         type && type.hasStaticShape())

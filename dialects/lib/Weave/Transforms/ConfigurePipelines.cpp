@@ -88,12 +88,9 @@ describe(MatmulPipelineOp op, KernelAttr kernel, int64_t smCount) {
       !op.getCombine().empty())
     c.splitK = 1;
   // A region would see a padded row tile (MatmulPipelineOp's verifier).
-  c.padRowTiles = op.getBeforeLoad().empty() && op.getCallback().empty() &&
-                  op.getAfterLoads().empty() && op.getEpilogue().empty() &&
-                  op.getCombine().empty();
-  p.shiftsEdgeTiles =
-      MatmulTiling::shiftsEdgeTilesOf(/*regions=*/!c.padRowTiles,
-                                      /*lhsRows=*/bool(op.getLhsRows()));
+  c.padRowTiles = !op.hasRegions();
+  p.shiftsEdgeTiles = MatmulTiling::shiftsEdgeTilesOf(
+      op.hasRegions(), /*lhsRows=*/bool(op.getLhsRows()));
   if (Value ws = op.getWorkspace())
     c.workspaceWords = cast<MemRefType>(ws.getType()).getNumElements();
   c.tailSplit = op.getTailSplit();

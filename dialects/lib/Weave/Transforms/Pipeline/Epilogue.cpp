@@ -75,10 +75,22 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
     });
   };
   // The most a moved tile lies before where it would have started: tile_m
-  // - M mod tile_m for a static M, up to tile_m - 1 for a dynamic one.
-  int64_t rowShiftMax = !rowEdge            ? 0
-                        : tiling.dynamicM() ? tiling.tm - 1
-                                            : tiling.tm - tiling.m % tiling.tm;
+  // - M mod tile_m for a static M, up to tile_m - 1 for a dynamic one; and
+  // where cluster_m pads the row tiles to whole clusters, a padded tile
+  // (wholly past M) moves clusterM - 1 tiles further, onto the last real
+  // rows, so each of its boxes gets the check (without it a 128-row
+  // padded tile stored its lower box over the last tile's, the same
+  // values, again).
+  int64_t rowShiftMax = 0;
+  if (rowEdge) {
+    int64_t rowTiles = tiling.dynamicM() ? 0 : llvm::divideCeil(tiling.m,
+                                                                 tiling.tm);
+    bool padded = tiling.clusterM > 1 &&
+                  (tiling.dynamicM() || rowTiles % tiling.clusterM != 0);
+    rowShiftMax = (tiling.dynamicM() ? tiling.tm - 1
+                                     : tiling.tm - tiling.m % tiling.tm) +
+                  (padded ? (tiling.clusterM - 1) * tiling.tm : 0);
+  }
   int64_t colShiftMax = colEdge ? tiling.tn - tiling.n % tiling.tn : 0;
   // `body` for the store of box `box` (on the leader): where this unit owns
   // it, and of a moved edge tile where the box reaches past where the tile

@@ -42,10 +42,7 @@ static LogicalResult verifyTmaOperand(MatmulPipelineOp op, Value value,
     // rows (not zeros), whose products fall on rows of out past its own
     // row count (checked equal to lhs's at entry), which its tensor map
     // clips. A region would see them.
-    bool rowRange = name == "lhs" && i == 0 && op.getCallback().empty() &&
-                    op.getEpilogue().empty() && op.getAfterLoads().empty() &&
-                    op.getCombine().empty() &&
-                    op.getBeforeLoad().empty();
+    bool rowRange = name == "lhs" && i == 0 && !op.hasRegions();
     if (viewType.isDynamicDim(i) && viewType != argType && rowRange)
       continue;
     // A dynamic size of a view (not of the argument itself) cannot be

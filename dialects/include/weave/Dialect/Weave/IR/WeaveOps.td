@@ -977,6 +977,17 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     int64_t tileN() { return getTileN().value_or(0); }
     int64_t tileK() { return getTileK().value_or(0); }
     int64_t numStages() { return getStages().value_or(0); }
+    /// Whether any region (before_load, callback, after_loads, combine,
+    /// epilogue) is given: a region sees the tiles' places and sums, so
+    /// the row tiles are not padded to whole clusters, edge tiles do not
+    /// move, and a view's dynamic rows must be whole tiles. The one owner
+    /// of that list (getTiling's `regions`, the chooser's padRowTiles,
+    /// TmaOperands' row range read it).
+    bool hasRegions() {
+      return !getBeforeLoad().empty() || !getCallback().empty() ||
+             !getAfterLoads().empty() || !getCombine().empty() ||
+             !getEpilogue().empty();
+    }
     /// The tiling the op spells (Utils/MatmulTiling.h), built once per use:
     /// its check() is the legality of an explicit tile.
     ::mlir::weave::pipeline::MatmulTiling getTiling();
