@@ -1,4 +1,4 @@
-// RUN: weave-opt %s -weave-expand-pipelines | FileCheck %s
+// RUN: weave-opt %s -split-input-file -weave-expand-pipelines | FileCheck %s
 
 // split_k(3): the units of a tile are its 3 splits (unit u: tile u / 3,
 // split u mod 3, k steps [j * 64 / 3, (j + 1) * 64 / 3)); the consumers of
@@ -33,6 +33,35 @@
 gpu.module @m {
   gpu.func @split_k(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>, %ws: memref<600000xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [132, 1, 1], block = [256, 1, 1], smem = 181312>} {
     weave.matmul_pipeline %a, %b into %c tile(64, 256, 64) stages(4) split_k(3) workspace(%ws : memref<600000xf32>) {consumers = 1 : i64} : memref<64x4096xf16>, memref<4096x4096xf16> into memref<64x4096xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// 16 rows of a 64-row tile (a decode step): a thread whose rows all lie
+// past row 16 (warps 1-3 of the warpgroup) neither stores its partial nor
+// loads the other splits': the fix-up moves a quarter of the words
+// (SplitKFixup::skipRowsPast). The rows are those of the tile's start,
+// 16 x warp + lane / 4.
+// CHECK-LABEL: gpu.func @split_k_rows
+//       CHECK:   nvvm.setmaxregister  increase 240
+//       CHECK:     %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c2{{.*}}
+//       CHECK:     scf.if %[[LAST]] {
+//       CHECK:       ld.acquire.gpu.global.u32
+//       CHECK:       %[[PRESENT:.*]] = arith.cmpi ult, %{{.*}}, %c16{{.*}} : index
+//       CHECK:       scf.for
+//       CHECK:         scf.if %[[PRESENT]] -> (!llvm.struct
+//       CHECK:           llvm.load volatile
+//       CHECK:       weave.copy_smem_to_gmem
+//       CHECK:     } else {
+//       CHECK:       %[[STORES:.*]] = arith.cmpi ult, %{{.*}}, %c16{{.*}} : index
+//       CHECK:       scf.if %[[STORES]] {
+//       CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+//       CHECK:       fence.acq_rel.gpu;
+gpu.module @rows {
+  gpu.func @split_k_rows(%a: memref<16x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<16x4096xf16>, %ws: memref<600000xf32>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [132, 1, 1], block = [256, 1, 1], smem = 181312>} {
+    weave.matmul_pipeline %a, %b into %c tile(64, 256, 64) stages(4) split_k(3) workspace(%ws : memref<600000xf32>) {consumers = 1 : i64} : memref<16x4096xf16>, memref<4096x4096xf16> into memref<16x4096xf16>
     gpu.return
   }
 }

@@ -151,6 +151,8 @@ private:
   std::optional<TileScheduler> scheduler;
   Workers workers;
   Value tid, warpgroup, laneInGroup, numK, numTiles;
+  /// lhs's row count (the tiles are counted from it).
+  Value rows;
   /// M and N where a tile at their edge is moved back inside
   /// (MatmulTiling::shiftsRowTiles, shiftsColTiles); null otherwise.
   Value rowEdge, colEdge;
@@ -224,9 +226,9 @@ void PipelineBuilder::build() {
   auto rhsType = cast<MemRefType>(op.getRhs().getType());
   // A dynamic row count is read at run time (the kernel argument's Dim
   // parameter, through its rebuilt descriptor).
-  Value rows = lhsType.isDynamicDim(0)
-                   ? Value(memref::DimOp::create(b, op.getLhs(), 0))
-                   : cIndex(lhsType.getDimSize(0));
+  rows = lhsType.isDynamicDim(0)
+             ? Value(memref::DimOp::create(b, op.getLhs(), 0))
+             : cIndex(lhsType.getDimSize(0));
   // The tiles are counted from lhs; the verifier makes out's rows dynamic
   // with lhs's, and a launch whose two sizes differ would compute rows that
   // the out tensor map clips, or leave rows of out unwritten: it traps.
@@ -526,8 +528,14 @@ void PipelineBuilder::buildConsumer() {
           inlineRegion(op.getCombine(), args, {{box, kSwizzleBytes}});
         });
   std::optional<SplitKFixup> fixup;
-  if (tiling.splitK > 1 || tiling.tailSplit > 1)
+  if (tiling.splitK > 1 || tiling.tailSplit > 1) {
     fixup.emplace(b, tiling, op.getWorkspace(), warpgroup, laneInGroup);
+    // Rows past M lie in a tile only where it is not moved inside (one
+    // row tile, a region, lhs_rows) or M is known only at run time.
+    if (tiling.dynamicM() ||
+        (!tiling.shiftsRowTiles() && tiling.m % tiling.tm != 0))
+      fixup->skipRowsPast(rows, rowEdge);
+  }
   scheduler->forEachUnit(numK, [&](const Unit &unit, Value first) {
     if (tiling.tailSplit > 1) {
       // A whole tile as without the split (the constant trip count and

@@ -78,20 +78,59 @@ Value SplitKFixup::groupPointer(const Partials &p, Value split,
   return wordPointer(words);
 }
 
+SmallVector<Value> SplitKFixup::rowsPresent(const Unit &unit) {
+  SmallVector<Value> present;
+  if (!rows)
+    return present;
+  // The thread's first row in 64-row block `block` (the accumulator
+  // fragment's: 16 x warp + lane / 4; its other row is 8 below).
+  Value start = tileStart(unit.m, tiling.tm, rowEdge);
+  if (tiling.splitM)
+    start = arith::AddIOp::create(
+        b, start,
+        arith::MulIOp::create(b, arith::SubIOp::create(b, warpgroup, cIndex(1)),
+                              cIndex(tiling.subM)));
+  Value lane = arith::RemUIOp::create(b, laneInGroup, cIndex(32));
+  Value warp = arith::DivUIOp::create(b, laneInGroup, cIndex(32));
+  Value first = arith::AddIOp::create(
+      b, start,
+      arith::AddIOp::create(b, arith::MulIOp::create(b, warp, cIndex(16)),
+                            arith::DivUIOp::create(b, lane, cIndex(4))));
+  for (int64_t block = 0; block < tiling.mBlocks(); ++block)
+    present.push_back(arith::CmpIOp::create(
+        b, arith::CmpIPredicate::ult,
+        arith::AddIOp::create(b, first, cIndex(block * hw::kWgmmaM)), rows));
+  return present;
+}
+
+void SplitKFixup::ifPresent(Value present, function_ref<void()> body) {
+  if (!present)
+    return body();
+  scf::IfOp::create(b, present, [&](OpBuilder &, Location) {
+    body();
+    scf::YieldOp::create(b);
+  });
+}
+
 void SplitKFixup::storePartial(const Partials &p, ArrayRef<Value> accs,
-                               Value split) {
+                               Value split, ArrayRef<Value> present) {
   auto vec4 = VectorType::get({4}, b.getF32Type());
-  for (int64_t g = 0; g < p.perThread / 4; ++g) {
-    Value group = LLVM::PoisonOp::create(b, vec4);
-    for (int64_t q = 0; q < 4; ++q) {
-      int64_t i = 4 * g + q;
-      Value v = LLVM::ExtractValueOp::create(b, accs[i / p.perBlock],
-                                             i % p.perBlock);
-      group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
-    }
-    LLVM::StoreOp::create(b, group, groupPointer(p, split, g),
-                          /*alignment=*/16);
-  }
+  int64_t groupsPerBlock = p.perBlock / 4;
+  for (int64_t block = 0; block < tiling.mBlocks(); ++block)
+    ifPresent(present.empty() ? Value() : present[block], [&] {
+      for (int64_t g = block * groupsPerBlock;
+           g < (block + 1) * groupsPerBlock; ++g) {
+        Value group = LLVM::PoisonOp::create(b, vec4);
+        for (int64_t q = 0; q < 4; ++q) {
+          int64_t i = 4 * g + q;
+          Value v = LLVM::ExtractValueOp::create(b, accs[i / p.perBlock],
+                                                 i % p.perBlock);
+          group = LLVM::InsertElementOp::create(b, group, v, cI32(q));
+        }
+        LLVM::StoreOp::create(b, group, groupPointer(p, split, g),
+                              /*alignment=*/16);
+      }
+    });
 }
 
 void SplitKFixup::finish(ArrayRef<Value> accs, const Unit &unit,
@@ -108,7 +147,7 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
   // region j of s - 1.
   Value others = b.createOrFold<arith::SubIOp>(unit.splits, cIndex(1));
   Partials p = partialsOf(unit, others);
-  int64_t perBlock = p.perBlock, perThread = p.perThread;
+  int64_t perBlock = p.perBlock;
   Value counter = p.counter;
   Value leader = eq(laneInGroup, cIndex(0));
   auto onLeader = [&](function_ref<void()> body) {
@@ -144,22 +183,45 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
         // Add the other splits' partials, in split order (a loop, not
         // unrolled: each split's loads then reuse the same registers; the
         // unrolled form spilled 300 bytes at 64x256 with 5 splits).
+        // A block whose rows all lie past the row count keeps this
+        // split's partial (skipRowsPast).
+        SmallVector<Value> present = rowsPresent(unit);
         auto splits = scf::ForOp::create(b, cIndex(0), others, cIndex(1),
                                          ValueRange(accs));
         b.setInsertionPointToStart(splits.getBody());
         SmallVector<Value> total(splits.getRegionIterArgs());
-        for (int64_t g = 0; g < perThread / 4; ++g) {
-          Value sum = LLVM::LoadOp::create(
-              b, vec4, groupPointer(p, splits.getInductionVar(), g),
-              /*alignment=*/16, /*isVolatile=*/true);
-          for (int64_t q = 0; q < 4; ++q) {
-            int64_t i = 4 * g + q;
-            int64_t block = i / perBlock, index = i % perBlock;
-            Value part = LLVM::ExtractElementOp::create(b, sum, cI32(q));
-            Value mine = LLVM::ExtractValueOp::create(b, total[block], index);
-            total[block] = LLVM::InsertValueOp::create(
-                b, total[block], arith::AddFOp::create(b, mine, part), index);
+        int64_t groupsPerBlock = perBlock / 4;
+        for (int64_t block = 0; block < tiling.mBlocks(); ++block) {
+          auto addBlock = [&] {
+            Value sums = total[block];
+            for (int64_t g = block * groupsPerBlock;
+                 g < (block + 1) * groupsPerBlock; ++g) {
+              Value sum = LLVM::LoadOp::create(
+                  b, vec4, groupPointer(p, splits.getInductionVar(), g),
+                  /*alignment=*/16, /*isVolatile=*/true);
+              for (int64_t q = 0; q < 4; ++q) {
+                int64_t index = (4 * g + q) % perBlock;
+                Value part = LLVM::ExtractElementOp::create(b, sum, cI32(q));
+                Value mine = LLVM::ExtractValueOp::create(b, sums, index);
+                sums = LLVM::InsertValueOp::create(
+                    b, sums, arith::AddFOp::create(b, mine, part), index);
+              }
+            }
+            return sums;
+          };
+          if (present.empty()) {
+            total[block] = addBlock();
+            continue;
           }
+          auto added = scf::IfOp::create(b, TypeRange{total[block].getType()},
+                                         present[block],
+                                         /*withElseRegion=*/true);
+          b.setInsertionPointToStart(added.thenBlock());
+          scf::YieldOp::create(b, addBlock());
+          b.setInsertionPointToStart(added.elseBlock());
+          scf::YieldOp::create(b, total[block]);
+          b.setInsertionPointAfter(added);
+          total[block] = added.getResult(0);
         }
         scf::YieldOp::create(b, total);
         b.setInsertionPointAfter(splits);
@@ -170,7 +232,7 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
       [&](OpBuilder &, Location) {
         // Any other split: store the partial into its own region (16-byte
         // stores, coalesced across the warpgroup), then arrive.
-        storePartial(p, accs, unit.split);
+        storePartial(p, accs, unit.split, rowsPresent(unit));
         // Every thread's stores precede the leader's release.
         syncConsumer();
         onLeader([&] {
@@ -198,7 +260,8 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
 
   // 1. This split's partial into its region (16-byte stores, coalesced
   // across the warpgroup); the accumulators are dead after it.
-  storePartial(p, accs, unit.split);
+  SmallVector<Value> present = rowsPresent(unit);
+  storePartial(p, accs, unit.split, present);
   // 2. Every thread's stores precede the leader's release; the leader
   // arrives, waits for all s, then counts itself past the wait (its
   // result is read at the end, so the atom's latency overlaps the sum).
@@ -258,8 +321,13 @@ void SplitKFixup::finishSpread(ArrayRef<Value> accs, const Unit &unit,
         b, arith::AddIOp::create(b, firstBox, cIndex(box)), splits);
     Value mine = eq(owner, unit.split);
     owned.push_back(mine);
+    // A thread's rows past the row count skip the sum (skipRowsPast);
+    // the box is still stored, and the tensor map clips those rows.
+    Value sums = present.empty()
+                     ? mine
+                     : arith::AndIOp::create(b, mine, present[block]);
     SmallVector<Type> types(groupsPerBox, vec4);
-    auto sum = scf::IfOp::create(b, types, mine, /*withElseRegion=*/true);
+    auto sum = scf::IfOp::create(b, types, sums, /*withElseRegion=*/true);
     b.setInsertionPointToStart(sum.thenBlock());
     {
       SmallVector<Value> init(groupsPerBox, zero4);

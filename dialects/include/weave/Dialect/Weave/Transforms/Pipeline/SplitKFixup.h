@@ -89,6 +89,17 @@ public:
   /// for the boxes whose `owned` flag is set (every box where empty).
   using StoreFn = function_ref<void(ArrayRef<Value>, ArrayRef<Value>)>;
   void finish(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
+  /// Where a tile may hold rows past the row count `rows` (a tile's start
+  /// is tileStart(m, tile_m, rowEdge)): a thread whose rows of a 64-row
+  /// block all lie past it neither stores its partial of that block nor
+  /// loads the other splits' (its total there is its own partial, which
+  /// the output's tensor map clips). Those rows' products are of
+  /// zero-filled lhs rows, so the sum they skip is zero. At 16 rows of a
+  /// 64-row tile the fix-up moves a quarter of the words.
+  void skipRowsPast(Value rows, Value rowEdge) {
+    this->rows = rows;
+    this->rowEdge = rowEdge;
+  }
 
 private:
   /// Where a unit's tile keeps its partials: split j's region is
@@ -103,16 +114,25 @@ private:
   /// Word group `group` (4 words) of this thread in split `split`'s region.
   Value groupPointer(const Partials &p, Value split, int64_t group);
   /// The accumulators into split `split`'s region (16-byte stores,
-  /// coalesced across the warpgroup).
-  void storePartial(const Partials &p, ArrayRef<Value> accs, Value split);
+  /// coalesced across the warpgroup), of the 64-row blocks `present`
+  /// (rowsPresent; empty: all).
+  void storePartial(const Partials &p, ArrayRef<Value> accs, Value split,
+                    ArrayRef<Value> present);
   void finishSerial(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
   void finishSpread(ArrayRef<Value> accs, const Unit &unit, StoreFn store);
   /// A global pointer `words` f32 words past the workspace's base.
   Value wordPointer(Value words);
   void syncConsumer();
+  /// Per 64-row block of this consumer's part of `unit`'s tile: whether
+  /// this thread's rows there reach below `rows` (skipRowsPast); empty
+  /// where every row is.
+  SmallVector<Value> rowsPresent(const Unit &unit);
+  /// `body` where `present` (null: always).
+  void ifPresent(Value present, function_ref<void()> body);
 
   const MatmulTiling &tiling;
   Value workspace, warpgroup, laneInGroup;
+  Value rows, rowEdge;
 };
 
 } // namespace mlir::weave::pipeline
