@@ -44,7 +44,12 @@ gpu.module @m {
 // loads the other splits': the fix-up moves a quarter of the words
 // (SplitKFixup::skipRowsPast). The rows are those of the tile's start,
 // 16 x warp + lane / 4.
+// The lhs box is 16 rows, not the tile's 64 (MatmulTiling::lhsBoxRows: TMA
+// would zero-fill 48), and each stage's barrier expects 16 x 128 + 64 x
+// 512 bytes.
 // CHECK-LABEL: gpu.func @split_k_rows
+//       CHECK:   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c34816_i32
+//       CHECK:   weave.copy_gmem_to_smem %arg0[{{.*}} : memref<16x4096xf16> -> memref<16x64xf16, #gpu.address_space<workgroup>>
 //       CHECK:   nvvm.setmaxregister  increase 240
 //       CHECK:     %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c2{{.*}}
 //       CHECK:     scf.if %[[LAST]] {

@@ -415,7 +415,7 @@ void PipelineBuilder::buildProducer() {
             inlineRegion(op.getBeforeLoad(), args);
           }
           Value slot = ring->acquire(step);
-          Value barrier = ring->arm(slot, layout.stageBytes);
+          Value barrier = ring->arm(slot, layout.stageLoadBytes);
           mainloop.issueLoads(m, n, k, slot, barrier, workers.clusterRank);
         });
     if (ring->getClusterSize() > 1) {

@@ -87,7 +87,8 @@ void WgmmaMainloop::prepareLoads() {
 
 void WgmmaMainloop::issueLoads(Value m, Value n, Value k, Value slot,
                                Value barrier, Value clusterRank) {
-  MemRefType lhsTile = sharedType({tiling.tm, tiling.tk}, inputType);
+  // The lhs box: tile_m rows, or fewer where M is (lhsBoxRows).
+  MemRefType lhsTile = sharedType({tiling.lhsBoxRows(), tiling.tk}, inputType);
   MemRefType rhsBox = sharedType({tiling.tk, tiling.inBoxCols()}, inputType);
   int64_t clusterM = ring.getClusterSize();
   Value slotBase = arith::MulIOp::create(b, slot, cIndex(layout.stageBytes));

@@ -280,6 +280,21 @@ struct MatmulTiling {
   bool shiftsColTiles() const {
     return shiftsEdgeTiles() && n > tn && n % tn != 0;
   }
+  /// Rows of the lhs box a stage loads: tile_m; or, where the only row
+  /// tile holds fewer (a static M below tile_m) in a pipeline whose tiles
+  /// nothing but its own stores sees (shiftsEdgeTiles), M rounded up to
+  /// the swizzle's 8-row atom. TMA zero-fills a box's rows past the edge,
+  /// and a decode step paid for them: 64 x 128 split_k(4) ran 1 x 4096 x
+  /// 4096 in 15.2 us and 64 rows in 12.4 (one H200, docs/PERF.md "The
+  /// decode rows"). The tile's rows past the box keep stale shared
+  /// memory; only output rows past M read them (a product's row is its
+  /// lhs row's), which the output's tensor map clips and the split-K
+  /// fix-up skips.
+  int64_t lhsBoxRows() const {
+    if (dynamicM() || m >= tm || !shiftsEdgeTiles())
+      return tm;
+    return (m + 7) / 8 * 8;
+  }
   /// 64-row wgmma blocks of one consumer, each with its own accumulator.
   int64_t mBlocks() const { return subM / hw::kWgmmaM; }
   /// Output columns in one 128-byte epilogue box.
@@ -324,6 +339,9 @@ TilingViolation checkSmemArena(const MatmulTiling &t);
 /// base.
 struct MatmulSmemLayout {
   int64_t lhsBytes, rhsBoxBytes, rhsBytes, stageBytes;
+  /// Bytes a stage's loads deliver (its barrier's transaction count): the
+  /// lhs box may be shorter than the tile (MatmulTiling::lhsBoxRows).
+  int64_t stageLoadBytes;
   int64_t ringOffset, epilogueOffset, epilogueBoxBytes;
   int64_t fullBarrierOffset, emptyBarrierOffset;
   int64_t requiredBytes;
@@ -333,6 +351,7 @@ struct MatmulSmemLayout {
     rhsBoxBytes = t.tk * 128;
     rhsBytes = t.tk * t.tn * t.inBytes;
     stageBytes = lhsBytes + rhsBytes;
+    stageLoadBytes = t.lhsBoxRows() * t.tk * t.inBytes + rhsBytes;
     epilogueBoxBytes = 64 * 128;
     SmemArena arena;
     ringOffset = arena.allocate(t.stages * stageBytes,
