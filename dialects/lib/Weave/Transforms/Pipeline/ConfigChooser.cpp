@@ -251,8 +251,13 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
     efficiency *= 1 - 0.12 * cols * cols;
   }
   double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
+  // A static M below the tile loads a box of its rows only (rounded to 8;
+  // MatmulTiling::lhsBoxRows), and its partial box is no longer
+  // zero-filled.
+  bool shortBox = p.staticRows && p.shiftsEdgeTiles && m < c.tileM;
+  double lhsRows = shortBox ? double(ceilDiv(m, 8) * 8) : double(c.tileM);
   double stageBytes =
-      (c.tileM + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
+      (lhsRows + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
   // Fewer row tiles than the cluster's blocks: each real tile shares its
   // rhs multicast with a padded one, and a pair of two-consumer blocks
   // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
@@ -275,7 +280,8 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // partial-box rate: 500 x 2000 x 4096 ran 128 x 64 in 21.9 us, 128 x 128
   // split_k(2) 18.6; 333 x 2000 x 4096 21.1 and 18.4 (one H200,
   // docs/PERF.md "Edge tiles moved inside").
-  bool partialRows = m % c.tileM != 0 && !(p.shiftsEdgeTiles && m > c.tileM);
+  bool partialRows = m % c.tileM != 0 &&
+                     !(p.shiftsEdgeTiles && m > c.tileM) && !shortBox;
   bool partialCols =
       p.n % c.tileN != 0 &&
       !(p.shiftsEdgeTiles && p.n > c.tileN && rowTiles <= 2);
@@ -297,10 +303,13 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
 
   double unit = steps * step +
                 double(c.tileM) * c.tileN * p.outBytes / kStoreBytesPerCycle;
+  // The fix-up moves the partials of rows below M only (SplitKFixup::
+  // skipRowsPast: a thread's two rows, 8 apart, go together).
+  double fixupRows = double(std::min<int64_t>(c.tileM, ceilDiv(m, 16) * 16));
   if (c.splitK > 1) {
     // Every unit but a tile's last stores its f32 partial; the last one
     // waits for them and reads the s - 1 partials back.
-    double partial = double(c.tileM) * c.tileN * 4;
+    double partial = fixupRows * c.tileN * 4;
     unit += c.splitK * partial / kSmLoadBytesPerCycle + kFixupSyncCycles;
   }
   double compute = rounds * unit;
@@ -311,7 +320,7 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   int64_t tail = units % workers;
   int64_t tailWays = tailSplitWaysAt(p, c);
   if (tailWays > 1) {
-    double partial = double(c.tileM) * c.tileN * 4;
+    double partial = fixupRows * c.tileN * 4;
     double tailUnit = ceilDiv(numK, tailWays) * step +
                       double(c.tileM) * c.tileN * p.outBytes /
                           kStoreBytesPerCycle +
@@ -325,15 +334,15 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // 1.20x the unsplit kernel on an H100 where the per-unit terms alone
   // said 1.12x (docs/PERF.md, "Dynamic M").
   if (c.splitK > 1)
-    compute += 2.0 * (c.splitK - 1) * tiles * c.tileM * c.tileN * 4 /
+    compute += 2.0 * (c.splitK - 1) * tiles * fixupRows * c.tileN * 4 /
                kL2BytesPerCycle;
 
   double dramBytes = (double(m) * p.k + double(p.k) * p.n) * p.inBytes +
                      double(m) * p.n * p.outBytes;
   if (c.splitK > 1)
-    dramBytes += double(c.splitK - 1) * tiles * c.tileM * c.tileN * 4;
+    dramBytes += double(c.splitK - 1) * tiles * fixupRows * c.tileN * 4;
   if (tailWays > 1)
-    dramBytes += double(tailWays - 1) * tail * c.tileM * c.tileN * 4;
+    dramBytes += double(tailWays - 1) * tail * fixupRows * c.tileN * 4;
   double dram = dramBytes / kDramBytesPerCycle;
   // A kernel built with the tail split that does not split at this row
   // count: the per-unit branch and the fix-up beside the whole tile's
@@ -532,6 +541,7 @@ mlir::weave::pipeline::chooseMatmulConfig(const MatmulProblem &p,
     for (int64_t m : sampleRows(p.mLo, p.mHi)) {
       MatmulProblem q = p;
       q.m = m;
+      q.staticRows = false;
       double best = std::numeric_limits<double>::infinity();
       for (const MatmulConfig &other : candidates)
         best = std::min(best, estimateMatmulCycles(q, other));
@@ -621,6 +631,7 @@ mlir::weave::pipeline::chooseMatmulVariants(const MatmulProblem &p,
     for (int64_t m : rows) {
       MatmulProblem q = p;
       q.m = m;
+      q.staticRows = false;
       std::vector<double> est;
       double best = kInfeasible;
       for (const MatmulConfig &config : candidates) {

@@ -131,6 +131,11 @@ struct MatmulProblem {
   /// regions or lhs_rows), so that no box it loads is partly out of bounds
   /// where the dimension holds more than one tile.
   bool shiftsEdgeTiles = true;
+  /// Whether `m` is the kernel's own row count, known when it is compiled
+  /// (false for the row counts sampled from a dynamic M's range): then an
+  /// M below the tile loads a box of its rows only (MatmulTiling::
+  /// lhsBoxRows).
+  bool staticRows = true;
   bool dynamicM() const { return m < 0; }
 };
 
