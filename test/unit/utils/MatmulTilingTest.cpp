@@ -351,3 +351,33 @@ TEST(MatmulTiling, SplitKWorkspaceArithmetic) {
   EXPECT_EQ(splitKWorkspaceWords(INT64_MAX - 1000, 4096, 128, 256, 2, 4),
             INT64_MAX);
 }
+
+TEST(MatmulTiling, LhsBoxHoldsTheRowsOfAShortStaticM) {
+  // A static M below tile_m loads M rows rounded to the 8-row swizzle atom
+  // (TMA would zero-fill the rest at every step); the stage's barrier
+  // expects those bytes, while the ring keeps a whole tile a stage.
+  MatmulTiling t = legal();
+  for (auto [m, rows] : {std::pair{1, 8}, {8, 8}, {16, 16}, {17, 24},
+                         {100, 104}, {127, 128}}) {
+    t.m = m;
+    EXPECT_EQ(t.lhsBoxRows(), rows) << m;
+    MatmulSmemLayout layout(t);
+    EXPECT_EQ(layout.stageLoadBytes, layout.stageBytes - (128 - rows) * 128)
+        << m;
+  }
+  // Whole tiles, a dynamic M (its kernel cannot know M), a region (it would
+  // see the stale rows) and lhs_rows load the whole box.
+  t.m = 128;
+  EXPECT_EQ(t.lhsBoxRows(), 128);
+  t.m = 1000;
+  EXPECT_EQ(t.lhsBoxRows(), 128);
+  t.m = MatmulTiling::kDynamic;
+  EXPECT_EQ(t.lhsBoxRows(), 128);
+  t.m = 16;
+  t.regions = true;
+  EXPECT_EQ(t.lhsBoxRows(), 128);
+  t.regions = false;
+  t.lhsRows = true;
+  EXPECT_EQ(t.lhsBoxRows(), 128);
+  EXPECT_EQ(MatmulSmemLayout(t).stageLoadBytes, MatmulSmemLayout(t).stageBytes);
+}
