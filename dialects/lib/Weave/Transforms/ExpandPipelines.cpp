@@ -530,10 +530,7 @@ void PipelineBuilder::buildConsumer() {
   std::optional<SplitKFixup> fixup;
   if (tiling.splitK > 1 || tiling.tailSplit > 1) {
     fixup.emplace(b, tiling, op.getWorkspace(), warpgroup, laneInGroup);
-    // Rows past M lie in a tile only where it is not moved inside (one
-    // row tile, a region, lhs_rows) or M is known only at run time.
-    if (tiling.dynamicM() ||
-        (!tiling.shiftsRowTiles() && tiling.m % tiling.tm != 0))
+    if (tiling.tilesPassRows())
       fixup->skipRowsPast(rows, rowEdge);
   }
   scheduler->forEachUnit(numK, [&](const Unit &unit, Value first) {

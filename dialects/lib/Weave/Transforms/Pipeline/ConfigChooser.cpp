@@ -254,8 +254,11 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // A static M below the tile loads a box of its rows only (rounded to 8;
   // MatmulTiling::lhsBoxRows), and its partial box is no longer
   // zero-filled.
-  bool shortBox = p.staticRows && p.shiftsEdgeTiles && m < c.tileM;
-  double lhsRows = shortBox ? double(ceilDiv(m, 8) * 8) : double(c.tileM);
+  int64_t boxM = p.staticRows ? m : MatmulTiling::kDynamic;
+  bool shortBox =
+      MatmulTiling::shortLhsBoxOf(boxM, c.tileM, p.shiftsEdgeTiles);
+  double lhsRows =
+      double(MatmulTiling::lhsBoxRowsOf(boxM, c.tileM, p.shiftsEdgeTiles));
   double stageBytes =
       (lhsRows + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
   // Fewer row tiles than the cluster's blocks: each real tile shares its

@@ -36,12 +36,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
                             cI32(kWarpgroupThreads),
                             NVVM::BarrierReductionAttr(), Value());
   };
-  auto onLeader = [&](function_ref<void()> body) {
-    scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
-      body();
-      scf::YieldOp::create(b);
-    });
-  };
+  auto onLeader = [&](function_ref<void()> body) { ifThen(leader, body); };
   assert((owned.empty() ||
           int64_t(owned.size()) == tiling.mBlocks() * (tiling.subN /
                                                        tiling.outBoxCols())) &&
@@ -67,12 +62,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
   // `body` for box `box`: always, or where this unit owns it (a tail
   // split).
   auto ifOwned = [&](int64_t box, function_ref<void()> body) {
-    if (owned.empty())
-      return body();
-    scf::IfOp::create(b, owned[box], [&](OpBuilder &, Location) {
-      body();
-      scf::YieldOp::create(b);
-    });
+    ifThen(owned.empty() ? Value() : owned[box], body);
   };
   // The most a moved tile lies before where it would have started: tile_m
   // - M mod tile_m for a static M, up to tile_m - 1 for a dynamic one; and
@@ -120,12 +110,7 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
       reaches(tileRow0, rowOffset, 64, m, tiling.tm);
     if (colEdge && colOffset + tiling.outBoxCols() <= colShiftMax)
       reaches(tileCol0, colOffset, tiling.outBoxCols(), n, tiling.tn);
-    if (!keep)
-      return body();
-    scf::IfOp::create(b, keep, [&](OpBuilder &, Location) {
-      body();
-      scf::YieldOp::create(b);
-    });
+    ifThen(keep, body);
   };
 
   // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at

@@ -103,21 +103,12 @@ SmallVector<Value> SplitKFixup::rowsPresent(const Unit &unit) {
   return present;
 }
 
-void SplitKFixup::ifPresent(Value present, function_ref<void()> body) {
-  if (!present)
-    return body();
-  scf::IfOp::create(b, present, [&](OpBuilder &, Location) {
-    body();
-    scf::YieldOp::create(b);
-  });
-}
-
 void SplitKFixup::storePartial(const Partials &p, ArrayRef<Value> accs,
                                Value split, ArrayRef<Value> present) {
   auto vec4 = VectorType::get({4}, b.getF32Type());
   int64_t groupsPerBlock = p.perBlock / 4;
   for (int64_t block = 0; block < tiling.mBlocks(); ++block)
-    ifPresent(present.empty() ? Value() : present[block], [&] {
+    ifThen(present.empty() ? Value() : present[block], [&] {
       for (int64_t g = block * groupsPerBlock;
            g < (block + 1) * groupsPerBlock; ++g) {
         Value group = LLVM::PoisonOp::create(b, vec4);
@@ -150,12 +141,7 @@ void SplitKFixup::finishSerial(ArrayRef<Value> accs, const Unit &unit,
   int64_t perBlock = p.perBlock;
   Value counter = p.counter;
   Value leader = eq(laneInGroup, cIndex(0));
-  auto onLeader = [&](function_ref<void()> body) {
-    scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
-      body();
-      scf::YieldOp::create(b);
-    });
-  };
+  auto onLeader = [&](function_ref<void()> body) { ifThen(leader, body); };
   Value isLast = eq(unit.split, others);
   Type f32 = b.getF32Type();
   auto vec4 = VectorType::get({4}, f32);

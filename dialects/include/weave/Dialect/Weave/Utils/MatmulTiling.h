@@ -291,9 +291,21 @@ struct MatmulTiling {
   /// lhs row's), which the output's tensor map clips and the split-K
   /// fix-up skips.
   int64_t lhsBoxRows() const {
-    if (dynamicM() || m >= tm || !shiftsEdgeTiles())
-      return tm;
-    return (m + 7) / 8 * 8;
+    return lhsBoxRowsOf(dynamicM() ? kDynamic : m, tm, shiftsEdgeTiles());
+  }
+  /// The same rule on an op's facts (the chooser): `m` kDynamic where the
+  /// kernel reads it at run time. shortLhsBoxOf: whether it is M's rows.
+  static bool shortLhsBoxOf(int64_t m, int64_t tm, bool shiftsEdgeTiles) {
+    return m >= 0 && m < tm && shiftsEdgeTiles;
+  }
+  static int64_t lhsBoxRowsOf(int64_t m, int64_t tm, bool shiftsEdgeTiles) {
+    return shortLhsBoxOf(m, tm, shiftsEdgeTiles) ? (m + 7) / 8 * 8 : tm;
+  }
+  /// Whether a tile may hold rows past M: where M is read at run time, or
+  /// its last row tile is partial and not moved inside (one row tile, a
+  /// region, lhs_rows). The split-K fix-up skips those rows' partials.
+  bool tilesPassRows() const {
+    return dynamicM() || (!shiftsRowTiles() && m % tm != 0);
   }
   /// 64-row wgmma blocks of one consumer, each with its own accumulator.
   int64_t mBlocks() const { return subM / hw::kWgmmaM; }

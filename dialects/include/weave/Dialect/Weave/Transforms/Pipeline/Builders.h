@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::weave::pipeline {
@@ -66,6 +67,16 @@ protected:
     Value last = arith::MaxSIOp::create(
         b, arith::SubIOp::create(b, edge, cIndex(tile)), cIndex(0));
     return arith::MinUIOp::create(b, start, last);
+  }
+  /// `body` under `cond` (an scf.if without results); where `cond` is
+  /// null, `body` unconditionally.
+  void ifThen(Value cond, function_ref<void()> body) {
+    if (!cond)
+      return body();
+    scf::IfOp::create(b, cond, [&](OpBuilder &, Location) {
+      body();
+      scf::YieldOp::create(b);
+    });
   }
   Value eq(Value a, Value c) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, a, c);

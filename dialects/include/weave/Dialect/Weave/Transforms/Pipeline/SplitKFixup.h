@@ -127,8 +127,6 @@ private:
   /// this thread's rows there reach below `rows` (skipRowsPast); empty
   /// where every row is.
   SmallVector<Value> rowsPresent(const Unit &unit);
-  /// `body` where `present` (null: always).
-  void ifPresent(Value present, function_ref<void()> body);
 
   const MatmulTiling &tiling;
   Value workspace, warpgroup, laneInGroup;
