@@ -344,7 +344,11 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // with b streamed the gather kept its lead at 10 of 11 shapes (3-28%:
   // 384 x 4096 x 14336 0.211 / 0.165, 384 x 5120 x 13824 0.244 / 0.193,
   // 512 x 5120 x 13824 0.264 / 0.243, 256 x 8192 x 28672 0.444 /
-  // 0.406; 512 x 8192 x 7168 the ring by 1-3%). D = 4 kept the gather at
+  // 0.406; 512 x 8192 x 7168 the ring by 1-3%). Re-measured on today's
+  // kernels (2 x H200, thirty-fourth session, ringStreamsShortShard): where
+  // b is at most 128 MiB and the ring's steps leave under 0.7 of a round
+  // idle, the ring led in bursts by 5-15% and sustained by 1-4%; past it
+  // the gather. D = 4 kept the gather at
   // every one-round shape of 256-384 rows (0.145 / 0.161 at 256 x 5120 x
   // 6912, 0.174 / 0.194 at 384 x 4096 x 7168).
   if (teamSize < 2)
@@ -363,8 +367,9 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   if (ringKeepsShortShard(teamSize, mShard)) {
     int64_t gatheredTiles =
         int64_t(teamSize) * (mShard / kRowTile) * ((n + 127) / 128);
-    return (streamed && fill > 1.0) || gatheredTiles <= kSmCount ? "gather"
-                                                                 : "ring";
+    bool streamedPastRound = streamed && fill > 1.0 &&
+                             !ringStreamsShortShard(teamSize, mShard, k, n);
+    return streamedPastRound || gatheredTiles <= kSmCount ? "gather" : "ring";
   }
   return fill <= 1.0 || streamed ? "gather" : "ring";
 }
@@ -375,6 +380,14 @@ bool AllGatherMatmul::ringKeepsShortShard(uint32_t teamSize, int64_t mShard) {
   int64_t rows = mShard / kRowTile;
   return teamSize >= 2 && teamSize < kGatherOneRoundMinTeam && rows >= 2 &&
          rows <= mlir::weave::pipeline::kUnnarrowedSegmentRows;
+}
+
+bool AllGatherMatmul::ringStreamsShortShard(uint32_t teamSize, int64_t mShard,
+                                            int64_t k, int64_t n,
+                                            int64_t smCount) {
+  return ringKeepsShortShard(teamSize, mShard) &&
+         double(k) * double(n) * 2 <= double(kShortShardRingMaxBBytes) &&
+         ringStepIdle(teamSize, mShard, n, smCount) < kCopyEngineMinRingIdle;
 }
 
 /// The ring's launch as TileOrder sees it (the dialect's rule, the schedule

@@ -546,6 +546,18 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_EQ(AllGatherMatmul::choose(2, 384, 8192, 7168), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(2, 384, 4096, 14336), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(2, 512, 5120, 13824), "gather");
+  // Past one round where b barely streams (at most 128 MiB) the ring,
+  // unless its steps leave most of a round idle (3 row tiles of 14336:
+  // 0.73); from 135 MiB the gather.
+  EXPECT_TRUE(AllGatherMatmul::ringStreamsShortShard(2, 512, 7168, 7168));
+  EXPECT_EQ(AllGatherMatmul::choose(2, 512, 7168, 7168), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 512, 8192, 7168), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 512, 4096, 14336), "ring");
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 4096, 14336), "ring");
+  EXPECT_FALSE(AllGatherMatmul::ringStreamsShortShard(2, 384, 4096, 14336));
+  EXPECT_FALSE(AllGatherMatmul::ringStreamsShortShard(2, 256, 5120, 13824));
+  EXPECT_FALSE(AllGatherMatmul::ringStreamsShortShard(4, 512, 7168, 7168));
+  EXPECT_EQ(AllGatherMatmul::choose(2, 256, 5120, 13824), "gather");
   EXPECT_EQ(AllGatherMatmul::choose(2, 128, 4096, 7168), "gather");
   // ... and where both shards together are one round of 128 x 128 tiles:
   // 2 x 2 x 32 = 128 of 132 at 256 x 4096 x 4096, 2 x 3 x 32 at 384 not.

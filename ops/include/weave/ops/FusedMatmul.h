@@ -80,9 +80,9 @@ public:
   /// one round of tiles) or where b is streamed (streamsB: the ring reads
   /// all of b from memory at each of its D steps), "ring" elsewhere; but
   /// where ringKeepsShortShard, "gather" only where b is streamed and a
-  /// shard is more than one round, or where every member's rows together
-  /// are one round of 128 x 128 tiles (the measurements are in the
-  /// definition, ops/lib/Instances.cpp).
+  /// shard is more than one round (unless ringStreamsShortShard), or
+  /// where every member's rows together are one round of 128 x 128 tiles
+  /// (the measurements are in the definition, ops/lib/Instances.cpp).
   static std::string choose(uint32_t teamSize, int64_t mShard, int64_t k,
                             int64_t n);
   /// Whether the ring's steps are so few and its groups so wide that it
@@ -92,6 +92,27 @@ public:
   /// their groups' width: Utils/MatmulTiling.h; one row tile is one row
   /// either way).
   static bool ringKeepsShortShard(uint32_t teamSize, int64_t mShard);
+  /// Where ringKeepsShortShard and b streams past one round of a shard,
+  /// whether the ring still beats the gather: b is at most
+  /// kShortShardRingMaxBBytes (reading it at each of the two steps costs
+  /// less than the gather's all-gather before its first tile) and the
+  /// ring's steps leave less than kCopyEngineMinRingIdle of a round idle
+  /// (ringStepIdle; at 3 row tiles of n 14336 they leave 0.73 and the
+  /// ring lost by 15-25%).
+  static bool ringStreamsShortShard(uint32_t teamSize, int64_t mShard,
+                                    int64_t k, int64_t n,
+                                    int64_t smCount = kSmCount);
+  /// 2 x H200, D = 2, bf16, the Python op in graphs (thirty-fourth
+  /// session, docs/PERF.md "The ring where b barely streams"), ring /
+  /// gather, ms, bursts (sustained 0.5 s): 98-112 MiB of b, the ring
+  /// ahead: 512 x 7168 x 7168 0.153 / 0.179 (0.181 / 0.189), 512 x 8192
+  /// x 7168 0.170 / 0.200, 512 x 4096 x 14336 0.172 / 0.182, 256 x 4096
+  /// x 14336 0.095 / 0.102; from 135 MiB the ring's burst lead (4-8%)
+  /// turned into the gather's sustained (2-10%: 256 x 5120 x 13824 0.116
+  /// / 0.126 (0.136 / 0.134), 256 x 8192 x 28672 0.366 / 0.367 (0.430 /
+  /// 0.390)): the ring reads b from memory at each step, and under the
+  /// 700 W limit those reads cost clock.
+  static constexpr int64_t kShortShardRingMaxBBytes = int64_t(128) << 20;
   /// From this many members the one-round gather stays: at D = 4 it led
   /// the ring at every one-round shape of 256-384 rows measured (D = 3:
   /// 384 x 8192 x 7168, 0.265 against 0.269 ms).
