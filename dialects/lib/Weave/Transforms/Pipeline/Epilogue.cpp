@@ -46,16 +46,11 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
 
   // Origin of this consumer's part of the tile, in the output (tileRow0,
   // tileCol0) and in out's kernel argument (row0, col0).
+  auto theConsumer = [&] { return consumer; };
   Value tileRow0 = tileStart(m, tiling.tm, rowEdge);
   Value tileCol0 = tileStart(n, tiling.tn, colEdge);
-  if (tiling.splitM)
-    tileRow0 = arith::AddIOp::create(
-        b, tileRow0,
-        arith::MulIOp::create(b, consumer, cIndex(tiling.subM)));
-  else
-    tileCol0 = arith::AddIOp::create(
-        b, tileCol0,
-        arith::MulIOp::create(b, consumer, cIndex(tiling.subN)));
+  tileRow0 = partStart(tiling, tileRow0, /*rows=*/true, theConsumer);
+  tileCol0 = partStart(tiling, tileCol0, /*rows=*/false, theConsumer);
   Value row0 = arith::AddIOp::create(b, out.rowOffset, tileRow0);
   Value col0 = arith::AddIOp::create(b, out.colOffset, tileCol0);
 
@@ -113,16 +108,10 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
     ifThen(keep, body);
   };
 
-  // wgmma m64nN accumulator fragment: value 4j+q of a thread sits at
-  // row 16*warp + lane/4 + 8*(q/2), column 8j + 2*(lane%4) + q%2. Pairs
-  // (q, q+1) are adjacent columns and go out as one 32-bit store, at the
-  // 128-byte-swizzled address: 16-byte chunk c of row r lands in chunk
-  // c ^ (r % 8).
-  Value warp = arith::DivUIOp::create(b, laneInGroup, cIndex(32));
-  Value lane = arith::RemUIOp::create(b, laneInGroup, cIndex(32));
-  Value quad = arith::DivUIOp::create(b, lane, cIndex(4));
-  Value rowBase = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, warp, cIndex(16)), quad);
+  // The accumulator fragment (fragmentLane): pairs (q, q+1) are adjacent
+  // columns and go out as one 32-bit store, at the 128-byte-swizzled
+  // address: 16-byte chunk c of row r lands in chunk c ^ (r % 8).
+  auto [warp, lane, rowBase] = fragmentLane(laneInGroup);
   Value colInQuad = arith::MulIOp::create(
       b, arith::RemUIOp::create(b, lane, cIndex(4)), cIndex(2));
   Type pairType = VectorType::get({2}, outElt);

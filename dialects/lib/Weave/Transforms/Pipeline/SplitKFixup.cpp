@@ -82,20 +82,13 @@ SmallVector<Value> SplitKFixup::rowsPresent(const Unit &unit) {
   SmallVector<Value> present;
   if (!rows)
     return present;
-  // The thread's first row in 64-row block `block` (the accumulator
-  // fragment's: 16 x warp + lane / 4; its other row is 8 below).
-  Value start = tileStart(unit.m, tiling.tm, rowEdge);
-  if (tiling.splitM)
-    start = arith::AddIOp::create(
-        b, start,
-        arith::MulIOp::create(b, arith::SubIOp::create(b, warpgroup, cIndex(1)),
-                              cIndex(tiling.subM)));
-  Value lane = arith::RemUIOp::create(b, laneInGroup, cIndex(32));
-  Value warp = arith::DivUIOp::create(b, laneInGroup, cIndex(32));
-  Value first = arith::AddIOp::create(
-      b, start,
-      arith::AddIOp::create(b, arith::MulIOp::create(b, warp, cIndex(16)),
-                            arith::DivUIOp::create(b, lane, cIndex(4))));
+  // The thread's first row in 64-row block `block`, where the epilogue
+  // stores it (its other row is 8 below).
+  Value start = partStart(
+      tiling, tileStart(unit.m, tiling.tm, rowEdge), /*rows=*/true,
+      [&] { return arith::SubIOp::create(b, warpgroup, cIndex(1)); });
+  Value first =
+      arith::AddIOp::create(b, start, fragmentLane(laneInGroup).row);
   for (int64_t block = 0; block < tiling.mBlocks(); ++block)
     present.push_back(arith::CmpIOp::create(
         b, arith::CmpIPredicate::ult,

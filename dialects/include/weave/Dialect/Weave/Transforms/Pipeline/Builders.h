@@ -11,6 +11,7 @@
 #define WEAVE_DIALECT_WEAVE_TRANSFORMS_PIPELINE_BUILDERS_H
 
 #include "weave/Dialect/Weave/Utils/HardwareLimits.h"
+#include "weave/Dialect/Weave/Utils/MatmulTiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -67,6 +68,36 @@ protected:
     Value last = arith::MaxSIOp::create(
         b, arith::SubIOp::create(b, edge, cIndex(tile)), cIndex(0));
     return arith::MinUIOp::create(b, start, last);
+  }
+  /// Where a consumer's part of a tile starts, from where the tile starts
+  /// along rows (`rows`) or columns: plus consumer x subM (subN) where the
+  /// consumers split that dimension (MatmulTiling::splitM), else the tile's
+  /// start. `consumer` (0-based: warpgroup - 1) is built only where it is
+  /// used. The epilogue stores the part there; the split-K fix-up tests its
+  /// rows against M.
+  Value partStart(const MatmulTiling &tiling, Value tileStart, bool rows,
+                  function_ref<Value()> consumer) {
+    if (rows != tiling.splitM)
+      return tileStart;
+    return arith::AddIOp::create(
+        b, tileStart,
+        arith::MulIOp::create(b, consumer(),
+                              cIndex(rows ? tiling.subM : tiling.subN)));
+  }
+  /// A thread's place in the wgmma m64nN accumulator fragment: value 4j+q
+  /// of a thread sits at row 16 x warp + lane / 4 + 8 x (q / 2) of its
+  /// 64-row block, column 8j + 2 x (lane % 4) + q % 2 (`laneInGroup`: the
+  /// thread's index in its warpgroup). `row` is the first of its rows.
+  struct FragmentLane {
+    Value warp, lane, row;
+  };
+  FragmentLane fragmentLane(Value laneInGroup) {
+    Value warp = arith::DivUIOp::create(b, laneInGroup, cIndex(32));
+    Value lane = arith::RemUIOp::create(b, laneInGroup, cIndex(32));
+    Value quad = arith::DivUIOp::create(b, lane, cIndex(4));
+    Value row = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, warp, cIndex(16)), quad);
+    return {warp, lane, row};
   }
   /// `body` under `cond` (an scf.if without results); where `cond` is
   /// null, `body` unconditionally.
