@@ -349,8 +349,13 @@ def test_gather_beside_a_streamed_b_takes_the_narrow_all_gather():
     for d in (3, 4, 8):
         assert weave._core.matmul_op_companions("all_gather_matmul", d, "f16", m, k,
                                                 n) == [("all_gather", m * k, "narrow")]
+    # At D = 2 the gather there runs After, with the plain all-gather,
+    # where b is past 128 MiB (k 6144 x n 12288: 144 MiB); at 120 MiB a
+    # short shard takes the ring (AllGatherMatmul::ringStreamsShortShard),
+    # which has no companion.
     assert weave._core.matmul_op_companions("all_gather_matmul", 2, "f16", m, k,
-                                            n) == [("all_gather", m * k, "auto")]
+                                            12288) == [("all_gather", m * k, "auto")]
+    assert weave._core.matmul_op_companions("all_gather_matmul", 2, "f16", m, k, n) == []
     narrow = weave._core.op_instance("all_gather", 4, "f16", m * k, "narrow")
     direct = weave._core.op_instance("all_gather", 4, "f16", m * k, "direct")
     assert narrow[0] == f"direct_all_gather_f16_d4_n{m * k}_narrow"
