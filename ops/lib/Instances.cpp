@@ -347,8 +347,9 @@ std::string AllGatherMatmul::choose(uint32_t teamSize, int64_t mShard,
   // 0.406; 512 x 8192 x 7168 the ring by 1-3%). Re-measured on today's
   // kernels (2 x H200, thirty-fourth session, ringStreamsShortShard): where
   // b is at most 128 MiB and the ring's steps leave under 0.7 of a round
-  // idle, the ring led in bursts by 5-15% and sustained by 1-4%; past it
-  // the gather. D = 4 kept the gather at
+  // idle, the ring led in bursts by 5-15% (sustained: ahead by 4% at n
+  // 7168, behind by 3-4% at n 14336); past it the gather. D = 4 kept the
+  // gather at
   // every one-round shape of 256-384 rows (0.145 / 0.161 at 256 x 5120 x
   // 6912, 0.174 / 0.194 at 384 x 4096 x 7168).
   if (teamSize < 2)

@@ -105,9 +105,11 @@ public:
   /// 2 x H200, D = 2, bf16, the Python op in graphs (thirty-fourth
   /// session, docs/PERF.md "The ring where b barely streams"), ring /
   /// gather, ms, bursts (sustained 0.5 s): 98-112 MiB of b, the ring
-  /// ahead: 512 x 7168 x 7168 0.153 / 0.179 (0.181 / 0.189), 512 x 8192
-  /// x 7168 0.170 / 0.200, 512 x 4096 x 14336 0.172 / 0.182, 256 x 4096
-  /// x 14336 0.095 / 0.102; from 135 MiB the ring's burst lead (4-8%)
+  /// ahead in bursts: 512 x 7168 x 7168 0.153 / 0.179 (0.181 / 0.189),
+  /// 512 x 8192 x 7168 0.170 / 0.200 (0.207 / 0.215), 512 x 4096 x 14336
+  /// 0.172 / 0.182 (0.215 / 0.206), 256 x 4096 x 14336 0.095 / 0.102
+  /// (0.115 / 0.111): the burst winner where the sustained loss is 3-4%,
+  /// as at D = 2 for the copy engines; from 135 MiB the ring's burst lead (4-8%)
   /// turned into the gather's sustained (2-10%: 256 x 5120 x 13824 0.116
   /// / 0.126 (0.136 / 0.134), 256 x 8192 x 28672 0.366 / 0.367 (0.430 /
   /// 0.390)): the ring reads b from memory at each step, and under the
