@@ -46,11 +46,10 @@ void Epilogue::store(ArrayRef<Value> accs, Value m, Value n,
 
   // Origin of this consumer's part of the tile, in the output (tileRow0,
   // tileCol0) and in out's kernel argument (row0, col0).
-  auto theConsumer = [&] { return consumer; };
   Value tileRow0 = tileStart(m, tiling.tm, rowEdge);
   Value tileCol0 = tileStart(n, tiling.tn, colEdge);
-  tileRow0 = partStart(tiling, tileRow0, /*rows=*/true, theConsumer);
-  tileCol0 = partStart(tiling, tileCol0, /*rows=*/false, theConsumer);
+  tileRow0 = partStart(tiling, tileRow0, /*rows=*/true, consumer);
+  tileCol0 = partStart(tiling, tileCol0, /*rows=*/false, consumer);
   Value row0 = arith::AddIOp::create(b, out.rowOffset, tileRow0);
   Value col0 = arith::AddIOp::create(b, out.colOffset, tileCol0);
 

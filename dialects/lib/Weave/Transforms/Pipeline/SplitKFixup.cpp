@@ -84,9 +84,9 @@ SmallVector<Value> SplitKFixup::rowsPresent(const Unit &unit) {
     return present;
   // The thread's first row in 64-row block `block`, where the epilogue
   // stores it (its other row is 8 below).
-  Value start = partStart(
-      tiling, tileStart(unit.m, tiling.tm, rowEdge), /*rows=*/true,
-      [&] { return arith::SubIOp::create(b, warpgroup, cIndex(1)); });
+  Value tileRow0 = tileStart(unit.m, tiling.tm, rowEdge);
+  Value consumer = arith::SubIOp::create(b, warpgroup, cIndex(1));
+  Value start = partStart(tiling, tileRow0, /*rows=*/true, consumer);
   Value first =
       arith::AddIOp::create(b, start, fragmentLane(laneInGroup).row);
   for (int64_t block = 0; block < tiling.mBlocks(); ++block)

@@ -72,16 +72,15 @@ protected:
   /// Where a consumer's part of a tile starts, from where the tile starts
   /// along rows (`rows`) or columns: plus consumer x subM (subN) where the
   /// consumers split that dimension (MatmulTiling::splitM), else the tile's
-  /// start. `consumer` (0-based: warpgroup - 1) is built only where it is
-  /// used. The epilogue stores the part there; the split-K fix-up tests its
-  /// rows against M.
+  /// start (`consumer`: 0-based, warpgroup - 1). The epilogue stores the
+  /// part there; the split-K fix-up tests its rows against M.
   Value partStart(const MatmulTiling &tiling, Value tileStart, bool rows,
-                  function_ref<Value()> consumer) {
+                  Value consumer) {
     if (rows != tiling.splitM)
       return tileStart;
     return arith::AddIOp::create(
         b, tileStart,
-        arith::MulIOp::create(b, consumer(),
+        arith::MulIOp::create(b, consumer,
                               cIndex(rows ? tiling.subM : tiling.subN)));
   }
   /// A thread's place in the wgmma m64nN accumulator fragment: value 4j+q
