@@ -125,13 +125,15 @@ def body(args, rank, world, device, group_name, symm_mem):
     import weave.ops
     team = weave.team_from_process_group()
     dt = torch.bfloat16 if args.dtype == "bf16" else torch.float16
-    # Per all-gather matmul shape: three ops' gathered rows and the
-    # in-place rows; per GEMM + RS shape: slots and partials.
-    need = (sum(4 * world * m * k * 2 for m, k, n in args.agm)
-            + sum(3 * world * m * n * 2 for m, k, n in args.mrs))
+    # One shape's ops at a time (released after it): per all-gather matmul
+    # shape, three ops' gathered rows and the in-place rows; per GEMM + RS
+    # shape, each algorithm's slots or partials ("auto" is an op of its own).
+    need = max([4 * world * m * k * 2 for m, k, n in args.agm]
+               + [5 * world * m * n * 2 for m, k, n in args.mrs])
     memory = weave.SymmetricMemory.from_torch(team, dist.group.WORLD, need + (256 << 20),
                                               signal_pad_bytes=args.signal_pad)
-    weave.ops.register_group("algorithms", weave.ops.Collectives(team, memory, args.kernels))
+    collectives = weave.ops.Collectives(team, memory, args.kernels)
+    weave.ops.register_group("algorithms", collectives)
     rows = []
     for m, k, n in args.agm:
         log(rank, f"torch_algorithms: all-gather matmul {m}x{k}x{n} on {world} GPUs ...")
@@ -153,7 +155,8 @@ def body(args, rank, world, device, group_name, symm_mem):
         rows.append(("all_gather_matmul", m, k, n, best, error, args.agm_algorithms,
                      weave._core.matmul_op_algorithm("all_gather_matmul", world, args.dtype,
                                                      m, k, n)))
-        del reference
+        del reference, cases
+        collectives.release()  # the graphs are gone; the next shape's ops get the heap
     for m, k, n in args.mrs:
         log(rank, f"torch_algorithms: GEMM + reduce-scatter {m}x{k}x{n} on {world} GPUs ...")
         h = uniform((world * m, k), 3000 + rank, dt, device)
@@ -175,6 +178,8 @@ def body(args, rank, world, device, group_name, symm_mem):
         rows.append(("matmul_reduce_scatter", m, k, n, best, error, args.mrs_algorithms,
                      weave._core.matmul_op_algorithm("matmul_reduce_scatter", world, args.dtype,
                                                      m, k, n)))
+        del reference, cases
+        collectives.release()
     if rank != 0:
         return 0
     print(f"\nweave's fused matmul algorithms, PyTorch {torch.__version__}, {world} x "

@@ -458,6 +458,38 @@ def test_matmul_reduce_scatter_first_call_in_a_cuda_graph(gpu_team_factory):
                 dtype)
 
 
+def test_release_gives_the_heap_back(gpu_team_factory):
+    """Each shape's op keeps its workspace: calls of growing m_shard on a
+    small heap run out of it with an error that names release(); after
+    release() the same call runs, against float64."""
+    torch = torch_or_skip()
+    import weave.ops
+    team = gpu_team_factory(2)
+    coll = weave.ops.Collectives(team, weave.SymmetricMemory(team, 8 << 20),
+                                 kernels_or_skip())
+    dtype, d = torch.bfloat16, team.size
+    b = [_randn16(torch, (K, NCOLS), dtype, 500 + r) for r in range(d)]
+    error = None
+    for tiles in range(1, 65):
+        m = 128 * tiles
+        tall = [_randn16(torch, (d * m, K), dtype, 600 + r) for r in range(d)]
+        try:
+            coll.matmul_reduce_scatter(tall, b, algorithm="copy_engine")
+        except weave.WeaveError as e:
+            error = e
+            break
+    assert error is not None, "64 shapes' ops fit in an 8 MiB heap"
+    assert "heap exhausted" in str(error) and "Collectives.release()" in str(error)
+    coll.release()
+    outs = coll.matmul_reduce_scatter(tall, b, algorithm="copy_engine")
+    torch.cuda.synchronize()
+    for r in range(d):
+        rows = slice(r * m, (r + 1) * m)
+        _assert_sum_of_rounded_partials(
+            torch, outs[r], [t[rows].double() @ bb.double() for t, bb in zip(tall, b)],
+            dtype)
+
+
 def test_fused_matmul_custom_ops(gpu_team_factory):
     """torch.ops.weave.matmul_reduce_scatter with a team of one: a plain
     matmul, eager and under torch.compile(fullgraph=True); the all-gather

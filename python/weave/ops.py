@@ -81,11 +81,36 @@ class Collectives:
         self._streams = _runtime().MemberStreams(team)
 
     def _op(self, kind, dtype, count, *extra):
+        # One op per kind, dtype and shape, kept: its workspace and
+        # semaphores stay in the symmetric heap until release().
         key = (kind, dtype, count) + extra
         if key not in self._ops:
             create = getattr(self._cuda, f"{kind}_op")
-            self._ops[key] = create(self._comm, dtype, count, *extra)
+            try:
+                self._ops[key] = create(self._comm, dtype, count, *extra)
+            except WeaveError as e:
+                if "heap exhausted" not in e.message or not self._ops:
+                    raise
+                raise WeaveError(e.code, f"{kind} ({dtype}, {count}, "
+                                 f"{', '.join(map(str, extra))}): {e.message}; "
+                                 f"{len(self._ops)} op(s) made earlier by this "
+                                 f"Collectives keep their workspace in the heap until "
+                                 f"Collectives.release()") from None
         return self._ops[key]
+
+    def release(self):
+        """Gives back to the symmetric heap the workspace and semaphores of
+        every op this object has made. An op is made on its first call of
+        each kind, dtype and shape and kept, so a process that calls many
+        shapes fills the heap; after release() the next call of a shape
+        makes its op again. Waits for the local members' GPUs first. Call
+        it only when no CUDA graph captured with those ops will be replayed
+        again: a graph keeps the addresses of their buffers."""
+        torch = _torch()
+        if torch is not None and self._ops:
+            for i in range(self.team.local_count):
+                torch.cuda.synchronize(self.team.device_ordinal(i))
+        self._ops.clear()
 
     def _refs(self, name, arg):
         refs = _runtime().tensor_refs(self.team, name, arg)
