@@ -736,7 +736,30 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // 3 640 and 768 x 3584 x 4096 0.124 / 0.110 and 0.144 / 0.114. At 512
   // the H200 run had the copy engines ahead too (D = 4 0.131 / 0.119, D =
   // 3 0.100 / 0.092) against the fourteenth session's H100 numbers above:
-  // 512 stays "scatter" until one machine measures both again.
+  // 512 stayed "scatter" until one machine measured both again: the
+  // thirty-fifth session did (below), and the element bound now sends
+  // 512 x 3584 x 4096 to the copy engines.
+  // A chunk of at most kScatterMaxShardElements: the reduce-scatter after
+  // the matmul moves and sums the owner's m_shard x n rows with nothing to
+  // hide it, and from 2M elements it lost (4 x H200, bf16, graphs, the
+  // thirty-fifth session, docs/PERF.md "The reduce-scatter's size bounds
+  // scatter"; scatter / the best of copy_engine and owner_slots, ms,
+  // burst and sustained):
+  // - D = 4: 256 x 7168 x 8192 0.2060 / 0.1896 and 0.2212 / 0.2132; 512 x
+  //   7168 x 8192 0.4149 / 0.3489, 0.4238 / 0.3993; 512 x 3584 x 4096
+  //   0.1324 / 0.1171, 0.1331 / 0.1173; 256 x 4096 x 14336 0.2607 /
+  //   0.2138, 0.2600 / 0.2350; 512 x 6912 x 5120 0.2663 / 0.2417, and
+  //   0.2772 / 0.2776 sustained (the one tie);
+  // - D = 3: 256 x 7168 x 8192 0.1618 / 0.1422, 0.1777 / 0.1704;
+  // - D = 2: 256 x 7168 x 8192 0.1051 / 0.0955, 0.1111 / 0.1058; 256 x
+  //   14336 x 8192 (thirty-fourth session, two runs) 0.1764 / 0.1681,
+  //   0.1784 / 0.1702.
+  // At 1.5M elements and under it won: D = 4 384 x 14336 x 4096 0.2928 /
+  // 0.3003, 0.3236 / 0.3369; 128 x 7168 x 8192 0.1075 against the copy
+  // engines' 0.1479 (the fused kernel 0.1043: 3% ahead); D = 3 384 x 4096
+  // x 4096 0.0830 / 0.0858; D = 2 256 x 7168 x 4096 0.0575 / 0.0623.
+  // (On 4 x H100 in the fourteenth session "scatter" had won D = 2 256 x
+  // 14336 x 8192 at 2M elements, 0.194 / 0.205: the kernels of then.)
   // Where the dtype is one "scatter" takes (its reduce-scatter's).
   (void)k;
   if (teamSize < 2)
@@ -744,7 +767,7 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   int64_t maxRows = teamSize > 2 ? kScatterMaxRowsFrom3 : kScatterMaxRows;
   return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
-                 mShard <= maxRows &&
+                 mShard <= maxRows && mShard * n <= kScatterMaxShardElements &&
                  AllGatherMatmul::gatherFill(mShard, n) <= 1.0
              ? "scatter"
              : "copy_engine";

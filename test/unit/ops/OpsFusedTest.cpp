@@ -936,7 +936,7 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   // Past a round, or past kScatterMaxRows at D = 2: the copy engines.
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 512, 4096, 4096),
             "copy_engine");
-  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 512, 4096, 4096), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 384, 4096, 4096), "scatter");
   EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 1024, 4096, 4096),
             "copy_engine");
   // From 3 members past kScatterMaxRowsFrom3, though a chunk of 128 x 192
@@ -944,14 +944,38 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   // the copy engines won there (the rule's definition).
   EXPECT_LE(AllGatherMatmul::gatherFill(768, 4096), 1.0);
   for (uint32_t d : {3u, 4u})
-    for (int64_t m : {640, 768}) {
-      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", m, 3584, 4096),
+    for (int64_t m : {640, 768})
+      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", m, 2048, 2048),
                 "copy_engine")
           << d << " " << m;
-      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, 4096),
-                "scatter")
-          << d;
-    }
+  // A chunk past kScatterMaxShardElements (m_shard x n, what the
+  // reduce-scatter moves after the matmul), though within a round and the
+  // rows: the copy engines; at the bound, "scatter".
+  const int64_t most = MatmulReduceScatter::kScatterMaxShardElements;
+  for (uint32_t d : {2u, 3u, 4u}) {
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168, 8192),
+              "copy_engine")
+        << d;
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168, most / 256),
+              "scatter")
+        << d;
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168,
+                                          most / 256 + 64),
+              "copy_engine")
+        << d;
+  }
+  for (uint32_t d : {3u, 4u}) {
+    EXPECT_LE(AllGatherMatmul::gatherFill(512, 4096), 1.0);
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, 4096),
+              "copy_engine")
+        << d;
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, 3072),
+              "scatter")
+        << d;
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 384, 14336, 4096),
+              "scatter")
+        << d;
+  }
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 28672),
             "copy_engine");
   EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
