@@ -739,35 +739,40 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // 512 stayed "scatter" until one machine measured both again: the
   // thirty-fifth session did (below), and the element bound now sends
   // 512 x 3584 x 4096 to the copy engines.
-  // A chunk of at most kScatterMaxShardElements: the reduce-scatter after
-  // the matmul moves and sums the owner's m_shard x n rows with nothing to
-  // hide it, and from 2M elements it lost (4 x H200, bf16, graphs, the
-  // thirty-fifth session, docs/PERF.md "The reduce-scatter's size bounds
-  // scatter"; scatter / the best of copy_engine and owner_slots, ms,
-  // burst and sustained):
-  // - D = 4: 256 x 7168 x 8192 0.2060 / 0.1896 and 0.2212 / 0.2132; 512 x
-  //   7168 x 8192 0.4149 / 0.3489, 0.4238 / 0.3993; 512 x 3584 x 4096
-  //   0.1324 / 0.1171, 0.1331 / 0.1173; 256 x 4096 x 14336 0.2607 /
-  //   0.2138, 0.2600 / 0.2350; 512 x 6912 x 5120 0.2663 / 0.2417, and
-  //   0.2772 / 0.2776 sustained (the one tie);
-  // - D = 3: 256 x 7168 x 8192 0.1618 / 0.1422, 0.1777 / 0.1704;
-  // - D = 2: 256 x 7168 x 8192 0.1051 / 0.0955, 0.1111 / 0.1058; 256 x
-  //   14336 x 8192 (thirty-fourth session, two runs) 0.1764 / 0.1681,
-  //   0.1784 / 0.1702.
-  // At 1.5M elements and under it won: D = 4 384 x 14336 x 4096 0.2928 /
-  // 0.3003, 0.3236 / 0.3369; 128 x 7168 x 8192 0.1075 against the copy
-  // engines' 0.1479 (the fused kernel 0.1043: 3% ahead); D = 3 384 x 4096
-  // x 4096 0.0830 / 0.0858; D = 2 256 x 7168 x 4096 0.0575 / 0.0623.
-  // (On 4 x H100 in the fourteenth session "scatter" had won D = 2 256 x
-  // 14336 x 8192 at 2M elements, 0.194 / 0.205: the kernels of then.)
+  // Past kScatterMaxRows rows only up to kScatterMaxElementsPastMaxRows
+  // elements (m_shard x n: the reduce-scatter after the matmul moves and
+  // sums them with nothing to hide it; a chunk of 512 rows within a round
+  // has n up to about 4096, 384 rows about 5600). Measured (4 x H200,
+  // bf16, graphs, the thirty-fifth session, docs/PERF.md "The
+  // reduce-scatter's size bounds scatter"), scatter / copy_engine, ms,
+  // sustained (0.5 s of replays: the H200's clock settled under its power
+  // limit) and in bursts (20 replays), two calls where two values:
+  // - past it the copy engines won: D = 4 512 x 3584 x 4096 (2M elements)
+  //   0.1331 / 0.1173 and 0.1351 / 0.1182 sustained, 0.1324 / 0.1188 and
+  //   0.1333 / 0.1130 burst; 512 x 6912 x 5120 (2.6M) 0.2663 / 0.2417
+  //   burst, 0.2772 / 0.2814 sustained (the one loss, 1.5%);
+  // - at it "scatter" won: D = 4 384 x 14336 x 4096 0.3236 / 0.3469 and
+  //   0.3280 / 0.3501 sustained (burst 0.2928 / 0.3003 and 0.2988 /
+  //   0.2914); D = 3 384 x 4096 x 4096 (burst) 0.0830 / 0.0858.
+  // At 256 rows (at most about 2.1M elements within a round) no bound:
+  // 256 x 7168 x 8192 (2M) "scatter" won sustained and lost in bursts, D
+  // = 4 0.2212 / 0.2299 and 0.2216 / 0.2363 (burst 0.2060 / 0.1896 and
+  // 0.2070 / 0.1924), D = 2 0.1111 / 0.1126 and 0.1132 / 0.1145 (burst
+  // 0.1051 / 0.0955), D = 2 256 x 14336 x 8192 0.2033 / 0.2204 (burst
+  // 0.1833 / 0.1844); at D = 3 it lost both, 0.1777 / 0.1704 and 0.1788 /
+  // 0.1747 (burst 0.1618 / 0.1422). The fused kernel (owner_slots) was
+  // the fastest of the three at four of these five sustained (0.2132,
+  // 0.2139, 0.1058, 0.1074, 0.2005) but lost at D = 3 (0.1789, 0.1814) and
+  // at 512 rows (0.1203, 0.1215): not chosen.
   // Where the dtype is one "scatter" takes (its reduce-scatter's).
   (void)k;
   if (teamSize < 2)
     return "owner_slots";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
-  int64_t maxRows = teamSize > 2 ? kScatterMaxRowsFrom3 : kScatterMaxRows;
-  return spec->takesDtype(dtype, *spec->algorithm("scatter")) &&
-                 mShard <= maxRows && mShard * n <= kScatterMaxShardElements &&
+  bool rows = mShard <= kScatterMaxRows ||
+              (teamSize > 2 && mShard <= kScatterMaxRowsFrom3 &&
+               mShard * n <= kScatterMaxElementsPastMaxRows);
+  return spec->takesDtype(dtype, *spec->algorithm("scatter")) && rows &&
                  AllGatherMatmul::gatherFill(mShard, n) <= 1.0
              ? "scatter"
              : "copy_engine";

@@ -361,9 +361,9 @@ class Collectives:
         reduce-scatter). From 2 members the op computes the partial product
         one owner's chunk at a time and the copy engines move each chunk
         into its slot (weave::ops' algorithm "copy_engine", docs/OPS.md),
-        or, where one owner's chunk is at most one round of tiles, at most
-        256 rows (D = 2) or 512 (from 3 members) and at most 1.5M elements
-        (m x n), the whole partial
+        or, where one owner's chunk is at most one round of tiles and at
+        most 256 rows (D = 2) or 512 (from 3 members; past 256 only up to
+        1.5M elements of m x n), the whole partial
         product in one matmul and then the collectives'
         reduce-scatter ("scatter"); a team of one runs the fused kernel.
         One bundle serves every m ("scatter" also loads the reduce-scatter

@@ -948,31 +948,31 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
       EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", m, 2048, 2048),
                 "copy_engine")
           << d << " " << m;
-  // A chunk past kScatterMaxShardElements (m_shard x n, what the
-  // reduce-scatter moves after the matmul), though within a round and the
-  // rows: the copy engines; at the bound, "scatter".
-  const int64_t most = MatmulReduceScatter::kScatterMaxShardElements;
-  for (uint32_t d : {2u, 3u, 4u}) {
-    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168, 8192),
-              "copy_engine")
-        << d;
-    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168, most / 256),
-              "scatter")
-        << d;
-    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168,
-                                          most / 256 + 64),
-              "copy_engine")
-        << d;
-  }
+  // Past kScatterMaxRows rows (from 3 members) only up to
+  // kScatterMaxElementsPastMaxRows elements (m_shard x n, what the
+  // reduce-scatter moves after the matmul), though within a round: past
+  // it the copy engines; at 256 rows no such bound.
+  const int64_t most = MatmulReduceScatter::kScatterMaxElementsPastMaxRows;
   for (uint32_t d : {3u, 4u}) {
     EXPECT_LE(AllGatherMatmul::gatherFill(512, 4096), 1.0);
     EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, 4096),
               "copy_engine")
         << d;
-    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, 3072),
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 512, 3584, most / 512),
               "scatter")
         << d;
-    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 384, 14336, 4096),
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 384, 14336, most / 384),
+              "scatter")
+        << d;
+    EXPECT_LE(AllGatherMatmul::gatherFill(384, most / 384 + 64), 1.0);
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 384, 14336,
+                                          most / 384 + 64),
+              "copy_engine")
+        << d;
+  }
+  for (uint32_t d : {2u, 3u, 4u}) {
+    EXPECT_GT(256 * 8192, most);
+    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168, 8192),
               "scatter")
         << d;
   }

@@ -378,12 +378,12 @@ public:
   /// past it the copy engines won at every shape measured since their
   /// flags went out batched (choose()'s definition has the numbers).
   static constexpr int64_t kScatterMaxRowsFrom3 = 512;
-  /// ... and at any team size only where an owner's chunk (m_shard x n,
-  /// what the reduce-scatter after the matmul moves and sums, not hidden
-  /// behind it) is at most this many elements (3 MiB of bf16, 384 x 4096):
-  /// from 2M elements the copy engines or the fused kernel won at every
-  /// shape measured on 4 x H200 (choose()'s definition has the numbers).
-  static constexpr int64_t kScatterMaxShardElements = 3 << 19;
+  /// ... where, past kScatterMaxRows rows, an owner's chunk (m_shard x n
+  /// elements, what the reduce-scatter after the matmul moves and sums
+  /// with nothing to hide it) is at most this many (384 x 4096, 3 MiB of
+  /// bf16): past it the copy engines won, sustained and in bursts, on 4 x
+  /// H200 (choose()'s definition has the numbers).
+  static constexpr int64_t kScatterMaxElementsPastMaxRows = 3 << 19;
   /// Whether "copy_engine" sums in its own chunk's epilogue (ce_matmul_sum:
   /// each output box plus the peers' slot rows, no pass and no launch
   /// after the matmul) rather than in a pass after it (ce_sum). The own
@@ -431,8 +431,9 @@ public:
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
   /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
   /// at most one round of tiles (AllGatherMatmul::gatherFill), at most
-  /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3) and at
-  /// most kScatterMaxShardElements elements; else
+  /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3; past
+  /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements);
+  /// else
   /// "copy_engine" (the measurements
   /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
   /// the copy engines for "auto" (ScatterMatmul.h says why).
