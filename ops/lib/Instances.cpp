@@ -772,10 +772,43 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   bool rows = mShard <= kScatterMaxRows ||
               (teamSize > 2 && mShard <= kScatterMaxRowsFrom3 &&
                mShard * n <= kScatterMaxElementsPastMaxRows);
-  return spec->takesDtype(dtype, *spec->algorithm("scatter")) && rows &&
-                 AllGatherMatmul::gatherFill(mShard, n) <= 1.0
-             ? "scatter"
-             : "copy_engine";
+  if (!rows || AllGatherMatmul::gatherFill(mShard, n) > 1.0)
+    return "copy_engine";
+  // Where "scatter" would run, the fused kernel when its one launch fills
+  // its rounds (ownerSlotsFillsRounds). Measured (4 x H200, bf16, graphs,
+  // the thirty-fifth session, docs/PERF.md "The fused kernel where
+  // scatter would run"), owner_slots / scatter, ms, sustained and burst:
+  // - a fill of 0.97 (128 or 256 tiles of 128 x 256 on 132 SMs), the fused
+  //   kernel faster at every point: D = 4 256 x 7168 x 8192 0.2132 /
+  //   0.2212 and 0.2139 / 0.2216 sustained, 0.1909 / 0.2060 and 0.1875 /
+  //   0.2070 burst; D = 4 128 x 7168 x 8192 0.1111 / 0.1167, 0.1121 /
+  //   0.1151 (burst 0.1043 / 0.1075, 0.1051 / 0.1085); D = 4 256 x 3584 x
+  //   4096 0.0682 / 0.0706 (burst 0.0692 / 0.0717); D = 2 256 x 7168 x
+  //   8192 0.1058 / 0.1111, 0.1074 / 0.1132 (burst 0.0982 / 0.1051, 0.0987
+  //   / 0.1063); D = 2 256 x 14336 x 8192 0.2005 / 0.2033 (burst 0.1775 /
+  //   0.1833);
+  // - below it the fused kernel lost: fill 0.73 (1.45 rounds) D = 4 384 x
+  //   14336 x 4096 0.3369 / 0.3236 (burst 0.3460 / 0.2928) and D = 3 256 x
+  //   7168 x 8192 0.1789 / 0.1777 (burst 0.1677 / 0.1618); 0.55 at D = 3
+  //   384 x 4096 x 4096 (burst 0.1047 / 0.0830); under a round at D = 2
+  //   (thirty-fourth session, burst) 128 x 4096 x 4096 0.0542 / 0.0281, 256
+  //   x 4096 x 4096 0.0574 / 0.0420, 256 x 7168 x 4096 0.0846 / 0.0575.
+  if (ownerSlotsFillsRounds(teamSize, mShard, n))
+    return "owner_slots";
+  return spec->takesDtype(dtype, *spec->algorithm("scatter")) ? "scatter"
+                                                               : "copy_engine";
+}
+
+bool MatmulReduceScatter::ownerSlotsFillsRounds(uint32_t teamSize,
+                                                int64_t mShard, int64_t n,
+                                                int64_t smCount) {
+  int64_t rowTiles =
+      (int64_t(teamSize) * mShard + kOwnerSlotsTileRows - 1) / kOwnerSlotsTileRows;
+  int64_t tiles = rowTiles * ((n + kOwnerSlotsTileColumns - 1) /
+                              kOwnerSlotsTileColumns);
+  int64_t rounds = (tiles + smCount - 1) / smCount;
+  return tiles > 0 && smCount > 0 &&
+         double(tiles) / double(rounds * smCount) >= kOwnerSlotsMinRoundFill;
 }
 
 bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,

@@ -328,12 +328,16 @@ def test_matmul_op_algorithm_resolves_auto_by_the_rules():
     algo = weave._core.matmul_op_algorithm
     assert algo("matmul_reduce_scatter", 4, "bf16", 512, 3584, 3072) == "scatter"
     assert algo("matmul_reduce_scatter", 4, "bf16", 512, 3584, 4096) == "copy_engine"
-    assert algo("matmul_reduce_scatter", 4, "bf16", 256, 7168, 8192) == "scatter"
+    assert algo("matmul_reduce_scatter", 3, "bf16", 256, 7168, 8192) == "scatter"
+    # ... unless the fused kernel's one launch over every member's chunk
+    # fills its rounds (4 x 256 rows of 8192 columns: two rounds of 128 x
+    # 256 tiles on 132 SMs, 0.97).
+    assert algo("matmul_reduce_scatter", 4, "bf16", 256, 7168, 8192) == "owner_slots"
     assert algo("matmul_reduce_scatter", 4, "bf16", 768, 3584, 4096) == "copy_engine"
     assert algo("matmul_reduce_scatter", 3, "bf16", 640, 3584, 4096) == "copy_engine"
     assert algo("matmul_reduce_scatter", 2, "bf16", 256, 4096, 4096) == "scatter"
     assert algo("matmul_reduce_scatter", 2, "bf16", 512, 4096, 4096) == "copy_engine"
-    assert algo("matmul_reduce_scatter", 4, "f16", 128, 7168, 8192) == "copy_engine"
+    assert algo("matmul_reduce_scatter", 4, "f16", 128, 7168, 4096) == "copy_engine"
     assert algo("matmul_reduce_scatter", 1, "bf16", 1024, 4096, 4096) == "owner_slots"
     # The all-gather matmul: the copy engines from 3 members where b is 96
     # MiB or more and the ring's last round is mostly idle, "gather" for

@@ -317,12 +317,18 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_NE(source->find("tile(auto)"), std::string::npos);
   EXPECT_NE(source->find("%team = arith.constant 4 : index"), std::string::npos);
   EXPECT_EQ(source->find("#weave.symmetric"), std::string::npos);
-  // Every m_shard, one instance; the team size is the sum's.
-  for (int64_t m : {128, 1024, 4096})
+  // Every m_shard the copy engines run, one instance; the team size is
+  // the sum's. (At 128 rows "auto" runs the fused kernel: 4 x 128 rows of
+  // 8192 columns fill a round of its tiles, MatmulReduceScatterScatter.)
+  for (int64_t m : {1024, 4096})
     EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 4, "bf16",
                                {m, 14336, 8192})
                   ->key(),
               ce->key());
+  EXPECT_EQ(matmulOpInstance("matmul_reduce_scatter", 4, "bf16",
+                             {128, 14336, 8192})
+                ->key(),
+            "matmul_reduce_scatter_bf16_d4_mdyn_k14336_n8192");
   EXPECT_NE(MatmulReduceScatter::instanceFor(2, "bf16", 14336, 8192)->key(),
             ce->key());
   // The bundle holds the three kernels the op launches (the chunks, the
@@ -927,9 +933,9 @@ TEST(OpsBindings, EveryOpBindsItsTemplate) {
 // "scatter" in f16 is an error that says why. Its instance is the copy
 // engines' (one bundle).
 TEST(OpsFused, MatmulReduceScatterScatter) {
-  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 128, 7168, 8192), "scatter");
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "bf16", 128, 7168, 4096), "scatter");
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 4096), "scatter");
-  EXPECT_EQ(MatmulReduceScatter::choose(4, "f16", 128, 7168, 8192),
+  EXPECT_EQ(MatmulReduceScatter::choose(4, "f16", 128, 7168, 4096),
             "copy_engine");
   EXPECT_EQ(MatmulReduceScatter::choose(1, "bf16", 128, 7168, 8192),
             "owner_slots");
@@ -970,16 +976,39 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
               "copy_engine")
         << d;
   }
-  for (uint32_t d : {2u, 3u, 4u}) {
-    EXPECT_GT(256 * 8192, most);
-    EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", 256, 7168, 8192),
-              "scatter")
-        << d;
+  EXPECT_GT(256 * 8192, most);
+  EXPECT_EQ(MatmulReduceScatter::choose(3, "bf16", 256, 7168, 8192), "scatter");
+  // Where "scatter" would run, the fused kernel when its one launch over
+  // every member's chunk (128 x 256 tiles) fills its rounds
+  // (ownerSlotsFillsRounds): 2 x 256 and 4 x 128 rows of 8192 columns are
+  // 128 tiles (0.97 of a round of 132 SMs), 4 x 256 rows 256 (two rounds,
+  // 0.97); 3 x 256 rows are 192 tiles (0.73 of two rounds), 2 x 256 rows
+  // of 4096 columns 64 (0.48).
+  using MRS = MatmulReduceScatter;
+  EXPECT_TRUE(MRS::ownerSlotsFillsRounds(2, 256, 8192));
+  EXPECT_TRUE(MRS::ownerSlotsFillsRounds(4, 128, 8192));
+  EXPECT_TRUE(MRS::ownerSlotsFillsRounds(4, 256, 8192));
+  EXPECT_FALSE(MRS::ownerSlotsFillsRounds(3, 256, 8192));
+  EXPECT_FALSE(MRS::ownerSlotsFillsRounds(2, 256, 4096));
+  EXPECT_FALSE(MRS::ownerSlotsFillsRounds(4, 384, 4096));
+  EXPECT_TRUE(MRS::ownerSlotsFillsRounds(4, 128, 8192, 128));
+  EXPECT_FALSE(MRS::ownerSlotsFillsRounds(4, 128, 8192, 200));
+  EXPECT_FALSE(MRS::ownerSlotsFillsRounds(4, 0, 8192));
+  for (uint32_t d : {2u, 4u}) {
+    EXPECT_EQ(MRS::choose(d, "bf16", 256, 7168, 8192), "owner_slots") << d;
+    EXPECT_EQ(MRS::choose(d, "f16", 256, 7168, 8192), "owner_slots") << d;
   }
+  EXPECT_EQ(MRS::choose(4, "bf16", 128, 7168, 8192), "owner_slots");
+  EXPECT_EQ(MRS::choose(4, "bf16", 256, 3584, 4096), "owner_slots");
+  EXPECT_EQ(MRS::choose(4, "bf16", 384, 14336, 4096), "scatter");
+  // Not where the copy engines run (past a round or the rows), however
+  // the fused kernel's launch fills: 4 x 1024 rows of 4096 are 512 tiles.
+  EXPECT_TRUE(MRS::ownerSlotsFillsRounds(4, 1024, 4096));
+  EXPECT_EQ(MRS::choose(4, "bf16", 1024, 4096, 4096), "copy_engine");
   EXPECT_EQ(MatmulReduceScatter::choose(2, "bf16", 256, 4096, 28672),
             "copy_engine");
   EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
-                              {128, 7168, 8192}),
+                              {128, 7168, 4096}),
             "scatter");
   EXPECT_EQ(matmulOpAlgorithm("matmul_reduce_scatter", 4, "bf16",
                               {128, 7168, 8192}, "copy_engine"),
@@ -1010,16 +1039,19 @@ TEST(OpsFused, MatmulOpCompanions) {
   EXPECT_TRUE(companions("all_gather_matmul", 4, 1024)->empty()); // the ring
   EXPECT_EQ(companions("all_gather_matmul", 4, 1024, "gather")->size(), 1u);
   EXPECT_TRUE(companions("all_gather_matmul", 4, 384, "ring")->empty());
-  // The GEMM + RS's "scatter" (a chunk of at most 256 rows and a round):
-  // its reduce-scatter of m_shard x n; the copy engines none.
+  // The GEMM + RS's "scatter" (a chunk of at most 256 rows and a round,
+  // where the fused kernel's launch would not fill its round): its
+  // reduce-scatter of m_shard x n; the copy engines and the fused kernel
+  // none.
   Expected<std::vector<CompanionOp>> scatter =
-      companions("matmul_reduce_scatter", 4, 256);
+      companions("matmul_reduce_scatter", 4, 128);
   ASSERT_TRUE(scatter) << scatter.error().toString();
   ASSERT_EQ(scatter->size(), 1u);
   EXPECT_EQ((*scatter)[0].op, "reduce_scatter");
-  EXPECT_EQ((*scatter)[0].count, 256 * 4096);
+  EXPECT_EQ((*scatter)[0].count, 128 * 4096);
   EXPECT_TRUE(
-      companions("matmul_reduce_scatter", 4, 256, "copy_engine")->empty());
+      companions("matmul_reduce_scatter", 4, 128, "copy_engine")->empty());
+  EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 256)->empty());
   EXPECT_TRUE(companions("matmul_reduce_scatter", 2, 384)->empty());
   EXPECT_TRUE(companions("matmul_reduce_scatter", 4, 1024)->empty());
   EXPECT_EQ(companions("matmul_reduce_scatter", 4, 1024, "scatter")->size(),

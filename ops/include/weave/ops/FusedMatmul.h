@@ -384,6 +384,19 @@ public:
   /// bf16): past it the copy engines won, sustained and in bursts, on 4 x
   /// H200 (choose()'s definition has the numbers).
   static constexpr int64_t kScatterMaxElementsPastMaxRows = 3 << 19;
+  /// Where "scatter" would run, "auto" takes the fused kernel instead when
+  /// its one launch over every member's chunk (teamSize x mShard rows by
+  /// n, kOwnerSlotsTileRows x kOwnerSlotsTileColumns tiles) fills its
+  /// rounds of smCount tiles to at least kOwnerSlotsMinRoundFill (rounds
+  /// / whole rounds): the partial tiles' stores to their owners run inside
+  /// those rounds, where "scatter"'s reduce-scatter runs after its matmul.
+  /// Measured in choose()'s definition.
+  static bool ownerSlotsFillsRounds(uint32_t teamSize, int64_t mShard,
+                                    int64_t n,
+                                    int64_t smCount = AllGatherMatmul::kSmCount);
+  static constexpr int64_t kOwnerSlotsTileRows = 128;
+  static constexpr int64_t kOwnerSlotsTileColumns = 256;
+  static constexpr double kOwnerSlotsMinRoundFill = 0.95;
   /// Whether "copy_engine" sums in its own chunk's epilogue (ce_matmul_sum:
   /// each output box plus the peers' slot rows, no pass and no launch
   /// after the matmul) rather than in a pass after it (ce_sum). The own
@@ -432,8 +445,8 @@ public:
   /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
   /// at most one round of tiles (AllGatherMatmul::gatherFill), at most
   /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3; past
-  /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements);
-  /// else
+  /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements),
+  /// unless ownerSlotsFillsRounds ("owner_slots" then); else
   /// "copy_engine" (the measurements
   /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
   /// the copy engines for "auto" (ScatterMatmul.h says why).
