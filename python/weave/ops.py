@@ -365,9 +365,12 @@ class Collectives:
         most 256 rows (D = 2) or 512 (from 3 members; past 256 only up to
         1.5M elements of m x n), the whole partial
         product in one matmul and then the collectives'
-        reduce-scatter ("scatter"); a team of one runs the fused kernel.
-        One bundle serves every m ("scatter" also loads the reduce-scatter
-        of m x n elements); ``a`` is read where it is (no staging copy).
+        reduce-scatter ("scatter"), or there the fused kernel where its one
+        launch over every member's chunk fills its rounds of tiles
+        ("owner_slots"); a team of one runs the fused kernel.
+        Each algorithm's bundle serves every m ("scatter" also loads the
+        reduce-scatter of m x n elements; "auto" picks by m, so a folder of
+        bundles wants those of the m it will see: weave.compile_op); ``a`` is read where it is (no staging copy).
         f16 or bf16.
 
         ``algorithm``: "auto" (the op's rule above), "copy_engine",
