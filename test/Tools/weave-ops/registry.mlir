@@ -128,11 +128,17 @@
 // `algorithm`: what the op runs at a shape, "auto" resolved by its rule
 // (the GEMM + RS's "scatter" from 3 members only up to 512 rows: at 768
 // rows of 3584 x 4096 a chunk of 128 x 192 tiles is one round, and the
-// copy engines measured faster); a name as it is; a bad request the op's
+// copy engines measured faster; past 256 rows only up to 1.5M elements,
+// so 512 x 4096 is the copy engines'; where the fused kernel's one launch
+// over every member's chunk fills its rounds, 4 x 256 rows of 8192
+// columns, the fused kernel); a name as it is; a bad request the op's
 // error.
-// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 512 --k 3584 --n 4096 | FileCheck %s --check-prefix=ALGO-SCATTER
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 512 --k 3584 --n 3072 | FileCheck %s --check-prefix=ALGO-SCATTER
 // ALGO-SCATTER: {{^scatter$}}
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 768 --k 3584 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 512 --k 3584 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 256 --k 7168 --n 8192 | FileCheck %s --check-prefix=ALGO-OS
+// ALGO-OS: {{^owner_slots$}}
 // RUN: weave-ops algorithm all_gather_matmul --team-size 4 --dtype bf16 --m-shard 640 --k 8192 --n 8192 | FileCheck %s --check-prefix=ALGO-CE
 // ALGO-CE: {{^copy_engine$}}
 // RUN: weave-ops algorithm all_gather_matmul --team-size 4 --dtype bf16 --m-shard 1024 --k 8192 --n 8192 | FileCheck %s --check-prefix=ALGO-RING
@@ -143,12 +149,15 @@
 // RUN: not weave-ops algorithm all_reduce --team-size 4 --dtype bf16 --count 10 2>&1 | FileCheck %s --check-prefix=ALGO-OP
 // ALGO-OP: weave-ops: error: algorithm takes a fused matmul op (all_gather_matmul, matmul_reduce_scatter), got 'all_reduce'
 // The GEMM + RS's "scatter" ("auto" where a bf16 chunk is at most a
-// round: here 256 rows at D = 4) runs the reduce-scatter of m_shard x n;
-// f16 keeps the copy engines, and "scatter" in f16 is an error.
-// RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 256 --k 7168 --n 8192 | FileCheck %s --check-prefix=RSCOMPANION
-// RSCOMPANION: reduce_scatter --team-size 4 --dtype bf16 --count 2097152
+// round: here 256 rows at D = 3, where the fused kernel's launch, 192
+// tiles, would not fill its rounds) runs the reduce-scatter of m_shard x
+// n; the fused kernel (the same shape at D = 4) and f16 (the copy engines)
+// none, and "scatter" in f16 is an error.
+// RUN: weave-ops companions matmul_reduce_scatter --team-size 3 --dtype bf16 --m-shard 256 --k 7168 --n 8192 | FileCheck %s --check-prefix=RSCOMPANION
+// RSCOMPANION: reduce_scatter --team-size 3 --dtype bf16 --count 2097152
 // RSCOMPANION-NOT: {{.}}
-// RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype f16 --m-shard 256 --k 7168 --n 8192 | count 0
+// RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 256 --k 7168 --n 8192 | count 0
+// RUN: weave-ops companions matmul_reduce_scatter --team-size 3 --dtype f16 --m-shard 256 --k 7168 --n 8192 | count 0
 // RUN: weave-ops companions matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 1024 --k 4096 --n 4096 | count 0
 // RUN: not weave-ops key matmul_reduce_scatter --team-size 4 --dtype f16 --m-shard 256 --k 7168 --n 8192 --algorithm scatter 2>&1 | FileCheck %s --check-prefix=RSF16
 // RSF16: matmul reduce-scatter: algorithm 'scatter' does not take dtype 'f16'
