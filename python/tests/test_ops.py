@@ -317,6 +317,15 @@ def _assert_sum_of_rounded_partials(torch, out, partials, dtype):
         f"{float(excess.max()):.3g}")
 
 
+def _assert_scattered(torch, outs, tall, b, m, dtype):
+    """Member r's output against rows [r * m, (r + 1) * m) of the sum over
+    the members of tall @ b (_assert_sum_of_rounded_partials)."""
+    for r, out in enumerate(outs):
+        rows = slice(r * m, (r + 1) * m)
+        _assert_sum_of_rounded_partials(
+            torch, out, [t[rows].double() @ bb.double() for t, bb in zip(tall, b)], dtype)
+
+
 @pytest.mark.parametrize("mrs_algorithm", ["auto", "owner_slots", "copy_engine"])
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
 def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
@@ -341,10 +350,7 @@ def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
         for r in range(d):
             assert gathered[r].shape == (d * M, NCOLS)
             torch.testing.assert_close(gathered[r].double(), whole @ b[r].double(), **tol)
-            rows = slice(r * MRS_M, (r + 1) * MRS_M)
-            _assert_sum_of_rounded_partials(
-                torch, scattered[r],
-                [t[rows].double() @ bb.double() for t, bb in zip(tall, b)], dtype)
+        _assert_scattered(torch, scattered, tall, b, MRS_M, dtype)
 
 
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
@@ -451,11 +457,7 @@ def test_matmul_reduce_scatter_first_call_in_a_cuda_graph(gpu_team_factory):
             out.fill_(float("nan"))
         graph.replay()
         torch.cuda.synchronize()
-        for r in range(d):
-            rows = slice(r * MRS_M, (r + 1) * MRS_M)
-            _assert_sum_of_rounded_partials(
-                torch, outs[r], [t[rows].double() @ bb.double() for t, bb in zip(tall, b)],
-                dtype)
+        _assert_scattered(torch, outs, tall, b, MRS_M, dtype)
 
 
 def test_release_gives_the_heap_back(gpu_team_factory):
@@ -483,11 +485,7 @@ def test_release_gives_the_heap_back(gpu_team_factory):
     coll.release()
     outs = coll.matmul_reduce_scatter(tall, b, algorithm="copy_engine")
     torch.cuda.synchronize()
-    for r in range(d):
-        rows = slice(r * m, (r + 1) * m)
-        _assert_sum_of_rounded_partials(
-            torch, outs[r], [t[rows].double() @ bb.double() for t, bb in zip(tall, b)],
-            dtype)
+    _assert_scattered(torch, outs, tall, b, m, dtype)
 
 
 def test_fused_matmul_custom_ops(gpu_team_factory):
