@@ -806,9 +806,10 @@ bool MatmulReduceScatter::ownerSlotsFillsRounds(uint32_t teamSize,
       (int64_t(teamSize) * mShard + kOwnerSlotsTileRows - 1) / kOwnerSlotsTileRows;
   int64_t tiles = rowTiles * ((n + kOwnerSlotsTileColumns - 1) /
                               kOwnerSlotsTileColumns);
+  if (tiles <= 0 || smCount <= 0)
+    return false;
   int64_t rounds = (tiles + smCount - 1) / smCount;
-  return tiles > 0 && smCount > 0 &&
-         double(tiles) / double(rounds * smCount) >= kOwnerSlotsMinRoundFill;
+  return double(tiles) / double(rounds * smCount) >= kOwnerSlotsMinRoundFill;
 }
 
 bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,

@@ -994,6 +994,7 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   EXPECT_TRUE(MRS::ownerSlotsFillsRounds(4, 128, 8192, 128));
   EXPECT_FALSE(MRS::ownerSlotsFillsRounds(4, 128, 8192, 200));
   EXPECT_FALSE(MRS::ownerSlotsFillsRounds(4, 0, 8192));
+  EXPECT_FALSE(MRS::ownerSlotsFillsRounds(4, 128, 8192, 0));
   for (uint32_t d : {2u, 4u}) {
     EXPECT_EQ(MRS::choose(d, "bf16", 256, 7168, 8192), "owner_slots") << d;
     EXPECT_EQ(MRS::choose(d, "f16", 256, 7168, 8192), "owner_slots") << d;
