@@ -803,7 +803,7 @@ bool MatmulReduceScatter::ownerSlotsFillsRounds(uint32_t teamSize,
                                                 int64_t mShard, int64_t n,
                                                 int64_t smCount) {
   int64_t rowTiles =
-      (int64_t(teamSize) * mShard + kOwnerSlotsTileRows - 1) / kOwnerSlotsTileRows;
+      (int64_t(teamSize) * mShard + kRowTile - 1) / kRowTile;
   int64_t tiles = rowTiles * ((n + kOwnerSlotsTileColumns - 1) /
                               kOwnerSlotsTileColumns);
   if (tiles <= 0 || smCount <= 0)

@@ -386,15 +386,14 @@ public:
   static constexpr int64_t kScatterMaxElementsPastMaxRows = 3 << 19;
   /// Where "scatter" would run, "auto" takes the fused kernel instead when
   /// its one launch over every member's chunk (teamSize x mShard rows by
-  /// n, kOwnerSlotsTileRows x kOwnerSlotsTileColumns tiles) fills its
-  /// rounds of smCount tiles to at least kOwnerSlotsMinRoundFill (rounds
-  /// / whole rounds): the partial tiles' stores to their owners run inside
+  /// n, kRowTile x kOwnerSlotsTileColumns tiles) fills its rounds of
+  /// smCount tiles to at least kOwnerSlotsMinRoundFill (rounds / whole
+  /// rounds): the partial tiles' stores to their owners run inside
   /// those rounds, where "scatter"'s reduce-scatter runs after its matmul.
   /// Measured in choose()'s definition.
   static bool ownerSlotsFillsRounds(uint32_t teamSize, int64_t mShard,
                                     int64_t n,
                                     int64_t smCount = AllGatherMatmul::kSmCount);
-  static constexpr int64_t kOwnerSlotsTileRows = 128;
   static constexpr int64_t kOwnerSlotsTileColumns = 256;
   static constexpr double kOwnerSlotsMinRoundFill = 0.95;
   /// Whether "copy_engine" sums in its own chunk's epilogue (ce_matmul_sum:
