@@ -216,6 +216,38 @@ def test_matmul_shape_errors_without_a_gpu():
         check("all_gather_matmul", (128, 64), (64, 32), "bf16", "f16")
 
 
+def test_kept_ops_name_release_when_the_heap_or_pad_is_full():
+    """An Exhausted error (the heap's or the signal pad's) from making an op
+    names the ops this Collectives keeps and release(); other errors, or an
+    Exhausted with no kept ops, pass through as the runtime wrote them. No
+    GPU: the op factory is a stand-in."""
+    import types
+    import weave.ops
+    raised = []
+
+    def make(comm, dtype, count, *extra):
+        if raised:
+            raise raised.pop()
+        return object()
+
+    coll = object.__new__(weave.ops.Collectives)
+    coll._cuda = types.SimpleNamespace(all_reduce_op=make)
+    coll._comm, coll._ops = None, {}
+    raised.append(weave.WeaveError("Exhausted", "signal pad exhausted: 8 semaphores"))
+    with pytest.raises(weave.WeaveError, match="^signal pad exhausted: 8 semaphores$"):
+        coll._op("all_reduce", "bf16", 64)
+    coll._op("all_reduce", "bf16", 128)
+    raised.append(weave.WeaveError("Exhausted", "signal pad exhausted: 8 semaphores"))
+    with pytest.raises(weave.WeaveError) as caught:
+        coll._op("all_reduce", "bf16", 256)
+    assert caught.value.code == "Exhausted"
+    assert str(caught.value).startswith("all_reduce (bf16, 256): signal pad exhausted")
+    assert "1 op(s)" in str(caught.value) and "Collectives.release()" in str(caught.value)
+    raised.append(weave.WeaveError("InvalidArgument", "count must be positive"))
+    with pytest.raises(weave.WeaveError, match="^count must be positive$"):
+        coll._op("all_reduce", "bf16", 512)
+
+
 def test_matmul_op_instances():
     """One all-gather matmul kernel and one GEMM + RS kernel for every
     m_shard; bad shapes are errors naming what was expected."""
@@ -481,6 +513,7 @@ def test_release_gives_the_heap_back(gpu_team_factory):
             error = e
             break
     assert error is not None, "64 shapes' ops fit in an 8 MiB heap"
+    assert error.code == "Exhausted", error
     assert "heap exhausted" in str(error) and "Collectives.release()" in str(error)
     coll.release()
     outs = coll.matmul_reduce_scatter(tall, b, algorithm="copy_engine")

@@ -89,13 +89,15 @@ class Collectives:
             try:
                 self._ops[key] = create(self._comm, dtype, count, *extra)
             except WeaveError as e:
-                if "heap exhausted" not in e.message or not self._ops:
+                # The heap or its signal pad is full (the runtime's
+                # Exhausted): the kept ops may be what fills it.
+                if e.code != "Exhausted" or not self._ops:
                     raise
-                raise WeaveError(e.code, f"{kind} ({dtype}, {count}, "
-                                 f"{', '.join(map(str, extra))}): {e.message}; "
+                shape = ", ".join(map(str, (dtype, count) + extra))
+                raise WeaveError(e.code, f"{kind} ({shape}): {e.message}; "
                                  f"{len(self._ops)} op(s) made earlier by this "
-                                 f"Collectives keep their workspace in the heap until "
-                                 f"Collectives.release()") from None
+                                 f"Collectives keep their workspace and semaphores "
+                                 f"in the heap until Collectives.release()") from None
         return self._ops[key]
 
     def release(self):

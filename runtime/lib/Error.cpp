@@ -22,6 +22,8 @@ const char *errorCodeName(ErrorCode code) {
     return "System";
   case ErrorCode::CompileError:
     return "CompileError";
+  case ErrorCode::Exhausted:
+    return "Exhausted";
   }
   return "UnknownError";
 }

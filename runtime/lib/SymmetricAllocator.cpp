@@ -79,7 +79,7 @@ void SymmetricAllocator::giveBack(uint64_t offset, uint64_t size) {
 }
 
 Error SymmetricAllocator::exhausted(uint64_t bytes) const {
-  return Error(ErrorCode::InvalidArgument,
+  return Error(ErrorCode::Exhausted,
                "symmetric heap exhausted: " + std::to_string(bytes) +
                    " bytes requested; " + std::to_string(inUse_) +
                    " bytes in use, " + std::to_string(bytesFree()) +

@@ -386,7 +386,7 @@ Expected<SemaphoreArray> SymmetricHeap::allocateSemaphores(uint32_t count) {
   size_t bytes = size_t(count) * sizeof(abi::SemaphoreWord);
   Expected<uint64_t> offset = state_->pad->allocate(bytes, kSemaphoreLine);
   if (!offset)
-    return Error(ErrorCode::InvalidArgument,
+    return Error(ErrorCode::Exhausted,
                  "signal pad exhausted: " + std::to_string(count) +
                      " semaphores requested, pad is " +
                      std::to_string(state_->padBytes) + " bytes (" +

@@ -80,6 +80,7 @@ TEST(Error, CodeNames) {
   EXPECT_STREQ(errorCodeName(ErrorCode::Timeout), "Timeout");
   EXPECT_STREQ(errorCodeName(ErrorCode::InvalidBundle), "InvalidBundle");
   EXPECT_STREQ(errorCodeName(ErrorCode::CompileError), "CompileError");
+  EXPECT_STREQ(errorCodeName(ErrorCode::Exhausted), "Exhausted");
 }
 
 TEST(ErrorDeathTest, ReadingTheWrongAlternativeAborts) {

@@ -177,8 +177,17 @@ TEST(SymmetricAllocator, Errors) {
   EXPECT_NE(odd.error().message().find("power of two"), std::string::npos);
   Expected<uint64_t> huge = allocator.allocate(2 * MiB, 256);
   ASSERT_FALSE(huge);
-  EXPECT_EQ(huge.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(huge.error().code(), ErrorCode::Exhausted);
   EXPECT_NE(huge.error().message().find("exhausted"), std::string::npos);
+  // A request the range could hold, refused because live blocks fill it:
+  // the same code, so a caller that keeps allocations knows that freeing
+  // them may help.
+  uint64_t half = take(allocator, MiB / 2);
+  Expected<uint64_t> full = allocator.allocate(MiB * 3 / 4, 256);
+  ASSERT_FALSE(full);
+  EXPECT_EQ(full.error().code(), ErrorCode::Exhausted);
+  ASSERT_TRUE(allocator.free(half));
+  EXPECT_TRUE(allocator.allocate(MiB * 3 / 4, 256));
 }
 
 TEST(SymmetricAllocator, RangeOfTheBlockSizesHoldsTheRequests) {

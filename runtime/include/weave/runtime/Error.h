@@ -30,6 +30,10 @@ enum class ErrorCode {
   System,          ///< a POSIX call failed (errno is in the message)
   CompileError,    ///< weave::Compiler rejected a kernel (the message holds
                    ///< its `name:line:col: error: ...` diagnostics)
+  Exhausted,       ///< a symmetric heap or its signal pad has no room left
+                   ///< for a request that a freer heap would take: callers
+                   ///< that keep allocations (the ops' workspaces) can free
+                   ///< some and retry
 };
 
 /// Returns the enumerator's name, e.g. "InvalidBundle".

@@ -84,7 +84,8 @@ public:
 
   /// A buffer at the same offset on every member (every process must make
   /// the same allocations and frees in the same order: the allocator is
-  /// deterministic).
+  /// deterministic). Exhausted (ErrorCode::Exhausted) when no free range
+  /// holds it: freeing buffers may make room.
   Expected<SymmetricBuffer> allocate(size_t bytes, size_t alignment = 256);
   /// Gives `buffer` back; a later allocate may hand its bytes out again, so
   /// free only what no launched kernel still reads or writes.
@@ -93,7 +94,8 @@ public:
   Expected<SymmetricBuffer> allocateTensor(const std::string &dtype,
                                            std::vector<int64_t> shape,
                                            size_t alignment = 256);
-  /// `count` zeroed u32 counters in the signal pad.
+  /// `count` zeroed u32 counters in the signal pad; Exhausted when the pad
+  /// has no room for them.
   Expected<SemaphoreArray> allocateSemaphores(uint32_t count);
   /// Gives `sems` back, zeroed on every local member (then, in a
   /// multi-process team, a barrier): the next allocateSemaphores that reuses
