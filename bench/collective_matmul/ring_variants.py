@@ -44,6 +44,11 @@ rows or races ON PURPOSE: its numbers are timings, never results.
             so a wave holds fewer column tiles and reads less of b, while a
             row tile's forwarding may finish later (a correct kernel: the
             groups still never straddle two shards)
+  cluster2  the pipeline in clusters of 2 blocks on adjacent row tiles
+            (cluster_m(2): each block loads half of a tile's b and
+            multicasts it to its partner), a correct kernel where a shard's
+            row tiles are even; the dialect takes it only with a static
+            row count (a static bundle's kernel, not the op's instance)
   krotS     the ring with k rotation S (a number) in every kernel: the first
             ceil(k steps / S) column tiles forward S steps each at the
             start of their loops (correct where S x column tiles covers the
@@ -189,6 +194,20 @@ def keep_width(text):
     return text
 
 
+KERNEL_SHAPE = re.compile(r"(grid = \[persistent, 1, 1\], block = \[384, 1, 1\]),")
+GROUP_WIDTH = re.compile(r"\{(grid_tile_width = \d+ : i64),")
+
+
+def cluster2(text):
+    text, n = KERNEL_SHAPE.subn(r"\1, cluster = [2, 1, 1],", text)
+    text, g = GROUP_WIDTH.subn(r"{\1, cluster_m = 2 : i64,", text)
+    if n != 1 or g != 1:
+        sys.exit("ring_variants.py: expected one kernel grid and one "
+                 "grid_tile_width in the kernel, found %d and %d (the "
+                 "template changed?)" % (n, g))
+    return text
+
+
 VARIANTS = {
     "noready": lambda t: replace(t, READY),
     "nodone": lambda t: replace(t, DONE),
@@ -204,6 +223,7 @@ VARIANTS = {
     "ring": lambda t: set_push(t, 0),
     "pushall": push_all,
     "keepw": keep_width,
+    "cluster2": cluster2,
 }
 
 
