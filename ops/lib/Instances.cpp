@@ -765,15 +765,42 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // 0.2139, 0.1058, 0.1074, 0.2005) but lost at D = 3 (0.1789, 0.1814) and
   // at 512 rows (0.1203, 0.1215): not chosen.
   // Where the dtype is one "scatter" takes (its reduce-scatter's).
-  (void)k;
+  // Up to kOwnerSlotsMaxK the fused kernel wherever the copy engines would
+  // run: a chunk's copy (m_shard x n elements) then takes longer than the
+  // chunk matmul it should hide behind (m_shard x n x k), whatever m_shard
+  // and n, and the fused kernel's stores to the owners run inside its
+  // rounds. Measured (2 x H200, D = 2, bf16, graphs, the thirty-sixth
+  // session, docs/PERF.md "The fused GEMM + RS at short k"), owner_slots /
+  // copy_engine, ms, burst and sustained (0.5 s of replays):
+  // - k 1024: 1024 x 1024 x 4096 0.0567 / 0.0806 and 0.0541 / 0.0701, 768
+  //   x 1024 x 4096 (the fused kernel's fill 0.73) 0.0480 / 0.0559 and
+  //   0.0473 / 0.0550, 1536 and 2048 x 1024 x 8192 0.1297 / 0.1722 and
+  //   0.1612 / 0.2192 (sustained alike), 512 x 1024 x 4096 sustained
+  //   0.0363 / 0.0438; k 1000 and 2056 (640 x 1000 x 3000, 1152 x 2056 x
+  //   7000) 0.0391 / 0.0485 and 0.1531 / 0.1904: 14-30% faster;
+  // - k 2048: 384, 512, 1024, 1536 and 2048 rows (n 4096 and 8192)
+  //   1.5-9% faster both ways; 1-2% slower at 768 x 2048 x 4096 (fill
+  //   0.73: 0.0672 / 0.0664, 0.0666 / 0.0652);
+  // - from k 2560 the copy engines: 1024 x 2560 x 5120 0.1092 / 0.1057
+  //   burst, level sustained; k 3072 and 3584, 512-1024 rows, 4-21% ahead
+  //   (1024 x 3072 x 4096 0.0969 / 0.0853, 640 x 3072 x 4096 0.0829 /
+  //   0.0689), but for 768 x 3072 x 8192 sustained (1% behind) and 512 x
+  //   3584 x 4096 in bursts (the copy engines at 1.69 of local cuBLAS
+  //   there, 1.25 sustained: an outlier of that call).
+  // "scatter" kept its rows (bf16: 128 x 24 x 40 0.0206 against the fused
+  // kernel's 0.0264); with f16 there the fused kernel (0.0274 against the
+  // copy engines' 0.0357). Fitted at D = 2 only; from 3 members each peer
+  // chunk's copy hides behind the next chunk's matmul, the last behind
+  // the own one, the same ratio, but not yet measured.
   if (teamSize < 2)
     return "owner_slots";
+  const char *copyEngines = k <= kOwnerSlotsMaxK ? "owner_slots" : "copy_engine";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   bool rows = mShard <= kScatterMaxRows ||
               (teamSize > 2 && mShard <= kScatterMaxRowsFrom3 &&
                mShard * n <= kScatterMaxElementsPastMaxRows);
   if (!rows || AllGatherMatmul::gatherFill(mShard, n) > 1.0)
-    return "copy_engine";
+    return copyEngines;
   // Where "scatter" would run, the fused kernel when its one launch fills
   // its rounds (ownerSlotsFillsRounds). Measured (4 x H200, bf16, graphs,
   // the thirty-fifth session, docs/PERF.md "The fused kernel where
@@ -796,7 +823,7 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   if (ownerSlotsFillsRounds(teamSize, mShard, n))
     return "owner_slots";
   return spec->takesDtype(dtype, *spec->algorithm("scatter")) ? "scatter"
-                                                               : "copy_engine";
+                                                               : copyEngines;
 }
 
 bool MatmulReduceScatter::ownerSlotsFillsRounds(uint32_t teamSize,

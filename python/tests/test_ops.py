@@ -261,19 +261,24 @@ def test_matmul_op_instances():
     assert weave._core.matmul_op_instance("all_gather_matmul", 2, "bf16", 128, K,
                                           NCOLS)[0] == f"ce_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
     # From 2 members the copy engines' bundle ("copy_engine": the chunk
-    # matmul and the owner's sum; "scatter", "auto" at these small shapes,
-    # runs its chunk matmul once over every row); the fused kernel by name.
+    # matmul and the owner's sum; "scatter", "auto" for bf16 at 128 rows,
+    # runs its chunk matmul once over every row); the fused kernel by name,
+    # and for "auto" elsewhere at a k this short (kOwnerSlotsMaxK).
     key, kernel, source = weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16",
-                                                         MRS_M, K, NCOLS)
+                                                         MRS_M, K, NCOLS, "copy_engine")
     assert (key, kernel) == (f"ce_matmul_f16_d2_mdyn_k{K}_n{NCOLS}", "ce_matmul")
     assert "gpu.func @ce_sum(" in source
-    assert weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16", 128, K,
-                                          NCOLS)[0] == key
+    assert weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "bf16", 128, K,
+                                          NCOLS)[0] == f"ce_matmul_bf16_d2_mdyn_k{K}_n{NCOLS}"
     key, kernel, source = weave._core.matmul_op_instance(
         "matmul_reduce_scatter", 2, "f16", MRS_M, K, NCOLS, "owner_slots")
     assert (key, kernel) == (f"matmul_reduce_scatter_f16_d2_mdyn_k{K}_n{NCOLS}",
                              "matmul_reduce_scatter")
     assert f"memref<?x{K}xf16>" in source
+    for m, dtype in ((MRS_M, "f16"), (MRS_M, "bf16"), (128, "f16")):
+        assert weave._core.matmul_op_instance("matmul_reduce_scatter", 2, dtype, m, K,
+                                              NCOLS)[0] == \
+            f"matmul_reduce_scatter_{dtype}_d2_mdyn_k{K}_n{NCOLS}"
     with pytest.raises(weave.WeaveError, match="'owner_slots', 'copy_engine'"):
         weave._core.matmul_op_instance("matmul_reduce_scatter", 2, "f16", 128, K, NCOLS,
                                        "owner_combine")

@@ -951,7 +951,7 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   EXPECT_LE(AllGatherMatmul::gatherFill(768, 4096), 1.0);
   for (uint32_t d : {3u, 4u})
     for (int64_t m : {640, 768})
-      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", m, 2048, 2048),
+      EXPECT_EQ(MatmulReduceScatter::choose(d, "bf16", m, 4096, 2048),
                 "copy_engine")
           << d << " " << m;
   // Past kScatterMaxRows rows (from 3 members) only up to
@@ -1022,6 +1022,31 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
       MatmulReduceScatter::instanceFor(4, "f16", 7168, 8192, "scatter");
   ASSERT_FALSE(f16);
   EXPECT_TRUE(mentions(f16.error(), "does not take dtype 'f16'"));
+  // Up to kOwnerSlotsMaxK the fused kernel wherever the copy engines would
+  // run (a chunk's copy no longer hides behind a chunk's matmul), whatever
+  // the rows past "scatter"'s, columns, fill, team size or dtype;
+  // "scatter" keeps its rows.
+  const int64_t shortK = MRS::kOwnerSlotsMaxK;
+  EXPECT_EQ(MRS::choose(2, "bf16", 512, shortK, 4096), "owner_slots");
+  EXPECT_EQ(MRS::choose(2, "bf16", 512, shortK + 512, 4096), "copy_engine");
+  for (uint32_t d : {2u, 3u, 4u})
+    for (const char *dtype : {"bf16", "f16"}) {
+      for (int64_t m : {768, 1024, 2048})
+        for (int64_t n : {3000, 4096, 8192}) {
+          std::string longK = MRS::choose(d, dtype, m, shortK + 512, n);
+          EXPECT_EQ(longK, "copy_engine") << d << dtype << m << " " << n;
+          EXPECT_EQ(MRS::choose(d, dtype, m, shortK, n), "owner_slots")
+              << d << dtype << m << " " << n;
+          EXPECT_EQ(MRS::choose(d, dtype, m, 24, n), "owner_slots");
+        }
+      // One round of a chunk's tiles within the scatter rows: "scatter"
+      // for bf16, for f16 the fused kernel where k is short.
+      EXPECT_FALSE(MRS::ownerSlotsFillsRounds(d, 128, 320));
+      EXPECT_EQ(MRS::choose(d, dtype, 128, shortK, 320),
+                std::string(dtype) == "bf16" ? "scatter" : "owner_slots");
+      EXPECT_EQ(MRS::choose(d, dtype, 128, 4096, 320),
+                std::string(dtype) == "bf16" ? "scatter" : "copy_engine");
+    }
 }
 
 TEST(OpsFused, MatmulOpCompanions) {

@@ -396,6 +396,12 @@ public:
                                     int64_t smCount = AllGatherMatmul::kSmCount);
   static constexpr int64_t kOwnerSlotsTileColumns = 256;
   static constexpr double kOwnerSlotsMinRoundFill = 0.95;
+  /// Up to this k "auto" takes the fused kernel wherever it would take
+  /// the copy engines: a chunk's copy (m_shard x n elements) no longer
+  /// hides behind a chunk's matmul (m_shard x n x k; about even at 2048 on
+  /// an H200, where a copy engine moves some 250 GB/s and the matmul
+  /// runs some 650 TFLOP/s). Measured in choose()'s definition.
+  static constexpr int64_t kOwnerSlotsMaxK = 2048;
   /// Whether "copy_engine" sums in its own chunk's epilogue (ce_matmul_sum:
   /// each output box plus the peers' slot rows, no pass and no launch
   /// after the matmul) rather than in a pass after it (ce_sum). The own
@@ -446,8 +452,8 @@ public:
   /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3; past
   /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements),
   /// unless ownerSlotsFillsRounds ("owner_slots" then); else
-  /// "copy_engine" (the measurements
-  /// are in the definition, ops/lib/Instances.cpp). A loopback team runs
+  /// "copy_engine", or "owner_slots" where k is at most kOwnerSlotsMaxK
+  /// (the measurements are in the definition, ops/lib/Instances.cpp). A loopback team runs
   /// the copy engines for "auto" (ScatterMatmul.h says why).
   static std::string choose(uint32_t teamSize, const std::string &dtype,
                             int64_t mShard, int64_t k, int64_t n);
