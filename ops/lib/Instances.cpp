@@ -787,6 +787,16 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   //   0.0689), but for 768 x 3072 x 8192 sustained (1% behind) and 512 x
   //   3584 x 4096 in bursts (the copy engines at 1.69 of local cuBLAS
   //   there, 1.25 sustained: an outlier of that call).
+  // - past k 1024 only up to kOwnerSlotsShortKMaxRounds rounds of the
+  //   fused kernel's tiles (its launch over every member's chunk): at k
+  //   2048 the copy engines caught up past them (call 5 of that session,
+  //   burst and sustained: 4096 x 2048 x 4096, 7.8 rounds, 0.2371 /
+  //   0.2333 and 0.2686 / 0.2499; 2560 x 2048 x 8192, 9.7 rounds, 0.2898
+  //   / 0.2852 and 0.3258 / 0.3210), where at 1-3.9 rounds the fused kernel
+  //   led (above; 512 x 2048 x 4096 0.0468 / 0.0480 and 0.0468 / 0.0488,
+  //   896 x 1536 x 6144 0.0840 / 0.0925 and 0.0844 / 0.0995, 1152 x 1792 x
+  //   4096 0.0848 / 0.0855 and 0.0836 / 0.0860); at k 1024 it led at 7.8
+  //   rounds too (2048 x 1024 x 8192, above).
   // "scatter" kept its rows (bf16: 128 x 24 x 40 0.0206 against the fused
   // kernel's 0.0264); with f16 there the fused kernel (0.0274 against the
   // copy engines' 0.0357). Fitted at D = 2 only; from 3 members each peer
@@ -794,7 +804,9 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // the own one, the same ratio, but not yet measured.
   if (teamSize < 2)
     return "owner_slots";
-  const char *copyEngines = k <= kOwnerSlotsMaxK ? "owner_slots" : "copy_engine";
+  const char *copyEngines = ownerSlotsBeatsCopyEngines(teamSize, mShard, k, n)
+                                ? "owner_slots"
+                                : "copy_engine";
   const OpSpec *spec = findOp("matmul_reduce_scatter");
   bool rows = mShard <= kScatterMaxRows ||
               (teamSize > 2 && mShard <= kScatterMaxRowsFrom3 &&
@@ -826,17 +838,36 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
                                                                : copyEngines;
 }
 
+/// The fused kernel's tiles: one launch over every member's chunk
+/// (teamSize x mShard rows by n) in kRowTile x kOwnerSlotsTileColumns.
+static int64_t ownerSlotsTiles(uint32_t teamSize, int64_t mShard, int64_t n) {
+  using MRS = MatmulReduceScatter;
+  int64_t rowTiles =
+      (int64_t(teamSize) * mShard + MRS::kRowTile - 1) / MRS::kRowTile;
+  return rowTiles * ((n + MRS::kOwnerSlotsTileColumns - 1) /
+                     MRS::kOwnerSlotsTileColumns);
+}
+
 bool MatmulReduceScatter::ownerSlotsFillsRounds(uint32_t teamSize,
                                                 int64_t mShard, int64_t n,
                                                 int64_t smCount) {
-  int64_t rowTiles =
-      (int64_t(teamSize) * mShard + kRowTile - 1) / kRowTile;
-  int64_t tiles = rowTiles * ((n + kOwnerSlotsTileColumns - 1) /
-                              kOwnerSlotsTileColumns);
+  int64_t tiles = ownerSlotsTiles(teamSize, mShard, n);
   if (tiles <= 0 || smCount <= 0)
     return false;
   int64_t rounds = (tiles + smCount - 1) / smCount;
   return double(tiles) / double(rounds * smCount) >= kOwnerSlotsMinRoundFill;
+}
+
+bool MatmulReduceScatter::ownerSlotsBeatsCopyEngines(uint32_t teamSize,
+                                                     int64_t mShard, int64_t k,
+                                                     int64_t n,
+                                                     int64_t smCount) {
+  if (k > kOwnerSlotsMaxK || smCount <= 0)
+    return false;
+  if (k <= kOwnerSlotsAnyRoundsMaxK)
+    return true;
+  int64_t tiles = ownerSlotsTiles(teamSize, mShard, n);
+  return tiles > 0 && tiles <= kOwnerSlotsShortKMaxRounds * smCount;
 }
 
 bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,

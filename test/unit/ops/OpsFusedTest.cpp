@@ -1022,20 +1022,29 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
       MatmulReduceScatter::instanceFor(4, "f16", 7168, 8192, "scatter");
   ASSERT_FALSE(f16);
   EXPECT_TRUE(mentions(f16.error(), "does not take dtype 'f16'"));
-  // Up to kOwnerSlotsMaxK the fused kernel wherever the copy engines would
-  // run (a chunk's copy no longer hides behind a chunk's matmul), whatever
-  // the rows past "scatter"'s, columns, fill, team size or dtype;
-  // "scatter" keeps its rows.
+  // Where the copy engines would run (rows past "scatter"'s), the fused
+  // kernel up to kOwnerSlotsAnyRoundsMaxK at any size, and past it up to
+  // kOwnerSlotsMaxK where its launch is at most kOwnerSlotsShortKMaxRounds
+  // rounds; any team size and dtype. "scatter" keeps its rows.
   const int64_t shortK = MRS::kOwnerSlotsMaxK;
+  const int64_t anyK = MRS::kOwnerSlotsAnyRoundsMaxK;
+  EXPECT_LT(anyK, shortK);
   EXPECT_EQ(MRS::choose(2, "bf16", 512, shortK, 4096), "owner_slots");
   EXPECT_EQ(MRS::choose(2, "bf16", 512, shortK + 512, 4096), "copy_engine");
   for (uint32_t d : {2u, 3u, 4u})
     for (const char *dtype : {"bf16", "f16"}) {
-      for (int64_t m : {768, 1024, 2048})
+      for (int64_t m : {768, 1024, 2048, 4096})
         for (int64_t n : {3000, 4096, 8192}) {
-          std::string longK = MRS::choose(d, dtype, m, shortK + 512, n);
-          EXPECT_EQ(longK, "copy_engine") << d << dtype << m << " " << n;
-          EXPECT_EQ(MRS::choose(d, dtype, m, shortK, n), "owner_slots")
+          int64_t tiles = (d * m / 128) * ((n + 255) / 256);
+          bool few = tiles <= MRS::kOwnerSlotsShortKMaxRounds * 132;
+          EXPECT_EQ(MRS::ownerSlotsBeatsCopyEngines(d, m, shortK, n), few)
+              << d << " " << m << " " << n;
+          EXPECT_EQ(MRS::choose(d, dtype, m, shortK + 512, n), "copy_engine")
+              << d << dtype << m << " " << n;
+          EXPECT_EQ(MRS::choose(d, dtype, m, shortK, n),
+                    few ? "owner_slots" : "copy_engine")
+              << d << dtype << m << " " << n;
+          EXPECT_EQ(MRS::choose(d, dtype, m, anyK, n), "owner_slots")
               << d << dtype << m << " " << n;
           EXPECT_EQ(MRS::choose(d, dtype, m, 24, n), "owner_slots");
         }
@@ -1047,6 +1056,12 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
       EXPECT_EQ(MRS::choose(d, dtype, 128, 4096, 320),
                 std::string(dtype) == "bf16" ? "scatter" : "copy_engine");
     }
+  // The measured bound at k 2048, D = 2: 3.9 rounds (2048 x 4096) the
+  // fused kernel, 7.8 (4096 x 4096) the copy engines; no SMs, none.
+  EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 2048, 2048, 4096));
+  EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 4096, 2048, 4096));
+  EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 2048, 1024, 8192));
+  EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 512, 1024, 4096, 0));
 }
 
 TEST(OpsFused, MatmulOpCompanions) {

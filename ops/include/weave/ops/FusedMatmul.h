@@ -396,12 +396,21 @@ public:
                                     int64_t smCount = AllGatherMatmul::kSmCount);
   static constexpr int64_t kOwnerSlotsTileColumns = 256;
   static constexpr double kOwnerSlotsMinRoundFill = 0.95;
-  /// Up to this k "auto" takes the fused kernel wherever it would take
-  /// the copy engines: a chunk's copy (m_shard x n elements) no longer
-  /// hides behind a chunk's matmul (m_shard x n x k; about even at 2048 on
-  /// an H200, where a copy engine moves some 250 GB/s and the matmul
-  /// runs some 650 TFLOP/s). Measured in choose()'s definition.
+  /// Where "auto" would take the copy engines, whether the fused kernel
+  /// is faster: k is at most kOwnerSlotsMaxK, so a chunk's copy (m_shard x
+  /// n elements) no longer hides behind a chunk's matmul (m_shard x n x k;
+  /// about even near 2048 on an H200, where a copy engine moves some 250
+  /// GB/s and the matmul runs some 650 TFLOP/s), while the fused kernel's
+  /// stores to the owners run inside its rounds; past
+  /// kOwnerSlotsAnyRoundsMaxK only where its launch (ownerSlotsFillsRounds'
+  /// tiles) is at most kOwnerSlotsShortKMaxRounds rounds of smCount tiles.
+  /// Measured in choose()'s definition.
+  static bool ownerSlotsBeatsCopyEngines(
+      uint32_t teamSize, int64_t mShard, int64_t k, int64_t n,
+      int64_t smCount = AllGatherMatmul::kSmCount);
   static constexpr int64_t kOwnerSlotsMaxK = 2048;
+  static constexpr int64_t kOwnerSlotsAnyRoundsMaxK = 1024;
+  static constexpr int64_t kOwnerSlotsShortKMaxRounds = 4;
   /// Whether "copy_engine" sums in its own chunk's epilogue (ce_matmul_sum:
   /// each output box plus the peers' slot rows, no pass and no launch
   /// after the matmul) rather than in a pass after it (ce_sum). The own
@@ -452,7 +461,7 @@ public:
   /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3; past
   /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements),
   /// unless ownerSlotsFillsRounds ("owner_slots" then); else
-  /// "copy_engine", or "owner_slots" where k is at most kOwnerSlotsMaxK
+  /// "copy_engine", or "owner_slots" where ownerSlotsBeatsCopyEngines
   /// (the measurements are in the definition, ops/lib/Instances.cpp). A loopback team runs
   /// the copy engines for "auto" (ScatterMatmul.h says why).
   static std::string choose(uint32_t teamSize, const std::string &dtype,
