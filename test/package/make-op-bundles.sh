@@ -12,8 +12,9 @@ for op in all_reduce all_gather; do
   "$WEAVEC" "$OUT/$op.mlir" --emit=bundle -o "$OUT/$("$OPS" key "${args[@]}").wbundle"
   rm "$OUT/$op.mlir"
 done
-# The fused matmuls the consumer runs (bf16, k = 256, n = 320).
-for args in "all_gather_matmul --m-shard 128" "matmul_reduce_scatter --m-shard 128"; do
+# The fused matmuls the consumer runs (bf16, k = 256, n = 320, at its
+# kShard and kRsShard rows: "auto" picks by the rows too).
+for args in "all_gather_matmul --m-shard 128" "matmul_reduce_scatter --m-shard 384"; do
   read -r op shard <<<"$args"
   args=("$op" --team-size 2 --dtype bf16 $shard --k 256 --n 320)
   "$OPS" source "${args[@]}" -o "$OUT/$op.mlir"
