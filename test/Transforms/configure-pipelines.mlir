@@ -30,11 +30,11 @@ gpu.module @m {
 
 // -----
 
-// rhs rows off the 32-byte grid (4040 f16 = 8080 bytes) with 4 row tiles
-// of 256: a cluster of 2 shares the rhs boxes.
+// rhs rows off the 32-byte grid (4040 f16 = 8080 bytes) with 8 row tiles
+// of 128: a cluster of 2 shares the rhs boxes.
 // CHECK-LABEL: gpu.func @rhs_off_grid
 //  CHECK-SAME:   cluster = [2, 1, 1]
-//       CHECK:   weave.matmul_pipeline {{.*}} tile(256, 128, 64) stages(4) cluster_m(2) :
+//       CHECK:   weave.matmul_pipeline {{.*}} tile(128, 256, 64) stages(4) cluster_m(2) :
 gpu.module @m {
   gpu.func @rhs_off_grid(%a: memref<1000x4000xf16>, %b: memref<4000x4040xf16>, %c: memref<1000x4040xf16>) kernel attributes {weave.kernel = #weave.kernel<mesh = #weave.mesh<axis = "x", size = ?>, grid = [persistent, 1, 1], block = auto, cluster = auto, smem = auto>} {
     weave.matmul_pipeline %a, %b into %c tile(auto) : memref<1000x4000xf16>, memref<4000x4040xf16> into memref<1000x4040xf16>

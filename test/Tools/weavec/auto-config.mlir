@@ -6,11 +6,13 @@
 
 // weavec resolves tile(auto) and the kernel's `auto` fields before it
 // verifies the kernel, and the manifest carries the chosen launch shape:
-// 1000x4040x4000 f16 has rhs rows off the 32-byte grid and 4 row tiles of
-// 256, so a cluster of 2 with 256x128 tiles (ConfigChooser.h).
+// 1000x4040x4000 f16 has rhs rows off the 32-byte grid and 8 row tiles of
+// 128, so a cluster of 2 that loads each rhs box once for both blocks
+// (ConfigChooser.cpp: 0.979 of cuBLAS so, docs/PERF.md "Rows off the
+// 32-byte grid").
 
 // MLIR: grid = [persistent, 1, 1], block = [384, 1, 1], cluster = [2, 1, 1], smem = 230464>
-// MLIR: weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(256, 128, 64) stages(4) cluster_m(2) :
+// MLIR: weave.matmul_pipeline %{{.*}}, %{{.*}} into %{{.*}} tile(128, 256, 64) stages(4) cluster_m(2) :
 
 // BUNDLE-DAG: block 384 1 1
 // BUNDLE-DAG: cluster 2 1 1
@@ -19,7 +21,7 @@
 // weave-bundle shows the configuration chosen (a `# config:` line of the
 // manifest, which readers that predate it skip as a comment).
 // SHOW: kernel matmul
-// SHOW: # config: matmul_pipeline tile=256x128x64 stages=4 consumers=2 split=m cluster_m=2 split_k=1
+// SHOW: # config: matmul_pipeline tile=128x256x64 stages=4 consumers=2 split=m cluster_m=2 split_k=1
 // SHOW: end
 
 module attributes {gpu.container_module} {

@@ -105,6 +105,33 @@ TEST(ConfigChooser, RhsRowsOffTheGridShareOrHalveTheRhs) {
   EXPECT_EQ(aligned.clusterM, 1);
 }
 
+TEST(ConfigChooser, RowsOffTheGridLoadAtHalfTheRate) {
+  // Either operand's rows off the 32-byte grid cost where the loads set the
+  // pace: nothing for 128 x 256 with a's rows off (its steps are mostly
+  // b's), for b's rows off or both, and most for 128 x 128 (measured:
+  // 1.040, 0.858 and 0.755 of cuBLAS for 128 x 256; 0.745, 0.701, 0.576
+  // for 128 x 128; docs/PERF.md "The all-gather matmul at odd k and n").
+  MatmulConfig wide; // 128 x 256
+  MatmulConfig narrow;
+  narrow.tileN = 128;
+  narrow.stages = 6;
+  auto cost = [](const MatmulConfig &c, int64_t n, int64_t k) {
+    return estimateMatmulCycles(problem(2304, n, k), c) /
+           estimateMatmulCycles(problem(2304, 7168, 2048), c);
+  };
+  EXPECT_NEAR(cost(wide, 7168, 2056), 1.0, 0.05);
+  EXPECT_GT(cost(wide, 7000, 2048), 1.15);
+  EXPECT_GT(cost(wide, 7000, 2056), cost(wide, 7000, 2048) + 0.1);
+  EXPECT_GT(cost(narrow, 7168, 2056), 1.25);
+  EXPECT_GT(cost(narrow, 7000, 2056), 1.6);
+  // The chooser then takes the pair that halves b's rows: 1792 x 6008 x
+  // 3000 ran 128 x 256 cluster_m(2) at 0.954 of cuBLAS, the 128 x 128
+  // pair the older rule took at 0.813.
+  MatmulConfig c = choose(problem(1792, 6008, 3000));
+  EXPECT_EQ(c.tileN, 256) << c.name();
+  EXPECT_EQ(c.clusterM, 2) << c.name();
+}
+
 TEST(ConfigChooser, ClustersPadOddRowTilesUnlessARegionForbids) {
   MatmulConstraints c;
   c.clusterM = 2;
@@ -241,15 +268,21 @@ TEST(ConfigChooser, SmallMStreamsTheRhsAndTakesNarrowTilesWhenWhole) {
             estimateMatmulCycles(problem(768, 1024, 4096), t64) * 1.2);
   // A plain pipeline moves its last tile back inside: 770 rows ran 128 x 64
   // in 16.6 us, 768 rows in 16.1 (and 128 x 128 split_k(2) 18.0; one H200,
-  // docs/PERF.md "Edge tiles moved inside"). It takes the narrow tile, and
-  // so at 256 x 4000 x 4040; at 64 rows (no whole tile to move) it does not.
+  // docs/PERF.md "Edge tiles moved inside"). It takes the narrow tile; at
+  // 64 rows (no whole tile to move) it does not. Nor at 256 x 4000 x 4040,
+  // whose rows of a lie off the 32-byte grid: a narrow tile's steps are
+  // mostly a's rows there, loaded at half the rate, so 128 x 128
+  // split_k(2), which ran 22.6 us against cuBLAS's 22.8 (one H200, bf16,
+  // docs/PERF.md "Small M: the rhs streams").
   EXPECT_LT(estimateMatmulCycles(problem(770, 1024, 4096), t64),
             estimateMatmulCycles(problem(768, 1024, 4096), t64) * 1.05);
-  for (auto [m, n, k] : {std::tuple{770, 1024, 4096}, {256, 4000, 4040}}) {
-    MatmulConfig c = choose(problem(m, n, k), ops);
-    EXPECT_TRUE(c.tileM == 128 && c.tileN == 64)
-        << m << "x" << n << "x" << k << ": " << c.name();
-  }
+  MatmulConfig narrowTile = choose(problem(770, 1024, 4096), ops);
+  EXPECT_TRUE(narrowTile.tileM == 128 && narrowTile.tileN == 64)
+      << narrowTile.name();
+  MatmulConfig offGrid = choose(problem(256, 4000, 4040), ops);
+  EXPECT_TRUE(offGrid.tileM == 128 && offGrid.tileN == 128 &&
+              offGrid.splitK == 2)
+      << offGrid.name();
   // A static M below the tile loads a box of its rows only (MatmulTiling::
   // lhsBoxRows): nothing is zero-filled, and 64 rows take the narrow tile
   // (37.5 us against 43.8 for the 64 x 128 pair, one H200). A dynamic M's

@@ -244,12 +244,6 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // One k step: the tensor cores, or the loads when they cannot keep up
   // (small tiles bring in more bytes per multiply-add).
   double efficiency = tileEfficiency(c) * (c.clusterM > 1 ? 0.985 : 1.0);
-  // Rows off the 32-byte sector grid cost in proportion to the rhs columns
-  // a block loads per step (docs/PERF.md, "Rows off the 32-byte grid").
-  if ((p.n * p.inBytes) % 32 != 0) {
-    double cols = double(c.tileN) / c.clusterM / 256;
-    efficiency *= 1 - 0.12 * cols * cols;
-  }
   double mma = double(c.tileM) * c.tileN * c.tileK / kMacsPerCycle;
   // A static M below the tile loads a box of its rows only (rounded to 8;
   // MatmulTiling::lhsBoxRows), and its partial box is no longer
@@ -261,13 +255,33 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
       double(MatmulTiling::lhsBoxRowsOf(boxM, c.tileM, p.shiftsEdgeTiles));
   double stageBytes =
       (lhsRows + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
+  // An operand whose rows lie off the 32-byte sector grid (a's where k x
+  // the element size is not a multiple of 32, b's where n x it is not)
+  // loads its boxes at half the rate: each 128-byte box row touches five
+  // sectors and two cache lines. So the loads, not the tensor cores, set
+  // the pace where a tile brings in many such rows per multiply-add.
+  // Measured (one H200 and 2 x H200, bf16, the thirty-sixth session,
+  // docs/PERF.md "The all-gather matmul at odd k and n"), fixed tiles
+  // against cuBLAS at M x N x K: 128 x 256 2304 x 7168 x 2056 (a off)
+  // 1.040 (aligned 1.035), 2304 x 7000 x 2048 (b off) 0.858, 2304 x 7000 x
+  // 2056 (both) 0.755; with cluster_m(2) 1.017, 0.987, 0.980; 128 x 128
+  // 0.745, 0.701, 0.576 (aligned 0.993). Each within 10% of this rule; the
+  // rhs-only penalty on the tensor cores' rate it replaces saw neither a's
+  // rows nor a narrow tile's (the chooser took 128 x 128 cluster_m(2) at
+  // 1792 x 6008 x 3000: 0.813 of cuBLAS, where 128 x 256 cluster_m(2) ran
+  // 0.954).
+  double offGridBytes =
+      ((p.k * p.inBytes) % 32 != 0 ? lhsRows : 0.0) * c.tileK * p.inBytes +
+      ((p.n * p.inBytes) % 32 != 0 ? double(c.tileN) / c.clusterM : 0.0) *
+          c.tileK * p.inBytes;
   // Fewer row tiles than the cluster's blocks: each real tile shares its
   // rhs multicast with a padded one, and a pair of two-consumer blocks
   // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
   double share = c.clusterM > 1 && c.consumers > 1 && rowTiles < c.clusterM
                      ? kPaddedClusterLoadShare
                      : 1.0;
-  double loadCycles = stageBytes / (kSmLoadBytesPerCycle * share);
+  double loadCycles =
+      (stageBytes + offGridBytes) / (kSmLoadBytesPerCycle * share);
   // One or two row tiles: the rhs streams from DRAM. Where a two-consumer
   // tile's rows are whole, the rhs alone comes at kSmStreamBytesPerCycle,
   // and with a single row tile the whole step at
