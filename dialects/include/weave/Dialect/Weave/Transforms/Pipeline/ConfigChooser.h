@@ -34,8 +34,9 @@
 //    column tile keeps that rate) + epilogue, with efficiency per configuration
 //    (docs/PERF.md's measurements: 128x256 1.0, 256x128 and clusters
 //    0.98-0.985, 128x128 0.89, 0.92 with 6 or more stages, 64x256 0.85)
-//    and a penalty for rhs rows off the 32-byte grid that grows with the rhs columns a block loads per step
-//    (0.88 at 256, 0.97 at 128: "Rows off the 32-byte grid"); a cluster
+//    and, for an operand whose rows lie off the 32-byte grid (a's by k, b's
+//    by n), its box bytes counted twice in the step's loads (docs/PERF.md
+//    "The chooser's rule for rows off the grid"); a cluster
 //    of two-consumer blocks with fewer row tiles than blocks (padded)
 //    loads at 0.8 of the rate ("Small M: clusters padded with a zero row
 //    tile");
