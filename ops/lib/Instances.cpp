@@ -787,16 +787,22 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   //   0.0689), but for 768 x 3072 x 8192 sustained (1% behind) and 512 x
   //   3584 x 4096 in bursts (the copy engines at 1.69 of local cuBLAS
   //   there, 1.25 sustained: an outlier of that call).
-  // - past k 1024 only up to kOwnerSlotsShortKMaxRounds rounds of the
-  //   fused kernel's tiles (its launch over every member's chunk): at k
-  //   2048 the copy engines caught up past them (call 5 of that session,
-  //   burst and sustained: 4096 x 2048 x 4096, 7.8 rounds, 0.2371 /
-  //   0.2333 and 0.2686 / 0.2499; 2560 x 2048 x 8192, 9.7 rounds, 0.2898
-  //   / 0.2852 and 0.3258 / 0.3210), where at 1-3.9 rounds the fused kernel
-  //   led (above; 512 x 2048 x 4096 0.0468 / 0.0480 and 0.0468 / 0.0488,
-  //   896 x 1536 x 6144 0.0840 / 0.0925 and 0.0844 / 0.0995, 1152 x 1792 x
-  //   4096 0.0848 / 0.0855 and 0.0836 / 0.0860); at k 1024 it led at 7.8
-  //   rounds too (2048 x 1024 x 8192, above).
+  // - past k 1536 (kOwnerSlotsAnyRoundsMaxK) only up to
+  //   kOwnerSlotsShortKMaxRounds rounds of the fused kernel's tiles (its
+  //   launch over every member's chunk): at k 2048 the copy engines caught
+  //   up past them (call 5 of that session, burst and sustained: 4096 x
+  //   2048 x 4096, 7.8 rounds, 0.2371 / 0.2333 and 0.2686 / 0.2499; 2560 x
+  //   2048 x 8192, 9.7 rounds, 0.2898 / 0.2852 and 0.3258 / 0.3210; level
+  //   at 4.85 rounds, 2560 x 2048 x 4096, 0.1574 / 0.1597 and 0.1675 /
+  //   0.1692, call 10), where at 1-3.9 rounds the fused kernel led (above;
+  //   512 x 2048 x 4096 0.0468 / 0.0480 and 0.0468 / 0.0488, 1152 x 1792 x
+  //   4096 0.0848 / 0.0855 and 0.0836 / 0.0860). At k 1536 and below it
+  //   led at every size measured (call 10): 5.8 rounds, 1536 x 1536 x 8192
+  //   0.1535 / 0.1716 and 0.1614 / 0.1888, 3072 x 1536 x 4096 0.1540 /
+  //   0.1837 and 0.1613 / 0.1884; 2048 x 1536 x 4096 (3.9) 0.1093 / 0.1220;
+  //   k 1024 at 5.8-15.5 rounds 3072 x 1024 x 4096 0.1301 / 0.1772, 4096 x
+  //   1024 x 8192 0.2894 / 0.3958, 8192 x 1024 x 4096 0.2892 / 0.3970
+  //   (sustained alike).
   // "scatter" kept its rows (bf16: 128 x 24 x 40 0.0206 against the fused
   // kernel's 0.0264); with f16 there the fused kernel (0.0274 against the
   // copy engines' 0.0357). Fitted at D = 2 only; from 3 members each peer

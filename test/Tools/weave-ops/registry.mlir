@@ -139,8 +139,9 @@
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 512 --k 3584 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 256 --k 7168 --n 8192 | FileCheck %s --check-prefix=ALGO-OS
 // ALGO-OS: {{^owner_slots$}}
-// Up to k 1024 the fused kernel where the copy engines would run, f16 too,
+// Up to k 1536 the fused kernel where the copy engines would run, f16 too,
 // and up to 2048 within 4 rounds of its tiles.
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 3072 --k 1536 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 2048 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 1024 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 1024 --k 2048 --n 4096 | FileCheck %s --check-prefix=ALGO-OS

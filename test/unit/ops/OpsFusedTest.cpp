@@ -1061,6 +1061,12 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 2048, 2048, 4096));
   EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 4096, 2048, 4096));
   EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 2048, 1024, 8192));
+  // k 1536 at 5.8 rounds (3072 x 1536 x 4096: 11-16% faster) and k 1024 at
+  // 15.5 (8192 x 1024 x 4096: 27%): the fused kernel; k 2048 at 4.85
+  // rounds (2560 x 2048 x 4096, level): the copy engines.
+  EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 3072, 1536, 4096));
+  EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 8192, 1024, 4096));
+  EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 2560, 2048, 4096));
   EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 512, 1024, 4096, 0));
 }
 
