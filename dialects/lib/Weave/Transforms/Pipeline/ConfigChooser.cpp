@@ -22,6 +22,9 @@ namespace {
 constexpr double kMacsPerCycle = 2048;
 /// Bytes an SM's TMA loads bring in per cycle at most, from L2.
 constexpr double kSmLoadBytesPerCycle = 64;
+/// The L2's sector: a row whose pitch is not a multiple of it starts
+/// inside one, and each 128-byte box row of it touches five.
+constexpr int64_t kSectorBytes = 32;
 /// The rhs bytes a two-consumer block streams from DRAM per cycle where its
 /// rows fill one or two whole row tiles (each rhs box is used by at most
 /// two blocks, so it comes from DRAM, not L2); the lhs, a few row tiles
@@ -253,10 +256,11 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
       MatmulTiling::shortLhsBoxOf(boxM, c.tileM, p.shiftsEdgeTiles);
   double lhsRows =
       double(MatmulTiling::lhsBoxRowsOf(boxM, c.tileM, p.shiftsEdgeTiles));
-  double stageBytes =
-      (lhsRows + double(c.tileN) / c.clusterM) * c.tileK * p.inBytes;
-  // An operand whose rows lie off the 32-byte sector grid (a's where k x
-  // the element size is not a multiple of 32, b's where n x it is not)
+  double lhsBytes = lhsRows * c.tileK * p.inBytes;
+  double rhsBytes = double(c.tileN) / c.clusterM * c.tileK * p.inBytes;
+  double stageBytes = lhsBytes + rhsBytes;
+  // An operand whose rows lie off the sector grid (a's where k x the
+  // element size is not a multiple of kSectorBytes, b's where n x it is not)
   // loads its boxes at half the rate: each 128-byte box row touches five
   // sectors and two cache lines. So the loads, not the tensor cores, set
   // the pace where a tile brings in many such rows per multiply-add.
@@ -270,10 +274,11 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
   // rows nor a narrow tile's (the chooser took 128 x 128 cluster_m(2) at
   // 1792 x 6008 x 3000: 0.813 of cuBLAS, where 128 x 256 cluster_m(2) ran
   // 0.954).
+  auto offGrid = [&](int64_t rowElements) {
+    return (rowElements * p.inBytes) % kSectorBytes != 0;
+  };
   double offGridBytes =
-      ((p.k * p.inBytes) % 32 != 0 ? lhsRows : 0.0) * c.tileK * p.inBytes +
-      ((p.n * p.inBytes) % 32 != 0 ? double(c.tileN) / c.clusterM : 0.0) *
-          c.tileK * p.inBytes;
+      (offGrid(p.k) ? lhsBytes : 0.0) + (offGrid(p.n) ? rhsBytes : 0.0);
   // Fewer row tiles than the cluster's blocks: each real tile shares its
   // rhs multicast with a padded one, and a pair of two-consumer blocks
   // keeps pace more slowly than a block alone (kPaddedClusterLoadShare).
@@ -306,7 +311,6 @@ double mlir::weave::pipeline::estimateMatmulCycles(const MatmulProblem &p,
     loadCycles = std::max(loadCycles,
                           stageBytes / (kSmStreamBytesPerCycle * share));
   } else if (rowTiles <= 2) {
-    double rhsBytes = double(c.tileN) / c.clusterM * c.tileK * p.inBytes;
     loadCycles = std::max(loadCycles, rhsBytes / kSmStreamBytesPerCycle);
     if (rowTiles == 1)
       loadCycles = std::max(loadCycles,
