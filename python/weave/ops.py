@@ -374,8 +374,9 @@ class Collectives:
         (a chunk's copy would not hide behind a chunk's matmul); a team of
         one runs the fused kernel.
         Each algorithm's bundle serves every m ("scatter" also loads the
-        reduce-scatter of m x n elements; "auto" picks by m, so a folder of
-        bundles wants those of the m it will see: weave.compile_op); ``a`` is read where it is (no staging copy).
+        reduce-scatter of m x n elements; "auto" picks by m and k, so a
+        folder of bundles wants those of the shapes it will see:
+        weave.compile_op); ``a`` is read where it is (no staging copy).
         f16 or bf16.
 
         ``algorithm``: "auto" (the op's rule above), "copy_engine",
