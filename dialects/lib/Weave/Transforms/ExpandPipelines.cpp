@@ -63,6 +63,10 @@ constexpr int64_t kCallbackWarp = 1;
 /// ptxas honors setmaxnreg (buildProducer): two consumers of 64 x 128 (64
 /// a thread) and up compile to at least a block's share anyway.
 constexpr int64_t kMinSplitAccumulators = 64;
+/// The named barrier of `even_registers` (PipelineBuilder::
+/// evenRegistersBarrier): the last of the 16, clear of the consumers'
+/// (their warpgroup index) and of bar.sync 0 (gpu.barrier).
+constexpr int64_t kEvenRegistersBarrier = 15;
 
 /// The builder every piece shares, constructed before them.
 struct BuilderHolder {
@@ -119,6 +123,39 @@ private:
     if (tiling.consumers == 3)
       return {48, 152};
     return {40, tiling.consumers == 1 ? 240 : 232};
+  }
+  /// `even_registers`: every warpgroup takes evenRegisters() once its role
+  /// ends, where code follows the pipeline. Code after the pipeline runs on
+  /// every warpgroup, so ptxas compiles it within the least count any of
+  /// them reaches it with: the producer's 40. Under 40 the fused GEMM +
+  /// RS's sum of the slots could hold one 16-byte vector a thread (two
+  /// spilled 60 bytes, four 268); evened, four spilled nothing. Measured on
+  /// 2 x H200 (docs/PERF.md, "The sum with four vectors in flight"): the
+  /// evening alone costs nothing, and four vectors made the GEMM + RS 3-6%
+  /// faster at k 1024 where m_shard x n is 8M elements or more but 1-3%
+  /// slower at smaller m_shard and at every m_shard from k 4096, so its
+  /// template keeps one vector and does not ask for this.
+  bool evensRegisters() { return op.getEvenRegisters() && codeFollows(); }
+  /// The block's average under registerSplit, down to setmaxnreg's
+  /// multiple of 8: at most what the warpgroups hold together.
+  int64_t evenRegisters() {
+    auto [producer, consumer] = registerSplit();
+    int64_t threads = kWarpgroupThreads * (1 + tiling.consumers);
+    int64_t total = kWarpgroupThreads * (producer + tiling.consumers * consumer);
+    return total / threads / 8 * 8;
+  }
+  /// All of the block at the named barrier kEvenRegistersBarrier: the
+  /// consumers arrive after giving registers back and the producer takes
+  /// its share only after it. (setmaxnreg.inc waits for free registers: a
+  /// producer with no tiles that took them back before the consumers had
+  /// taken theirs at their start left the consumers waiting forever; on 2
+  /// x H200 that hung a GEMM + RS with idle blocks, m_shard 512, and
+  /// loopback teams.)
+  void evenRegistersBarrier() {
+    NVVM::BarrierOp::create(
+        b, TypeRange{}, cI32(kEvenRegistersBarrier),
+        cI32(kWarpgroupThreads * (1 + tiling.consumers)),
+        NVVM::BarrierReductionAttr(), Value());
   }
   /// Arrivals that complete an empty barrier: each consumer warpgroup, and
   /// the callback warp if there is one.
@@ -325,10 +362,20 @@ void PipelineBuilder::build() {
       b, eq(warpgroup, cIndex(0)),
       [&](OpBuilder &, Location) {
         buildProducer();
+        if (evensRegisters()) {
+          evenRegistersBarrier();
+          NVVM::SetMaxRegisterOp::create(b, evenRegisters(),
+                                         NVVM::SetMaxRegisterAction::increase);
+        }
         scf::YieldOp::create(b);
       },
       [&](OpBuilder &, Location) {
         buildConsumer();
+        if (evensRegisters()) {
+          NVVM::SetMaxRegisterOp::create(b, evenRegisters(),
+                                         NVVM::SetMaxRegisterAction::decrease);
+          evenRegistersBarrier();
+        }
         scf::YieldOp::create(b);
       });
   // No cluster barrier before exit: a block may leave once no peer will

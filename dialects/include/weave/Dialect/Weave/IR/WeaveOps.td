@@ -902,7 +902,14 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     register split stays: warpgroup 0 (the producer) keeps at most 40
     registers per thread, each consumer warpgroup 232 (240 with one
     consumer), so code after the op that warpgroup 0 runs should be light
-    (signals, waits).
+    (signals, waits). With the unit attribute `even_registers`, every
+    warpgroup takes the block's even share again once its role ends (168 a
+    thread for two consumers, the average of the split rounded down to a
+    multiple of 8): the consumers give theirs back, all of the block meets
+    at a named barrier, and only then does the producer take its share, so
+    that code after the op has the registers of a plain kernel (a loop
+    with many loads in flight, e.g. a sum over slots). Where nothing but
+    the kernel's return follows the op it has no effect.
 
     ```mlir
     weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4)
@@ -928,6 +935,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "8">:$grid_tile_width,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_segments,
     UnitAttr:$grid_tile_keep_width,
+    UnitAttr:$even_registers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_interleave,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$grid_tile_lag,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$k_rotation,
