@@ -133,8 +133,11 @@ private:
   /// 2 x H200 (docs/PERF.md, "The sum with four vectors in flight"): the
   /// evening alone costs nothing, and four vectors made the GEMM + RS 3-6%
   /// faster at k 1024 where m_shard x n is 8M elements or more but 1-3%
-  /// slower at smaller m_shard and at every m_shard from k 4096, so its
-  /// template keeps one vector and does not ask for this.
+  /// slower at smaller m_shard and at every m_shard from k 4096 (the SASS:
+  /// with the evening and two or more vectors, ptxas built the consumers'
+  /// wgmma descriptors in vector registers, 36 IMAD and 16 R2UR a k step,
+  /// not on the uniform datapath), so its template keeps one vector and
+  /// does not ask for this.
   bool evensRegisters() { return op.getEvenRegisters() && codeFollows(); }
   /// The block's average under registerSplit, down to setmaxnreg's
   /// multiple of 8: at most what the warpgroups hold together.
