@@ -9,8 +9,12 @@
 //    (12 here) keeps a table, for its distances of 8 and more;
 //  - no call in the kernel (no vprintf): a call makes ptxas serialize the
 //    mainloop's wgmma (C7510), 30 us of 0.62 ms at D = 2;
-//  - after the pipeline, one barrier and the sum of the slots, 16 bytes per
-//    load (one load per member) and one 16-byte store, then the launch
+//  - after the pipeline, every warpgroup's registers evened out to 168
+//    (even_registers: the consumers give back, named barrier 15, the
+//    producer takes), one barrier and the sum of the slots, 16 bytes per
+//    load (one load per member) and one 16-byte store, with the slot rows
+//    two steps ahead prefetched into L2 where the slots hold more than 12M
+//    elements (a run-time test: m_shard is dynamic), then the launch
 //    count;
 //  - no spills at K = 4096 (a 64-bit division by the run-time m_shard in
 //    the epilogue region spilled 40-52 bytes; K = 256, whose four k steps
@@ -34,6 +38,11 @@
 // D2-NOT: cp.reduce.async.bulk
 // D2-COUNT-8: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
 // D2-NOT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [
+// D2: setmaxnreg.dec.sync.aligned.u32 168
+// D2: bar.sync 15, 384
+// D2: setmaxnreg.inc.sync.aligned.u32 168
+// D2: setp.gt.u64 {{.*}}, 12582912
+// D2: cp.async.bulk.prefetch.L2.global
 // D2-COUNT-2: ld.global.v4.b32
 // D2-NOT: ld.global.v4.b32
 // D2: st.global.v4.b32
