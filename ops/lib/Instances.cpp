@@ -787,7 +787,7 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   //   0.0689), but for 768 x 3072 x 8192 sustained (1% behind) and 512 x
   //   3584 x 4096 in bursts (the copy engines at 1.69 of local cuBLAS
   //   there, 1.25 sustained: an outlier of that call).
-  // - past k 1536 (kOwnerSlotsAnyRoundsMaxK) only up to
+  // - past k 1792 (kOwnerSlotsAnyRoundsMaxK) only up to
   //   kOwnerSlotsShortKMaxRounds rounds of the fused kernel's tiles (its
   //   launch over every member's chunk): at k 2048 the copy engines caught
   //   up past them (call 5 of that session, burst and sustained: 4096 x
@@ -802,7 +802,18 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   //   0.1837 and 0.1613 / 0.1884; 2048 x 1536 x 4096 (3.9) 0.1093 / 0.1220;
   //   k 1024 at 5.8-15.5 rounds 3072 x 1024 x 4096 0.1301 / 0.1772, 4096 x
   //   1024 x 8192 0.2894 / 0.3958, 8192 x 1024 x 4096 0.2892 / 0.3970
-  //   (sustained alike).
+  //   (sustained alike). At k 1792, with the sum's slots prefetched
+  //   (thirty-eighth session, calls 7-8, docs/PERF.md "The sum's slots
+  //   prefetched"), the fused kernel led or was level past 4 rounds too,
+  //   burst and sustained: 3072 x 1792 x 4096 (5.8 rounds) 0.1636 / 0.1772
+  //   and 0.1744 / 0.1856, 2048 x 1792 x 7168 (6.8) 0.1894 / 0.2002 and
+  //   0.2020 / 0.2160, 6144 x 1792 x 4096 (11.6) 0.3006 / 0.3429 and
+  //   0.3412 / 0.3411, 4096 x 1792 x 8192 (15.5) 0.3952 / 0.4328 and
+  //   0.4456 / 0.4452; so the bound of any size is k 1792 (was 1536). At k
+  //   2048 past 4 rounds it stays the copy engines': the fused kernel
+  //   1.5-3% ahead in bursts at six of seven shapes (7.8-15.5 rounds) but
+  //   2-9% behind at all seven sustained (4096 x 2048 x 4096 0.2281 /
+  //   0.2352 and 0.2701 / 0.2470).
   // "scatter" kept its rows (bf16: 128 x 24 x 40 0.0206 against the fused
   // kernel's 0.0264); with f16 there the fused kernel (0.0274 against the
   // copy engines' 0.0357). Fitted at D = 2 only; from 3 members each peer

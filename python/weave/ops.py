@@ -370,7 +370,7 @@ class Collectives:
         reduce-scatter ("scatter"), or there the fused kernel where its one
         launch over every member's chunk fills its rounds of tiles
         ("owner_slots"); where the copy engines would run and k is at most
-        1536 (2048 with at most 4 rounds of its tiles) the fused kernel too
+        1792 (2048 with at most 4 rounds of its tiles) the fused kernel too
         (a chunk's copy would not hide behind a chunk's matmul); a team of
         one runs the fused kernel.
         Each algorithm's bundle serves every m ("scatter" also loads the

@@ -1065,6 +1065,11 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   // 15.5 (8192 x 1024 x 4096: 27%): the fused kernel; k 2048 at 4.85
   // rounds (2560 x 2048 x 4096, level): the copy engines.
   EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 3072, 1536, 4096));
+  // k 1792 past 4 rounds (thirty-eighth session): the fused kernel ahead or
+  // level at 5.8-15.5 rounds, burst and sustained.
+  EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 3072, 1792, 4096));
+  EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 4096, 1792, 8192));
+  EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 4096, 1793, 8192));
   EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 8192, 1024, 4096));
   EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 2560, 2048, 4096));
   EXPECT_FALSE(MRS::ownerSlotsBeatsCopyEngines(2, 512, 1024, 4096, 0));

@@ -409,7 +409,7 @@ public:
       uint32_t teamSize, int64_t mShard, int64_t k, int64_t n,
       int64_t smCount = AllGatherMatmul::kSmCount);
   static constexpr int64_t kOwnerSlotsMaxK = 2048;
-  static constexpr int64_t kOwnerSlotsAnyRoundsMaxK = 1536;
+  static constexpr int64_t kOwnerSlotsAnyRoundsMaxK = 1792;
   static constexpr int64_t kOwnerSlotsShortKMaxRounds = 4;
   /// Whether "copy_engine" sums in its own chunk's epilogue (ce_matmul_sum:
   /// each output box plus the peers' slot rows, no pass and no launch
