@@ -2,9 +2,11 @@
 # Issue #31 at short k (thirty-seventh session, docs/PERF.md "The fused
 # GEMM + RS at short k, taken apart"): the op's template
 # (matmul_reduce_scatter.mlir.in: per-source slots, a team barrier, a sum
-# pass) against its variants, D = 2, bf16, dynamic m_shard bundles,
+# pass) against its variants, D = TEAM, bf16, dynamic m_shard bundles,
 # `weave_bench_matmul_reduce_scatter` (every output checked, CUDA graphs),
 # the variants in alternating rounds so that a clock drift shows.
+# TEAM (default 2; the same at both ends) is the bench's team size: its
+# bundles, its GPUs 0 .. TEAM - 1 and --devices.
 #
 #   bench/matmul_reduce_scatter/gpu/shortk.sh --stage BUILD CARRY
 #   OUT=... bash CARRY/shortk.sh CARRY          (on the GPU machine)
@@ -20,10 +22,11 @@
 #           edited by hand
 # SHAPES: K:N pairs; M_SHARDS: the bench's --m-shards. Before the bench,
 # the example (`matmul_reduce_scatter`, three launches, every element
-# checked) runs the variant CHECK at D = 2 on both GPUs (m_shard 256 and
-# 1152) and in loopback at each D of LOOPBACK (default 4).
+# checked) runs the variant CHECK at D = 2 and TEAM on real GPUs (m_shard
+# 256 and 1152) and in loopback at each D of LOOPBACK (default 4).
 set -euo pipefail
 SHAPES=${SHAPES:-1024:4096 1024:8192 1536:4096 2048:4096 2048:8192}
+TEAM=${TEAM:-2}
 if [ "${1:-}" = --stage ]; then
   BUILD=$(cd "$2" && pwd); C=$3; HERE=$(cd "$(dirname "$0")" && pwd)
   SRC=$(cd "$HERE/../../.." && pwd); T=$SRC/ops/templates/matmul_reduce_scatter
@@ -49,7 +52,7 @@ if [ "${1:-}" = --stage ]; then
     case $v in slots) t=$S ;; own) t=$T/owner_combine.mlir.in ;; *) t=$C/tpl/$v.mlir.in ;; esac
     for s in $SHAPES; do
       k=${s%:*}; n=${s#*:}; mkdir -p "$C/$v/k${k}n$n"
-      bundle "$t" "$C/$v/k${k}n$n/matmul_reduce_scatter_bf16_d2_mdyn_k${k}_n$n.wbundle" 2 bf16 "$k" "$n" &
+      bundle "$t" "$C/$v/k${k}n$n/matmul_reduce_scatter_bf16_d${TEAM}_mdyn_k${k}_n$n.wbundle" "$TEAM" bf16 "$k" "$n" &
     done
   done
   wait
@@ -57,7 +60,7 @@ if [ "${1:-}" = --stage ]; then
   # variant CHECK (own: the owner-reduce template) at D = 2 and 4.
   mkdir -p "$C/lb"; CHECK=${CHECK:-own}
   case $CHECK in slots) ct=$S ;; own) ct=$T/owner_combine.mlir.in ;; *) ct=$C/tpl/$CHECK.mlir.in ;; esac
-  for d in 2 4; do bundle "$ct" "$C/lb/check_bf16_d${d}_mdyn.wbundle" $d bf16 1024 4096; done
+  for d in $(printf '%s\n' 2 4 "$TEAM" | sort -un); do bundle "$ct" "$C/lb/check_bf16_d${d}_mdyn.wbundle" $d bf16 1024 4096; done
   du -sh "$C"
   exit 0
 fi
@@ -65,9 +68,9 @@ CARRY=$1; . "$CARRY/calls.sh"; C=$CARRY
 nvidia-smi -L | tee -a "$LOG"
 # Correctness of the owner-reduce kernel at this k on real GPUs first.
 X=$C/bin/matmul_reduce_scatter
-for m in 256 1152; do
-  run 40 "real D=2 check m=$m" env CUDA_VISIBLE_DEVICES=0,1 $X $C/lb/check_bf16_d2_mdyn.wbundle --m-shard $m
-done
+for d in $(printf '%s\n' 2 "$TEAM" | sort -un); do for m in 256 1152; do
+  run 40 "real D=$d check m=$m" env CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((d - 1))) $X $C/lb/check_bf16_d${d}_mdyn.wbundle --m-shard $m
+done; done
 for d in ${LOOPBACK-4}; do
   run 60 "loopback D=$d check m=384" env CUDA_VISIBLE_DEVICES=0 WEAVE_LOOPBACK_TEAM=$d $X $C/lb/check_bf16_d${d}_mdyn.wbundle --m-shard 384
 done
@@ -76,7 +79,7 @@ B=$C/bin/weave_bench_matmul_reduce_scatter; A="--iters 20 --rounds ${BENCH_ROUND
 for v in ${ROUNDS:-slots own own slots}; do
   for s in $SHAPES; do
     k=${s%:*}; n=${s#*:}
-    run 60 "$v k$k n$n" env CUDA_VISIBLE_DEVICES=0,1 $B --bundles $C/$v/k${k}n$n --m-shards ${M_SHARDS:-256,512,1024,2048,4096} --devices 2 $A
+    run 60 "$v k$k n$n" env CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((TEAM - 1))) $B --bundles $C/$v/k${k}n$n --m-shards ${M_SHARDS:-256,512,1024,2048,4096} --devices "$TEAM" $A
   done
 done
 cat "$SUM"
