@@ -38,6 +38,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 
 using namespace weave;
@@ -197,11 +198,15 @@ static int runTool(int argc, char **argv) {
   MatmulShape shape;
   bool anyTeam = false;
   TemplateValues extra;
+  // The options given, so that a value of 0 reaches the op's own checks
+  // (which say what is wrong with it) rather than reading as missing.
+  std::set<std::string> given;
   for (int i = 3; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc)
       return fail("missing value after " + arg);
     const char *value = argv[++i];
+    given.insert(arg);
     if (arg == "--team-size") {
       if (command == "instantiate" && std::string(value) == "any")
         anyTeam = true;
@@ -241,11 +246,30 @@ static int runTool(int argc, char **argv) {
   if ((command == "companions" || command == "algorithm") && !isFused(op))
     return fail(command + " takes a fused matmul op (" +
                 opNames(OpFamily::FusedMatmul) + "), got '" + op + "'");
+  auto missing = [&](std::initializer_list<const char *> options) {
+    std::string names;
+    for (const char *option : options)
+      if (!given.count(option))
+        names += std::string(names.empty() ? "" : ", ") + option;
+    return names;
+  };
   if (isFused(op) && command != "instantiate") {
-    if (teamSize == 0 || dtype.empty() || !shape.mShard || !shape.k || !shape.n)
-      return fail("--team-size, --dtype, --m-shard, --k and --n are required");
-  } else if ((teamSize == 0 && !anyTeam) || dtype.empty() || count == 0) {
-    return fail("--team-size, --dtype and --count are required");
+    std::string names =
+        missing({"--team-size", "--dtype", "--m-shard", "--k", "--n"});
+    if (!names.empty())
+      return fail("--team-size, --dtype, --m-shard, --k and --n are required "
+                  "(missing: " + names + ")");
+    if (teamSize < 1)
+      return fail("--team-size must be at least 1, got " +
+                  std::to_string(teamSize));
+  } else {
+    std::string names = missing({"--team-size", "--dtype", "--count"});
+    if (!names.empty())
+      return fail("--team-size, --dtype and --count are required (missing: " +
+                  names + ")");
+    if (teamSize < 1 && !anyTeam)
+      return fail("--team-size must be at least 1, got " +
+                  std::to_string(teamSize));
   }
   if (command == "instantiate") {
     if (output.empty())

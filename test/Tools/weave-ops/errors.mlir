@@ -16,3 +16,17 @@
 // MSHARD: m_shard must be between 1 and 2^31 / team size, got 4611686018427387904
 // RUN: weave-ops key matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 536870912 --k 64 --n 64
 // RUN: not weave-ops key matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 536870913 --k 64 --n 64
+
+// A missing option is named; a value of 0 given reaches the op's own check,
+// which says what is wrong with it, and a team of 0 is refused as such.
+// RUN: not weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 1024 2>&1 | FileCheck %s --check-prefix=NEED
+// NEED: weave-ops: error: --team-size, --dtype, --m-shard, --k and --n are required (missing: --n)
+// RUN: not weave-ops key all_reduce --team-size 2 --dtype bf16 2>&1 | FileCheck %s --check-prefix=NEEDCOUNT
+// NEEDCOUNT: weave-ops: error: --team-size, --dtype and --count are required (missing: --count)
+// RUN: not weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 0 --k 1024 --n 4096 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: weave-ops: error: matmul reduce-scatter: m_shard must be between 1 and 2^31 / team size, got 0
+// RUN: not weave-ops key all_reduce --team-size 2 --dtype bf16 --count 0 2>&1 | FileCheck %s --check-prefix=ZEROCOUNT
+// ZEROCOUNT: weave-ops: error: all-reduce: count must be between 1 and 2^40, got 0
+// RUN: not weave-ops key all_gather_matmul --team-size 0 --dtype bf16 --m-shard 128 --k 64 --n 64 2>&1 | FileCheck %s --check-prefix=TEAM
+// RUN: not weave-ops key all_reduce --team-size -3 --dtype bf16 --count 64 2>&1 | FileCheck %s --check-prefix=TEAM
+// TEAM: weave-ops: error: --team-size must be at least 1, got {{0|-3}}
