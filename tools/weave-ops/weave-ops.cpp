@@ -259,25 +259,21 @@ static int runTool(int argc, char **argv) {
     if (!names.empty())
       return fail("--team-size, --dtype, --m-shard, --k and --n are required "
                   "(missing: " + names + ")");
-    if (teamSize < 1)
-      return fail("--team-size must be at least 1, got " +
-                  std::to_string(teamSize));
   } else {
     std::string names = missing({"--team-size", "--dtype", "--count"});
     if (!names.empty())
       return fail("--team-size, --dtype and --count are required (missing: " +
                   names + ")");
-    if (teamSize < 1 && !anyTeam)
-      return fail("--team-size must be at least 1, got " +
-                  std::to_string(teamSize));
   }
+  if (teamSize < 1 && !anyTeam)
+    return fail("--team-size must be at least 1, got " +
+                std::to_string(teamSize));
   if (command == "instantiate") {
     if (output.empty())
       return fail("instantiate needs -o FILE");
     // The ops' own bound on a count (checkRequest: 2^40), so that the
     // values derived from it (D x count, 2 x D x words) fit 64 bits.
-    if (count < 1 || count > (int64_t(1) << 40) || teamSize < 0 ||
-        teamSize > 65536)
+    if (count < 1 || count > (int64_t(1) << 40) || teamSize > 65536)
       return fail("--count must be between 1 and 2^40 and --team-size at most "
                   "65536");
     // A directory opens as an ifstream and throws when read.

@@ -136,8 +136,10 @@ private:
   /// slower at smaller m_shard and at every m_shard from k 4096 (the SASS:
   /// with the evening and two or more vectors, ptxas built the consumers'
   /// wgmma descriptors in vector registers, 36 IMAD and 16 R2UR a k step,
-  /// not on the uniform datapath), so its template keeps one vector and
-  /// does not ask for this.
+  /// not on the uniform datapath), so its template keeps one vector. It
+  /// asks for this for the prefetches of its slots instead, which hold no
+  /// registers while in flight (docs/PERF.md, "The sum's slots
+  /// prefetched": without the evening they spilled 32 bytes).
   bool evensRegisters() { return op.getEvenRegisters() && codeFollows(); }
   /// The block's average under registerSplit, down to setmaxnreg's
   /// multiple of 8: at most what the warpgroups hold together.
