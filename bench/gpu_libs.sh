@@ -103,7 +103,7 @@ fused_op_bundles() {
       op_bundle "$build" "$dir" all_gather_matmul --team-size "$d" --dtype $t \
         --m-shard $m --k $k --n $n --algorithm $a || return 1
     done; done
-    for a in owner_slots copy_engine; do
+    for a in owner_slots copy_engine input_gather; do
       op_bundle "$build" "$dir" matmul_reduce_scatter --team-size "$d" --dtype $t \
         --m-shard 128 --k $k --n $n --algorithm $a || return 1
     done

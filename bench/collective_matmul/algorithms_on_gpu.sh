@@ -38,7 +38,7 @@ if [ "${1:-}" = "--stage" ]; then
   [ ${#teams[@]} -eq 0 ] && teams=(2 4)
   for d in "${teams[@]}"; do
     for pair in "AGM all_gather_matmul ring gather copy_engine auto" \
-      "MRS matmul_reduce_scatter copy_engine scatter owner_slots auto"; do
+      "MRS matmul_reduce_scatter copy_engine scatter owner_slots input_gather auto"; do
       read -r which op algorithms <<<"$pair"
       for shape in $(shapes_of "$which" "$d" | tr , ' '); do
         IFS=: read -r m k n <<<"$shape"

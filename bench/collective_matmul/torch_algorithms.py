@@ -5,7 +5,8 @@ On D GPUs of one host, one process per GPU (torchrun, or mp.spawn with
 --nproc): for every all-gather matmul shape m_shard:k:n, weave's "ring",
 "gather", "copy_engine" and "auto" beside PyTorch's fused_all_gather_matmul and local
 cuBLAS of the whole gathered product; for every GEMM + reduce-scatter
-shape, weave's "copy_engine", "scatter", "owner_slots" and "auto" beside PyTorch's
+shape, weave's "copy_engine", "scatter", "owner_slots", "input_gather" and "auto"
+beside PyTorch's
 fused_matmul_reduce_scatter, NCCL (mm + reduce_scatter_tensor) and local
 cuBLAS of the member's partial product. What the rules of
 AllGatherMatmul::choose and MatmulReduceScatter::choose were fitted on
@@ -37,7 +38,7 @@ from bench_args import add_seconds_argument, check_seconds  # noqa: E402
 
 
 AGM_ALGORITHMS = ("ring", "gather", "copy_engine", "auto")
-MRS_ALGORITHMS = ("copy_engine", "scatter", "owner_slots", "auto")
+MRS_ALGORITHMS = ("copy_engine", "scatter", "owner_slots", "input_gather", "auto")
 
 
 def shapes(text):

@@ -21,7 +21,9 @@
 // kernel, "copy_engine", the chunk matmuls whose chunks the copy
 // engines move, ordered by stream memory operations on flags, and
 // "scatter", one matmul of every row and the collectives' reduce-scatter
-// of m_shard x n elements) on the
+// of m_shard x n elements, and "input_gather", the peers' rows of a and
+// their b pushed by the copy engines and multiplied by the owner, the own
+// product added in the epilogue) on the
 // team, the way a user does: plain device tensors, one stream per member,
 // the op owning its workspace. Each op is called three times with no host
 // synchronization (new inputs written on the stream in between), then
@@ -370,14 +372,23 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
                return op(a, b, out, streams);
              },
              [&](int round, uint32_t rank, int64_t row, int64_t col) {
-               double sum = 0;
+               // "input_gather" rounds the own partial and the peers'
+               // f32 sum (its matmul over their gathered inputs), the
+               // others every member's partial.
+               bool bf16 = dtype == "bf16";
+               double sum = 0, peers = 0;
                for (uint32_t member = 0; member < d; ++member) {
                  double partial =
                      exactDot(seedOf(member, round), rank * m + row,
                               seedOf(member, round), col, dims.k);
-                 sum += roundToDtype(partial, dtype == "bf16");
+                 if (algorithm == "input_gather" && member != rank)
+                   peers += partial;
+                 else
+                   sum += roundToDtype(partial, bf16);
                }
-               return sum;
+               return algorithm == "input_gather" && d > 1
+                          ? sum + roundToDtype(peers, bf16)
+                          : sum;
              }};
       WEAVE_TRY(runCase(s, c, dtype));
     }
@@ -388,7 +399,7 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
 int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
-               "[--mrs-algorithm owner_slots|copy_engine|scatter|all|none] "
+               "[--mrs-algorithm owner_slots|copy_engine|scatter|input_gather|all|none] "
                "[--agm-algorithm ring|gather|copy_engine|all|none] "
                "[--k K] [--n N] [--agm-m-shards M,...] "
                "[--mrs-m-shards M,...]\n",
@@ -437,7 +448,7 @@ int main(int argc, char **argv) {
                              : std::vector<std::string>{named};
   };
   std::vector<std::string> mrsAlgorithms =
-      algorithms(mrs, {"owner_slots", "copy_engine", "scatter"});
+      algorithms(mrs, {"owner_slots", "copy_engine", "scatter", "input_gather"});
   std::vector<std::string> agmAlgorithms =
       algorithms(agm, {"ring", "gather", "copy_engine"});
   std::vector<std::string> dtypes =

@@ -9,6 +9,7 @@
 #include "CopyEngine.h"
 #include "CopyEngineGather.h"
 #include "GatherMatmul.h"
+#include "InputGather.h"
 #include "RingGather.h"
 #include "ScatterMatmul.h"
 #include "StagedKernel.h"
@@ -197,6 +198,12 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
   if (chosen == "copy_engine") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::CopyEngineKernel::create(
+                               comm, std::move(instance), mShard, k, n));
+    return std::unique_ptr<detail::OpKernel>(std::move(kernel));
+  }
+  if (chosen == "input_gather") {
+    WEAVE_ASSIGN_OR_RETURN(auto kernel,
+                           detail::InputGatherKernel::create(
                                comm, std::move(instance), mShard, k, n));
     return std::unique_ptr<detail::OpKernel>(std::move(kernel));
   }

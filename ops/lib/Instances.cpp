@@ -821,6 +821,10 @@ std::string MatmulReduceScatter::choose(uint32_t teamSize,
   // the own one, the same ratio, but not yet measured.
   if (teamSize < 2)
     return "owner_slots";
+  // The inputs gathered where they are at most kInputGatherMaxBytesShare
+  // of the partial products (inputGatherWins has the measurements).
+  if (inputGatherWins(teamSize, mShard, k, n))
+    return "input_gather";
   const char *copyEngines = ownerSlotsBeatsCopyEngines(teamSize, mShard, k, n)
                                 ? "owner_slots"
                                 : "copy_engine";
@@ -887,6 +891,34 @@ bool MatmulReduceScatter::ownerSlotsBeatsCopyEngines(uint32_t teamSize,
   return tiles > 0 && tiles <= kOwnerSlotsShortKMaxRounds * smCount;
 }
 
+bool MatmulReduceScatter::inputGatherWins(uint32_t teamSize, int64_t mShard,
+                                          int64_t k, int64_t n) {
+  // Measured (2 x H200, bf16, CUDA graphs, the op through torch, every
+  // algorithm in one run; docs/PERF.md "The inputs gathered"), ms,
+  // input_gather against the best other algorithm, by the share of
+  // bytes k x (m_shard + n) / (m_shard x n):
+  // - 0.375: 4096 x 1024 x 8192 0.2196 / 0.2751 (owner_slots);
+  // - 0.5: 4096 x 1024 x 4096 0.1327 / 0.1533;
+  // - 0.625-0.675: 2048 x 1024 x 8192 0.1437 / 0.1530, 4096 x 1536 x 5120
+  //   0.2065 / 0.2306;
+  // - 0.75: 4096 x 2048 x 8192 0.4037 / 0.4414 (copy_engine), 2048 x 1024
+  //   x 4096 0.0934 / 0.0932 (level);
+  // - from 1.125 slower: 1024 x 1024 x 8192 0.1091 / 0.0918, 1024 x 1024
+  //   x 4096 0.0730 / 0.0549, 2048 x 2048 x 8192 0.2432 / 0.2292, 4096 x
+  //   4096 x 4096 (2.0) 0.4019 / 0.3877, 2048 x 4096 x 4096 (3.0) 0.2579 /
+  //   0.2013.
+  // Only D = 2 was measured: from 3 members the own product that hides
+  // the copies is 1 / D of the work while the copies grow with D - 1, so
+  // the rule does not take it there. Nor below kInputGatherMinElements of
+  // m_shard x n (the smallest measured, level there): the two launches and
+  // the copies' latency were not measured on smaller calls.
+  if (teamSize != 2 || mShard <= 0 || k <= 0 || n <= 0 ||
+      mShard * n < kInputGatherMinElements)
+    return false;
+  return double(k) * double(mShard + n) <=
+         kInputGatherMaxBytesShare * double(mShard) * double(n);
+}
+
 bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,
                                          int64_t k, int64_t n,
                                          int64_t smCount) {
@@ -949,6 +981,18 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
                  "matmul reduce-scatter: algorithm '" + chosen +
                      "' does not take dtype '" + dtype +
                      "' (its reduce-scatter sums bf16 or f32)");
+  if (chosen == "input_gather")
+    // One bundle of both kernels: the own product (K = k) and the peers'
+    // (KP = (D - 1) k, k for a team of one, which never launches it).
+    return KernelInstance{a->templateName,
+                          a->kernel,
+                          dtype,
+                          teamSize,
+                          0,
+                          {{"K", str(k)},
+                           {"KP", str(k * std::max<int64_t>(teamSize - 1, 1))},
+                           {"COLS", str(n)}},
+                          "mdyn_k" + str(k) + "_n" + str(n)};
   if (chosen == "copy_engine" || chosen == "scatter")
     // One bundle of both kernels (the chunk matmul with `?` rows, the sum
     // with `?` m_shard): every m_shard; D is the sum's trip count.

@@ -379,7 +379,17 @@ std::vector<OpSpec> makeRegistry() {
               // MatmulReduceScatter::choose says. bf16 only: the
               // reduce-scatter sums bf16 or f32.
               {"scatter", "matmul_reduce_scatter/ce_matmul", "ce_matmul",
-               true, true, true, {}, "matmul_reduce_scatter", {"bf16"}}},
+               true, true, true, {}, "matmul_reduce_scatter", {"bf16"}},
+              // The inputs gathered instead of the partial products (issue
+              // #31, thirty-ninth session): the copy engines push each
+              // member's rows of a and its b into their owner's symmetric
+              // stages while the owner multiplies its own rows
+              // (ig_matmul), then one launch multiplies the stages and
+              // adds the own product in its epilogue (ig_matmul_add). Its
+              // workspace (stages, flags, copy streams) is the op's:
+              // ops/lib/InputGather.h; `ws` as ce_matmul's.
+              {"input_gather", "matmul_reduce_scatter/ig_matmul",
+               "ig_matmul", true, true, true, {{"ws", kLocal}}}},
              {}};
   mrs.matmulInstance = [](uint32_t d, const std::string &dtype,
                           const MatmulShape &s,

@@ -380,8 +380,12 @@ class Collectives:
         f16 or bf16.
 
         ``algorithm``: "auto" (the op's rule above), "copy_engine",
-        "scatter" or "owner_slots" (the fused kernel: every tile stored
-        into its slot on the owner by the SMs, then the owner's sum)."""
+        "scatter", "owner_slots" (the fused kernel: every tile stored
+        into its slot on the owner by the SMs, then the owner's sum) or
+        "input_gather" (the copy engines move each member's rows of ``a``
+        for the owner and its ``b`` to the owner, which multiplies them
+        beside its own product: fewer bytes than the partial products
+        where k is short against m and n; docs/OPS.md)."""
         a0, b0 = self._matmul_operands("matmul_reduce_scatter", a, b)
         rows, k = a0.shape
         n = b0.shape[1]
@@ -549,5 +553,6 @@ def all_gather_matmul(a, b, group, algorithm="auto"):
 def matmul_reduce_scatter(a, b, group, algorithm="auto"):
     """This member's rows of the sum over the group of ``a @ b``:
     torch.ops.weave.matmul_reduce_scatter. ``algorithm``: "auto",
-    "copy_engine" or "owner_slots" (:meth:`Collectives.matmul_reduce_scatter`)."""
+    "copy_engine", "scatter", "owner_slots" or "input_gather"
+    (:meth:`Collectives.matmul_reduce_scatter`)."""
     return _custom_op("matmul_reduce_scatter")(a, b, group, algorithm)

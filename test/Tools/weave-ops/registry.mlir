@@ -44,9 +44,11 @@
 // MADE: made matmul_reduce_scatter owner_slots
 // MADE: made matmul_reduce_scatter copy_engine
 // MADE: made matmul_reduce_scatter scatter
+// MADE: made matmul_reduce_scatter input_gather
 // KERNELS-NEXT: matmul_reduce_scatter fused_matmul owner_combine {{.*}} example
 // KERNELS-NEXT: matmul_reduce_scatter fused_matmul copy_engine matmul_reduce_scatter/ce_matmul ce_matmul team offered
 // KERNELS-NEXT: matmul_reduce_scatter fused_matmul scatter matmul_reduce_scatter/ce_matmul ce_matmul team offered
+// KERNELS-NEXT: matmul_reduce_scatter fused_matmul input_gather matmul_reduce_scatter/ig_matmul ig_matmul team offered
 // The fused ops' default ("auto"): from 2 members the copy engines'
 // bundle (which "scatter", taken at small bf16 chunks, shares), the fused
 // kernel for one (MatmulReduceScatter::choose).
@@ -55,7 +57,7 @@
 // RUN: weave-ops key matmul_reduce_scatter --team-size 1 --dtype bf16 --m-shard 128 --k 256 --n 320 | FileCheck %s --check-prefix=AUTO1
 // AUTO1: matmul_reduce_scatter_bf16_d1_mdyn_k256_n320
 // RUN: not weave-ops key matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 128 --k 256 --n 320 --algorithm owner_combine 2>&1 | FileCheck %s --check-prefix=NOTOFFERED
-// NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', 'scatter', got 'owner_combine'
+// NOTOFFERED: algorithm must be 'auto' or one of 'owner_slots', 'copy_engine', 'scatter', 'input_gather', got 'owner_combine'
 
 // The all-gather matmul's "gather" (issue #32): "auto" takes it where one
 // shard's plain matmul is at most one round of tiles (m_shard 128 to 512
@@ -143,7 +145,12 @@
 // and up to 2048 within 4 rounds of its tiles.
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 3072 --k 1536 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 2048 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
-// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 1024 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 2048 --k 1024 --n 2048 | FileCheck %s --check-prefix=ALGO-OS
+// At D = 2 the inputs gathered where they are at most 3/4 of the
+// partials (MatmulReduceScatter::inputGatherWins), not at D = 4.
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 1024 --n 4096 | FileCheck %s --check-prefix=ALGO-IG
+// ALGO-IG: {{^input_gather$}}
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 4096 --k 1024 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 1024 --k 2048 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype f16 --m-shard 768 --k 1024 --n 8192 | FileCheck %s --check-prefix=ALGO-OS
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 1024 --k 2560 --n 4096 | FileCheck %s --check-prefix=ALGO-CE

@@ -12,6 +12,7 @@
 #include "Bindings.h"
 #include "CopyEngineGather.h"
 #include "GatherMatmul.h"
+#include "InputGather.h"
 #include "weave/ops/Collectives.h"
 #include "weave/ops/FusedMatmul.h"
 #ifdef WEAVE_OPS_TEST_JIT
@@ -378,6 +379,37 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_EQ(MatmulReduceScatter::instanceFor(4, "bf16", 256, 256, "owner_slots")
                 ->kernelName,
             "matmul_reduce_scatter");
+  // "input_gather": its own bundle of both kernels, the peers' product over
+  // (D - 1) k (k for a team of one, which never launches it).
+  for (uint32_t d : {1u, 2u, 3u, 8u}) {
+    Expected<KernelInstance> ig =
+        MatmulReduceScatter::instanceFor(d, "f16", 512, 320, "input_gather");
+    ASSERT_TRUE(ig) << ig.error().toString();
+    EXPECT_EQ(ig->templateName, "matmul_reduce_scatter/ig_matmul");
+    EXPECT_EQ(ig->kernelName, "ig_matmul");
+    EXPECT_EQ(ig->key(), "ig_matmul_f16_d" + std::to_string(d) +
+                             "_mdyn_k512_n320");
+    auto value = [&](const std::string &key) {
+      for (const auto &[name, v] : ig->values())
+        if (name == key)
+          return v;
+      return std::string("(none)");
+    };
+    EXPECT_EQ(value("KP"), std::to_string(512 * std::max(d - 1, 1u)));
+    EXPECT_EQ(value("K"), "512");
+  }
+  // Member src's inputs on dst: peer j of dst is (dst + 1 + j) mod D, so
+  // the D - 1 peers fill places 0 .. D - 2 once each.
+  for (int64_t d : {2, 3, 4, 8})
+    for (int64_t dst = 0; dst < d; ++dst) {
+      std::set<int64_t> places;
+      for (int64_t j = 0; j + 1 < d; ++j) {
+        int64_t src = (dst + 1 + j) % d;
+        EXPECT_EQ(ops::detail::InputGatherKernel::stageIndex(d, src, dst), j);
+        places.insert(ops::detail::InputGatherKernel::stageIndex(d, src, dst));
+      }
+      EXPECT_EQ(int64_t(places.size()), d - 1);
+    }
   // Not offered, or unknown: refused with the offered names.
   for (std::string bad : {"owner_combine", "ring", "nccl"}) {
     Expected<KernelInstance> refused =
@@ -1039,14 +1071,23 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
           bool few = tiles <= MRS::kOwnerSlotsShortKMaxRounds * 132;
           EXPECT_EQ(MRS::ownerSlotsBeatsCopyEngines(d, m, shortK, n), few)
               << d << " " << m << " " << n;
-          EXPECT_EQ(MRS::choose(d, dtype, m, shortK + 512, n), "copy_engine")
+          // (Where the inputs are few against the partials, D = 2 gathers
+          // them: inputGatherWins, tested below.)
+          auto or_gather = [&](int64_t k, const char *otherwise) {
+            return MRS::inputGatherWins(d, m, k, n) ? "input_gather"
+                                                   : otherwise;
+          };
+          EXPECT_EQ(MRS::choose(d, dtype, m, shortK + 512, n),
+                    or_gather(shortK + 512, "copy_engine"))
               << d << dtype << m << " " << n;
           EXPECT_EQ(MRS::choose(d, dtype, m, shortK, n),
-                    few ? "owner_slots" : "copy_engine")
+                    or_gather(shortK, few ? "owner_slots" : "copy_engine"))
               << d << dtype << m << " " << n;
-          EXPECT_EQ(MRS::choose(d, dtype, m, anyK, n), "owner_slots")
+          EXPECT_EQ(MRS::choose(d, dtype, m, anyK, n),
+                    or_gather(anyK, "owner_slots"))
               << d << dtype << m << " " << n;
-          EXPECT_EQ(MRS::choose(d, dtype, m, 24, n), "owner_slots");
+          EXPECT_EQ(MRS::choose(d, dtype, m, 24, n),
+                    or_gather(24, "owner_slots"));
         }
       // One round of a chunk's tiles within the scatter rows: "scatter"
       // for bf16, for f16 the fused kernel where k is short.
@@ -1056,6 +1097,31 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
       EXPECT_EQ(MRS::choose(d, dtype, 128, 4096, 320),
                 std::string(dtype) == "bf16" ? "scatter" : "copy_engine");
     }
+  // The inputs gathered (D = 2 only) where k x (m + n) is at most 3/4 of m
+  // x n: the measured wins (4096 x 1024 x 8192 and x 4096, 2048 x 1024 x
+  // 8192, 4096 x 1536 x 5120, 4096 x 2048 x 8192) and the level point
+  // (2048 x 1024 x 4096, exactly 3/4); not the measured losses (1024 x
+  // 1024 x 4096 and x 8192, 2048 x 2048 x 8192, 4096 x 4096 x 4096, 2048 x
+  // 4096 x 4096), nor any other team size.
+  for (auto [m, k, n] : {std::tuple{4096, 1024, 8192}, {4096, 1024, 4096},
+                         {2048, 1024, 8192}, {4096, 1536, 5120},
+                         {4096, 2048, 8192}, {2048, 1024, 4096}}) {
+    EXPECT_TRUE(MRS::inputGatherWins(2, m, k, n)) << m << " " << k << " " << n;
+    EXPECT_EQ(MRS::choose(2, "f16", m, k, n), "input_gather");
+    for (uint32_t d : {1u, 3u, 4u, 8u})
+      EXPECT_FALSE(MRS::inputGatherWins(d, m, k, n)) << d;
+  }
+  for (auto [m, k, n] : {std::tuple{1024, 1024, 4096}, {1024, 1024, 8192},
+                         {2048, 2048, 8192}, {4096, 4096, 4096},
+                         {2048, 4096, 4096}, {2048, 1032, 4096}})
+    EXPECT_FALSE(MRS::inputGatherWins(2, m, k, n)) << m << " " << k << " " << n;
+  // Below the smallest partial measured (2048 x 4096 elements) the fixed
+  // costs (two launches, the copies' latency) were not: not taken, however
+  // short k.
+  EXPECT_TRUE(MRS::inputGatherWins(2, 2048, 24, 4096));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 2048, 24, 4088));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 1024, 24, 4096));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 0, 1024, 4096));
   // The measured bound at k 2048, D = 2: 3.9 rounds (2048 x 4096) the
   // fused kernel, 7.8 (4096 x 4096) the copy engines; no SMs, none.
   EXPECT_TRUE(MRS::ownerSlotsBeatsCopyEngines(2, 2048, 2048, 4096));

@@ -426,12 +426,27 @@ public:
                              int64_t n,
                              int64_t smCount = AllGatherMatmul::kSmCount);
   static constexpr int64_t kSumInEpilogueMaxPerK = 1280;
+  /// Whether "auto" gathers the inputs ("input_gather"): at D = 2, where a
+  /// member's share of the inputs, k x (mShard + n) elements, is at most
+  /// kInputGatherMaxBytesShare of its share of the partial products,
+  /// mShard x n (k 1024 with mShard and n 4096 and up, k 2048 with 4096 x
+  /// 8192) and mShard x n at least kInputGatherMinElements: there the
+  /// copies hide behind the own product and no slot is summed. Measured
+  /// in the definition (ops/lib/Instances.cpp).
+  static bool inputGatherWins(uint32_t teamSize, int64_t mShard, int64_t k,
+                              int64_t n);
+  static constexpr double kInputGatherMaxBytesShare = 0.75;
+  static constexpr int64_t kInputGatherMinElements = int64_t(2048) * 4096;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
   /// each into its owner's slot, the owner's sum: docs/OPS.md) or
   /// "scatter" (one matmul of every row, then the collectives'
-  /// reduce-scatter: ops/lib/ScatterMatmul.h; bf16 only).
+  /// reduce-scatter: ops/lib/ScatterMatmul.h; bf16 only) or
+  /// "input_gather" (the copy engines move each member's rows of a for
+  /// the owner and its b into the owner's stages while the owner
+  /// multiplies its own rows, then one matmul of the stages adds the own
+  /// product in its epilogue: ops/lib/InputGather.h).
   static Expected<MatmulReduceScatter> create(Communicator &comm,
                                               const std::string &dtype,
                                               int64_t mShard, int64_t k,
@@ -449,14 +464,15 @@ public:
   /// depend on mShard ("auto": "copy_engine"'s from 2 members, which
   /// "scatter" shares). For "copy_engine" one bundle holds both of its
   /// kernels (ce_matmul, launched per chunk, and ce_sum); "scatter"
-  /// launches its ce_matmul once over every row.
+  /// launches its ce_matmul once over every row; "input_gather"'s bundle
+  /// holds ig_matmul (k) and ig_matmul_add ((D - 1) k).
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
                                                   "auto");
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
-  /// for one member; from 2, "scatter" for bf16 where one owner's chunk is
+  /// for one member; "input_gather" where inputGatherWins; from 2, "scatter" for bf16 where one owner's chunk is
   /// at most one round of tiles (AllGatherMatmul::gatherFill), at most
   /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3; past
   /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements),
@@ -466,8 +482,8 @@ public:
   /// the copy engines for "auto" (ScatterMatmul.h says why).
   static std::string choose(uint32_t teamSize, const std::string &dtype,
                             int64_t mShard, int64_t k, int64_t n);
-  /// The algorithm this op runs ("owner_slots", "copy_engine" or
-  /// "scatter").
+  /// The algorithm this op runs ("owner_slots", "copy_engine", "scatter"
+  /// or "input_gather").
   const std::string &algorithm() const { return algorithm_; }
   /// InvalidArgument unless the shapes are ones the kernel takes.
   static Status checkShape(uint32_t teamSize, const std::string &dtype,

@@ -1,0 +1,196 @@
+//===- InputGather.cpp - GEMM + reduce-scatter by gathering inputs --------===//
+//
+// See InputGather.h. One call on member r's stream s (D members, its copy
+// stream cs; ready[w] and busy[w] are the flags of CopyEngineLanes.h, "on
+// x" is member x's copy; aStage and bStage the symmetric stages; j(r, o)
+// = InputGatherKernel::stageIndex, r's place among o's peers):
+//
+//   s:  record forked;  cs: wait forked
+//   s:  ig_matmul(a rows r, b) -> c                 (the own product)
+//   cs: for t = 1 .. D - 1, o = (r + t) mod D:
+//         wait   busy[o]  (on r)  == 0
+//         write  busy[o]  (on r)  := 1
+//         copy   a rows o -> columns j(r, o) of aStage on o  (peer)
+//         copy   b        -> rows j(r, o) of bStage on o     (peer)
+//         write  ready[r] (on o)  := 1
+//   s:  wait ready[src] (on r) == 1, every src != r (FLUSH where supported)
+//   s:  ig_matmul_add(aStage, bStage, own = c) -> c  (the peers' product,
+//       the own one added in its epilogue)
+//   s:  write ready[src] (on r) := 0, every src != r
+//   s:  write busy[r]  (on src) := 0, every src != r
+//   cs: record copiesDone;  s: wait copiesDone
+//
+// (CopyEngineLanes: acquire = the busy wait and set, signal = the ready
+// write, waitReady, finish = the clears and the join.) The protocol is the
+// copy-engine GEMM + RS's (CopyEngine.cpp) with the stages in place of the
+// slots, and its arguments carry over: every value is a constant (a CUDA
+// graph replays the same memory operations) and every flag is back to 0
+// once every member's call has finished: no epoch.
+//
+// No deadlock: cs's busy wait of call n is for o's clear at the end of o's
+// call n - 1, which waits only for copies of n - 1; s's ready wait of call
+// n is for the peers' copy streams of call n, which wait for their forks
+// (nothing of the peers' s after the caller's work) and busy clears of n -
+// 1; the join is for the member's own cs. No kernel waits: the waits are
+// stream memory operations, so no grid holds SMs that a copy might need
+// (a loopback team's same-device copies included).
+//
+// No overtaking: r's copies into o's stages for call n + 1 wait busy[o] ==
+// 0 on r, which r set before its copies of n and only o clears, after its
+// ig_matmul_add of n has read the stages (stream order on o); o clears
+// ready[r] before busy[r] (same stream, barrier), so its wait of n + 1
+// cannot pass on n's flag. `a` and `b` are read by cs and s, written by
+// neither: the caller writes them on s before the fork or after the join.
+// c is written on s only.
+//
+// Enqueue order (one process driving several members): every member's
+// fork, own product and copies of a call before any member's ready wait,
+// so what a wait needs is submitted before it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InputGather.h"
+
+#include <cstdio>
+
+namespace weave::ops::detail {
+
+Expected<std::unique_ptr<InputGatherKernel>>
+InputGatherKernel::create(Communicator &comm, KernelInstance instance,
+                          int64_t mShard, int64_t k, int64_t n) {
+  auto x = std::unique_ptr<InputGatherKernel>(new InputGatherKernel());
+  WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
+  WEAVE_ASSIGN_OR_RETURN(x->add_, comm.kernel(x->instance_, "ig_matmul_add"));
+  if (x->d_ < 2)
+    return x; // the own product is the whole sum
+  // Symmetric allocations first, in the same order on every process: the
+  // stages, then the lanes' flags.
+  SymmetricHeap &heap = comm.heap();
+  int64_t peersK = (x->d_ - 1) * k;
+  WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer aStage,
+                         heap.allocateTensor(x->dtype_, {mShard, peersK}));
+  x->aStage_ = aStage;
+  WEAVE_ASSIGN_OR_RETURN(SymmetricBuffer bStage,
+                         heap.allocateTensor(x->dtype_, {peersK, n}));
+  x->bStage_ = bStage;
+  WEAVE_ASSIGN_OR_RETURN(x->lanes_, CopyEngineLanes::create(comm));
+  return x;
+}
+
+InputGatherKernel::~InputGatherKernel() {
+  if (!comm_)
+    return;
+  lanes_.reset();
+  SymmetricHeap &heap = comm_->heap();
+  for (const std::optional<SymmetricBuffer> *stage : {&aStage_, &bStage_}) {
+    if (!*stage)
+      continue;
+    Status status = heap.free(**stage);
+    if (!status)
+      std::fprintf(
+          stderr, "weave: warning: freeing the workspace of op '%s': %s\n",
+          instance_.kernelName.c_str(), status.error().toString().c_str());
+  }
+}
+
+Status InputGatherKernel::run(
+    const std::vector<std::vector<TensorRef>> &tensors,
+    const std::vector<CUstream> &streams,
+    const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+  std::string wrong = matmulReduceScatterCallMismatch(
+      tensors, streams.size(), inPlace, comm_->team().localCount(), dtype_,
+      d_, m_, k_, n_);
+  if (!wrong.empty())
+    return Error(ErrorCode::InvalidArgument,
+                 "op 'matmul_reduce_scatter' (input_gather): " + wrong);
+  Team &team = comm_->team();
+  SymmetricHeap &heap = comm_->heap();
+  size_t locals = team.localCount();
+  uint64_t rowBytes = uint64_t(k_) * elementBytes_;
+  uint64_t chunkA = uint64_t(m_) * rowBytes;
+  uint64_t bytesB = uint64_t(k_) * uint64_t(n_) * elementBytes_;
+
+  // Bind both launches first, so that a failing call enqueues nothing.
+  std::vector<uint64_t> pa(locals), pb(locals), pc(locals);
+  for (size_t i = 0; i < locals; ++i) {
+    pa[i] = tensors[0][i].data + team.rankOf(i) * chunkA;
+    pb[i] = tensors[1][i].data;
+    pc[i] = tensors[2][i].data;
+  }
+  DeviceBuffers c = tensorView(pc, dtype_, {m_, n_}, elementBytes_);
+  WEAVE_ASSIGN_OR_RETURN(
+      BoundArgs own,
+      matmul_->bind(heap,
+                    matmulArgs(tensorView(pa, dtype_, {m_, k_}, elementBytes_),
+                               tensorView(pb, dtype_, {k_, n_}, elementBytes_),
+                               c)));
+  if (d_ < 2)
+    return matmul_->launch(own, streams);
+  int64_t peersK = (d_ - 1) * k_;
+  std::vector<uint64_t> psa(locals), psb(locals);
+  for (size_t i = 0; i < locals; ++i) {
+    psa[i] = heap.localPointer(*aStage_, i);
+    psb[i] = heap.localPointer(*bStage_, i);
+  }
+  std::vector<KernelArg> addArgs{
+      tensorView(psa, dtype_, {m_, peersK}, elementBytes_),
+      tensorView(psb, dtype_, {peersK, n_}, elementBytes_), c, c};
+  if (workspace())
+    addArgs.push_back(*workspace());
+  WEAVE_ASSIGN_OR_RETURN(BoundArgs peers, add_->bind(heap, addArgs));
+
+  // Every member's fork, own product and copies before any ready wait (the
+  // header comment's enqueue order).
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(lanes_->fork(i, streams[i]));
+  }
+  WEAVE_TRY(matmul_->launch(own, streams));
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    int64_t r = team.rankOf(i);
+    CUstream cs = lanes_->copyStream(i);
+    for (int64_t t = 1; t < d_; ++t) {
+      uint32_t o = uint32_t((r + t) % d_);
+      uint64_t j = uint64_t(stageIndex(d_, r, o));
+      WEAVE_TRY(lanes_->acquire(i, o));
+      // Through the heap's mapping of o's stages: a copy engine moves
+      // them peer to peer. The rows of a for o are one block at D = 2 and
+      // a column block of the stage (a pitched copy) from 3 members.
+      CUdeviceptr aDst = heap.peerPointer(*aStage_, i, o) + j * rowBytes;
+      CUdeviceptr aSrc = tensors[0][i].data + uint64_t(o) * chunkA;
+      if (d_ == 2) {
+        WEAVE_CU_TRY(cuMemcpyAsync(aDst, aSrc, chunkA, cs),
+                     "copying a's rows into their owner's stage");
+      } else {
+        CUDA_MEMCPY2D copy{};
+        copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy.srcDevice = aSrc;
+        copy.srcPitch = rowBytes;
+        copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy.dstDevice = aDst;
+        copy.dstPitch = uint64_t(peersK) * elementBytes_;
+        copy.WidthInBytes = rowBytes;
+        copy.Height = uint64_t(m_);
+        WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, cs),
+                     "copying a's rows into their owner's stage");
+      }
+      WEAVE_CU_TRY(cuMemcpyAsync(heap.peerPointer(*bStage_, i, o) + j * bytesB,
+                                 tensors[1][i].data, bytesB, cs),
+                   "copying b into a peer's stage");
+      WEAVE_TRY(lanes_->signal(i, o));
+    }
+  }
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(lanes_->waitReady(i, streams[i]));
+  }
+  WEAVE_TRY(add_->launch(peers, streams));
+  for (size_t i = 0; i < locals; ++i) {
+    WEAVE_TRY(team.device(i).makeCurrent());
+    WEAVE_TRY(lanes_->finish(i, streams[i]));
+  }
+  return ok();
+}
+
+} // namespace weave::ops::detail
