@@ -901,19 +901,28 @@ bool MatmulReduceScatter::inputGatherWins(uint32_t teamSize, int64_t mShard,
   // - 0.5: 4096 x 1024 x 4096 0.1327 / 0.1533;
   // - 0.625-0.675: 2048 x 1024 x 8192 0.1437 / 0.1530, 4096 x 1536 x 5120
   //   0.2065 / 0.2306;
-  // - 0.75: 4096 x 2048 x 8192 0.4037 / 0.4414 (copy_engine), 2048 x 1024
-  //   x 4096 0.0934 / 0.0932 (level);
+  // - 0.75: 4096 x 2048 x 8192 0.4037 / 0.4414 (copy_engine), 8192 x 2048
+  //   x 4096 0.3907-0.3995 / 0.4981 (sustained: 0.4678 / 0.4981);
+  // - 0.94: 2048 x 1536 x 8192 1% behind sustained (0.2071 / 0.2048);
   // - from 1.125 slower: 1024 x 1024 x 8192 0.1091 / 0.0918, 1024 x 1024
   //   x 4096 0.0730 / 0.0549, 2048 x 2048 x 8192 0.2432 / 0.2292, 4096 x
   //   4096 x 4096 (2.0) 0.4019 / 0.3877, 2048 x 4096 x 4096 (3.0) 0.2579 /
-  //   0.2013.
+  //   0.2013; sustained (1000 replays) ahead at the largest two, 4096 x
+  //   3072 x 8192 (1.125) 0.6845 / 0.7107 and 4096 x 4096 x 4096 0.4535 /
+  //   0.4616, not taken (no burst measurement past 3/4 there).
+  // Sustained, the wins held: 3-14% over the best other at every shape
+  // above (e.g. 4096 x 1024 x 8192 0.2599 / 0.2943, 3072 x 1024 x 6144
+  // 0.1573 / 0.1823), and f16 as bf16 (4096 x 1024 x 8192 0.2345 /
+  // 0.2825, 4096 x 1536 x 5120 0.2077 / 0.2390, burst).
   // Only D = 2 was measured: from 3 members the own product that hides
   // the copies is 1 / D of the work while the copies grow with D - 1, so
-  // the rule does not take it there. Nor below kInputGatherMinElements of
-  // m_shard x n (the smallest measured, level there): the two launches and
-  // the copies' latency were not measured on smaller calls.
+  // the rule does not take it there. Nor at kInputGatherMinElements of
+  // m_shard x n or fewer: at 2048 x 1024 x 4096 (exactly that, and 3/4)
+  // it was level in bursts (0.0934 / 0.0932, 0.0923 / 0.0928) and 2.5%
+  // behind sustained (0.0954 / 0.0930); its two launches and the copies'
+  // latency weigh more on smaller calls.
   if (teamSize != 2 || mShard <= 0 || k <= 0 || n <= 0 ||
-      mShard * n < kInputGatherMinElements)
+      mShard * n <= kInputGatherMinElements)
     return false;
   return double(k) * double(mShard + n) <=
          kInputGatherMaxBytesShare * double(mShard) * double(n);

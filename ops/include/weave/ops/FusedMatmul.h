@@ -430,7 +430,7 @@ public:
   /// member's share of the inputs, k x (mShard + n) elements, is at most
   /// kInputGatherMaxBytesShare of its share of the partial products,
   /// mShard x n (k 1024 with mShard and n 4096 and up, k 2048 with 4096 x
-  /// 8192) and mShard x n at least kInputGatherMinElements: there the
+  /// 8192) and mShard x n more than kInputGatherMinElements: there the
   /// copies hide behind the own product and no slot is summed. Measured
   /// in the definition (ops/lib/Instances.cpp).
   static bool inputGatherWins(uint32_t teamSize, int64_t mShard, int64_t k,
