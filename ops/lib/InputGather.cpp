@@ -13,9 +13,11 @@
 //         copy   a rows o -> columns j(r, o) of aStage on o  (peer)
 //         copy   b        -> rows j(r, o) of bStage on o     (peer)
 //         write  ready[r] (on o)  := 1
-//   s:  wait ready[src] (on r) == 1, every src != r (FLUSH where supported)
-//   s:  ig_matmul_add(aStage, bStage, own = c) -> c  (the peers' product,
-//       the own one added in its epilogue)
+//   s:  ig_matmul_add(aStage, bStage, own = c, ready) -> c (the peers'
+//       product, the own one added in its epilogue): each block's
+//       producer waits, before its first load, until ready[src] (on r) >=
+//       1 for every src != r (on a loopback team the stream waits for
+//       them first too: s: wait ready[src] == 1, FLUSH where supported)
 //   s:  write ready[src] (on r) := 0, every src != r
 //   s:  write busy[r]  (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
@@ -31,9 +33,11 @@
 // call n - 1, which waits only for copies of n - 1; s's ready wait of call
 // n is for the peers' copy streams of call n, which wait for their forks
 // (nothing of the peers' s after the caller's work) and busy clears of n -
-// 1; the join is for the member's own cs. No kernel waits: the waits are
-// stream memory operations, so no grid holds SMs that a copy might need
-// (a loopback team's same-device copies included).
+// 1; the join is for the member's own cs. ig_matmul_add's blocks hold
+// their SMs while they wait, but what they wait for needs none on a GPU
+// of its own (copy-engine copies and stream memory operations); a
+// loopback team's same-device copies might, so there the stream waits
+// before the launch and the kernel finds every flag set.
 //
 // No overtaking: r's copies into o's stages for call n + 1 wait busy[o] ==
 // 0 on r, which r set before its copies of n and only o clears, after its
@@ -134,7 +138,8 @@ Status InputGatherKernel::run(
   }
   std::vector<KernelArg> addArgs{
       tensorView(psa, dtype_, {m_, peersK}, elementBytes_),
-      tensorView(psb, dtype_, {peersK, n_}, elementBytes_), c, c};
+      tensorView(psb, dtype_, {peersK, n_}, elementBytes_), c, c,
+      lanes_->flags()};
   if (workspace())
     addArgs.push_back(*workspace());
   WEAVE_ASSIGN_OR_RETURN(BoundArgs peers, add_->bind(heap, addArgs));
@@ -181,10 +186,15 @@ Status InputGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, o));
     }
   }
-  for (size_t i = 0; i < locals; ++i) {
-    WEAVE_TRY(team.device(i).makeCurrent());
-    WEAVE_TRY(lanes_->waitReady(i, streams[i]));
-  }
+  // ig_matmul_add waits for the ready flags itself (before its first
+  // load), right behind ig_matmul. On a loopback team the stream waits
+  // too: there a same-device copy might need the SMs that the waiting
+  // kernels hold (CopyEngineGather.cpp, the same reason).
+  if (team.isLoopback())
+    for (size_t i = 0; i < locals; ++i) {
+      WEAVE_TRY(team.device(i).makeCurrent());
+      WEAVE_TRY(lanes_->waitReady(i, streams[i]));
+    }
   WEAVE_TRY(add_->launch(peers, streams));
   for (size_t i = 0; i < locals; ++i) {
     WEAVE_TRY(team.device(i).makeCurrent());

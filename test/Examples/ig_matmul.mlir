@@ -4,9 +4,10 @@
 // with a dynamic row count (variants per range of rows). ig_matmul_add:
 // the peers' product over their gathered inputs, K = (D - 1) x k (here D =
 // 3: 2 x 1024), whose combine region adds the own product (`own`) with
-// four 16-byte loads a thread and box, all issued before any add; no call,
-// no wait (the op's stream waits for the copies before the launch), the
-// trap for an `own` with fewer rows than c.
+// four 16-byte loads a thread and box, all issued before any add; its
+// producer's wait for the peers' ready flags (a system-scope acquire each,
+// then the proxy fence that orders the TMA loads of the stages after it);
+// no call; the trap for an `own` with fewer rows than c.
 // RUN: sed -e 's/@D@/3/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@KP@/2048/g; s/@K@/1024/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d3.mlir
 // RUN: weavec %t.d3.mlir --emit=ptx | FileCheck %s
 // RUN: weavec %t.d3.mlir --emit=bundle -o %t.d3.wbundle
@@ -19,7 +20,9 @@
 // CHECK: wgmma.mma_async
 // CHECK-LABEL: .visible .entry ig_matmul_add__m1_64(
 // CHECK-NOT: call
-// CHECK-NOT: ld.acquire
+// CHECK: ld.acquire.sys.global.u32
+// CHECK: fence.proxy.async.global;
+// CHECK: cp.async.bulk.tensor
 // CHECK: wgmma.mma_async
 // CHECK-NOT: call
 // CHECK-COUNT-4: ld.global.v4.b32
@@ -37,6 +40,7 @@
 // MANIFEST-NEXT: param buffer b dtype=bf16 shape=2048,8192
 // MANIFEST-NEXT: param buffer c dtype=bf16 shape=?,8192
 // MANIFEST-NEXT: param buffer own dtype=bf16 shape=?,8192
+// MANIFEST-NEXT: param semaphore ready count=3
 // MANIFEST-NEXT: param buffer ws dtype=f32 shape=5243552
 
 // F16-LABEL: .visible .entry ig_matmul_add__m1_64(
