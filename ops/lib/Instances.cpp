@@ -894,35 +894,35 @@ bool MatmulReduceScatter::ownerSlotsBeatsCopyEngines(uint32_t teamSize,
 bool MatmulReduceScatter::inputGatherWins(uint32_t teamSize, int64_t mShard,
                                           int64_t k, int64_t n) {
   // Measured (2 x H200, bf16, CUDA graphs, the op through torch, every
-  // algorithm in one run; docs/PERF.md "The inputs gathered"), ms,
-  // input_gather against the best other algorithm, by the share of
-  // bytes k x (m_shard + n) / (m_shard x n):
-  // - 0.375: 4096 x 1024 x 8192 0.2196 / 0.2751 (owner_slots);
-  // - 0.5: 4096 x 1024 x 4096 0.1327 / 0.1533;
-  // - 0.625-0.675: 2048 x 1024 x 8192 0.1437 / 0.1530, 4096 x 1536 x 5120
-  //   0.2065 / 0.2306;
-  // - 0.75: 4096 x 2048 x 8192 0.4037 / 0.4414 (copy_engine), 8192 x 2048
-  //   x 4096 0.3907-0.3995 / 0.4981 (sustained: 0.4678 / 0.4981);
-  // - 0.94: 2048 x 1536 x 8192 1% behind sustained (0.2071 / 0.2048);
-  // - from 1.125 slower: 1024 x 1024 x 8192 0.1091 / 0.0918, 1024 x 1024
-  //   x 4096 0.0730 / 0.0549, 2048 x 2048 x 8192 0.2432 / 0.2292, 4096 x
-  //   4096 x 4096 (2.0) 0.4019 / 0.3877, 2048 x 4096 x 4096 (3.0) 0.2579 /
-  //   0.2013; sustained (1000 replays) ahead at the largest two, 4096 x
-  //   3072 x 8192 (1.125) 0.6845 / 0.7107 and 4096 x 4096 x 4096 0.4535 /
-  //   0.4616, not taken (no burst measurement past 3/4 there).
-  // Sustained, the wins held: 3-14% over the best other at every shape
-  // above (e.g. 4096 x 1024 x 8192 0.2599 / 0.2943, 3072 x 1024 x 6144
-  // 0.1573 / 0.1823), and f16 as bf16 (4096 x 1024 x 8192 0.2345 /
-  // 0.2825, 4096 x 1536 x 5120 0.2077 / 0.2390, burst).
+  // algorithm in one run, the kernel whose add waits for the flags itself;
+  // docs/PERF.md "The inputs gathered"), ms, input_gather against the
+  // best other algorithm, burst / sustained, by the share of bytes k x
+  // (m_shard + n) / (m_shard x n):
+  // - 0.375-0.75, 4-20% faster: 4096 x 1024 x 8192 0.2193 / 0.2752 and
+  //   0.2649 / 0.2897, 4096 x 1024 x 4096 0.1307 / 0.1537 and 0.1332 /
+  //   0.1574, 3072 x 1024 x 6144 0.1384 / 0.1815 and 0.1455 / 0.1829,
+  //   2048 x 1024 x 8192 and x 14336, 4096 x 1536 x 5120, 4096 x 2048 x
+  //   8192, 8192 x 2048 x 4096 (0.3-0.6 of the partials' bytes), and at
+  //   0.75 2048 x 1024 x 4096 (the rule's smallest m_shard x n) 0.0904 /
+  //   0.0937 and 0.0883 / 0.0938;
+  // - 0.94-1.0: 4096 x 2048 x 4096 0.2161 / 0.2330 and 0.2305 / 0.2474;
+  //   2048 x 1536 x 8192 level (0.1899 / 0.1903 burst);
+  // - past 1.0 mixed or slower: 1024 x 1024 x 8192 (1.125) 11% behind,
+  //   2048 x 2048 x 8192 (1.25) 3.6% behind, 8192 x 4096 x 4096 (1.5)
+  //   2.7% behind in bursts and 2.4% ahead sustained, 4096 x 4096 x 4096
+  //   (2.0) 1% and 3% ahead, 2048 x 4096 x 4096 (3.0) and 1024 x 4096 x
+  //   4096 (5.0) 24% and 75% behind.
+  // f16 as bf16 (4096 x 1024 x 8192 0.2259 / 0.2785, 4096 x 1536 x 5120
+  // 0.2018 / 0.2355, burst).
   // Only D = 2 was measured: from 3 members the own product that hides
   // the copies is 1 / D of the work while the copies grow with D - 1, so
-  // the rule does not take it there. Nor at kInputGatherMinElements of
-  // m_shard x n or fewer: at 2048 x 1024 x 4096 (exactly that, and 3/4)
-  // it was level in bursts (0.0934 / 0.0932, 0.0923 / 0.0928) and 2.5%
-  // behind sustained (0.0954 / 0.0930); its two launches and the copies'
-  // latency weigh more on smaller calls.
-  if (teamSize != 2 || mShard <= 0 || k <= 0 || n <= 0 ||
-      mShard * n <= kInputGatherMinElements)
+  // the rule does not take it there. Nor below kInputGatherMinRows rows
+  // or kInputGatherMinElements of m_shard x n, the smallest measured
+  // (the own product that hides the copies shrinks with m_shard, and the
+  // two launches weigh more on smaller calls: 1024 x 1024 x 4096, 0.0730
+  // / 0.0549 in the first measurement).
+  if (teamSize != 2 || mShard < kInputGatherMinRows || k <= 0 || n <= 0 ||
+      mShard * n < kInputGatherMinElements)
     return false;
   return double(k) * double(mShard + n) <=
          kInputGatherMaxBytesShare * double(mShard) * double(n);

@@ -339,8 +339,8 @@ def test_matmul_op_algorithm_resolves_auto_by_the_rules():
     assert algo("matmul_reduce_scatter", 2, "bf16", 512, 4096, 4096) == "copy_engine"
     assert algo("matmul_reduce_scatter", 4, "f16", 128, 7168, 4096) == "copy_engine"
     assert algo("matmul_reduce_scatter", 1, "bf16", 1024, 4096, 4096) == "owner_slots"
-    # At D = 2 the inputs gathered where they are at most 3/4 of the
-    # partials (k 1024 with m_shard and n 4096; docs/PERF.md "The inputs
+    # At D = 2 the inputs gathered where they are at most the partials'
+    # bytes (k 1024 with m_shard and n 4096; docs/PERF.md "The inputs
     # gathered"); the fused kernel at k 1024 where they are not.
     assert algo("matmul_reduce_scatter", 2, "bf16", 4096, 1024, 8192) == "input_gather"
     assert algo("matmul_reduce_scatter", 2, "f16", 4096, 1024, 4096) == "input_gather"

@@ -363,13 +363,16 @@ def _assert_scattered(torch, outs, tall, b, m, dtype):
             torch, out, [t[rows].double() @ bb.double() for t, bb in zip(tall, b)], dtype)
 
 
-@pytest.mark.parametrize("mrs_algorithm", ["auto", "owner_slots", "copy_engine"])
+@pytest.mark.parametrize("mrs_algorithm",
+                         ["auto", "owner_slots", "copy_engine", "input_gather"])
 @pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
 def test_fused_matmuls_match_torch(loopback, dtype_name, mrs_algorithm):
     """Loopback D = 2: each op called twice with new inputs and no host
     synchronization, against float64 products of the same inputs; the GEMM
     + reduce-scatter by its rule (the copy engines on a loopback team), by
-    the fused kernel and by the copy engines."""
+    the fused kernel, by the copy engines and by gathering the inputs (at D
+    = 2 its rounding is the others': each partial rounded, the sum rounded
+    once)."""
     torch, team, coll = loopback
     dtype = getattr(torch, dtype_name)
     d = team.size

@@ -125,7 +125,7 @@ if [ "${1:-}" = "--stage" ]; then
       op_bundle "$BUILD" "$CARRY/op-bundles" all_gather_matmul --team-size 2 --dtype $t \
         --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
     done
-    for a in copy_engine owner_slots; do
+    for a in copy_engine owner_slots input_gather; do
       op_bundle "$BUILD" "$CARRY/op-bundles" matmul_reduce_scatter --team-size 2 --dtype $t \
         --m-shard 128 --k 256 --n 320 --algorithm $a || exit 1
     done

@@ -1097,17 +1097,19 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
       EXPECT_EQ(MRS::choose(d, dtype, 128, 4096, 320),
                 std::string(dtype) == "bf16" ? "scatter" : "copy_engine");
     }
-  // The inputs gathered (D = 2 only) where k x (m + n) is at most 3/4 of m
-  // x n: the measured wins (4096 x 1024 x 8192 and x 4096, 2048 x 1024 x
-  // 8192 and x 14336, 3072 x 1024 x 6144, 4096 x 1536 x 5120, 4096 x 2048
-  // x 8192, 8192 x 2048 x 4096); not the measured losses (1024 x 1024 x
-  // 4096 and x 8192, 2048 x 2048 x 8192, 2048 x 1536 x 8192, 4096 x 4096
-  // x 4096, 2048 x 4096 x 4096), nor the level point at 3/4 and 2048 x
-  // 4096 elements (2048 x 1024 x 4096), nor any other team size.
+  // The inputs gathered (D = 2 only) where k x (m + n) is at most m x n:
+  // the measured wins (4096 x 1024 x 8192 and x 4096, 2048 x 1024 x 8192,
+  // x 14336 and x 4096, 3072 x 1024 x 6144, 4096 x 1536 x 5120, 4096 x
+  // 2048 x 8192 and x 4096, 8192 x 2048 x 4096) and the level point (2048
+  // x 1536 x 8192); not the measured losses or mixed points past it (1024
+  // x 1024 x 8192, 2048 x 2048 x 8192, 8192 x 4096 x 4096, 4096 x 4096 x
+  // 4096, 2048 and 1024 x 4096 x 4096), nor any other team size.
   for (auto [m, k, n] : {std::tuple{4096, 1024, 8192}, {4096, 1024, 4096},
                          {2048, 1024, 8192}, {4096, 1536, 5120},
                          {4096, 2048, 8192}, {8192, 2048, 4096},
-                         {3072, 1024, 6144}, {2048, 1024, 14336}}) {
+                         {3072, 1024, 6144}, {2048, 1024, 14336},
+                         {2048, 1024, 4096}, {4096, 2048, 4096},
+                         {2048, 1536, 8192}}) {
     EXPECT_TRUE(MRS::inputGatherWins(2, m, k, n)) << m << " " << k << " " << n;
     EXPECT_EQ(MRS::choose(2, "f16", m, k, n), "input_gather");
     for (uint32_t d : {1u, 3u, 4u, 8u})
@@ -1115,15 +1117,17 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   }
   for (auto [m, k, n] : {std::tuple{1024, 1024, 4096}, {1024, 1024, 8192},
                          {2048, 2048, 8192}, {4096, 4096, 4096},
-                         {2048, 4096, 4096}, {2048, 1032, 4096},
-                         {2048, 1536, 8192}, {2048, 1024, 4096}})
+                         {8192, 4096, 4096}, {2048, 4096, 4096},
+                         {1024, 4096, 4096}, {4096, 2056, 4096}})
     EXPECT_FALSE(MRS::inputGatherWins(2, m, k, n)) << m << " " << k << " " << n;
-  // At and below the level point's partial (2048 x 4096 elements) the fixed
-  // costs (two launches, the copies' latency) were not: not taken, however
-  // short k.
-  EXPECT_TRUE(MRS::inputGatherWins(2, 2048, 24, 4104));
-  EXPECT_FALSE(MRS::inputGatherWins(2, 2048, 24, 4096));
-  EXPECT_FALSE(MRS::inputGatherWins(2, 1024, 24, 4096));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 0, 1024, 4096));
+  // Below the smallest measured m_shard (2048) or m_shard x n (2048 x
+  // 4096) the fixed costs (two launches, the copies' latency) and the
+  // short own product were not measured: not taken, however short k.
+  EXPECT_TRUE(MRS::inputGatherWins(2, 2048, 24, 4096));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 2048, 24, 4088));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 1920, 24, 16384));
+  EXPECT_FALSE(MRS::inputGatherWins(2, 1024, 24, 65536));
   EXPECT_FALSE(MRS::inputGatherWins(2, 0, 1024, 4096));
   // The measured bound at k 2048, D = 2: 3.9 rounds (2048 x 4096) the
   // fused kernel, 7.8 (4096 x 4096) the copy engines; no SMs, none.

@@ -430,12 +430,14 @@ public:
   /// member's share of the inputs, k x (mShard + n) elements, is at most
   /// kInputGatherMaxBytesShare of its share of the partial products,
   /// mShard x n (k 1024 with mShard and n 4096 and up, k 2048 with 4096 x
-  /// 8192) and mShard x n more than kInputGatherMinElements: there the
-  /// copies hide behind the own product and no slot is summed. Measured
-  /// in the definition (ops/lib/Instances.cpp).
+  /// 4096), with mShard at least kInputGatherMinRows and mShard x n at
+  /// least kInputGatherMinElements: there the copies hide behind the own
+  /// product, or nearly, and no slot is summed. Measured in the
+  /// definition (ops/lib/Instances.cpp).
   static bool inputGatherWins(uint32_t teamSize, int64_t mShard, int64_t k,
                               int64_t n);
-  static constexpr double kInputGatherMaxBytesShare = 0.75;
+  static constexpr double kInputGatherMaxBytesShare = 1.0;
+  static constexpr int64_t kInputGatherMinRows = 2048;
   static constexpr int64_t kInputGatherMinElements = int64_t(2048) * 4096;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
