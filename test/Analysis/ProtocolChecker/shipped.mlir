@@ -81,6 +81,19 @@
 // CEAGM-MORE: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= 2 (it holds 1)
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 --check-shape own=256x256 --check-host-signal redy=1 %t.ceagm2.mlir 2>&1 | FileCheck %s --check-prefix=CEAGM-NAME
 // CEAGM-NAME: error: protocol check: --check-host-signal names 'redy', which is no semaphore parameter of a kernel here (they are: ready)
+// The GEMM + reduce-scatter's "input_gather": the own product, then the
+// peers' product over the stages, whose producer waits before its first
+// load for ready[src] of every peer, which the peers' copy streams set
+// after their copies (ops/lib/InputGather.cpp). Checked with the host
+// setting ready before each launch (D = 3: two peers, the stages' k twice
+// the own); without it the checker finds the wait nothing in the kernel
+// satisfies.
+// RUN: weave-ops source matmul_reduce_scatter --algorithm input_gather --team-size 3 --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ig3.mlir
+// RUN: weavec --check-protocol --team-size 3 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x512 --check-shape own=256x320 --check-host-signal ready=1 %t.ig3.mlir | FileCheck %s --check-prefix=IG
+// IG: protocol check passed: {{[0-9]+}} kernels, team sizes 3, {{.*}} no deadlock, race or out-of-bounds access
+// RUN: weave-ops source matmul_reduce_scatter --algorithm input_gather --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ig2.mlir
+// RUN: not weavec --check-protocol --team-size 2 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x256 --check-shape own=256x320 %t.ig2.mlir 2>&1 | FileCheck %s --check-prefix=IG-NOHOST
+// IG-NOHOST: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= 1 (it holds 0){{.*}}nothing in the kernel signals it
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \

@@ -351,7 +351,9 @@ private:
 /// and b (k x n) and gets c (mShard x n) = rows [r x mShard, (r + 1) x
 /// mShard) of sum over the team of a @ b, f16 or bf16. Two algorithms with
 /// the same numerics (each member's partial rounded to the dtype once, the
-/// owner's f32 sum in source order rounded once): "copy_engine", the
+/// owner's f32 sum in source order rounded once; "input_gather", below
+/// with the others, rounds the peers' f32 sum as one partial, which at D
+/// = 2 is the same): "copy_engine", the
 /// default from 2 members (choose()), computes the partial product one
 /// owner's chunk at a time and lets the copy engines move each chunk into
 /// its slot on the owner, ordered by stream memory operations on flags
