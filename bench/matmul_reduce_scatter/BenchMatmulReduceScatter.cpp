@@ -50,8 +50,8 @@
 //    like ours (every element, NaN-poisoned buffers; also three iterations back
 //    to back and three graph replays) and timed in a second table (one CUDA
 //    graph over every device, direct launches, and its parts).
-//  - with --op ALGORITHM,... (copy_engine, owner_slots: the op's
-//    algorithms), the op itself:
+//  - with --op ALGORITHM,... (copy_engine, owner_slots, input_gather,
+//    scatter: the op's algorithms), the op itself:
 //    ops::MatmulReduceScatter::create(..., ALGORITHM) through an
 //    ops::Communicator whose kernels come from DIR (ops::bundleFolder:
 //    `weave-ops source` + weavec of every algorithm's instance, named by
@@ -195,7 +195,7 @@ void usage(FILE *out) {
       "       [--rounds R] [--check-only] [--no-nccl] [--samples N] "
       "[--seed S]\n"
       "       [--timeout SECONDS] [--no-gate] [--no-graphs] [--ce]\n"
-      "       [--op copy_engine,owner_slots]\n"
+      "       [--op copy_engine,owner_slots,input_gather]\n"
       "Runs DIR/matmul_reduce_scatter_<dtype>_d<D>_m<M_SHARD>.wbundle and "
       "DIR/matmul_reduce_scatter_<dtype>_d<D>_mdyn_k<K>_n<N>.wbundle (at every "
       "--m-shards)\n(default DIR: %s) on a team of D (GPUs, or "
