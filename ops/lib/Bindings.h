@@ -121,10 +121,10 @@ std::string inPlaceMismatch(const SymmetricBuffer &buffer, uint64_t heapId,
                             const RoleExpectation &role);
 
 /// What is wrong with a call of the GEMM + reduce-scatter's algorithms that
-/// bind no role in place ("copy_engine", "scatter"): the counts, a
-/// symmetric buffer passed, or a tensor of a (D·m x k), b (k x n), c (m x
-/// n) of `dtype` not 16-byte aligned (their tensor maps and vectors);
-/// empty when nothing.
+/// bind no role in place ("copy_engine", "scatter", "input_gather"): the
+/// counts, a symmetric buffer passed, or a tensor of a (D·m x k), b (k x
+/// n), c (m x n) of `dtype` not 16-byte aligned (their tensor maps and
+/// vectors); empty when nothing.
 std::string matmulReduceScatterCallMismatch(
     const std::vector<std::vector<TensorRef>> &tensors, size_t streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace, size_t locals,
