@@ -158,24 +158,11 @@ CopyEngineKernel::~CopyEngineKernel() {
     report(heap.free(*slots_));
 }
 
-Status CopyEngineKernel::checkTensors(
-    const std::vector<std::vector<TensorRef>> &tensors,
-    const std::vector<CUstream> &streams,
-    const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
-  std::string wrong = matmulReduceScatterCallMismatch(
-      tensors, streams.size(), inPlace, comm_->team().localCount(), dtype_,
-      d_, m_, k_, n_);
-  if (!wrong.empty())
-    return Error(ErrorCode::InvalidArgument,
-                 "op 'matmul_reduce_scatter' (copy_engine): " + wrong);
-  return ok();
-}
-
 Status CopyEngineKernel::run(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
-  WEAVE_TRY(checkTensors(tensors, streams, inPlace));
+  WEAVE_TRY(checkReduceScatterCall("copy_engine", tensors, streams, inPlace));
   Team &team = comm_->team();
   SymmetricHeap &heap = comm_->heap();
   size_t locals = team.localCount();

@@ -69,10 +69,6 @@ public:
 
 private:
   CopyEngineKernel() = default;
-  Status checkTensors(const std::vector<std::vector<TensorRef>> &tensors,
-                      const std::vector<CUstream> &streams,
-                      const std::vector<std::optional<SymmetricBuffer>>
-                          &inPlace) const;
 
   Kernel *matmulSum_ = nullptr; ///< ce_matmul_sum: the own chunk + the sum
   Kernel *sum_ = nullptr;       ///< ce_sum: the sum as a pass

@@ -101,12 +101,7 @@ Status InputGatherKernel::run(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
-  std::string wrong = matmulReduceScatterCallMismatch(
-      tensors, streams.size(), inPlace, comm_->team().localCount(), dtype_,
-      d_, m_, k_, n_);
-  if (!wrong.empty())
-    return Error(ErrorCode::InvalidArgument,
-                 "op 'matmul_reduce_scatter' (input_gather): " + wrong);
+  WEAVE_TRY(checkReduceScatterCall("input_gather", tensors, streams, inPlace));
   Team &team = comm_->team();
   SymmetricHeap &heap = comm_->heap();
   size_t locals = team.localCount();

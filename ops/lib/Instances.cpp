@@ -990,28 +990,24 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
                  "matmul reduce-scatter: algorithm '" + chosen +
                      "' does not take dtype '" + dtype +
                      "' (its reduce-scatter sums bf16 or f32)");
-  if (chosen == "input_gather")
-    // One bundle of both kernels: the own product (K = k) and the peers'
-    // (KP = (D - 1) k, k for a team of one, which never launches it).
+  if (chosen == "copy_engine" || chosen == "scatter" ||
+      chosen == "input_gather") {
+    // One bundle of both kernels, every m_shard: the chunk matmul with `?`
+    // rows and the sum with `?` m_shard (D is its trip count); or the own
+    // product (K = k) and the peers' (KP = (D - 1) k, k for a team of one,
+    // which never launches it).
+    TemplateValues values{{"K", str(k)}, {"COLS", str(n)}};
+    if (chosen == "input_gather")
+      values.push_back(
+          {"KP", str(k * std::max<int64_t>(teamSize - 1, 1))});
     return KernelInstance{a->templateName,
                           a->kernel,
                           dtype,
                           teamSize,
                           0,
-                          {{"K", str(k)},
-                           {"KP", str(k * std::max<int64_t>(teamSize - 1, 1))},
-                           {"COLS", str(n)}},
+                          std::move(values),
                           "mdyn_k" + str(k) + "_n" + str(n)};
-  if (chosen == "copy_engine" || chosen == "scatter")
-    // One bundle of both kernels (the chunk matmul with `?` rows, the sum
-    // with `?` m_shard): every m_shard; D is the sum's trip count.
-    return KernelInstance{a->templateName,
-                          a->kernel,
-                          dtype,
-                          teamSize,
-                          0,
-                          {{"K", str(k)}, {"COLS", str(n)}},
-                          "mdyn_k" + str(k) + "_n" + str(n)};
+  }
   // ROWS = N = ?: one bundle serves every m_shard (rows bound at launch;
   // the kernel traps on an m_shard that is not whole row tiles).
   return KernelInstance{"matmul_reduce_scatter/matmul_reduce_scatter",

@@ -62,6 +62,24 @@ protected:
     return args;
   }
 
+  /// The call check of the GEMM + reduce-scatter's host-driven algorithms,
+  /// which bind nothing in place ("copy_engine", "scatter",
+  /// "input_gather"): matmulReduceScatterCallMismatch against this op's
+  /// shape, an InvalidArgument naming `algorithm` where it finds something.
+  Status checkReduceScatterCall(
+      const char *algorithm, const std::vector<std::vector<TensorRef>> &tensors,
+      const std::vector<CUstream> &streams,
+      const std::vector<std::optional<SymmetricBuffer>> &inPlace) const {
+    std::string wrong = matmulReduceScatterCallMismatch(
+        tensors, streams.size(), inPlace, comm_->team().localCount(), dtype_,
+        d_, m_, k_, n_);
+    if (!wrong.empty())
+      return Error(ErrorCode::InvalidArgument,
+                   std::string("op 'matmul_reduce_scatter' (") + algorithm +
+                       "): " + wrong);
+    return ok();
+  }
+
   /// The kernel's workspace (see the top), if it has one: another kernel
   /// of the instance with the same "ws" parameter may share it where its
   /// launches are on the same stream as the matmul's.

@@ -70,11 +70,8 @@ Status ScatterMatmulKernel::run(
     const std::vector<std::vector<TensorRef>> &tensors,
     const std::vector<CUstream> &streams,
     const std::vector<std::optional<SymmetricBuffer>> &inPlace) {
+  WEAVE_TRY(checkReduceScatterCall("scatter", tensors, streams, inPlace));
   size_t locals = comm_->team().localCount();
-  std::string wrong = matmulReduceScatterCallMismatch(
-      tensors, streams.size(), inPlace, locals, dtype_, d_, m_, k_, n_);
-  if (!wrong.empty())
-    return Error(ErrorCode::InvalidArgument, kWhere + wrong);
 
   SymmetricHeap &heap = comm_->heap();
   std::vector<uint64_t> pa(locals), pb(locals), pp(locals);
