@@ -111,23 +111,25 @@ Status CopyEngineLanes::acquire(size_t local, uint32_t dst) {
                "flag");
 }
 
-Status CopyEngineLanes::signal(size_t local, uint32_t dst) {
+Status CopyEngineLanes::signal(size_t local, uint32_t dst, uint32_t value) {
   uint32_t r = comm_->team().rankOf(local);
   WEAVE_CU_TRY(cuStreamWriteValue32(side_->stream(local),
-                                    flag(local, dst, readyFlag(r)), 1,
+                                    flag(local, dst, readyFlag(r)), value,
                                     CU_STREAM_WRITE_VALUE_DEFAULT),
                "signalling a chunk to its owner (ready flag)");
   return ok();
 }
 
-Status CopyEngineLanes::waitReady(size_t local, CUstream stream) {
+Status CopyEngineLanes::waitReady(size_t local, CUstream stream,
+                                  uint32_t value) {
   uint32_t r = comm_->team().rankOf(local);
   unsigned waitFlags = CU_STREAM_WAIT_VALUE_EQ |
                        (flush_[local] ? CU_STREAM_WAIT_VALUE_FLUSH : 0);
   std::vector<CUstreamBatchMemOpParams> ops;
   for (uint32_t src = 0; src < d_; ++src)
     if (src != r)
-      ops.push_back(waitOp(flag(local, r, readyFlag(src)), 1, waitFlags));
+      ops.push_back(
+          waitOp(flag(local, r, readyFlag(src)), value, waitFlags));
   return batch(stream, std::move(ops),
                "waiting for the peers' chunks (ready flags)");
 }

@@ -21,7 +21,8 @@
 //    graph replays the same memory operations and no epoch is needed):
 //      sender's cs: acquire(dst)  wait busy[dst] (local) == 0; := 1
 //                   (the copy)
-//                   signal(dst)   ready[own rank] (on dst) := 1
+//                   signal(dst)   ready[own rank] (on dst) := 1 (or
+//                                 a count of parts landed)
 //      receiver's s: waitReady(src) ready[src] (local) == 1 (FLUSH where
 //                   the device can flush remote writes), or a kernel waits
 //                   for it (binding flags(): the GEMM + RS's ce_matmul_sum,
@@ -83,11 +84,12 @@ public:
   /// On local member `local`'s copy stream: wait until busy[dst] (local)
   /// is 0 (dst has read this member's previous block), then set it.
   Status acquire(size_t local, uint32_t dst);
-  /// On the copy stream, after the copy: ready[own rank] (on dst) := 1.
-  Status signal(size_t local, uint32_t dst);
-  /// On `stream` (the member's): wait until ready[src] (local) is 1 for
-  /// every peer src.
-  Status waitReady(size_t local, CUstream stream);
+  /// On the copy stream, after the copy: ready[own rank] (on dst) :=
+  /// `value` (1; "input_gather" counts its parts landed, 1, 2, ...).
+  Status signal(size_t local, uint32_t dst, uint32_t value = 1);
+  /// On `stream` (the member's): wait until ready[src] (local) is `value`
+  /// for every peer src (the last value its copies signal).
+  Status waitReady(size_t local, CUstream stream, uint32_t value = 1);
   /// On `stream`, once every block received this call has been read:
   /// clear the own ready flags, then free every peer's busy flag for this
   /// member, then (from 2 members) join the copy stream back.

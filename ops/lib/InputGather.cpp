@@ -10,14 +10,18 @@
 //   cs: for t = 1 .. D - 1, o = (r + t) mod D:
 //         wait   busy[o]  (on r)  == 0
 //         write  busy[o]  (on r)  := 1
-//         copy   a rows o -> columns j(r, o) of aStage on o  (peer)
 //         copy   b        -> rows j(r, o) of bStage on o     (peer)
 //         write  ready[r] (on o)  := 1
+//         for p = 0 .. P - 1 (a's m_shard rows in P parts of R rows,
+//                             InputGatherKernel::partRows / partCount):
+//           copy   a rows o, part p -> columns j(r, o) of aStage on o
+//           write  ready[r] (on o)  := p + 2
 //   s:  ig_matmul_add(aStage, bStage, own = c, ready) -> c (the peers'
 //       product, the own one added in its epilogue): each block's
-//       producer waits, before its first load, until ready[src] (on r) >=
-//       1 for every src != r (on a loopback team the stream waits for
-//       them first too: s: wait ready[src] == 1, FLUSH where supported)
+//       producer waits, at the first step of each unit, until ready[src]
+//       (on r) >= (the part of the tile's last row) + 2 for every src != r
+//       (on a loopback team the stream waits for them first too: s: wait
+//       ready[src] == P + 1, FLUSH where supported)
 //   s:  write ready[src] (on r) := 0, every src != r
 //   s:  write busy[r]  (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
@@ -25,9 +29,13 @@
 // (CopyEngineLanes: acquire = the busy wait and set, signal = the ready
 // write, waitReady, finish = the clears and the join.) The protocol is the
 // copy-engine GEMM + RS's (CopyEngine.cpp) with the stages in place of the
-// slots, and its arguments carry over: every value is a constant (a CUDA
-// graph replays the same memory operations) and every flag is back to 0
-// once every member's call has finished: no epoch.
+// slots and a count of parts in place of its single ready value, and its
+// arguments carry over: every value is a constant (a CUDA graph replays
+// the same memory operations; P and R follow from m_shard, which a graph
+// fixes) and every flag is back to 0 once every member's call has
+// finished: no epoch. A ready value only grows within a call (one copy
+// stream writes it, in order, each write after its copy), so a wait for
+// a part sees every earlier part and b landed.
 //
 // No deadlock: cs's busy wait of call n is for o's clear at the end of o's
 // call n - 1, which waits only for copies of n - 1; s's ready wait of call
@@ -55,7 +63,9 @@
 
 #include "InputGather.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace weave::ops::detail {
 
@@ -65,6 +75,10 @@ InputGatherKernel::create(Communicator &comm, KernelInstance instance,
   auto x = std::unique_ptr<InputGatherKernel>(new InputGatherKernel());
   WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
   WEAVE_ASSIGN_OR_RETURN(x->add_, comm.kernel(x->instance_, "ig_matmul_add"));
+  // The parts the add's kernel was built for (its @PARTS@).
+  for (const auto &[name, value] : x->instance_.values())
+    if (name == "PARTS")
+      x->parts_ = std::stoll(value);
   if (x->d_ < 2)
     return x; // the own product is the whole sum
   // Symmetric allocations first, in the same order on every process: the
@@ -126,6 +140,8 @@ Status InputGatherKernel::run(
   if (d_ < 2)
     return matmul_->launch(own, streams);
   int64_t peersK = (d_ - 1) * k_;
+  int64_t partRows = InputGatherKernel::partRows(m_, parts_);
+  int64_t parts = InputGatherKernel::partCount(m_, parts_);
   std::vector<uint64_t> psa(locals), psb(locals);
   for (size_t i = 0; i < locals; ++i) {
     psa[i] = heap.localPointer(*aStage_, i);
@@ -155,30 +171,41 @@ Status InputGatherKernel::run(
       uint64_t j = uint64_t(stageIndex(d_, r, o));
       WEAVE_TRY(lanes_->acquire(i, o));
       // Through the heap's mapping of o's stages: a copy engine moves
-      // them peer to peer. The rows of a for o are one block at D = 2 and
-      // a column block of the stage (a pitched copy) from 3 members.
-      CUdeviceptr aDst = heap.peerPointer(*aStage_, i, o) + j * rowBytes;
-      CUdeviceptr aSrc = tensors[0][i].data + uint64_t(o) * chunkA;
-      if (d_ == 2) {
-        WEAVE_CU_TRY(cuMemcpyAsync(aDst, aSrc, chunkA, cs),
-                     "copying a's rows into their owner's stage");
-      } else {
-        CUDA_MEMCPY2D copy{};
-        copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy.srcDevice = aSrc;
-        copy.srcPitch = rowBytes;
-        copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy.dstDevice = aDst;
-        copy.dstPitch = uint64_t(peersK) * elementBytes_;
-        copy.WidthInBytes = rowBytes;
-        copy.Height = uint64_t(m_);
-        WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, cs),
-                     "copying a's rows into their owner's stage");
-      }
+      // them peer to peer. b first (every tile of the add reads all of
+      // it), then a's rows for o in parts, each followed by its ready
+      // value (1 after b, p + 2 after part p): the add's tiles wait only
+      // for the part their rows are in. A part is one block at D = 2 and a
+      // column block of the stage (a pitched copy) from 3 members.
       WEAVE_CU_TRY(cuMemcpyAsync(heap.peerPointer(*bStage_, i, o) + j * bytesB,
                                  tensors[1][i].data, bytesB, cs),
                    "copying b into a peer's stage");
-      WEAVE_TRY(lanes_->signal(i, o));
+      WEAVE_TRY(lanes_->signal(i, o, 1));
+      uint64_t stagePitch = uint64_t(peersK) * elementBytes_;
+      for (int64_t p = 0; p < parts; ++p) {
+        int64_t first = p * partRows;
+        uint64_t rows = uint64_t(std::min(partRows, m_ - first));
+        CUdeviceptr aDst = heap.peerPointer(*aStage_, i, o) + j * rowBytes +
+                           uint64_t(first) * stagePitch;
+        CUdeviceptr aSrc =
+            tensors[0][i].data + uint64_t(o) * chunkA + uint64_t(first) * rowBytes;
+        if (d_ == 2) {
+          WEAVE_CU_TRY(cuMemcpyAsync(aDst, aSrc, rows * rowBytes, cs),
+                       "copying a's rows into their owner's stage");
+        } else {
+          CUDA_MEMCPY2D copy{};
+          copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+          copy.srcDevice = aSrc;
+          copy.srcPitch = rowBytes;
+          copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+          copy.dstDevice = aDst;
+          copy.dstPitch = stagePitch;
+          copy.WidthInBytes = rowBytes;
+          copy.Height = rows;
+          WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, cs),
+                       "copying a's rows into their owner's stage");
+        }
+        WEAVE_TRY(lanes_->signal(i, o, uint32_t(p + 2)));
+      }
     }
   }
   // ig_matmul_add waits for the ready flags itself (before its first
@@ -188,7 +215,7 @@ Status InputGatherKernel::run(
   if (team.isLoopback())
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_TRY(lanes_->waitReady(i, streams[i]));
+      WEAVE_TRY(lanes_->waitReady(i, streams[i], uint32_t(parts + 1)));
     }
   WEAVE_TRY(add_->launch(peers, streams));
   for (size_t i = 0; i < locals; ++i) {

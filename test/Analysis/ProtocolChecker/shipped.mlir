@@ -82,18 +82,22 @@
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=512x256 --check-shape c=512x512 --check-shape own=256x256 --check-host-signal redy=1 %t.ceagm2.mlir 2>&1 | FileCheck %s --check-prefix=CEAGM-NAME
 // CEAGM-NAME: error: protocol check: --check-host-signal names 'redy', which is no semaphore parameter of a kernel here (they are: ready)
 // The GEMM + reduce-scatter's "input_gather": the own product, then the
-// peers' product over the stages, whose producer waits before its first
-// load for ready[src] of every peer, which the peers' copy streams set
-// after their copies (ops/lib/InputGather.cpp). Checked with the host
-// setting ready before each launch (D = 3: two peers, the stages' k twice
-// the own); without it the checker finds the wait nothing in the kernel
-// satisfies.
+// peers' product over the stages, whose producer waits at each unit's
+// first step for ready[src] of every peer to count the part of a's rows
+// the tile reads (the peers' copy streams count b, then each part:
+// ops/lib/InputGather.cpp; 256 rows land in 2 parts of 128, so 3 in all).
+// Checked with the host setting ready to 3 before each launch (D = 3: two
+// peers, the stages' k twice the own); at 2 (the last part missing) the
+// second row tile's wait is never met, and without the host the checker
+// finds the first wait nothing in the kernel satisfies.
 // RUN: weave-ops source matmul_reduce_scatter --algorithm input_gather --team-size 3 --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ig3.mlir
-// RUN: weavec --check-protocol --team-size 3 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x512 --check-shape own=256x320 --check-host-signal ready=1 %t.ig3.mlir | FileCheck %s --check-prefix=IG
+// RUN: weavec --check-protocol --team-size 3 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x512 --check-shape own=256x320 --check-host-signal ready=3 %t.ig3.mlir | FileCheck %s --check-prefix=IG
 // IG: protocol check passed: {{[0-9]+}} kernels, team sizes 3, {{.*}} no deadlock, race or out-of-bounds access
+// RUN: not weavec --check-protocol --team-size 3 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x512 --check-shape own=256x320 --check-host-signal ready=2 %t.ig3.mlir 2>&1 | FileCheck %s --check-prefix=IG-PART
+// IG-PART: error: deadlock at team size 3 {{.*}} waits for 'ready'[{{[0-2]}}] >= 3 (it holds 2)
 // RUN: weave-ops source matmul_reduce_scatter --algorithm input_gather --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ig2.mlir
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x256 --check-shape own=256x320 %t.ig2.mlir 2>&1 | FileCheck %s --check-prefix=IG-NOHOST
-// IG-NOHOST: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= 1 (it holds 0){{.*}}nothing in the kernel signals it
+// IG-NOHOST: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= {{[23]}} (it holds 0){{.*}}nothing in the kernel signals it
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \

@@ -89,7 +89,7 @@ func.func @callback_two_blocks(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf
 // -----
 
 func.func @before_load_two_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k) or those and an i1 (m, n, k, first step of the unit), got 2 arguments}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), those and an i1 (m, n, k, first step of the unit), or those and 2 indices (m, n, k, first, tile_m, tile_n), got 2 arguments}}
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
   ^bb0(%m: index, %n: index):
     weave.yield
@@ -100,7 +100,7 @@ func.func @before_load_two_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024x
 // -----
 
 func.func @before_load_no_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k) or those and an i1 (m, n, k, first step of the unit), got 0 arguments}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), those and an i1 (m, n, k, first step of the unit), or those and 2 indices (m, n, k, first, tile_m, tile_n), got 0 arguments}}
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
   }
   return
@@ -110,9 +110,33 @@ func.func @before_load_no_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf
 
 // Three arguments, but not all of them index.
 func.func @before_load_i32_arg(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k) or those and an i1 (m, n, k, first step of the unit), got 3 arguments}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), those and an i1 (m, n, k, first step of the unit), or those and 2 indices (m, n, k, first, tile_m, tile_n), got 3 arguments}}
   weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
   ^bb0(%m: index, %n: i32, %k: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+// Five arguments: the tile's shape comes as both of its sizes.
+func.func @before_load_five_args(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{got 5 arguments}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index, %first: i1, %tm: index):
+    weave.yield
+  }
+  return
+}
+
+// -----
+
+// Six arguments whose tile sizes are not indices.
+func.func @before_load_tile_i32(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{got 6 arguments}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 128, 64) stages(4) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16> before_load {
+  ^bb0(%m: index, %n: index, %k: index, %first: i1, %tm: i32, %tn: index):
     weave.yield
   }
   return

@@ -388,7 +388,9 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
     EXPECT_EQ(ig->templateName, "matmul_reduce_scatter/ig_matmul");
     EXPECT_EQ(ig->kernelName, "ig_matmul");
     EXPECT_EQ(ig->key(), "ig_matmul_f16_d" + std::to_string(d) +
-                             "_mdyn_k512_n320");
+                             "_mdyn_k512_n320_p" +
+                             std::to_string(
+                                 MatmulReduceScatter::kInputGatherRowParts));
     auto value = [&](const std::string &key) {
       for (const auto &[name, v] : ig->values())
         if (name == key)
@@ -397,7 +399,29 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
     };
     EXPECT_EQ(value("KP"), std::to_string(512 * std::max(d - 1, 1u)));
     EXPECT_EQ(value("K"), "512");
+    EXPECT_EQ(value("PARTS"),
+              std::to_string(MatmulReduceScatter::kInputGatherRowParts));
   }
+  // a's rows land in parts of R rows (whole 128-row tiles, the last part
+  // short), at most `parts` of them, every row in one: ig_matmul_add's
+  // tiles wait for the part of their last row (the template's arithmetic).
+  using IG = ops::detail::InputGatherKernel;
+  EXPECT_EQ(IG::partRows(2048, 4), 512);
+  EXPECT_EQ(IG::partCount(2048, 4), 4);
+  EXPECT_EQ(IG::partRows(640, 4), 256);
+  EXPECT_EQ(IG::partCount(640, 4), 3);
+  EXPECT_EQ(IG::partRows(128, 4), 128);
+  EXPECT_EQ(IG::partCount(128, 4), 1);
+  EXPECT_EQ(IG::partRows(4224, 4), 1152);
+  EXPECT_EQ(IG::partCount(4224, 4), 4);
+  for (int64_t parts : {1, 2, 3, 4, 7})
+    for (int64_t m = 128; m <= 8192; m += 128) {
+      int64_t rows = IG::partRows(m, parts), count = IG::partCount(m, parts);
+      EXPECT_EQ(rows % IG::kPartRowQuantum, 0);
+      EXPECT_LE(count, parts) << m;
+      EXPECT_GE(count * rows, m) << m;
+      EXPECT_LT((count - 1) * rows, m) << m;
+    }
   // Member src's inputs on dst: peer j of dst is (dst + 1 + j) mod D, so
   // the D - 1 peers fill places 0 .. D - 2 once each.
   for (int64_t d : {2, 3, 4, 8})

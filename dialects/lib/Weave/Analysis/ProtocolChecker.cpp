@@ -2784,6 +2784,10 @@ bool advanceRole(World &w, Agent &a, bool &progressed, bool &blocked) {
                                 Val::integer(st.k)};
           if (beforeLoadTakesFirst(op.getBeforeLoad()))
             args.push_back(Val::integer(st.firstOfUnit ? 1 : 0));
+          if (beforeLoadTakesTile(op.getBeforeLoad())) {
+            args.push_back(Val::integer(ps.tileM));
+            args.push_back(Val::integer(ps.tileN));
+          }
           pushRegion(op.getBeforeLoad(), args, 0);
           progressed = true;
           return true;

@@ -941,7 +941,11 @@ LogicalResult CopyGmemToSmemOp::verify() {
 //===----------------------------------------------------------------------===//
 
 bool mlir::weave::beforeLoadTakesFirst(Region &region) {
-  return !region.empty() && region.front().getNumArguments() == 4;
+  return !region.empty() && region.front().getNumArguments() >= 4;
+}
+
+bool mlir::weave::beforeLoadTakesTile(Region &region) {
+  return !region.empty() && region.front().getNumArguments() == 6;
 }
 
 BoxRegionForm mlir::weave::boxRegionForm(Region &region, bool lane) {
@@ -1412,11 +1416,14 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
     bool steps = types.size() >= 3 &&
                  llvm::all_of(ArrayRef<Type>(types).take_front(3),
                               [](Type t) { return t.isIndex(); });
-    bool first = types.size() == 4 && types[3].isInteger(1);
-    if (!steps || (types.size() != 3 && !first))
+    bool first = types.size() >= 4 && types[3].isInteger(1);
+    bool tile = types.size() == 6 && types[4].isIndex() && types[5].isIndex();
+    if (!steps || (types.size() != 3 && !(first && types.size() == 4) &&
+                   !(first && tile)))
       return emitOpError() << "expects before_load to take 3 index arguments "
-                              "(m, n, k) or those and an i1 (m, n, k, first "
-                              "step of the unit), got "
+                              "(m, n, k), those and an i1 (m, n, k, first "
+                              "step of the unit), or those and 2 indices (m, "
+                              "n, k, first, tile_m, tile_n), got "
                            << block.getNumArguments() << " arguments";
   }
   if (!getAfterLoads().empty() &&

@@ -459,11 +459,16 @@ void PipelineBuilder::buildProducer() {
     Value steps = scheduler->forEachStep(
         numK, [&](Value m, Value n, Value k, Value, Value step, Value first) {
           if (!op.getBeforeLoad().empty()) {
-            // (m, n, k) or (m, n, k, first): the four-argument form is
-            // told the unit's first step, a split unit's too.
-            SmallVector<Value, 4> args{m, n, k};
+            // (m, n, k), (m, n, k, first) or (m, n, k, first, tile_m,
+            // tile_n): the longer forms are told the unit's first step, a
+            // split unit's too, and the last the tile's shape (constants).
+            SmallVector<Value, 6> args{m, n, k};
             if (beforeLoadTakesFirst(op.getBeforeLoad()))
               args.push_back(first);
+            if (beforeLoadTakesTile(op.getBeforeLoad())) {
+              args.push_back(cIndex(tiling.tm));
+              args.push_back(cIndex(tiling.tn));
+            }
             inlineRegion(op.getBeforeLoad(), args);
           }
           Value slot = ring->acquire(step);

@@ -26,9 +26,14 @@ enum class BoxRegionForm { None, Tile, Coordinates };
 BoxRegionForm boxRegionForm(Region &region, bool lane);
 
 /// Whether a weave.matmul_pipeline's `before_load` region takes the fourth
-/// argument, the first step of the step's unit: (m, n, k, first) rather
-/// than (m, n, k) (the verifier checks the types).
+/// argument, the first step of the step's unit: (m, n, k, first) or (m, n,
+/// k, first, tile_m, tile_n) rather than (m, n, k) (the verifier checks the
+/// types).
 bool beforeLoadTakesFirst(Region &region);
+/// Whether it also takes the tile's shape, (m, n, k, first, tile_m,
+/// tile_n): the rows and columns of a tile, which tile(auto) picks, so a
+/// region can turn the tile indices into elements.
+bool beforeLoadTakesTile(Region &region);
 
 } // namespace mlir::weave
 

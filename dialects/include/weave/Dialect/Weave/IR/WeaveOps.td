@@ -809,9 +809,13 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     `before_load` (optional) runs on the producer thread before it issues
     the loads of step `(m, n, k)` (tile indices, not element offsets), e.g.
     to wait on a semaphore until the rows it is about to read have arrived.
-    It takes `(m, n, k)` or `(m, n, k, first)`: `first` (i1) is true on
-    the first step of the step's unit, a tile's first step in its k loop
-    (k_rotation moves it) or a tail-split unit's first.
+    It takes `(m, n, k)`, `(m, n, k, first)` or `(m, n, k, first, tile_m,
+    tile_n)`: `first` (i1) is true on the first step of the step's unit, a
+    tile's first step in its k loop (k_rotation moves it) or a tail-split
+    unit's first; `tile_m` and `tile_n` (index constants) are the tile's
+    rows and columns, which `tile(auto)` picks per shape (and per variant),
+    so that a region can wait for the elements of a tile (row `m * tile_m`
+    on) without fixing the tile.
 
     Every region runs on one thread. The verifier rejects in them what
     waits for other threads (`gpu.barrier`, `nvvm.barrier`, `bar.sync` in
