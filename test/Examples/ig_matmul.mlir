@@ -11,11 +11,11 @@
 // system-scope acquire each, then the proxy fence that orders the TMA
 // loads of the stages after it;
 // no call; the trap for an `own` with fewer rows than c.
-// RUN: sed -e 's/@D@/3/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@KP@/2048/g; s/@K@/1024/g; s/@PARTS@/4/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d3.mlir
+// RUN: sed -e 's/@D@/3/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@KP@/2048/g; s/@K@/1024/g; s/@PARTS@/2/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d3.mlir
 // RUN: weavec %t.d3.mlir --emit=ptx | FileCheck %s
 // RUN: weavec %t.d3.mlir --emit=bundle -o %t.d3.wbundle
 // RUN: weave-bundle %t.d3.wbundle | FileCheck %s --check-prefix=MANIFEST
-// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@KP@/256/g; s/@K@/256/g; s/@PARTS@/4/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d2.mlir
+// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@KP@/256/g; s/@K@/256/g; s/@PARTS@/2/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d2.mlir
 // RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=F16
 
 // CHECK-LABEL: .visible .entry ig_matmul__m1_128(

@@ -445,7 +445,7 @@ public:
   /// its b), each with its own ready value, and the add's tiles wait only
   /// for the part their rows are in: the add starts on the first rows
   /// while the last parts are on the link (ops/lib/InputGather.h).
-  static constexpr int64_t kInputGatherRowParts = 4;
+  static constexpr int64_t kInputGatherRowParts = 2;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
