@@ -47,7 +47,7 @@ func.func @with_k_rotation(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>,
 // The step regions are allowed (a split unit runs them for its own
 // steps); before_load's fourth argument, the unit's first step, is an i1.
 func.func @with_region_bad_first(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>, %ws: memref<1048576xf32>) {
-  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k) or those and an i1 (m, n, k, first step of the unit), got 4 arguments}}
+  // expected-error @below {{'weave.matmul_pipeline' op expects before_load to take 3 index arguments (m, n, k), those and an i1 (m, n, k, first step of the unit), or those and 2 indices (m, n, k, first, tile_m, tile_n), got 4 arguments}}
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) workspace(%ws : memref<1048576xf32>) {tail_split = 4 : i64} : memref<1024x4096xf16>, memref<4096x4096xf16> into memref<1024x4096xf16>
       before_load {
   ^bb0(%m: index, %n: index, %k: index, %first: index):
