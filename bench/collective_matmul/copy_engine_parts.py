@@ -1,0 +1,90 @@
+"""What a copy engine's copy costs when it is cut in parts, each part then
+signalled to its owner (the GEMM + reduce-scatter's "input_gather" lands
+a's rows in parts): P copies of S / P bytes GPU 0 -> GPU 1 (and both ways
+at once), with and without a 32-bit write of a flag after each part
+(cuStreamWriteValue32_v2 with the default flags, a memory barrier first;
+to the peer's memory or the sender's), on one copy stream. Each case: a
+spinning kernel first (so that everything after it is enqueued before it
+runs), then events around the sequence; the median of 30, the slower
+direction. docs/PERF.md, "The inputs gathered in parts".
+
+    python3 bench/collective_matmul/copy_engine_parts.py   (2 GPUs, NVLink)
+"""
+import ctypes
+import statistics
+import sys
+
+import torch
+
+if torch.cuda.device_count() < 2:
+    print("copy_engine_parts.py: needs 2 GPUs, found", torch.cuda.device_count())
+    sys.exit(0)
+
+cu = ctypes.CDLL("libcuda.so.1")
+cu.cuMemcpyAsync.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p]
+cu.cuStreamWriteValue32_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
+cu.cuCtxEnablePeerAccess.argtypes = [ctypes.c_void_p, ctypes.c_uint]
+cu.cuDevicePrimaryCtxRetain.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
+
+def check(r, what):
+    if r != 0:
+        raise RuntimeError(f"{what}: CUresult {r}")
+
+ctx = [ctypes.c_void_p(), ctypes.c_void_p()]
+for d in (0, 1):
+    torch.cuda.set_device(d); torch.zeros(1, device=d)
+    check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx[d]), d), "retain")
+for d in (0, 1):
+    torch.cuda.set_device(d)
+    r = cu.cuCtxEnablePeerAccess(ctx[1 - d], 0)
+    assert r in (0, 704), r  # 704: peer access already enabled
+
+MB = 1 << 20
+MAX = 32 * MB
+src = [torch.empty(MAX, dtype=torch.uint8, device=d) for d in (0, 1)]
+dst = [torch.empty(MAX, dtype=torch.uint8, device=d) for d in (0, 1)]
+flag = [torch.zeros(64, dtype=torch.int32, device=d) for d in (0, 1)]
+streams = [torch.cuda.Stream(device=d) for d in (0, 1)]
+
+def enqueue(d, size, parts, signal, remote=True):
+    """On device d's stream: parts copies d -> 1 - d, each followed (with
+    signal) by a flag write to the receiver's memory (remote) or the
+    sender's. (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER is refused: CUDA 13,
+    CUresult 1.)"""
+    s = streams[d].cuda_stream
+    per = size // parts
+    o = 1 - d
+    for p in range(parts):
+        check(cu.cuMemcpyAsync(dst[o].data_ptr() + p * per, src[d].data_ptr() + p * per, per, s), "copy")
+        if signal:
+            f = flag[o] if remote else flag[d]
+            check(cu.cuStreamWriteValue32_v2(s, f.data_ptr(), p + 1, 0), "write")
+
+def case(size, parts, signal, both, remote=True, reps=30):
+    times = []
+    for _ in range(reps + 3):
+        ev = []
+        ds = (0, 1) if both else (0,)
+        for d in ds:
+            with torch.cuda.device(d), torch.cuda.stream(streams[d]):
+                torch.cuda._sleep(2_000_000)
+                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a.record(streams[d])
+                enqueue(d, size, parts, signal, remote)
+                b.record(streams[d])
+                ev.append((a, b))
+        for d in ds:
+            streams[d].synchronize()
+        times.append(max(a.elapsed_time(b) for a, b in ev) * 1000.0)
+    return statistics.median(times[3:])
+
+print("| S MB | both ways | parts | no flag us | flag us (barrier, remote) | flag us (barrier, local) | GB/s (no flag) |")
+print("|---|---|---|---|---|---|---|")
+for both in (False, True):
+    for size_mb in (1, 4, 8, 16, 32):
+        size = size_mb * MB
+        for parts in (1, 2, 4, 8):
+            t0 = case(size, parts, None, both)
+            t1 = case(size, parts, True, both)
+            t3 = case(size, parts, True, both, remote=False)
+            print(f"| {size_mb} | {'yes' if both else 'no'} | {parts} | {t0:.1f} | {t1:.1f} | {t3:.1f} | {size / t0 / 1e3:.0f} |", flush=True)
