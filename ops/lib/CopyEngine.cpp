@@ -8,10 +8,9 @@
 //     cs: wait chunkDone[t - 1]
 //         wait   busy[o(t)]  (local)       == 0
 //         write  busy[o(t)]  (local)       := 1
-//         where the sum is in the epilogue past one round of the own
-//         chunk's tiles, for part p = 0 .. P - 1 (the chunk's m_shard
-//         rows in P parts of R, PlainMatmulOpKernel::partRows /
-//         partCount):
+//         where the sum is in the epilogue, for part p = 0 .. P - 1 (the
+//         chunk's m_shard rows in P parts of R, PlainMatmulOpKernel::
+//         partRows / partCount):
 //           copy   rows of part p of staging[t - 1] -> slot r on o(t)
 //           write  ready[r]    (on o(t))     := p + 1
 //         elsewhere:
@@ -109,7 +108,6 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(x->instance_, "ce_sum"));
   // The parts ce_matmul_sum was built for (its @PARTS@).
   x->parts_ = x->instanceValue("PARTS", 1);
-  x->oneRound_ = MatmulReduceScatter::ownChunkInOneRound(mShard, n);
   // Not where members share a GPU (a loopback team): there a copy into a
   // slot on the same device may need SMs, which the members' waiting
   // own-chunk kernels can hold (both persistent grids together fill the
@@ -250,15 +248,14 @@ Status CopyEngineKernel::run(
       WEAVE_TRY(lanes_->acquire(i, owner));
       // Plain copies between this device's staging and the owner's slot
       // through the symmetric heap's mapping of it: a copy engine moves
-      // them peer to peer. Where ce_matmul_sum reads the slot past one
-      // round of its tiles, in parts of rows, ready := p + 1 after part p:
-      // its boxes wait only for the part their rows are in. For the pass,
-      // or within one round (every tile waits at once), one copy and the
-      // last value (a flag after each part costs 3-4 us of copy-engine
-      // time, docs/PERF.md "The inputs gathered in parts").
+      // them peer to peer. Where ce_matmul_sum reads the slot, in parts of
+      // rows, ready := p + 1 after part p: its boxes wait only for the part
+      // their rows are in. For the pass, one copy and the last value (a
+      // flag after each part costs 3-4 us of copy-engine time, docs/
+      // PERF.md "The inputs gathered in parts").
       CUdeviceptr slot = heap.peerPointer(*slots_, i, owner) + r * chunkC;
       CUdeviceptr staged = staging_[i] + uint64_t(t - 1) * chunkC;
-      int64_t pieces = sumInEpilogue_ && !oneRound_ ? parts : 1;
+      int64_t pieces = sumInEpilogue_ ? parts : 1;
       for (int64_t p = 0; p < pieces; ++p) {
         uint64_t first = uint64_t(p * rowsPerPart) * rowBytes;
         uint64_t bytes = p + 1 == pieces ? chunkC - first

@@ -74,7 +74,6 @@ private:
   Kernel *sum_ = nullptr;       ///< ce_sum: the sum as a pass
   bool sumInEpilogue_ = false;  ///< MatmulReduceScatter::sumsInEpilogue
   int64_t parts_ = 1; ///< the instance's PARTS (kCopyEngineRowParts)
-  bool oneRound_ = true; ///< MatmulReduceScatter::ownChunkInOneRound
   std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
   std::optional<SymmetricBuffer> slots_;
   std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams

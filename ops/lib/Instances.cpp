@@ -962,16 +962,11 @@ bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,
   // 4096 by 1-3%). With more members the in-kernel sum reads D - 1 slots
   // per box on the own chunk's critical path, where the pass reads them
   // once at full bandwidth.
-  if (ownChunkInOneRound(mShard, n, smCount))
+  int64_t tiles = ((mShard + kRowTile - 1) / kRowTile) * ((n + 255) / 256);
+  if (tiles <= smCount)
     return true;
   return teamSize <= kSumInEpilogueMaxTeamPastRound && k > 0 &&
          mShard * n <= kSumInEpilogueMaxPerK * k;
-}
-
-bool MatmulReduceScatter::ownChunkInOneRound(int64_t mShard, int64_t n,
-                                             int64_t smCount) {
-  int64_t tiles = ((mShard + kRowTile - 1) / kRowTile) * ((n + 255) / 256);
-  return tiles <= smCount;
 }
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(

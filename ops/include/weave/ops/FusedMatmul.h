@@ -424,13 +424,6 @@ public:
   /// lands within a round (about k, the steps of a tile: m_shard x n / k
   /// at most kSumInEpilogueMaxPerK). The measurements are in the
   /// definition (ops/lib/Instances.cpp).
-  /// Whether the own chunk (mShard x n) is one round of 128 x 256 tiles at
-  /// most on smCount SMs: there every tile waits for the peers' copies at
-  /// once, so "copy_engine" moves each chunk whole (a flag after each
-  /// part costs 3-4 us of copy-engine time, docs/PERF.md "The inputs
-  /// gathered in parts"); past it, in kCopyEngineRowParts parts.
-  static bool ownChunkInOneRound(int64_t mShard, int64_t n,
-                                 int64_t smCount = AllGatherMatmul::kSmCount);
   static bool sumsInEpilogue(uint32_t teamSize, int64_t mShard, int64_t k,
                              int64_t n,
                              int64_t smCount = AllGatherMatmul::kSmCount);
