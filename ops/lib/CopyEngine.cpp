@@ -8,24 +8,17 @@
 //     cs: wait chunkDone[t - 1]
 //         wait   busy[o(t)]  (local)       == 0
 //         write  busy[o(t)]  (local)       := 1
-//         where the sum is in the epilogue, for part p = 0 .. P - 1 (the
-//         chunk's m_shard rows in P parts of R, PlainMatmulOpKernel::
-//         partRows / partCount):
-//           copy   rows of part p of staging[t - 1] -> slot r on o(t)
-//           write  ready[r]    (on o(t))     := p + 1
-//         elsewhere:
-//           copy   staging[t - 1] -> slot r on o(t)   (cuMemcpyAsync, peer)
-//           write  ready[r]    (on o(t))     := P
+//         copy   staging[t - 1] -> slot r on o(t)   (cuMemcpyAsync, peer)
+//         write  ready[r]    (on o(t))     := 1
 //   where MatmulReduceScatter::sumsInEpilogue (the own chunk's tiles do
 //   not wait for the last copy before a later round of them):
 //   s:  ce_matmul_sum(a rows of r, slots, ready) -> c: the own chunk, each
-//       thread waiting in the kernel (at a box whose last row is in a part
-//       it has not waited for) until ready[src] (local) >= that part + 1
-//       for every src != r, each box summed with the peers' slot rows
-//       before it is stored
+//       thread waiting in the kernel (at its first output box) until
+//       ready[src] (local) == 1 for every src != r, each box summed with
+//       the peers' slot rows before it is stored
 //   elsewhere:
 //   s:  ce_matmul(a rows of r) -> slot r (local)
-//   s:  wait ready[src] (local) == P, every src != r (FLUSH where supported)
+//   s:  wait ready[src] (local) == 1, every src != r (FLUSH where supported)
 //   s:  ce_sum(slots) -> c
 //   then:
 //   s:  write ready[src] (local) := 0, every src != r
@@ -64,9 +57,8 @@
 //  - member r's copy into slot r on o for call n + 1 waits busy[o] == 0 on
 //    r, which r set to 1 before its copy of call n and only o clears,
 //    after o's sum of call n has read the slots (stream order on o);
-//  - o's ready[r] (any value) of call n + 1 comes after that clear, and o
-//    clears ready[r] before busy[r] (same stream, barrier): the sum of call
-//    n + 1
+//  - o's ready[r] = 1 of call n + 1 comes after that clear, and o clears
+//    ready[r] before busy[r] (same stream, barrier): the sum of call n + 1
 //    cannot see call n's ready (o's clears follow its ce_matmul_sum of
 //    call n, which has stopped reading the flags and the slots);
 //  - r's staging chunk of call n + 1 is written by r's matmul after the
@@ -106,8 +98,6 @@ CopyEngineKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_ASSIGN_OR_RETURN(x->matmulSum_,
                          comm.kernel(x->instance_, "ce_matmul_sum"));
   WEAVE_ASSIGN_OR_RETURN(x->sum_, comm.kernel(x->instance_, "ce_sum"));
-  // The parts ce_matmul_sum was built for (its @PARTS@).
-  x->parts_ = x->instanceValue("PARTS", 1);
   // Not where members share a GPU (a loopback team): there a copy into a
   // slot on the same device may need SMs, which the members' waiting
   // own-chunk kernels can hold (both persistent grids together fill the
@@ -178,9 +168,6 @@ Status CopyEngineKernel::run(
   size_t locals = team.localCount();
   uint64_t chunkA = uint64_t(m_) * uint64_t(k_) * elementBytes_;
   uint64_t chunkC = uint64_t(m_) * uint64_t(n_) * elementBytes_;
-  uint64_t rowBytes = uint64_t(n_) * elementBytes_;
-  int64_t rowsPerPart = partRows(m_, parts_);
-  int64_t parts = partCount(m_, parts_);
 
   // Bind every launch first (step t = 1 .. D: the chunk of owner (r + t)
   // mod D, the last one the member's own), so that a failing call enqueues
@@ -246,31 +233,20 @@ Status CopyEngineKernel::run(
       WEAVE_CU_TRY(cuStreamWaitEvent(cs, done, 0),
                    "ordering a copy after its chunk");
       WEAVE_TRY(lanes_->acquire(i, owner));
-      // Plain copies between this device's staging and the owner's slot
+      // A plain copy between this device's staging and the owner's slot
       // through the symmetric heap's mapping of it: a copy engine moves
-      // them peer to peer. Where ce_matmul_sum reads the slot, in parts of
-      // rows, ready := p + 1 after part p: its boxes wait only for the part
-      // their rows are in. For the pass, one copy and the last value (a
-      // flag after each part costs 3-4 us of copy-engine time, docs/
-      // PERF.md "The inputs gathered in parts").
+      // it peer to peer.
       CUdeviceptr slot = heap.peerPointer(*slots_, i, owner) + r * chunkC;
-      CUdeviceptr staged = staging_[i] + uint64_t(t - 1) * chunkC;
-      int64_t pieces = sumInEpilogue_ ? parts : 1;
-      for (int64_t p = 0; p < pieces; ++p) {
-        uint64_t first = uint64_t(p * rowsPerPart) * rowBytes;
-        uint64_t bytes = p + 1 == pieces ? chunkC - first
-                                         : uint64_t(rowsPerPart) * rowBytes;
-        WEAVE_CU_TRY(cuMemcpyAsync(slot + first, staged + first, bytes, cs),
-                     "copying a chunk into its owner's slot");
-        WEAVE_TRY(lanes_->signal(
-            i, owner, uint32_t(p + 1 == pieces ? parts : p + 1)));
-      }
+      WEAVE_CU_TRY(cuMemcpyAsync(slot, staging_[i] + uint64_t(t - 1) * chunkC,
+                                 chunkC, cs),
+                   "copying a chunk into its owner's slot");
+      WEAVE_TRY(lanes_->signal(i, owner));
     }
   }
   if (!sumInEpilogue_)
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_TRY(lanes_->waitReady(i, streams[i], uint32_t(parts)));
+      WEAVE_TRY(lanes_->waitReady(i, streams[i]));
     }
   WEAVE_TRY(sumKernel->launch(sum, streams));
   for (size_t i = 0; i < locals; ++i) {

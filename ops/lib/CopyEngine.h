@@ -73,7 +73,6 @@ private:
   Kernel *matmulSum_ = nullptr; ///< ce_matmul_sum: the own chunk + the sum
   Kernel *sum_ = nullptr;       ///< ce_sum: the sum as a pass
   bool sumInEpilogue_ = false;  ///< MatmulReduceScatter::sumsInEpilogue
-  int64_t parts_ = 1; ///< the instance's PARTS (kCopyEngineRowParts)
   std::vector<CUdeviceptr> staging_; ///< per local member, D - 1 chunks
   std::optional<SymmetricBuffer> slots_;
   std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams

@@ -13,7 +13,7 @@
 //         copy   b        -> rows j(r, o) of bStage on o     (peer)
 //         write  ready[r] (on o)  := 1
 //         for p = 0 .. P - 1 (a's m_shard rows in P parts of R rows,
-//                             PlainMatmulOpKernel::partRows / partCount):
+//                             InputGatherKernel::partRows / partCount):
 //           copy   a rows o, part p -> columns j(r, o) of aStage on o
 //           write  ready[r] (on o)  := p + 2
 //   s:  ig_matmul_add(aStage, bStage, own = c, ready) -> c (the peers'
@@ -76,7 +76,9 @@ InputGatherKernel::create(Communicator &comm, KernelInstance instance,
   WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
   WEAVE_ASSIGN_OR_RETURN(x->add_, comm.kernel(x->instance_, "ig_matmul_add"));
   // The parts the add's kernel was built for (its @PARTS@).
-  x->parts_ = x->instanceValue("PARTS", 1);
+  for (const auto &[name, value] : x->instance_.values())
+    if (name == "PARTS")
+      x->parts_ = std::stoll(value);
   if (x->d_ < 2)
     return x; // the own product is the whole sum
   // Symmetric allocations first, in the same order on every process: the
@@ -138,8 +140,8 @@ Status InputGatherKernel::run(
   if (d_ < 2)
     return matmul_->launch(own, streams);
   int64_t peersK = (d_ - 1) * k_;
-  int64_t rowsPerPart = partRows(m_, parts_);
-  int64_t parts = partCount(m_, parts_);
+  int64_t partRows = InputGatherKernel::partRows(m_, parts_);
+  int64_t parts = InputGatherKernel::partCount(m_, parts_);
   std::vector<uint64_t> psa(locals), psb(locals);
   for (size_t i = 0; i < locals; ++i) {
     psa[i] = heap.localPointer(*aStage_, i);
@@ -180,8 +182,8 @@ Status InputGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, o, 1));
       uint64_t stagePitch = uint64_t(peersK) * elementBytes_;
       for (int64_t p = 0; p < parts; ++p) {
-        int64_t first = p * rowsPerPart;
-        uint64_t rows = uint64_t(std::min(rowsPerPart, m_ - first));
+        int64_t first = p * partRows;
+        uint64_t rows = uint64_t(std::min(partRows, m_ - first));
         CUdeviceptr aDst = heap.peerPointer(*aStage_, i, o) + j * rowBytes +
                            uint64_t(first) * stagePitch;
         CUdeviceptr aSrc =

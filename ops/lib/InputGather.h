@@ -60,6 +60,21 @@ public:
     return (src - dst + teamSize) % teamSize - 1;
   }
 
+  /// A part's rows are whole multiples of this (a row tile of the add).
+  static constexpr int64_t kPartRowQuantum = 128;
+  /// R, the rows of each part but the last: ceil(mShard / parts) rounded
+  /// up to kPartRowQuantum. ig_matmul_add computes the same to know which
+  /// part a tile's rows are in.
+  static int64_t partRows(int64_t mShard, int64_t parts) {
+    int64_t per = (mShard + parts - 1) / parts;
+    return (per + kPartRowQuantum - 1) / kPartRowQuantum * kPartRowQuantum;
+  }
+  /// How many parts mShard rows land in (ceil(mShard / R); at most parts).
+  static int64_t partCount(int64_t mShard, int64_t parts) {
+    int64_t rows = partRows(mShard, parts);
+    return (mShard + rows - 1) / rows;
+  }
+
 private:
   InputGatherKernel() = default;
 

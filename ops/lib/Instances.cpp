@@ -997,20 +997,22 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     // product (K = k) and the peers' (KP = (D - 1) k, k for a team of one,
     // which never launches it).
     TemplateValues values{{"K", str(k)}, {"COLS", str(n)}};
-    int64_t parts = chosen == "input_gather" ? kInputGatherRowParts
-                                              : kCopyEngineRowParts;
-    if (chosen == "input_gather")
+    if (chosen == "input_gather") {
       values.push_back(
           {"KP", str(k * std::max<int64_t>(teamSize - 1, 1))});
-    values.push_back({"PARTS", str(parts)});
+      values.push_back(
+          {"PARTS", str(MatmulReduceScatter::kInputGatherRowParts)});
+    }
     return KernelInstance{a->templateName,
                           a->kernel,
                           dtype,
                           teamSize,
                           0,
                           std::move(values),
-                          "mdyn_k" + str(k) + "_n" + str(n) + "_p" +
-                              str(parts)};
+                          "mdyn_k" + str(k) + "_n" + str(n) +
+                              (chosen == "input_gather"
+                                   ? "_p" + str(kInputGatherRowParts)
+                                   : "")};
   }
   // ROWS = N = ?: one bundle serves every m_shard (rows bound at launch;
   // the kernel traps on an m_shard that is not whole row tiles).

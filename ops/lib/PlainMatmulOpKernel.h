@@ -53,34 +53,6 @@ protected:
     return allocateWorkspace();
   }
 
-  /// An integer value the instance's template was filled with (e.g.
-  /// "PARTS"), or `fallback` where it has none.
-  int64_t instanceValue(const std::string &name, int64_t fallback) const {
-    for (const auto &[key, value] : instance_.values())
-      if (key == name)
-        return std::stoll(value);
-    return fallback;
-  }
-
-public:
-  /// Row parts: a block of mShard rows (a's rows for an owner, or a
-  /// partial product) moved in parts, each with its own ready value, so
-  /// that the kernel that reads it waits only for the part its tile's rows
-  /// are in ("input_gather"'s rows of a, "copy_engine"'s chunks). R, the
-  /// rows of each part but the last: ceil(mShard / parts) rounded up to
-  /// kPartRowQuantum (a row tile). The templates compute the same.
-  static constexpr int64_t kPartRowQuantum = 128;
-  static int64_t partRows(int64_t mShard, int64_t parts) {
-    int64_t per = (mShard + parts - 1) / parts;
-    return (per + kPartRowQuantum - 1) / kPartRowQuantum * kPartRowQuantum;
-  }
-  /// How many parts mShard rows land in (ceil(mShard / R); at most parts).
-  static int64_t partCount(int64_t mShard, int64_t parts) {
-    int64_t rows = partRows(mShard, parts);
-    return (mShard + rows - 1) / rows;
-  }
-
-protected:
   /// The matmul's arguments: a, b, c, then its workspace where it has one.
   std::vector<KernelArg> matmulArgs(DeviceBuffers a, DeviceBuffers b,
                                     DeviceBuffers c) const {

@@ -13,9 +13,9 @@
 // before any addition is rounded), the sum rounded once (four cvt.rn of
 // two lanes each) into one 16-byte store; no call; the trap for too few
 // slot rows.
-// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@K@/256/g; s/@PARTS@/4/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d2.mlir
+// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@K@/256/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d2.mlir
 // RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=D2
-// RUN: sed -e 's/@D@/4/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@K@/14336/g; s/@PARTS@/4/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d4.mlir
+// RUN: sed -e 's/@D@/4/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@K@/14336/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ce_matmul.mlir.in > %t.d4.mlir
 // RUN: weavec %t.d4.mlir --emit=ptx | FileCheck %s --check-prefix=D4
 // RUN: weavec %t.d4.mlir --emit=mlir | FileCheck %s --check-prefix=TAIL
 // RUN: weavec %t.d2.mlir --emit=bundle -o %t.d2.wbundle

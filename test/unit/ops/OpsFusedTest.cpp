@@ -299,7 +299,7 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   ASSERT_TRUE(ce) << ce.error().toString();
   EXPECT_EQ(ce->templateName, "matmul_reduce_scatter/ce_matmul");
   EXPECT_EQ(ce->kernelName, "ce_matmul");
-  EXPECT_EQ(ce->key(), "ce_matmul_bf16_d4_mdyn_k14336_n8192_p4");
+  EXPECT_EQ(ce->key(), "ce_matmul_bf16_d4_mdyn_k14336_n8192");
   EXPECT_EQ(MatmulReduceScatter::instanceFor(4, "bf16", 14336, 8192,
                                              "copy_engine")
                 ->key(),
@@ -405,7 +405,7 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   // a's rows land in parts of R rows (whole 128-row tiles, the last part
   // short), at most `parts` of them, every row in one: ig_matmul_add's
   // tiles wait for the part of their last row (the template's arithmetic).
-  using IG = ops::detail::PlainMatmulOpKernel;
+  using IG = ops::detail::InputGatherKernel;
   EXPECT_EQ(IG::partRows(2048, 4), 512);
   EXPECT_EQ(IG::partCount(2048, 4), 4);
   EXPECT_EQ(IG::partRows(640, 4), 256);
@@ -638,7 +638,7 @@ TEST(OpsFused, AllGatherMatmulGather) {
   EXPECT_EQ(AllGatherMatmul::choose(4, 1536, 4096, 2048), "ring");
   EXPECT_EQ(AllGatherMatmul::choose(4, 2304, 4096, 1024), "ring");
   EXPECT_EQ(AllGatherMatmul::instanceFor(2, "f16", 256, 320, "gather")->key(),
-            "ce_matmul_f16_d2_mdyn_k256_n320_p4");
+            "ce_matmul_f16_d2_mdyn_k256_n320");
   // Its source defines the chunk matmul it launches: (? x K) @ (K x N).
   Expected<KernelInstance> instance =
       AllGatherMatmul::instanceFor(4, "bf16", 256, 320, "gather");
@@ -1073,7 +1073,7 @@ TEST(OpsFused, MatmulReduceScatterScatter) {
   Expected<KernelInstance> scatter =
       MatmulReduceScatter::instanceFor(4, "bf16", 7168, 8192, "scatter");
   ASSERT_TRUE(scatter) << scatter.error().toString();
-  EXPECT_EQ(scatter->key(), "ce_matmul_bf16_d4_mdyn_k7168_n8192_p4");
+  EXPECT_EQ(scatter->key(), "ce_matmul_bf16_d4_mdyn_k7168_n8192");
   Expected<KernelInstance> f16 =
       MatmulReduceScatter::instanceFor(4, "f16", 7168, 8192, "scatter");
   ASSERT_FALSE(f16);

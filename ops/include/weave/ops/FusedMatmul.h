@@ -446,11 +446,6 @@ public:
   /// for the part their rows are in: the add starts on the first rows
   /// while the last parts are on the link (ops/lib/InputGather.h).
   static constexpr int64_t kInputGatherRowParts = 2;
-  /// "copy_engine" moves each chunk in this many parts of rows where the
-  /// sum is in the own chunk's epilogue (sumsInEpilogue), each with its
-  /// own ready value: the own chunk's first rounds of tiles wait only for
-  /// the first parts (ops/lib/CopyEngine.cpp).
-  static constexpr int64_t kCopyEngineRowParts = 4;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
