@@ -140,7 +140,7 @@ Status InputGatherKernel::run(
   if (d_ < 2)
     return matmul_->launch(own, streams);
   int64_t peersK = (d_ - 1) * k_;
-  int64_t partRows = InputGatherKernel::partRows(m_, parts_);
+  int64_t rowsPerPart = InputGatherKernel::partRows(m_, parts_);
   int64_t parts = InputGatherKernel::partCount(m_, parts_);
   std::vector<uint64_t> psa(locals), psb(locals);
   for (size_t i = 0; i < locals; ++i) {
@@ -182,12 +182,12 @@ Status InputGatherKernel::run(
       WEAVE_TRY(lanes_->signal(i, o, 1));
       uint64_t stagePitch = uint64_t(peersK) * elementBytes_;
       for (int64_t p = 0; p < parts; ++p) {
-        int64_t first = p * partRows;
-        uint64_t rows = uint64_t(std::min(partRows, m_ - first));
+        int64_t first = p * rowsPerPart;
+        uint64_t rows = uint64_t(std::min(rowsPerPart, m_ - first));
         CUdeviceptr aDst = heap.peerPointer(*aStage_, i, o) + j * rowBytes +
                            uint64_t(first) * stagePitch;
-        CUdeviceptr aSrc =
-            tensors[0][i].data + uint64_t(o) * chunkA + uint64_t(first) * rowBytes;
+        CUdeviceptr aSrc = tensors[0][i].data + uint64_t(o) * chunkA +
+                           uint64_t(first) * rowBytes;
         if (d_ == 2) {
           WEAVE_CU_TRY(cuMemcpyAsync(aDst, aSrc, rows * rowBytes, cs),
                        "copying a's rows into their owner's stage");
