@@ -372,8 +372,8 @@ class Collectives:
         ("owner_slots"); where the copy engines would run and k is at most
         1792 (2048 with at most 4 rounds of its tiles) the fused kernel too
         (a chunk's copy would not hide behind a chunk's matmul); at 2
-        members, where k x (m + n) is at most m x n (m at least 2048, m x
-        n at least 2048 x 4096), the inputs gathered ("input_gather"); a
+        members, where k x (m + n) is at most 2 m x n (m at least 2048, m
+        x n at least 2048 x 4096), the inputs gathered ("input_gather"); a
         team of one runs the fused kernel.
         Each algorithm's bundle serves every m ("scatter" also loads the
         reduce-scatter of m x n elements; "auto" picks by m and k, so a

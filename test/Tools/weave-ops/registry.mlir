@@ -144,10 +144,13 @@
 // Up to k 1536 the fused kernel where the copy engines would run, f16 too,
 // and up to 2048 within 4 rounds of its tiles.
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 1024 --k 1536 --n 4096 | FileCheck %s --check-prefix=ALGO-OS
-// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 2048 --k 2048 --n 8192 | FileCheck %s --check-prefix=ALGO-CE
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 1536 --k 2048 --n 8192 | FileCheck %s --check-prefix=ALGO-CE
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 2048 --k 1024 --n 2048 | FileCheck %s --check-prefix=ALGO-OS
-// At D = 2 the inputs gathered where they are at most the partials'
-// bytes (MatmulReduceScatter::inputGatherWins), not at D = 4.
+// At D = 2 the inputs gathered where they are at most twice the
+// partials' bytes (MatmulReduceScatter::inputGatherWins), not at D = 4;
+// K = N = 4096 gathers from m_shard 4096 (2.0), not at 2048 (3.0).
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 4096 --n 4096 | FileCheck %s --check-prefix=ALGO-IG
+// RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 2048 --k 4096 --n 4096 | FileCheck %s --check-prefix=ALGO-CE
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 2 --dtype bf16 --m-shard 4096 --k 1024 --n 4096 | FileCheck %s --check-prefix=ALGO-IG
 // ALGO-IG: {{^input_gather$}}
 // RUN: weave-ops algorithm matmul_reduce_scatter --team-size 4 --dtype bf16 --m-shard 4096 --k 1024 --n 4096 | FileCheck %s --check-prefix=ALGO-OS

@@ -431,14 +431,15 @@ public:
   /// Whether "auto" gathers the inputs ("input_gather"): at D = 2, where a
   /// member's share of the inputs, k x (mShard + n) elements, is at most
   /// kInputGatherMaxBytesShare of its share of the partial products,
-  /// mShard x n (k 1024 with mShard and n 4096 and up, k 2048 with 4096 x
-  /// 4096), with mShard at least kInputGatherMinRows and mShard x n at
-  /// least kInputGatherMinElements: there the copies hide behind the own
-  /// product, or nearly, and no slot is summed. Measured in the
+  /// mShard x n (twice: k 1024 with mShard and n 2048 and up, k 4096 with
+  /// 4096 x 4096), with mShard at least kInputGatherMinRows and mShard x n
+  /// at least kInputGatherMinElements: there the copies hide behind the
+  /// own product, or nearly (a's rows land in parts, so the peers' product
+  /// starts on the first), and no slot is summed. Measured in the
   /// definition (ops/lib/Instances.cpp).
   static bool inputGatherWins(uint32_t teamSize, int64_t mShard, int64_t k,
                               int64_t n);
-  static constexpr double kInputGatherMaxBytesShare = 1.0;
+  static constexpr double kInputGatherMaxBytesShare = 2.0;
   static constexpr int64_t kInputGatherMinRows = 2048;
   static constexpr int64_t kInputGatherMinElements = int64_t(2048) * 4096;
   /// "input_gather" moves each peer's rows of a in this many parts (after
