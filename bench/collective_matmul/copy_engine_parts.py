@@ -21,8 +21,10 @@ if torch.cuda.device_count() < 2:
     sys.exit(0)
 
 cu = ctypes.CDLL("libcuda.so.1")
-cu.cuMemcpyAsync.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p]
-cu.cuStreamWriteValue32_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
+cu.cuMemcpyAsync.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t,
+                             ctypes.c_void_p]
+cu.cuStreamWriteValue32_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32,
+                                       ctypes.c_uint]
 cu.cuCtxEnablePeerAccess.argtypes = [ctypes.c_void_p, ctypes.c_uint]
 cu.cuDevicePrimaryCtxRetain.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
 
@@ -55,7 +57,8 @@ def enqueue(d, size, parts, signal, remote=True):
     per = size // parts
     o = 1 - d
     for p in range(parts):
-        check(cu.cuMemcpyAsync(dst[o].data_ptr() + p * per, src[d].data_ptr() + p * per, per, s), "copy")
+        at = p * per
+        check(cu.cuMemcpyAsync(dst[o].data_ptr() + at, src[d].data_ptr() + at, per, s), "copy")
         if signal:
             f = flag[o] if remote else flag[d]
             check(cu.cuStreamWriteValue32_v2(s, f.data_ptr(), p + 1, 0), "write")
@@ -68,7 +71,8 @@ def case(size, parts, signal, both, remote=True, reps=30):
         for d in ds:
             with torch.cuda.device(d), torch.cuda.stream(streams[d]):
                 torch.cuda._sleep(2_000_000)
-                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a = torch.cuda.Event(enable_timing=True)
+                b = torch.cuda.Event(enable_timing=True)
                 a.record(streams[d])
                 enqueue(d, size, parts, signal, remote)
                 b.record(streams[d])
@@ -78,7 +82,8 @@ def case(size, parts, signal, both, remote=True, reps=30):
         times.append(max(a.elapsed_time(b) for a, b in ev) * 1000.0)
     return statistics.median(times[3:])
 
-print("| S MB | both ways | parts | no flag us | flag us (barrier, remote) | flag us (barrier, local) | GB/s (no flag) |")
+print("| S MB | both ways | parts | no flag us | flag us (barrier, remote) "
+      "| flag us (barrier, local) | GB/s (no flag) |")
 print("|---|---|---|---|---|---|---|")
 for both in (False, True):
     for size_mb in (1, 4, 8, 16, 32):
@@ -87,4 +92,6 @@ for both in (False, True):
             t0 = case(size, parts, None, both)
             t1 = case(size, parts, True, both)
             t3 = case(size, parts, True, both, remote=False)
-            print(f"| {size_mb} | {'yes' if both else 'no'} | {parts} | {t0:.1f} | {t1:.1f} | {t3:.1f} | {size / t0 / 1e3:.0f} |", flush=True)
+            way = "yes" if both else "no"
+            print(f"| {size_mb} | {way} | {parts} | {t0:.1f} | {t1:.1f} | {t3:.1f} "
+                  f"| {size / t0 / 1e3:.0f} |", flush=True)

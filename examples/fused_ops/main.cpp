@@ -399,7 +399,8 @@ Status runAll(HostSession &s, std::shared_ptr<ops::KernelSource> source,
 int usage() {
   std::fprintf(stderr,
                "usage: %s --bundles DIR [--dtype bf16|f16|all] "
-               "[--mrs-algorithm owner_slots|copy_engine|scatter|input_gather|all|none] "
+               "[--mrs-algorithm "
+               "owner_slots|copy_engine|scatter|input_gather|all|none] "
                "[--agm-algorithm ring|gather|copy_engine|all|none] "
                "[--k K] [--n N] [--agm-m-shards M,...] "
                "[--mrs-m-shards M,...]\n",
@@ -448,7 +449,8 @@ int main(int argc, char **argv) {
                              : std::vector<std::string>{named};
   };
   std::vector<std::string> mrsAlgorithms =
-      algorithms(mrs, {"owner_slots", "copy_engine", "scatter", "input_gather"});
+      algorithms(mrs, {"owner_slots", "copy_engine", "scatter",
+                       "input_gather"});
   std::vector<std::string> agmAlgorithms =
       algorithms(agm, {"ring", "gather", "copy_engine"});
   std::vector<std::string> dtypes =

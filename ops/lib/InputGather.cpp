@@ -140,8 +140,9 @@ Status InputGatherKernel::run(
   if (d_ < 2)
     return matmul_->launch(own, streams);
   int64_t peersK = (d_ - 1) * k_;
-  int64_t rowsPerPart = InputGatherKernel::partRows(m_, parts_);
-  int64_t parts = InputGatherKernel::partCount(m_, parts_);
+  int64_t rowsPerPart = partRows(m_, parts_);
+  int64_t parts = partCount(m_, parts_);
+  uint64_t stagePitch = uint64_t(peersK) * elementBytes_; // aStage's rows
   std::vector<uint64_t> psa(locals), psb(locals);
   for (size_t i = 0; i < locals; ++i) {
     psa[i] = heap.localPointer(*aStage_, i);
@@ -180,7 +181,6 @@ Status InputGatherKernel::run(
                                  tensors[1][i].data, bytesB, cs),
                    "copying b into a peer's stage");
       WEAVE_TRY(lanes_->signal(i, o, 1));
-      uint64_t stagePitch = uint64_t(peersK) * elementBytes_;
       for (int64_t p = 0; p < parts; ++p) {
         int64_t first = p * rowsPerPart;
         uint64_t rows = uint64_t(std::min(rowsPerPart, m_ - first));

@@ -1,4 +1,4 @@
-//===- InputGather.h - GEMM + reduce-scatter by gathering inputs -*- C++ -*-===//
+//===- InputGather.h - GEMM + RS from gathered inputs -----------*- C++ -*-===//
 //
 // ops::MatmulReduceScatter's algorithm "input_gather" (issue #31; docs/OPS.md,
 // "GEMM + reduce-scatter"): member r computes its own rows of the team's

@@ -1010,11 +1010,12 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     // product (K = k) and the peers' (KP = (D - 1) k, k for a team of one,
     // which never launches it).
     TemplateValues values{{"K", str(k)}, {"COLS", str(n)}};
+    std::string shape = "mdyn_k" + str(k) + "_n" + str(n);
     if (chosen == "input_gather") {
       values.push_back(
           {"KP", str(k * std::max<int64_t>(teamSize - 1, 1))});
-      values.push_back(
-          {"PARTS", str(MatmulReduceScatter::kInputGatherRowParts)});
+      values.push_back({"PARTS", str(kInputGatherRowParts)});
+      shape += "_p" + str(kInputGatherRowParts);
     }
     return KernelInstance{a->templateName,
                           a->kernel,
@@ -1022,10 +1023,7 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
                           teamSize,
                           0,
                           std::move(values),
-                          "mdyn_k" + str(k) + "_n" + str(n) +
-                              (chosen == "input_gather"
-                                   ? "_p" + str(kInputGatherRowParts)
-                                   : "")};
+                          std::move(shape)};
   }
   // ROWS = N = ?: one bundle serves every m_shard (rows bound at launch;
   // the kernel traps on an m_shard that is not whole row tiles).

@@ -1418,8 +1418,8 @@ LogicalResult MatmulPipelineOp::verifyRegions() {
                               [](Type t) { return t.isIndex(); });
     bool first = types.size() >= 4 && types[3].isInteger(1);
     bool tile = types.size() == 6 && types[4].isIndex() && types[5].isIndex();
-    if (!steps || (types.size() != 3 && !(first && types.size() == 4) &&
-                   !(first && tile)))
+    bool form = types.size() == 3 || (first && (types.size() == 4 || tile));
+    if (!steps || !form)
       return emitOpError() << "expects before_load to take 3 index arguments "
                               "(m, n, k), those and an i1 (m, n, k, first "
                               "step of the unit), or those and 2 indices (m, "

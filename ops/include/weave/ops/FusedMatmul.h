@@ -482,7 +482,8 @@ public:
                                               const std::string &algorithm =
                                                   "auto");
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
-  /// for one member; "input_gather" where inputGatherWins; from 2, "scatter" for bf16 where one owner's chunk is
+  /// for one member; "input_gather" where inputGatherWins; from 2,
+  /// "scatter" for bf16 where one owner's chunk is
   /// at most one round of tiles (AllGatherMatmul::gatherFill), at most
   /// kScatterMaxRows rows (D = 2) or kScatterMaxRowsFrom3 (D >= 3; past
   /// kScatterMaxRows only up to kScatterMaxElementsPastMaxRows elements),
