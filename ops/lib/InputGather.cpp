@@ -10,18 +10,24 @@
 //   cs: for t = 1 .. D - 1, o = (r + t) mod D:
 //         wait   busy[o]  (on r)  == 0
 //         write  busy[o]  (on r)  := 1
-//         copy   b        -> rows j(r, o) of bStage on o     (peer)
+//         copy   b's column block 0 -> rows j(r, o) of bStage on o (peer)
 //         write  ready[r] (on o)  := 1
 //         for p = 0 .. P - 1 (a's m_shard rows in P parts of R rows,
 //                             InputGatherKernel::partRows / partCount):
 //           copy   a rows o, part p -> columns j(r, o) of aStage on o
 //           write  ready[r] (on o)  := p + 2
+//         for q = 1 .. Q - 1 (b's n columns in Q blocks of W, the
+//                             instance's CBLOCK; Q = 1 where b is one):
+//           copy   b's column block q -> rows j(r, o) of bStage on o
+//           write  ready[r] (on o)  := P + 1 + q
 //   s:  ig_matmul_add(aStage, bStage, own = c, ready) -> c (the peers'
 //       product, the own one added in its epilogue): each block's
 //       producer waits, at the first step of each unit, until ready[src]
-//       (on r) >= (the part of the tile's last row) + 2 for every src != r
-//       (on a loopback team the stream waits for them first too: s: wait
-//       ready[src] == P + 1, FLUSH where supported)
+//       (on r) reaches what its tile reads for every src != r: (the part
+//       of its last row) + 2 where its last column is in block 0, P + 1 +
+//       (the block of its last column) past it (on a loopback team the
+//       stream waits for them first too: s: wait ready[src] == P + Q, FLUSH
+//       where supported)
 //   s:  write ready[src] (on r) := 0, every src != r
 //   s:  write busy[r]  (on src) := 0, every src != r
 //   cs: record copiesDone;  s: wait copiesDone
@@ -75,10 +81,14 @@ InputGatherKernel::create(Communicator &comm, KernelInstance instance,
   auto x = std::unique_ptr<InputGatherKernel>(new InputGatherKernel());
   WEAVE_TRY(x->init(comm, std::move(instance), mShard, k, n));
   WEAVE_ASSIGN_OR_RETURN(x->add_, comm.kernel(x->instance_, "ig_matmul_add"));
-  // The parts the add's kernel was built for (its @PARTS@).
-  for (const auto &[name, value] : x->instance_.values())
+  // The parts the add's kernel was built for (its @PARTS@ and @CBLOCK@).
+  x->blockCols_ = n;
+  for (const auto &[name, value] : x->instance_.values()) {
     if (name == "PARTS")
       x->parts_ = std::stoll(value);
+    if (name == "CBLOCK")
+      x->blockCols_ = std::max<int64_t>(std::stoll(value), 1);
+  }
   if (x->d_ < 2)
     return x; // the own product is the whole sum
   // Symmetric allocations first, in the same order on every process: the
@@ -142,7 +152,9 @@ Status InputGatherKernel::run(
   int64_t peersK = (d_ - 1) * k_;
   int64_t rowsPerPart = partRows(m_, parts_);
   int64_t parts = partCount(m_, parts_);
+  int64_t blocks = (n_ + blockCols_ - 1) / blockCols_;
   uint64_t stagePitch = uint64_t(peersK) * elementBytes_; // aStage's rows
+  uint64_t bPitch = uint64_t(n_) * elementBytes_;         // b's rows
   std::vector<uint64_t> psa(locals), psb(locals);
   for (size_t i = 0; i < locals; ++i) {
     psa[i] = heap.localPointer(*aStage_, i);
@@ -172,14 +184,38 @@ Status InputGatherKernel::run(
       uint64_t j = uint64_t(stageIndex(d_, r, o));
       WEAVE_TRY(lanes_->acquire(i, o));
       // Through the heap's mapping of o's stages: a copy engine moves
-      // them peer to peer. b first (every tile of the add reads all of
-      // it), then a's rows for o in parts, each followed by its ready
-      // value (1 after b, p + 2 after part p): the add's tiles wait only
-      // for the part their rows are in. A part is one block at D = 2 and a
-      // column block of the stage (a pitched copy) from 3 members.
-      WEAVE_CU_TRY(cuMemcpyAsync(heap.peerPointer(*bStage_, i, o) + j * bytesB,
-                                 tensors[1][i].data, bytesB, cs),
-                   "copying b into a peer's stage");
+      // them peer to peer. b's first column block first (every tile of the
+      // add's first run reads it), then a's rows for o in parts, then b's
+      // other blocks, each followed by its ready value (1, p + 2 after
+      // part p, P + 1 + q after block q): the add's tiles wait only for
+      // the parts they read. A block of b is all of it where it is one,
+      // else a pitched copy of its columns; a part of a is one block at D
+      // = 2 and a column block of the stage (a pitched copy) from 3
+      // members.
+      CUdeviceptr bDst = heap.peerPointer(*bStage_, i, o) + j * bytesB;
+      auto copyBlock = [&](int64_t q) -> Status {
+        if (blocks == 1) {
+          WEAVE_CU_TRY(cuMemcpyAsync(bDst, tensors[1][i].data, bytesB, cs),
+                       "copying b into a peer's stage");
+          return ok();
+        }
+        int64_t first = q * blockCols_;
+        uint64_t offset = uint64_t(first) * elementBytes_;
+        CUDA_MEMCPY2D copy{};
+        copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy.srcDevice = tensors[1][i].data + offset;
+        copy.srcPitch = bPitch;
+        copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy.dstDevice = bDst + offset;
+        copy.dstPitch = bPitch;
+        copy.WidthInBytes =
+            uint64_t(std::min(blockCols_, n_ - first)) * elementBytes_;
+        copy.Height = uint64_t(k_);
+        WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, cs),
+                     "copying a column block of b into a peer's stage");
+        return ok();
+      };
+      WEAVE_TRY(copyBlock(0));
       WEAVE_TRY(lanes_->signal(i, o, 1));
       for (int64_t p = 0; p < parts; ++p) {
         int64_t first = p * rowsPerPart;
@@ -206,6 +242,10 @@ Status InputGatherKernel::run(
         }
         WEAVE_TRY(lanes_->signal(i, o, uint32_t(p + 2)));
       }
+      for (int64_t q = 1; q < blocks; ++q) {
+        WEAVE_TRY(copyBlock(q));
+        WEAVE_TRY(lanes_->signal(i, o, uint32_t(parts + 1 + q)));
+      }
     }
   }
   // ig_matmul_add waits for the ready flags itself (before its first
@@ -215,7 +255,8 @@ Status InputGatherKernel::run(
   if (team.isLoopback())
     for (size_t i = 0; i < locals; ++i) {
       WEAVE_TRY(team.device(i).makeCurrent());
-      WEAVE_TRY(lanes_->waitReady(i, streams[i], uint32_t(parts + 1)));
+      WEAVE_TRY(
+          lanes_->waitReady(i, streams[i], uint32_t(parts + blocks)));
     }
   WEAVE_TRY(add_->launch(peers, streams));
   for (size_t i = 0; i < locals; ++i) {

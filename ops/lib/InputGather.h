@@ -9,7 +9,10 @@
 // (ig_matmul: a's own rows @ b into c); once every peer's inputs have
 // landed, one launch multiplies the stages (ig_matmul_add: m_shard x (D -
 // 1) k @ (D - 1) k x n) and adds the own product in its epilogue
-// (ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in).
+// (ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in). The copies land
+// in parts, each with its own ready value: b's first column block, a's
+// rows in parts, b's other blocks; each tile of the add waits only for the
+// parts it reads (InputGather.cpp has the protocol).
 //
 // Why: a member receives (D - 1) x k x (m_shard + n) elements where the
 // partial products are (D - 1) x m_shard x n, and no slot is summed after
@@ -80,6 +83,9 @@ private:
 
   Kernel *add_ = nullptr; ///< ig_matmul_add: the peers' product + the own
   int64_t parts_ = 1; ///< the instance's PARTS (kInputGatherRowParts)
+  /// The instance's CBLOCK: b's column blocks' width (n: one block;
+  /// MatmulReduceScatter::inputGatherColumnBlock).
+  int64_t blockCols_ = 0;
   std::optional<SymmetricBuffer> aStage_, bStage_;
   std::unique_ptr<CopyEngineLanes> lanes_; ///< flags and copy streams
 };

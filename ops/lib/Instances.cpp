@@ -891,6 +891,16 @@ bool MatmulReduceScatter::ownerSlotsBeatsCopyEngines(uint32_t teamSize,
   return tiles > 0 && tiles <= kOwnerSlotsShortKMaxRounds * smCount;
 }
 
+int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t k, int64_t n) {
+  // (Measurements: to come.)
+  if (n <= 0 || k * n < kInputGatherColumnMinElements ||
+      kInputGatherColumnParts <= 1)
+    return std::max<int64_t>(n, 1);
+  int64_t per = (n + kInputGatherColumnParts - 1) / kInputGatherColumnParts;
+  return (per + kInputGatherColumnQuantum - 1) / kInputGatherColumnQuantum *
+         kInputGatherColumnQuantum;
+}
+
 bool MatmulReduceScatter::inputGatherWins(uint32_t teamSize, int64_t mShard,
                                           int64_t k, int64_t n) {
   // Measured (2 x H200, bf16, CUDA graphs, the op through torch, every
@@ -1016,6 +1026,15 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
           {"KP", str(k * std::max<int64_t>(teamSize - 1, 1))});
       values.push_back({"PARTS", str(kInputGatherRowParts)});
       shape += "_p" + str(kInputGatherRowParts);
+      // b's column blocks: their width, their count, and the add's walk in
+      // runs of them (0: one run, the plain walk, where b is one block).
+      int64_t blockCols = inputGatherColumnBlock(k, n);
+      int64_t blocks = (n + blockCols - 1) / blockCols;
+      values.push_back({"CBLOCK", str(blockCols)});
+      values.push_back({"CPARTS", str(blocks)});
+      values.push_back({"CWALK", str(blocks > 1 ? blockCols : 0)});
+      if (blocks > 1)
+        shape += "_cw" + str(blockCols);
     }
     return KernelInstance{a->templateName,
                           a->kernel,

@@ -516,6 +516,98 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
   }
 }
 
+/// grid_tile_column_block = W: the column tiles go in runs, run j the
+/// tiles whose last column lies in [j W, (j + 1) W): every tile once, the
+/// runs in order (a tile of run j never before one of an earlier run), the
+/// groups within a run as the plain walk's over the run's columns, and the
+/// IR and TileOrder agree on every tile. Blocks that the tile divides,
+/// blocks it does not (192-column tiles, 1000 columns), a block narrower
+/// than a tile (empty runs), one wider than the matrix, clusters,
+/// rotations and a tail split.
+TEST(TileOrder, ColumnRunsVisitTheBlocksInOrder) {
+  struct Case {
+    int64_t tilesM, tilesN, tileN, block, cluster, width, rotate;
+    int64_t tailSplit = 1;
+  };
+  for (Case c : {Case{16, 32, 256, 4096, 1, 8, -1},
+                 Case{16, 56, 256, 3584, 1, 8, -1},
+                 Case{9, 24, 192, 2048, 1, 8, 3},
+                 Case{8, 43, 128, 1000, 1, 8, -1},
+                 Case{12, 7, 256, 512, 2, 4, 6},
+                 Case{5, 7, 256, 100, 1, 8, -1},
+                 Case{4, 3, 128, 100000, 1, 8, -1},
+                 Case{24, 16, 256, 1024, 1, 8, -1, 8}}) {
+    auto ctx = makeContext();
+    IndexFunction f(ctx.get(), 4);
+    ImplicitLocOpBuilder &b = f.b;
+    Value worker = f.args[0], count = f.args[1], rank = f.args[2],
+          t = f.args[3];
+    Value rotate = c.rotate >= 0 ? arith::ConstantIndexOp::create(b, c.rotate)
+                                 : Value();
+    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
+                            arith::ConstantIndexOp::create(b, c.tilesN),
+                            c.cluster, c.width, rotate);
+    scheduler.setColumnBlock(c.block, c.tileN);
+    TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
+                    1,        1,        c.rotate};
+    order.columnBlock = c.block;
+    order.tileN = c.tileN;
+    constexpr int64_t kNumK = 16;
+    if (c.tailSplit > 1) {
+      scheduler.setTailSplit(c.tailSplit, 64, 64,
+                             arith::ConstantIndexOp::create(b, kNumK));
+      order.tailSplit = c.tailSplit;
+      order.tailPartialTiles = order.tailCounterTiles = 64;
+    }
+    scheduler.distribute(Workers{worker, count, rank});
+    auto [m, n] = scheduler.tileCoords(t);
+    auto runOf = [&](int64_t col) {
+      return ((col + 1) * c.tileN - 1) / c.block;
+    };
+    for (int64_t workers : {1, 3, 16, 132}) {
+      IndexEvaluator ev;
+      ev.bind(count, workers);
+      for (int64_t w = 0; w < workers; ++w) {
+        ev.bind(worker, w);
+        ASSERT_EQ(ev(scheduler.getStep()), order.stride(workers, kNumK));
+        ASSERT_EQ(ev(scheduler.getEnd()), order.units(workers, kNumK));
+        ASSERT_EQ(ev(scheduler.getBegin()), order.first(w, workers, kNumK));
+      }
+      int64_t step = order.stride(workers, kNumK);
+      std::set<std::pair<int64_t, int64_t>> seen;
+      int64_t lastRun = 0;
+      for (int64_t tile = 0; tile < c.tilesM / c.cluster * c.tilesN; ++tile)
+        for (int64_t r = 0; r < c.cluster; ++r) {
+          ev.bind(t, tile);
+          ev.bind(rank, r);
+          auto [om, on] = order.coords(tile, r, step);
+          ASSERT_EQ(ev(m), om) << "tile " << tile << ", " << workers
+                               << " workers, rank " << r;
+          ASSERT_EQ(ev(n), on) << "tile " << tile << ", " << workers
+                               << " workers, rank " << r;
+          ASSERT_TRUE(om >= 0 && om < c.tilesM && on >= 0 && on < c.tilesN);
+          EXPECT_TRUE(seen.insert({om, on}).second)
+              << "tile (" << om << ", " << on << ") twice";
+          EXPECT_GE(runOf(on), lastRun) << "tile " << tile << " goes back";
+          lastRun = runOf(on);
+        }
+      EXPECT_EQ(int64_t(seen.size()), c.tilesM * c.tilesN);
+    }
+  }
+  // Inside a run the walk is the plain one over the run's columns: 16 row
+  // tiles, 8 columns in runs of 4, groups of 8 rows, rows fastest.
+  TileOrder order{16, 8, 1, 8};
+  order.columnBlock = 4 * 256;
+  order.tileN = 256;
+  EXPECT_EQ(order.coords(0, 0, 132), (std::pair<int64_t, int64_t>{0, 0}));
+  EXPECT_EQ(order.coords(7, 0, 132), (std::pair<int64_t, int64_t>{7, 0}));
+  EXPECT_EQ(order.coords(8, 0, 132), (std::pair<int64_t, int64_t>{0, 1}));
+  EXPECT_EQ(order.coords(31, 0, 132), (std::pair<int64_t, int64_t>{7, 3}));
+  EXPECT_EQ(order.coords(32, 0, 132), (std::pair<int64_t, int64_t>{8, 0}));
+  EXPECT_EQ(order.coords(64, 0, 132), (std::pair<int64_t, int64_t>{0, 4}));
+  EXPECT_EQ(order.coords(127, 0, 132), (std::pair<int64_t, int64_t>{15, 7}));
+}
+
 /// walk_m = W: the walk covers only its first min(W, tilesM) row tiles,
 /// each of their tiles once (times split-K), at row (q + rotation) mod
 /// tilesM for the walk's q-th row; W = 0 visits nothing; the IR (W a

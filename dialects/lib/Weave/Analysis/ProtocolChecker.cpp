@@ -2201,6 +2201,8 @@ Exec::Result Exec::execPipeline(MatmulPipelineOp op,
   order.keepWidth = op.getGridTileKeepWidth();
   order.interleave = op.getGridTileInterleave();
   order.lag = op.getGridTileLag();
+  order.columnBlock = op.getGridTileColumnBlock();
+  order.tileN = ps->tileN;
   order.kRotation = op.getKRotation();
   order.rotateM = op.getRotateM() ? rot : -1;
   order.walkM = walk;

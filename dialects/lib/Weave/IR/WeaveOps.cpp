@@ -1110,6 +1110,7 @@ pipeline::MatmulTiling MatmulPipelineOp::getTiling() {
   t.gridTileKeepWidth = getGridTileKeepWidth();
   t.gridTileInterleave = getGridTileInterleave();
   t.gridTileLag = getGridTileLag();
+  t.gridTileColumnBlock = getGridTileColumnBlock();
   t.kRotation = getKRotation();
   if (Value walk = getWalkM()) {
     t.walkM = true;

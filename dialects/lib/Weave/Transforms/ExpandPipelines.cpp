@@ -342,6 +342,8 @@ void PipelineBuilder::build() {
                     op.getGridTileInterleave(), op.getGridTileLag(),
                     op.getKRotation(), op.getWalkM(),
                     op.getGridTileKeepWidth());
+  if (op.getGridTileColumnBlock() > 0)
+    scheduler->setColumnBlock(op.getGridTileColumnBlock(), tiling.tn);
   numTiles = arith::MulIOp::create(b, numTilesM, numTilesN);
   workers = Workers::hardware(b, clusterM);
 

@@ -224,6 +224,16 @@ mlir::weave::pipeline::checkTileScheduler(const MatmulTiling &t) {
                        << " grid_tile_segments of whole clusters of "
                        << t.clusterM;
   }
+  // Column runs split the walk by columns; segments and the interleave's
+  // shards split it by rows, and walk_m cuts it by rows: one at a time
+  // (the runs' groups would otherwise need each other's arithmetic).
+  if (t.gridTileColumnBlock > 0) {
+    if (t.gridTileSegments > 1 || t.gridTileInterleave > 1 || t.walkM)
+      return Message() << "expects grid_tile_column_block ("
+                       << t.gridTileColumnBlock
+                       << ") without grid_tile_segments, "
+                          "grid_tile_interleave or walk_m";
+  }
   // walk_m bounds the walk to its first W row tiles; segments and the
   // interleave's shards are fractions of all the row tiles (and the lag's
   // phases of the shards), which a bound would cut through: their rows

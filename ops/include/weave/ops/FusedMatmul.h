@@ -447,6 +447,21 @@ public:
   /// for the part their rows are in: the add starts on the first rows
   /// while the last parts are on the link (ops/lib/InputGather.h).
   static constexpr int64_t kInputGatherRowParts = 2;
+  /// The column blocks "input_gather" moves each peer's b in: their
+  /// width W, n for one block. kInputGatherColumnParts blocks where b (k x
+  /// n) has at least kInputGatherColumnMinElements elements, one below;
+  /// W is ceil(n / blocks) rounded up to kInputGatherColumnQuantum (whole
+  /// tiles of 128 and 256 columns), so the last block may be narrower or
+  /// there may be fewer. Block 0 goes before a's rows, the others after
+  /// them, and the add walks its tiles in runs of the blocks
+  /// (grid_tile_column_block): where b is most of the bytes the add
+  /// starts on block 0 while the others are on the link
+  /// (ops/lib/InputGather.h). The measurements are in the definition
+  /// (ops/lib/Instances.cpp).
+  static int64_t inputGatherColumnBlock(int64_t k, int64_t n);
+  static constexpr int64_t kInputGatherColumnParts = 2;
+  static constexpr int64_t kInputGatherColumnMinElements = int64_t(0);
+  static constexpr int64_t kInputGatherColumnQuantum = 256;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving

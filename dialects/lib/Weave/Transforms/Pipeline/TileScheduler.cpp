@@ -180,6 +180,31 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
         b, arith::DivUIOp::create(b, t, perSegment), segmentRows);
     t = arith::RemUIOp::create(b, t, perSegment);
   }
+  // Column runs (setColumnBlock; TileOrder::coords has the same
+  // arithmetic): run j is the column tiles [firstN, firstN + runN) whose
+  // last column lies in [j W, (j + 1) W), the linear tiles [firstN * rows,
+  // (firstN + runN) * rows), rows = segmentRows (all of them: no segments
+  // with a column block).
+  Value firstN, runN = numTilesN;
+  if (columnBlock > 0) {
+    Value w = cIndex(columnBlock), tn = cIndex(columnTileN);
+    Value c = arith::DivUIOp::create(b, t, segmentRows);
+    Value lastColumn = arith::SubIOp::create(
+        b, arith::MulIOp::create(b, arith::AddIOp::create(b, c, cIndex(1)), tn),
+        cIndex(1));
+    Value j = arith::DivUIOp::create(b, lastColumn, w);
+    auto runStart = [&](Value run) -> Value {
+      return arith::MinUIOp::create(
+          b,
+          arith::DivUIOp::create(b, arith::MulIOp::create(b, run, w), tn),
+          numTilesN);
+    };
+    firstN = runStart(j);
+    runN = arith::SubIOp::create(
+        b, runStart(arith::AddIOp::create(b, j, cIndex(1))), firstN);
+    t = arith::SubIOp::create(b, t,
+                              arith::MulIOp::create(b, firstN, segmentRows));
+  }
   Value width = cIndex(groupWidth / clusterSize);
   if (segments > 1 && splitK == 1 && tileStep && !keepWidth) {
     // Narrower groups where a wave is long against a segment: a consumer
@@ -256,7 +281,7 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
     t = arith::SubIOp::create(b, t,
                               arith::MulIOp::create(b, phaseFirst, numTilesN));
   }
-  Value perGroup = arith::MulIOp::create(b, width, numTilesN);
+  Value perGroup = arith::MulIOp::create(b, width, runN);
   Value group = arith::DivUIOp::create(b, t, perGroup);
   Value firstM = arith::MulIOp::create(b, group, width);
   Value groupRows = arith::MinUIOp::create(
@@ -269,6 +294,8 @@ std::pair<Value, Value> TileScheduler::tileCoords(Value t) {
   if (phaseFirst)
     m = arith::AddIOp::create(b, m, phaseFirst);
   Value n = arith::DivUIOp::create(b, inGroup, groupRows);
+  if (firstN)
+    n = arith::AddIOp::create(b, n, firstN);
   if (interleave > 1) {
     // The shards' rows interleaved (TileOrder::interleaved has the same
     // arithmetic on integers): position m is row m / I of shard m mod I,

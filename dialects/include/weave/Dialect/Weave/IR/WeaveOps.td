@@ -694,6 +694,15 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
       `walk_m`. `walk_m` is not allowed with `grid_tile_segments` or
       `grid_tile_interleave` (their segments and shards are fractions of
       all the row tiles, which a bound would cut through);
+    - with `grid_tile_column_block = W` (W > 0; not with
+      `grid_tile_segments`, `grid_tile_interleave` or `walk_m`) the column
+      tiles are walked in runs, one after the other: run `j` holds the
+      column tiles whose last column lies in `[j W, (j + 1) W)`, and each
+      run is walked in its own groups of `grid_tile_width` row tiles as
+      above, over every row. For a kernel whose rhs arrives in column
+      blocks of W (e.g. a GEMM + reduce-scatter that gathers its peers'
+      inputs, ops/lib/InputGather.h): every tile of run `j` needs only
+      blocks `0..j`, and the runs come in the order the blocks land;
     - with `k_rotation = s` (s > 0, not with `split_k`) the tile of column
       tile `n` runs its k steps from step `n * s` on (from 0 where `n * s`
       is past the last step) and wraps around, so the first
@@ -942,6 +951,7 @@ def Weave_MatmulPipelineOp : Weave_Op<"matmul_pipeline", [
     UnitAttr:$even_registers,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$grid_tile_interleave,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$grid_tile_lag,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$grid_tile_column_block,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$k_rotation,
     DefaultValuedAttr<Weave_ConsumerSplitAttr, "::mlir::weave::ConsumerSplit::M">:$split,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster_m,

@@ -210,6 +210,9 @@ struct MatmulTiling {
           gridTileInterleave = 1, gridTileLag = 0, kRotation = 0;
   /// grid_tile_keep_width: the segments' groups do not narrow.
   bool gridTileKeepWidth = false;
+  /// grid_tile_column_block: the walk's runs of column tiles, by the
+  /// column block their last column lies in (0: one run, every column).
+  int64_t gridTileColumnBlock = 0;
   /// walk_m: whether the op bounds its walk, and the bound where it is a
   /// constant (std::nullopt: known at run time only).
   bool walkM = false;

@@ -39,6 +39,11 @@ struct TileOrder {
   int64_t walkM = -1;
   /// grid_tile_keep_width: with segments, the groups keep groupWidth.
   bool keepWidth = false;
+  /// grid_tile_column_block: the column tiles walked in runs by the block
+  /// of `columnBlock` columns their last column lies in, each run in its
+  /// own groups (0: one run); `tileN` the columns of a tile. Not with
+  /// segments, interleave or walkM.
+  int64_t columnBlock = 0, tileN = 1;
   /// tail_split (TileScheduler::setTailSplit): the most ways a tile of the
   /// last, partial round is split (1: none), and the workspace's room
   /// (tailSplitRoom). Not with splitK, clusters or interleave; with
@@ -196,6 +201,17 @@ struct TileOrder {
       firstOfSegment = t / perSegment * rows;
       t %= perSegment;
     }
+    // Column runs: run j is the column tiles [firstN, firstN + runN) whose
+    // last column lies in [j W, (j + 1) W); its tiles are the linear ones
+    // [firstN * rows, (firstN + runN) * rows).
+    int64_t firstN = 0, runN = tilesN;
+    if (columnBlock > 0) {
+      int64_t c = t / rows; // a column tile of t's run
+      int64_t j = ((c + 1) * tileN - 1) / columnBlock;
+      firstN = std::min(j * columnBlock / tileN, tilesN);
+      runN = std::min((j + 1) * columnBlock / tileN, tilesN) - firstN;
+      t -= firstN * rows;
+    }
     int64_t width = groupRows(step);
     // With a lag: phases (head, middle, tail, rows past the shards), each
     // in its own groups.
@@ -214,12 +230,12 @@ struct TileOrder {
       rows = bounds[phase + 1] - bounds[phase];
       t -= phaseFirst * tilesN;
     }
-    int64_t perGroup = width * tilesN;
+    int64_t perGroup = width * runN;
     int64_t group = t / perGroup, firstM = group * width;
     int64_t groupRows = std::min(rows - firstM, width);
     int64_t inGroup = t % perGroup;
     int64_t m = firstM + inGroup % groupRows + firstOfSegment + phaseFirst;
-    int64_t n = inGroup / groupRows;
+    int64_t n = firstN + inGroup / groupRows;
     m = interleaved(m);
     if (clusterSize > 1)
       m = m * clusterSize + clusterRank;

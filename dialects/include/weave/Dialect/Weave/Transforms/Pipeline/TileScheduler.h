@@ -32,6 +32,10 @@
 //    clusterSize; not with segments or interleave, the op verifier
 //    checks), each once, still rotated modulo numTilesM; walkM = 0: none
 //    (the step stays 1 so that a constant walk folds to a legal loop).
+//    With a column block W (setColumnBlock; not with segments, interleave
+//    or walkM) the column tiles go in runs, one after the other: run j
+//    the tiles whose last column lies in [j W, (j + 1) W), each run in its
+//    own groups over every row.
 //  - with `kRotation` = s > 0 (splitK = 1) the tile of column n runs its
 //    k steps from n * s on (from 0 where n * s >= numK), wrapping around
 //    (the k_rotation of weave.matmul_pipeline; TileOrder::kAt is the same
@@ -113,6 +117,14 @@ public:
   /// steps of a tile. Call before distribute.
   void setTailSplit(int64_t maxSplit, int64_t partialTiles,
                     int64_t counterTiles, Value numK);
+  /// Walks the column tiles in runs (grid_tile_column_block): run j holds
+  /// those whose last column lies in [j block, (j + 1) block), `tileN`
+  /// columns a tile; each run in its own groups. Not with segments,
+  /// interleave or walkM (MatmulTiling's check).
+  void setColumnBlock(int64_t block, int64_t tileN) {
+    columnBlock = block;
+    columnTileN = tileN;
+  }
   /// Assigns this worker its tiles (sets begin, end, step).
   void distribute(const Workers &workers);
   Value getBegin() const { return tilesBegin; }
@@ -153,6 +165,8 @@ private:
   /// The tail split: its bounds, then (distribute) the whole tiles' count
   /// and the launch's split s.
   int64_t tailMax = 1, tailPartialTiles = 0, tailCounterTiles = 0;
+  /// The column runs (setColumnBlock; 0: none).
+  int64_t columnBlock = 0, columnTileN = 1;
   Value tailNumK, wholeTiles, tailSplits;
 };
 
