@@ -194,7 +194,7 @@ makeMatmulReduceScatter(Communicator &comm, const std::string &dtype,
   WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, mShard, k, n));
   WEAVE_ASSIGN_OR_RETURN(
       KernelInstance instance,
-      MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen));
+      MatmulReduceScatter::instanceFor(d, dtype, k, n, chosen, mShard));
   if (chosen == "copy_engine") {
     WEAVE_ASSIGN_OR_RETURN(auto kernel,
                            detail::CopyEngineKernel::create(

@@ -891,9 +891,28 @@ bool MatmulReduceScatter::ownerSlotsBeatsCopyEngines(uint32_t teamSize,
   return tiles > 0 && tiles <= kOwnerSlotsShortKMaxRounds * smCount;
 }
 
-int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t k, int64_t n) {
-  // (Measurements: to come.)
-  if (n <= 0 || k * n < kInputGatherColumnMinElements ||
+int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
+                                                   int64_t k, int64_t n) {
+  // 2 x H200, D = 2, bf16, through torch, burst, ms, one block (f674459)
+  // against two and four (docs/PERF.md "b in column blocks"), the better
+  // of two rounds each; n / m_shard in brackets:
+  //   2048 x 1024 x 8192 (4)   0.1382 -> 0.1240 (2), 0.1236 (4)
+  //   2048 x 1536 x 8192 (4)   0.1832 -> 0.1612, 0.1604
+  //   2048 x 1024 x 14336 (7)  0.2049 -> 0.1955, 0.1956
+  //   1024 x 1024 x 8192 (8)   0.1111 -> 0.1007, 0.1149
+  //   2048 x 1024 x 5000 (2.4) 0.1184 -> 0.1116, 0.1223
+  //   2048 x 1024 x 4096 (2)   0.0851 -> 0.0910, 0.0978
+  //   3072 x 1024 x 6144 (2)   0.1319 -> 0.1394, 0.1383
+  //   8192 x 1024 x 2048 (1/4) 0.1188 -> 0.1273, 0.1387
+  // and within 1.5% at the five shapes where the own product hides the
+  // copies (4096 x 1024 x 4096 and 8192, 4096 x 1536 x 5120, 6144 x 1024
+  // x 4096). Where b is short against a's rows the blocks only delay a
+  // (block 0 goes first) and add a copy and a flag (4-6 us, "What a copy
+  // engine's part costs"); from n = 4 m_shard on they start the add 10-12%
+  // sooner. Two blocks from n = 3 m_shard (the one point between, 2.4,
+  // won 6% in one round of two and lost nothing in the other); four
+  // gained nothing over two.
+  if (mShard <= 0 || n <= 0 || n < kInputGatherColumnMinShare * mShard ||
       kInputGatherColumnParts <= 1)
     return std::max<int64_t>(n, 1);
   int64_t per = (n + kInputGatherColumnParts - 1) / kInputGatherColumnParts;
@@ -994,7 +1013,7 @@ bool MatmulReduceScatter::sumsInEpilogue(uint32_t teamSize, int64_t mShard,
 
 Expected<KernelInstance> MatmulReduceScatter::instanceFor(
     uint32_t teamSize, const std::string &dtype, int64_t k, int64_t n,
-    const std::string &algorithm) {
+    const std::string &algorithm, int64_t mShard) {
   WEAVE_TRY(checkShape(teamSize, dtype, kRowTile, k, n));
   auto str = [](int64_t v) { return std::to_string(v); };
   // "auto" without a shape: the fused kernel for one member, else the
@@ -1028,7 +1047,7 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
       shape += "_p" + str(kInputGatherRowParts);
       // b's column blocks: their width, their count, and the add's walk in
       // runs of them (0: one run, the plain walk, where b is one block).
-      int64_t blockCols = inputGatherColumnBlock(k, n);
+      int64_t blockCols = inputGatherColumnBlock(mShard, k, n);
       int64_t blocks = (n + blockCols - 1) / blockCols;
       values.push_back({"CBLOCK", str(blockCols)});
       values.push_back({"CPARTS", str(blocks)});

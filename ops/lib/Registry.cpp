@@ -398,7 +398,8 @@ std::vector<OpSpec> makeRegistry() {
     WEAVE_TRY(MatmulReduceScatter::checkShape(d, dtype, s.mShard, s.k, s.n));
     return MatmulReduceScatter::instanceFor(
         d, dtype, s.k, s.n,
-        matmulOpAlgorithm("matmul_reduce_scatter", d, dtype, s, algorithm));
+        matmulOpAlgorithm("matmul_reduce_scatter", d, dtype, s, algorithm),
+        s.mShard);
   };
   mrs.matmulParamShapes = [](uint32_t d, const MatmulShape &s) {
     int64_t rows;

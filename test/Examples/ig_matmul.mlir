@@ -6,16 +6,18 @@
 // 3: 2 x 1024), whose combine region adds the own product (`own`) with
 // four 16-byte loads a thread and box, all issued before any add; its
 // producer's wait for the peers' ready flags at each unit's first step,
-// for the part of a's rows the tile reads (the tile's last row over the
-// part rows, + 2: the row tile's height is a constant there); a
+// for the part of a's rows and the column block of b the tile reads (the
+// tile's last row over the part rows, + 2, in block 0; the parts + 1 +
+// the block past it: the tile's height and width are constants there;
+// here b in two blocks of 4096 columns, the walk in runs of them); a
 // system-scope acquire each, then the proxy fence that orders the TMA
 // loads of the stages after it;
 // no call; the trap for an `own` with fewer rows than c.
-// RUN: sed -e 's/@D@/3/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@KP@/2048/g; s/@K@/1024/g; s/@PARTS@/2/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d3.mlir
+// RUN: sed -e 's/@D@/3/g; s/@T@/bf16/g; s/@COLS@/8192/g; s/@KP@/2048/g; s/@K@/1024/g; s/@PARTS@/2/g; s/@CBLOCK@/4096/g; s/@CPARTS@/2/g; s/@CWALK@/4096/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d3.mlir
 // RUN: weavec %t.d3.mlir --emit=ptx | FileCheck %s
 // RUN: weavec %t.d3.mlir --emit=bundle -o %t.d3.wbundle
 // RUN: weave-bundle %t.d3.wbundle | FileCheck %s --check-prefix=MANIFEST
-// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@KP@/256/g; s/@K@/256/g; s/@PARTS@/2/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d2.mlir
+// RUN: sed -e 's/@D@/2/g; s/@T@/f16/g; s/@COLS@/320/g; s/@KP@/256/g; s/@K@/256/g; s/@PARTS@/2/g; s/@CBLOCK@/320/g; s/@CPARTS@/1/g; s/@CWALK@/0/g' %weave_src_root/ops/templates/matmul_reduce_scatter/ig_matmul.mlir.in > %t.d2.mlir
 // RUN: weavec %t.d2.mlir --emit=ptx | FileCheck %s --check-prefix=F16
 
 // CHECK-LABEL: .visible .entry ig_matmul__m1_128(

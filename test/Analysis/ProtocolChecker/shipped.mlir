@@ -98,6 +98,15 @@
 // RUN: weave-ops source matmul_reduce_scatter --algorithm input_gather --team-size 2 --dtype bf16 --m-shard 256 --k 256 --n 320 -o %t.ig2.mlir
 // RUN: not weavec --check-protocol --team-size 2 --check-shape a=256x256 --check-shape c=256x320 --check-shape ig_matmul_add:a=256x256 --check-shape own=256x320 %t.ig2.mlir 2>&1 | FileCheck %s --check-prefix=IG-NOHOST
 // IG-NOHOST: error: deadlock at team size 2 {{.*}} waits for 'ready'[{{[01]}}] >= {{[23]}} (it holds 0){{.*}}nothing in the kernel signals it
+// Where n is at least 3 m_shard b lands in two column blocks, block 0
+// before a's rows and block 1 after them (ops/lib/InputGather.cpp; 128 rows
+// are one part, so 3 in all), and the add walks its tiles in runs of the
+// blocks: with the host's count one short the tiles of block 1 wait.
+// RUN: weave-ops source matmul_reduce_scatter --algorithm input_gather --team-size 3 --dtype bf16 --m-shard 128 --k 256 --n 512 -o %t.igc.mlir
+// RUN: weavec --check-protocol --team-size 3 --check-shape a=128x256 --check-shape c=128x512 --check-shape ig_matmul_add:a=128x512 --check-shape own=128x512 --check-host-signal ready=3 %t.igc.mlir | FileCheck %s --check-prefix=IGC
+// IGC: protocol check passed: {{[0-9]+}} kernels, team sizes 3, {{.*}} no deadlock, race or out-of-bounds access
+// RUN: not weavec --check-protocol --team-size 3 --check-shape a=128x256 --check-shape c=128x512 --check-shape ig_matmul_add:a=128x512 --check-shape own=128x512 --check-host-signal ready=2 %t.igc.mlir 2>&1 | FileCheck %s --check-prefix=IGC-BLOCK
+// IGC-BLOCK: error: deadlock at team size 3 {{.*}} waits for 'ready'[{{[0-2]}}] >= 3 (it holds 2)
 // The example templates weave::ops does not pick by default.
 // RUN: for t in all_gather/all_gather_flags all_gather/all_gather_ll; do \
 // RUN:   for d in 2 3 4 8; do \

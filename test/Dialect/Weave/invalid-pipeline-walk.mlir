@@ -45,3 +45,37 @@ func.func @walk_partial_cluster(%a: memref<1024x4096xf16>, %b: memref<4096x1024x
   weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) cluster_m(2) walk_m(%w) : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
   return
 }
+
+// -----
+
+// grid_tile_column_block walks the columns in runs; segments, the
+// interleave's shards and walk_m cut the rows: one at a time.
+func.func @column_block_with_segments(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects grid_tile_column_block (512) without grid_tile_segments, grid_tile_interleave or walk_m}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) {grid_tile_segments = 2 : i64, grid_tile_column_block = 512 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @column_block_with_interleave(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects grid_tile_column_block (256) without grid_tile_segments, grid_tile_interleave or walk_m}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) {grid_tile_interleave = 2 : i64, grid_tile_column_block = 256 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @column_block_with_walk(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>, %w: index) {
+  // expected-error @below {{'weave.matmul_pipeline' op expects grid_tile_column_block (512) without grid_tile_segments, grid_tile_interleave or walk_m}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) walk_m(%w) {grid_tile_column_block = 512 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @column_block_negative(%a: memref<1024x4096xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x1024xf16>) {
+  // expected-error @below {{'weave.matmul_pipeline' op attribute 'grid_tile_column_block' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  weave.matmul_pipeline %a, %b into %c tile(128, 256, 64) stages(4) {grid_tile_column_block = -1 : i64} : memref<1024x4096xf16>, memref<4096x1024xf16> into memref<1024x1024xf16>
+  return
+}

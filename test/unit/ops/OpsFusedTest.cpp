@@ -401,6 +401,34 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
     EXPECT_EQ(value("K"), "512");
     EXPECT_EQ(value("PARTS"),
               std::to_string(MatmulReduceScatter::kInputGatherRowParts));
+    // m_shard not known: b in one block, the plain walk.
+    EXPECT_EQ(value("CBLOCK"), "320");
+    EXPECT_EQ(value("CPARTS"), "1");
+    EXPECT_EQ(value("CWALK"), "0");
+  }
+  // b in column blocks where n is at least kInputGatherColumnMinShare x
+  // m_shard: 2 blocks of whole 256-column quanta (the last narrower), the
+  // add's walk in runs of them, its own bundle; one block below the share.
+  using MRS = MatmulReduceScatter;
+  static_assert(MRS::kInputGatherColumnParts == 2 &&
+                MRS::kInputGatherColumnMinShare == 3 &&
+                MRS::kInputGatherColumnQuantum == 256);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 8192), 4096);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 6144), 3072);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 6143), 6143);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(128, 520, 1000), 512);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(128, 520, 200), 200);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(128, 256, 320), 320);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(0, 1024, 8192), 8192);
+  {
+    Expected<KernelInstance> blocks =
+        MRS::instanceFor(2, "bf16", 1024, 14336, "input_gather", 2048);
+    ASSERT_TRUE(blocks) << blocks.error().toString();
+    EXPECT_EQ(blocks->key(), "ig_matmul_bf16_d2_mdyn_k1024_n14336_p2_cw7168");
+    Expected<KernelInstance> one =
+        MRS::instanceFor(2, "bf16", 1024, 14336, "input_gather", 8192);
+    ASSERT_TRUE(one) << one.error().toString();
+    EXPECT_EQ(one->key(), "ig_matmul_bf16_d2_mdyn_k1024_n14336_p2");
   }
   // a's rows land in parts of R rows (whole 128-row tiles, the last part
   // short), at most `parts` of them, every row in one: ig_matmul_add's

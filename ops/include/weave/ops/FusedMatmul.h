@@ -449,18 +449,20 @@ public:
   static constexpr int64_t kInputGatherRowParts = 2;
   /// The column blocks "input_gather" moves each peer's b in: their
   /// width W, n for one block. kInputGatherColumnParts blocks where b (k x
-  /// n) has at least kInputGatherColumnMinElements elements, one below;
-  /// W is ceil(n / blocks) rounded up to kInputGatherColumnQuantum (whole
-  /// tiles of 128 and 256 columns), so the last block may be narrower or
-  /// there may be fewer. Block 0 goes before a's rows, the others after
-  /// them, and the add walks its tiles in runs of the blocks
-  /// (grid_tile_column_block): where b is most of the bytes the add
-  /// starts on block 0 while the others are on the link
+  /// n) is at least kInputGatherColumnMinShare times a member's rows of a
+  /// (mShard x k: n >= share x mShard), one below or where mShard is not
+  /// known (0); W is ceil(n / blocks) rounded up to
+  /// kInputGatherColumnQuantum (whole tiles of 128 and 256 columns), so
+  /// the last block may be narrower or there may be fewer. Block 0 goes
+  /// before a's rows, the others after them, and the add walks its tiles
+  /// in runs of the blocks (grid_tile_column_block): where b is most of
+  /// the bytes the add starts on block 0 while the others are on the link
   /// (ops/lib/InputGather.h). The measurements are in the definition
   /// (ops/lib/Instances.cpp).
-  static int64_t inputGatherColumnBlock(int64_t k, int64_t n);
+  static int64_t inputGatherColumnBlock(int64_t mShard, int64_t k,
+                                        int64_t n);
   static constexpr int64_t kInputGatherColumnParts = 2;
-  static constexpr int64_t kInputGatherColumnMinElements = int64_t(0);
+  static constexpr int64_t kInputGatherColumnMinShare = 3;
   static constexpr int64_t kInputGatherColumnQuantum = 256;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
@@ -485,17 +487,20 @@ public:
     return run({a, b, c}, streams);
   }
 
-  /// The kernel instance create() builds (no GPU needed); it does not
-  /// depend on mShard ("auto": "copy_engine"'s from 2 members, which
-  /// "scatter" shares). For "copy_engine" one bundle holds both of its
-  /// kernels (ce_matmul, launched per chunk, and ce_sum); "scatter"
-  /// launches its ce_matmul once over every row; "input_gather"'s bundle
-  /// holds ig_matmul (k) and ig_matmul_add ((D - 1) k).
+  /// The kernel instance create() builds (no GPU needed); every m_shard
+  /// runs on it ("auto": "copy_engine"'s from 2 members, which "scatter"
+  /// shares). For "copy_engine" one bundle holds both of its kernels
+  /// (ce_matmul, launched per chunk, and ce_sum); "scatter" launches its
+  /// ce_matmul once over every row; "input_gather"'s bundle holds
+  /// ig_matmul (k) and ig_matmul_add ((D - 1) k), and the one `mShard`
+  /// picks (inputGatherColumnBlock: b in one or more column blocks; 0,
+  /// m_shard not known, picks one block).
   static Expected<KernelInstance> instanceFor(uint32_t teamSize,
                                               const std::string &dtype,
                                               int64_t k, int64_t n,
                                               const std::string &algorithm =
-                                                  "auto");
+                                                  "auto",
+                                              int64_t mShard = 0);
   /// What "auto" runs on a team of `teamSize` at this shape: "owner_slots"
   /// for one member; "input_gather" where inputGatherWins; from 2,
   /// "scatter" for bf16 where one owner's chunk is
