@@ -909,10 +909,28 @@ int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
   // x 4096). Where b is short against a's rows the blocks only delay a
   // (block 0 goes first) and add a copy and a flag (4-6 us, "What a copy
   // engine's part costs"); from n = 4 m_shard on they start the add 10-12%
-  // sooner. Two blocks from n = 3 m_shard (the one point between, 2.4,
-  // won 6% in one round of two and lost nothing in the other); four
-  // gained nothing over two.
+  // sooner. Four gained nothing over two. At shapes not fitted (call 2,
+  // the better of three rounds against two):
+  //   2048 x 2048 x 8192 (4)   0.2291 -> 0.2039
+  //   2048 x 1280 x 12288 (6)  0.2205 -> 0.2028
+  //   2048 x 1024 x 6144 (3)   0.1149 -> 0.1136
+  //   2560 x 1024 x 10240 (4)  0.1948 -> 0.1952
+  //   3072 x 1024 x 9216 (3)   0.1897 -> 0.2001
+  //   1536 x 1024 x 7168 (4.7) 0.1167 -> 0.1209
+  // So n / m_shard is not the whole rule: from 2560 rows the own product
+  // (m_shard x k x n flops) nearly hides the copies (k x (m_shard + n)
+  // elements) and the blocks only reorder them. The ratio of the two is
+  // m_shard x n / (m_shard + n) up to k and the rates: 1638 and 1755-1792
+  // where the blocks won (m_shard 2048, n 8192-14336), 2048 and 2304 where
+  // they were level or lost (2560 x 10240, 3072 x 9216). On the H200
+  // (some 300 GB/s a copy engine, some 700 TFLOP/s) 1920 is where the
+  // copies outlast the own product by about a fifth. (1536 x 7168, 1264,
+  // lost 3.6%: a point "auto" does not gather at, below
+  // kInputGatherMinRows; and 1024 x 8192, 910, won 9%.) Two blocks from
+  // n = 3 m_shard (the one point between, 2.4, won 6% in one round of two
+  // and lost nothing in the other) up to 1920.
   if (mShard <= 0 || n <= 0 || n < kInputGatherColumnMinShare * mShard ||
+      mShard * n > kInputGatherColumnMaxOwnPerCopy * (mShard + n) ||
       kInputGatherColumnParts <= 1)
     return std::max<int64_t>(n, 1);
   int64_t per = (n + kInputGatherColumnParts - 1) / kInputGatherColumnParts;

@@ -412,6 +412,7 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   using MRS = MatmulReduceScatter;
   static_assert(MRS::kInputGatherColumnParts == 2 &&
                 MRS::kInputGatherColumnMinShare == 3 &&
+                MRS::kInputGatherColumnMaxOwnPerCopy == 1920 &&
                 MRS::kInputGatherColumnQuantum == 256);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 8192), 4096);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 6144), 3072);
@@ -420,6 +421,11 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_EQ(MRS::inputGatherColumnBlock(128, 520, 200), 200);
   EXPECT_EQ(MRS::inputGatherColumnBlock(128, 256, 320), 320);
   EXPECT_EQ(MRS::inputGatherColumnBlock(0, 1024, 8192), 8192);
+  // Where the own product nearly hides the copies: one block.
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2560, 1024, 10240), 10240);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(3072, 1024, 9216), 9216);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 28672), 14336);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 40960), 40960);
   {
     Expected<KernelInstance> blocks =
         MRS::instanceFor(2, "bf16", 1024, 14336, "input_gather", 2048);

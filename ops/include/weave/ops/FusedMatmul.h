@@ -450,7 +450,10 @@ public:
   /// The column blocks "input_gather" moves each peer's b in: their
   /// width W, n for one block. kInputGatherColumnParts blocks where b (k x
   /// n) is at least kInputGatherColumnMinShare times a member's rows of a
-  /// (mShard x k: n >= share x mShard), one below or where mShard is not
+  /// (mShard x k: n >= share x mShard) and the copies outlast the own
+  /// product (mShard x n / (mShard + n), the own product's flops over the
+  /// copies' bytes up to a factor k, at most
+  /// kInputGatherColumnMaxOwnPerCopy); one elsewhere or where mShard is not
   /// known (0); W is ceil(n / blocks) rounded up to
   /// kInputGatherColumnQuantum (whole tiles of 128 and 256 columns), so
   /// the last block may be narrower or there may be fewer. Block 0 goes
@@ -463,6 +466,7 @@ public:
                                         int64_t n);
   static constexpr int64_t kInputGatherColumnParts = 2;
   static constexpr int64_t kInputGatherColumnMinShare = 3;
+  static constexpr int64_t kInputGatherColumnMaxOwnPerCopy = 1920;
   static constexpr int64_t kInputGatherColumnQuantum = 256;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
