@@ -920,15 +920,22 @@ int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
   // So n / m_shard is not the whole rule: from 2560 rows the own product
   // (m_shard x k x n flops) nearly hides the copies (k x (m_shard + n)
   // elements) and the blocks only reorder them. The ratio of the two is
-  // m_shard x n / (m_shard + n) up to k and the rates: 1638 and 1755-1792
-  // where the blocks won (m_shard 2048, n 8192-14336), 2048 and 2304 where
-  // they were level or lost (2560 x 10240, 3072 x 9216). On the H200
-  // (some 300 GB/s a copy engine, some 700 TFLOP/s) 1920 is where the
-  // copies outlast the own product by about a fifth. (1536 x 7168, 1264,
-  // lost 3.6%: a point "auto" does not gather at, below
-  // kInputGatherMinRows; and 1024 x 8192, 910, won 9%.) Two blocks from
-  // n = 3 m_shard (the one point between, 2.4, won 6% in one round of two
-  // and lost nothing in the other) up to 1920.
+  // H = m_shard x n / (m_shard + n) up to k and the rates (some 300 GB/s a
+  // copy engine, some 700 TFLOP/s on the H200: the copies take about 2330
+  // / H times the own product). The blocks won where H was 1638-1792
+  // (m_shard 2048, n 8192-14336) and lost or were level at 2048 and 2304.
+  // Call 3, shapes fitted to neither bound (better of three rounds, ms):
+  //   1792 x 1024 x 8192 (4.6, H 1470)   0.1416 -> 0.1310
+  //   2048 x 1792 x 10240 (5, H 1707)    0.2507 -> 0.2366
+  //   2304 x 1024 x 9216 (4, H 1843)     0.1531 -> 0.1629
+  //   2048 x 1024 x 28672 (14, H 1911)   0.3764 -> 0.3752
+  // (sustained, 1000 replays after 250: 0.1440 -> 0.1338, 0.2599 ->
+  // 0.2601, 0.1625 -> 0.1647, 0.4385 -> 0.4452). Two blocks where n is at
+  // least 4 m_shard (b at least four times a's rows: 3 was level at 2048
+  // x 6144) and H at most 1800 (the copies some 1.3 times the own
+  // product); 1536 x 7168 (H 1264, 3.6% slower) is the one point inside
+  // that lost, a shape "auto" does not gather at (below
+  // kInputGatherMinRows).
   if (mShard <= 0 || n <= 0 || n < kInputGatherColumnMinShare * mShard ||
       mShard * n > kInputGatherColumnMaxOwnPerCopy * (mShard + n) ||
       kInputGatherColumnParts <= 1)

@@ -407,25 +407,28 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
     EXPECT_EQ(value("CWALK"), "0");
   }
   // b in column blocks where n is at least kInputGatherColumnMinShare x
-  // m_shard: 2 blocks of whole 256-column quanta (the last narrower), the
-  // add's walk in runs of them, its own bundle; one block below the share.
+  // m_shard and m_shard x n / (m_shard + n) at most
+  // kInputGatherColumnMaxOwnPerCopy: 2 blocks of whole 256-column quanta
+  // (the last narrower), the add's walk in runs of them, its own bundle;
+  // one block elsewhere.
   using MRS = MatmulReduceScatter;
   static_assert(MRS::kInputGatherColumnParts == 2 &&
-                MRS::kInputGatherColumnMinShare == 3 &&
-                MRS::kInputGatherColumnMaxOwnPerCopy == 1920 &&
+                MRS::kInputGatherColumnMinShare == 4 &&
+                MRS::kInputGatherColumnMaxOwnPerCopy == 1800 &&
                 MRS::kInputGatherColumnQuantum == 256);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 8192), 4096);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 6144), 3072);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 6143), 6143);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(1792, 1024, 7168), 3584);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(1792, 1024, 7167), 7167);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 6144), 6144);
   EXPECT_EQ(MRS::inputGatherColumnBlock(128, 520, 1000), 512);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(128, 520, 200), 200);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(128, 520, 500), 500);
   EXPECT_EQ(MRS::inputGatherColumnBlock(128, 256, 320), 320);
   EXPECT_EQ(MRS::inputGatherColumnBlock(0, 1024, 8192), 8192);
   // Where the own product nearly hides the copies: one block.
   EXPECT_EQ(MRS::inputGatherColumnBlock(2560, 1024, 10240), 10240);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(3072, 1024, 9216), 9216);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 28672), 14336);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 40960), 40960);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2304, 1024, 9216), 9216);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 14336), 7168);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 28672), 28672);
   {
     Expected<KernelInstance> blocks =
         MRS::instanceFor(2, "bf16", 1024, 14336, "input_gather", 2048);

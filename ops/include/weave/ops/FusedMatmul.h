@@ -465,8 +465,8 @@ public:
   static int64_t inputGatherColumnBlock(int64_t mShard, int64_t k,
                                         int64_t n);
   static constexpr int64_t kInputGatherColumnParts = 2;
-  static constexpr int64_t kInputGatherColumnMinShare = 3;
-  static constexpr int64_t kInputGatherColumnMaxOwnPerCopy = 1920;
+  static constexpr int64_t kInputGatherColumnMinShare = 4;
+  static constexpr int64_t kInputGatherColumnMaxOwnPerCopy = 1800;
   static constexpr int64_t kInputGatherColumnQuantum = 256;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
