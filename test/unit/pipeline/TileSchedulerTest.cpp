@@ -439,12 +439,14 @@ TEST(TileSchedulerSegments, ShortSegmentsKeepTheirWidth) {
 /// TileOrder (the schedule on integers, which the protocol checker replays)
 /// and TileScheduler (the schedule built into kernels) agree on every
 /// worker's units and every tile's coordinates: clusters, rotations,
-/// split-K, segments with and without the narrowed groups.
+/// split-K, segments with and without the narrowed groups, column runs.
 TEST(TileOrder, AgreesWithTheBuiltSchedule) {
   struct Case {
     int64_t tilesM, tilesN, cluster, width, splitK, segments, rotate;
     int64_t interleave = 1, lag = 0;
     bool keep = false;
+    /// grid_tile_column_block and the tile's columns (0: no runs).
+    int64_t block = 0, tileN = 256;
   };
   for (Case c : {Case{8, 16, 1, 8, 1, 1, -1}, Case{18, 16, 1, 8, 1, 2, 9},
                  Case{36, 16, 1, 8, 1, 4, 27}, Case{16, 16, 1, 8, 1, 2, 0},
@@ -474,7 +476,19 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
                  // keep their width without the attribute: 4 and 2 rows
                  // (clusters of 2), and 5 that narrow.
                  Case{16, 56, 1, 8, 1, 4, 4}, Case{8, 28, 2, 8, 1, 2, 4},
-                 Case{20, 28, 1, 8, 1, 4, 15}}) {
+                 Case{20, 28, 1, 8, 1, 4, 15},
+                 // grid_tile_column_block: blocks the tile divides, blocks
+                 // it does not (192-column tiles, 1000 columns), a block
+                 // narrower than a tile (empty runs), one wider than the
+                 // matrix, clusters, rotations, split-K.
+                 Case{16, 32, 1, 8, 1, 1, -1, 1, 0, false, 4096},
+                 Case{16, 56, 1, 8, 1, 1, -1, 1, 0, false, 3584},
+                 Case{9, 24, 1, 8, 1, 1, 3, 1, 0, false, 2048, 192},
+                 Case{8, 43, 1, 8, 1, 1, -1, 1, 0, false, 1000, 128},
+                 Case{12, 7, 2, 4, 1, 1, 6, 1, 0, false, 512},
+                 Case{5, 7, 1, 8, 1, 1, -1, 1, 0, false, 100},
+                 Case{4, 3, 1, 8, 1, 1, -1, 1, 0, false, 100000, 128},
+                 Case{9, 6, 1, 4, 3, 1, -1, 1, 0, false, 768}}) {
     auto ctx = makeContext();
     IndexFunction f(ctx.get(), 4);
     ImplicitLocOpBuilder &b = f.b;
@@ -486,11 +500,17 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
                             arith::ConstantIndexOp::create(b, c.tilesN),
                             c.cluster, c.width, rotate, c.splitK, c.segments,
                             c.interleave, c.lag, 0, Value(), c.keep);
+    if (c.block > 0)
+      scheduler.setColumnBlock(c.block, c.tileN);
     scheduler.distribute(Workers{worker, count, rank});
     auto [m, n] = scheduler.tileCoords(t);
     TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
                     c.splitK, c.segments, c.rotate, c.interleave, c.lag};
     order.keepWidth = c.keep;
+    if (c.block > 0) {
+      order.columnBlock = c.block;
+      order.tileN = c.tileN;
+    }
     for (int64_t workers : {1, 2, 3, 5, 16, 132}) {
       IndexEvaluator ev;
       ev.bind(count, workers);
@@ -517,81 +537,56 @@ TEST(TileOrder, AgreesWithTheBuiltSchedule) {
 }
 
 /// grid_tile_column_block = W: the column tiles go in runs, run j the
-/// tiles whose last column lies in [j W, (j + 1) W): every tile once, the
-/// runs in order (a tile of run j never before one of an earlier run), the
-/// groups within a run as the plain walk's over the run's columns, and the
-/// IR and TileOrder agree on every tile. Blocks that the tile divides,
-/// blocks it does not (192-column tiles, 1000 columns), a block narrower
-/// than a tile (empty runs), one wider than the matrix, clusters,
-/// rotations and a tail split.
+/// tiles whose last column lies in [j W, (j + 1) W): every tile once and
+/// the runs in order (a tile of run j never before one of an earlier run),
+/// with and without a tail split, and the groups within a run the plain
+/// walk's over the run's columns. (TileOrder::AgreesWithTheBuiltSchedule
+/// checks that the kernel's walk is this one.)
 TEST(TileOrder, ColumnRunsVisitTheBlocksInOrder) {
   struct Case {
     int64_t tilesM, tilesN, tileN, block, cluster, width, rotate;
     int64_t tailSplit = 1;
   };
+  constexpr int64_t kNumK = 16;
   for (Case c : {Case{16, 32, 256, 4096, 1, 8, -1},
-                 Case{16, 56, 256, 3584, 1, 8, -1},
                  Case{9, 24, 192, 2048, 1, 8, 3},
                  Case{8, 43, 128, 1000, 1, 8, -1},
                  Case{12, 7, 256, 512, 2, 4, 6},
                  Case{5, 7, 256, 100, 1, 8, -1},
-                 Case{4, 3, 128, 100000, 1, 8, -1},
                  Case{24, 16, 256, 1024, 1, 8, -1, 8}}) {
-    auto ctx = makeContext();
-    IndexFunction f(ctx.get(), 4);
-    ImplicitLocOpBuilder &b = f.b;
-    Value worker = f.args[0], count = f.args[1], rank = f.args[2],
-          t = f.args[3];
-    Value rotate = c.rotate >= 0 ? arith::ConstantIndexOp::create(b, c.rotate)
-                                 : Value();
-    TileScheduler scheduler(b, arith::ConstantIndexOp::create(b, c.tilesM),
-                            arith::ConstantIndexOp::create(b, c.tilesN),
-                            c.cluster, c.width, rotate);
-    scheduler.setColumnBlock(c.block, c.tileN);
     TileOrder order{c.tilesM, c.tilesN, c.cluster, c.width,
                     1,        1,        c.rotate};
     order.columnBlock = c.block;
     order.tileN = c.tileN;
-    constexpr int64_t kNumK = 16;
     if (c.tailSplit > 1) {
-      scheduler.setTailSplit(c.tailSplit, 64, 64,
-                             arith::ConstantIndexOp::create(b, kNumK));
       order.tailSplit = c.tailSplit;
       order.tailPartialTiles = order.tailCounterTiles = 64;
     }
-    scheduler.distribute(Workers{worker, count, rank});
-    auto [m, n] = scheduler.tileCoords(t);
     auto runOf = [&](int64_t col) {
       return ((col + 1) * c.tileN - 1) / c.block;
     };
     for (int64_t workers : {1, 3, 16, 132}) {
-      IndexEvaluator ev;
-      ev.bind(count, workers);
-      for (int64_t w = 0; w < workers; ++w) {
-        ev.bind(worker, w);
-        ASSERT_EQ(ev(scheduler.getStep()), order.stride(workers, kNumK));
-        ASSERT_EQ(ev(scheduler.getEnd()), order.units(workers, kNumK));
-        ASSERT_EQ(ev(scheduler.getBegin()), order.first(w, workers, kNumK));
-      }
       int64_t step = order.stride(workers, kNumK);
       std::set<std::pair<int64_t, int64_t>> seen;
       int64_t lastRun = 0;
       for (int64_t tile = 0; tile < c.tilesM / c.cluster * c.tilesN; ++tile)
         for (int64_t r = 0; r < c.cluster; ++r) {
-          ev.bind(t, tile);
-          ev.bind(rank, r);
-          auto [om, on] = order.coords(tile, r, step);
-          ASSERT_EQ(ev(m), om) << "tile " << tile << ", " << workers
-                               << " workers, rank " << r;
-          ASSERT_EQ(ev(n), on) << "tile " << tile << ", " << workers
-                               << " workers, rank " << r;
-          ASSERT_TRUE(om >= 0 && om < c.tilesM && on >= 0 && on < c.tilesN);
-          EXPECT_TRUE(seen.insert({om, on}).second)
-              << "tile (" << om << ", " << on << ") twice";
-          EXPECT_GE(runOf(on), lastRun) << "tile " << tile << " goes back";
-          lastRun = runOf(on);
+          auto [m, n] = order.coords(tile, r, step);
+          ASSERT_TRUE(m >= 0 && m < c.tilesM && n >= 0 && n < c.tilesN);
+          EXPECT_TRUE(seen.insert({m, n}).second)
+              << "tile (" << m << ", " << n << ") twice";
+          EXPECT_GE(runOf(n), lastRun) << "tile " << tile << " goes back";
+          lastRun = runOf(n);
         }
       EXPECT_EQ(int64_t(seen.size()), c.tilesM * c.tilesN);
+      // Every unit once: a split unit's tile is a tile of the walk.
+      int64_t units = order.units(workers, kNumK), covered = 0;
+      for (int64_t u = 0; u < units; ++u) {
+        auto span = order.unitAt(u, workers, kNumK);
+        ASSERT_LT(span.tile, c.tilesM / c.cluster * c.tilesN);
+        covered += span.kEnd - span.kBegin;
+      }
+      EXPECT_EQ(covered, c.tilesM / c.cluster * c.tilesN * kNumK);
     }
   }
   // Inside a run the walk is the plain one over the run's columns: 16 row
