@@ -62,6 +62,12 @@ protected:
     return args;
   }
 
+  /// What the errors of the GEMM + reduce-scatter's host-driven algorithm
+  /// `algorithm` start with: "op 'matmul_reduce_scatter' (ALGORITHM): ".
+  static std::string reduceScatterWhere(const char *algorithm) {
+    return std::string("op 'matmul_reduce_scatter' (") + algorithm + "): ";
+  }
+
   /// The call check of the GEMM + reduce-scatter's host-driven algorithms,
   /// which bind nothing in place ("copy_engine", "scatter",
   /// "input_gather"): matmulReduceScatterCallMismatch against this op's
@@ -75,8 +81,7 @@ protected:
         d_, m_, k_, n_);
     if (!wrong.empty())
       return Error(ErrorCode::InvalidArgument,
-                   std::string("op 'matmul_reduce_scatter' (") + algorithm +
-                       "): " + wrong);
+                   reduceScatterWhere(algorithm) + wrong);
     return ok();
   }
 

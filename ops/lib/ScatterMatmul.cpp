@@ -17,20 +17,13 @@
 
 namespace weave::ops::detail {
 
-namespace {
-
-/// What this algorithm's errors start with.
-const char *kWhere = "op 'matmul_reduce_scatter' (scatter): ";
-
-} // namespace
-
 Expected<std::unique_ptr<ScatterMatmulKernel>>
 ScatterMatmulKernel::create(Communicator &comm, KernelInstance instance,
                             int64_t mShard, int64_t k, int64_t n) {
   Team &team = comm.team();
   if (team.isLoopback())
     return Error(ErrorCode::InvalidArgument,
-                 std::string(kWhere) +
+                 reduceScatterWhere("scatter") +
                      "does not run on a loopback team (one GPU): the "
                      "reduce-scatter's spinning blocks can fill it before "
                      "another member's matmul is placed; use 'copy_engine'");
