@@ -375,9 +375,11 @@ class Collectives:
         members, where k x (m + n) is at most 2 m x n (m at least 2048, m
         x n at least 2048 x 4096), the inputs gathered ("input_gather"); a
         team of one runs the fused kernel.
-        Each algorithm's bundle serves every m ("scatter" also loads the
-        reduce-scatter of m x n elements; "auto" picks by m and k, so a
-        folder of bundles wants those of the shapes it will see:
+        Each algorithm's bundle serves every m ("input_gather" has two:
+        b moved in one block, or in two column blocks where n is at least
+        4 m and the copies outlast the own product; "scatter" also loads
+        the reduce-scatter of m x n elements; "auto" picks by m and k, so
+        a folder of bundles wants those of the shapes it will see:
         weave.compile_op); ``a`` is read where it is (no staging copy).
         f16 or bf16.
 
