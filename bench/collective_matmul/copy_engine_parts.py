@@ -8,7 +8,13 @@ spinning kernel first (so that everything after it is enqueued before it
 runs), then events around the sequence; the median of 30, the slower
 direction. docs/PERF.md, "The inputs gathered in parts".
 
-    python3 bench/collective_matmul/copy_engine_parts.py   (2 GPUs, NVLink)
+With --columns: a matrix of R rows of W bytes (b of the GEMM +
+reduce-scatter, k x n) moved in P parts, each with its flag, both ways at
+once: P blocks of rows (one plain copy each) against P blocks of columns
+(a pitched copy each, cuMemcpy2DAsync: "input_gather" moves b in column
+blocks); docs/PERF.md, "b in column blocks".
+
+    python3 bench/collective_matmul/copy_engine_parts.py [--columns]
 """
 import ctypes
 import statistics
@@ -25,6 +31,19 @@ cu.cuMemcpyAsync.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t,
                              ctypes.c_void_p]
 cu.cuStreamWriteValue32_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32,
                                        ctypes.c_uint]
+class Memcpy2D(ctypes.Structure):
+    """CUDA_MEMCPY2D (cuda.h)."""
+    _fields_ = [("srcXInBytes", ctypes.c_size_t), ("srcY", ctypes.c_size_t),
+                ("srcMemoryType", ctypes.c_int), ("srcHost", ctypes.c_void_p),
+                ("srcDevice", ctypes.c_uint64), ("srcArray", ctypes.c_void_p),
+                ("srcPitch", ctypes.c_size_t),
+                ("dstXInBytes", ctypes.c_size_t), ("dstY", ctypes.c_size_t),
+                ("dstMemoryType", ctypes.c_int), ("dstHost", ctypes.c_void_p),
+                ("dstDevice", ctypes.c_uint64), ("dstArray", ctypes.c_void_p),
+                ("dstPitch", ctypes.c_size_t),
+                ("WidthInBytes", ctypes.c_size_t), ("Height", ctypes.c_size_t)]
+CU_MEMORYTYPE_DEVICE = 2
+cu.cuMemcpy2DAsync_v2.argtypes = [ctypes.POINTER(Memcpy2D), ctypes.c_void_p]
 cu.cuCtxEnablePeerAccess.argtypes = [ctypes.c_void_p, ctypes.c_uint]
 cu.cuDevicePrimaryCtxRetain.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
 
@@ -63,7 +82,31 @@ def enqueue(d, size, parts, signal, remote=True):
             f = flag[o] if remote else flag[d]
             check(cu.cuStreamWriteValue32_v2(s, f.data_ptr(), p + 1, 0), "write")
 
-def case(size, parts, signal, both, remote=True, reps=30):
+def enqueue_matrix(d, rows, row_bytes, parts, columns):
+    """On device d's stream: a rows x row_bytes matrix d -> 1 - d in parts
+    blocks of rows (plain copies) or of columns (pitched copies), each
+    followed by a flag write to the receiver's memory."""
+    s = streams[d].cuda_stream
+    o = 1 - d
+    for p in range(parts):
+        if columns:
+            width = row_bytes // parts
+            c = Memcpy2D()
+            c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE
+            c.srcDevice = src[d].data_ptr() + p * width
+            c.dstDevice = dst[o].data_ptr() + p * width
+            c.srcPitch = c.dstPitch = row_bytes
+            c.WidthInBytes = width
+            c.Height = rows
+            check(cu.cuMemcpy2DAsync_v2(ctypes.byref(c), s), "copy 2D")
+        else:
+            per = rows // parts * row_bytes
+            at = p * per
+            check(cu.cuMemcpyAsync(dst[o].data_ptr() + at, src[d].data_ptr() + at, per, s),
+                  "copy")
+        check(cu.cuStreamWriteValue32_v2(s, flag[o].data_ptr(), p + 1, 0), "write")
+
+def case(size, parts, signal, both, remote=True, reps=30, matrix=None):
     times = []
     for _ in range(reps + 3):
         ev = []
@@ -74,13 +117,29 @@ def case(size, parts, signal, both, remote=True, reps=30):
                 a = torch.cuda.Event(enable_timing=True)
                 b = torch.cuda.Event(enable_timing=True)
                 a.record(streams[d])
-                enqueue(d, size, parts, signal, remote)
+                if matrix:
+                    enqueue_matrix(d, matrix[0], matrix[1], parts, matrix[2])
+                else:
+                    enqueue(d, size, parts, signal, remote)
                 b.record(streams[d])
                 ev.append((a, b))
         for d in ds:
             streams[d].synchronize()
         times.append(max(a.elapsed_time(b) for a, b in ev) * 1000.0)
     return statistics.median(times[3:])
+
+if "--columns" in sys.argv:
+    print("| rows x row KB (MB) | parts | row blocks us | column blocks us | "
+          "columns / rows |")
+    print("|---|---|---|---|---|")
+    for rows, row_kb in [(1024, kb) for kb in (8, 10, 12, 14, 16, 18, 20, 24, 28)] + [(2048, 16)]:
+        row_bytes = row_kb * 1024
+        for parts in (1, 2, 4):
+            t_rows = case(0, parts, True, True, matrix=(rows, row_bytes, False))
+            t_cols = case(0, parts, True, True, matrix=(rows, row_bytes, True))
+            print(f"| {rows} x {row_kb} ({rows * row_bytes / MB:.0f}) | {parts} | "
+                  f"{t_rows:.1f} | {t_cols:.1f} | {t_cols / t_rows:.2f} |", flush=True)
+    sys.exit(0)
 
 print("| S MB | both ways | parts | no flag us | flag us (barrier, remote) "
       "| flag us (barrier, local) | GB/s (no flag) |")
