@@ -12,9 +12,10 @@ With --columns: a matrix of R rows of W bytes (b of the GEMM +
 reduce-scatter, k x n) moved in P parts, each with its flag, both ways at
 once: P blocks of rows (one plain copy each) against P blocks of columns
 (a pitched copy each, cuMemcpy2DAsync: "input_gather" moves b in column
-blocks); docs/PERF.md, "b in column blocks".
+blocks); with --widths: two column blocks at every row size from 8 to 32
+KB; docs/PERF.md, "b in column blocks".
 
-    python3 bench/collective_matmul/copy_engine_parts.py [--columns]
+    python3 bench/collective_matmul/copy_engine_parts.py [--columns | --widths]
 """
 import ctypes
 import statistics
@@ -82,19 +83,24 @@ def enqueue(d, size, parts, signal, remote=True):
             f = flag[o] if remote else flag[d]
             check(cu.cuStreamWriteValue32_v2(s, f.data_ptr(), p + 1, 0), "write")
 
-def enqueue_matrix(d, rows, row_bytes, parts, columns):
+def enqueue_matrix(d, rows, row_bytes, parts, columns, first=None):
     """On device d's stream: a rows x row_bytes matrix d -> 1 - d in parts
-    blocks of rows (plain copies) or of columns (pitched copies), each
+    blocks of rows (plain copies) or of columns (pitched copies; the first
+    `first` bytes wide where given, the others sharing the rest), each
     followed by a flag write to the receiver's memory."""
     s = streams[d].cuda_stream
     o = 1 - d
     for p in range(parts):
         if columns:
             width = row_bytes // parts
+            at = p * width
+            if first is not None:
+                width = first if p == 0 else (row_bytes - first) // (parts - 1)
+                at = 0 if p == 0 else first + (p - 1) * width
             c = Memcpy2D()
             c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE
-            c.srcDevice = src[d].data_ptr() + p * width
-            c.dstDevice = dst[o].data_ptr() + p * width
+            c.srcDevice = src[d].data_ptr() + at
+            c.dstDevice = dst[o].data_ptr() + at
             c.srcPitch = c.dstPitch = row_bytes
             c.WidthInBytes = width
             c.Height = rows
@@ -118,7 +124,7 @@ def case(size, parts, signal, both, remote=True, reps=30, matrix=None):
                 b = torch.cuda.Event(enable_timing=True)
                 a.record(streams[d])
                 if matrix:
-                    enqueue_matrix(d, matrix[0], matrix[1], parts, matrix[2])
+                    enqueue_matrix(d, *matrix[:2], parts, *matrix[2:])
                 else:
                     enqueue(d, size, parts, signal, remote)
                 b.record(streams[d])
@@ -139,6 +145,24 @@ if "--columns" in sys.argv:
             t_cols = case(0, parts, True, True, matrix=(rows, row_bytes, True))
             print(f"| {rows} x {row_kb} ({rows * row_bytes / MB:.0f}) | {parts} | "
                   f"{t_rows:.1f} | {t_cols:.1f} | {t_cols / t_rows:.2f} |", flush=True)
+    sys.exit(0)
+
+if "--widths" in sys.argv:
+    # Two column blocks of 1024 rows at every row size from 8 to 32 KB (n
+    # 4096-16384 at bf16) in 1 KB steps: equal halves, and the first block
+    # a whole multiple of 4 KB (the widths that measured fine) where the
+    # half is not.
+    print("| row KB | rows us | halves us | halves / rows | first 4K-multiple "
+          "KB | its us | its / rows |")
+    print("|---|---|---|---|---|---|---|")
+    for row_kb in range(8, 33):
+        row_bytes = row_kb * 1024
+        t_rows = case(0, 2, True, True, matrix=(1024, row_bytes, False))
+        t_half = case(0, 2, True, True, matrix=(1024, row_bytes, True))
+        first = (row_bytes // 2 + 2048) // 4096 * 4096
+        t_first = case(0, 2, True, True, matrix=(1024, row_bytes, True, first))
+        print(f"| {row_kb} | {t_rows:.1f} | {t_half:.1f} | {t_half / t_rows:.2f} | "
+              f"{first // 1024} | {t_first:.1f} | {t_first / t_rows:.2f} |", flush=True)
     sys.exit(0)
 
 print("| S MB | both ways | parts | no flag us | flag us (barrier, remote) "

@@ -892,7 +892,8 @@ bool MatmulReduceScatter::ownerSlotsBeatsCopyEngines(uint32_t teamSize,
 }
 
 int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
-                                                   int64_t k, int64_t n) {
+                                                   int64_t k, int64_t n,
+                                                   int64_t elementBytes) {
   // 2 x H200, D = 2, bf16, through torch, burst, ms, one block (f674459)
   // against two and four (docs/PERF.md "b in column blocks"), the better
   // of two rounds each; n / m_shard in brackets:
@@ -941,8 +942,38 @@ int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
       kInputGatherColumnParts <= 1)
     return std::max<int64_t>(n, 1);
   int64_t per = (n + kInputGatherColumnParts - 1) / kInputGatherColumnParts;
-  return (per + kInputGatherColumnQuantum - 1) / kInputGatherColumnQuantum *
-         kInputGatherColumnQuantum;
+  int64_t even = (per + kInputGatherColumnQuantum - 1) /
+                 kInputGatherColumnQuantum * kInputGatherColumnQuantum;
+  // The copy engines move each block with a pitched copy, and those are
+  // slow where a block's rows are more than 8 and less than 11 KB wide
+  // (docs/PERF.md "b in column blocks", calls 5-7, two blocks of 1024 rows
+  // both ways, against plain copies of the same bytes: rows of 17-21 KB
+  // in halves 1.07-1.29x, every block 8.5-10.5 KB; split 8 + 9, 8 + 10
+  // and 12 + 9 KB 1.09-1.15x; 8 + 11 and 12 + 8 KB 1.02-1.04x; halves of
+  // 5-8 and 11-16 KB rows within 5%). So where an even block would be
+  // that wide, W moves by quanta, the nearest first, to where no block
+  // is and the count of blocks stays, up to n / 4 away (two blocks: the
+  // first the wider; n 9216 at bf16: 5632 + 3584 columns, 11 + 7 KB, not
+  // 9 + 9; n 10240: 6144 + 4096, 12 + 8 KB).
+  auto slow = [&](int64_t cols) {
+    int64_t bytes = cols * elementBytes;
+    return bytes > kCopyEngineSlowRowMinBytes &&
+           bytes < kCopyEngineSlowRowMaxBytes;
+  };
+  auto fits = [&](int64_t w) {
+    if (w <= 0 || w >= n)
+      return false;
+    int64_t blocks = (n + w - 1) / w;
+    return !slow(w) && !slow(n - (blocks - 1) * w);
+  };
+  if (fits(even))
+    return even;
+  for (int64_t d = kInputGatherColumnQuantum; d <= n / 4;
+       d += kInputGatherColumnQuantum)
+    for (int64_t w : {even - d, even + d})
+      if (fits(w) && (n + w - 1) / w == (n + even - 1) / even)
+        return w;
+  return even;
 }
 
 bool MatmulReduceScatter::inputGatherWins(uint32_t teamSize, int64_t mShard,
@@ -1072,7 +1103,8 @@ Expected<KernelInstance> MatmulReduceScatter::instanceFor(
       shape += "_p" + str(kInputGatherRowParts);
       // b's column blocks: their width, their count, and the add's walk in
       // runs of them (0: one run, the plain walk, where b is one block).
-      int64_t blockCols = inputGatherColumnBlock(mShard, k, n);
+      int64_t blockCols = inputGatherColumnBlock(
+          mShard, k, n, dtypeBytes(dtype) ? dtypeBytes(dtype) : 2);
       int64_t blocks = (n + blockCols - 1) / blockCols;
       values.push_back({"CBLOCK", str(blockCols)});
       values.push_back({"CPARTS", str(blocks)});

@@ -429,6 +429,18 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_EQ(MRS::inputGatherColumnBlock(2304, 1024, 9216), 9216);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 14336), 7168);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 28672), 28672);
+  // Blocks whose rows would be more than 8 and less than 11 KB wide (the
+  // copy engines' slow pitched copies) move to the nearest width that
+  // gives none and as many blocks (block 0 the wider): n 9216 (9 + 9 KB)
+  // as 11 + 7 KB, n 10240 (10 + 10 KB) as 12 + 8 KB, n 8704 (8.5 + 8.5
+  // KB) as 11 + 6 KB; 11 KB halves stay, and 4-byte elements (18 KB).
+  static_assert(MRS::kCopyEngineSlowRowMinBytes == 8192 &&
+                MRS::kCopyEngineSlowRowMaxBytes == 11264);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 9216), 5632);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 10240), 6144);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 8704), 5632);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 11264), 5632);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 9216, 4), 4608);
   {
     Expected<KernelInstance> blocks =
         MRS::instanceFor(2, "bf16", 1024, 14336, "input_gather", 2048);

@@ -456,18 +456,26 @@ public:
   /// kInputGatherColumnMaxOwnPerCopy); one elsewhere or where mShard is not
   /// known (0); W is ceil(n / blocks) rounded up to
   /// kInputGatherColumnQuantum (whole tiles of 128 and 256 columns), so
-  /// the last block may be narrower or there may be fewer. Block 0 goes
+  /// the last block may be narrower or there may be fewer; where a block's
+  /// rows would be between kCopyEngineSlowRowMinBytes and
+  /// kCopyEngineSlowRowMaxBytes wide (`elementBytes` an element), the
+  /// nearest W in quanta (at most n / 4 away) whose blocks are not. Block 0 goes
   /// before a's rows, the others after them, and the add walks its tiles
   /// in runs of the blocks (grid_tile_column_block): where b is most of
   /// the bytes the add starts on block 0 while the others are on the link
   /// (ops/lib/InputGather.h). The measurements are in the definition
   /// (ops/lib/Instances.cpp).
   static int64_t inputGatherColumnBlock(int64_t mShard, int64_t k,
-                                        int64_t n);
+                                        int64_t n, int64_t elementBytes = 2);
   static constexpr int64_t kInputGatherColumnParts = 2;
   static constexpr int64_t kInputGatherColumnMinShare = 4;
   static constexpr int64_t kInputGatherColumnMaxOwnPerCopy = 1800;
   static constexpr int64_t kInputGatherColumnQuantum = 256;
+  /// A copy engine's pitched copy whose rows are more than 8 KB and less
+  /// than 11 KB wide moves 8-29% slower than a plain copy of the same
+  /// bytes (2 x H200; wider, narrower and 8 KB rows within 5%).
+  static constexpr int64_t kCopyEngineSlowRowMinBytes = 8 * 1024;
+  static constexpr int64_t kCopyEngineSlowRowMaxBytes = 11 * 1024;
   static constexpr uint32_t kSumInEpilogueMaxTeamPastRound = 2;
   /// `algorithm`: "auto" (choose()), "owner_slots" (the fused kernel
   /// above), "copy_engine" (D chunk matmuls, the copy engines moving
