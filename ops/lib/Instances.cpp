@@ -931,12 +931,18 @@ int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
   //   2304 x 1024 x 9216 (4, H 1843)     0.1531 -> 0.1629
   //   2048 x 1024 x 28672 (14, H 1911)   0.3764 -> 0.3752
   // (sustained, 1000 replays after 250: 0.1440 -> 0.1338, 0.2599 ->
-  // 0.2601, 0.1625 -> 0.1647, 0.4385 -> 0.4452). Two blocks where n is at
-  // least 4 m_shard (b at least four times a's rows: 3 was level at 2048
-  // x 6144) and H at most 1800 (the copies some 1.3 times the own
-  // product); 1536 x 7168 (H 1264, 3.6% slower) is the one point inside
-  // that lost, a shape "auto" does not gather at (below
-  // kInputGatherMinRows).
+  // 0.2601, 0.1625 -> 0.1647, 0.4385 -> 0.4452). 2304 x 9216 lost to the
+  // blocks' width, not to H: with its blocks away from the slow pitched
+  // widths (below; call 9, medians of three rounds against one block):
+  //   2304 x 1024 x 9216 (H 1843)   0.1532 -> 0.1462 (0.954)
+  //   2048 x 1024 x 28672 (H 1911)  0.3816 -> 0.3819 (1.001)
+  //   2560 x 1024 x 10240 (H 2048)  0.1946 -> 0.1980 (1.017)
+  //   3072 x 1024 x 12288 (H 2458)  0.2474 -> 0.2499 (1.010)
+  // Two blocks where n is at least 4 m_shard (b at least four times a's
+  // rows: 3 was level at 2048 x 6144) and H at most 1900 (the copies some
+  // 1.2 times the own product: won at 1843, level at 1911, lost 1-2% from
+  // 2048); 1536 x 7168 (H 1264, 3.6% slower) is the one point inside that
+  // lost, a shape "auto" does not gather at (below kInputGatherMinRows).
   if (mShard <= 0 || n <= 0 || n < kInputGatherColumnMinShare * mShard ||
       mShard * n > kInputGatherColumnMaxOwnPerCopy * (mShard + n) ||
       kInputGatherColumnParts <= 1)

@@ -414,7 +414,7 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   using MRS = MatmulReduceScatter;
   static_assert(MRS::kInputGatherColumnParts == 2 &&
                 MRS::kInputGatherColumnMinShare == 4 &&
-                MRS::kInputGatherColumnMaxOwnPerCopy == 1800 &&
+                MRS::kInputGatherColumnMaxOwnPerCopy == 1900 &&
                 MRS::kInputGatherColumnQuantum == 256);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 8192), 4096);
   EXPECT_EQ(MRS::inputGatherColumnBlock(1792, 1024, 7168), 3584);
@@ -426,7 +426,8 @@ TEST(OpsFused, MatmulReduceScatterCopyEngine) {
   EXPECT_EQ(MRS::inputGatherColumnBlock(0, 1024, 8192), 8192);
   // Where the own product nearly hides the copies: one block.
   EXPECT_EQ(MRS::inputGatherColumnBlock(2560, 1024, 10240), 10240);
-  EXPECT_EQ(MRS::inputGatherColumnBlock(2304, 1024, 9216), 9216);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2304, 1024, 9216), 5632);
+  EXPECT_EQ(MRS::inputGatherColumnBlock(2432, 1024, 9728), 9728);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 14336), 7168);
   EXPECT_EQ(MRS::inputGatherColumnBlock(2048, 1024, 28672), 28672);
   // Blocks whose rows would be more than 8 and less than 11 KB wide (the

@@ -469,7 +469,7 @@ public:
                                         int64_t n, int64_t elementBytes = 2);
   static constexpr int64_t kInputGatherColumnParts = 2;
   static constexpr int64_t kInputGatherColumnMinShare = 4;
-  static constexpr int64_t kInputGatherColumnMaxOwnPerCopy = 1800;
+  static constexpr int64_t kInputGatherColumnMaxOwnPerCopy = 1900;
   static constexpr int64_t kInputGatherColumnQuantum = 256;
   /// A copy engine's pitched copy whose rows are more than 8 KB and less
   /// than 11 KB wide moves 8-29% slower than a plain copy of the same
