@@ -955,8 +955,8 @@ int64_t MatmulReduceScatter::inputGatherColumnBlock(int64_t mShard,
   // (docs/PERF.md "b in column blocks", calls 5-7, two blocks of 1024 rows
   // both ways, against plain copies of the same bytes: rows of 17-21 KB
   // in halves 1.07-1.29x, every block 8.5-10.5 KB; split 8 + 9, 8 + 10
-  // and 12 + 9 KB 1.09-1.15x; 8 + 11 and 12 + 8 KB 1.02-1.04x; halves of
-  // 5-8 and 11-16 KB rows within 5%). So where an even block would be
+  // and 12 + 9 KB 1.09-1.15x; 8 + 11 and 12 + 8 KB 1.02-1.04x; halves
+  // 4-8 and 11.5-16 KB wide within 6%). So where an even block would be
   // that wide, W moves by quanta, the nearest first, to where no block
   // is and the count of blocks stays, up to n / 4 away (two blocks: the
   // first the wider; n 9216 at bf16: 5632 + 3584 columns, 11 + 7 KB, not
