@@ -75,6 +75,33 @@
 
 namespace weave::ops::detail {
 
+namespace {
+
+/// `height` rows of `width` bytes from `src` to `dst` (rows `srcPitch` and
+/// `dstPitch` bytes apart) on a copy engine: one plain copy where both are
+/// contiguous (every pitch the width), else a pitched one.
+Status copyRows(CUdeviceptr dst, uint64_t dstPitch, CUdeviceptr src,
+                uint64_t srcPitch, uint64_t width, uint64_t height,
+                CUstream stream, const char *what) {
+  if (srcPitch == width && dstPitch == width) {
+    WEAVE_CU_TRY(cuMemcpyAsync(dst, src, width * height, stream), what);
+    return ok();
+  }
+  CUDA_MEMCPY2D copy{};
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = src;
+  copy.srcPitch = srcPitch;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = dst;
+  copy.dstPitch = dstPitch;
+  copy.WidthInBytes = width;
+  copy.Height = height;
+  WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, stream), what);
+  return ok();
+}
+
+} // namespace
+
 Expected<std::unique_ptr<InputGatherKernel>>
 InputGatherKernel::create(Communicator &comm, KernelInstance instance,
                           int64_t mShard, int64_t k, int64_t n) {
@@ -188,32 +215,18 @@ Status InputGatherKernel::run(
       // add's first run reads it), then a's rows for o in parts, then b's
       // other blocks, each followed by its ready value (1, p + 2 after
       // part p, P + 1 + q after block q): the add's tiles wait only for
-      // the parts they read. A block of b is all of it where it is one,
-      // else a pitched copy of its columns; a part of a is one block at D
-      // = 2 and a column block of the stage (a pitched copy) from 3
-      // members.
+      // the parts they read. copyRows makes one plain copy of what is
+      // contiguous: b where it is one block, a's part at D = 2; a block of
+      // b's columns, and a's part in a column block of the stage from 3
+      // members, are pitched copies.
       CUdeviceptr bDst = heap.peerPointer(*bStage_, i, o) + j * bytesB;
       auto copyBlock = [&](int64_t q) -> Status {
-        if (blocks == 1) {
-          WEAVE_CU_TRY(cuMemcpyAsync(bDst, tensors[1][i].data, bytesB, cs),
-                       "copying b into a peer's stage");
-          return ok();
-        }
         int64_t first = q * blockCols_;
         uint64_t offset = uint64_t(first) * elementBytes_;
-        CUDA_MEMCPY2D copy{};
-        copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy.srcDevice = tensors[1][i].data + offset;
-        copy.srcPitch = bPitch;
-        copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy.dstDevice = bDst + offset;
-        copy.dstPitch = bPitch;
-        copy.WidthInBytes =
-            uint64_t(std::min(blockCols_, n_ - first)) * elementBytes_;
-        copy.Height = uint64_t(k_);
-        WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, cs),
-                     "copying a column block of b into a peer's stage");
-        return ok();
+        return copyRows(
+            bDst + offset, bPitch, tensors[1][i].data + offset, bPitch,
+            uint64_t(std::min(blockCols_, n_ - first)) * elementBytes_,
+            uint64_t(k_), cs, "copying b's columns into a peer's stage");
       };
       WEAVE_TRY(copyBlock(0));
       WEAVE_TRY(lanes_->signal(i, o, 1));
@@ -224,22 +237,8 @@ Status InputGatherKernel::run(
                            uint64_t(first) * stagePitch;
         CUdeviceptr aSrc = tensors[0][i].data + uint64_t(o) * chunkA +
                            uint64_t(first) * rowBytes;
-        if (d_ == 2) {
-          WEAVE_CU_TRY(cuMemcpyAsync(aDst, aSrc, rows * rowBytes, cs),
-                       "copying a's rows into their owner's stage");
-        } else {
-          CUDA_MEMCPY2D copy{};
-          copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-          copy.srcDevice = aSrc;
-          copy.srcPitch = rowBytes;
-          copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-          copy.dstDevice = aDst;
-          copy.dstPitch = stagePitch;
-          copy.WidthInBytes = rowBytes;
-          copy.Height = rows;
-          WEAVE_CU_TRY(cuMemcpy2DAsync(&copy, cs),
-                       "copying a's rows into their owner's stage");
-        }
+        WEAVE_TRY(copyRows(aDst, stagePitch, aSrc, rowBytes, rowBytes, rows,
+                           cs, "copying a's rows into their owner's stage"));
         WEAVE_TRY(lanes_->signal(i, o, uint32_t(p + 2)));
       }
       for (int64_t q = 1; q < blocks; ++q) {
